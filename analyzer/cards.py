@@ -1,0 +1,148 @@
+"""Ranks, suits, point values, and card text.
+
+Point values follow every rule sheet (RULES.md, "Cards"): Ace = 1, 2-9 = face value,
+10, J, Q, K = 0.  Card text is ``A``, ``2``..``9``, ``10`` or ``T``, ``J``, ``Q``, ``K``,
+optionally followed by a suit letter ``s h d c``; case does not matter.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from analyzer.errors import CardError
+
+
+class Rank(enum.Enum):
+    """The 13 ranks, valued by their one-character symbol (``T`` for ten)."""
+
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "T"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+
+    @property
+    def index(self) -> int:
+        """Position 0..12 in the order A, 2, ..., 9, T, J, Q, K."""
+        return RANKS.index(self)
+
+    @property
+    def point(self) -> int:
+        """Baccarat point value 0..9 (A = 1, 2-9 face value, T J Q K = 0)."""
+        return RANK_POINTS[self.index]
+
+    @property
+    def label(self) -> str:
+        """Printed symbol: ``A``, ``2``..``9``, ``10``, ``J``, ``Q``, ``K``."""
+        return "10" if self is Rank.TEN else self.value
+
+
+class Suit(enum.Enum):
+    """The four suits, valued by their lower-case letter."""
+
+    SPADES = "s"
+    HEARTS = "h"
+    DIAMONDS = "d"
+    CLUBS = "c"
+
+    @property
+    def index(self) -> int:
+        """Position 0..3 in the order s, h, d, c."""
+        return SUITS.index(self)
+
+
+RANKS: tuple[Rank, ...] = tuple(Rank)
+SUITS: tuple[Suit, ...] = tuple(Suit)
+#: Point value of each rank, indexed like ``RANKS``.
+RANK_POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
+#: Ranks of each point value 0..9 (value 0 holds T, J, Q, K).
+RANKS_OF_POINT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i, p in enumerate(RANK_POINTS) if p == v) for v in range(10)
+)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card: a rank and, when known, a suit (``None`` means "any suit")."""
+
+    rank: Rank
+    suit: Suit | None = None
+
+    @property
+    def point(self) -> int:
+        """Baccarat point value 0..9."""
+        return self.rank.point
+
+    def __str__(self) -> str:
+        return self.rank.label + (self.suit.value if self.suit else "")
+
+
+_RANK_TEXT = {r.value: r for r in RANKS} | {"10": Rank.TEN}
+_SUIT_TEXT = {s.value: s for s in SUITS}
+
+
+def parse_rank(token: str) -> Rank:
+    """Parse a rank symbol (``A``, ``2``..``9``, ``10``/``T``, ``J``, ``Q``, ``K``), any case.
+
+    Raises:
+        CardError: the token is not a rank.
+
+    >>> parse_rank("t"), parse_rank("10")
+    (<Rank.TEN: 'T'>, <Rank.TEN: 'T'>)
+    """
+    rank = _RANK_TEXT.get(token.strip().upper())
+    if rank is None:
+        raise CardError(f"bad rank {token!r}: use A, 2-9, 10 or T, J, Q, K")
+    return rank
+
+
+def parse_card(token: str) -> Card:
+    """Parse one card such as ``"Ks"``, ``"10h"``, ``"t"`` or ``"7"`` (suit optional).
+
+    Raises:
+        CardError: the token names no card; the message quotes it.
+
+    >>> str(parse_card("10H")), parse_card("q").point
+    ('10h', 0)
+    """
+    text = token.strip()
+    low = text.lower()
+    if len(low) >= 2 and low[-1] in _SUIT_TEXT and low[:-1].upper() in _RANK_TEXT:
+        return Card(_RANK_TEXT[low[:-1].upper()], _SUIT_TEXT[low[-1]])
+    if low.upper() in _RANK_TEXT:
+        return Card(_RANK_TEXT[low.upper()])
+    raise CardError(
+        f"bad card {token!r}: use a rank A, 2-9, 10 or T, J, Q, K, "
+        "optionally followed by a suit s, h, d or c (e.g. 'Kh', '10s', '7')"
+    )
+
+
+def parse_cards(text: str | list[str] | tuple[str, ...]) -> list[Card]:
+    """Parse cards separated by spaces or commas (or given as a list of tokens).
+
+    Raises:
+        CardError: a token names no card.
+
+    >>> [str(c) for c in parse_cards("2 4, 3 10 6 A")]
+    ['2', '4', '3', '10', '6', 'A']
+    """
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [parse_card(t) for t in tokens]
+
+
+def hand_total(points: list[int] | tuple[int, ...]) -> int:
+    """Baccarat total 0..9 of a hand given its cards' point values: the sum modulo 10.
+
+    >>> hand_total((8, 7)), hand_total((6, 4))
+    (5, 0)
+    """
+    return sum(points) % 10

@@ -1,0 +1,27 @@
+"""The exception hierarchy: one root under ``ValueError``, one subclass per kind of bad input.
+
+Every error message names the offending value and says what is allowed, so the CLI can print it
+as a one-line message (exit code 2) and library callers can catch ``AnalyzerError``.
+"""
+
+from __future__ import annotations
+
+
+class AnalyzerError(ValueError):
+    """Root of every error the analyser raises on bad input."""
+
+
+class CardError(AnalyzerError):
+    """A card token that cannot be parsed (e.g. ``"1"``, ``"Z"``, ``"Kx"``)."""
+
+
+class ShoeError(AnalyzerError):
+    """An impossible shoe: negative or non-integer counts, too few cards, removal of absent cards."""
+
+
+class CoupError(AnalyzerError):
+    """A card sequence that cannot be resolved into a coup (e.g. too few cards for the tableau)."""
+
+
+class BetError(AnalyzerError):
+    """An unknown bet name, a bad bet parameter or a malformed bet definition."""

@@ -1,0 +1,237 @@
+"""The shoe: an immutable count of cards per rank (and, when known, per rank and suit)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from analyzer.cards import RANK_POINTS, RANKS, SUITS, Card, Rank, parse_cards, parse_rank
+from analyzer.errors import ShoeError
+
+#: The fewest cards a shoe may hold: one coup needs at least four.
+MIN_CARDS = 4
+
+
+def _check_count(what: str, n: object) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise ShoeError(f"bad count {n!r} for {what}: counts must be whole numbers >= 0")
+    if n < 0:
+        raise ShoeError(f"bad count {n} for {what}: counts must be whole numbers >= 0")
+    return n
+
+
+@dataclass(frozen=True)
+class Shoe:
+    """Cards left in the shoe.
+
+    ``counts`` holds 13 card counts, by rank in the order A, 2, ..., 9, 10, J, Q, K.
+    ``suited`` holds 52 counts by (rank, suit) in the order rank-major, suits s, h, d, c, or is
+    ``None`` when the suits of the cards are unknown (then suited bets cannot be priced).
+
+    Build with :meth:`standard`, :meth:`from_counts`, :meth:`parse` or :meth:`remove`.
+    """
+
+    counts: tuple[int, ...]
+    suited: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != 13:
+            raise ShoeError(f"a shoe needs 13 rank counts (A..K), got {len(self.counts)}")
+        for rank, n in zip(RANKS, self.counts):
+            _check_count(f"rank {rank.label}", n)
+        if self.suited is not None:
+            if len(self.suited) != 52:
+                raise ShoeError(f"suited counts need 52 entries, got {len(self.suited)}")
+            for i, n in enumerate(self.suited):
+                _check_count(f"card {RANKS[i // 4].label}{SUITS[i % 4].value}", n)
+            for r in range(13):
+                if sum(self.suited[4 * r : 4 * r + 4]) != self.counts[r]:
+                    raise ShoeError(f"suited counts of rank {RANKS[r].label} disagree with its count")
+        if self.size < MIN_CARDS:
+            raise ShoeError(
+                f"a shoe of {self.size} cards cannot deal a coup: it needs at least {MIN_CARDS}"
+            )
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def standard(cls, decks: int = 8) -> Shoe:
+        """A full shoe of ``decks`` 52-card decks (any whole number >= 1), suits known.
+
+        Raises:
+            ShoeError: ``decks`` is not a whole number >= 1.
+
+        >>> Shoe.standard(8).size
+        416
+        """
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+            raise ShoeError(f"bad number of decks {decks!r}: use a whole number >= 1")
+        return cls((4 * decks,) * 13, (decks,) * 52)
+
+    @classmethod
+    def from_counts(cls, counts: Iterable[int] | Mapping[str | Rank, int]) -> Shoe:
+        """A shoe from 13 counts in rank order A..K, or from a mapping rank -> count.
+
+        Mapping keys are ranks or rank text (``"A"``, ``"10"``, ``"T"``, ...); absent ranks
+        count 0.  Suits are unknown.
+
+        Raises:
+            ShoeError: a count is negative or not whole, or there are fewer than 4 cards.
+            CardError: a mapping key is not a rank.
+        """
+        if isinstance(counts, Mapping):
+            values = [0] * 13
+            for key, n in counts.items():
+                rank = key if isinstance(key, Rank) else parse_rank(str(key))
+                values[rank.index] += _check_count(f"rank {rank.label}", n)
+            return cls(tuple(values))
+        return cls(tuple(counts))
+
+    @classmethod
+    def from_suited_counts(cls, suited: Iterable[int]) -> Shoe:
+        """A shoe from 52 counts by (rank, suit), rank-major (As, Ah, Ad, Ac, 2s, ...).
+
+        Raises:
+            ShoeError: a count is bad or there are fewer than 4 cards.
+        """
+        values = tuple(suited)
+        if len(values) != 52:
+            raise ShoeError(f"suited counts need 52 entries, got {len(values)}")
+        for i, n in enumerate(values):
+            _check_count(f"card {RANKS[i // 4].label}{SUITS[i % 4].value}", n)
+        return cls(tuple(sum(values[4 * r : 4 * r + 4]) for r in range(13)), values)
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card]) -> Shoe:
+        """A shoe holding exactly these cards (suits known only if every card has one)."""
+        listed = list(cards)
+        counts = [0] * 13
+        for card in listed:
+            counts[card.rank.index] += 1
+        if listed and all(c.suit is not None for c in listed):
+            suited = [0] * 52
+            for card in listed:
+                assert card.suit is not None
+                suited[4 * card.rank.index + card.suit.index] += 1
+            return cls(tuple(counts), tuple(suited))
+        return cls(tuple(counts))
+
+    @classmethod
+    def parse(cls, text: str) -> Shoe:
+        """Parse a shoe given as text, in one of two forms:
+
+        * 13 whole numbers, the counts of A, 2, ..., 9, 10, J, Q, K: ``"4,4,4,4,4,4,4,4,4,4,4,4,4"``
+        * ``RANK=COUNT`` pairs, absent ranks 0: ``"8=2,K=3"`` (``:`` works in place of ``=``).
+
+        Raises:
+            ShoeError / CardError: the text is malformed; the message quotes the bad part.
+        """
+        parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+        if not parts:
+            raise ShoeError("empty shoe: give 13 counts (A..K) or RANK=COUNT pairs such as 8=2,K=3")
+        if any("=" in p or ":" in p for p in parts):
+            mapping: dict[str, int] = {}
+            for part in parts:
+                key, sep, value = part.replace(":", "=").partition("=")
+                if not sep:
+                    raise ShoeError(f"bad shoe entry {part!r}: expected RANK=COUNT, e.g. K=32")
+                rank = parse_rank(key)
+                if rank.value in mapping:
+                    raise ShoeError(f"rank {rank.label} appears twice in the shoe {text!r}")
+                mapping[rank.value] = _parse_int(value, f"rank {rank.label}")
+            return cls.from_counts(mapping)
+        if len(parts) != 13:
+            raise ShoeError(
+                f"bad shoe {text!r}: expected 13 counts (A, 2, ..., 9, 10, J, Q, K), "
+                f"got {len(parts)}; or use RANK=COUNT pairs such as 8=2,K=3"
+            )
+        return cls(tuple(_parse_int(p, f"rank {r.label}") for p, r in zip(parts, RANKS)))
+
+    # -- queries ------------------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        """Number of cards in the shoe."""
+        return sum(self.counts)
+
+    @property
+    def point_counts(self) -> tuple[int, ...]:
+        """Cards per point value 0..9 (value 0 sums 10, J, Q, K)."""
+        totals = [0] * 10
+        for rank_index, n in enumerate(self.counts):
+            totals[RANK_POINTS[rank_index]] += n
+        return tuple(totals)
+
+    @property
+    def decks(self) -> int | None:
+        """The number of decks if this is a full standard shoe (suits known and equal), else None."""
+        d = self.counts[0] // 4
+        if self.suited is not None and d >= 1 and self.suited == (d,) * 52:
+            return d
+        return None
+
+    def describe(self) -> str:
+        """Short text for table headers: ``"8 decks (416 cards)"`` or the counts per rank."""
+        d = self.decks
+        if d is not None:
+            return f"{d} deck{'s' if d > 1 else ''} ({self.size} cards)"
+        listed = ", ".join(f"{r.label}={n}" for r, n in zip(RANKS, self.counts) if n)
+        return f"{self.size} cards: {listed}"
+
+    # -- removal ------------------------------------------------------------------------------
+
+    def remove(self, cards: str | Iterable[Card]) -> Shoe:
+        """The shoe without the given cards (text such as ``"K 5h 5"`` or Card objects).
+
+        A card with a suit is removed from that suit.  Removing a card without a suit from a
+        shoe whose suits are known forgets the suits (the shoe becomes rank-only), since which
+        suit left is unknown.
+
+        Raises:
+            ShoeError: a card is not in the shoe, or fewer than 4 cards would remain.
+            CardError: a card token is malformed.
+        """
+        listed = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        counts = list(self.counts)
+        suited = list(self.suited) if self.suited is not None else None
+        for card in listed:
+            r = card.rank.index
+            if counts[r] == 0:
+                raise ShoeError(f"cannot remove {card}: the shoe holds no {card.rank.label}")
+            counts[r] -= 1
+            if card.suit is None:
+                suited = None
+            elif suited is not None:
+                i = 4 * r + card.suit.index
+                if suited[i] == 0:
+                    raise ShoeError(f"cannot remove {card}: the shoe holds no {card}")
+                suited[i] -= 1
+        if sum(counts) < MIN_CARDS:
+            raise ShoeError(
+                f"removing {len(listed)} cards leaves {sum(counts)}: a shoe needs at least {MIN_CARDS}"
+            )
+        return Shoe(tuple(counts), tuple(suited) if suited is not None else None)
+
+    def add(self, cards: str | Iterable[Card]) -> Shoe:
+        """The shoe with the given cards put back (the inverse of :meth:`remove`).
+
+        Raises:
+            CardError: a card token is malformed.
+        """
+        listed = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        counts = list(self.counts)
+        suited = list(self.suited) if self.suited is not None else None
+        for card in listed:
+            counts[card.rank.index] += 1
+            if card.suit is None:
+                suited = None
+            elif suited is not None:
+                suited[4 * card.rank.index + card.suit.index] += 1
+        return Shoe(tuple(counts), tuple(suited) if suited is not None else None)
+
+
+def _parse_int(text: str, what: str) -> int:
+    try:
+        return _check_count(what, int(text.strip()))
+    except ValueError:
+        raise ShoeError(f"bad count {text.strip()!r} for {what}: use a whole number >= 0") from None
