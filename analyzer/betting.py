@@ -1,0 +1,86 @@
+"""Assemble the bet reports printed by ``punto-banco bets`` (library side of the command)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from analyzer.analysis import Pricer, pay_for_edge
+from analyzer.bets import Bet
+from analyzer.betfile import load_bets
+from analyzer.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
+from analyzer.errors import BetError
+from analyzer.report import Cell, Column, Table
+from analyzer.shoe import Shoe
+from analyzer.tables import bets_table, events_table
+
+
+def choose_bets(specs: Sequence[str], files: Sequence[str], all_bets: bool = False) -> list[Bet]:
+    """Bets named on the command line: catalogue specs, then bets from files; the main bets when
+    nothing is named; the whole catalogue with ``all_bets``.
+
+    Raises:
+        BetError: an unknown name, bad parameter or malformed file.
+    """
+    chosen: list[Bet] = catalogue_bets() if all_bets else []
+    chosen += [find_bet(s) for s in specs]
+    for path in files:
+        chosen += load_bets(path)
+    return chosen or main_bets()
+
+
+def bet_report(
+    shoe: Shoe,
+    specs: Sequence[str],
+    files: Sequence[str],
+    *,
+    all_bets: bool = False,
+    events: bool = False,
+    fair_pay: bool = False,
+    target_edge: str | None = None,
+) -> list[Table]:
+    """The summary table of the chosen bets on ``shoe``, then (optionally) each bet's events
+    table and the pays solved for a zero or target house edge."""
+    bets = choose_bets(specs, files, all_bets)
+    pricer = Pricer(shoe)
+    summaries = pricer.summaries(bets)
+    tables = [bets_table(summaries, f"Bets: {shoe.describe()}")]
+    if events:
+        tables += [events_table(s) for s in summaries]
+    if fair_pay or target_edge is not None:
+        edge = Fraction(0) if target_edge is None else parse_amount(target_edge, "--target-edge") / 100
+        tables.append(pay_table(shoe, bets, edge))
+    return tables
+
+
+def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
+    """For each bet with one adjustable pay: the exact pay giving ``house_edge`` per coup."""
+    rows: list[tuple[Cell, ...]] = []
+    for bet in bets:
+        if bet.adjustable is None or bet.payout_function is not None:
+            continue
+        line = bet.lines[bet.adjustable]
+        try:
+            pay = pay_for_edge(bet, shoe, house_edge)
+        except BetError:
+            continue
+        rows.append((bet.title, line.event, line.pays, pay, pay))
+    what = "fair (house edge 0)" if house_edge == 0 else f"house edge {_pct(house_edge)}%"
+    cols = (Column("Bet", "text", "bet"), Column("Adjustable line", "text", "line"),
+            Column("Pays now", "fraction", "pays_now"), Column("Pay for target", "fraction", "pay"),
+            Column("Pay for target (decimal)", "decimal", "pay_decimal"))
+    return Table("pays", f"Pays for a {what}: {shoe.describe()}", cols, tuple(rows))
+
+
+def _pct(x: Fraction) -> str:
+    y = x * 100
+    return str(y.numerator) if y.denominator == 1 else f"{y.numerator}/{y.denominator}"
+
+
+def catalogue_listing() -> Table:
+    """The catalogue as a table: name, aliases, parameter, what it is."""
+    rows = tuple((e.name, ", ".join(e.aliases) or "-", e.param or "-", e.summary) for e in CATALOGUE)
+    cols = (Column("Name", "text", "name"), Column("Aliases", "text", "aliases"),
+            Column("Parameter (NAME:PARAM)", "text", "parameter"), Column("Bet", "text", "bet"))
+    return Table("catalogue", "Bet catalogue", cols, rows,
+                 ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5.",))

@@ -1,0 +1,44 @@
+"""The committed tables in ``results/``: what ``punto-banco tables`` writes, built in memory."""
+
+from __future__ import annotations
+
+from analyzer import __version__
+from analyzer.analysis import analyze
+from analyzer.betting import bet_report
+from analyzer.report import render
+from analyzer.shoe import Shoe
+from analyzer.tables import TABLE_NAMES, analysis_tables
+
+ANALYSIS_DECKS = (1, 2, 4, 6, 8)
+CATALOGUE_DECKS = (1, 6, 8)
+FORMATS = {"md": "markdown", "json": "json"}
+DIGITS = 10
+RULES = "standard tableau (RULES.md); Banker 19/20, Player 1, Tie 8, ties push Player/Banker"
+
+
+def _meta(command: str, shoe: Shoe) -> dict[str, object]:
+    return {
+        "generated_by": f"punto-banco-analyzer {__version__}",
+        "command": command,
+        "regenerate_with": "punto-banco tables --out results/",
+        "rules": RULES,
+        "shoe": shoe.describe(),
+    }
+
+
+def generate() -> dict[str, str]:
+    """File name -> content of every file in ``results/`` (deterministic: no dates)."""
+    files: dict[str, str] = {}
+    for decks in ANALYSIS_DECKS:
+        shoe = Shoe.standard(decks)
+        tables = analysis_tables(analyze(shoe), TABLE_NAMES)
+        for ext, fmt in FORMATS.items():
+            command = f"punto-banco analyze --decks {decks} --table all --format {fmt}"
+            files[f"analysis-{decks}-decks.{ext}"] = render(tables, fmt, DIGITS, _meta(command, shoe))
+    for decks in CATALOGUE_DECKS:
+        shoe = Shoe.standard(decks)
+        tables = bet_report(shoe, (), (), all_bets=True, events=True, fair_pay=True)
+        for ext, fmt in FORMATS.items():
+            command = f"punto-banco bets --decks {decks} --all --events --fair-pay --format {fmt}"
+            files[f"bets-{decks}-decks.{ext}"] = render(tables, fmt, DIGITS, _meta(command, shoe))
+    return files
