@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from analyzer.cards import RANK_POINTS, RANKS, SUITS, Card, Rank, parse_cards, parse_rank
+from analyzer.cards import RANK_POINTS, RANKS, SUITS, Card, Rank, parse_card, parse_cards, parse_rank
 from analyzer.errors import ShoeError
 
 #: The fewest cards a shoe may hold: one coup needs at least four.
@@ -122,6 +122,8 @@ class Shoe:
 
         * 13 whole numbers, the counts of A, 2, ..., 9, 10, J, Q, K: ``"4,4,4,4,4,4,4,4,4,4,4,4,4"``
         * ``RANK=COUNT`` pairs, absent ranks 0: ``"8=2,K=3"`` (``:`` works in place of ``=``).
+        * with suits: 52 counts by rank then suit (As, Ah, Ad, Ac, 2s, ...), or ``CARD=COUNT``
+          pairs with a suit on every card: ``"Kh=2,Ks=1"``.
 
         Raises:
             ShoeError / CardError: the text is malformed; the message quotes the bad part.
@@ -130,22 +132,43 @@ class Shoe:
         if not parts:
             raise ShoeError("empty shoe: give 13 counts (A..K) or RANK=COUNT pairs such as 8=2,K=3")
         if any("=" in p or ":" in p for p in parts):
-            mapping: dict[str, int] = {}
-            for part in parts:
-                key, sep, value = part.replace(":", "=").partition("=")
-                if not sep:
-                    raise ShoeError(f"bad shoe entry {part!r}: expected RANK=COUNT, e.g. K=32")
-                rank = parse_rank(key)
-                if rank.value in mapping:
-                    raise ShoeError(f"rank {rank.label} appears twice in the shoe {text!r}")
-                mapping[rank.value] = _parse_int(value, f"rank {rank.label}")
-            return cls.from_counts(mapping)
+            return cls._parse_pairs(text, parts)
+        if len(parts) == 52:
+            return cls.from_suited_counts(
+                _parse_int(p, f"card {RANKS[i // 4].label}{SUITS[i % 4].value}") for i, p in enumerate(parts)
+            )
         if len(parts) != 13:
             raise ShoeError(
-                f"bad shoe {text!r}: expected 13 counts (A, 2, ..., 9, 10, J, Q, K), "
-                f"got {len(parts)}; or use RANK=COUNT pairs such as 8=2,K=3"
+                f"bad shoe {text!r}: expected 13 counts (A, 2, ..., 9, 10, J, Q, K) or 52 counts "
+                f"by rank and suit, got {len(parts)}; or use RANK=COUNT pairs such as 8=2,K=3"
             )
         return cls(tuple(_parse_int(p, f"rank {r.label}") for p, r in zip(parts, RANKS)))
+
+    @classmethod
+    def _parse_pairs(cls, text: str, parts: list[str]) -> Shoe:
+        entries: list[tuple[Card, int]] = []
+        for part in parts:
+            key, sep, value = part.replace(":", "=").partition("=")
+            if not sep:
+                raise ShoeError(f"bad shoe entry {part!r}: expected RANK=COUNT, e.g. K=32 or Kh=8")
+            entries.append((parse_card(key), _parse_int(value, f"card {key.strip()}")))
+        with_suit = [card.suit is not None for card, _ in entries]
+        if any(with_suit) and not all(with_suit):
+            raise ShoeError(
+                f"bad shoe {text!r}: give a suit on every entry (Kh=2) or on none (K=2)"
+            )
+        seen: set[Card] = set()
+        for card, _ in entries:
+            if card in seen:
+                raise ShoeError(f"{'card' if card.suit else 'rank'} {card} appears twice in the shoe {text!r}")
+            seen.add(card)
+        if all(with_suit):
+            suited = [0] * 52
+            for card, n in entries:
+                assert card.suit is not None
+                suited[4 * card.rank.index + card.suit.index] = n
+            return cls.from_suited_counts(suited)
+        return cls.from_counts({card.rank: n for card, n in entries})
 
     # -- queries ------------------------------------------------------------------------------
 

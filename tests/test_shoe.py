@@ -1,0 +1,85 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from analyzer.cards import RANKS, SUITS, Card
+from analyzer.errors import CardError, ShoeError
+from analyzer.shoe import Shoe
+
+
+def test_standard_shoe():
+    shoe = Shoe.standard(8)
+    assert shoe.size == 416 and shoe.counts == (32,) * 13 and shoe.decks == 8
+    assert shoe.point_counts == (128,) + (32,) * 9
+    assert Shoe.standard(10_000).size == 520_000
+
+
+@pytest.mark.parametrize("decks", [0, -1, 1.5, "8", True])
+def test_bad_decks(decks):
+    with pytest.raises(ShoeError, match="decks"):
+        Shoe.standard(decks)
+
+
+def test_parse_forms():
+    assert Shoe.parse("8=2,K=3").counts == (0,) * 7 + (2,) + (0,) * 4 + (3,)
+    assert Shoe.parse("8:2 k:3") == Shoe.parse("8=2,K=3")
+    assert Shoe.parse(",".join(["4"] * 13)).counts == (4,) * 13
+    assert Shoe.parse("10=2,A=3").counts[9] == 2
+    with pytest.raises(ShoeError, match="twice"):
+        Shoe.parse("10=2,T=0,A=3")  # 10 and T name the same rank
+
+
+def test_parse_suited_forms():
+    shoe = Shoe.parse("Kh=2,Ks=1,8d=2")
+    assert shoe.suited is not None and shoe.size == 5 and shoe.counts[12] == 3
+    full = Shoe.parse(",".join(["2"] * 52))
+    assert full == Shoe.standard(2)
+    with pytest.raises(ShoeError, match="on every entry"):
+        Shoe.parse("Kh=2,8=3")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("8=2,K=-1", "-1"), ("8=two", "'two'"), ("1,2,3", "13 counts"), ("Z=3", "'Z'"),
+    ("8=2", "at least 4"), ("", "empty"), ("8=2,8=3", "twice"), ("8=1.5", "'1.5'"),
+])
+def test_bad_shoe_text(text, message):
+    with pytest.raises((ShoeError, CardError), match=message):
+        Shoe.parse(text)
+
+
+def test_bad_counts():
+    with pytest.raises(ShoeError, match="-2"):
+        Shoe.from_counts([4] * 12 + [-2])
+    with pytest.raises(ShoeError, match="1.5"):
+        Shoe.from_counts([4] * 12 + [1.5])  # type: ignore[list-item]
+
+
+def test_remove_errors():
+    shoe = Shoe.parse("8=2,K=3")
+    with pytest.raises(ShoeError, match="no A"):
+        shoe.remove("A")
+    with pytest.raises(ShoeError, match="at least 4"):
+        shoe.remove("8 K")
+    with pytest.raises(ShoeError, match="no 8h"):
+        Shoe.standard(1).remove("8h 8h")
+
+
+def test_remove_keeps_or_forgets_suits():
+    shoe = Shoe.standard(1)
+    assert shoe.remove("Kh").suited is not None
+    assert shoe.remove("K").suited is None
+    assert shoe.remove("K").counts[12] == 3
+
+
+cards = st.builds(Card, st.sampled_from(RANKS), st.sampled_from(SUITS))
+
+
+@given(st.integers(1, 8), st.lists(cards, max_size=30))
+def test_remove_then_add_round_trips(decks, removed):
+    shoe = Shoe.standard(decks)
+    try:
+        depleted = shoe.remove(removed)
+    except ShoeError:
+        return  # more copies removed than the shoe holds: rejected, nothing to round-trip
+    assert depleted.size == shoe.size - len(removed)
+    assert depleted.add(removed) == shoe
