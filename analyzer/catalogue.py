@@ -24,6 +24,12 @@ P, B, T = Winner.PLAYER, Winner.BANKER, Winner.TIE
 EGALITE_PAYS: dict[int, int] = {0: 150, 1: 215, 2: 225, 3: 200, 4: 120, 5: 110, 6: 45, 7: 45, 8: 80, 9: 80}
 #: Dragon Bonus pays for a non-natural win by 9, 8, 7, 6, 5, 4 points (RULES.md).
 DRAGON_BONUS_MARGIN_PAYS: dict[int, int] = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
+#: Égalité groupings as published by the Wizard of Odds ("Egalite Bets in Baccarat"):
+#: tie totals -> pays.
+EGALITE_GROUPS: dict[str, int] = {"0": 160, "1-3": 70, "4-5": 60, "6-7": 22, "8-9": 40}
+#: Even / odd final total pays (Wizard of Odds, "Even and Odd", Triple PG / eBET): even 0.86,
+#: odd 0.9.
+PARITY_PAYS: dict[bool, Fraction] = {False: Fraction(86, 100), True: Fraction(9, 10)}
 #: Lucky 6 pay tables: (two-card 6 pays, three-card 6 pays).
 LUCKY_6_TABLES: dict[str, tuple[int, int]] = {"1": (12, 20), "2": (12, 23)}
 
@@ -254,7 +260,8 @@ def egalite(param: str | None) -> Bet:
     else:
         pays = _pay(pay_text, 1)
     label = ",".join(map(str, totals))
-    return Bet(f"egalite:{label}" + (f"@{pay_text}" if pay_text else ""), f"Égalité {label}",
+    return Bet(f"egalite:{label}" + (f"@{pay_text}" if pay_text else ""),
+               f"Égalité {spec.strip()} ({_fmt(pays)} to 1)",
                (PayLine(f"Tie on {label}", lambda f: f.winner is T and f.player_total in totals, pays),),
                source="RULES.md, Égalité", adjustable=0)
 
@@ -306,8 +313,9 @@ def _parity(side: Winner, odd: bool) -> Callable[[str | None], Bet]:
             return total % 2 == (1 if odd else 0)
 
         return Bet(f"{mine}-{word}", f"{side.label} {word} total",
-                   (PayLine(f"{side.label} total {word}", when, _pay(param, 1)),),
-                   source="RULES.md, even or odd final total (even money by default)", adjustable=0)
+                   (PayLine(f"{side.label} total {word}", when, _pay(param, PARITY_PAYS[odd])),),
+                   source="Wizard of Odds, Even and Odd (Triple PG / eBET): even pays 0.86, odd 0.9",
+                   adjustable=0)
 
     return make
 
@@ -379,10 +387,10 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("banker-natural-9", _banker_natural(9), "Banker natural 9, pays 9", "pay"),
     Entry("player-3-card-win", _three_card_win(P, 4), "Player wins with 3 cards, pays 4", "pay"),
     Entry("banker-3-card-win", _three_card_win(B, 5), "Banker wins with 3 cards, pays 5", "pay"),
-    Entry("player-even", _parity(P, False), "Player's final total even, pays 1", "pay"),
-    Entry("player-odd", _parity(P, True), "Player's final total odd, pays 1", "pay"),
-    Entry("banker-even", _parity(B, False), "Banker's final total even, pays 1", "pay"),
-    Entry("banker-odd", _parity(B, True), "Banker's final total odd, pays 1", "pay"),
+    Entry("player-even", _parity(P, False), "Player's final total even (0 counts even), pays 0.86", "pay"),
+    Entry("player-odd", _parity(P, True), "Player's final total odd, pays 0.9", "pay"),
+    Entry("banker-even", _parity(B, False), "Banker's final total even, pays 0.86", "pay"),
+    Entry("banker-odd", _parity(B, True), "Banker's final total odd, pays 0.9", "pay"),
 )
 
 _BY_NAME: dict[str, Entry] = {}
@@ -414,10 +422,10 @@ def find_bet(spec: str) -> Bet:
 
 def catalogue_bets() -> list[Bet]:
     """Every catalogue bet with its default parameters, plus the published alternatives (Tie 9 to
-    1, Banker 4%, Perfect Pair v2, Lucky 6 table 2, Égalité on each total)."""
+    1, Banker 4%, Perfect Pair v2, Lucky 6 table 2, Égalité on each total and its groupings)."""
     specs = [e.name for e in CATALOGUE if e.name != "egalite"]
     extra = ["banker:4", "tie:9", "perfect-pair:2", "lucky-6:2"]
-    egal = [f"egalite:{t}" for t in range(10)]
+    egal = [f"egalite:{t}" for t in range(10)] + [f"egalite:{g}@{p}" for g, p in EGALITE_GROUPS.items()]
     ordered: list[str] = []
     for s in specs:
         ordered.append(s)

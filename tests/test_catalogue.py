@@ -1,0 +1,187 @@
+"""The bet catalogue against published tables and the physical-card brute force."""
+
+from fractions import Fraction
+
+import pytest
+from bruteforce import brute_force
+
+from analyzer import Pricer, Shoe, catalogue_bets, find_bet, pay_for_edge, price
+from analyzer.errors import BetError
+from analyzer.features import features_of
+
+T8 = 4_998_398_275_503_360  # 416!/410!, ordered 6-card sequences from 8 decks
+
+
+@pytest.fixture(scope="module")
+def eight():
+    return Pricer(Shoe.standard(8))
+
+
+def events(summary):
+    return {r.event: r.count for r in summary.events}
+
+
+# Wizard of Odds tables, 8 decks, counts out of 4,998,398,275,503,360 (copied digit for digit;
+# counts above 10^15 on those pages are rounded to 15 digits, so only counts below 10^15 and
+# complements computed from them are used).
+WOO_8_DECKS = {
+    # "EZ Baccarat" page: Dragon 7 and Panda 8 winning combinations.
+    "dragon-7": {"Banker wins with 3-card 7": 112_633_011_329_024},
+    "panda-8": {"Player wins with 3-card 8": 172_660_763_262_976},
+    # "Lucky 6" page: 2-card and 3-card winning Banker 6.
+    "lucky-6": {"Banker wins with two-card 6": 186_173_936_904_192,
+                "Banker wins with three-card 6": 83_058_367_551_488},
+    # "3-Card Win" page.
+    "player-3-card-win": {"Player wins with 3 cards": 942_837_427_226_624},
+    "banker-3-card-win": {"Banker wins with 3 cards": 763_885_033_768_960},
+    # "Banker Natural 8 and 9" page.
+    "banker-natural-8": {"Banker natural 8": 472_508_456_071_680},
+    "banker-natural-9": {"Banker natural 9": 474_361_430_409_216},
+    # "Commission Free Baccarat" (appendix 6): Banker win with six points.
+    "punto-2000": {"Banker wins with 6": 269_232_304_455_680},
+    # "Baccarat Side Bets": Dragon Bonus, Player and Banker.
+    "dragon-bonus-player": {
+        "Non-natural win by 9": 18_409_431_764_992, "Non-natural win by 8": 34_097_645_543_424,
+        "Non-natural win by 7": 89_590_261_473_280, "Non-natural win by 6": 141_238_897_317_888,
+        "Non-natural win by 5": 166_169_165_987_840, "Non-natural win by 4": 186_780_352_174_080,
+        "Natural win": 812_685_054_124_032, "Natural tie (push)": 89_325_908_267_520},
+    "dragon-bonus-banker": {
+        "Non-natural win by 9": 15_390_342_909_952, "Non-natural win by 8": 28_305_092_784_128,
+        "Non-natural win by 7": 79_517_099_278_336, "Non-natural win by 6": 119_200_072_366_080,
+        "Non-natural win by 5": 157_275_882_332_160, "Non-natural win by 4": 201_147_167_287_296,
+        "Natural win": 812_685_054_124_032, "Natural tie (push)": 89_325_908_267_520},
+}
+
+# "Egalite Bets in Baccarat": ties on each total, and the groupings.
+EGALITE_8_DECKS = {0: 28_979_901_420_544, 1: 20_499_217_668_352, 2: 20_006_606_104_576,
+                   3: 22_250_510_129_408, 4: 36_294_133_463_040, 5: 39_684_046_743_808,
+                   6: 96_170_001_308_416, 7: 101_717_538_899_968, 8: 54_879_416_675_072,
+                   9: 55_146_054_060_032}
+EGALITE_GROUPS_8_DECKS = {"1-3@70": 62_756_333_902_336, "4-5@60": 75_978_180_206_848,
+                          "6-7@22": 197_887_540_208_384, "8-9@40": 110_025_470_735_104}
+
+
+@pytest.mark.parametrize("name", sorted(WOO_8_DECKS))
+def test_published_event_counts(eight, name):
+    summary = eight.summary(find_bet(name))
+    got = events(summary)
+    for event, count in WOO_8_DECKS[name].items():
+        assert got[event] == count, event
+    assert sum(got.values()) == T8
+
+
+def test_egalite(eight):
+    for total, count in EGALITE_8_DECKS.items():
+        summary = eight.summary(find_bet(f"egalite:{total}"))
+        assert events(summary)[f"Tie on {total}"] == count
+    for spec, count in EGALITE_GROUPS_8_DECKS.items():
+        summary = eight.summary(find_bet(f"egalite:{spec}"))
+        (win,) = [r for r in summary.events if r.pays > 0]
+        assert win.count == count
+
+
+# Published house edges (Wizard of Odds pages cited above), as printed to 4 decimals (percent).
+PUBLISHED_EDGES_8 = {
+    "ez-banker": "1.0183", "dragon-7": "7.6113", "panda-8": "10.1876", "punto-2000": "1.4581",
+    "banker:4": "0.5993", "tie:9": "4.8440", "lucky-6": "16.6836", "lucky-6:2": "11.6985",
+    "dragon-bonus-player": "2.6517", "dragon-bonus-banker": "9.3731",
+    "player-3-card-win": "5.6860", "banker-3-card-win": "8.3044",
+    "banker-natural-8": "5.4680", "banker-natural-9": "5.0973",
+    "player-even": "5.3109", "player-odd": "6.7254", "banker-even": "6.9317",
+    "perfect-pair": "13.0294", "perfect-pair:2": "6.6235", "player-pair": "10.3614",
+}
+
+
+@pytest.mark.parametrize("spec", sorted(PUBLISHED_EDGES_8))
+def test_published_house_edges(eight, spec):
+    assert round(eight.summary(find_bet(spec)).house_edge * 100, 4) == Fraction(PUBLISHED_EDGES_8[spec])
+
+
+def test_pair_bets_match_the_two_card_convention(eight):
+    # Pair bets are published over unordered two-card draws per side: Player pair 6,448 of 86,320
+    # (Jacobson / Wizard of Odds "Pair Play"); Perfect Pairs 246,848,784 (either) and 2,101,008
+    # (both) of 7,379,583,120 (Wizard of Odds, Perfect Pairs versions 1 and 2).
+    assert eight.summary(find_bet("player-pair")).hit_frequency == Fraction(6448, 86320)
+    assert eight.summary(find_bet("banker-pair")).hit_frequency == Fraction(6448, 86320)
+    v1 = eight.summary(find_bet("perfect-pair"))
+    assert v1.hit_frequency == Fraction(246_848_784, 7_379_583_120)
+    v2 = events(eight.summary(find_bet("perfect-pair:2")))
+    assert Fraction(v2["Both sides suited pairs"], T8) == Fraction(2_101_008, 7_379_583_120)
+
+
+def test_six_deck_tables():
+    six = Pricer(Shoe.standard(6))
+    # Wizard of Odds "Commission Free Baccarat", six decks: Banker win with 6 = 47,322,230,031,360.
+    assert events(six.summary(find_bet("punto-2000")))["Banker wins with 6"] == 47_322_230_031_360
+    # Perfect Pairs v1, six decks: 74,114,820 of 2,323,673,820.
+    assert six.summary(find_bet("perfect-pair")).hit_frequency == Fraction(74_114_820, 2_323_673_820)
+    # Pair Play (same as the baccarat pair bets), six decks: 3,588 of 48,516.
+    assert six.summary(find_bet("player-pair")).hit_frequency == Fraction(3588, 48516)
+
+
+def test_combined_wager_uses_the_joint_distribution(eight):
+    combo = eight.summary(find_bet("tie+banker"))
+    tie, banker = eight.summary(find_bet("tie")), eight.summary(find_bet("banker"))
+    # EV per unit of total stake is the mean of the two EVs ...
+    assert combo.ev == (tie.ev + banker.ev) / 2
+    # ... but the variance comes from the joint distribution: Var((X+Y)/2) with Cov(X, Y) != 0.
+    cov = 4 * combo.variance - tie.variance - banker.variance
+    assert cov != 0
+    # On a tie the Banker stake pushes and the Tie pays 8: the pair wins 8 per 2 units.
+    (row,) = [r for r in combo.events if r.event.startswith("Tie")]
+    assert row.pays == Fraction(8, 2)
+
+
+def test_fair_and_target_pays(eight):
+    tie = find_bet("tie")
+    fair = pay_for_edge(tie, Shoe.standard(8))
+    assert price(tie.with_pay(fair), Shoe.standard(8)).ev == 0
+    target = pay_for_edge(find_bet("dragon-7"), Shoe.standard(8), Fraction(5, 100))
+    assert price(find_bet("dragon-7").with_pay(target), Shoe.standard(8)).house_edge == Fraction(5, 100)
+    with pytest.raises(BetError, match="adjustable"):
+        pay_for_edge(find_bet("dragon-bonus-player"), Shoe.standard(8))
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("nope", "unknown bet 'nope'"), ("banker:abc", "'abc'"), ("banker:150", "commission"),
+    ("tie:-3", "greater than 0"), ("perfect-pair:3", "version"), ("egalite", "tie total"),
+    ("egalite:12", "'12'"), ("egalite:1-3", "needs its pay"), ("lucky-6:9", "pay table"),
+    ("tie:", "empty parameter"),
+])
+def test_bad_bet_specs(spec, message):
+    with pytest.raises(BetError, match=message):
+        find_bet(spec)
+
+
+def test_suited_bet_on_a_rank_only_shoe_is_a_clear_error():
+    with pytest.raises(BetError, match="suits"):
+        price(find_bet("perfect-pair"), Shoe.standard(8).remove("K"))
+    # Removing cards with their suits keeps the suits known.
+    assert price(find_bet("perfect-pair"), Shoe.standard(8).remove("Kh")).hit_frequency > 0
+
+
+# Small suited shoes with repeated identical cards, so that suited pairs happen.
+BRUTE_SHOES = [
+    "Kh=2,Ks=1,8h=2,8d=1,5c=2,9s=1,3h=1",
+    "Ah=2,Ad=1,2s=1,6c=2,6h=1,Tc=1,Qs=1,7d=1",
+    "9h=1,9s=1,4c=2,4d=1,Jh=2,Js=1,7c=1",
+]
+
+
+@pytest.mark.parametrize("text", BRUTE_SHOES)
+def test_every_catalogue_bet_agrees_with_brute_force(text):
+    shoe = Shoe.parse(text)
+    brute, total = brute_force(shoe, features_of)
+    run_out = brute.pop("run out", 0)
+    pricer = Pricer(shoe)
+    for bet in catalogue_bets():
+        expected: dict[tuple[str, Fraction], int] = {}
+        for features, n in brute.items():
+            key = bet.settle(features)
+            expected[key] = expected.get(key, 0) + n
+        summary = pricer.summary(bet)
+        got = {(r.event, r.pays): r.count for r in summary.events if r.count}
+        assert summary.denominator == total
+        if run_out:
+            expected[("Shoe runs out mid-coup (void)", Fraction(0))] = run_out
+        assert got == {k: v for k, v in expected.items() if v}, bet.name
