@@ -134,8 +134,9 @@ class BetSummary:
 
     @property
     def house_edge_resolved(self) -> Fraction | None:
-        """Expected loss per unit staked per resolved (non-push) bet, or None if it cannot push."""
-        if self.push_probability == 0:
+        """Expected loss per unit staked per resolved (non-push) bet; None if the bet cannot push
+        (then it equals ``house_edge``) or never resolves."""
+        if self.push_probability in (0, 1):
             return None
         return -self.ev / (1 - self.push_probability)
 

@@ -65,7 +65,7 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
         except BetError:
             continue
         rows.append((bet.title, line.event, line.pays, pay, pay))
-    what = "fair (house edge 0)" if house_edge == 0 else f"house edge {_pct(house_edge)}%"
+    what = "fair bet (house edge 0)" if house_edge == 0 else f"house edge of {_pct(house_edge)}%"
     cols = (Column("Bet", "text", "bet"), Column("Adjustable line", "text", "line"),
             Column("Pays now", "fraction", "pays_now"), Column("Pay for target", "fraction", "pay"),
             Column("Pay for target (decimal)", "decimal", "pay_decimal"))

@@ -116,6 +116,14 @@ def _headers(table: Table) -> list[str]:
     return out
 
 
+def _aligns(table: Table) -> tuple[str, ...]:
+    """Text columns align left, numbers right."""
+    out: list[str] = []
+    for col in table.columns:
+        out += ["right"] * (2 if col.style == "both" else 1) if col.style != "text" else ["left"]
+    return tuple(out)
+
+
 def _display_rows(table: Table, digits: int, grouped: bool) -> list[list[str]]:
     return [
         [text for cell, col in zip(row, table.columns) for text in _display(cell, col.style, digits, grouped)]
@@ -194,7 +202,7 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
             headers=_headers(t),
             tablefmt=_TABLEFMT[fmt],
             disable_numparse=True,
-            colalign=("left", *("right",) * (len(_headers(t)) - 1)),
+            colalign=_aligns(t),
         )
         title = {"markdown": f"### {t.title}", "html": f"<h3>{t.title}</h3>",
                  "latex": f"% {t.title}"}.get(fmt, t.title)
