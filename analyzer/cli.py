@@ -18,10 +18,10 @@ import click
 
 from analyzer import __version__
 from analyzer.errors import AnalyzerError
+from analyzer.rules import TABLEAU
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
-RULES = "standard tableau (RULES.md); Banker 19/20, Player 1, Tie 8, ties push Player/Banker"
 
 
 class UsageProblem(click.ClickException):
@@ -111,7 +111,7 @@ def meta(command: str, shoe: Any) -> dict[str, object]:
     return {
         "generated_by": f"punto-banco-analyzer {__version__}",
         "command": command,
-        "rules": RULES,
+        "rules": TABLEAU,
         "shoe": shoe.describe(),
     }
 

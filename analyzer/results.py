@@ -6,6 +6,7 @@ from analyzer import __version__
 from analyzer.analysis import analyze
 from analyzer.betting import bet_report
 from analyzer.report import render
+from analyzer.rules import TABLEAU
 from analyzer.shoe import Shoe
 from analyzer.tables import TABLE_NAMES, analysis_tables
 
@@ -13,7 +14,6 @@ ANALYSIS_DECKS = (1, 2, 4, 6, 8)
 CATALOGUE_DECKS = (1, 6, 8)
 FORMATS = {"md": "markdown", "json": "json"}
 DIGITS = 10
-RULES = "standard tableau (RULES.md); Banker 19/20, Player 1, Tie 8, ties push Player/Banker"
 
 
 def _meta(command: str, shoe: Shoe) -> dict[str, object]:
@@ -21,7 +21,7 @@ def _meta(command: str, shoe: Shoe) -> dict[str, object]:
         "generated_by": f"punto-banco-analyzer {__version__}",
         "command": command,
         "regenerate_with": "punto-banco tables --out results/",
-        "rules": RULES,
+        "rules": TABLEAU,
         "shoe": shoe.describe(),
     }
 

@@ -6,6 +6,9 @@ other implementations can test their own drawing rules against.
 
 from __future__ import annotations
 
+#: How generated tables name the rules they were computed under.
+TABLEAU = "standard Punto Banco tableau (RULES.md, rule sheets 000-004)"
+
 #: Two-card totals that are naturals: both hands stand and the coup is decided.
 NATURALS = frozenset({8, 9})
 
