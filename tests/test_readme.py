@@ -1,0 +1,71 @@
+"""The README stays true: its console examples are real output and its quick start works.
+
+Set UPDATE_README=1 to rewrite the console blocks with the current output.
+"""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+BLOCK = re.compile(r"```console\n\$ (punto-banco [^\n]*)\n(.*?)```", re.S)
+
+
+def _run(command: str) -> str:
+    args = shlex.split(command)[1:]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, command
+    return result.output
+
+
+def test_console_examples_are_real_output(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sys, "argv", ["punto-banco"])
+    text = README.read_text(encoding="utf-8")
+    blocks = BLOCK.findall(text)
+    assert len(blocks) >= 5
+
+    def replace(match: re.Match[str]) -> str:
+        command = match.group(1)
+        monkeypatch.setattr(sys, "argv", shlex.split(command))
+        return f"```console\n$ {command}\n{_run(command)}```"
+
+    fresh = BLOCK.sub(replace, text)
+    if os.environ.get("UPDATE_README"):
+        README.write_text(fresh, encoding="utf-8")
+    assert fresh == text, "README console output is stale: rerun with UPDATE_README=1"
+
+
+def _quickstart() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.*?)\n```", section, re.S)
+
+
+def test_quickstart_has_two_commands_and_ci_runs_the_test_command():
+    main_cmd, test_cmd = _quickstart()
+    assert "punto-banco analyze" in main_cmd and "pytest" in test_cmd
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_cmd in ci.splitlines(), ".ci/run must run the README's test command verbatim"
+
+
+@pytest.mark.slow
+def test_quickstart_main_command_on_a_clean_copy(tmp_path):
+    main_cmd, _ = _quickstart()
+    copy = tmp_path / "checkout"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "*.egg-info", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+        ".hypothesis", "build"))
+    done = subprocess.run(["bash", "-c", main_cmd], cwd=copy, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "2,292,252,566,437,888" in done.stdout and "1.0579057842%" in done.stdout
