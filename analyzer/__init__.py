@@ -50,6 +50,7 @@ __all__ = [
     "ShoeError",
     "Suit",
     "Winner",
+    "__version__",
     "analyze",
     "banker_draws",
     "catalogue_bets",
@@ -63,5 +64,4 @@ __all__ = [
     "player_draws",
     "price",
     "resolve",
-    "__version__",
 ]

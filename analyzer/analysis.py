@@ -59,7 +59,7 @@ class Distribution:
 
     def count(self, predicate: Callable[[Features], bool]) -> int:
         """Number of counted sequences whose coup satisfies ``predicate``."""
-        return sum(c for f, c in zip(self.features, self.counts) if predicate(f))
+        return sum(c for f, c in zip(self.features, self.counts, strict=True) if predicate(f))
 
     def probability(self, predicate: Callable[[Features], bool]) -> Fraction:
         """Probability per coup that the coup satisfies ``predicate`` (exact)."""
@@ -68,7 +68,7 @@ class Distribution:
     def tally(self, key: Callable[[Features], object]) -> dict[object, int]:
         """Counts grouped by ``key(features)``."""
         out: dict[object, int] = defaultdict(int)
-        for f, c in zip(self.features, self.counts):
+        for f, c in zip(self.features, self.counts, strict=True):
             out[key(f)] += c
         return dict(out)
 
@@ -150,7 +150,7 @@ def summarize(bet: Bet, dist: Distribution) -> BetSummary:
     """Price ``bet`` on the feature distribution ``dist`` (which must be at the bet's level)."""
     by_event: dict[tuple[str, Fraction], int] = defaultdict(int)
     order: dict[tuple[str, Fraction], int] = {}
-    for f, c in zip(dist.features, dist.counts):
+    for f, c in zip(dist.features, dist.counts, strict=True):
         key = bet.settle(f)
         by_event[key] += c
         order.setdefault(key, _line_order(bet, key[0]))

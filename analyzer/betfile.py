@@ -33,26 +33,45 @@ FEATURES: dict[str, tuple[str, Level, bool, Callable[[Features], object]]] = {
     "winner": ("player, banker or tie", Level.VALUE, False, lambda f: f.winner.value),
     "player_total": ("0-9", Level.VALUE, False, lambda f: f.player_total),
     "banker_total": ("0-9", Level.VALUE, False, lambda f: f.banker_total),
-    "winner_total": ("0-9 (the winning side's total; never matches a tie)", Level.VALUE, False,
-                     lambda f: f.winner_total),
+    "winner_total": (
+        "0-9 (the winning side's total; never matches a tie)",
+        Level.VALUE,
+        False,
+        lambda f: f.winner_total,
+    ),
     "player_cards": ("2 or 3", Level.VALUE, False, lambda f: f.player_cards),
     "banker_cards": ("2 or 3", Level.VALUE, False, lambda f: f.banker_cards),
-    "winner_cards": ("2 or 3 (the winning side's; never matches a tie)", Level.VALUE, False,
-                     lambda f: f.winner_cards),
+    "winner_cards": (
+        "2 or 3 (the winning side's; never matches a tie)",
+        Level.VALUE,
+        False,
+        lambda f: f.winner_cards,
+    ),
     "cards": ("4, 5 or 6 (cards dealt in the coup)", Level.VALUE, False, lambda f: f.cards),
     "margin": ("0-9 (winning margin in points)", Level.VALUE, False, lambda f: f.margin),
     "player_natural": ("true or false", Level.VALUE, False, lambda f: f.player_natural),
     "banker_natural": ("true or false", Level.VALUE, False, lambda f: f.banker_natural),
     "natural": ("true or false (either side)", Level.VALUE, False, lambda f: f.natural),
-    "player_third": ('0-9, or "none" when the Player stood', Level.VALUE, True,
-                     lambda f: "none" if f.player_third is None else f.player_third),
-    "banker_third": ('0-9, or "none" when the Banker stood', Level.VALUE, True,
-                     lambda f: "none" if f.banker_third is None else f.banker_third),
-    "player_pair": ("true or false (first two cards same rank)", Level.RANK, False,
-                    lambda f: f.player_pair),
+    "player_third": (
+        '0-9, or "none" when the Player stood',
+        Level.VALUE,
+        True,
+        lambda f: "none" if f.player_third is None else f.player_third,
+    ),
+    "banker_third": (
+        '0-9, or "none" when the Banker stood',
+        Level.VALUE,
+        True,
+        lambda f: "none" if f.banker_third is None else f.banker_third,
+    ),
+    "player_pair": ("true or false (first two cards same rank)", Level.RANK, False, lambda f: f.player_pair),
     "banker_pair": ("true or false", Level.RANK, False, lambda f: f.banker_pair),
-    "player_suited_pair": ("true or false (same rank and suit)", Level.CARD, False,
-                           lambda f: f.player_suited_pair),
+    "player_suited_pair": (
+        "true or false (same rank and suit)",
+        Level.CARD,
+        False,
+        lambda f: f.player_suited_pair,
+    ),
     "banker_suited_pair": ("true or false", Level.CARD, False, lambda f: f.banker_suited_pair),
 }
 
@@ -175,18 +194,20 @@ def _value(label: str, key: str, allowed: str, v: object) -> object:
 
 def _amount(label: str, raw: object) -> Fraction:
     if isinstance(raw, bool):
-        raise BetError(f"{label}: bad amount {raw!r}: use a number such as 40, -1, \"19/20\" or \"0.95\"")
+        raise BetError(f'{label}: bad amount {raw!r}: use a number such as 40, -1, "19/20" or "0.95"')
     if isinstance(raw, int):
         value = Fraction(raw)
     elif isinstance(raw, str):
         try:
             value = Fraction(raw.strip())
         except (ValueError, ZeroDivisionError):
-            raise BetError(f"{label}: bad amount {raw!r}: use a number such as 40, \"19/20\" or \"0.95\"") from None
+            raise BetError(
+                f'{label}: bad amount {raw!r}: use a number such as 40, "19/20" or "0.95"'
+            ) from None
     else:
         raise BetError(
             f"{label}: bad amount {raw!r}: write it as an integer or a quoted exact number "
-            "(\"19/20\", \"0.95\"); TOML floats are not exact"
+            '("19/20", "0.95"); TOML floats are not exact'
         )
     if value < -1:
         raise BetError(f"{label}: bad amount {raw!r}: a bet cannot lose more than its stake (-1)")

@@ -176,13 +176,13 @@ def combine(bets: Sequence[Bet], stakes: Sequence[Fraction | int] | None = None)
     total = sum(weights, Fraction(0))
 
     def payout(f: Features) -> Fraction:
-        return sum((w * b.payout(f) for w, b in zip(weights, bets)), Fraction(0)) / total
+        return sum((w * b.payout(f) for w, b in zip(weights, bets, strict=True)), Fraction(0)) / total
 
     def settle_event(f: Features) -> str:
         return " + ".join(b.settle(f)[0] for b in bets)
 
     names = "+".join(b.name for b in bets)
-    staked = " + ".join(f"{_fmt(w)} on {b.title}" for w, b in zip(weights, bets))
+    staked = " + ".join(f"{_fmt(w)} on {b.title}" for w, b in zip(weights, bets, strict=True))
     return Bet(
         name=names,
         title=f"Combined: {staked}",

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from analyzer.analysis import Pricer, pay_for_edge
-from analyzer.bets import Bet
 from analyzer.betfile import load_bets
+from analyzer.bets import Bet
 from analyzer.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
 from analyzer.errors import BetError
 from analyzer.report import Cell, Column, Table
@@ -66,9 +66,13 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
             continue
         rows.append((bet.title, line.event, line.pays, pay, pay))
     what = "fair bet (house edge 0)" if house_edge == 0 else f"house edge of {_pct(house_edge)}%"
-    cols = (Column("Bet", "text", "bet"), Column("Adjustable line", "text", "line"),
-            Column("Pays now", "fraction", "pays_now"), Column("Pay for target", "fraction", "pay"),
-            Column("Pay for target (decimal)", "decimal", "pay_decimal"))
+    cols = (
+        Column("Bet", "text", "bet"),
+        Column("Adjustable line", "text", "line"),
+        Column("Pays now", "fraction", "pays_now"),
+        Column("Pay for target", "fraction", "pay"),
+        Column("Pay for target (decimal)", "decimal", "pay_decimal"),
+    )
     return Table("pays", f"Pays for a {what}: {shoe.describe()}", cols, tuple(rows))
 
 
@@ -80,7 +84,16 @@ def _pct(x: Fraction) -> str:
 def catalogue_listing() -> Table:
     """The catalogue as a table: name, aliases, parameter, what it is."""
     rows = tuple((e.name, ", ".join(e.aliases) or "-", e.param or "-", e.summary) for e in CATALOGUE)
-    cols = (Column("Name", "text", "name"), Column("Aliases", "text", "aliases"),
-            Column("Parameter (NAME:PARAM)", "text", "parameter"), Column("Bet", "text", "bet"))
-    return Table("catalogue", "Bet catalogue", cols, rows,
-                 ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5.",))
+    cols = (
+        Column("Name", "text", "name"),
+        Column("Aliases", "text", "aliases"),
+        Column("Parameter (NAME:PARAM)", "text", "parameter"),
+        Column("Bet", "text", "bet"),
+    )
+    return Table(
+        "catalogue",
+        "Bet catalogue",
+        cols,
+        rows,
+        ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5.",),
+    )

@@ -106,8 +106,11 @@ def _banker_half_on(total: int, name: str, title: str, source: str) -> Callable[
             name=name,
             title=title,
             lines=(
-                PayLine(f"Banker wins with {total}", lambda f: f.winner is B and f.banker_total == total,
-                        _pay(param, F(1, 2))),
+                PayLine(
+                    f"Banker wins with {total}",
+                    lambda f: f.winner is B and f.banker_total == total,
+                    _pay(param, F(1, 2)),
+                ),
                 PayLine("Banker wins otherwise", wins(B), F(1)),
                 PayLine("Tie (push)", is_tie, F(0)),
             ),
@@ -144,14 +147,24 @@ def _panda_8(f: Features) -> bool:
 
 def dragon_7(param: str | None) -> Bet:
     """Dragon 7: the Banker wins with a three-card 7, pays ``param`` (default 40)."""
-    return Bet("dragon-7", "Dragon 7", (PayLine("Banker wins with 3-card 7", _dragon_7, _pay(param, 40)),),
-               source="RULES.md, EZ Baccarat side bets", adjustable=0)
+    return Bet(
+        "dragon-7",
+        "Dragon 7",
+        (PayLine("Banker wins with 3-card 7", _dragon_7, _pay(param, 40)),),
+        source="RULES.md, EZ Baccarat side bets",
+        adjustable=0,
+    )
 
 
 def panda_8(param: str | None) -> Bet:
     """Panda 8: the Player wins with a three-card 8, pays ``param`` (default 25)."""
-    return Bet("panda-8", "Panda 8", (PayLine("Player wins with 3-card 8", _panda_8, _pay(param, 25)),),
-               source="RULES.md, EZ Baccarat side bets", adjustable=0)
+    return Bet(
+        "panda-8",
+        "Panda 8",
+        (PayLine("Player wins with 3-card 8", _panda_8, _pay(param, 25)),),
+        source="RULES.md, EZ Baccarat side bets",
+        adjustable=0,
+    )
 
 
 def _dragon_bonus(side: Winner) -> Callable[[str | None], Bet]:
@@ -166,15 +179,20 @@ def _dragon_bonus(side: Winner) -> Callable[[str | None], Bet]:
             PayLine("Natural tie (push)", lambda f: f.winner is T and f.natural, F(0)),
         ]
         for margin, pays in DRAGON_BONUS_MARGIN_PAYS.items():
-            lines.append(PayLine(
-                f"Non-natural win by {margin}",
-                lambda f, m=margin: f.winner is side and not f.natural and f.margin == m,
-                F(pays),
-            ))
-        return Bet(f"dragon-bonus-{mine}", f"Dragon Bonus ({mine.capitalize()})", tuple(lines),
-                   source="RULES.md, Dragon Bonus")
+            lines.append(PayLine(f"Non-natural win by {margin}", _wins_by(side, margin), F(pays)))
+        return Bet(
+            f"dragon-bonus-{mine}",
+            f"Dragon Bonus ({mine.capitalize()})",
+            tuple(lines),
+            source="RULES.md, Dragon Bonus",
+        )
 
     return make
+
+
+def _wins_by(side: Winner, margin: int) -> Callable[[Features], bool]:
+    """Condition: ``side`` wins without a natural on either side, by exactly ``margin`` points."""
+    return lambda f: f.winner is side and not f.natural and f.margin == margin
 
 
 def _pair(side: str) -> Callable[[str | None], Bet]:
@@ -182,18 +200,28 @@ def _pair(side: str) -> Callable[[str | None], Bet]:
         when: Callable[[Features], bool] = (
             (lambda f: bool(f.player_pair)) if side == "player" else (lambda f: bool(f.banker_pair))
         )
-        return Bet(f"{side}-pair", f"{side.capitalize()} Pair",
-                   (PayLine(f"{side.capitalize()} pair", when, _pay(param, 11)),),
-                   level=Level.RANK, source="RULES.md, Player Pair / Banker Pair", adjustable=0)
+        return Bet(
+            f"{side}-pair",
+            f"{side.capitalize()} Pair",
+            (PayLine(f"{side.capitalize()} pair", when, _pay(param, 11)),),
+            level=Level.RANK,
+            source="RULES.md, Player Pair / Banker Pair",
+            adjustable=0,
+        )
 
     return make
 
 
 def either_pair(param: str | None) -> Bet:
     """Either Pair: either side's first two cards are a pair, pays ``param`` (default 5)."""
-    return Bet("either-pair", "Either Pair",
-               (PayLine("Either side pairs", lambda f: bool(f.player_pair or f.banker_pair), _pay(param, 5)),),
-               level=Level.RANK, source="RULES.md, Either Pair", adjustable=0)
+    return Bet(
+        "either-pair",
+        "Either Pair",
+        (PayLine("Either side pairs", lambda f: bool(f.player_pair or f.banker_pair), _pay(param, 5)),),
+        level=Level.RANK,
+        source="RULES.md, Either Pair",
+        adjustable=0,
+    )
 
 
 def perfect_pair(param: str | None) -> Bet:
@@ -209,25 +237,45 @@ def perfect_pair(param: str | None) -> Bet:
     def one(f: Features) -> bool:
         return bool(f.player_suited_pair or f.banker_suited_pair)
 
-    lines = (PayLine("Either side suited pair", one, F(25)),) if version == "1" else (
-        PayLine("Both sides suited pairs", both, F(250)),
-        PayLine("One side suited pair", one, F(25)),
+    lines = (
+        (PayLine("Either side suited pair", one, F(25)),)
+        if version == "1"
+        else (
+            PayLine("Both sides suited pairs", both, F(250)),
+            PayLine("One side suited pair", one, F(25)),
+        )
     )
-    return Bet("perfect-pair",
-               f"Perfect Pair (version {version})", lines, level=Level.CARD,
-               source="RULES.md, Perfect Pair")
+    return Bet(
+        "perfect-pair",
+        f"Perfect Pair (version {version})",
+        lines,
+        level=Level.CARD,
+        source="RULES.md, Perfect Pair",
+    )
 
 
 def big(param: str | None) -> Bet:
     """Big: the coup uses 5 or 6 cards, pays ``param`` (default 0.54)."""
-    return Bet("big", "Big (5 or 6 cards)", (PayLine("5 or 6 cards", lambda f: f.cards >= 5, _pay(param, F(54, 100))),),
-               otherwise_event="4 cards", source="RULES.md, Big / Small", adjustable=0)
+    return Bet(
+        "big",
+        "Big (5 or 6 cards)",
+        (PayLine("5 or 6 cards", lambda f: f.cards >= 5, _pay(param, F(54, 100))),),
+        otherwise_event="4 cards",
+        source="RULES.md, Big / Small",
+        adjustable=0,
+    )
 
 
 def small(param: str | None) -> Bet:
     """Small: the coup uses exactly 4 cards, pays ``param`` (default 1.5)."""
-    return Bet("small", "Small (4 cards)", (PayLine("4 cards", lambda f: f.cards == 4, _pay(param, F(3, 2))),),
-               otherwise_event="5 or 6 cards", source="RULES.md, Big / Small", adjustable=0)
+    return Bet(
+        "small",
+        "Small (4 cards)",
+        (PayLine("4 cards", lambda f: f.cards == 4, _pay(param, F(3, 2))),),
+        otherwise_event="5 or 6 cards",
+        source="RULES.md, Big / Small",
+        adjustable=0,
+    )
 
 
 def lucky_6(param: str | None) -> Bet:
@@ -238,11 +286,18 @@ def lucky_6(param: str | None) -> Bet:
         raise BetError(f"bad Lucky 6 pay table {param!r}: use 1 (12/20) or 2 (12/23)")
     two, three = LUCKY_6_TABLES[table]
     lines = (
-        PayLine("Banker wins with two-card 6", lambda f: f.winner is B and f.banker_total == 6 and f.banker_cards == 2, F(two)),
-        PayLine("Banker wins with three-card 6", lambda f: f.winner is B and f.banker_total == 6 and f.banker_cards == 3, F(three)),
+        PayLine(
+            "Banker wins with two-card 6",
+            lambda f: f.winner is B and f.banker_total == 6 and f.banker_cards == 2,
+            F(two),
+        ),
+        PayLine(
+            "Banker wins with three-card 6",
+            lambda f: f.winner is B and f.banker_total == 6 and f.banker_cards == 3,
+            F(three),
+        ),
     )
-    return Bet("lucky-6", f"Lucky 6 (pays {two} / {three})", lines,
-               source="RULES.md, Lucky 6")
+    return Bet("lucky-6", f"Lucky 6 (pays {two} / {three})", lines, source="RULES.md, Lucky 6")
 
 
 def egalite(param: str | None) -> Bet:
@@ -260,10 +315,13 @@ def egalite(param: str | None) -> Bet:
     else:
         pays = _pay(pay_text, 1)
     label = ",".join(map(str, totals))
-    return Bet(f"egalite:{label}" + (f"@{pay_text}" if pay_text else ""),
-               f"Égalité {spec.strip()} ({_fmt(pays)} to 1)",
-               (PayLine(f"Tie on {label}", lambda f: f.winner is T and f.player_total in totals, pays),),
-               source="RULES.md, Égalité", adjustable=0)
+    return Bet(
+        f"egalite:{label}" + (f"@{pay_text}" if pay_text else ""),
+        f"Égalité {spec.strip()} ({_fmt(pays)} to 1)",
+        (PayLine(f"Tie on {label}", lambda f: f.winner is T and f.player_total in totals, pays),),
+        source="RULES.md, Égalité",
+        adjustable=0,
+    )
 
 
 def _parse_totals(spec: str) -> list[int]:
@@ -283,9 +341,19 @@ def _parse_totals(spec: str) -> list[int]:
 
 def _banker_natural(total: int) -> Callable[[str | None], Bet]:
     def make(param: str | None) -> Bet:
-        return Bet(f"banker-natural-{total}", f"Banker natural {total}",
-                   (PayLine(f"Banker natural {total}", lambda f: f.banker_natural and f.banker_total == total, _pay(param, 9)),),
-                   source="RULES.md, Banker natural 8 / natural 9", adjustable=0)
+        return Bet(
+            f"banker-natural-{total}",
+            f"Banker natural {total}",
+            (
+                PayLine(
+                    f"Banker natural {total}",
+                    lambda f: f.banker_natural and f.banker_total == total,
+                    _pay(param, 9),
+                ),
+            ),
+            source="RULES.md, Banker natural 8 / natural 9",
+            adjustable=0,
+        )
 
     return make
 
@@ -297,9 +365,13 @@ def _three_card_win(side: Winner, default: int) -> Callable[[str | None], Bet]:
         def when(f: Features) -> bool:
             return f.winner is side and f.winner_cards == 3
 
-        return Bet(f"{mine}-3-card-win", f"{side.label} 3-card win",
-                   (PayLine(f"{side.label} wins with 3 cards", when, _pay(param, default)),),
-                   source="RULES.md, Player / Banker 3-card win", adjustable=0)
+        return Bet(
+            f"{mine}-3-card-win",
+            f"{side.label} 3-card win",
+            (PayLine(f"{side.label} wins with 3 cards", when, _pay(param, default)),),
+            source="RULES.md, Player / Banker 3-card win",
+            adjustable=0,
+        )
 
     return make
 
@@ -312,10 +384,13 @@ def _parity(side: Winner, odd: bool) -> Callable[[str | None], Bet]:
             total = f.player_total if side is P else f.banker_total
             return total % 2 == (1 if odd else 0)
 
-        return Bet(f"{mine}-{word}", f"{side.label} {word} total",
-                   (PayLine(f"{side.label} total {word}", when, _pay(param, PARITY_PAYS[odd])),),
-                   source="Wizard of Odds, Even and Odd (Triple PG / eBET): even pays 0.86, odd 0.9",
-                   adjustable=0)
+        return Bet(
+            f"{mine}-{word}",
+            f"{side.label} {word} total",
+            (PayLine(f"{side.label} total {word}", when, _pay(param, PARITY_PAYS[odd])),),
+            source="Wizard of Odds, Even and Odd (Triple PG / eBET): even pays 0.86, odd 0.9",
+            adjustable=0,
+        )
 
     return make
 
@@ -352,37 +427,73 @@ class Entry:
 
 
 CATALOGUE: tuple[Entry, ...] = (
-    Entry("banker", banker, "Banker, 5% commission (19/20)", "commission %, e.g. banker:4",
-          ("banco", "b"), main=True),
+    Entry(
+        "banker",
+        banker,
+        "Banker, 5% commission (19/20)",
+        "commission %, e.g. banker:4",
+        ("banco", "b"),
+        main=True,
+    ),
     Entry("player", player, "Player, even money", "pay", ("punto", "p"), main=True),
     Entry("tie", tie, "Tie 8 to 1", "pay, e.g. tie:9", ("egalite-any", "t", "standoff"), main=True),
-    Entry("punto-2000", _banker_half_on(6, "punto-2000", "Banker, Punto 2000 (no commission, 6 pays 1/2)",
-                                         "rule sheet 001 (Punto 2000)"),
-          "no-commission Banker, a win with 6 pays 1/2 (sheet 001)", "pay on a winning 6",
-          ("banker-6-half", "no-commission")),
-    Entry("banker-8-half", _banker_half_on(8, "banker-8-half", "Banker, no commission, 8 pays 1/2 (sheet 002)",
-                                            "rule sheet 002, as written"),
-          "no-commission Banker, a win with 8 pays 1/2 (sheet 002)", "pay on a winning 8", ("sheet-002",)),
+    Entry(
+        "punto-2000",
+        _banker_half_on(
+            6, "punto-2000", "Banker, Punto 2000 (no commission, 6 pays 1/2)", "rule sheet 001 (Punto 2000)"
+        ),
+        "no-commission Banker, a win with 6 pays 1/2 (sheet 001)",
+        "pay on a winning 6",
+        ("banker-6-half", "no-commission"),
+    ),
+    Entry(
+        "banker-8-half",
+        _banker_half_on(
+            8, "banker-8-half", "Banker, no commission, 8 pays 1/2 (sheet 002)", "rule sheet 002, as written"
+        ),
+        "no-commission Banker, a win with 8 pays 1/2 (sheet 002)",
+        "pay on a winning 8",
+        ("sheet-002",),
+    ),
     Entry("ez-banker", ez_banker, "EZ Baccarat Banker: no commission, 3-card 7 pushes", "", ("ez",)),
-    Entry("tie+player", _combined("player"), "Tie and Player staked together (sheet 000)", "tie pay",
-          ("player+tie",)),
-    Entry("tie+banker", _combined("banker"), "Tie and Banker staked together (sheet 000)", "tie pay",
-          ("banker+tie",)),
+    Entry(
+        "tie+player",
+        _combined("player"),
+        "Tie and Player staked together (sheet 000)",
+        "tie pay",
+        ("player+tie",),
+    ),
+    Entry(
+        "tie+banker",
+        _combined("banker"),
+        "Tie and Banker staked together (sheet 000)",
+        "tie pay",
+        ("banker+tie",),
+    ),
     Entry("player-pair", _pair("player"), "Player's first two cards a pair, pays 11", "pay", ("pp",)),
     Entry("banker-pair", _pair("banker"), "Banker's first two cards a pair, pays 11", "pay", ("bp",)),
     Entry("either-pair", either_pair, "either side's first two cards a pair, pays 5", "pay"),
-    Entry("perfect-pair", perfect_pair, "suited pair on either side: v1 pays 25; v2 25 one / 250 both",
-          "version 1 or 2"),
+    Entry(
+        "perfect-pair",
+        perfect_pair,
+        "suited pair on either side: v1 pays 25; v2 25 one / 250 both",
+        "version 1 or 2",
+    ),
     Entry("dragon-7", dragon_7, "Banker wins with a 3-card 7, pays 40", "pay", ("dragon7",)),
     Entry("panda-8", panda_8, "Player wins with a 3-card 8, pays 25", "pay", ("panda8",)),
     Entry("dragon-bonus-player", _dragon_bonus(P), "Dragon Bonus on the Player", "", ("dragon-bonus",)),
     Entry("dragon-bonus-banker", _dragon_bonus(B), "Dragon Bonus on the Banker"),
     Entry("big", big, "coup uses 5 or 6 cards, pays 0.54", "pay"),
     Entry("small", small, "coup uses exactly 4 cards, pays 1.5", "pay"),
-    Entry("lucky-6", lucky_6, "Banker wins with 6: 12 two cards, 20 (or 23) three", "table 1 or 2",
-          ("lucky6",)),
-    Entry("egalite", egalite, "tie on a named total (0:150 .. 9:80), or a group TOTALS@PAY",
-          "total 0-9, or e.g. 8,9@40"),
+    Entry(
+        "lucky-6", lucky_6, "Banker wins with 6: 12 two cards, 20 (or 23) three", "table 1 or 2", ("lucky6",)
+    ),
+    Entry(
+        "egalite",
+        egalite,
+        "tie on a named total (0:150 .. 9:80), or a group TOTALS@PAY",
+        "total 0-9, or e.g. 8,9@40",
+    ),
     Entry("banker-natural-8", _banker_natural(8), "Banker natural 8, pays 9", "pay"),
     Entry("banker-natural-9", _banker_natural(9), "Banker natural 9, pays 9", "pay"),
     Entry("player-3-card-win", _three_card_win(P, 4), "Player wins with 3 cards, pays 4", "pay"),

@@ -184,7 +184,8 @@ def _deal_story(coup: Any) -> list[str]:
 
     p2 = hand_total([c.point for c in coup.player[:2]])
     b2 = hand_total([c.point for c in coup.banker[:2]])
-    lines = [f"Player {coup.player[0]} {coup.player[1]} = {p2}; Banker {coup.banker[0]} {coup.banker[1]} = {b2}"]
+    player, banker = coup.player, coup.banker
+    lines = [f"Player {player[0]} {player[1]} = {p2}; Banker {banker[0]} {banker[1]} = {b2}"]
     if coup.natural:
         lines.append("A natural: both hands stand.")
         return lines

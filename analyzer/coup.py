@@ -64,6 +64,7 @@ class Coup:
     def announce(self) -> str:
         """The coup as a dealer would announce it, e.g.
         ``"Player 2 3 6 (1), Banker 4 10 A (5): Banker wins"``."""
+
         def side(name: str, hand: tuple[Card, ...], total: int, natural: bool) -> str:
             tag = f"natural {total}" if natural else str(total)
             return f"{name} {' '.join(map(str, hand))} ({tag})"
@@ -90,9 +91,7 @@ def resolve(cards: Sequence[Card] | str) -> Coup:
     """
     seq = parse_cards(cards) if isinstance(cards, str) else list(cards)
     if len(seq) < 4:
-        raise CoupError(
-            f"a coup needs at least 4 cards (Player, Banker, Player, Banker); got {len(seq)}"
-        )
+        raise CoupError(f"a coup needs at least 4 cards (Player, Banker, Player, Banker); got {len(seq)}")
     player = [seq[0], seq[2]]
     banker = [seq[1], seq[3]]
     p2 = hand_total([c.point for c in player])
@@ -108,9 +107,7 @@ def resolve(cards: Sequence[Card] | str) -> Coup:
             used += 1
         if banker_draws(b2, player_third):
             if len(seq) <= used:
-                raise CoupError(
-                    f"the Banker draws on {b2} but the sequence has no card {used + 1}"
-                )
+                raise CoupError(f"the Banker draws on {b2} but the sequence has no card {used + 1}")
             banker.append(seq[used])
             used += 1
     pt = hand_total([c.point for c in player])

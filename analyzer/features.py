@@ -82,17 +82,13 @@ class Features(NamedTuple):
     def winner_total(self) -> int | None:
         """Final total of the winning side (``None`` on a tie)."""
         w = self.winner
-        return None if w is Winner.TIE else (
-            self.player_total if w is Winner.PLAYER else self.banker_total
-        )
+        return None if w is Winner.TIE else (self.player_total if w is Winner.PLAYER else self.banker_total)
 
     @property
     def winner_cards(self) -> int | None:
         """Number of cards of the winning side (``None`` on a tie)."""
         w = self.winner
-        return None if w is Winner.TIE else (
-            self.player_cards if w is Winner.PLAYER else self.banker_cards
-        )
+        return None if w is Winner.TIE else (self.player_cards if w is Winner.PLAYER else self.banker_cards)
 
     def project(self, level: Level, thirds: bool = True) -> Features:
         """The same record with the fields finer than ``level`` (and, if ``thirds`` is False,
@@ -110,6 +106,7 @@ class Features(NamedTuple):
 def features_of(coup: Coup) -> Features:
     """The full-level :class:`Features` of a resolved coup (pairs need suits on both cards to
     tell suited pairs; without suits, ``*_suited_pair`` is ``None``)."""
+
     def pair(hand: tuple[object, ...]) -> tuple[bool, bool | None]:
         a, b = coup.player[:2] if hand is coup.player else coup.banker[:2]
         same_rank = a.rank is b.rank

@@ -126,20 +126,22 @@ def _aligns(table: Table) -> tuple[str, ...]:
 
 def _display_rows(table: Table, digits: int, grouped: bool) -> list[list[str]]:
     return [
-        [text for cell, col in zip(row, table.columns) for text in _display(cell, col.style, digits, grouped)]
+        [
+            text
+            for cell, col in zip(row, table.columns, strict=True)
+            for text in _display(cell, col.style, digits, grouped)
+        ]
         for row in table.rows
     ]
 
 
 def _json_row(table: Table, row: Sequence[Cell], digits: int) -> dict[str, object]:
     out: dict[str, object] = {}
-    for cell, col in zip(row, table.columns):
+    for cell, col in zip(row, table.columns, strict=True):
         key = col.json_key
         if cell is None:
             out[key] = None
-        elif isinstance(cell, bool) or isinstance(cell, str):
-            out[key] = cell
-        elif col.style == "count" and isinstance(cell, int):
+        elif isinstance(cell, bool | str) or (col.style == "count" and isinstance(cell, int)):
             out[key] = cell
         elif isinstance(cell, Fraction | int):
             x = Fraction(cell)
@@ -204,10 +206,11 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
             disable_numparse=True,
             colalign=_aligns(t),
         )
-        title = {"markdown": f"### {t.title}", "html": f"<h3>{t.title}</h3>",
-                 "latex": f"% {t.title}"}.get(fmt, t.title)
+        title = {"markdown": f"### {t.title}", "html": f"<h3>{t.title}</h3>", "latex": f"% {t.title}"}.get(
+            fmt, t.title
+        )
         notes = [_note(fmt, n) for n in t.notes]
-        parts.append("\n".join([title, "", body, *([""] + notes if notes else [])]))
+        parts.append("\n".join([title, "", body, *(["", *notes] if notes else [])]))
     return "\n\n".join(parts) + "\n"
 
 

@@ -37,7 +37,7 @@ class Shoe:
     def __post_init__(self) -> None:
         if len(self.counts) != 13:
             raise ShoeError(f"a shoe needs 13 rank counts (A..K), got {len(self.counts)}")
-        for rank, n in zip(RANKS, self.counts):
+        for rank, n in zip(RANKS, self.counts, strict=True):
             _check_count(f"rank {rank.label}", n)
         if self.suited is not None:
             if len(self.suited) != 52:
@@ -48,9 +48,7 @@ class Shoe:
                 if sum(self.suited[4 * r : 4 * r + 4]) != self.counts[r]:
                     raise ShoeError(f"suited counts of rank {RANKS[r].label} disagree with its count")
         if self.size < MIN_CARDS:
-            raise ShoeError(
-                f"a shoe of {self.size} cards cannot deal a coup: it needs at least {MIN_CARDS}"
-            )
+            raise ShoeError(f"a shoe of {self.size} cards cannot deal a coup: it needs at least {MIN_CARDS}")
 
     # -- construction -------------------------------------------------------------------------
 
@@ -142,7 +140,7 @@ class Shoe:
                 f"bad shoe {text!r}: expected 13 counts (A, 2, ..., 9, 10, J, Q, K) or 52 counts "
                 f"by rank and suit, got {len(parts)}; or use RANK=COUNT pairs such as 8=2,K=3"
             )
-        return cls(tuple(_parse_int(p, f"rank {r.label}") for p, r in zip(parts, RANKS)))
+        return cls(tuple(_parse_int(p, f"rank {r.label}") for p, r in zip(parts, RANKS, strict=True)))
 
     @classmethod
     def _parse_pairs(cls, text: str, parts: list[str]) -> Shoe:
@@ -154,13 +152,13 @@ class Shoe:
             entries.append((parse_card(key), _parse_int(value, f"card {key.strip()}")))
         with_suit = [card.suit is not None for card, _ in entries]
         if any(with_suit) and not all(with_suit):
-            raise ShoeError(
-                f"bad shoe {text!r}: give a suit on every entry (Kh=2) or on none (K=2)"
-            )
+            raise ShoeError(f"bad shoe {text!r}: give a suit on every entry (Kh=2) or on none (K=2)")
         seen: set[Card] = set()
         for card, _ in entries:
             if card in seen:
-                raise ShoeError(f"{'card' if card.suit else 'rank'} {card} appears twice in the shoe {text!r}")
+                raise ShoeError(
+                    f"{'card' if card.suit else 'rank'} {card} appears twice in the shoe {text!r}"
+                )
             seen.add(card)
         if all(with_suit):
             suited = [0] * 52
@@ -168,7 +166,8 @@ class Shoe:
                 assert card.suit is not None
                 suited[4 * card.rank.index + card.suit.index] = n
             return cls.from_suited_counts(suited)
-        return cls.from_counts({card.rank: n for card, n in entries})
+        by_rank: dict[str | Rank, int] = {card.rank: n for card, n in entries}
+        return cls.from_counts(by_rank)
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -198,7 +197,7 @@ class Shoe:
         d = self.decks
         if d is not None:
             return f"{d} deck{'s' if d > 1 else ''} ({self.size} cards)"
-        listed = ", ".join(f"{r.label}={n}" for r, n in zip(RANKS, self.counts) if n)
+        listed = ", ".join(f"{r.label}={n}" for r, n in zip(RANKS, self.counts, strict=True) if n)
         return f"{self.size} cards: {listed}"
 
     # -- removal ------------------------------------------------------------------------------

@@ -26,7 +26,11 @@ def _count_note(analysis: Analysis) -> tuple[str, ...]:
 
 
 def _event_table(
-    analysis: Analysis, name: str, title: str, first: str, items: Sequence[tuple[str, int]],
+    analysis: Analysis,
+    name: str,
+    title: str,
+    first: str,
+    items: Sequence[tuple[str, int]],
     total: bool = True,
 ) -> Table:
     d = analysis.denominator
@@ -47,7 +51,10 @@ def _event_table(
 def outcomes_table(analysis: Analysis) -> Table:
     """Banker / Player / Tie (and the run-out event for shoes under 6 cards)."""
     return _event_table(
-        analysis, "outcomes", f"Outcomes: {analysis.shoe.describe()}", "Outcome",
+        analysis,
+        "outcomes",
+        f"Outcomes: {analysis.shoe.describe()}",
+        "Outcome",
         list(analysis.outcome_counts.items()),
     )
 
@@ -55,27 +62,38 @@ def outcomes_table(analysis: Analysis) -> Table:
 def cards_table(analysis: Analysis) -> Table:
     """Coups by number of cards dealt (4, 5, 6)."""
     items = [(f"{n} cards", c) for n, c in analysis.cards_dealt.items()]
-    return _event_table(analysis, "cards", f"Cards dealt per coup: {analysis.shoe.describe()}",
-                        "Cards dealt", items)
+    return _event_table(
+        analysis, "cards", f"Cards dealt per coup: {analysis.shoe.describe()}", "Cards dealt", items
+    )
 
 
 def naturals_table(analysis: Analysis) -> Table:
     """Naturals: each side, either, both, none."""
-    return _event_table(analysis, "naturals", f"Naturals: {analysis.shoe.describe()}", "Event",
-                        list(analysis.naturals.items()), total=False)
+    return _event_table(
+        analysis,
+        "naturals",
+        f"Naturals: {analysis.shoe.describe()}",
+        "Event",
+        list(analysis.naturals.items()),
+        total=False,
+    )
 
 
 def totals_table(analysis: Analysis) -> Table:
     """The 10 x 10 table of final totals: probability that the Player ends on p (row) and the
     Banker on b (column)."""
     d = analysis.denominator
-    cols = (Column("Player \\ Banker", "text", "player_total"),
-            *(Column(str(b), "decimal", f"banker_{b}") for b in range(10)))
-    rows = tuple(
+    cols = (
+        Column("Player \\ Banker", "text", "player_total"),
+        *(Column(str(b), "decimal", f"banker_{b}") for b in range(10)),
+    )
+    rows: tuple[tuple[Cell, ...], ...] = tuple(
         (str(p), *(Fraction(c, d) for c in analysis.totals[p])) for p in range(10)
     )
-    notes = ("Probability per coup of each pair of final totals (Player row, Banker column); "
-             "the diagonal is the Tie.",)
+    notes = (
+        "Probability per coup of each pair of final totals (Player row, Banker column); "
+        "the diagonal is the Tie.",
+    )
     return Table("totals", f"Final totals: {analysis.shoe.describe()}", cols, rows, notes)
 
 
@@ -91,27 +109,47 @@ def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
         Column("SD", "sqrt", "sd"),
     )
     rows = tuple(
-        (s.bet.title, s.bet.pays_text(), s.ev, s.house_edge, s.house_edge_resolved,
-         s.hit_frequency, s.variance)
+        (
+            s.bet.title,
+            s.bet.pays_text(),
+            s.ev,
+            s.house_edge,
+            s.house_edge_resolved,
+            s.hit_frequency,
+            s.variance,
+        )
         for s in summaries
     )
-    notes = ("EV and house edge per unit staked per coup; '(resolved)' excludes pushes; "
-             "SD per unit staked.",)
+    notes = ("EV and house edge per unit staked per coup; '(resolved)' excludes pushes; SD per unit staked.",)
     return Table("bets", title, cols, rows, notes)
 
 
 def events_table(summary: BetSummary) -> Table:
     """A bet's events as casinos publish them: event, pays, count, probability, return."""
-    cols = [Column("Event", "text", "event"), Column("Pays", "fraction", "pays"),
-            Column("Count", "count", "count"), Column("Probability", "decimal", "probability"),
-            Column("Return", "decimal", "return")]
-    rows: list[tuple[Cell, ...]] = [
-        (r.event, r.pays, r.count, r.probability, r.ret) for r in summary.events
+    cols = [
+        Column("Event", "text", "event"),
+        Column("Pays", "fraction", "pays"),
+        Column("Count", "count", "count"),
+        Column("Probability", "decimal", "probability"),
+        Column("Return", "decimal", "return"),
     ]
-    rows.append(("Total", None, sum(r.count for r in summary.events),
-                 sum((r.probability for r in summary.events), Fraction(0)), summary.ev))
-    return Table(f"events:{summary.bet.name}", f"{summary.bet.title}: events", tuple(cols), tuple(rows),
-                 (f"Source: {summary.bet.source}",) if summary.bet.source else ())
+    rows: list[tuple[Cell, ...]] = [(r.event, r.pays, r.count, r.probability, r.ret) for r in summary.events]
+    rows.append(
+        (
+            "Total",
+            None,
+            sum(r.count for r in summary.events),
+            sum((r.probability for r in summary.events), Fraction(0)),
+            summary.ev,
+        )
+    )
+    return Table(
+        f"events:{summary.bet.name}",
+        f"{summary.bet.title}: events",
+        tuple(cols),
+        tuple(rows),
+        (f"Source: {summary.bet.source}",) if summary.bet.source else (),
+    )
 
 
 def analysis_tables(analysis: Analysis, which: Sequence[str]) -> list[Table]:

@@ -22,7 +22,7 @@ def physical_cards(shoe: Shoe) -> list[Card]:
         for i, n in enumerate(shoe.suited):
             cards += [Card(RANKS[i // 4], SUITS[i % 4])] * n
     else:
-        for r, n in zip(RANKS, shoe.counts):
+        for r, n in zip(RANKS, shoe.counts, strict=True):
             cards += [Card(r)] * n
     return cards
 

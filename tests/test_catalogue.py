@@ -29,8 +29,10 @@ WOO_8_DECKS = {
     "dragon-7": {"Banker wins with 3-card 7": 112_633_011_329_024},
     "panda-8": {"Player wins with 3-card 8": 172_660_763_262_976},
     # "Lucky 6" page: 2-card and 3-card winning Banker 6.
-    "lucky-6": {"Banker wins with two-card 6": 186_173_936_904_192,
-                "Banker wins with three-card 6": 83_058_367_551_488},
+    "lucky-6": {
+        "Banker wins with two-card 6": 186_173_936_904_192,
+        "Banker wins with three-card 6": 83_058_367_551_488,
+    },
     # "3-Card Win" page.
     "player-3-card-win": {"Player wins with 3 cards": 942_837_427_226_624},
     "banker-3-card-win": {"Banker wins with 3 cards": 763_885_033_768_960},
@@ -41,24 +43,46 @@ WOO_8_DECKS = {
     "punto-2000": {"Banker wins with 6": 269_232_304_455_680},
     # "Baccarat Side Bets": Dragon Bonus, Player and Banker.
     "dragon-bonus-player": {
-        "Non-natural win by 9": 18_409_431_764_992, "Non-natural win by 8": 34_097_645_543_424,
-        "Non-natural win by 7": 89_590_261_473_280, "Non-natural win by 6": 141_238_897_317_888,
-        "Non-natural win by 5": 166_169_165_987_840, "Non-natural win by 4": 186_780_352_174_080,
-        "Natural win": 812_685_054_124_032, "Natural tie (push)": 89_325_908_267_520},
+        "Non-natural win by 9": 18_409_431_764_992,
+        "Non-natural win by 8": 34_097_645_543_424,
+        "Non-natural win by 7": 89_590_261_473_280,
+        "Non-natural win by 6": 141_238_897_317_888,
+        "Non-natural win by 5": 166_169_165_987_840,
+        "Non-natural win by 4": 186_780_352_174_080,
+        "Natural win": 812_685_054_124_032,
+        "Natural tie (push)": 89_325_908_267_520,
+    },
     "dragon-bonus-banker": {
-        "Non-natural win by 9": 15_390_342_909_952, "Non-natural win by 8": 28_305_092_784_128,
-        "Non-natural win by 7": 79_517_099_278_336, "Non-natural win by 6": 119_200_072_366_080,
-        "Non-natural win by 5": 157_275_882_332_160, "Non-natural win by 4": 201_147_167_287_296,
-        "Natural win": 812_685_054_124_032, "Natural tie (push)": 89_325_908_267_520},
+        "Non-natural win by 9": 15_390_342_909_952,
+        "Non-natural win by 8": 28_305_092_784_128,
+        "Non-natural win by 7": 79_517_099_278_336,
+        "Non-natural win by 6": 119_200_072_366_080,
+        "Non-natural win by 5": 157_275_882_332_160,
+        "Non-natural win by 4": 201_147_167_287_296,
+        "Natural win": 812_685_054_124_032,
+        "Natural tie (push)": 89_325_908_267_520,
+    },
 }
 
 # "Egalite Bets in Baccarat": ties on each total, and the groupings.
-EGALITE_8_DECKS = {0: 28_979_901_420_544, 1: 20_499_217_668_352, 2: 20_006_606_104_576,
-                   3: 22_250_510_129_408, 4: 36_294_133_463_040, 5: 39_684_046_743_808,
-                   6: 96_170_001_308_416, 7: 101_717_538_899_968, 8: 54_879_416_675_072,
-                   9: 55_146_054_060_032}
-EGALITE_GROUPS_8_DECKS = {"1-3@70": 62_756_333_902_336, "4-5@60": 75_978_180_206_848,
-                          "6-7@22": 197_887_540_208_384, "8-9@40": 110_025_470_735_104}
+EGALITE_8_DECKS = {
+    0: 28_979_901_420_544,
+    1: 20_499_217_668_352,
+    2: 20_006_606_104_576,
+    3: 22_250_510_129_408,
+    4: 36_294_133_463_040,
+    5: 39_684_046_743_808,
+    6: 96_170_001_308_416,
+    7: 101_717_538_899_968,
+    8: 54_879_416_675_072,
+    9: 55_146_054_060_032,
+}
+EGALITE_GROUPS_8_DECKS = {
+    "1-3@70": 62_756_333_902_336,
+    "4-5@60": 75_978_180_206_848,
+    "6-7@22": 197_887_540_208_384,
+    "8-9@40": 110_025_470_735_104,
+}
 
 
 @pytest.mark.parametrize("name", sorted(WOO_8_DECKS))
@@ -82,13 +106,26 @@ def test_egalite(eight):
 
 # Published house edges (Wizard of Odds pages cited above), as printed to 4 decimals (percent).
 PUBLISHED_EDGES_8 = {
-    "ez-banker": "1.0183", "dragon-7": "7.6113", "panda-8": "10.1876", "punto-2000": "1.4581",
-    "banker:4": "0.5993", "tie:9": "4.8440", "lucky-6": "16.6836", "lucky-6:2": "11.6985",
-    "dragon-bonus-player": "2.6517", "dragon-bonus-banker": "9.3731",
-    "player-3-card-win": "5.6860", "banker-3-card-win": "8.3044",
-    "banker-natural-8": "5.4680", "banker-natural-9": "5.0973",
-    "player-even": "5.3109", "player-odd": "6.7254", "banker-even": "6.9317",
-    "perfect-pair": "13.0294", "perfect-pair:2": "6.6235", "player-pair": "10.3614",
+    "ez-banker": "1.0183",
+    "dragon-7": "7.6113",
+    "panda-8": "10.1876",
+    "punto-2000": "1.4581",
+    "banker:4": "0.5993",
+    "tie:9": "4.8440",
+    "lucky-6": "16.6836",
+    "lucky-6:2": "11.6985",
+    "dragon-bonus-player": "2.6517",
+    "dragon-bonus-banker": "9.3731",
+    "player-3-card-win": "5.6860",
+    "banker-3-card-win": "8.3044",
+    "banker-natural-8": "5.4680",
+    "banker-natural-9": "5.0973",
+    "player-even": "5.3109",
+    "player-odd": "6.7254",
+    "banker-even": "6.9317",
+    "perfect-pair": "13.0294",
+    "perfect-pair:2": "6.6235",
+    "player-pair": "10.3614",
 }
 
 
@@ -142,12 +179,21 @@ def test_fair_and_target_pays(eight):
         pay_for_edge(find_bet("dragon-bonus-player"), Shoe.standard(8))
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("nope", "unknown bet 'nope'"), ("banker:abc", "'abc'"), ("banker:150", "commission"),
-    ("tie:-3", "greater than 0"), ("perfect-pair:3", "version"), ("egalite", "tie total"),
-    ("egalite:12", "'12'"), ("egalite:1-3", "needs its pay"), ("lucky-6:9", "pay table"),
-    ("tie:", "empty parameter"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("nope", "unknown bet 'nope'"),
+        ("banker:abc", "'abc'"),
+        ("banker:150", "commission"),
+        ("tie:-3", "greater than 0"),
+        ("perfect-pair:3", "version"),
+        ("egalite", "tie total"),
+        ("egalite:12", "'12'"),
+        ("egalite:1-3", "needs its pay"),
+        ("lucky-6:9", "pay table"),
+        ("tie:", "empty parameter"),
+    ],
+)
 def test_bad_bet_specs(spec, message):
     with pytest.raises(BetError, match=message):
         find_bet(spec)

@@ -52,24 +52,24 @@ def test_rules_md_short_shoe_examples():
 
 def _winners():
     from analyzer.coup import Winner
+
     return (Winner.PLAYER, Winner.BANKER, Winner.TIE)
 
 
 def test_four_aces_run_out():
     a = analyze(Shoe.parse("A=4"))  # Player and Banker both on 2 need a fifth card
-    assert a.outcome_counts == {"Banker": 0, "Player": 0, "Tie": 0,
-                                "Shoe runs out mid-coup (void)": 24}
+    assert a.outcome_counts == {"Banker": 0, "Player": 0, "Tie": 0, "Shoe runs out mid-coup (void)": 24}
 
 
 SMALL_SHOES = [
-    "A=1,2=1,3=1,4=1,5=1,6=1,7=1,8=1",            # 8 cards, one each of A-8
-    "9=2,8=2,K=2,5=2",                             # 8 cards, naturals likely
-    "A=2,3=2,6=2,7=2,T=2",                         # 10 cards
-    "2=2,4=2,6=1,J=2,Q=1,K=2",                     # 10 cards, many zeros
-    "A=1,2=1,3=1,4=1,5=1,6=1,7=1,8=1,9=1,K=3",     # 12 cards
-    "5=4,6=4,7=1",                                 # 9 cards, short on variety
-    "8=2,K=3",                                     # 5 cards: sequential dealing
-    "A=5",                                         # 5 cards: always runs out or ties
+    "A=1,2=1,3=1,4=1,5=1,6=1,7=1,8=1",  # 8 cards, one each of A-8
+    "9=2,8=2,K=2,5=2",  # 8 cards, naturals likely
+    "A=2,3=2,6=2,7=2,T=2",  # 10 cards
+    "2=2,4=2,6=1,J=2,Q=1,K=2",  # 10 cards, many zeros
+    "A=1,2=1,3=1,4=1,5=1,6=1,7=1,8=1,9=1,K=3",  # 12 cards
+    "5=4,6=4,7=1",  # 9 cards, short on variety
+    "8=2,K=3",  # 5 cards: sequential dealing
+    "A=5",  # 5 cards: always runs out or ties
 ]
 
 
@@ -82,8 +82,17 @@ def _engine_by_key(a):
 def test_brute_force_outcomes_and_totals(text):
     shoe = Shoe.parse(text)
     a = analyze(shoe)
-    brute, total = brute_force(shoe, lambda c: (c.player_total, c.banker_total, len(c.player), len(c.banker),
-                                                c.player_natural, c.banker_natural))
+    brute, total = brute_force(
+        shoe,
+        lambda c: (
+            c.player_total,
+            c.banker_total,
+            len(c.player),
+            len(c.banker),
+            c.player_natural,
+            c.banker_natural,
+        ),
+    )
     assert total == a.denominator
     run_out = brute.pop("run out", 0)
     assert run_out == a.distribution.run_out
@@ -93,8 +102,11 @@ def test_brute_force_outcomes_and_totals(text):
         for b in range(10):
             assert a.totals[p][b] == sum(n for k, n in brute.items() if k[:2] == (p, b)), (p, b)
     # Outcomes, cards dealt, naturals.
-    for label, pred in [("Player", lambda k: k[0] > k[1]), ("Banker", lambda k: k[1] > k[0]),
-                        ("Tie", lambda k: k[0] == k[1])]:
+    for label, pred in [
+        ("Player", lambda k: k[0] > k[1]),
+        ("Banker", lambda k: k[1] > k[0]),
+        ("Tie", lambda k: k[0] == k[1]),
+    ]:
         assert a.outcome_counts[label] == sum(n for k, n in brute.items() if pred(k))
     for n_cards, count in a.cards_dealt.items():
         assert count == sum(n for k, n in brute.items() if k[2] + k[3] == n_cards)

@@ -63,9 +63,21 @@ def test_quickstart_has_two_commands_and_ci_runs_the_test_command():
 def test_quickstart_main_command_on_a_clean_copy(tmp_path):
     main_cmd, _ = _quickstart()
     copy = tmp_path / "checkout"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        ".venv", ".git", "*.egg-info", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-        ".hypothesis", "build"))
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".venv",
+            ".git",
+            "*.egg-info",
+            "__pycache__",
+            ".pytest_cache",
+            ".mypy_cache",
+            ".ruff_cache",
+            ".hypothesis",
+            "build",
+        ),
+    )
     done = subprocess.run(["bash", "-c", main_cmd], cwd=copy, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "2,292,252,566,437,888" in done.stdout and "1.0579057842%" in done.stdout

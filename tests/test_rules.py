@@ -11,8 +11,14 @@ from analyzer.rules import banker_draws, player_draws
 
 # RULES.md, "Tableau", step 4: Banker total -> Player third-card values on which the Banker draws.
 RULES_MD_BANKER = {
-    0: set(range(10)), 1: set(range(10)), 2: set(range(10)),
-    3: {0, 1, 2, 3, 4, 5, 6, 7, 9}, 4: {2, 3, 4, 5, 6, 7}, 5: {4, 5, 6, 7}, 6: {6, 7}, 7: set(),
+    0: set(range(10)),
+    1: set(range(10)),
+    2: set(range(10)),
+    3: {0, 1, 2, 3, 4, 5, 6, 7, 9},
+    4: {2, 3, 4, 5, 6, 7},
+    5: {4, 5, 6, 7},
+    6: {6, 7},
+    7: set(),
 }
 
 
