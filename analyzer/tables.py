@@ -106,6 +106,7 @@ def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
         Column("House edge", "percent", "house_edge"),
         Column("House edge (resolved)", "percent", "house_edge_resolved"),
         Column("Hit frequency", "decimal", "hit_frequency"),
+        Column("Variance", "decimal", "variance"),
         Column("SD", "sqrt", "sd"),
     )
     rows = tuple(
@@ -116,6 +117,7 @@ def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
             s.house_edge,
             s.house_edge_resolved,
             s.hit_frequency,
+            s.variance,
             s.variance,
         )
         for s in summaries
