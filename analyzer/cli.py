@@ -5,6 +5,7 @@ Library errors become one-line messages with exit code 2; no command leaves a pa
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shlex
@@ -238,6 +239,230 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs
     tables = bet_report(shoe, bet_specs, bet_files, all_bets=all_bets, events=events,
                         fair_pay=fair_pay, target_edge=target_edge)
     emit(render(tables, fmt, digits, meta(_command_line(), shoe)), output)
+
+
+@main.command()
+@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
+              help="A catalogue bet (repeatable), e.g. banker, tie:9, dragon-7 (default: the main bets).")
+@click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
+@click.option("--table", "table_names", default="outcomes", show_default=True, metavar="NAMES",
+              help="Engine tables, comma-separated: outcomes, totals, naturals, cards, all, or none.")
+@click.option("--quantity", "quantity_names", default="all", show_default=True, metavar="NAMES",
+              help="Bet quantities, comma-separated: house-edge, resolved, ev, variance, pay, or all.")
+@click.option("--target-edge", default=None, metavar="PERCENT",
+              help="Solve the pays for this house edge (percent) instead of the fair pays.")
+@click.option("--crossing", "crossing_levels", multiple=True, metavar="PERCENT",
+              help="Smallest number of decks at which each bet's house edge crosses PERCENT (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "latex", "json"]), default="text",
+              show_default=True, help="Output format; JSON keeps every exact value and coefficient.")
+@click.option("--digits", type=click.IntRange(min=0, max=1000), default=10, show_default=True,
+              help="Decimals shown, rounded exactly (never through a float).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write to this file (atomically) instead of standard output.")
+@_guard
+def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quantity_names: str,
+             target_edge: str | None, crossing_levels: tuple[str, ...], fmt: str, digits: int,
+             output: str | None) -> None:
+    """Closed forms in the number of decks d: each probability, EV, house edge, variance and
+    fair pay as an exact rational function of d, with its infinite-deck limit, its 1/d
+    correction and its values for the first deck counts."""
+    from analyzer.catalogue import parse_amount
+    from analyzer.shoe import Shoe
+    from analyzer.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE, symbolic_report
+
+    names = [] if table_names.strip().lower() == "none" else _table_names(table_names, ENGINE_TABLES)
+    quantities = [q.strip().lower() for q in quantity_names.split(",") if q.strip()]
+    quantities = list(QUANTITIES) if quantities == ["all"] else quantities
+    edge = None if target_edge is None else parse_amount(target_edge, "--target-edge") / 100
+    levels = [parse_amount(x, "--crossing") / 100 for x in crossing_levels]
+    info = {**meta(_command_line(), Shoe.standard(1)), "shoe": STANDARD_SHOE}
+    emit(symbolic_report(bet_specs, all_bets=all_bets, tables=names, quantities=quantities,
+                         target_edge=edge, crossings=levels, fmt=fmt, digits=digits, meta=info), output)
+
+
+@main.command()
+@click.argument("log", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--log-format", type=click.Choice(["csv", "jsonl"]), default=None,
+              help="Format of LOG (default: from its extension, .csv or .jsonl/.ndjson).")
+@shoe_options
+@click.option("--paid", "paid_means", type=click.Choice(["net", "returned"]), default="net",
+              show_default=True,
+              help="What a settled amount means: net win (0 push, -stake loss) or the amount returned.")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl", "csv"]), default="text",
+              show_default=True, help="Format of the discrepancy report.")
+@click.option("--max-report", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Report at most N discrepancies (0: all); all are counted.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the report to this file (atomically) instead of standard output.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on standard error (default: when it is a terminal).")
+@_guard
+def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str | None, remove: str | None,
+           paid_means: str, fmt: str, max_report: int, output: str | None, progress: bool | None) -> None:
+    """Check a hand log from another implementation against the tableau and the pay tables.
+
+    LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
+    and optionally the claimed totals, winner and settled bets (README, "Hand logs").  Each
+    discrepancy names its record, line, field, the expected and claimed values and the rule.
+    With --decks or --shoe, also checks that the shoe could still hold every card dealt.
+    Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
+    """
+    from analyzer.verify import (
+        Verifier,
+        detect_format,
+        open_log,
+        read_records,
+        report_header,
+        report_line,
+        summary_text,
+    )
+
+    checked = decks is not None or shoe_text is not None or remove is not None
+    verifier = Verifier(build_shoe(decks, shoe_text, remove) if checked else None, paid_means)
+    log_fmt = detect_format(log, log_format)
+    ignored: list[str] = []
+    stream: Any = contextlib.nullcontext(sys.stdin) if log == "-" else open_log(log)
+    sink, tmp = _report_sink(output)
+    try:
+        with stream as lines:
+            size = 0 if log == "-" else os.path.getsize(log)
+            show = (sys.stderr.isatty() if progress is None else progress) and size > 0
+            bar_context: Any = (click.progressbar(length=size, label="verifying", file=sys.stderr)
+                                if show else _no_bar())
+            with bar_context as bar:
+                sink.write(report_header(fmt))
+                shown = 0
+                records = read_records(lines, log_fmt, bar.update if show else None, ignored)
+                for found in verifier.run(records):
+                    if not max_report or shown < max_report:
+                        sink.write(report_line(found, fmt))
+                        shown += 1
+        summary = summary_text(verifier)
+        if max_report and verifier.discrepancies > shown:
+            summary += f" (first {shown:,} reported)"
+        if fmt == "text":
+            sink.write(summary + "\n")
+        else:
+            click.echo(summary, err=True)
+        if output is not None:
+            sink.close()
+            os.replace(tmp, output)
+    except BaseException:
+        if output is not None:
+            sink.close()
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    if ignored:
+        click.echo(f"note: ignored unknown fields: {', '.join(ignored)}", err=True)
+    if verifier.discrepancies:
+        sys.exit(1)
+
+
+def _report_sink(output: str | None) -> tuple[Any, str]:
+    """Standard output, or a temporary file beside ``output`` (renamed into place when done)."""
+    if output is None:
+        return sys.stdout, ""
+    path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    return os.fdopen(fd, "w", encoding="utf-8", newline="\n"), tmp
+
+
+class _no_bar:  # noqa: N801 - used like click.progressbar
+    """A do-nothing stand-in for click.progressbar."""
+
+    def __enter__(self) -> _no_bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        """Ignore progress."""
+
+
+@main.command()
+@click.argument("observed", type=click.Path(exists=True, dir_okay=False))
+@click.option("--observed-format", type=click.Choice(["json", "csv", "log-csv", "log-jsonl"]), default=None,
+              help="Counts as JSON or CSV, or a hand log to tally (default: from the extension).")
+@shoe_options
+@click.option("--alpha", default="0.01", show_default=True, metavar="LEVEL",
+              help="Significance level (Bonferroni-corrected over the families tested).")
+@click.option("--family", "families", multiple=True, metavar="NAME",
+              help="Test only this family (repeatable): winner, player_total, banker_total, cards, "
+              "natural, bet:NAME.")
+@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
+              help="With a hand log: also tally this catalogue bet's win/push/loss (repeatable).")
+@click.option("--cut-card/--no-cut-card", "cut_card", default=None,
+              help="Whether coups were dealt through shoes with a cut card (adds the cut-card note).")
+@output_options
+@_guard
+def conform(observed: str, observed_format: str | None, decks: int | None, shoe_text: str | None,
+            remove: str | None, alpha: str, families: tuple[str, ...], bet_specs: tuple[str, ...],
+            cut_card: bool | None, fmt: str, digits: int, output: str | None) -> None:
+    """Test an implementation's simulated outcome counts against the exact probabilities.
+
+    OBSERVED holds counts per family (winner, player_total, banker_total, cards, natural,
+    bet:NAME) as JSON or CSV, or is a hand log whose coups are tallied.  Prints the exact
+    expected probabilities beside the observed frequencies, standardised residuals, and a
+    chi-square test per family with its p-value and verdict.  Exit code 0: conforms; 1: does not.
+    """
+    from analyzer.conform import conform as run
+    from analyzer.conform import conformance_tables, parse_alpha, read_observed
+    from analyzer.report import render
+    from analyzer.shoe import Shoe
+
+    level = parse_alpha(alpha)
+    counts = read_observed(observed, observed_format, bet_specs)
+    if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
+        shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
+        shoe = shoe.remove(remove) if remove else shoe
+    else:
+        shoe = build_shoe(decks, shoe_text, remove)
+    if cut_card is not None:
+        counts.cut_card = cut_card
+    result = run(counts, shoe, level, list(families) or None)
+    emit(render(conformance_tables(result), fmt, digits, meta(_command_line(), shoe)), output)
+    if not result.passed:
+        sys.exit(1)
+
+
+@main.command()
+@shoe_options
+@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
+              help="A catalogue bet (repeatable); default: the main bets.")
+@click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
+@click.option("--by", type=click.Choice(["rank", "value"]), default="rank", show_default=True,
+              help="Remove one card of each rank (A..K) or of each point value (A..9, 10/J/Q/K).")
+@click.option("--depth", type=click.IntRange(min=1, max=13), default=4, show_default=True,
+              help="Depletion table: remove k = 1..DEPTH cards of one rank (or value).")
+@click.option("--max-tag", type=click.IntRange(min=1, max=20), default=3, show_default=True,
+              help="Largest |tag| tried for the suggested count systems.")
+@click.option("--table", "table_names", default="all", show_default=True, metavar="NAMES",
+              help="Tables to print, comma-separated: summary, eor, depletion, published, or all.")
+@click.option("--plot", "plot_file", default=None, metavar="FILE.png|svg",
+              help="Also draw the EOR chart (needs matplotlib: the 'plot' extra).")
+@output_options
+@_guard
+def eor(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs: tuple[str, ...],
+        all_bets: bool, by: str, depth: int, max_tag: int, table_names: str, plot_file: str | None,
+        fmt: str, digits: int, output: str | None) -> None:
+    """Effects of removal: the exact change in each bet's EV (and house edge) when one card of
+    each rank or value leaves the shoe, the sum check, a suggested count system with its betting
+    correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
+    from analyzer.betting import choose_bets
+    from analyzer.eor import EOR_TABLES, effects_of_removal, eor_tables
+    from analyzer.eor import plot as draw
+    from analyzer.report import render
+
+    names = _table_names(table_names, EOR_TABLES)
+    shoe = build_shoe(decks, shoe_text, remove)
+    chosen = choose_bets(bet_specs, (), all_bets)
+    report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag)
+    text = render(eor_tables(report, names), fmt, digits, meta(_command_line(), shoe))
+    if plot_file is not None:
+        draw(report, plot_file)
+    emit(text, output)
 
 
 if __name__ == "__main__":  # pragma: no cover

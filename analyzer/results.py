@@ -41,4 +41,12 @@ def generate() -> dict[str, str]:
         for ext, fmt in FORMATS.items():
             command = f"punto-banco bets --decks {decks} --all --events --fair-pay --format {fmt}"
             files[f"bets-{decks}-decks.{ext}"] = render(tables, fmt, DIGITS, _meta(command, shoe))
+    files.update(_symbolic_files())
     return files
+
+
+def _symbolic_files() -> dict[str, str]:
+    """The closed forms in the number of decks (sympy, loaded only here)."""
+    from analyzer.symbolic import STANDARD_SHOE, result_files
+
+    return result_files(lambda command: {**_meta(command, Shoe.standard(1)), "shoe": STANDARD_SHOE})

@@ -1,0 +1,626 @@
+"""Conformance test: an implementation's simulated outcome counts against the exact probabilities.
+
+Input: observed counts per *family* of outcome categories (from the implementation's own
+simulation, as JSON or CSV, or tallied from a hand log):
+
+============  ==================================================================
+family        categories
+============  ==================================================================
+winner        banker, player, tie
+player_total  0 .. 9 (final Player total)
+banker_total  0 .. 9 (final Banker total)
+cards         4, 5, 6 (cards dealt in the coup)
+natural       none, player, banker, both (which sides had a natural)
+bet:NAME      win, push, loss for catalogue bet NAME (e.g. ``bet:dragon-7``)
+============  ==================================================================
+
+A family may leave out categories when the total number of coups is known: the missing ones
+are merged into one ``other`` category (so ``{"bets": {"dragon-7": 2253}}`` with ``coups``
+tests the hit rate alone).
+
+For each family: the exact expected probability of each category (``Fraction``), the observed
+frequency, the standardised residual (O - E) / sqrt(n p (1 - p)), and Pearson's chi-square
+statistic sum (O - E)^2 / E, computed exactly, with its p-value from the chi-square
+distribution with k - 1 degrees of freedom (``scipy.stats``).  Residuals and p-values are
+floats, and are named so; probabilities and the statistic stay exact.  The verdict at
+significance level alpha uses a Bonferroni correction over the families tested: a family fails
+when its p-value is below alpha / (number of families).
+
+The expected probabilities are per coup dealt from a full, freshly shuffled shoe.  Coups dealt
+one after another through a shoe with a cut card do not follow that distribution exactly (the
+cut-card effect): see :data:`CUT_CARD_NOTE`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from analyzer.analysis import Pricer
+from analyzer.catalogue import find_bet
+from analyzer.errors import AnalyzerError
+from analyzer.features import Features, Level
+from analyzer.shoe import Shoe
+
+if TYPE_CHECKING:
+    from analyzer.report import Table
+
+#: Categories of each fixed family, in display order.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "winner": ("banker", "player", "tie"),
+    "player_total": tuple(str(t) for t in range(10)),
+    "banker_total": tuple(str(t) for t in range(10)),
+    "cards": ("4", "5", "6"),
+    "natural": ("none", "player", "banker", "both"),
+}
+BET_CATEGORIES = ("win", "push", "loss")
+OTHER = "other"
+#: Expected counts below this make the chi-square approximation doubtful (Cochran's rule).
+MIN_EXPECTED = 5
+DEFAULT_ALPHA = Fraction(1, 100)
+
+CUT_CARD_NOTE = (
+    "Cut-card effect: the expected probabilities are for one coup dealt from a full, freshly "
+    "shuffled shoe.  Coups dealt one after another through a shoe see a depleted shoe, and a cut "
+    "card ends each shoe after a number of coups that depends on the cards they used, so the "
+    "long-run frequency per coup differs slightly from these probabilities.  The difference is "
+    "small, but a large enough sample will detect it: a failure on coups dealt through cut-card "
+    "shoes is not by itself proof of a wrong implementation.  To separate the two, simulate each "
+    "coup from a freshly shuffled full shoe."
+)
+
+_WINNER_ALIASES = {"p": "player", "punto": "player", "b": "banker", "banco": "banker", "t": "tie",
+                   "egalite": "tie", "standoff": "tie"}
+_BET_ALIASES = {"hit": "win", "hits": "win", "wins": "win", "won": "win", "pushes": "push",
+                "lose": "loss", "losses": "loss", "lost": "loss"}
+
+
+class ObservedError(AnalyzerError):
+    """Observed counts that cannot be read or do not fit the families (message names the value)."""
+
+
+@dataclass
+class Observed:
+    """Observed counts: ``families[family][category] = count``; ``coups`` is the total number of
+    coups if known; ``cut_card`` says whether coups were dealt through shoes with a cut card
+    (``None``: not said); ``decks`` / ``shoe`` name the shoe if the input does."""
+
+    families: dict[str, dict[str, int]] = field(default_factory=dict)
+    coups: int | None = None
+    cut_card: bool | None = None
+    decks: int | None = None
+    shoe: str | None = None
+
+    def add(self, family: str, category: str, count: int, where: str = "") -> None:
+        """Add ``count`` to a category, normalising names.
+
+        Raises:
+            ObservedError: unknown family or category, or a count that is not a whole number >= 0.
+        """
+        fam, cat = normalise(family, category, where)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ObservedError(f"{where}bad count {count!r} for {fam} {cat}: use a whole number >= 0")
+        bucket = self.families.setdefault(fam, {})
+        bucket[cat] = bucket.get(cat, 0) + count
+
+
+def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
+    """Canonical (family, category) names.
+
+    Raises:
+        ObservedError: unknown family or category; the message lists the allowed ones.
+    """
+    fam = family.strip().lower().replace("-", "_") if not family.strip().lower().startswith("bet:") \
+        else "bet:" + find_bet(family.strip()[4:]).name
+    cat = category.strip().lower()
+    if fam.startswith("bet:"):
+        cat = _BET_ALIASES.get(cat, cat)
+        if cat not in BET_CATEGORIES:
+            raise ObservedError(f"{where}bad category {category!r} for {fam}: use win, push or loss")
+        return fam, cat
+    if fam not in FAMILIES:
+        raise ObservedError(f"{where}unknown family {family!r}: use {', '.join(FAMILIES)} or bet:NAME")
+    if fam == "winner":
+        cat = _WINNER_ALIASES.get(cat, cat)
+    if cat not in FAMILIES[fam]:
+        raise ObservedError(f"{where}bad category {category!r} for {fam}: use {', '.join(FAMILIES[fam])}")
+    return fam, cat
+
+
+# -- reading ----------------------------------------------------------------------------------------
+
+
+def _count(value: object, what: str) -> int:
+    if isinstance(value, bool):
+        raise ObservedError(f"bad count {value!r} for {what}: use a whole number >= 0")
+    if isinstance(value, int):
+        if value < 0:
+            raise ObservedError(f"bad count {value!r} for {what}: use a whole number >= 0")
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    raise ObservedError(f"bad count {value!r} for {what}: use a whole number >= 0")
+
+
+def read_counts_json(text: str) -> Observed:
+    """Observed counts from JSON: ``{"coups": N, "cut_card": bool, "decks": D,
+    "winner": {"banker": n, ...}, "player_total": {...}, "banker_total": {...},
+    "cards": {...}, "natural": {...}, "bets": {"NAME": hits or {"win": n, ...}}}``.
+
+    Raises:
+        ObservedError: malformed JSON or counts.
+    """
+    try:
+        doc = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise ObservedError(f"line {exc.lineno}: not JSON: {exc.msg}") from None
+    if not isinstance(doc, dict):
+        raise ObservedError("observed counts must be a JSON object such as "
+                            "{\"winner\": {\"banker\": 4586, ...}}")
+    obs = Observed()
+    for key, value in doc.items():
+        if key == "coups":
+            obs.coups = _count(value, "coups")
+        elif key == "cut_card":
+            if not isinstance(value, bool):
+                raise ObservedError(f"bad cut_card {value!r}: use true or false")
+            obs.cut_card = value
+        elif key == "decks":
+            obs.decks = _count(value, "decks")
+        elif key == "shoe":
+            obs.shoe = str(value)
+        elif key == "bets":
+            if not isinstance(value, dict):
+                raise ObservedError("'bets' must map bet names to hit counts or to {\"win\": n, ...}")
+            for name, counts in value.items():
+                fam = f"bet:{name}"
+                if isinstance(counts, dict):
+                    for cat, n in counts.items():
+                        obs.add(fam, str(cat), _count(n, f"{fam} {cat}"))
+                else:
+                    obs.add(fam, "win", _count(counts, f"{fam} hits"))
+        else:
+            if not isinstance(value, dict):
+                raise ObservedError(f"family {key!r} must map categories to counts, got {value!r}")
+            for cat, n in value.items():
+                obs.add(key, str(cat), _count(n, f"{key} {cat}"))
+    return obs
+
+
+def read_counts_csv(text: str) -> Observed:
+    """Observed counts from CSV with the header ``family,category,count``; a row ``coups,,N``
+    gives the total number of coups.
+
+    Raises:
+        ObservedError: a bad header, row or count (the message gives the line).
+    """
+    rows = csv.reader(text.splitlines())
+    header = [h.strip().lower() for h in next(rows, [])]
+    if header != ["family", "category", "count"]:
+        raise ObservedError(f"line 1: the header must be family,category,count, got {','.join(header)!r}")
+    obs = Observed()
+    for line, row in enumerate(rows, 2):
+        if not row or not "".join(row).strip():
+            continue
+        if len(row) != 3:
+            raise ObservedError(f"line {line}: expected 3 fields (family, category, count), got {len(row)}")
+        fam, cat, n = row
+        where = f"line {line}: "
+        try:
+            if fam.strip().lower() == "coups":
+                obs.coups = _count(n, "coups")
+            else:
+                obs.add(fam, cat, _count(n, f"{fam} {cat}"), where)
+        except AnalyzerError as exc:
+            msg = str(exc)
+            raise ObservedError(msg if msg.startswith("line ") else where + msg) from None
+    return obs
+
+
+def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
+    """Observed counts tallied from hand-log records (:class:`analyzer.verify.Record`), coup by
+    coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
+    catalogue ``bets`` named.  ``cut_card`` is True when the log marks its shoes (``shoe`` ids
+    or ``new_shoe`` records) and deals more than one coup from one of them, False when every
+    marked shoe deals one coup, and None (not known) when the log does not mark shoes.
+
+    Raises:
+        LogError: unreadable log.
+    """
+    from analyzer.verify import Record, Verifier
+
+    verifier = Verifier(keep_features=True)
+    chosen = [find_bet(b) for b in bets]
+    obs = Observed()
+    for fam, cats in FAMILIES.items():
+        obs.families[fam] = dict.fromkeys(cats, 0)
+    for bet in chosen:
+        obs.families[f"bet:{bet.name}"] = dict.fromkeys(BET_CATEGORIES, 0)
+    per_shoe = 0
+    several = False
+    shoe_info = False
+    last_shoe: str | None = None
+    for rec in records:
+        assert isinstance(rec, Record)
+        shoe_info = shoe_info or rec.new_shoe or rec.shoe_id is not None
+        if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != last_shoe):
+            per_shoe = 0
+        last_shoe = rec.shoe_id if rec.shoe_id is not None else last_shoe
+        for _ in verifier.run([rec]):
+            pass
+        f = verifier.last_features
+        if not rec.is_coup or f is None:
+            continue
+        per_shoe += 1
+        several = several or per_shoe > 1
+        obs.families["winner"][f.winner.value] += 1
+        obs.families["player_total"][str(f.player_total)] += 1
+        obs.families["banker_total"][str(f.banker_total)] += 1
+        obs.families["cards"][str(f.cards)] += 1
+        obs.families["natural"][_natural(f)] += 1
+        for bet in chosen:
+            pays = bet.payout(f)
+            obs.families[f"bet:{bet.name}"]["win" if pays > 0 else "push" if pays == 0 else "loss"] += 1
+    obs.coups = sum(obs.families["winner"].values())
+    obs.cut_card = several if shoe_info else None
+    return obs
+
+
+def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = ()) -> Observed:
+    """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
+    ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
+    (``.json`` counts, ``.csv`` counts if its header is ``family,category,count`` else a hand
+    log, ``.jsonl`` / ``.ndjson`` a hand log).
+
+    Raises:
+        ObservedError / LogError: unreadable input; OSError: the file cannot be read.
+    """
+    from analyzer.verify import open_log, read_records
+
+    suffix = Path(path).suffix.lower()
+    if kind is None:
+        if suffix == ".json":
+            kind = "json"
+        elif suffix in (".jsonl", ".ndjson"):
+            kind = "log-jsonl"
+        elif suffix == ".csv":
+            with open(path, encoding="utf-8") as fh:
+                first = fh.readline().strip().lower().replace(" ", "")
+            kind = "csv" if first == "family,category,count" else "log-csv"
+        else:
+            raise ObservedError(f"cannot tell the kind of {path!r} from its extension: "
+                                "pass --observed-format json, csv, log-csv or log-jsonl")
+    if kind in ("log-csv", "log-jsonl"):
+        with open_log(path) as fh:
+            return tally_log(read_records(fh, kind[4:]), bets)
+    if bets:
+        raise ObservedError("--bet applies to hand logs only; name bets in the counts file (bet:NAME)")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ObservedError(f"{path}: not UTF-8 text") from None
+    if kind == "json":
+        return read_counts_json(text)
+    if kind == "csv":
+        return read_counts_csv(text)
+    raise ObservedError(f"bad observed format {kind!r}: use json, csv, log-csv or log-jsonl")
+
+
+# -- expected -------------------------------------------------------------------------------------
+
+
+def _natural(f: Features) -> str:
+    if f.player_natural and f.banker_natural:
+        return "both"
+    return "player" if f.player_natural else "banker" if f.banker_natural else "none"
+
+
+_KEYS: dict[str, Callable[[Features], str]] = {
+    "winner": lambda f: f.winner.value,
+    "player_total": lambda f: str(f.player_total),
+    "banker_total": lambda f: str(f.banker_total),
+    "cards": lambda f: str(f.cards),
+    "natural": _natural,
+}
+
+
+def expected(family: str, pricer: Pricer) -> dict[str, Fraction]:
+    """Exact probability per coup of each category of ``family`` on the pricer's shoe
+    (categories of probability 0 included).
+
+    Raises:
+        ObservedError: unknown family; BetError: bad bet name, or suits needed and unknown.
+    """
+    if family.startswith("bet:"):
+        bet = find_bet(family[4:])
+        summary = pricer.summary(bet)
+        out = dict.fromkeys(BET_CATEGORIES, Fraction(0))
+        for row in summary.events:
+            out["win" if row.pays > 0 else "push" if row.pays == 0 else "loss"] += row.probability
+        return out
+    if family not in _KEYS:
+        raise ObservedError(f"unknown family {family!r}: use {', '.join(FAMILIES)} or bet:NAME")
+    dist = pricer.distribution(Level.VALUE, False)
+    key = _KEYS[family]
+    tally = dist.tally(key)
+    return {cat: Fraction(tally.get(cat, 0), dist.denominator) for cat in FAMILIES[family]}
+
+
+# -- the test ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CategoryRow:
+    """One category: exact ``probability``, ``observed`` count, and the float
+    ``residual_float`` = (O - E) / sqrt(n p (1 - p)) (``None`` when p is 0 or 1)."""
+
+    category: str
+    probability: Fraction
+    observed: int
+    n: int
+
+    @property
+    def expected_count(self) -> Fraction:
+        """n p, exact."""
+        return self.n * self.probability
+
+    @property
+    def frequency(self) -> Fraction:
+        """Observed frequency O / n, exact."""
+        return Fraction(self.observed, self.n) if self.n else Fraction(0)
+
+    @property
+    def residual_float(self) -> float | None:
+        """Standardised residual (O - n p) / sqrt(n p (1 - p)), as a float."""
+        p = self.probability
+        if p == 0 or p == 1 or not self.n:
+            return None
+        return float(self.observed - self.expected_count) / math.sqrt(float(self.n * p * (1 - p)))
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    """The goodness-of-fit test of one family.
+
+    ``chi_square`` is Pearson's statistic, exact; ``p_value_float`` its upper-tail probability
+    from the chi-square distribution with ``df`` degrees of freedom (a float, scipy.stats);
+    ``impossible`` lists categories observed although their probability is 0 (then the p-value
+    is 0); ``passed`` compares the p-value with the corrected level ``level``.
+    """
+
+    family: str
+    rows: tuple[CategoryRow, ...]
+    n: int
+    chi_square: Fraction
+    df: int
+    p_value_float: float
+    level: Fraction
+    impossible: tuple[str, ...]
+    g_float: float
+
+    @property
+    def passed(self) -> bool:
+        """True when the p-value is at least the corrected significance level."""
+        return not self.impossible and self.p_value_float >= self.level
+
+    @property
+    def low_expected(self) -> tuple[str, ...]:
+        """Categories with expected count below :data:`MIN_EXPECTED` (approximation doubtful)."""
+        return tuple(r.category for r in self.rows if 0 < r.expected_count < MIN_EXPECTED)
+
+
+@dataclass(frozen=True)
+class Conformance:
+    """Every family's test, the significance level ``alpha`` and the shoe."""
+
+    shoe: Shoe
+    alpha: Fraction
+    results: tuple[FamilyResult, ...]
+    cut_card: bool | None
+
+    @property
+    def passed(self) -> bool:
+        """True when every family passes at alpha / (number of families)."""
+        return all(r.passed for r in self.results)
+
+
+def _chi2_sf(stat: float, df: int) -> float:
+    from scipy import stats  # type: ignore[import-untyped]
+
+    return float(stats.chi2.sf(stat, df))
+
+
+def fit_family(family: str, counts: Mapping[str, int], probs: Mapping[str, Fraction],
+                coups: int | None, level: Fraction) -> FamilyResult:
+    """Chi-square goodness of fit of one family's observed ``counts`` to exact ``probs``.
+
+    Categories absent from ``counts`` are merged into ``other`` when ``coups`` is known (their
+    count is ``coups`` minus the counts given).
+
+    Raises:
+        ObservedError: categories are missing and ``coups`` is unknown, the counts exceed
+            ``coups``, or there are no observations.
+    """
+    given = dict(counts)
+    missing = [c for c in probs if c not in given]
+    cats: list[tuple[str, Fraction, int]] = [(c, probs[c], given[c]) for c in probs if c in given]
+    if missing:
+        if coups is None:
+            raise ObservedError(f"family {family} lacks categories {', '.join(missing)}: give their counts, "
+                                "or the total number of coups ('coups') to test the rest as 'other'")
+        rest = coups - sum(given.values())
+        if rest < 0:
+            raise ObservedError(f"family {family} counts {sum(given.values())} coups, "
+                                f"more than coups = {coups}")
+        cats.append((OTHER, sum((probs[c] for c in missing), Fraction(0)), rest))
+    elif coups is not None and sum(given.values()) != coups:
+        raise ObservedError(f"family {family} counts {sum(given.values())} coups, but coups = {coups}")
+    n = sum(o for _, _, o in cats)
+    if n == 0:
+        raise ObservedError(f"family {family} has no observations")
+    rows = tuple(CategoryRow(c, p, o, n) for c, p, o in cats)
+    impossible = tuple(r.category for r in rows if r.probability == 0 and r.observed > 0)
+    live = [r for r in rows if r.probability > 0]
+    stat = sum(((r.observed - r.expected_count) ** 2 / r.expected_count for r in live), Fraction(0))
+    g = 2 * sum(r.observed * math.log(r.observed / float(r.expected_count)) for r in live if r.observed)
+    df = len(live) - 1
+    p_value = 0.0 if impossible else (_chi2_sf(float(stat), df) if df > 0 else 1.0)
+    return FamilyResult(family, rows, n, stat, df, p_value, level, impossible, g)
+
+
+def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
+            families: Sequence[str] | None = None) -> Conformance:
+    """Test every observed family (or those named) against the exact probabilities for ``shoe``.
+
+    Raises:
+        ObservedError: nothing to test, an unknown family, alpha outside (0, 1), or a shoe of
+            fewer than 6 cards (coups could run out mid-coup).
+    """
+    if not 0 < alpha < 1:
+        raise ObservedError(f"bad significance level {alpha}: use a number between 0 and 1, e.g. 0.01")
+    if shoe.size < 6:
+        raise ObservedError(f"a shoe of {shoe.size} cards can run out mid-coup: conform needs at least 6")
+    names = list(observed.families) if families is None else [
+        normalise(f, _any_category(f))[0] for f in families]
+    for name in names:
+        if name not in observed.families:
+            raise ObservedError(f"family {name!r} is not in the observed counts: "
+                                f"they have {', '.join(observed.families) or 'none'}")
+    if not names:
+        raise ObservedError("no observed counts to test: give at least one family, e.g. winner")
+    pricer = Pricer(shoe)
+    level = alpha / len(names)
+    results = tuple(
+        fit_family(name, observed.families[name], expected(name, pricer), observed.coups, level)
+        for name in names
+    )
+    return Conformance(shoe, alpha, results, observed.cut_card)
+
+
+def _any_category(family: str) -> str:
+    fam = family.strip().lower().replace("-", "_")
+    return "win" if fam.startswith("bet:") else FAMILIES.get(fam, ("?",))[0]
+
+
+# -- tables -----------------------------------------------------------------------------------------
+
+
+def _float_text(x: float | None, digits: int = 4) -> str:
+    return "-" if x is None else f"{x:+.{digits}f}"
+
+
+def _p_text(p: float) -> str:
+    return f"{p:.4g}"
+
+
+def conformance_tables(result: Conformance) -> list[Table]:
+    """The report: observed against expected per category, and the test per family
+    (:class:`analyzer.report.Table` objects)."""
+    from analyzer.report import Column, Table
+
+    rows = []
+    for fam in result.results:
+        for r in fam.rows:
+            rows.append((fam.family, r.category, r.probability, r.expected_count, r.observed, r.frequency,
+                         _float_text(r.residual_float)))
+    detail = Table(
+        "conform-categories",
+        f"Observed against exact expected: {result.shoe.describe()}",
+        (Column("Family"), Column("Category"), Column("Expected probability", "decimal", "probability"),
+         Column("Expected count", "decimal", "expected_count"), Column("Observed", "count", "observed"),
+         Column("Observed frequency", "decimal", "frequency"),
+         Column("Std. residual (float)", "text", "residual_float")),
+        tuple(rows),
+        ("Expected probabilities are exact (JSON output gives each as a fraction p/q); the "
+         "standardised residual (O - np) / sqrt(np(1 - p)) is a float.",),
+    )
+    m = len(result.results)
+    tests = []
+    for fam in result.results:
+        verdict = "PASS" if fam.passed else "FAIL"
+        if fam.impossible:
+            verdict += f" (observed impossible: {', '.join(fam.impossible)})"
+        tests.append((fam.family, fam.n, len(fam.rows), fam.df, fam.chi_square, _p_text(fam.p_value_float),
+                      f"{fam.g_float:.4f}", verdict))
+    notes = [
+        f"Pearson chi-square (exact, shown rounded) with k - 1 degrees of freedom; p-value and G "
+        f"statistic are floats (scipy.stats).  Verdict at alpha = {_alpha_text(result.alpha)}, "
+        f"Bonferroni-corrected over {m} famil{'y' if m == 1 else 'ies'}: a family fails when "
+        f"p < {_alpha_text(result.alpha / m)}.",
+        f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.",
+    ]
+    low = [f"{fam.family}: {', '.join(fam.low_expected)}" for fam in result.results if fam.low_expected]
+    if low:
+        notes.append(f"Expected count below {MIN_EXPECTED} in {'; '.join(low)}: the chi-square "
+                     "approximation is doubtful there; use more coups.")
+    if result.cut_card:
+        notes.append(CUT_CARD_NOTE)
+    elif result.cut_card is None:
+        notes.append("The expected probabilities are per coup from a full, freshly shuffled shoe; if the "
+                     "coups were dealt through shoes with a cut card, pass --cut-card (cut-card effect).")
+    summary = Table(
+        "conform-tests",
+        "Goodness of fit per family",
+        (Column("Family"), Column("Coups", "count", "coups"), Column("Categories", "count", "categories"),
+         Column("df", "count", "df"), Column("Chi-square", "decimal", "chi_square"),
+         Column("p-value (float)", "text", "p_value_float"), Column("G (float)", "text", "g_float"),
+         Column("Verdict")),
+        tuple(tests),
+        tuple(notes),
+    )
+    return [detail, summary]
+
+
+def _alpha_text(x: Fraction) -> str:
+    from analyzer.exact import round_fraction
+    from analyzer.verify import amount_text
+
+    text = amount_text(x)
+    return text if "/" not in text else f"{text} (about {round_fraction(x, 6)})"
+
+
+def parse_alpha(text: str) -> Fraction:
+    """A significance level from text (``0.01``, ``1/100``, ``1%``), exactly.
+
+    Raises:
+        ObservedError: not a number strictly between 0 and 1.
+    """
+    raw = text.strip()
+    try:
+        value = Fraction(raw[:-1]) / 100 if raw.endswith("%") else Fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        raise ObservedError(f"bad significance level {text!r}: "
+                            "use a number between 0 and 1, e.g. 0.01") from None
+    if not 0 < value < 1:
+        raise ObservedError(f"bad significance level {text!r}: use a number between 0 and 1, e.g. 0.01")
+    return value
+
+
+__all__ = [
+    "BET_CATEGORIES",
+    "CUT_CARD_NOTE",
+    "DEFAULT_ALPHA",
+    "FAMILIES",
+    "CategoryRow",
+    "Conformance",
+    "FamilyResult",
+    "Observed",
+    "ObservedError",
+    "conform",
+    "conformance_tables",
+    "expected",
+    "fit_family",
+    "normalise",
+    "parse_alpha",
+    "read_counts_csv",
+    "read_counts_json",
+    "read_observed",
+    "tally_log",
+]

@@ -1,0 +1,1004 @@
+"""Closed forms in the number of decks: every probability and house edge as an exact rational
+function of d, the decks in a standard shoe (the project's only sympy import).
+
+This module is imported on demand only (``import analyzer`` does not load it, nor sympy).
+
+**Why the counts are polynomials in d.**  A standard shoe of d decks holds 4d cards of each rank,
+d of each (rank, suit), 16d of point value 0 and 4d of each value 1-9: N = 52d >= 52 cards, so
+every counted sequence has K = 6 cards (DESIGN.md, section 1).  The engine's count of a feature
+record is a sum, over compositions, of tally x pad x a product of factor values, and every one
+of these is a product of falling factorials of *linear* functions of d: the pad is
+(52d-k)(52d-k-1)...(52d-5) and a factor drawing j cards of a value contributes j linear factors
+(4d - i, 16d - i or d - i).  A composition of k cards therefore weighs a polynomial of degree
+exactly 6 in d with integer coefficients, and so does every count; the denominator is
+falling(52d, 6) = 52d (52d-1) ... (52d-5).  The polynomial identity holds at every integer
+d >= 1 (not just for large d): a falling factorial x (x-1) ... (x-m+1) of an integer x >= 0 is 0
+exactly when x < m, which is what the engine's ``falling`` returns.
+
+**How they are computed, and why it is exact.**  The count polynomial of each feature record is
+interpolated, with exact integer arithmetic, from the numeric engine
+(:func:`analyzer.analysis.distribution`) on the standard shoes of d = 1, ..., 7 decks: a
+polynomial of degree <= 6 is determined by its values at 7 points, so the interpolant *is* the
+count polynomial.  Two checks run every time: the coefficients must come out integers, and the
+polynomials must reproduce the engine exactly at an eighth shoe (d = 8).  The test suite also
+evaluates the compiled table directly with polynomial arithmetic and compares.  Interpolation
+keeps this module on the engine's public API, so it stays right when the engine's internals
+change.
+
+Bets are priced from these count polynomials the way :func:`analyzer.analysis.summarize` prices
+them from counts: each feature record is settled by the bet, the pays are summed per event, and
+EV = sum(pays x P(event)), variance = sum(pays^2 x P(event)) - EV^2, all as rational functions.
+
+>>> from analyzer import Shoe, find_bet, price
+>>> he = bet_forms(find_bet("banker")).house_edge
+>>> he.limit(), he.correction()
+(Fraction(256786, 24134045), Fraction(-242377, 501988136))
+>>> he(8) == price(find_bet("banker"), Shoe.standard(8)).house_edge
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import textwrap
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+import sympy  # type: ignore[import-untyped]
+
+from analyzer.analysis import distribution
+from analyzer.bets import Bet
+from analyzer.catalogue import find_bet
+from analyzer.coup import Winner
+from analyzer.errors import AnalyzerError, BetError
+from analyzer.features import Features, Level
+from analyzer.shoe import Shoe
+
+__all__ = [
+    "ENGINE_TABLES",
+    "QUANTITIES",
+    "STANDARD_SHOE",
+    "SYMBOLIC_FORMATS",
+    "BetForms",
+    "ClosedForm",
+    "RationalFunction",
+    "Section",
+    "SymbolicDistribution",
+    "bet_forms",
+    "bet_sections",
+    "catalogue_sections",
+    "commission_form",
+    "crossing",
+    "crossing_table",
+    "engine_forms",
+    "engine_sections",
+    "falling_poly",
+    "interpolate",
+    "pay_form",
+    "render_sections",
+    "result_files",
+    "smallest_decks",
+    "symbolic_distribution",
+    "symbolic_report",
+]
+
+#: The decks at which the engine is evaluated to interpolate the count polynomials (degree <= 6),
+#: and the extra deck count at which the result is checked.
+NODES = (1, 2, 3, 4, 5, 6, 7)
+CHECK_NODE = 8
+#: Cards per counted sequence, and so the degree of every count polynomial.
+DEGREE = 6
+#: Deck counts at which the reports show values.
+SHOWN_DECKS = (1, 2, 4, 6, 8)
+#: The engine's tables (as ``punto-banco analyze --table``), each a list of events.
+ENGINE_TABLES = ("outcomes", "totals", "naturals", "cards")
+
+_D = sympy.Symbol("d", positive=True, integer=True)
+
+Poly = tuple[int, ...]
+"""A polynomial in d with integer coefficients, constant term first; ``()`` is zero."""
+
+
+# -- integer polynomials -------------------------------------------------------------------------
+
+
+def _trim(coeffs: Sequence[int]) -> Poly:
+    out = list(coeffs)
+    while out and out[-1] == 0:
+        out.pop()
+    return tuple(out)
+
+
+def _add(a: Sequence[int], b: Sequence[int]) -> Poly:
+    n = max(len(a), len(b))
+    return _trim([(a[i] if i < len(a) else 0) + (b[i] if i < len(b) else 0) for i in range(n)])
+
+
+def _scale(a: Sequence[int], k: int) -> Poly:
+    return _trim([k * x for x in a])
+
+
+def _mul(a: Sequence[int], b: Sequence[int]) -> Poly:
+    if not a or not b:
+        return ()
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return _trim(out)
+
+
+def _eval_int(a: Sequence[int], x: int) -> int:
+    out = 0
+    for c in reversed(a):
+        out = out * x + c
+    return out
+
+
+def _eval(a: Sequence[int], x: Fraction) -> Fraction:
+    out = Fraction(0)
+    for c in reversed(a):
+        out = out * x + c
+    return out
+
+
+def falling_poly(slope: int, offset: int, m: int) -> Poly:
+    """The falling factorial x (x-1) ... (x-m+1) of x = slope*d + offset, as a polynomial in d.
+
+    >>> falling_poly(52, 0, 2)   # 52d (52d - 1) = 2704 d^2 - 52 d
+    (0, -52, 2704)
+    """
+    out: Poly = (1,)
+    for i in range(m):
+        out = _mul(out, (offset - i, slope))
+    return out
+
+
+#: falling(52d, 6): the number of ordered 6-card sequences of a d-deck shoe.
+DENOMINATOR: Poly = falling_poly(52, 0, DEGREE)
+
+
+@functools.cache
+def _interpolation_matrix() -> tuple[tuple[tuple[int, ...], ...], int]:
+    """(M, L) with M = L x inverse Vandermonde matrix of ``NODES``, integer, L > 0 minimal."""
+    n = len(NODES)
+    rows = [[Fraction(x) ** i for i in range(n)] + [Fraction(int(j == r)) for j in range(n)]
+            for r, x in enumerate(NODES)]
+    for col in range(n):  # Gauss-Jordan elimination, exact
+        piv = next(r for r in range(col, n) if rows[r][col] != 0)
+        rows[col], rows[piv] = rows[piv], rows[col]
+        p = rows[col][col]
+        rows[col] = [v / p for v in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col] != 0:
+                f = rows[r][col]
+                rows[r] = [v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
+    inverse = [row[n:] for row in rows]
+    scale = math.lcm(*(v.denominator for row in inverse for v in row))
+    return tuple(tuple(int(v * scale) for v in row) for row in inverse), scale
+
+
+def interpolate(values: Sequence[int]) -> Poly:
+    """The polynomial of degree < len(NODES) with integer coefficients taking ``values`` at
+    ``NODES``.
+
+    Raises:
+        ArithmeticError: the interpolant's coefficients are not integers (so the values do not
+            come from such a polynomial).
+
+    >>> interpolate([x * x + 1 for x in NODES])
+    (1, 0, 1)
+    """
+    matrix, scale = _interpolation_matrix()
+    out: list[int] = []
+    for row in matrix:
+        q, r = divmod(sum(m * y for m, y in zip(row, values, strict=True)), scale)
+        if r:
+            raise ArithmeticError("interpolated count polynomial has a non-integer coefficient")
+        out.append(q)
+    return _trim(out)
+
+
+# -- rational functions of d ---------------------------------------------------------------------
+
+
+def _sympy_poly(coeffs: Sequence[int]) -> Any:
+    return sympy.Poly(list(reversed(coeffs)) or [0], _D, domain="ZZ")
+
+
+def _from_sympy(p: Any) -> Poly:
+    return _trim([int(c) for c in reversed(p.all_coeffs())])
+
+
+def _as_int_polys(num: Sequence[Fraction | int], den: Sequence[Fraction | int]) -> tuple[Poly, Poly]:
+    scale = math.lcm(*(Fraction(c).denominator for c in (*num, *den)), 1)
+    return (
+        _trim([int(Fraction(c) * scale) for c in num]),
+        _trim([int(Fraction(c) * scale) for c in den]),
+    )
+
+
+@dataclass(frozen=True)
+class RationalFunction:
+    """An exact rational function f(d) = num(d) / den(d) of the number of decks d.
+
+    ``num`` and ``den`` are integer coefficients, constant term first, in lowest terms: no common
+    polynomial factor, no common integer factor, ``den``'s leading coefficient positive.  Build
+    with :meth:`of`; combine with ``+ - * /`` (with each other, ``int`` or ``Fraction``).
+
+    >>> f = RationalFunction.of([0, 1], [-1, 2])       # d / (2d - 1)
+    >>> f(1), f.limit(), f.correction()
+    (Fraction(1, 1), Fraction(1, 2), Fraction(1, 4))
+    """
+
+    num: Poly
+    den: Poly
+
+    @classmethod
+    def of(cls, num: Sequence[Fraction | int], den: Sequence[Fraction | int] = (1,)) -> RationalFunction:
+        """num(d) / den(d) in lowest terms (coefficients constant term first).
+
+        Raises:
+            ZeroDivisionError: ``den`` is the zero polynomial.
+        """
+        n, m = _as_int_polys(num, den)
+        if not m:
+            raise ZeroDivisionError("rational function with a zero denominator")
+        if not n:
+            return cls((), (1,))
+        g = _gcd(n, m)
+        if len(g) > 1:
+            n = _from_sympy(_sympy_poly(n).exquo(_sympy_poly(g)))
+            m = _from_sympy(_sympy_poly(m).exquo(_sympy_poly(g)))
+        content = math.gcd(*n, *m)
+        if m[-1] < 0:
+            content = -content
+        return cls(tuple(c // content for c in n), tuple(c // content for c in m))
+
+    @classmethod
+    def constant(cls, value: Fraction | int) -> RationalFunction:
+        """The constant function."""
+        return cls.of([Fraction(value)])
+
+    # arithmetic
+    def _coerce(self, other: object) -> RationalFunction:
+        if isinstance(other, RationalFunction):
+            return other
+        if isinstance(other, int | Fraction):
+            return RationalFunction.constant(other)
+        raise TypeError(f"cannot combine a rational function with {type(other).__name__}")
+
+    def __add__(self, other: object) -> RationalFunction:
+        o = self._coerce(other)
+        if self.den == o.den:
+            return RationalFunction.of(_add(self.num, o.num), self.den)
+        return RationalFunction.of(_add(_mul(self.num, o.den), _mul(o.num, self.den)), _mul(self.den, o.den))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> RationalFunction:
+        return RationalFunction(_scale(self.num, -1), self.den)
+
+    def __sub__(self, other: object) -> RationalFunction:
+        return self + (-self._coerce(other))
+
+    def __rsub__(self, other: object) -> RationalFunction:
+        return self._coerce(other) - self
+
+    def __mul__(self, other: object) -> RationalFunction:
+        o = self._coerce(other)
+        return RationalFunction.of(_mul(self.num, o.num), _mul(self.den, o.den))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: object) -> RationalFunction:
+        o = self._coerce(other)
+        if not o.num:
+            raise ZeroDivisionError("division by the zero function")
+        return RationalFunction.of(_mul(self.num, o.den), _mul(self.den, o.num))
+
+    def __rtruediv__(self, other: object) -> RationalFunction:
+        return self._coerce(other) / self
+
+    # values
+    def __call__(self, decks: int | Fraction) -> Fraction:
+        """f(decks), exact.  For whole ``decks`` >= 1 this equals the engine on the standard shoe.
+
+        Raises:
+            ZeroDivisionError: ``decks`` is a pole of f.
+        """
+        if isinstance(decks, int):
+            return Fraction(_eval_int(self.num, decks), _eval_int(self.den, decks))
+        return _eval(self.num, Fraction(decks)) / _eval(self.den, Fraction(decks))
+
+    @property
+    def is_zero(self) -> bool:
+        """True for the zero function."""
+        return not self.num
+
+    def expansion(self, terms: int = 2) -> tuple[Fraction, ...]:
+        """The first ``terms`` coefficients c0, c1, ... of f(d) = c0 + c1/d + c2/d^2 + ...
+        as d -> infinity (exact).
+
+        Raises:
+            ArithmeticError: f grows without bound (numerator of higher degree).
+        """
+        n, m = len(self.num) - 1, len(self.den) - 1
+        if not self.num:
+            return (Fraction(0),) * terms
+        if n > m:
+            raise ArithmeticError("the function has no finite limit as d -> infinity")
+        # f(1/t) = t^(m-n) * R(t) / S(t), R and S the reversed coefficient lists.
+        r = list(reversed(self.num))
+        s = list(reversed(self.den))
+        series: list[Fraction] = []
+        for k in range(terms):
+            acc = Fraction(r[k] if k < len(r) else 0)
+            for j in range(1, min(k, len(s) - 1) + 1):
+                acc -= s[j] * series[k - j]
+            series.append(acc / s[0])
+        shift = m - n
+        return tuple(series[k - shift] if k >= shift else Fraction(0) for k in range(terms))
+
+    def limit(self) -> Fraction:
+        """lim f(d) as d -> infinity: the infinite-deck value (exact).
+
+        Raises:
+            ArithmeticError: f grows without bound.
+        """
+        return self.expansion(1)[0]
+
+    def correction(self) -> Fraction:
+        """The leading finite-deck correction c in f(d) = f(inf) + c/d + O(1/d^2) (exact)."""
+        return self.expansion(2)[1]
+
+    # display
+    def expr(self) -> Any:
+        """The function as a sympy expression in ``d``, numerator and denominator factored."""
+        return _factored(self.num, self.den)
+
+    def text(self) -> str:
+        """The factored form as plain text, e.g. ``8*d*(...)/(13*(13*d - 1)*...)``."""
+        return _printed(self.num, self.den, "text")
+
+    def latex(self) -> str:
+        """The factored form in LaTeX."""
+        return _printed(self.num, self.den, "latex")
+
+    def numerator_text(self) -> str:
+        """The numerator, factored, as plain text."""
+        return str(sympy.sstr(sympy.factor(_sympy_poly(self.num).as_expr())))
+
+    def denominator_text(self) -> str:
+        """The denominator, factored, as plain text."""
+        return str(sympy.sstr(sympy.factor(_sympy_poly(self.den).as_expr())))
+
+
+def _gcd(a: Poly, b: Poly) -> Poly:
+    g = _from_sympy(_sympy_poly(a).gcd(_sympy_poly(b)))
+    return g if len(g) > 1 else (1,)
+
+
+@functools.lru_cache(maxsize=4096)
+def _factored(num: Poly, den: Poly) -> Any:
+    """num/den with both factored over the integers (as ``sympy.factor`` prints it, faster)."""
+    cn, num_factors = _sympy_poly(num).factor_list()
+    cd, den_factors = _sympy_poly(den).factor_list()
+    parts = [sympy.Rational(int(cn), int(cd))]
+    parts += [p.as_expr() ** m for p, m in num_factors]
+    parts += [p.as_expr() ** -m for p, m in den_factors]
+    return sympy.Mul(*parts)
+
+
+@functools.lru_cache(maxsize=8192)
+def _printed(num: Poly, den: Poly, how: str) -> str:
+    expr = _factored(num, den)
+    return str(sympy.latex(expr) if how == "latex" else sympy.sstr(expr))
+
+
+# -- the count polynomials -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SymbolicDistribution:
+    """Count polynomials of the coup features for the standard shoe of d decks.
+
+    ``counts[i]`` is the number of ordered 6-card sequences of a d-deck shoe whose coup ends
+    with ``features[i]``, as a polynomial in d (integer coefficients, constant term first, degree
+    <= 6); ``denominator`` is falling(52d, 6).  Valid for every whole d >= 1.
+    """
+
+    level: Level
+    thirds: bool
+    features: tuple[Features, ...]
+    counts: tuple[Poly, ...]
+    denominator: Poly = DENOMINATOR
+
+    def count(self, predicate: Callable[[Features], bool]) -> Poly:
+        """Count polynomial of the coups that satisfy ``predicate``."""
+        out: Poly = ()
+        for f, c in zip(self.features, self.counts, strict=True):
+            if predicate(f):
+                out = _add(out, c)
+        return out
+
+    def probability(self, predicate: Callable[[Features], bool]) -> RationalFunction:
+        """P(the coup satisfies ``predicate``) as a rational function of d."""
+        return RationalFunction.of(self.count(predicate), self.denominator)
+
+
+@functools.cache
+def symbolic_distribution(level: Level = Level.VALUE, thirds: bool = False) -> SymbolicDistribution:
+    """The :class:`SymbolicDistribution` at ``level`` (cached per process).
+
+    Interpolated from the numeric engine on 1, ..., 7 decks and checked at 8 decks (see the
+    module docstring for why this is exact).
+
+    Raises:
+        ArithmeticError: the engine's counts are not polynomials of degree <= 6 in d (an
+            internal error: the check at 8 decks or the integrality check failed).
+    """
+    samples: list[dict[Features, int]] = []
+    order: dict[Features, None] = {}
+    for decks in (*NODES, CHECK_NODE):
+        dist = distribution(Shoe.standard(decks), level, thirds)
+        if dist.denominator != _eval_int(DENOMINATOR, decks):
+            raise ArithmeticError(f"unexpected denominator at {decks} decks")
+        samples.append(dict(zip(dist.features, dist.counts, strict=True)))
+        order.update(dict.fromkeys(dist.features))
+    features = tuple(order)
+    counts: list[Poly] = []
+    for f in features:
+        values = [s.get(f, 0) for s in samples]
+        poly = interpolate(values[: len(NODES)])
+        if _eval_int(poly, CHECK_NODE) != values[-1]:
+            raise ArithmeticError(f"count polynomial of {f} fails the check at {CHECK_NODE} decks")
+        counts.append(poly)
+    return SymbolicDistribution(level, thirds, features, tuple(counts))
+
+
+# -- closed forms --------------------------------------------------------------------------------
+
+Kind = Literal["probability", "ev", "house_edge", "house_edge_resolved", "variance", "pay", "commission"]
+
+
+@dataclass(frozen=True)
+class ClosedForm:
+    """A named quantity as a function of the number of decks.
+
+    ``kind`` says what it is: a probability per coup, an EV or house edge per unit staked per
+    coup (``house_edge_resolved``: per resolved bet), a variance per unit staked squared, a pay
+    per unit staked, or a Banker commission as a fraction of the win.
+    """
+
+    key: str
+    label: str
+    kind: Kind
+    function: RationalFunction
+
+    def at(self, decks: int | Fraction) -> Fraction:
+        """The value at ``decks`` decks (exact)."""
+        return self.function(decks)
+
+    @property
+    def limit(self) -> Fraction:
+        """The infinite-deck value."""
+        return self.function.limit()
+
+    @property
+    def correction(self) -> Fraction:
+        """c in f(d) = f(inf) + c/d + O(1/d^2)."""
+        return self.function.correction()
+
+
+_NATURALS: tuple[tuple[str, Callable[[Features], bool]], ...] = (
+    ("Player natural", lambda f: f.player_natural),
+    ("Banker natural", lambda f: f.banker_natural),
+    ("Either natural", lambda f: f.natural),
+    ("Both natural", lambda f: f.player_natural and f.banker_natural),
+    ("No natural", lambda f: not f.natural),
+)
+
+
+def _winner_is(side: Winner) -> Callable[[Features], bool]:
+    return lambda f: f.winner is side
+
+
+def _totals_are(p: int, b: int) -> Callable[[Features], bool]:
+    return lambda f: f.player_total == p and f.banker_total == b
+
+
+def _cards_are(n: int) -> Callable[[Features], bool]:
+    return lambda f: f.cards == n
+
+
+def _engine_events(table: str) -> list[tuple[str, str, Callable[[Features], bool]]]:
+    if table == "outcomes":
+        return [(f"outcome:{w.value}", f"{w.label} wins" if w is not Winner.TIE else "Tie", _winner_is(w))
+                for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE)]
+    if table == "naturals":
+        return [(f"natural:{label.split()[0].lower()}", label, pred) for label, pred in _NATURALS]
+    if table == "cards":
+        return [(f"cards:{n}", f"{n} cards dealt", _cards_are(n)) for n in (4, 5, 6)]
+    if table == "totals":
+        return [(f"totals:{p}:{b}", f"Player {p}, Banker {b}", _totals_are(p, b))
+                for p in range(10) for b in range(10)]
+    raise AnalyzerError(f"unknown table {table!r}: use {', '.join(ENGINE_TABLES)}")
+
+
+@functools.cache
+def engine_forms(table: str) -> tuple[ClosedForm, ...]:
+    """The probabilities of one of the engine's tables (``ENGINE_TABLES``: outcomes, totals,
+    naturals, cards) as closed forms; events as in :class:`analyzer.analysis.Analysis`.
+
+    Raises:
+        AnalyzerError: unknown table name.
+    """
+    sd = symbolic_distribution(Level.VALUE, False)
+    return tuple(ClosedForm(key, label, "probability", sd.probability(pred))
+                 for key, label, pred in _engine_events(table))
+
+
+@dataclass(frozen=True)
+class BetForms:
+    """A bet's statistics as closed forms in d, per unit staked per coup (the symbolic
+    :class:`~analyzer.analysis.BetSummary`).
+
+    ``events`` lists (event, pays, probability) in pay-table order; ``house_edge_resolved`` is
+    ``None`` for a bet that cannot push.
+    """
+
+    bet: Bet
+    events: tuple[tuple[str, Fraction, RationalFunction], ...]
+    ev: RationalFunction
+    variance: RationalFunction
+    push_probability: RationalFunction
+    hit_frequency: RationalFunction
+    house_edge_resolved: RationalFunction | None = field(default=None)
+
+    @property
+    def house_edge(self) -> RationalFunction:
+        """-EV."""
+        return -self.ev
+
+    def forms(self) -> list[ClosedForm]:
+        """EV, house edge, house edge per resolved bet (if it can push) and variance."""
+        name = self.bet.name
+        out = [
+            ClosedForm(f"{name}:ev", f"{self.bet.title}: EV", "ev", self.ev),
+            ClosedForm(f"{name}:house_edge", f"{self.bet.title}: house edge", "house_edge", self.house_edge),
+        ]
+        if self.house_edge_resolved is not None:
+            out.append(ClosedForm(f"{name}:house_edge_resolved",
+                                  f"{self.bet.title}: house edge per resolved bet",
+                                  "house_edge_resolved", self.house_edge_resolved))
+        out.append(ClosedForm(f"{name}:variance", f"{self.bet.title}: variance", "variance", self.variance))
+        return out
+
+
+def bet_forms(bet: Bet) -> BetForms:
+    """The closed forms of ``bet`` (any :class:`~analyzer.bets.Bet`: catalogue, combined, from a
+    function or a bet file), priced like :func:`analyzer.analysis.summarize`.
+
+    >>> from analyzer.catalogue import find_bet
+    >>> bet_forms(find_bet("tie")).house_edge.limit() * 100 > 14
+    True
+    """
+    sd = symbolic_distribution(bet.level, bet.thirds)
+    by_event: dict[tuple[str, Fraction], Poly] = defaultdict(tuple)
+    for f, counts in zip(sd.features, sd.counts, strict=True):
+        key = bet.settle(f)
+        key = (key[0], Fraction(key[1]))
+        by_event[key] = _add(by_event[key], counts)
+
+    def line_order(event: str) -> int:
+        for i, line in enumerate(bet.lines):
+            if line.event == event:
+                return i
+        return len(bet.lines) + (0 if event != bet.otherwise_event else 1)
+
+    keys = sorted(by_event, key=lambda k: (line_order(k[0]), -k[1]))
+    den = sd.denominator
+    events = tuple((e, p, RationalFunction.of(by_event[(e, p)], den)) for e, p in keys)
+    first = [Fraction(0)] * (DEGREE + 1)
+    second = [Fraction(0)] * (DEGREE + 1)
+    push: Poly = ()
+    hit: Poly = ()
+    for (_, pays), poly in by_event.items():
+        for i, c in enumerate(poly):
+            first[i] += pays * c
+            second[i] += pays * pays * c
+        if pays == 0:
+            push = _add(push, poly)
+        elif pays > 0:
+            hit = _add(hit, poly)
+    ev = RationalFunction.of(first, den)
+    variance = RationalFunction.of(second, den) - ev * ev
+    push_p = RationalFunction.of(push, den)
+    resolved = None if push_p.is_zero else -ev / (1 - push_p)
+    return BetForms(bet, events, ev, variance, push_p, RationalFunction.of(hit, den), resolved)
+
+
+# -- pay questions -------------------------------------------------------------------------------
+
+
+def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
+    """The pay of the bet's adjustable line (Tie's 8, Dragon 7's 40, Banker's 19/20, ...) at
+    which its house edge per coup is ``house_edge`` (0: the fair pay), as a function of d.
+
+    EV is linear in that pay x: EV(x) = q x + r, q = P(the line's event), so
+    x(d) = (-house_edge - r(d)) / q(d); the symbolic form of
+    :func:`analyzer.analysis.pay_for_edge`.
+
+    Raises:
+        BetError: the bet has no single adjustable pay, or its event never happens.
+    """
+    if bet.adjustable is None or bet.payout_function is not None:
+        raise BetError(f"bet {bet.name!r} has no single adjustable pay to solve for")
+    forms = bet_forms(bet)
+    line = bet.lines[bet.adjustable]
+    q = RationalFunction.constant(0)
+    for event, _, prob in forms.events:
+        if event == line.event:
+            q = q + prob
+    if q.is_zero:
+        raise BetError(f"the event {line.event!r} of bet {bet.name!r} never happens")
+    rest = forms.ev - q * line.pays
+    return (-Fraction(house_edge) - rest) / q
+
+
+def commission_form(house_edge: Fraction | int = 0) -> RationalFunction:
+    """The Banker commission, as a fraction of the win (5% = 1/20), at which the Banker bet's
+    house edge per coup is ``house_edge`` (0: the fair commission), as a function of d.
+
+    >>> c = commission_form()
+    >>> round(c.limit() * 100, 4) == Fraction("2.6790")   # fair commission, infinite deck
+    True
+    """
+    return 1 - pay_form(find_bet("banker"), house_edge)
+
+
+def _real_root_ceilings(poly: Poly) -> set[int]:
+    """ceil(r) for every real root r of ``poly`` (exact: isolating intervals of width < 1/2)."""
+    if len(poly) <= 1:
+        return set()
+    out: set[int] = set()
+    for (a, b), _ in _sympy_poly(poly).intervals(eps=sympy.Rational(1, 2)):
+        for end in (a, b):
+            out.add(-((-int(end.p)) // int(end.q)))
+    return out
+
+
+def smallest_decks(f: RationalFunction, level: Fraction | int, above: bool = True) -> int | None:
+    """The smallest whole d >= 1 with f(d) >= ``level`` (``above``) or f(d) <= ``level``, or
+    ``None`` if no d >= 1 has it.
+
+    Exact, with proof: f - level = P/den with P = num - level x den.  If d > 1 is the smallest
+    such d, f(d-1) is on the other side, so P or den has a real root r in (d-1, d], and d =
+    ceil(r).  The roots are isolated in intervals (a, b) of width < 1/2 with exact rational
+    ends, so ceil(r) is ceil(a) or ceil(b); the function is evaluated exactly at d = 1 and at
+    these few candidates, in increasing order.
+
+    >>> smallest_decks(RationalFunction.of([0, 1], [1, 1]), Fraction(9, 10))   # d/(d+1) >= 0.9
+    9
+    """
+    lv = Fraction(level)
+    p = _add(_scale(f.num, lv.denominator), _scale(f.den, -lv.numerator))
+    candidates = {1} | _real_root_ceilings(p) | _real_root_ceilings(f.den)
+    for d in sorted(c for c in candidates if c >= 1):
+        if _eval_int(f.den, d) == 0:
+            continue
+        value = f(d)
+        if (value >= lv) if above else (value <= lv):
+            return d
+    return None
+
+
+def crossing(f: RationalFunction, level: Fraction | int) -> int | None:
+    """The smallest whole d >= 1 at which f crosses ``level`` from where it is at d = 1: if
+    f(1) < level, the smallest d with f(d) >= level; if f(1) > level, the smallest d with
+    f(d) <= level; 1 if f(1) == level; ``None`` if it never does (exact, see
+    :func:`smallest_decks`).
+
+    >>> from analyzer.catalogue import find_bet
+    >>> crossing(bet_forms(find_bet("banker")).house_edge, Fraction(106, 10000))   # 1.06%
+    13
+    """
+    lv = Fraction(level)
+    start = f(1)
+    if start == lv:
+        return 1
+    return smallest_decks(f, lv, above=start < lv)
+
+
+# -- reports -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled group of closed forms, shown with the given style (``percent`` or ``decimal``)."""
+
+    title: str
+    forms: tuple[ClosedForm, ...]
+    percent: bool = False
+
+
+#: The bet quantities a report can show (``--quantity``), in the order shown.
+QUANTITIES = ("house-edge", "resolved", "ev", "variance", "pay")
+
+
+def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | int = 0,
+                 quantities: Sequence[str] = QUANTITIES) -> list[Section]:
+    """Sections for ``bets``, those named in ``quantities`` (``QUANTITIES``): house edges per
+    coup, per resolved bet, EV, variance; and (``pay``, if ``pays``) the pay of each adjustable
+    bet, and the Banker commission, for ``house_edge``.
+
+    Raises:
+        AnalyzerError: an unknown quantity name.
+    """
+    bad = [q for q in quantities if q not in QUANTITIES]
+    if bad:
+        raise AnalyzerError(f"unknown quantity {bad[0]!r}: use {', '.join(QUANTITIES)}")
+    forms = [bet_forms(b) for b in bets]
+    every = [x for bf in forms for x in bf.forms()]
+
+    def of_kind(kind: str) -> tuple[ClosedForm, ...]:
+        return tuple(x for x in every if x.kind == kind)
+
+    named = {
+        "house-edge": Section("House edge per coup", of_kind("house_edge"), percent=True),
+        "resolved": Section("House edge per resolved bet (pushes excluded)", of_kind("house_edge_resolved"),
+                            percent=True),
+        "ev": Section("EV per unit staked", of_kind("ev")),
+        "variance": Section("Variance per unit staked", of_kind("variance")),
+    }
+    sections = [named[q] for q in QUANTITIES if q in quantities and q in named]
+    if pays and "pay" in quantities:
+        pct = _fraction_text(Fraction(house_edge) * 100)
+        target = "fair (house edge 0)" if house_edge == 0 else f"house edge {pct}%"
+        rows: list[ClosedForm] = []
+        for bet in bets:
+            if bet.adjustable is None or bet.payout_function is not None:
+                continue
+            line = bet.lines[bet.adjustable]
+            try:
+                rows.append(ClosedForm(f"{bet.name}:pay", f"{bet.title}: pay on '{line.event}'", "pay",
+                                       pay_form(bet, house_edge)))
+            except BetError:
+                continue
+            if bet.name.split(":")[0] == "banker":
+                rows.append(ClosedForm(f"{bet.name}:commission",
+                                       f"{bet.title}: commission (fraction of a win)",
+                                       "commission", 1 - rows[-1].function))
+        if rows:
+            sections.append(Section(f"Pays for a {target} bet", tuple(rows)))
+    return [s for s in sections if s.forms]
+
+
+def engine_sections(tables: Iterable[str] = ENGINE_TABLES) -> list[Section]:
+    """Sections for the engine's tables (outcome, totals, naturals, cards probabilities).
+
+    Raises:
+        AnalyzerError: an unknown table name.
+    """
+    titles = {"outcomes": "Outcomes", "totals": "Final totals (Player p, Banker b)",
+              "naturals": "Naturals", "cards": "Cards dealt per coup"}
+    return [Section(f"{titles[t]}: probability per coup", engine_forms(t)) for t in tables]
+
+
+def _fraction_text(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
+    from analyzer.report import Cell, Column, Table
+
+    style: Literal["percent", "decimal"] = "percent" if section.percent else "decimal"
+    cols = (
+        Column("Quantity", "text", "quantity"),
+        Column("Infinite deck", "fraction", "limit"),
+        Column("Infinite deck (decimal)", style, "limit_decimal"),
+        Column("1/d coefficient c", style, "correction"),
+        *(Column(f"d = {d}", style, f"d{d}") for d in decks),
+    )
+    rows: tuple[tuple[Cell, ...], ...] = tuple(
+        (f.label, f.limit, f.limit, f.correction, *(f.at(d) for d in decks)) for f in section.forms
+    )
+    notes = ("f(d) = f(∞) + c/d + O(1/d²)."
+             + (" Values in percent." if section.percent else ""),)
+    name = section.title.lower().replace(" ", "-")
+    return Table(name, f"{section.title}: limits and values", cols, rows, notes)
+
+
+def _latex_escape(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch in "&%$#_{}":
+            out.append("\\" + ch)
+        elif ch == "~":
+            out.append(r"\textasciitilde{}")
+        elif ch == "^":
+            out.append(r"\textasciicircum{}")
+        elif ch == "\\":
+            out.append(r"\textbackslash{}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, object]:
+    from analyzer.report import decimal_text
+
+    fn = f.function
+    return {
+        "key": f.key,
+        "label": f.label,
+        "kind": f.kind,
+        "formula": fn.text(),
+        "latex": fn.latex(),
+        "numerator": [str(c) for c in fn.num],
+        "denominator": [str(c) for c in fn.den],
+        "numerator_factored": fn.numerator_text(),
+        "denominator_factored": fn.denominator_text(),
+        "limit": _fraction_text(f.limit),
+        "limit_decimal": decimal_text(f.limit, digits),
+        "correction": _fraction_text(f.correction),
+        "correction_decimal": decimal_text(f.correction, digits),
+        "values": {str(d): _fraction_text(f.at(d)) for d in decks},
+    }
+
+
+INTRO = ("Closed forms in the number of decks d (a standard shoe of 52d cards, d >= 1): each "
+         "quantity is an exact rational function f(d), numerator and denominator factored. "
+         "f(∞) is the infinite-deck value; c is the leading correction in f(d) = f(∞) + c/d + O(1/d²). "
+         "Probabilities per coup; EV and house edge per unit staked per coup.")
+
+
+def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
+                    meta: dict[str, object] | None = None, decks: Sequence[int] = SHOWN_DECKS,
+                    extra: Sequence[Any] = ()) -> str:
+    """The sections as a report in ``fmt`` (text, markdown, latex or json): the formulas, then a
+    table per section of limits, 1/d corrections and values at ``decks``; then the ``extra``
+    report tables (:class:`~analyzer.report.Table`).  Deterministic.
+
+    Raises:
+        AnalyzerError: unknown format or negative ``digits``.
+    """
+    import json
+
+    from analyzer.report import render
+
+    if fmt not in ("text", "markdown", "latex", "json"):
+        raise AnalyzerError(f"unknown format {fmt!r}: use text, markdown, latex or json")
+    if digits < 0:
+        raise AnalyzerError(f"bad number of digits {digits}: use 0 or more")
+    if fmt == "json":
+        doc = {"meta": meta or {}, "intro": INTRO, "sections": [
+            {"title": s.title, "forms": [_form_json(f, digits, decks) for f in s.forms]} for s in sections]}
+        if extra:
+            doc["tables"] = json.loads(render(extra, "json", digits))["tables"]
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    parts: list[str] = []
+    if meta:
+        lines = [f"{k}: {v}" for k, v in meta.items()]
+        parts.append("\n".join(f"% {x}" for x in lines) if fmt == "latex"
+                     else "<!--\n" + "\n".join(lines) + "\n-->" if fmt == "markdown"
+                     else "\n".join(f"# {x}" for x in lines))
+    intro = textwrap.fill(INTRO, 100)
+    parts.append(_latex_escape(intro).replace("∞", r"$\infty$").replace("1/d²", r"1/d$^2$")
+                 if fmt == "latex" else intro)
+    for s in sections:
+        block: list[str] = []
+        if fmt == "markdown":
+            block += [f"## {s.title}", ""]
+            block += [f"- **{f.label}**: `f(d) = {f.function.text()}`" for f in s.forms]
+        elif fmt == "latex":
+            block += [f"\\subsection*{{{_latex_escape(s.title)}}}", ""]
+            for f in s.forms:
+                block += [f"{_latex_escape(f.label)}:", f"\\[ f(d) = {f.function.latex()} \\]", ""]
+        else:
+            block += [s.title, "=" * len(s.title)]
+            block += [f"{f.label}:\n  f(d) = {f.function.text()}" for f in s.forms]
+        table = render([_summary_table(s, digits, decks)], fmt if fmt != "text" else "text", digits)
+        parts.append("\n".join(block).rstrip() + "\n\n" + table.rstrip())
+    if extra:
+        parts.append(render(extra, fmt, digits).rstrip())
+    return "\n\n".join(parts) + "\n"
+
+
+def catalogue_sections(bets: Sequence[Bet] | None = None, pays: bool = True) -> list[Section]:
+    """Bet sections for ``bets`` (default: the whole catalogue, as ``catalogue_bets()``)."""
+    from analyzer.catalogue import catalogue_bets
+
+    return bet_sections(catalogue_bets() if bets is None else bets, pays=pays)
+
+
+def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction]) -> Any:
+    """A :class:`~analyzer.report.Table`: for each bet and house-edge level, the house edge on
+    1 deck and on an infinite shoe, and the smallest number of decks at which the house edge
+    crosses the level (:func:`crossing`; "never" when it does not)."""
+    from analyzer.report import Cell, Column, Table
+
+    rows: list[tuple[Cell, ...]] = []
+    for bet in bets:
+        he = bet_forms(bet).house_edge
+        for level in levels:
+            d = crossing(he, level)
+            start = he(1)
+            way = "equal at 1 deck" if start == level else ("rises to" if start < level else "falls to")
+            rows.append((bet.title, level, start, he.limit(), way,
+                         "never" if d is None else str(d), None if d is None else he(d)))
+    cols = (Column("Bet", "text", "bet"), Column("Level", "percent", "level"),
+            Column("House edge, 1 deck", "percent", "house_edge_1"),
+            Column("House edge, infinite deck", "percent", "house_edge_limit"),
+            Column("Direction", "text", "direction"), Column("Smallest d", "text", "decks"),
+            Column("House edge at that d", "percent", "house_edge_at"))
+    notes = ("Smallest whole d >= 1 at which the house edge per coup reaches the level from the side "
+             "it starts on at 1 deck; exact (root isolation of the rational inequality, "
+             "then exact evaluation at the candidate d).",)
+    return Table("crossings", "Decks at which the house edge crosses a level", cols, tuple(rows), notes)
+
+
+#: How the shoe is described in what a report records about itself.
+STANDARD_SHOE = "standard shoe of d decks (52d cards: 4d per rank, d per rank and suit), any whole d >= 1"
+SYMBOLIC_FORMATS = ("text", "markdown", "latex", "json")
+
+
+def symbolic_report(
+    bet_specs: Sequence[str] = (),
+    *,
+    all_bets: bool = False,
+    tables: Sequence[str] = ("outcomes",),
+    quantities: Sequence[str] = QUANTITIES,
+    target_edge: Fraction | None = None,
+    crossings: Sequence[Fraction] = (),
+    fmt: str = "text",
+    digits: int = 10,
+    meta: dict[str, object] | None = None,
+) -> str:
+    """What ``punto-banco symbolic`` prints: the engine ``tables``, then the bets named by
+    ``bet_specs`` (catalogue specs; the main bets when none and not ``all_bets``): the
+    ``quantities`` (see :func:`bet_sections`), pays for ``target_edge`` (default: fair); then
+    the ``crossings`` table if levels are given.
+
+    Raises:
+        BetError: an unknown bet or bad parameter.
+        AnalyzerError: an unknown table, quantity or format, or negative ``digits``.
+    """
+    from analyzer.catalogue import catalogue_bets, main_bets
+
+    for t in tables:
+        if t not in ENGINE_TABLES:
+            raise AnalyzerError(f"unknown table {t!r}: use {', '.join(ENGINE_TABLES)}, all or none")
+    if fmt not in SYMBOLIC_FORMATS:
+        raise AnalyzerError(f"unknown format {fmt!r}: use {', '.join(SYMBOLIC_FORMATS)}")
+    bets = (catalogue_bets() if all_bets else []) + [find_bet(s) for s in bet_specs]
+    if not bets:
+        bets = main_bets()
+    sections = engine_sections(tables) + bet_sections(bets, house_edge=target_edge or 0,
+                                                      quantities=quantities)
+    extra = [crossing_table(bets, crossings)] if crossings else []
+    return render_sections(sections, fmt, digits, meta, extra=extra)
+
+
+def result_files(meta: Callable[[str], dict[str, object]]) -> dict[str, str]:
+    """The closed-form files of ``results/`` (name -> content, deterministic):
+    ``symbolic-main`` (every engine table and the main bets) and ``symbolic-catalogue`` (every
+    catalogue bet), each in Markdown and LaTeX; ``meta(command)`` heads each file."""
+    from analyzer.catalogue import catalogue_bets, main_bets
+
+    files: dict[str, str] = {}
+    groups = {
+        "main": ("--table all", engine_sections(ENGINE_TABLES) + bet_sections(main_bets())),
+        "catalogue": ("--table none --all", bet_sections(catalogue_bets())),
+    }
+    for name, (args, sections) in groups.items():
+        for ext, fmt in (("md", "markdown"), ("tex", "latex")):
+            command = f"punto-banco symbolic {args} --format {fmt}"
+            files[f"symbolic-{name}.{ext}"] = render_sections(sections, fmt, 10, meta(command))
+    return files

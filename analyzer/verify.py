@@ -1,0 +1,868 @@
+"""Verify another implementation's hand log against the tableau and the pay tables.
+
+A *hand log* lists coups in the order they were dealt, one record per coup, in CSV or JSON Lines
+(format: README, "Hand logs").  Each record gives the cards in dealing order (``cards``) and/or
+the two hands (``player``, ``banker``), and optionally what the implementation claimed: the
+final totals, the winner, and the amount it settled for named catalogue bets on a stake.
+
+:class:`Verifier` checks every coup and yields a :class:`Discrepancy` for each claim that
+breaks a rule, naming the rule (e.g. "Banker on 3 must draw when the Player's third card is 9").
+Each check takes the implementation's earlier decisions as given (the Banker's draw is judged
+on the Player's hand as dealt; totals on the hands as dealt; payouts on the coup as dealt), so
+one mistake is reported once, where it was made, not again in everything that follows from it.
+
+Optional shoe check: given the starting shoe, every card dealt (and burned) is removed from it
+in log order, and a card the shoe can no longer hold is reported.  A change of the ``shoe`` id
+or a ``new_shoe`` marker starts a fresh shoe.
+
+Streaming: records are read, checked and dropped one at a time (constant memory); amounts are
+parsed exactly (``Fraction`` from the decimal text, never through a float).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import TextIO
+
+from analyzer.bets import Bet
+from analyzer.cards import Card, parse_card
+from analyzer.catalogue import find_bet
+from analyzer.coup import Winner
+from analyzer.errors import AnalyzerError
+from analyzer.features import Features, Level
+from analyzer.rules import (
+    BANKER_DRAWS_ON_PLAYER_THIRD,
+    BANKER_DRAWS_ON_WHEN_PLAYER_STOOD,
+    NATURALS,
+    PLAYER_DRAWS_ON,
+    banker_draws,
+    banker_rule_text,
+    player_rule_text,
+)
+from analyzer.shoe import Shoe
+
+#: Log formats by file extension.
+LOG_FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+#: What a settled amount means: ``net`` = amount won (0 on a push, minus the stake on a loss);
+#: ``returned`` = what goes back to the player (stake + win; the stake on a push; 0 on a loss).
+PAID_MEANINGS = ("net", "returned")
+
+#: CSV columns (and JSON keys) the reader understands; ``bet:NAME`` and ``stake:NAME`` too.
+KNOWN_FIELDS = (
+    "cards", "player", "banker", "player_total", "banker_total", "winner", "stake",
+    "shoe", "new_shoe", "burn", "id",
+)
+
+DEALING_ORDER_RULE = (
+    "dealing order: Player, Banker, Player, Banker, then the Player's third card, then the Banker's"
+)
+TOTAL_RULE = "a hand's total is the sum of its point values modulo 10 (A = 1, 2-9 face value, 10/J/Q/K = 0)"
+
+
+class LogError(AnalyzerError):
+    """A hand log that cannot be read: bad syntax, a bad card, a bad number, an unknown bet.
+
+    The message starts with the line number (``line 12: ...``).
+    """
+
+
+@dataclass(frozen=True)
+class ClaimedBet:
+    """A bet settled by the implementation: ``paid`` on ``stake`` (both exact), for catalogue
+    bet ``spec`` (``NAME`` or ``NAME:PARAM``, e.g. ``banker:4``)."""
+
+    spec: str
+    bet: Bet
+    stake: Fraction
+    paid: Fraction
+
+
+@dataclass(slots=True)
+class Record:
+    """One record of a hand log.
+
+    ``number`` counts records from 1 (header and blank lines excluded); ``line`` is the line
+    it starts on.  ``cards`` are the cards in dealing order, ``player`` / ``banker`` the hands
+    the implementation dealt (2 or 3 cards each), ``None`` when the log does not say.  A record
+    with neither cards nor hands is a marker (``new_shoe`` and/or ``burn`` only), not a coup.
+    """
+
+    number: int
+    line: int
+    cards: tuple[Card, ...] | None = None
+    player: tuple[Card, ...] | None = None
+    banker: tuple[Card, ...] | None = None
+    player_total: int | None = None
+    banker_total: int | None = None
+    winner: Winner | None = None
+    bets: tuple[ClaimedBet, ...] = ()
+    shoe_id: str | None = None
+    new_shoe: bool = False
+    burn: tuple[Card, ...] = ()
+    coup_id: str | None = None
+
+    @property
+    def is_coup(self) -> bool:
+        """True unless the record is only a new-shoe or burn marker."""
+        return self.cards is not None or self.player is not None or self.banker is not None
+
+
+@dataclass(frozen=True)
+class Discrepancy:
+    """One claim that breaks a rule.
+
+    ``field`` is the log field (``cards``, ``player``, ``banker``, ``player_total``,
+    ``banker_total``, ``winner``, ``bet:NAME``); ``expected`` and ``claimed`` are display text;
+    ``rule`` is the rule that was broken, as a sentence.
+    """
+
+    record: int
+    line: int
+    field: str
+    expected: str
+    claimed: str
+    rule: str
+    coup_id: str | None = None
+
+    def __str__(self) -> str:
+        where = f"record {self.record} (line {self.line}" + (
+            f", id {self.coup_id})" if self.coup_id else ")"
+        )
+        return f"{where}: {self.field}: expected {self.expected}, claimed {self.claimed} -- {self.rule}"
+
+    def as_dict(self) -> dict[str, object]:
+        """The discrepancy as a JSON-ready mapping."""
+        return {
+            "record": self.record, "line": self.line, "id": self.coup_id, "field": self.field,
+            "expected": self.expected, "claimed": self.claimed, "rule": self.rule,
+        }
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+_CARD_CACHE: dict[str, Card] = {}
+_BET_CACHE: dict[str, Bet] = {}
+_AMOUNT_CACHE: dict[object, Fraction] = {}
+_CLAIM_CACHE: dict[tuple[str, object, object], ClaimedBet] = {}
+_CACHE_LIMIT = 4096
+#: (point value, rank index, suit index or -1) of each card object held in ``_CARD_CACHE``, by
+#: ``id``: those cards live as long as the module, so their ids are never reused.
+_META: dict[int, tuple[int, int, int]] = {}
+
+
+def _meta(card: Card) -> tuple[int, int, int]:
+    found = _META.get(id(card))
+    if found is None:
+        return card.point, card.rank.index, card.suit.index if card.suit is not None else -1
+    return found
+
+
+def _cards(value: object, what: str, line: int) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        tokens = value.replace(",", " ").split()
+    elif isinstance(value, list) and all(isinstance(t, str) for t in value):
+        tokens = value
+    else:
+        raise LogError(f"line {line}: bad {what} {value!r}: give cards as text such as '2 4 3 10 6 A' "
+                       "or a list of card strings")
+    out = []
+    for token in tokens:
+        card = _CARD_CACHE.get(token)
+        if card is None:
+            try:
+                card = parse_card(token)
+            except AnalyzerError as exc:
+                raise LogError(f"line {line}: {what}: {exc}") from None
+            if len(_CARD_CACHE) < _CACHE_LIMIT:
+                _CARD_CACHE[token] = card
+                _META[id(card)] = _meta(card)
+        out.append(card)
+    return tuple(out)
+
+
+def _amount(value: object, what: str, line: int) -> Fraction:
+    found = _AMOUNT_CACHE.get(value) if isinstance(value, str) else None
+    if found is not None:
+        return found
+    if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
+        raise LogError(f"line {line}: bad {what} {value!r}: use a number such as 10, 9.5 or 19/2")
+    try:
+        amount = Fraction(value.strip() if isinstance(value, str) else value)
+    except (ValueError, ZeroDivisionError, ArithmeticError):
+        raise LogError(f"line {line}: bad {what} {value!r}: use a number such as 10, 9.5 or 19/2") from None
+    if isinstance(value, str) and len(_AMOUNT_CACHE) < _CACHE_LIMIT:
+        _AMOUNT_CACHE[value] = amount
+    return amount
+
+
+_TOTALS = {str(t): t for t in range(10)}
+
+
+def _total(value: object, what: str, line: int) -> int:
+    found = _TOTALS.get(value) if isinstance(value, str) else None
+    if found is not None:
+        return found
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, str) and text.isdigit():
+        return int(text)
+    if isinstance(text, int) and not isinstance(text, bool) and text >= 0:
+        return text
+    raise LogError(f"line {line}: bad {what} {value!r}: use a whole number such as 0..9")
+
+
+_WINNERS = {
+    "player": Winner.PLAYER, "p": Winner.PLAYER, "punto": Winner.PLAYER,
+    "banker": Winner.BANKER, "b": Winner.BANKER, "banco": Winner.BANKER,
+    "tie": Winner.TIE, "t": Winner.TIE, "egalite": Winner.TIE, "égalité": Winner.TIE, "standoff": Winner.TIE,
+}
+
+
+def _winner(value: object, line: int) -> Winner:
+    found = _WINNERS.get(value.strip().lower()) if isinstance(value, str) else None
+    if found is None:
+        raise LogError(f"line {line}: bad winner {value!r}: use player, banker or tie (or P, B, T)")
+    return found
+
+
+def _flag(value: object, what: str, line: int) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "y"):
+        return True
+    if text in ("", "0", "false", "no", "n"):
+        return False
+    raise LogError(f"line {line}: bad {what} {value!r}: use true/false, yes/no or 1/0")
+
+
+def _bet(spec: str, line: int) -> Bet:
+    bet = _BET_CACHE.get(spec)
+    if bet is None:
+        try:
+            bet = find_bet(spec)
+        except AnalyzerError as exc:
+            raise LogError(f"line {line}: {exc}") from None
+        _BET_CACHE[spec] = bet
+    return bet
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and (not value or value.isspace()))
+
+
+def _build(number: int, line: int, fields: dict[str, object],
+           bets: Sequence[tuple[str, object, object]]) -> Record:
+    """A record from the fields given (blank ones left out) and bets as (spec, stake, paid)."""
+    claimed: list[ClaimedBet] = []
+    get = fields.get
+    default_stake = get("stake")
+    for spec, stake, paid in bets:
+        if _blank(paid):
+            continue
+        stake_value = default_stake if _blank(stake) else stake
+        hashable = not isinstance(paid, list | dict) and not isinstance(stake_value, list | dict)
+        key = (spec, stake_value, paid)
+        known = _CLAIM_CACHE.get(key) if hashable else None
+        if known is not None:
+            claimed.append(known)
+            continue
+        bet = _bet(spec, line)
+        if stake_value is None:
+            raise LogError(f"line {line}: bet {spec!r} has a settled amount but no stake: add a 'stake' "
+                           f"column (or 'stake:{spec}')")
+        amount_stake = _amount(stake_value, f"stake of {spec}", line)
+        if amount_stake.numerator <= 0:
+            raise LogError(f"line {line}: bad stake {stake_value!r} for {spec}: "
+                           "a stake must be greater than 0")
+        claim = ClaimedBet(spec, bet, amount_stake, _amount(paid, f"amount settled for {spec}", line))
+        if hashable and len(_CLAIM_CACHE) < _CACHE_LIMIT:
+            _CLAIM_CACHE[key] = claim
+        claimed.append(claim)
+
+    cards, player, banker = get("cards"), get("player"), get("banker")
+    pt, bt, win = get("player_total"), get("banker_total"), get("winner")
+    shoe_id, new_shoe, burn, coup_id = get("shoe"), get("new_shoe"), get("burn"), get("id")
+    return Record(
+        number,
+        line,
+        _cards(cards, "cards", line) if cards is not None else None,
+        _cards(player, "player", line) if player is not None else None,
+        _cards(banker, "banker", line) if banker is not None else None,
+        _total(pt, "player_total", line) if pt is not None else None,
+        _total(bt, "banker_total", line) if bt is not None else None,
+        _winner(win, line) if win is not None else None,
+        tuple(claimed),
+        str(shoe_id) if shoe_id is not None else None,
+        _flag(new_shoe, "new_shoe", line) if new_shoe is not None else False,
+        _cards(burn, "burn", line) if burn is not None else (),
+        str(coup_id) if coup_id is not None else None,
+    )
+
+
+def detect_format(path: str, log_format: str | None = None) -> str:
+    """``"csv"`` or ``"jsonl"``: ``log_format`` if given, else from the file extension
+    (``.csv``; ``.jsonl``, ``.ndjson``, ``.json``).
+
+    Raises:
+        LogError: an unknown format or extension.
+    """
+    if log_format is not None:
+        if log_format not in ("csv", "jsonl"):
+            raise LogError(f"bad log format {log_format!r}: use csv or jsonl")
+        return log_format
+    found = LOG_FORMATS.get(Path(path).suffix.lower())
+    if found is None:
+        raise LogError(f"cannot tell the format of {path!r} from its extension: name it .csv or .jsonl "
+                       "(or .ndjson), or pass --log-format csv|jsonl")
+    return found
+
+
+def _counted(lines: Iterable[str], progress: Callable[[int], None] | None) -> Iterator[str]:
+    pending = 0
+    number = 0
+    iterator = iter(lines)
+    while True:
+        try:
+            line = next(iterator)
+        except StopIteration:
+            break
+        except UnicodeDecodeError as exc:
+            raise LogError(f"line {number + 1}: not UTF-8 text ({exc.reason}): a hand log is a UTF-8 "
+                           "CSV or JSON Lines file") from None
+        number += 1
+        if progress is not None:
+            pending += len(line)
+            if number % 4096 == 0:
+                progress(pending)
+                pending = 0
+        yield line
+    if progress is not None:
+        progress(pending)
+
+
+def read_records(stream: Iterable[str], log_format: str,
+                 progress: Callable[[int], None] | None = None,
+                 ignored: list[str] | None = None) -> Iterator[Record]:
+    """Parse a hand log line by line into :class:`Record` objects (streaming).
+
+    ``progress``, if given, is called now and then with the number of characters read since
+    its last call.  Unknown CSV columns / JSON keys are skipped and their names appended to
+    ``ignored`` (once each).
+
+    Raises:
+        LogError: unreadable input; the message gives the line number.
+    """
+    lines = _counted(stream, progress)
+    if log_format == "csv":
+        yield from _read_csv(lines, ignored)
+    elif log_format == "jsonl":
+        yield from _read_jsonl(lines, ignored)
+    else:
+        raise LogError(f"bad log format {log_format!r}: use csv or jsonl")
+
+
+def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Record]:
+    reader = csv.reader(lines)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return
+    except csv.Error as exc:
+        raise LogError(f"line 1: {exc}") from None
+    names = [h.strip().lower() for h in header]
+    if "cards" not in names and not ("player" in names and "banker" in names):
+        raise LogError(f"line 1: the header {','.join(header)!r} needs a 'cards' column (cards in dealing "
+                       "order) or both 'player' and 'banker' columns")
+    plain: list[tuple[int, str]] = []
+    bet_cols: dict[str, int] = {}
+    stake_cols: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name in KNOWN_FIELDS:
+            plain.append((i, name))
+        elif name.startswith("bet:") and name[4:].strip():
+            bet_cols[name[4:].strip()] = i
+        elif name.startswith("stake:") and name[6:].strip():
+            stake_cols[name[6:].strip()] = i
+        elif ignored is not None and header[i] not in ignored:
+            ignored.append(header[i])
+    for spec in stake_cols:
+        if spec not in bet_cols:
+            raise LogError(f"line 1: column 'stake:{spec}' has no matching 'bet:{spec}' column")
+    for spec in bet_cols:
+        _bet(spec, 1)
+    width = len(names)
+    number = 0
+    last = reader.line_num
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise LogError(f"line {last + 1}: {exc}") from None
+        line = last + 1
+        last = reader.line_num
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue
+        if len(row) != width:
+            raise LogError(f"line {line}: {len(row)} fields where the header has {width}")
+        number += 1
+        fields: dict[str, object] = {name: row[i] for i, name in plain if row[i] and not row[i].isspace()}
+        bets = [(spec, row[stake_cols[spec]] if spec in stake_cols else None, row[i])
+                for spec, i in bet_cols.items()]
+        yield _build(number, line, fields, bets)
+
+
+def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Record]:
+    number = 0
+    for line_no, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text, parse_float=Decimal)
+        except json.JSONDecodeError as exc:
+            raise LogError(f"line {line_no}: not JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(obj, dict):
+            raise LogError(f"line {line_no}: each line must be a JSON object, got {type(obj).__name__}")
+        number += 1
+        raw_bets = obj.get("bets") or {}
+        if not isinstance(raw_bets, dict):
+            raise LogError(f"line {line_no}: 'bets' must map bet names to {{\"stake\": ..., \"paid\": ...}} "
+                           "or to the amount paid")
+        bets: list[tuple[str, object, object]] = []
+        for spec, settled in raw_bets.items():
+            if isinstance(settled, dict):
+                extra = set(settled) - {"stake", "paid"}
+                if extra or "paid" not in settled:
+                    raise LogError(f"line {line_no}: bet {spec!r}: give {{\"stake\": ..., \"paid\": ...}}")
+                bets.append((str(spec).strip(), settled.get("stake"), settled["paid"]))
+            else:
+                bets.append((str(spec).strip(), None, settled))
+        if ignored is not None:
+            for key in obj:
+                if key not in KNOWN_FIELDS and key != "bets" and key not in ignored:
+                    ignored.append(key)
+        yield _build(number, line_no, {k: v for k, v in obj.items() if not _blank(v)}, bets)
+
+
+def open_log(path: str) -> TextIO:
+    """Open a hand log for reading (UTF-8, universal newlines as the csv module wants).
+
+    Raises:
+        OSError: the file cannot be opened.
+    """
+    return open(path, encoding="utf-8", newline="")
+
+
+# -- checking -------------------------------------------------------------------------------------
+
+
+def amount_text(x: Fraction) -> str:
+    """An exact amount as text: a terminating decimal when it has one (``9.5``), else ``p/q``.
+
+    >>> amount_text(Fraction(19, 2)), amount_text(Fraction(-10)), amount_text(Fraction(1, 3))
+    ('9.5', '-10', '1/3')
+    """
+    if x.denominator == 1:
+        return str(x.numerator)
+    d = x.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    if d != 1:
+        return f"{x.numerator}/{x.denominator}"
+    places = max(twos, fives)
+    return f"{Decimal(x.numerator * 10**places // x.denominator).scaleb(-places):f}"
+
+
+def _hand_text(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _total_story(side: str, hand: Sequence[Card]) -> str:
+    points = [c.point for c in hand]
+    shown = " + ".join(str(c) if str(c) == str(c.point) else f"{c}({c.point})" for c in hand)
+    return f"{TOTAL_RULE}: {side} {shown} = {sum(points)} -> {sum(points) % 10}"
+
+
+def natural_rule_text(p2: int, b2: int) -> str:
+    """The natural rule as a sentence, naming who has the natural.
+
+    >>> natural_rule_text(8, 5)
+    'Player has a natural 8: both hands stand'
+    """
+    sides = [f"Player has a natural {p2}"] if p2 in NATURALS else []
+    if b2 in NATURALS:
+        sides.append(f"Banker has a natural {b2}")
+    return " and ".join(sides) + ": both hands stand"
+
+
+def _decision(side: str, drew: bool, hand: Sequence[Card]) -> str:
+    return f"{side} draws a third card ({hand[2]})" if drew and len(hand) > 2 else (
+        f"{side} draws a third card" if drew else f"{side} stands"
+    )
+
+
+def _pays_text(bet: Bet, event: str, pays: Fraction, stake: Fraction) -> str:
+    if pays > 0:
+        what = f"pays {pays.numerator}/{pays.denominator}" if pays.denominator > 1 else f"pays {pays}"
+        what += " per unit staked"
+    elif pays == 0:
+        what = "a push, the stake is returned"
+    elif pays == -1:
+        what = "the stake is lost"
+    else:
+        what = f"loses {-pays} per unit staked"
+    return f"{bet.title}, stake {amount_text(stake)}: {event}: {what}"
+
+
+class ShoeTracker:
+    """The cards left in the shoe as a log deals them (exact counts per rank and, when the
+    starting shoe knows suits, per card).
+
+    A card without a suit is taken from its rank only; suited counts then remain upper bounds,
+    which is exactly what feasibility needs (a suitless card can be any suit still left).
+    """
+
+    def __init__(self, start: Shoe) -> None:
+        self.start = start
+        self.reset()
+
+    def reset(self) -> None:
+        """Start a fresh shoe."""
+        self.counts = list(self.start.counts)
+        self.suited = list(self.start.suited) if self.start.suited is not None else None
+        self.dealt = 0
+
+    def take(self, card: Card) -> str | None:
+        """Remove ``card``; return why it cannot be dealt (text) or ``None`` when it can.
+
+        ``dealt`` counts every card the log dealt from this shoe, possible or not.
+        """
+        _, r, s = _meta(card)
+        self.dealt += 1
+        if self.counts[r] == 0:
+            return (f"the shoe ({self.start.describe()}) holds {self.start.counts[r]} of rank "
+                    f"{card.rank.label}, all dealt before this card (card {self.dealt} of this shoe)")
+        if s >= 0 and self.suited is not None:
+            i = 4 * r + s
+            if self.suited[i] == 0:
+                held = self.start.suited[i] if self.start.suited else 0
+                return (f"the shoe ({self.start.describe()}) holds {held} of {card}, "
+                        f"all dealt before this card (card {self.dealt} of this shoe)")
+            self.suited[i] -= 1
+        self.counts[r] -= 1
+        return None
+
+
+SHOE_HINT = "(mark each new shoe with a 'shoe' id or a 'new_shoe' record)"
+
+
+class Verifier:
+    """Checks hand-log records against the tableau and the pay tables.
+
+    Args:
+        shoe: the starting shoe for the shoe check, or ``None`` to skip it.
+        paid_means: ``"net"`` (default) or ``"returned"``; see :data:`PAID_MEANINGS`.
+        keep_features: keep the :class:`~analyzer.features.Features` of each coup as dealt in
+            ``last_features`` (for tallies such as :func:`analyzer.conform.tally_log`).
+
+    After :meth:`run`, ``records``, ``coups``, ``discrepancies`` and ``failed_coups`` hold the
+    tallies.
+
+    Raises:
+        ValueError: ``paid_means`` is not one of :data:`PAID_MEANINGS`.
+
+    >>> cards = tuple(parse_card(t) for t in "2 K 3 3 8 4".split())
+    >>> print(*Verifier().check(Record(1, 2, cards=cards)))  # doctest: +NORMALIZE_WHITESPACE
+    record 1 (line 2): cards: expected Banker stands, claimed Banker draws a third card (4)
+    -- Banker on 3 must stand when the Player's third card is 8
+    """
+
+    def __init__(self, shoe: Shoe | None = None, paid_means: str = "net",
+                 keep_features: bool = False) -> None:
+        if paid_means not in PAID_MEANINGS:
+            raise LogError(f"bad meaning of a settled amount {paid_means!r}: "
+                           f"use {' or '.join(PAID_MEANINGS)}")
+        self.tracker = ShoeTracker(shoe) if shoe is not None else None
+        self.returned = paid_means == "returned"
+        self.records = 0
+        self.coups = 0
+        self.discrepancies = 0
+        self.failed_coups = 0
+        self._shoe_id: str | None = None
+        self.keep_features = keep_features
+        #: With ``keep_features``: the features of the last coup as dealt (None if undecidable).
+        self.last_features: Features | None = None
+        self._settled: dict[tuple[str, Features], tuple[str, Fraction]] = {}
+
+    def run(self, records: Iterable[Record]) -> Iterator[Discrepancy]:
+        """Check each record in turn, yielding its discrepancies (streaming)."""
+        for rec in records:
+            found = self.check(rec)
+            if found:
+                self.discrepancies += len(found)
+                self.failed_coups += 1
+                yield from found
+
+    def check(self, rec: Record) -> list[Discrepancy]:
+        """The discrepancies of one record (updates the shoe state and the tallies)."""
+        self.records += 1
+        self.last_features = None
+        out: list[Discrepancy] = []
+        if self.tracker is not None:
+            if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != self._shoe_id
+                                and self._shoe_id is not None):
+                self.tracker.reset()
+            if rec.shoe_id is not None:
+                self._shoe_id = rec.shoe_id
+            for card in rec.burn:
+                why = self.tracker.take(card)
+                if why:
+                    out.append(self._d(rec, "burn", "a card the shoe still holds", str(card),
+                                       f"{why} {SHOE_HINT}"))
+        if not rec.is_coup:
+            return out
+        self.coups += 1
+        out += self._check_coup(rec)
+        return out
+
+    def _d(self, rec: Record, field: str, expected: str, claimed: str, rule: str) -> Discrepancy:
+        return Discrepancy(rec.number, rec.line, field, expected, claimed, rule, rec.coup_id)
+
+    def _check_coup(self, rec: Record) -> list[Discrepancy]:
+        out: list[Discrepancy] = []
+        d = self._d
+        for side, hand in (("player", rec.player), ("banker", rec.banker)):
+            if hand is not None and len(hand) not in (2, 3):
+                out.append(d(rec, side, "2 or 3 cards", f"{len(hand)} cards ({_hand_text(hand)})",
+                             "each hand gets two cards and at most one third card"))
+        if out:
+            return out
+        if rec.cards is not None:
+            seq = rec.cards
+        elif rec.player is not None and rec.banker is not None:
+            seq = _interleave(rec.player, rec.banker)
+        else:
+            return [d(rec, "cards", "the cards in dealing order, or both hands", "one hand only",
+                      DEALING_ORDER_RULE)]
+        if self.tracker is not None:
+            for card in seq:
+                why = self.tracker.take(card)
+                if why:
+                    out.append(d(rec, "cards", "a card the shoe still holds", str(card),
+                                 f"{why} {SHOE_HINT}"))
+        if not 4 <= len(seq) <= 6:
+            out.append(d(rec, "cards", "4 to 6 cards", f"{len(seq)} cards ({_hand_text(seq)})",
+                         "a coup deals two cards to each hand and at most one third card to each"))
+            return out
+
+        points = [_meta(c)[0] for c in seq]
+        p2 = (points[0] + points[2]) % 10
+        b2 = (points[1] + points[3]) % 10
+        natural = p2 in NATURALS or b2 in NATURALS
+        ref_player = not natural and p2 in PLAYER_DRAWS_ON
+        extra = len(seq) - 4
+
+        # The implementation's draw decisions: from its hands, else from how many cards it dealt.
+        hands_given = rec.player is not None or rec.banker is not None
+        cp: bool | None = len(rec.player) == 3 if rec.player is not None else None
+        cb: bool | None = len(rec.banker) == 3 if rec.banker is not None else None
+        if cp is None and cb is None:
+            if extra != 1:
+                cp = cb = extra == 2
+            else:
+                cp, cb = _guess_fifth_card(seq, p2, b2, ref_player, natural, rec)
+                if cp is None or cb is None:
+                    out.append(d(rec, "cards", "4 cards (both hands stand)", f"5 cards ({_hand_text(seq)})",
+                                 f"{player_rule_text(p2)}, and {banker_rule_text(b2, None)}"))
+                    return out
+        elif cp is None:
+            cp = (extra - int(bool(cb))) == 1
+        elif cb is None:
+            cb = (extra - int(cp)) == 1
+        assert cp is not None and cb is not None
+        if 4 + cp + cb != len(seq):
+            out.append(d(rec, "cards", f"{4 + cp + cb} cards (the hands hold that many)",
+                         f"{len(seq)} cards ({_hand_text(seq)})", DEALING_ORDER_RULE))
+            return out
+        player = [seq[0], seq[2]] + ([seq[4]] if cp else [])
+        banker = [seq[1], seq[3]] + ([seq[4 + cp]] if cb else [])
+        misdealt = [
+            d(rec, side, _hand_text(dealt), _hand_text(given),
+              f"{DEALING_ORDER_RULE}; the cards were {_hand_text(seq)}")
+            for side, given, dealt in (("player", rec.player, player), ("banker", rec.banker, banker))
+            if given is not None and not _same(given, dealt)
+        ]
+        if misdealt:
+            return out + misdealt
+
+        # The tableau, each decision judged on the hands as the implementation dealt them.
+        field_p, field_b = ("player", "banker") if hands_given else ("cards", "cards")
+        if cp != ref_player:
+            rule = natural_rule_text(p2, b2) if natural else player_rule_text(p2)
+            out.append(d(rec, field_p, _decision("Player", ref_player, player),
+                         _decision("Player", cp, player), rule))
+        third = points[4] if cp else None
+        ref_banker = not natural and (
+            b2 in BANKER_DRAWS_ON_WHEN_PLAYER_STOOD if third is None
+            else third in BANKER_DRAWS_ON_PLAYER_THIRD.get(b2, ())
+        )
+        if cb != ref_banker:
+            rule = natural_rule_text(p2, b2) if natural else banker_rule_text(b2, third)
+            out.append(d(rec, field_b, _decision("Banker", ref_banker, banker),
+                         _decision("Banker", cb, banker), rule))
+
+        # Totals and winner, on the hands as dealt.
+        pt = (p2 + points[4]) % 10 if cp else p2
+        bt = (b2 + points[4 + cp]) % 10 if cb else b2
+        winner = Winner.PLAYER if pt > bt else Winner.BANKER if bt > pt else Winner.TIE
+        if rec.player_total is not None and rec.player_total != pt:
+            out.append(d(rec, "player_total", str(pt), str(rec.player_total), _total_story("Player", player)))
+        if rec.banker_total is not None and rec.banker_total != bt:
+            out.append(d(rec, "banker_total", str(bt), str(rec.banker_total), _total_story("Banker", banker)))
+        if rec.winner is not None and rec.winner is not winner:
+            out.append(d(rec, "winner", winner.label, rec.winner.label,
+                         f"the higher total wins and equal totals tie: Player {pt}, Banker {bt}"))
+
+        # Payouts, on the coup as dealt.
+        if self.keep_features:
+            self.last_features = _features(seq, pt, bt, cp, cb, points)
+        if rec.bets:
+            features = self.last_features or _features(seq, pt, bt, cp, cb, points)
+            for claim in rec.bets:
+                out += self._check_bet(rec, claim, features, seq)
+        return out
+
+    def _settle(self, claim: ClaimedBet, features: Features) -> tuple[str, Fraction]:
+        key = (claim.spec, features)
+        found = self._settled.get(key)
+        if found is None:
+            found = claim.bet.settle(features)
+            if len(self._settled) < 65536:
+                self._settled[key] = found
+        return found
+
+    def _check_bet(self, rec: Record, claim: ClaimedBet, features: Features,
+                   seq: Sequence[Card]) -> list[Discrepancy]:
+        if claim.bet.level is Level.CARD and any(c.suit is None for c in seq[:4]):
+            raise LogError(f"line {rec.line}: bet {claim.spec!r} needs the suits of the cards; "
+                           f"the cards {_hand_text(seq)} have none")
+        event, pays = self._settle(claim, features)
+        # paid == stake * (pays + [1 if returned]), in integers (no Fraction arithmetic per coup)
+        stake, paid = claim.stake, claim.paid
+        pn, pd = pays.numerator, pays.denominator
+        if self.returned:
+            pn += pd
+        if paid.numerator * stake.denominator * pd == stake.numerator * pn * paid.denominator:
+            return []
+        expected = stake * Fraction(pn, pd)
+        meaning = " returned" if self.returned else " net"
+        return [self._d(rec, f"bet:{claim.spec}", amount_text(expected) + meaning,
+                        amount_text(claim.paid) + meaning, _pays_text(claim.bet, event, pays, claim.stake))]
+
+
+def _features(seq: Sequence[Card], pt: int, bt: int, cp: bool, cb: bool, points: Sequence[int]) -> Features:
+    """What the bets read of the coup as dealt (as :func:`analyzer.features.features_of`)."""
+    p0, b0, p1, b1 = _meta(seq[0]), _meta(seq[1]), _meta(seq[2]), _meta(seq[3])
+    pp, bp = p0[1] == p1[1], b0[1] == b1[1]
+    ps = None if p0[2] < 0 or p1[2] < 0 else pp and p0[2] == p1[2]
+    bs = None if b0[2] < 0 or b1[2] < 0 else bp and b0[2] == b1[2]
+    return Features(pt, bt, 2 + cp, 2 + cb, points[4] if cp else None, points[4 + cp] if cb else None,
+                    pp, bp, ps, bs)
+
+
+def _same(a: Sequence[Card], b: Sequence[Card]) -> bool:
+    return len(a) == len(b) and all(x is y or x == y for x, y in zip(a, b, strict=True))
+
+
+def _interleave(player: Sequence[Card], banker: Sequence[Card]) -> tuple[Card, ...]:
+    return (player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:])
+
+
+def _guess_fifth_card(seq: Sequence[Card], p2: int, b2: int, ref_player: bool, natural: bool,
+                      rec: Record) -> tuple[bool | None, bool | None]:
+    """Whose was a lone fifth card, when the log gives no hands: the one whose totals match the
+    claimed totals if exactly one does; else the Player's if the tableau has the Player draw;
+    the Banker's if it has the Banker draw (or on a natural); else unknown (None, None)."""
+    if rec.player_total is not None or rec.banker_total is not None:
+        fits = []
+        for cp in (True, False):
+            pt = (p2 + seq[4].point) % 10 if cp else p2
+            bt = b2 if cp else (b2 + seq[4].point) % 10
+            if rec.player_total in (None, pt) and rec.banker_total in (None, bt):
+                fits.append(cp)
+        if len(fits) == 1:
+            return fits[0], not fits[0]
+    if ref_player:
+        return True, False
+    if natural or banker_draws(b2, None):
+        return False, True
+    return None, None
+
+
+REPORT_FORMATS = ("text", "jsonl", "csv")
+CSV_FIELDS = ("record", "line", "id", "field", "expected", "claimed", "rule")
+
+
+def report_header(fmt: str) -> str:
+    """The first line of a discrepancy report in ``fmt`` (CSV header; empty for text / jsonl)."""
+    return ",".join(CSV_FIELDS) + "\n" if fmt == "csv" else ""
+
+
+def report_line(found: Discrepancy, fmt: str) -> str:
+    """One discrepancy as a report line (with its newline) in ``fmt``: ``text`` (one sentence),
+    ``jsonl`` (one JSON object) or ``csv`` (the columns of :data:`CSV_FIELDS`)."""
+    if fmt == "jsonl":
+        return json.dumps(found.as_dict(), ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        row = found.as_dict()
+        csv.writer(buf, lineterminator="\n").writerow(["" if row[k] is None else row[k] for k in CSV_FIELDS])
+        return buf.getvalue()
+    return str(found) + "\n"
+
+
+def summary_text(verifier: Verifier) -> str:
+    """One line: how many coups were checked and how many broke a rule."""
+    head = f"verified {verifier.coups:,} coups ({verifier.records:,} records)"
+    if not verifier.discrepancies:
+        return f"{head}: all conform"
+    return (f"{head}: {verifier.discrepancies:,} discrepanc{'y' if verifier.discrepancies == 1 else 'ies'} "
+            f"in {verifier.failed_coups:,} record{'s' if verifier.failed_coups != 1 else ''}")
+
+
+def verify_file(path: str, log_format: str | None = None, shoe: Shoe | None = None,
+                paid_means: str = "net", progress: Callable[[int], None] | None = None
+                ) -> tuple[Verifier, list[Discrepancy]]:
+    """Verify a whole log file and return the verifier (with its tallies) and every discrepancy.
+
+    Convenience for small logs and tests; for large logs iterate :meth:`Verifier.run` over
+    :func:`read_records` so discrepancies stream out instead of piling up.
+
+    Raises:
+        LogError: unreadable input (with its line number); OSError: the file cannot be read.
+    """
+    verifier = Verifier(shoe, paid_means)
+    fmt = detect_format(path, log_format)
+    with open_log(path) as fh:
+        found = list(verifier.run(read_records(fh, fmt, progress)))
+    return verifier, found
+
+
+__all__ = [
+    "KNOWN_FIELDS", "LOG_FORMATS", "PAID_MEANINGS", "ClaimedBet", "Discrepancy", "LogError",
+    "Record", "ShoeTracker", "Verifier", "amount_text", "detect_format", "natural_rule_text",
+    "open_log", "read_records", "report_header", "report_line", "summary_text", "verify_file",
+]

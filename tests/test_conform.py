@@ -1,0 +1,253 @@
+"""``punto-banco conform``: a fair simulated sample passes, one from a wrong tableau fails.
+
+Samples are seeded (``random.Random(seed)``) and deterministic: each coup is dealt from a
+freshly shuffled full shoe, so the exact per-coup probabilities are the right null hypothesis.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.analysis import Pricer, analyze
+from analyzer.cards import RANKS, SUITS, Card
+from analyzer.catalogue import find_bet
+from analyzer.cli import main
+from analyzer.conform import (
+    FAMILIES,
+    Observed,
+    ObservedError,
+    conform,
+    expected,
+    fit_family,
+    parse_alpha,
+    read_counts_csv,
+    read_counts_json,
+)
+from analyzer.coup import Coup, Winner, resolve
+from analyzer.errors import AnalyzerError
+from analyzer.features import features_of
+from analyzer.shoe import Shoe
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLE_BETS = ("dragon-7", "panda-8")
+
+
+def simulate(n: int, seed: int, decks: int = 8, deal: Callable[[Sequence[Card]], Coup] = resolve,
+             bets: Sequence[str] = EXAMPLE_BETS) -> Observed:
+    """Counts of ``n`` coups, each dealt by ``deal`` from a freshly shuffled shoe of ``decks``."""
+    rng = random.Random(seed)
+    shoe = [Card(r, s) for r in RANKS for s in SUITS] * decks
+    chosen = [find_bet(b) for b in bets]
+    obs = Observed(coups=n, cut_card=False)
+    for fam, cats in FAMILIES.items():
+        obs.families[fam] = dict.fromkeys(cats, 0)
+    for bet in chosen:
+        obs.families[f"bet:{bet.name}"] = {"win": 0}
+    for _ in range(n):
+        f = features_of(deal(rng.sample(shoe, 6)))
+        obs.families["winner"][f.winner.value] += 1
+        obs.families["player_total"][str(f.player_total)] += 1
+        obs.families["banker_total"][str(f.banker_total)] += 1
+        obs.families["cards"][str(f.cards)] += 1
+        nat = ("both" if f.player_natural and f.banker_natural else "player" if f.player_natural
+               else "banker" if f.banker_natural else "none")
+        obs.families["natural"][nat] += 1
+        for bet in chosen:
+            if bet.payout(f) > 0:
+                obs.families[f"bet:{bet.name}"]["win"] += 1
+    return obs
+
+
+def banker_ignores_third_card(cards: Sequence[Card]) -> Coup:
+    """A wrong tableau: the Banker draws on 0-5 whatever the Player's third card (a common
+    simplification), otherwise the rules of RULES.md."""
+    pts = [c.point for c in cards]
+    player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
+    p2, b2 = (pts[0] + pts[2]) % 10, (pts[1] + pts[3]) % 10
+    used = 4
+    if p2 < 8 and b2 < 8:
+        if p2 <= 5:
+            player.append(cards[used])
+            used += 1
+        if b2 <= 5:
+            banker.append(cards[used])
+    pt = sum(c.point for c in player) % 10
+    bt = sum(c.point for c in banker) % 10
+    winner = Winner.PLAYER if pt > bt else Winner.BANKER if bt > pt else Winner.TIE
+    return Coup(tuple(player), tuple(banker), pt, bt, p2 >= 8, b2 >= 8, winner, len(player) + len(banker))
+
+
+def test_expected_probabilities_are_the_published_counts():
+    # RULES.md, "Counting conventions": 8 decks, Banker 2,292,252,566,437,888 of 4,998,398,275,503,360.
+    probs = expected("winner", Pricer(Shoe.standard(8)))
+    assert probs["banker"] == Fraction(2292252566437888, 4998398275503360)
+    assert probs["tie"] == Fraction(475627426473216, 4998398275503360)
+    assert sum(probs.values()) == 1
+    assert sum(expected("cards", Pricer(Shoe.standard(8))).values()) == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_fair_sample_passes(seed):
+    result = conform(simulate(20_000, seed), Shoe.standard(8))
+    assert result.passed, [(r.family, r.p_value_float) for r in result.results]
+    assert {r.family for r in result.results} == {*FAMILIES, "bet:dragon-7", "bet:panda-8"}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_wrong_tableau_fails(seed):
+    result = conform(simulate(20_000, seed, deal=banker_ignores_third_card), Shoe.standard(8))
+    assert not result.passed
+    failed = {r.family for r in result.results if not r.passed}
+    # The Banker draws on more hands: the cards per coup and the Banker's totals give it away.
+    assert {"cards", "banker_total"} <= failed
+
+
+def test_wrong_shoe_fails():
+    # Judged against the wrong number of decks: a Player Pair is 3/51 with one deck, 31/415 with 8.
+    one_deck = simulate(20_000, 5, decks=1, bets=("player-pair",))
+    assert conform(one_deck, Shoe.standard(1)).passed
+    result = conform(one_deck, Shoe.standard(8))
+    assert [r.family for r in result.results if not r.passed] == ["bet:player-pair"]
+
+
+def test_statistic_is_exact():
+    probs = {"a": Fraction(1, 4), "b": Fraction(3, 4)}
+    fam = fit_family("x", {"a": 30, "b": 70}, probs, None, Fraction(1, 100))
+    # E = 25, 75: (5^2)/25 + (5^2)/75 = 1 + 1/3
+    assert fam.chi_square == Fraction(4, 3)
+    assert fam.df == 1
+    # chi-square with 1 df: P(X > x) = erfc(sqrt(x / 2)), independent of scipy
+    assert fam.p_value_float == pytest.approx(math.erfc(math.sqrt(2 / 3)), rel=1e-12)
+    assert fam.rows[0].residual_float == pytest.approx(5 / (100 * 0.25 * 0.75) ** 0.5)
+
+
+def test_impossible_category_fails():
+    fam = fit_family("x", {"a": 10, "b": 1}, {"a": Fraction(1), "b": Fraction(0)}, None, Fraction(1, 100))
+    assert fam.impossible == ("b",) and not fam.passed and fam.p_value_float == 0
+
+
+def test_partial_family_needs_coups():
+    obs = read_counts_json('{"bets": {"dragon-7": 10}}')
+    with pytest.raises(ObservedError, match="lacks categories push, loss"):
+        conform(obs, Shoe.standard(8))
+    obs = read_counts_json('{"coups": 1000, "bets": {"dragon-7": 22}}')
+    result = conform(obs, Shoe.standard(8))
+    assert [r.category for r in result.results[0].rows] == ["win", "other"]
+
+
+def test_counts_must_add_up():
+    with pytest.raises(ObservedError, match="counts 10 coups, but coups = 11"):
+        conform(read_counts_json('{"coups": 11, "winner": {"banker": 5, "player": 4, "tie": 1}}'),
+                Shoe.standard(8))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"winner": {"dealer": 5}}', "bad category 'dealer' for winner: use banker, player, tie"),
+    ('{"totals": {"1": 5}}', "unknown family 'totals'"),
+    ('{"winner": {"banker": -1}}', "bad count -1"),
+    ('{"winner": {"banker": 1.5}}', "bad count Decimal('1.5')"),
+    ('{"bets": {"nope": 3}}', "unknown bet 'nope'"),
+    ('[1, 2]', "observed counts must be a JSON object"),
+    ('{"winner": ', "line 1: not JSON"),
+])
+def test_bad_counts(text, message):
+    with pytest.raises(AnalyzerError, match=re.escape(message)):
+        read_counts_json(text)
+
+
+def test_counts_csv():
+    obs = read_counts_csv("family,category,count\nwinner,B,5\nwinner,player,4\nwinner,tie,1\ncoups,,10\n")
+    assert obs.families == {"winner": {"banker": 5, "player": 4, "tie": 1}} and obs.coups == 10
+    with pytest.raises(ObservedError, match="line 3: bad count 'x'"):
+        read_counts_csv("family,category,count\nwinner,banker,5\nwinner,player,x\n")
+
+
+def test_alpha():
+    assert parse_alpha("0.01") == Fraction(1, 100) == parse_alpha("1%") == parse_alpha("1/100")
+    with pytest.raises(ObservedError):
+        parse_alpha("1.5")
+
+
+def test_examples_are_the_seeded_simulation():
+    # examples/observed.json and .csv are simulate(50_000, 2024): regenerate and compare.
+    sample = simulate(50_000, 2024)
+    doc = json.loads((EXAMPLES / "observed.json").read_text(encoding="utf-8"))
+    assert doc["coups"] == sample.coups
+    for fam in FAMILIES:
+        assert doc[fam] == sample.families[fam]
+    assert doc["bets"] == {b: sample.families[f"bet:{b}"]["win"] for b in EXAMPLE_BETS}
+    csv_obs = read_counts_csv((EXAMPLES / "observed.csv").read_text(encoding="utf-8"))
+    assert csv_obs.families == {k: v for k, v in sample.families.items() if not k.startswith("bet:")} | {
+        f"bet:{b}": sample.families[f"bet:{b}"] for b in EXAMPLE_BETS}
+
+
+def test_cli(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.json")])
+    assert res.exit_code == 0, res.output
+    assert "Overall: CONFORMS." in res.output
+    assert "Cut-card effect" not in res.output
+    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.csv"), "--cut-card", "--family", "winner"])
+    assert res.exit_code == 0
+    assert "Cut-card effect" in res.output and "bet:dragon-7" not in res.output
+    # Judged against a one-deck shoe the same sample fails: exit code 1.
+    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.json"), "--decks", "1"])
+    assert res.exit_code == 1
+    assert "Overall: DOES NOT CONFORM." in res.output
+    # JSON output keeps the exact probabilities as fractions.
+    out = tmp_path / "c.json"
+    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.json"), "--format", "json",
+                               "-o", str(out)])
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    first = doc["tables"][0]["rows"][0]
+    assert (first["family"], first["category"]) == ("winner", "banker")
+    assert first["probability"] == str(Fraction(2292252566437888, 4998398275503360))  # RULES.md counts
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"winner": {"dealer": 3}}', encoding="utf-8")
+    res = runner.invoke(main, ["conform", str(bad)])
+    assert res.exit_code == 2 and res.output.startswith("Error: bad category 'dealer'")
+    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.json"), "--alpha", "2"])
+    assert res.exit_code == 2
+
+
+def test_from_a_hand_log(tmp_path):
+    # The example log: 5 coups dealt through two shoes, so the cut-card note appears.
+    runner = CliRunner()
+    res = runner.invoke(main, ["conform", str(EXAMPLES / "hands.jsonl"), "--family", "winner",
+                               "--bet", "player-pair"])
+    assert res.exit_code in (0, 1)
+    assert "Cut-card effect" in res.output
+    assert "expected count below 5" in res.output.lower()
+    # A long fair log passes: coups tallied as dealt.
+    rng = random.Random(7)
+    shoe = [Card(r, s) for r in RANKS for s in SUITS] * 8
+    lines = []
+    for _ in range(5000):
+        coup = resolve(rng.sample(shoe, 6))
+        lines.append(json.dumps({"cards": " ".join(str(c) for c in _dealing_order(coup))}))
+    log = tmp_path / "fair.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = runner.invoke(main, ["conform", str(log)])
+    assert res.exit_code == 0, res.output
+    assert "Cut-card effect" not in res.output
+    assert "if the coups were dealt through shoes with a cut card, pass --cut-card" in res.output
+
+
+def _dealing_order(coup: Coup) -> list[Card]:
+    p, b = coup.player, coup.banker
+    return [p[0], b[0], p[1], b[1], *p[2:], *b[2:]]
+
+
+def test_analyze_agrees_with_expected():
+    a = analyze(Shoe.standard(6))
+    probs = expected("winner", Pricer(Shoe.standard(6)))
+    assert probs["player"] == a.probability(Winner.PLAYER)

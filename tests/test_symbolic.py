@@ -1,0 +1,379 @@
+"""Closed forms in the number of decks (analyzer.symbolic) against the numeric engine, a direct
+polynomial evaluation of the compiled tables, and an independent infinite-deck computation."""
+
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from infinite import infinite_distribution
+
+from analyzer import Pricer, Shoe, analyze, catalogue_bets, find_bet, main_bets, pay_for_edge
+from analyzer.cards import RANKS_OF_POINT
+from analyzer.cli import main
+from analyzer.coup import Winner
+from analyzer.enumerate import compile_table
+from analyzer.errors import AnalyzerError, BetError
+from analyzer.features import Level
+
+sym = pytest.importorskip("analyzer.symbolic")
+
+#: d = 1..12 and a few large shoes.
+DECKS = (*range(1, 13), 20, 100, 1000, 10**6)
+
+
+def test_import_analyzer_stays_free_of_sympy():
+    code = "import sys, analyzer, analyzer.cli; assert 'sympy' not in sys.modules, 'sympy imported'"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+# -- the closed forms equal the numeric engine ----------------------------------------------------
+
+
+@pytest.mark.parametrize("decks", DECKS)
+def test_engine_tables_equal_the_engine(decks):
+    a = analyze(Shoe.standard(decks))
+    d = a.denominator
+    outcomes = {f.label: f.at(decks) for f in sym.engine_forms("outcomes")}
+    assert outcomes == {
+        "Banker wins": Fraction(a.outcome_counts["Banker"], d),
+        "Player wins": Fraction(a.outcome_counts["Player"], d),
+        "Tie": Fraction(a.outcome_counts["Tie"], d),
+    }
+    totals = sym.engine_forms("totals")
+    expected = [Fraction(a.totals[p][b], d) for p in range(10) for b in range(10)]
+    assert [f.at(decks) for f in totals] == expected
+    assert [f.at(decks) for f in sym.engine_forms("naturals")] == [
+        Fraction(c, d) for c in a.naturals.values()]
+    assert [f.at(decks) for f in sym.engine_forms("cards")] == [
+        Fraction(c, d) for c in a.cards_dealt.values()]
+
+
+@pytest.mark.parametrize("decks", DECKS)
+def test_every_catalogue_bet_equals_the_engine(decks):
+    pricer = Pricer(Shoe.standard(decks))
+    for bet in catalogue_bets():
+        s = pricer.summary(bet)
+        forms = sym.bet_forms(bet)
+        assert forms.ev(decks) == s.ev, bet.name
+        assert forms.house_edge(decks) == s.house_edge, bet.name
+        assert forms.variance(decks) == s.variance, bet.name
+        assert forms.hit_frequency(decks) == s.hit_frequency, bet.name
+        if s.house_edge_resolved is None:
+            assert forms.house_edge_resolved is None, bet.name
+        else:
+            assert forms.house_edge_resolved(decks) == s.house_edge_resolved, bet.name
+        assert [(e, p, f(decks)) for e, p, f in forms.events] == [
+            (r.event, r.pays, r.probability) for r in s.events], bet.name
+
+
+def test_combined_and_function_bets_have_closed_forms():
+    from analyzer.bets import Bet
+
+    odd = Bet.from_function("banker-odd-3", lambda f: 3 if f.banker_total % 2 else -1)
+    for bet in (find_bet("tie+banker"), odd):
+        for decks in (1, 3, 8):
+            assert sym.bet_forms(bet).ev(decks) == Pricer(Shoe.standard(decks)).summary(bet).ev
+
+
+# -- the count polynomials, computed a second way --------------------------------------------------
+
+
+def _pmul(a, b):
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return out
+
+
+def _falling(slope, offset, m):
+    out = [1]
+    for i in range(m):
+        out = _pmul(out, [offset - i, slope])
+    return out
+
+
+def _perm(n, k):
+    return math.perm(n, k)
+
+
+def _shape_poly(v, shape):
+    """Ordered ways, as a polynomial in d, to draw value-v cards with this first-four pattern
+    from a d-deck shoe (every rank has 4d cards, every rank and suit d)."""
+    kind, data = shape
+    per_value = 16 if v == 0 else 4
+    ranks = len(RANKS_OF_POINT[v])
+    if kind == "v":
+        return _falling(per_value, 0, data), data
+    if kind == "r":
+        out = [_perm(ranks, len(data))]
+        for s in data:
+            out = _pmul(out, _falling(4, 0, s))
+        return out, sum(data)
+    out = [_perm(ranks, len(data))]
+    for sizes in data:
+        out = _pmul(out, [_perm(4, len(sizes))])
+        for n in sizes:
+            out = _pmul(out, _falling(1, 0, n))
+    return out, sum(sum(s) for s in data)
+
+
+def _trim(p):
+    p = list(p)
+    while p and p[-1] == 0:
+        p.pop()
+    return tuple(p)
+
+
+def direct_count_polynomials(level):
+    """Evaluate the compiled table with polynomial arithmetic in d (no interpolation)."""
+    table = compile_table(level, False)
+    factor_polys = []
+    for v, shape, m in table.factors:
+        weight, size = _shape_poly(v, shape)
+        factor_polys.append(_pmul(weight, _falling(16 if v == 0 else 4, -size, m)))
+    pad = [_falling(52, -k, 6 - k) for k in range(7)]
+    counts = [[0] * 7 for _ in table.features]
+    for (idx, k), entries in zip(table.compositions, table.entries, strict=True):
+        w = pad[k]
+        for i in idx:
+            w = _pmul(w, factor_polys[i])
+        for fi, t in entries:
+            for j, c in enumerate(w):
+                counts[fi][j] += t * c
+    return dict(zip(table.features, (_trim(c) for c in counts), strict=True))
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_interpolated_polynomials_equal_direct_symbolic_evaluation(level):
+    sd = sym.symbolic_distribution(level, False)
+    direct = direct_count_polynomials(level)
+    assert dict(zip(sd.features, sd.counts, strict=True)) == direct
+    assert sd.denominator == tuple(_trim(_falling(52, 0, 6)))
+
+
+def test_interpolation_rejects_what_is_not_an_integer_polynomial():
+    assert sym.interpolate([d**6 - 3 * d for d in sym.NODES]) == (0, -3, 0, 0, 0, 0, 1)
+    with pytest.raises(ArithmeticError):
+        sym.interpolate([1, 0, 0, 0, 0, 0, 0])
+
+
+# -- infinite deck: limits against an independent computation ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def infinite():
+    dist = infinite_distribution()
+    assert sum(dist.values()) == 1
+    return dist
+
+
+def _p(dist, predicate):
+    return sum((p for f, p in dist.items() if predicate(f)), Fraction(0))
+
+
+def test_engine_limits_equal_the_infinite_shoe(infinite):
+    wins = {"Banker wins": Winner.BANKER, "Player wins": Winner.PLAYER, "Tie": Winner.TIE}
+    for f in sym.engine_forms("outcomes"):
+        assert f.limit == _p(infinite, lambda x, w=wins[f.label]: x.winner is w)
+    pairs = [(p, b) for p in range(10) for b in range(10)]
+    for f, (p, b) in zip(sym.engine_forms("totals"), pairs, strict=True):
+        assert f.limit == _p(infinite, lambda x, p=p, b=b: (x.player_total, x.banker_total) == (p, b))
+    for f, n in zip(sym.engine_forms("cards"), (4, 5, 6), strict=True):
+        assert f.limit == _p(infinite, lambda x, n=n: x.cards == n)
+    naturals = [lambda x: x.player_natural, lambda x: x.banker_natural, lambda x: x.natural,
+                lambda x: x.player_natural and x.banker_natural, lambda x: not x.natural]
+    for f, pred in zip(sym.engine_forms("naturals"), naturals, strict=True):
+        assert f.limit == _p(infinite, pred)
+
+
+def test_every_catalogue_bet_limit_equals_the_infinite_shoe(infinite):
+    projected = {}
+    for bet in catalogue_bets():
+        key = (bet.level, bet.thirds)
+        if key not in projected:
+            merged = {}
+            for f, p in infinite.items():
+                g = f.project(*key)
+                merged[g] = merged.get(g, 0) + p
+            projected[key] = merged
+        pays = [(bet.payout(f), p) for f, p in projected[key].items()]
+        ev = sum((x * p for x, p in pays), Fraction(0))
+        second = sum((x * x * p for x, p in pays), Fraction(0))
+        forms = sym.bet_forms(bet)
+        assert forms.ev.limit() == ev, bet.name
+        assert forms.variance.limit() == second - ev * ev, bet.name
+
+
+def test_published_infinite_deck_figures():
+    # Infinite deck: Banker 45.8428%, Player 44.6147%, Tie 9.5426% (Yui-Bin Chen,
+    # vegastrip.com/game_baccarat.html); house edges Banker 1.064%, Player 1.228%, Tie 14.117%.
+    outcomes = {f.label: round(f.limit * 100, 4) for f in sym.engine_forms("outcomes")}
+    assert outcomes == {"Banker wins": Fraction("45.8428"), "Player wins": Fraction("44.6147"),
+                        "Tie": Fraction("9.5426")}
+    edges = {b.name: round(sym.bet_forms(b).house_edge.limit() * 100, 3) for b in main_bets()}
+    assert edges == {"banker": Fraction("1.064"), "player": Fraction("1.228"), "tie": Fraction("14.117")}
+    assert sym.engine_forms("outcomes")[0].limit == Fraction(2212744, 4826809)
+
+
+def test_the_1_over_d_correction():
+    for form in (*sym.engine_forms("outcomes"), *sym.bet_sections(main_bets())[0].forms):
+        f = form.function
+        c0, c1, c2 = f.expansion(3)
+        assert (c0, c1) == (f.limit(), f.correction())
+        # d (f(d) - f(inf)) - c = c2/d + O(1/d^2): check the remainder exactly at a large d.
+        big = 10**9
+        remainder = big * (f(big) - c0) - c1
+        assert abs(remainder * big - c2) < Fraction(1, 10**6)
+
+
+# -- rational functions ---------------------------------------------------------------------------
+
+
+def test_rational_function_arithmetic_and_lowest_terms():
+    rf = sym.RationalFunction
+    f = rf.of([0, 2], [0, 0, 4])  # 2d / 4d^2 = 1/(2d)
+    assert (f.num, f.den) == ((1,), (0, 2))
+    g = rf.of([Fraction(1, 2), 1], [3])
+    assert (f + g)(3) == f(3) + g(3) and (f * g)(Fraction(5, 2)) == f(Fraction(5, 2)) * g(Fraction(5, 2))
+    assert (f - f).is_zero and (1 - f)(2) == Fraction(3, 4) and (f / g)(1) == f(1) / g(1)
+    with pytest.raises(ArithmeticError):
+        rf.of([1, 0, 1], [0, 1]).limit()
+    with pytest.raises(ZeroDivisionError):
+        rf.of([1], [0])
+
+
+def test_texts_are_factored():
+    he = sym.bet_forms(find_bet("banker")).house_edge
+    assert he.denominator_text() == "65*(13*d - 1)*(26*d - 1)*(52*d - 5)*(52*d - 3)*(52*d - 1)"
+    assert he.text().startswith("2*d*(16434304*d**4")
+    assert he.latex().startswith(r"\frac{2 d \left(16434304 d^{4}")
+
+
+# -- pay questions ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["banker", "player", "tie", "tie:9", "dragon-7", "panda-8", "big",
+                                  "egalite:5", "player-pair", "banker-natural-8"])
+def test_pay_forms_equal_pay_for_edge(spec):
+    bet = find_bet(spec)
+    for edge in (Fraction(0), Fraction(1, 100)):
+        form = sym.pay_form(bet, edge)
+        for decks in (1, 2, 6, 8, 13):
+            assert form(decks) == pay_for_edge(bet, Shoe.standard(decks), edge), (spec, decks)
+
+
+def test_commission_form():
+    fair = sym.commission_form()
+    for decks in (1, 8):
+        banker = find_bet(f"banker:{(fair(decks) * 100)}")
+        assert Pricer(Shoe.standard(decks)).summary(banker).ev == 0
+    assert round(fair.limit() * 100, 4) == Fraction("2.6790")
+    assert sym.commission_form(Fraction(1, 100))(8) > fair(8)  # more edge, more commission
+
+
+def test_pay_form_errors():
+    with pytest.raises(BetError):
+        sym.pay_form(find_bet("ez-banker"))
+    with pytest.raises(BetError):
+        sym.pay_form(find_bet("tie+player"))
+
+
+def _scan(f, level, above, upto):
+    return next((d for d in range(1, upto + 1) if (f(d) >= level if above else f(d) <= level)), None)
+
+
+@pytest.mark.parametrize(("spec", "percent", "expected"), [
+    ("banker", "1.05", 4), ("banker", "1.06", 13), ("banker", "1.063", 49), ("banker", "1.064", None),
+    ("tie", "15", 3), ("tie", "14.2", 24), ("tie", "14.1", None), ("player", "1.23", 30),
+    ("banker", "1.0117482890", None), ("banker", "1", None), ("tie:9", "5", 6),
+])
+def test_crossing_matches_a_scan(spec, percent, expected):
+    he = sym.bet_forms(find_bet(spec)).house_edge
+    level = Fraction(percent) / 100
+    assert sym.crossing(he, level) == expected
+    start = he(1)
+    if expected is not None and start != level:
+        assert _scan(he, level, start < level, 1000) == expected
+
+
+def test_crossing_at_the_start():
+    he = sym.bet_forms(find_bet("player")).house_edge
+    assert sym.crossing(he, he(1)) == 1
+
+
+def test_crossing_with_several_roots():
+    rf = sym.RationalFunction
+    # (d - 5/2)(d - 15/2) / (d^2 + 1): positive at 1, negative on 3..7, positive from 8 on.
+    f = rf.of([Fraction(75, 4), -10, 1], [1, 0, 1])
+    assert sym.crossing(f, 0) == 3
+    assert sym.smallest_decks(f, 0, above=True) == 1
+    g = -f + Fraction(1, 2)  # at 1: 1/2 - f(1) > 0 ...
+    assert sym.crossing(g, Fraction(1, 2)) == _scan(g, Fraction(1, 2), g(1) < Fraction(1, 2), 100)
+    assert sym.smallest_decks(rf.of([-1, 1], [1]), 5) == 6  # d - 1 >= 5
+    assert sym.smallest_decks(rf.of([-1], [0, 1]), 0) is None  # -1/d never >= 0
+
+
+# -- reports, CLI and results ------------------------------------------------------------------
+
+
+def test_render_formats_are_deterministic_and_exact():
+    sections = sym.engine_sections(["outcomes"]) + sym.bet_sections(main_bets())
+    for fmt in ("text", "markdown", "latex", "json"):
+        a = sym.render_sections(sections, fmt, 6, {"command": "x"})
+        assert a == sym.render_sections(sections, fmt, 6, {"command": "x"})
+    doc = json.loads(sym.render_sections(sections, "json", 6))
+    banker = doc["sections"][0]["forms"][0]
+    assert banker["label"] == "Banker wins" and banker["limit"] == "2212744/4826809"
+    assert banker["values"]["8"] == str(Fraction(2292252566437888, 4998398275503360))
+    latex = sym.render_sections(sections, "latex", 6)
+    assert r"\frac{8 d" in latex and r"Banker (5\% commission)" in latex
+    with pytest.raises(AnalyzerError):
+        sym.render_sections(sections, "pdf", 6)
+
+
+def test_cli_symbolic():
+    runner = CliRunner()
+    result = runner.invoke(main, ["symbolic", "--bet", "tie:9", "--crossing", "5", "--format", "json",
+                                  "--digits", "4"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["meta"]["shoe"].startswith("standard shoe of d decks")
+    titles = [s["title"] for s in doc["sections"]]
+    assert titles[0].startswith("Outcomes") and "House edge per coup" in titles
+    crossing = doc["tables"][0]["rows"][0]
+    assert crossing["bet"] == "Tie (9 to 1)" and crossing["decks"] == "6"
+    text = runner.invoke(main, ["symbolic", "--table", "none", "--bet", "dragon-7"]).output
+    assert "Dragon 7: house edge" in text and "Outcomes" not in text
+    assert "f(d) =" in runner.invoke(main, ["symbolic", "--format", "markdown", "--table", "cards"]).output
+    args = ["symbolic", "--table", "none", "--quantity", "pay", "--target-edge", "1"]
+    only = runner.invoke(main, args).output
+    assert "Pays for a house edge 1% bet" in only and "Variance" not in only
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["symbolic", "--bet", "nope"], "nope"),
+    (["symbolic", "--table", "everything"], "everything"),
+    (["symbolic", "--format", "csv"], "csv"),
+    (["symbolic", "--crossing", "lots"], "lots"),
+    (["symbolic", "--bet", "tie:-1"], "-1"),
+    (["symbolic", "--quantity", "nope"], "nope"),
+])
+def test_cli_symbolic_bad_input(args, message):
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_result_files_are_headed_and_cover_the_catalogue():
+    files = sym.result_files(lambda command: {"generated_by": "punto-banco-analyzer", "command": command})
+    assert sorted(files) == ["symbolic-catalogue.md", "symbolic-catalogue.tex",
+                             "symbolic-main.md", "symbolic-main.tex"]
+    assert files["symbolic-main.tex"].startswith("% generated_by: punto-banco-analyzer")
+    for bet in catalogue_bets():
+        assert f"{bet.title}: house edge" in files["symbolic-catalogue.md"], bet.name

@@ -1,0 +1,181 @@
+"""``analyzer.testing``: the oracle other projects import into their test suites."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis import strategies as st
+
+from analyzer.cards import Card, hand_total, parse_cards
+from analyzer.coup import Winner, resolve
+from analyzer.errors import CoupError
+from analyzer.shoe import Shoe
+from analyzer.testing import (
+    assert_coup,
+    assert_payout,
+    card_sequences,
+    coups,
+    dealing_order,
+    expected_probabilities,
+    house_edge,
+    probability,
+    shoes,
+)
+
+# RULES.md, "Counting conventions" (Wizard of Odds): 8 and 6 decks, Banker / Player / Tie / total.
+PUBLISHED = {
+    8: (2292252566437888, 2230518282592256, 475627426473216, 4998398275503360),
+    6: (403095751234560, 392220492728832, 83552962932288, 878869206895680),
+}
+
+
+def test_imports_without_click_tabulate_sympy_or_hypothesis():
+    code = (
+        "import sys, analyzer.testing\n"
+        "bad = [m for m in ('click', 'tabulate', 'sympy', 'hypothesis') if m in sys.modules]\n"
+        "print(','.join(bad))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("decks", [8, 6])
+def test_expected_probabilities_match_the_published_counts(decks):
+    banker, player, tie, total = PUBLISHED[decks]
+    assert expected_probabilities(decks) == {
+        "banker": Fraction(banker, total), "player": Fraction(player, total), "tie": Fraction(tie, total)}
+    assert expected_probabilities(Shoe.standard(decks)) == expected_probabilities(decks)
+
+
+def test_short_shoe_can_run_out():
+    probs = expected_probabilities(Shoe.parse("A=2,K=2,5=1"))
+    assert sum(probs.values()) < 1
+
+
+def test_probability_and_house_edge():
+    # RULES.md: 8 decks, Banker house edge 1.0579%, Tie 14.3596% (rounded to 4 decimals).
+    assert round(house_edge("banker") * 100, 4) == Fraction(10579, 10000)
+    assert round(house_edge("tie", 8) * 100, 4) == Fraction(143596, 10000)
+    assert probability(lambda f: f.winner is Winner.TIE, 8) == expected_probabilities(8)["tie"]
+
+
+# -- assert_coup ---------------------------------------------------------------------------------
+
+
+def test_assert_coup_accepts_the_reference():
+    coup = assert_coup("2 4 3 10 6 A", player="2 3 6", banker=["4", "10", "A"], player_total=1,
+                       banker_total=5, winner="banker", player_draws=True, banker_draws=True, natural=False)
+    assert coup.winner is Winner.BANKER
+
+
+@pytest.mark.parametrize(("cards", "claims", "rule"), [
+    ("2 K 3 3 8 4", {"banker": "K 3 4"}, "Banker on 3 must stand when the Player's third card is 8"),
+    ("2 K 3 3 9 4", {"banker_draws": False}, "Banker on 3 must draw when the Player's third card is 9"),
+    ("2 A 3 3 K 6", {"banker_draws": True}, "Banker on 4 must stand when the Player's third card is 0"),
+    ("2 K 3 5 4 4", {"banker_draws": False}, "Banker on 5 must draw when the Player's third card is 4"),
+    ("2 K 3 6 5 4", {"banker_draws": True}, "Banker on 6 must stand when the Player's third card is 5"),
+    ("K K 6 7 2", {"player_draws": True}, "Player on 6 must stand"),
+    ("3 K 5 5 2", {"banker_draws": True}, "Player has a natural 8: both hands stand"),
+    ("10 K 6 Q 9", {"player_total": 16}, "A = 1, 2-9 face value, 10/J/Q/K = 0"),
+    ("9 5 K 2", {"winner": "tie"}, "the higher total wins and equal totals tie: Player 9, Banker 7"),
+    ("9 5 K 2", {"natural": False}, "Player has a natural 9: both hands stand"),
+    ("7 5 K 2", {"natural": True}, "a natural is 8 or 9 on a side's first two cards"),
+])
+def test_assert_coup_explains_the_broken_rule(cards, claims, rule):
+    with pytest.raises(AssertionError) as info:
+        assert_coup(cards, **claims)
+    message = str(info.value)
+    assert rule in message
+    assert message.startswith(f"coup {cards} does not follow the rules of Punto Banco:")
+    assert "reference: " in message
+
+
+def test_assert_coup_rejects_contradictory_or_short_input():
+    with pytest.raises(ValueError, match="contradicts"):
+        assert_coup("2 4 3 10 6 A", player="2 3 6", player_draws=False)
+    with pytest.raises(CoupError):
+        assert_coup("2 4 3")
+    with pytest.raises(CoupError):
+        assert_coup("2 4 3 10", player_draws=True, banker_draws=True)
+
+
+# -- assert_payout --------------------------------------------------------------------------------
+
+
+def test_assert_payout():
+    assert assert_payout("banker", "3 6 4 2", 10, "9.5") == Fraction(19, 2)
+    assert assert_payout("banker", "3 6 4 2", 10, "19.5", returned=True) == Fraction(39, 2)
+    assert assert_payout("player", "5 7 2 K", 10, 0) == 0  # a tie pushes the Player bet
+    with pytest.raises(AssertionError, match="Banker wins: pays 19/20 per unit staked"):
+        assert_payout("banker", "3 6 4 2", 10, 10)
+    with pytest.raises(AssertionError, match="Banker wins with 6: pays 1/2"):
+        assert_payout("punto-2000", "2 K 2 6 A", 10, 10)
+    with pytest.raises(AssertionError, match="Tie \\(push\\): a push"):
+        assert_payout("banker", "5 7 2 K", 10, -10)
+    with pytest.raises(TypeError, match="float"):
+        assert_payout("banker", "3 6 4 2", 10, 9.5)  # type: ignore[arg-type]
+
+
+# -- strategies ----------------------------------------------------------------------------------
+
+
+@given(shoes())
+def test_shoes_hold_enough_cards(shoe):
+    assert shoe.size >= 6
+
+
+@given(st.data())
+@settings(suppress_health_check=[HealthCheck.too_slow])
+def test_card_sequences_come_from_the_shoe(data):
+    shoe = data.draw(shoes(1, 2))
+    cards = data.draw(card_sequences(shoe))
+    assert len(cards) == 6
+    counts = [0] * 13
+    for c in cards:
+        counts[c.rank.index] += 1
+    assert all(n <= have for n, have in zip(counts, shoe.counts, strict=True))
+    if shoe.suited is not None:
+        assert all(c.suit is not None for c in cards)
+        for c in set(cards):
+            assert cards.count(c) <= shoe.suited[4 * c.rank.index + c.suit.index]
+
+
+@given(coups(8))
+def test_reference_coups_pass_their_own_check(coup):
+    cards = dealing_order(coup)
+    assert assert_coup(cards, player=coup.player, banker=coup.banker, player_total=coup.player_total,
+                       banker_total=coup.banker_total, winner=coup.winner, natural=coup.natural) == coup
+
+
+def _player_draws_on_six(cards: list[Card]) -> tuple[Card, ...]:
+    """A buggy engine's Player hand: draws on 0-6 instead of 0-5."""
+    p2 = hand_total([cards[0].point, cards[2].point])
+    b2 = hand_total([cards[1].point, cards[3].point])
+    natural = p2 >= 8 or b2 >= 8
+    return (cards[0], cards[2], cards[4]) if not natural and p2 <= 6 else (cards[0], cards[2])
+
+
+def test_hypothesis_finds_a_buggy_engine():
+    def wrong(cards: list[Card]) -> bool:
+        try:
+            assert_coup(cards, player=_player_draws_on_six(cards))
+        except AssertionError:
+            return True
+        return False
+
+    found = find(card_sequences(8), wrong)
+    p2 = hand_total([found[0].point, found[2].point])
+    assert p2 == 6
+    with pytest.raises(AssertionError, match="Player on 6 must stand"):
+        assert_coup(found, player=_player_draws_on_six(found))
+
+
+def test_dealing_order_round_trip():
+    cards = parse_cards("2 4 3 10 6 A")
+    assert dealing_order(resolve(cards)) == cards

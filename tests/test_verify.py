@@ -1,0 +1,392 @@
+"""``punto-banco verify``: every way an implementation can misread the tableau or the pay tables,
+each caught with the rule it broke (RULES.md, "Tableau" and "Pay tables in the sheets")."""
+
+from __future__ import annotations
+
+import io
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.shoe import Shoe
+from analyzer.verify import (
+    Discrepancy,
+    LogError,
+    Verifier,
+    amount_text,
+    detect_format,
+    read_records,
+    verify_file,
+)
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def run(*records: dict[str, object] | str, fmt: str = "jsonl", **options: object) -> list[Discrepancy]:
+    """Verify JSON Lines records (dicts, or raw JSON text) and return the discrepancies."""
+    text = "\n".join(r if isinstance(r, str) else json.dumps(r) for r in records) + "\n"
+    verifier = Verifier(**options)  # type: ignore[arg-type]
+    return list(verifier.run(read_records(io.StringIO(text), fmt)))
+
+
+def only(found: list[Discrepancy]) -> Discrepancy:
+    assert len(found) == 1, [str(d) for d in found]
+    return found[0]
+
+
+# -- the tableau ----------------------------------------------------------------------------------
+
+
+def test_a_correct_coup_conforms():
+    # Player 2 3 6 (1), Banker 4 10 A (5): Banker wins (the resolve() doctest).
+    assert run({"cards": "2 4 3 10 6 A", "player_total": 1, "banker_total": 5, "winner": "banker"}) == []
+
+
+def test_banker_3_draws_against_an_8():
+    # Player 2 3 = 5 draws an 8; Banker K 3 = 3 must stand on an 8 (RULES.md table, row 3).
+    d = only(run({"player": "2 3 8", "banker": "K 3 4"}))
+    assert (d.field, d.expected, d.claimed) == ("banker", "Banker stands", "Banker draws a third card (4)")
+    assert d.rule == "Banker on 3 must stand when the Player's third card is 8"
+
+
+def test_banker_3_stands_against_a_9_from_the_card_sequence_alone():
+    # Only 5 cards dealt: the Banker did not draw; on 3 it must draw against a 9.
+    d = only(run({"cards": "2 K 3 3 9"}))
+    assert d.field == "cards"
+    assert d.rule == "Banker on 3 must draw when the Player's third card is 9"
+
+
+# RULES.md, "Tableau", step 4, at the edges of rows 4, 5 and 6: (Banker total, Player's third
+# card, must the Banker draw?).
+BANKER_EDGES = [
+    (4, 1, False), (4, 2, True), (4, 7, True), (4, 8, False), (4, 0, False),
+    (5, 3, False), (5, 4, True), (5, 7, True), (5, 8, False),
+    (6, 5, False), (6, 6, True), (6, 7, True), (6, 8, False),
+    (7, 6, False), (3, 0, True),
+]
+
+
+@pytest.mark.parametrize(("banker", "third", "draws"), BANKER_EDGES)
+def test_banker_edges(banker, third, draws):
+    # Player 2 3 = 5 draws `third`; Banker K + `banker`.  The implementation does the opposite.
+    third_card = {0: "K", 1: "A"}.get(third, str(third))
+    player = f"2 3 {third_card}"
+    bank = f"K {banker}" + ("" if draws else " 5")
+    d = only(run({"player": player, "banker": bank}))
+    verb = "draw" if draws else "stand"
+    assert d.rule == f"Banker on {banker} must {verb} when the Player's third card is {third}"
+    assert d.field == "banker"
+
+
+def test_banker_when_the_player_stood():
+    d = only(run({"player": "K 7", "banker": "K 6 2"}))
+    assert d.rule == "Banker on 6 must stand when the Player stands"
+    d = only(run({"player": "K 6", "banker": "K 5"}))
+    assert d.rule == "Banker on 5 must draw when the Player stands"
+
+
+def test_player_draws_on_6():
+    # The Player stands on 6 (RULES.md step 2); this implementation draws.
+    d = only(run({"player": "K 6 2", "banker": "K 7"}))
+    assert (d.field, d.expected, d.claimed) == ("player", "Player stands", "Player draws a third card (2)")
+    assert d.rule == "Player on 6 must stand"
+
+
+def test_player_stands_on_5():
+    d = only(run({"player": "K 5", "banker": "K 7"}))
+    assert d.rule == "Player on 5 must draw"
+
+
+def test_natural_against_a_drawing_hand():
+    # Player natural 8; the implementation still let the Banker (5) draw.
+    d = only(run({"player": "3 5", "banker": "K 5 2"}))
+    assert d.field == "banker"
+    assert d.rule == "Player has a natural 8: both hands stand"
+    # Banker natural 9; the implementation let the Player (1) draw; and from cards alone.
+    d = only(run({"player": "A K 4", "banker": "4 5"}))
+    assert (d.field, d.rule) == ("player", "Banker has a natural 9: both hands stand")
+    d = only(run({"cards": "A 4 K 5 4"}))
+    assert (d.field, d.rule) == ("cards", "Banker has a natural 9: both hands stand")
+
+
+def test_both_naturals():
+    d = only(run({"cards": "9 8 K K 2"}))
+    assert d.rule == "Player has a natural 9 and Banker has a natural 8: both hands stand"
+    # Both hands drew: two mistakes, each reported.
+    found = run({"cards": "9 8 K K 2 2"})
+    assert [d.claimed for d in found] == ["Player draws a third card (2)", "Banker draws a third card (2)"]
+
+
+def test_ten_valued_cards_in_totals():
+    # 10, J, Q, K count 0: Player 10 6 is 6, not 16; Banker K Q is 0 (baccara).
+    found = run({"player": "10 6", "banker": "K Q 9", "player_total": 16, "banker_total": 10})
+    fields = {d.field: d for d in found}
+    assert set(fields) == {"player_total", "banker_total"}
+    assert (fields["player_total"].expected, fields["player_total"].claimed) == ("6", "16")
+    assert "10(0) + 6 = 6 -> 6" in fields["player_total"].rule
+    assert fields["banker_total"].expected == "9"
+
+
+def test_ten_valued_third_card_is_zero_in_the_tableau():
+    # A K as the Player's third card has point value 0: Banker on 4 stands (RULES.md; sheet 004
+    # writes it "10").  An implementation reading it as "no third card" would draw.
+    d = only(run({"cards": "2 A 3 3 K 6", "player": "2 3 K", "banker": "A 3 6"}))
+    assert d.rule == "Banker on 4 must stand when the Player's third card is 0"
+
+
+def test_wrong_total_and_winner():
+    found = run({"cards": "9 5 K 2", "player_total": 9, "banker_total": 7, "winner": "banker"})
+    d = only(found)
+    assert (d.field, d.expected, d.claimed) == ("winner", "Player", "Banker")
+    assert d.rule == "the higher total wins and equal totals tie: Player 9, Banker 7"
+
+
+def test_each_mistake_reported_once_where_it_was_made():
+    # The Banker wrongly drew (3 against an 8); its totals, winner and payouts are right for
+    # the hands it dealt, so only the draw is reported.
+    found = run({"cards": "2 K 3 3 8 4", "player": "2 3 8", "banker": "K 3 4", "player_total": 3,
+                 "banker_total": 7, "winner": "banker", "bets": {"banker": {"stake": 10, "paid": "9.5"}}})
+    assert [d.field for d in found] == ["banker"]
+
+
+def test_hands_disagree_with_the_dealing_order():
+    found = run({"cards": "2 4 3 10 6 A", "player": "2 4 6", "banker": "3 10 A"})
+    assert [(d.field, d.expected, d.claimed) for d in found] == [
+        ("player", "2 3 6", "2 4 6"), ("banker", "4 10 A", "3 10 A")]
+    assert found[0].rule.startswith("dealing order: Player, Banker, Player, Banker")
+
+
+def test_lone_fifth_card_resolved_by_the_claimed_totals():
+    # K 6 / K 7: both must stand.  A fifth card 2: whose?  The claimed totals say the Player's.
+    d = only(run({"cards": "K K 6 7 2", "player_total": 8, "banker_total": 7}))
+    assert d.rule == "Player on 6 must stand"
+    d = only(run({"cards": "K K 6 7 2", "player_total": 6, "banker_total": 9}))
+    assert d.rule == "Banker on 7 must stand when the Player stands"
+    # Without totals it cannot be told: both rules are named.
+    d = only(run({"cards": "K K 6 7 2"}))
+    assert d.rule == "Player on 6 must stand, and Banker on 7 must stand when the Player stands"
+
+
+def test_too_many_or_too_few_cards():
+    assert only(run({"cards": "2 4 3"})).expected == "4 to 6 cards"
+    assert only(run({"cards": "2 4 3 10 6 A 5"})).expected == "4 to 6 cards"
+    assert only(run({"player": "2 3 4 5", "banker": "K K"})).field == "player"
+
+
+# -- the pay tables -------------------------------------------------------------------------------
+
+BANKER_WIN = "3 6 4 2"  # Player 7, Banker natural 8: Banker wins
+TIE = "5 7 2 K"  # Player 7, Banker 7: a tie
+
+
+def bet(cards: str, name: str, stake: str, paid: str) -> str:
+    return f'{{"cards": "{cards}", "bets": {{"{name}": {{"stake": {stake}, "paid": {paid}}}}}}}'
+
+
+def test_commission_on_banker_wins():
+    # 5% commission: a Banker win pays 19/20 (RULES.md pay tables, sheets 000, 001, 003, 004).
+    assert run(bet(BANKER_WIN, "banker", "10", "9.5")) == []
+    d = only(run(bet(BANKER_WIN, "banker", "10", "10")))
+    assert (d.field, d.expected, d.claimed) == ("bet:banker", "9.5 net", "10 net")
+    assert d.rule == "Banker (5% commission), stake 10: Banker wins: pays 19/20 per unit staked"
+    # 4% commission is a named variant: banker:4 pays 24/25.
+    d = only(run(bet(BANKER_WIN, "banker:4", "25", "23.75")))
+    assert (d.expected, d.rule.split(": ")[-1]) == ("24 net", "pays 24/25 per unit staked")
+
+
+def test_commission_charged_on_a_push():
+    d = only(run(bet(TIE, "banker", "10", "-0.5")))
+    assert d.expected == "0 net"
+    assert d.rule == "Banker (5% commission), stake 10: Tie (push): a push, the stake is returned"
+
+
+@pytest.mark.parametrize("name", ["player", "banker"])
+def test_ties_push_player_and_banker(name):
+    assert run(bet(TIE, name, "10", "0")) == []
+    d = only(run(bet(TIE, name, "10", "-10")))
+    assert (d.field, d.expected, d.claimed) == (f"bet:{name}", "0 net", "-10 net")
+    assert d.rule.endswith("Tie (push): a push, the stake is returned")
+
+
+def test_tie_pays_8_to_1():
+    assert run(bet(TIE, "tie", "10", "80")) == []
+    assert only(run(bet(TIE, "tie", "10", "90"))).expected == "80 net"
+    assert run(bet(TIE, "tie:9", "10", "90")) == []
+
+
+def test_punto_2000_banker_6_pays_half():
+    # Sheet 001, Punto 2000: no commission, a Banker win with 6 pays 1/2.
+    six = "2 K 2 6 A"  # Player 2 2 A = 5, Banker K 6 = 6 stands on an A: Banker wins with 6
+    assert run(bet(six, "punto-2000", "10", "5")) == []
+    d = only(run(bet(six, "punto-2000", "10", "10")))
+    assert (d.expected, d.claimed) == ("5 net", "10 net")
+    assert d.rule.endswith("Banker wins with 6: pays 1/2 per unit staked")
+    # Other Banker wins pay even money, no commission.
+    assert only(run(bet(BANKER_WIN, "punto-2000", "10", "9.5"))).expected == "10 net"
+
+
+def test_returned_amounts():
+    assert run(bet(BANKER_WIN, "banker", "10", "19.5"), paid_means="returned") == []
+    assert run(bet(TIE, "player", "10", "10"), paid_means="returned") == []
+    d = only(run(bet(TIE, "player", "10", "0"), paid_means="returned"))
+    assert (d.expected, d.claimed) == ("10 returned", "0 returned")
+
+
+def test_amounts_are_exact():
+    # 1/3 of a unit is no decimal; 0.1 + 0.2 style float error must not creep in.
+    assert run(bet(BANKER_WIN, "banker", "0.3", '"0.285"')) == []
+    assert only(run(bet(BANKER_WIN, "banker", "0.3", "0.28500000000000003"))).expected == "0.285 net"
+    assert amount_text(Fraction(1, 3)) == "1/3"
+
+
+def test_pair_bet_reads_the_ranks():
+    assert run(bet("8h 3d 8s 4c", "player-pair", "1", "11")) == []
+    assert only(run(bet("8h 3d 9s 4c", "player-pair", "1", "11"))).expected == "-1 net"
+
+
+def test_suited_bet_needs_suits():
+    with pytest.raises(LogError, match="needs the suits"):
+        run(bet("8 3 8 4", "perfect-pair", "1", "-1"))
+
+
+# -- the shoe check -------------------------------------------------------------------------------
+
+
+def test_shoe_runs_out_of_a_rank():
+    # One deck holds four aces; the fifth is flagged.
+    # Each coup is two naturals (A 7 = 8 against 7 A = 8, and so on), so only the shoe can fail.
+    recs = [{"cards": "A 7 7 A"}, {"cards": "A 8 7 A"}, {"cards": "A 9 7 K"}]
+    d = only(run(*recs, shoe=Shoe.standard(1)))
+    assert (d.record, d.field, d.claimed) == (3, "cards", "A")
+    assert d.rule.startswith("the shoe (1 deck (52 cards)) holds 4 of rank A, all dealt before this card "
+                             "(card 9 of this shoe)")
+
+
+def test_suited_duplicate_is_flagged():
+    found = run({"cards": "Ah 2s 7d 6c"}, {"cards": "Ah 3s 7h 5s"}, shoe=Shoe.standard(1))
+    assert [(d.record, d.claimed) for d in found] == [(2, "Ah")]
+    # Without suits only the rank is tracked: a suitless A takes any ace still there.
+    assert run({"cards": "Ah 2s 7d 6c"}, {"cards": "A 3s 7h 5s"}, shoe=Shoe.standard(1)) == []
+
+
+def test_new_shoe_and_shoe_ids_reset():
+    recs = [{"cards": "Ah 2s 7d 6c", "shoe": 1}, {"cards": "Ah 3s 7h 5s", "shoe": 2},
+            {"new_shoe": True, "burn": "Ah"}, {"cards": "2s 3s 7s 5c"}]
+    assert run(*recs, shoe=Shoe.standard(1)) == []
+    found = run({"cards": "Ah 2s 7d 6c"}, {"burn": "Ah", "new_shoe": False}, shoe=Shoe.standard(1))
+    assert [(d.field, d.claimed) for d in found] == [("burn", "Ah")]
+
+
+def test_shoe_check_does_not_hide_other_discrepancies():
+    # The second coup's Player bet is settled wrongly, and its 5th ace is one too many.
+    recs = [{"cards": "A 7 7 A"}, {"cards": "A 8 7 A"},
+            {"cards": "A 9 7 K", "bets": {"player": {"stake": 1, "paid": 1}}}]
+    found = run(*recs, shoe=Shoe.standard(1))
+    assert [(d.record, d.field) for d in found] == [(3, "cards"), (3, "bet:player")]
+
+
+def test_no_shoe_check_without_a_shoe():
+    assert run({"cards": "A 7 7 A"}, {"cards": "A 7 7 A"}, {"cards": "A 7 7 A"}) == []
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+def test_csv_and_jsonl_examples(tmp_path):
+    verifier, found = verify_file(str(EXAMPLES / "hands.jsonl"), shoe=Shoe.standard(8))
+    assert found == []
+    assert (verifier.coups, verifier.records) == (5, 7)
+    verifier, found = verify_file(str(EXAMPLES / "hands.csv"))
+    assert [(d.record, d.field) for d in found] == [
+        (2, "banker"), (4, "bet:banker"), (5, "bet:player"), (6, "banker"), (7, "bet:punto-2000")]
+    assert [d.line for d in found] == [3, 5, 6, 7, 8]
+
+
+@pytest.mark.parametrize(("text", "fmt", "message"), [
+    ("cards\n2 4 3 10 6 A\n2 4 3 1 6 A\n", "csv", "line 3: cards: bad card '1'"),
+    ("cards,winner\n2 4 3 10 6 A,banker\n2 4 3 10 6 A,dealer\n", "csv", "line 3: bad winner 'dealer'"),
+    ("cards,winner\n2 4 3 10 6 A\n", "csv", "line 2: 1 fields where the header has 2"),
+    ("winner\nbanker\n", "csv", "line 1: the header"),
+    ("cards,bet:bankr\n2 4 3 10 6 A,1\n", "csv", "line 1: unknown bet 'bankr'"),
+    ("cards,bet:banker\n2 4 3 10 6 A,9.5\n", "csv", "line 2: bet 'banker' has a settled amount but no stake"),
+    ("cards,stake,bet:banker\n2 4 3 10 6 A,ten,9.5\n", "csv", "line 2: bad stake of banker 'ten'"),
+    ("cards,player_total\n2 4 3 10 6 A,1.5\n", "csv", "line 2: bad player_total '1.5'"),
+    ('{"cards": "2 4 3 10 6 A"}\n\n{"cards": 7}\n', "jsonl", "line 3: bad cards 7"),
+    ('{"cards": "2 4 3 10 6 A"}\n{"cards": \n', "jsonl", "line 2: not JSON"),
+    ('["2 4 3 10 6 A"]\n', "jsonl", "line 1: each line must be a JSON object"),
+    ('{"cards": "2 4 3 10 6 A", "bets": {"banker": {"stake": 10}}}\n', "jsonl", "line 1: bet 'banker'"),
+])
+def test_unreadable_input_names_the_line(text, fmt, message):
+    with pytest.raises(LogError) as info:
+        list(Verifier().run(read_records(io.StringIO(text), fmt)))
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def test_detect_format():
+    assert detect_format("a/b.CSV") == "csv"
+    assert detect_format("b.ndjson") == "jsonl"
+    assert detect_format("b.txt", "jsonl") == "jsonl"
+    with pytest.raises(LogError, match="--log-format"):
+        detect_format("b.txt")
+
+
+def test_unknown_columns_are_reported():
+    ignored: list[str] = []
+    list(read_records(io.StringIO("cards,table\n2 4 3 10 6 A,7\n"), "csv", ignored=ignored))
+    assert ignored == ["table"]
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+def test_cli_exit_codes(tmp_path):
+    runner = CliRunner()
+    good = runner.invoke(main, ["verify", str(EXAMPLES / "hands.jsonl"), "--decks", "8"])
+    assert good.exit_code == 0, good.output
+    assert good.output.strip() == "verified 5 coups (7 records): all conform"
+    bad = runner.invoke(main, ["verify", str(EXAMPLES / "hands.csv")])
+    assert bad.exit_code == 1
+    assert "Banker on 3 must stand when the Player's third card is 8" in bad.output
+    assert bad.output.strip().endswith("5 discrepancies in 5 records")
+    broken = tmp_path / "broken.csv"
+    broken.write_text("cards\n2 4 3 10 6 A\n2 4 Z 10\n", encoding="utf-8")
+    out = tmp_path / "report.txt"
+    err = runner.invoke(main, ["verify", str(broken), "-o", str(out)])
+    assert err.exit_code == 2
+    assert err.output.startswith("Error: line 3: cards: bad card 'Z'")
+    assert "Traceback" not in err.output
+    assert not out.exists() and list(tmp_path.iterdir()) == [broken]
+
+
+def test_cli_report_formats_and_output_file(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "report.jsonl"
+    res = runner.invoke(main, ["verify", str(EXAMPLES / "hands.csv"), "--format", "jsonl", "-o", str(out)])
+    assert res.exit_code == 1
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["record"] for r in rows] == [2, 4, 5, 6, 7]
+    res = runner.invoke(main, ["verify", str(EXAMPLES / "hands.csv"), "--format", "csv", "--max-report", "2"])
+    assert res.exit_code == 1
+    assert res.stdout.splitlines() == [
+        "record,line,id,field,expected,claimed,rule",
+        "2,3,c2,banker,Banker stands,Banker draws a third card (4),Banker on 3 must stand when the Player's "
+        "third card is 8",
+        "4,5,c4,bet:banker,9.5 net,10 net,"
+        "\"Banker (5% commission), stake 10: Banker wins: pays 19/20 per unit staked\"",
+    ]
+    summary = "verified 7 coups (7 records): 5 discrepancies in 5 records (first 2 reported)"
+    assert res.stderr.strip() == summary
+
+
+def test_cli_reads_standard_input_and_shows_progress():
+    runner = CliRunner()
+    text = (EXAMPLES / "hands.jsonl").read_text(encoding="utf-8")
+    res = runner.invoke(main, ["verify", "-", "--log-format", "jsonl"], input=text)
+    assert res.exit_code == 0
+    res = runner.invoke(main, ["verify", str(EXAMPLES / "hands.jsonl"), "--progress"])
+    assert res.exit_code == 0
+    assert "verifying" in res.output  # the bar is drawn on standard error (merged by CliRunner)
