@@ -8,7 +8,8 @@ irrational figure, the standard deviation, is given as a ``Decimal`` rounded exa
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
+import math
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -16,7 +17,7 @@ from fractions import Fraction
 
 from analyzer.bets import Bet
 from analyzer.coup import Winner
-from analyzer.enumerate import SuitsUnknownError, compile_table, evaluate, universe
+from analyzer.enumerate import CompiledTable, SuitsUnknownError, compile_table, universe
 from analyzer.errors import BetError
 from analyzer.exact import sqrt_decimal
 from analyzer.features import Features, Level
@@ -79,16 +80,23 @@ def distribution(shoe: Shoe, level: Level = Level.VALUE, thirds: bool = False) -
     Raises:
         BetError: ``level`` is CARD and the shoe's suits are unknown.
     """
-    table = compile_table(level, thirds)
+    return _table_distribution(compile_table(level, thirds), shoe)
+
+
+def _table_distribution(table: CompiledTable, shoe: Shoe) -> Distribution:
+    """The exact counts of ``table``'s features on ``shoe`` (the fast path of
+    :mod:`analyzer.batch`, equal to :func:`analyzer.enumerate.evaluate`)."""
+    from analyzer.batch import table_counts
+
     try:
-        counts, denominator = evaluate(table, shoe)
+        counts, denominator = table_counts(table, shoe)
     except SuitsUnknownError:
         raise BetError(
             "suited bets need the suits of the cards, and this shoe gives counts per rank only: "
             "use a standard shoe (--decks), remove cards with their suits (e.g. Kh), "
             "or give counts per rank and suit"
         ) from None
-    return Distribution(shoe, level, table.features, tuple(counts), denominator)
+    return Distribution(shoe, table.level, table.features, tuple(counts), denominator)
 
 
 # -- bets -----------------------------------------------------------------------------------------
@@ -146,32 +154,64 @@ class BetSummary:
         return sqrt_decimal(self.variance, digits)
 
 
+@dataclass(frozen=True)
+class _Settlement:
+    """A bet settled over a tuple of feature records: the distinct (event, pays) keys, the key
+    index of each record, each key's line order."""
+
+    keys: tuple[tuple[str, Fraction], ...]
+    index: tuple[int, ...]
+    order: tuple[int, ...]
+
+
+#: Cached per (bet object, records object); the objects are kept so their ids stay valid.
+_SETTLED: OrderedDict[tuple[int, int], tuple[Bet, tuple[Features, ...], _Settlement]] = OrderedDict()
+
+
+def _settle_all(bet: Bet, features: tuple[Features, ...]) -> _Settlement:
+    key = (id(bet), id(features))
+    hit = _SETTLED.get(key)
+    if hit is not None and hit[0] is bet and hit[1] is features:
+        _SETTLED.move_to_end(key)
+        return hit[2]
+    keys: dict[tuple[str, Fraction], int] = {}
+    index = tuple(keys.setdefault(bet.settle(f), len(keys)) for f in features)
+    settled = _Settlement(tuple(keys), index, tuple(_line_order(bet, k[0]) for k in keys))
+    _SETTLED[key] = (bet, features, settled)
+    if len(_SETTLED) > 4096:
+        _SETTLED.popitem(last=False)
+    return settled
+
+
 def summarize(bet: Bet, dist: Distribution) -> BetSummary:
     """Price ``bet`` on the feature distribution ``dist`` (which must be at the bet's level)."""
-    by_event: dict[tuple[str, Fraction], int] = defaultdict(int)
-    order: dict[tuple[str, Fraction], int] = {}
-    for f, c in zip(dist.features, dist.counts, strict=True):
-        key = bet.settle(f)
-        by_event[key] += c
-        order.setdefault(key, _line_order(bet, key[0]))
+    settled = _settle_all(bet, dist.features)
+    sums = [0] * len(settled.keys)
+    for i, c in zip(settled.index, dist.counts, strict=True):
+        sums[i] += c
+    by_event: dict[tuple[str, Fraction], int] = dict(zip(settled.keys, sums, strict=True))
+    order: dict[tuple[str, Fraction], int] = dict(zip(settled.keys, settled.order, strict=True))
     if dist.run_out:
-        by_event[(RUN_OUT, Fraction(0))] += dist.run_out
+        by_event[(RUN_OUT, Fraction(0))] = by_event.get((RUN_OUT, Fraction(0)), 0) + dist.run_out
         order[(RUN_OUT, Fraction(0))] = 10**6
     d = dist.denominator
-    rows = tuple(
-        EventRow(event, pays, c, Fraction(c, d))
-        for (event, pays), c in sorted(by_event.items(), key=lambda kv: (order[kv[0]], -kv[0][1]))
-    )
-    ev = sum((r.probability * r.pays for r in rows), Fraction(0))
-    second = sum((r.probability * r.pays * r.pays for r in rows), Fraction(0))
+    ordered = sorted(by_event.items(), key=lambda kv: (order[kv[0]], -kv[0][1]))
+    rows = tuple(EventRow(event, pays, c, Fraction(c, d)) for (event, pays), c in ordered)
+    # integers inside: with L the lcm of the pays' denominators, EV = sum c (L pays) / (d L)
+    scale = math.lcm(*(pays.denominator for (_, pays), _ in ordered))
+    first = second = 0
+    for (_, pays), c in ordered:
+        x = pays.numerator * (scale // pays.denominator)
+        first += c * x
+        second += c * x * x
     return BetSummary(
         bet=bet,
         events=rows,
         denominator=d,
-        ev=ev,
-        variance=second - ev * ev,
-        push_probability=sum((r.probability for r in rows if r.pays == 0), Fraction(0)),
-        hit_frequency=sum((r.probability for r in rows if r.pays > 0), Fraction(0)),
+        ev=Fraction(first, d * scale),
+        variance=Fraction(second * d - first * first, (d * scale) ** 2),
+        push_probability=Fraction(sum(c for (_, pays), c in ordered if pays == 0), d),
+        hit_frequency=Fraction(sum(c for (_, pays), c in ordered if pays > 0), d),
     )
 
 
@@ -192,19 +232,33 @@ class Pricer:
 
     def __init__(self, shoe: Shoe) -> None:
         self.shoe = shoe
+        # distributions per compiled table, keyed by identity (hashing a table costs more)
+        self._tables: dict[int, tuple[CompiledTable, Distribution]] = {}
 
     @functools.cache  # noqa: B019 - one Pricer per shoe; the cache lives as long as it does
     def distribution(self, level: Level, thirds: bool) -> Distribution:
         """The feature distribution at ``level`` (see :func:`distribution`)."""
         return distribution(self.shoe, level, thirds)
 
+    def _of_table(self, table: CompiledTable) -> Distribution:
+        hit = self._tables.get(id(table))
+        if hit is None or hit[0] is not table:
+            hit = self._tables[id(table)] = (table, _table_distribution(table, self.shoe))
+        return hit[1]
+
     def summary(self, bet: Bet) -> BetSummary:
         """Exact statistics of ``bet`` on this shoe.
+
+        Pair-only bets (their pay depends on the first-four-card pair flags alone, checked by
+        :func:`analyzer.batch.pair_only`) are priced on the small first-four-card table, with
+        the same result as on the full table.
 
         Raises:
             BetError: a suited bet on a shoe without suits.
         """
-        return summarize(bet, self.distribution(bet.level, bet.thirds))
+        from analyzer.batch import table_for
+
+        return summarize(bet, self._of_table(table_for(bet, self.shoe.size)))
 
     def summaries(self, bets: Iterable[Bet]) -> list[BetSummary]:
         """:meth:`summary` of each bet, in order."""
@@ -296,6 +350,14 @@ class Analysis:
         return {n: counts.get(n, 0) for n in (4, 5, 6)}
 
 
+@functools.cache
+def _main_bets() -> tuple[Bet, ...]:
+    """The main bets, built once (bets are immutable; priced settlements cache per object)."""
+    from analyzer.catalogue import main_bets
+
+    return tuple(main_bets())
+
+
 def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None) -> Analysis:
     """Exact analysis of ``shoe``: outcome counts and probabilities, the totals table, naturals,
     cards per coup, and the main bets (or ``bets``, all at VALUE level without third cards).
@@ -306,10 +368,8 @@ def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None) -> Analysis:
     >>> a.outcome_counts["Banker"], a.denominator
     (2292252566437888, 4998398275503360)
     """
-    from analyzer.catalogue import main_bets
-
     dist = distribution(shoe, Level.VALUE, thirds=False)
-    chosen = main_bets() if bets is None else list(bets)
+    chosen = _main_bets() if bets is None else list(bets)
     for bet in chosen:
         if bet.level > Level.VALUE or bet.thirds:
             raise BetError(f"analyze() prices value-level bets only; price {bet.name!r} with price()")

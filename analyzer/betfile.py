@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.bets import Bet, PayLine
-from analyzer.errors import BetError
+from analyzer.errors import AnalyzerError, BetError
+from analyzer.exact import parse_exact
 from analyzer.features import Features, Level
 
 #: Feature name -> (allowed values, level needed, reads third cards, getter).
@@ -75,6 +76,9 @@ FEATURES: dict[str, tuple[str, Level, bool, Callable[[Features], object]]] = {
     "banker_suited_pair": ("true or false", Level.CARD, False, lambda f: f.banker_suited_pair),
 }
 
+#: A bet file is a few lines; refuse anything that is not (e.g. /dev/zero).
+MAX_FILE_BYTES = 1_000_000
+
 _BET_KEYS = {"name", "title", "pay", "otherwise", "otherwise_event", "source"}
 _LINE_KEYS = {"event", "when", "pays"}
 
@@ -88,11 +92,24 @@ def load_bets(path: str | Path) -> list[Bet]:
         OSError: the file cannot be read.
     """
     where = str(path)
+    if not where.strip():
+        raise BetError("empty bet-file name: give the path of a TOML file")
+    if Path(path).is_dir():
+        raise BetError(f"{where}: is a folder, not a TOML file")
+    if Path(path).exists() and not Path(path).is_file():
+        raise BetError(f"{where}: not a regular file")
     with open(path, "rb") as fh:
-        try:
-            doc = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise BetError(f"{where}: not valid TOML: {exc}") from None
+        data = fh.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise BetError(f"{where}: larger than {MAX_FILE_BYTES // 1_000_000} MB; a bet file is a few lines")
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise BetError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BetError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise BetError(f"{where}: nested too deeply to be a bet file") from None
     unknown = set(doc) - {"bet"}
     if unknown:
         raise BetError(f"{where}: unknown top-level key {sorted(unknown)[0]!r}: use [[bet]] tables")
@@ -107,8 +124,13 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         raise BetError(f"{where}: bet #{number} is not a table")
     name = spec.get("name")
     label = f"{where}: bet {name!r}" if isinstance(name, str) and name else f"{where}: bet #{number}"
+    if "name" in spec and not isinstance(name, str):
+        raise BetError(f"{label}: key 'name' must be text, got {name!r}")
     if not isinstance(name, str) or not name.strip():
         raise BetError(f"{label}: key 'name' is missing or empty")
+    for key in ("name", "title", "source", "otherwise_event"):
+        if key in spec:
+            _text(label, key, spec[key])
     for key in spec:
         if key not in _BET_KEYS:
             raise BetError(f"{label}: unknown key {key!r}: allowed keys are {', '.join(sorted(_BET_KEYS))}")
@@ -131,9 +153,7 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         if "pays" not in line:
             raise BetError(f"{label}: pay line {j}: key 'pays' is missing")
         pays = _amount(f"{label}: pay line {j}: key 'pays'", line["pays"])
-        event = line.get("event", f"line {j}")
-        if not isinstance(event, str):
-            raise BetError(f"{label}: pay line {j}: key 'event' must be text")
+        event = _text(f"{label}: pay line {j}", "event", line.get("event", f"line {j}"))
         lines.append(PayLine(event, cond, pays))
     otherwise = _amount(f"{label}: key 'otherwise'", spec.get("otherwise", -1))
     adjustable = next((i for i, ln in enumerate(lines) if ln.pays > 0), None)
@@ -192,23 +212,25 @@ def _value(label: str, key: str, allowed: str, v: object) -> object:
     return v
 
 
+def _text(label: str, key: str, value: object) -> str:
+    """A one-line text value (names, titles, events end up in tables of every format)."""
+    if not isinstance(value, str):
+        raise BetError(f"{label}: key {key!r} must be text, got {value!r}")
+    if any(not ch.isprintable() for ch in value) or len(value) > 200:
+        raise BetError(f"{label}: key {key!r} must be one line of at most 200 printable characters")
+    return value
+
+
 def _amount(label: str, raw: object) -> Fraction:
-    if isinstance(raw, bool):
-        raise BetError(f'{label}: bad amount {raw!r}: use a number such as 40, -1, "19/20" or "0.95"')
-    if isinstance(raw, int):
-        value = Fraction(raw)
-    elif isinstance(raw, str):
-        try:
-            value = Fraction(raw.strip())
-        except (ValueError, ZeroDivisionError):
-            raise BetError(
-                f'{label}: bad amount {raw!r}: use a number such as 40, "19/20" or "0.95"'
-            ) from None
-    else:
+    if isinstance(raw, float):
         raise BetError(
             f"{label}: bad amount {raw!r}: write it as an integer or a quoted exact number "
-            '("19/20", "0.95"); TOML floats are not exact'
+            "(\"19/20\", \"0.95\"); TOML floats are not exact"
         )
+    try:
+        value = parse_exact(raw, "amount")
+    except AnalyzerError as exc:
+        raise BetError(f"{label}: {exc}") from None
     if value < -1:
         raise BetError(f"{label}: bad amount {raw!r}: a bet cannot lose more than its stake (-1)")
     return value

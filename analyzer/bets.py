@@ -70,7 +70,7 @@ class Bet:
     def settle(self, features: Features) -> tuple[str, Fraction]:
         """The event and the pay per unit staked for a coup with these features."""
         if self.payout_function is not None:
-            pays = Fraction(self.payout_function(features))
+            pays = _checked_pay(self.name, self.payout_function(features))
             label = self.event_function(features) if self.event_function else _label_for_pay(pays)
             return label, pays
         for line in self.lines:
@@ -102,6 +102,9 @@ class Bet:
         idx = self.adjustable if line is None else line
         if idx is None or self.payout_function is not None:
             raise BetError(f"bet {self.name!r} has no single adjustable pay")
+        if not isinstance(idx, int) or not 0 <= idx < len(self.lines):
+            raise BetError(f"bet {self.name!r} has no pay line {idx!r}: it has {len(self.lines)}")
+        pays = _checked_pay(self.name, pays)
         lines = list(self.lines)
         lines[idx] = PayLine(lines[idx].event, lines[idx].when, Fraction(pays))
         return Bet(
@@ -135,15 +138,32 @@ class Bet:
         >>> b = Bet.from_function("banker-7", lambda f: Fraction(1) if f.banker_total == 7 else -1)
         >>> b.name, b.level
         ('banker-7', <Level.VALUE: 0>)
+
+        Raises:
+            BetError: ``level`` is not a :class:`Level` or ``payout`` is not callable; when the
+                bet is priced, a payout that is not an exact number >= -1.
         """
+        if not isinstance(level, Level):
+            raise BetError(f"bad level {level!r}: use Level.VALUE, Level.RANK or Level.CARD")
+        if not callable(payout):
+            raise BetError(f"bad payout {payout!r}: give a function of the coup's Features")
         return cls(
             name=name,
             title=title or name,
             lines=(),
             level=level,
             thirds=thirds,
-            payout_function=lambda f: Fraction(payout(f)),
+            payout_function=payout,  # type: ignore[arg-type]  # checked by _checked_pay
         )
+
+
+def _checked_pay(name: str, pays: object) -> Fraction:
+    """A pay per unit staked: an exact number, at least -1 (a bet loses at most its stake)."""
+    if isinstance(pays, bool) or not isinstance(pays, int | Fraction):
+        raise BetError(f"bet {name!r}: pay {pays!r} is not an exact number (int or Fraction)")
+    if pays < -1:
+        raise BetError(f"bet {name!r}: pay {pays} loses more than the stake (-1)")
+    return Fraction(pays)
 
 
 def _label_for_pay(pays: Fraction) -> str:
@@ -168,9 +188,9 @@ def combine(bets: Sequence[Bet], stakes: Sequence[Fraction | int] | None = None)
     Raises:
         BetError: no bets, stakes of the wrong number, or a stake that is not positive.
     """
-    if not bets:
-        raise BetError("a combined wager needs at least one bet")
-    weights = [Fraction(1)] * len(bets) if stakes is None else [Fraction(s) for s in stakes]
+    if not bets or not all(isinstance(b, Bet) for b in bets):
+        raise BetError("a combined wager needs one or more Bet objects")
+    weights = [Fraction(1)] * len(bets) if stakes is None else [_stake(s) for s in stakes]
     if len(weights) != len(bets) or any(w <= 0 for w in weights):
         raise BetError("a combined wager needs one positive stake per bet")
     total = sum(weights, Fraction(0))
@@ -193,6 +213,12 @@ def combine(bets: Sequence[Bet], stakes: Sequence[Fraction | int] | None = None)
         payout_function=payout,
         event_function=settle_event,
     )
+
+
+def _stake(value: object) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, int | Fraction):
+        raise BetError(f"bad stake {value!r}: give an int or a Fraction")
+    return Fraction(value)
 
 
 # -- conditions used by the catalogue -----------------------------------------------------------

@@ -26,6 +26,11 @@ def choose_bets(specs: Sequence[str], files: Sequence[str], all_bets: bool = Fal
     chosen += [find_bet(s) for s in specs]
     for path in files:
         chosen += load_bets(path)
+    seen: set[str] = set()
+    for bet in chosen:
+        if bet.name in seen:
+            raise BetError(f"bet {bet.name!r} is chosen twice: give each bet once, with a distinct name")
+        seen.add(bet.name)
     return chosen or main_bets()
 
 
@@ -61,9 +66,12 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
             continue
         line = bet.lines[bet.adjustable]
         try:
-            pay = pay_for_edge(bet, shoe, house_edge)
+            pay: Fraction | None = pay_for_edge(bet, shoe, house_edge)
         except BetError:
+            rows.append((bet.title, line.event, line.pays, None, None))
             continue
+        if pay is not None and pay <= 0:
+            pay = None  # no winning pay gives that edge
         rows.append((bet.title, line.event, line.pays, pay, pay))
     what = "fair bet (house edge 0)" if house_edge == 0 else f"house edge of {_pct(house_edge)}%"
     cols = (
@@ -73,7 +81,8 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
         Column("Pay for target", "fraction", "pay"),
         Column("Pay for target (decimal)", "decimal", "pay_decimal"),
     )
-    return Table("pays", f"Pays for a {what}: {shoe.describe()}", cols, tuple(rows))
+    notes = ("'-': no positive pay gives that house edge, or the event cannot happen on this shoe.",)
+    return Table("pays", f"Pays for a {what}: {shoe.describe()}", cols, tuple(rows), notes)
 
 
 def _pct(x: Fraction) -> str:

@@ -14,7 +14,8 @@ from fractions import Fraction
 
 from analyzer.bets import Bet, PayLine, combine, is_tie, wins
 from analyzer.coup import Winner
-from analyzer.errors import BetError
+from analyzer.errors import AnalyzerError, BetError
+from analyzer.exact import parse_exact
 from analyzer.features import Features, Level
 
 F = Fraction
@@ -35,18 +36,19 @@ LUCKY_6_TABLES: dict[str, tuple[int, int]] = {"1": (12, 20), "2": (12, 23)}
 
 
 def parse_amount(text: str, what: str) -> Fraction:
-    """Parse a pay or rate given as an integer, a fraction ``p/q`` or a decimal (exactly).
+    """Parse a pay or rate given as an integer, a fraction ``p/q`` or a decimal (exactly; a
+    trailing ``%`` is ignored).
 
     Raises:
-        BetError: the text is not a number.
+        BetError: the text is not such a number (or is absurdly long, e.g. ``1e999999999``).
 
     >>> parse_amount("19/20", "pay"), parse_amount("0.95", "pay"), parse_amount("8", "pay")
     (Fraction(19, 20), Fraction(19, 20), Fraction(8, 1))
     """
     try:
-        return Fraction(text.strip().rstrip("%"))
-    except (ValueError, ZeroDivisionError):
-        raise BetError(f"bad {what} {text!r}: use a number such as 8, 0.95 or 19/20") from None
+        return parse_exact(text.strip().removesuffix("%") if isinstance(text, str) else text, what)
+    except AnalyzerError as exc:
+        raise BetError(str(exc)) from None
 
 
 # -- factories ----------------------------------------------------------------------------------
@@ -329,6 +331,8 @@ def _parse_totals(spec: str) -> list[int]:
     for part in spec.split(","):
         lo, dash, hi = part.strip().partition("-")
         try:
+            if not all(x.strip().isdigit() and x.isascii() for x in ([lo, hi] if dash else [lo])):
+                raise ValueError(part)
             a = int(lo)
             b = int(hi) if dash else a
         except ValueError:
@@ -520,6 +524,8 @@ def find_bet(spec: str) -> Bet:
     >>> find_bet("banker:4").title, find_bet("Tie:9").title
     ('Banker (4% commission)', 'Tie (9 to 1)')
     """
+    if not isinstance(spec, str):
+        raise BetError(f"bad bet {spec!r}: give a catalogue name such as 'banker' or 'tie:9'")
     name, sep, param = spec.strip().partition(":")
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     entry = _BY_NAME.get(key)
@@ -527,6 +533,8 @@ def find_bet(spec: str) -> Bet:
         raise BetError(f"unknown bet {name!r}: known bets are {', '.join(e.name for e in CATALOGUE)}")
     if sep and not param.strip():
         raise BetError(f"bet {spec!r} has an empty parameter after ':'")
+    if sep and not entry.param:
+        raise BetError(f"bet {entry.name!r} takes no parameter; got {param.strip()!r}")
     bet = entry.make(param.strip() if sep else None)
     return dataclasses.replace(bet, name=entry.name + (f":{param.strip()}" if sep else ""))
 

@@ -10,7 +10,6 @@ import functools
 import os
 import shlex
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,6 +22,31 @@ from analyzer.rules import TABLEAU
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
+
+
+class OneLineErrors(click.Group):
+    """A command group whose usage errors (bad option values, missing arguments) print as one
+    line, like the library's errors, with exit code 2."""
+
+    def main(
+        self, args: Sequence[str] | None = None, prog_name: str | None = None,
+        complete_var: str | None = None, standalone_mode: bool = True, **extra: Any,
+    ) -> Any:
+        run = super().main
+        if not standalone_mode:
+            return run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as exc:
+            hint = ""
+            if isinstance(exc, click.UsageError) and exc.ctx is not None:
+                hint = f" (see '{exc.ctx.command_path} --help')"
+            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 class UsageProblem(click.ClickException):
@@ -43,6 +67,11 @@ def _guard(func: FuncT) -> FuncT:
             return func(*args, **kwargs)
         except AnalyzerError as exc:
             raise UsageProblem(str(exc)) from None
+        except BrokenPipeError:
+            # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(1)
         except OSError as exc:
             raise UsageProblem(f"{exc.filename or ''}: {exc.strerror or exc}".strip(": ")) from None
 
@@ -95,16 +124,10 @@ def emit(text: str, output: str | None) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` atomically (see :func:`analyzer.output.write_files`)."""
+    from analyzer.output import write_files
+
+    write_files({path: text})
 
 
 def meta(command: str, shoe: Any) -> dict[str, object]:
@@ -121,7 +144,7 @@ def _command_line() -> str:
     return "punto-banco " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="punto-banco")
 def main() -> None:
     """Exact combinatorial analyser for Punto Banco (baccarat).
@@ -203,11 +226,13 @@ def _deal_story(coup: Any) -> list[str]:
 def tables(out_dir: str) -> None:
     """Regenerate every committed file in results/ (analysis tables for 1, 2, 4, 6, 8 decks and
     the bet catalogue for 1, 6, 8 decks, in Markdown and JSON)."""
+    from analyzer.output import OutputError, write_files
     from analyzer.results import generate
 
+    if not out_dir.strip():
+        raise OutputError("empty --out: give a folder, e.g. --out results/")
     files = generate()  # everything is built in memory first: no partial output on error
-    for name, text in files.items():
-        write_atomic(Path(out_dir) / name, text)
+    write_files({Path(out_dir) / name: text for name, text in files.items()})
     click.echo(f"wrote {len(files)} files to {out_dir}")
 
 
@@ -322,21 +347,22 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
     log_fmt = detect_format(log, log_format)
     ignored: list[str] = []
     stream: Any = contextlib.nullcontext(sys.stdin) if log == "-" else open_log(log)
-    sink, tmp = _report_sink(output)
-    try:
-        with stream as lines:
-            size = 0 if log == "-" else os.path.getsize(log)
-            show = (sys.stderr.isatty() if progress is None else progress) and size > 0
-            bar_context: Any = (click.progressbar(length=size, label="verifying", file=sys.stderr)
-                                if show else _no_bar())
-            with bar_context as bar:
-                sink.write(report_header(fmt))
-                shown = 0
-                records = read_records(lines, log_fmt, bar.update if show else None, ignored)
-                for found in verifier.run(records):
-                    if not max_report or shown < max_report:
-                        sink.write(report_line(found, fmt))
-                        shown += 1
+    from analyzer.output import open_atomic
+
+    sink_context: Any = open_atomic(output) if output is not None else contextlib.nullcontext(sys.stdout)
+    with sink_context as sink, stream as lines:
+        size = 0 if log == "-" else os.path.getsize(log)
+        show = (sys.stderr.isatty() if progress is None else progress) and size > 0
+        bar_context: Any = (click.progressbar(length=size, label="verifying", file=sys.stderr)
+                            if show else _no_bar())
+        with bar_context as bar:
+            sink.write(report_header(fmt))
+            shown = 0
+            records = read_records(lines, log_fmt, bar.update if show else None, ignored)
+            for found in verifier.run(records):
+                if not max_report or shown < max_report:
+                    sink.write(report_line(found, fmt))
+                    shown += 1
         summary = summary_text(verifier)
         if max_report and verifier.discrepancies > shown:
             summary += f" (first {shown:,} reported)"
@@ -344,28 +370,10 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
             sink.write(summary + "\n")
         else:
             click.echo(summary, err=True)
-        if output is not None:
-            sink.close()
-            os.replace(tmp, output)
-    except BaseException:
-        if output is not None:
-            sink.close()
-            Path(tmp).unlink(missing_ok=True)
-        raise
     if ignored:
         click.echo(f"note: ignored unknown fields: {', '.join(ignored)}", err=True)
     if verifier.discrepancies:
         sys.exit(1)
-
-
-def _report_sink(output: str | None) -> tuple[Any, str]:
-    """Standard output, or a temporary file beside ``output`` (renamed into place when done)."""
-    if output is None:
-        return sys.stdout, ""
-    path = Path(output)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    return os.fdopen(fd, "w", encoding="utf-8", newline="\n"), tmp
 
 
 class _no_bar:  # noqa: N801 - used like click.progressbar

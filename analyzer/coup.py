@@ -76,6 +76,12 @@ class Coup:
         )
 
 
+def _token(card: object) -> str:
+    if not isinstance(card, str):
+        raise CoupError(f"bad card {card!r}: give a Card or text such as 'Kh'")
+    return card
+
+
 def resolve(cards: Sequence[Card] | str) -> Coup:
     """Deal a coup from ``cards`` in dealing order (Player, Banker, Player, Banker, then third
     cards by the tableau) and return the finished :class:`Coup`.
@@ -89,7 +95,12 @@ def resolve(cards: Sequence[Card] | str) -> Coup:
     >>> resolve("2 4 3 10 6 A").announce()
     'Player 2 3 6 (1), Banker 4 10 A (5): Banker wins'
     """
-    seq = parse_cards(cards) if isinstance(cards, str) else list(cards)
+    if isinstance(cards, str):
+        seq = parse_cards(cards)
+    elif isinstance(cards, bytes) or not hasattr(cards, "__iter__"):
+        raise CoupError(f"bad cards {cards!r}: give text such as '2 4 3 10 6 A' or a list of cards")
+    else:
+        seq = [c if isinstance(c, Card) else parse_cards([_token(c)])[0] for c in cards]
     if len(seq) < 4:
         raise CoupError(f"a coup needs at least 4 cards (Player, Banker, Player, Banker); got {len(seq)}")
     player = [seq[0], seq[2]]

@@ -19,10 +19,16 @@ counts; for N < 6 the sequences too short to finish a coup are the "shoe runs ou
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
+import marshal
+import os
+import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from analyzer.cards import RANKS_OF_POINT
 from analyzer.features import Features, Level
@@ -114,7 +120,7 @@ def _set_partitions(items: Sequence[int]) -> Iterator[list[list[int]]]:
 Refinement = tuple[tuple[tuple[int, Shape], ...], tuple[bool | None, ...]]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _refinements(prefix: tuple[int, ...], level: Level) -> tuple[Refinement, ...]:
     """The equality patterns of the first four cards at ``level``: for each, the shape per
     value and the pair flags (player_pair, banker_pair, player_suited, banker_suited)."""
@@ -150,31 +156,44 @@ def _refinements(prefix: tuple[int, ...], level: Level) -> tuple[Refinement, ...
         per_value.append(options)
     out: list[Refinement] = []
     for combo in itertools.product(*per_value):
-        shapes = tuple((v, opt[0]) for v, opt in zip(values, combo))
-        rank_of = {pos: (v, b) for v, opt in zip(values, combo) for pos, b in opt[1].items()}
-        card_of = {pos: (v, c) for v, opt in zip(values, combo) for pos, c in opt[2].items()}
+        shapes = tuple((v, opt[0]) for v, opt in zip(values, combo, strict=False))
+        ranks_at = {pos: (v, b) for v, opt in zip(values, combo, strict=True) for pos, b in opt[1].items()}
+        cards_at = {pos: (v, c) for v, opt in zip(values, combo, strict=True) for pos, c in opt[2].items()}
         flags: tuple[bool | None, ...] = (None, None, None, None)
         if level >= Level.RANK:
-            pp = prefix[0] == prefix[2] and rank_of[0] == rank_of[2]
-            bp = prefix[1] == prefix[3] and rank_of[1] == rank_of[3]
+            pp = prefix[0] == prefix[2] and ranks_at[0] == ranks_at[2]
+            bp = prefix[1] == prefix[3] and ranks_at[1] == ranks_at[3]
             flags = (pp, bp, None, None)
             if level is Level.CARD:
-                flags = (pp, bp, card_of[0] == card_of[2], card_of[1] == card_of[3])
+                flags = (pp, bp, cards_at[0] == cards_at[2], cards_at[1] == cards_at[3])
         out.append((shapes, flags))
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compile_table(level: Level = Level.VALUE, thirds: bool = True) -> CompiledTable:
     """Walk the dealing tree at ``level`` and return its tallies grouped by composition.
 
     ``thirds=False`` merges coups that differ only in the third cards' values (a smaller table
-    for bets that do not look at them).  The result is cached per process.
+    for bets that do not look at them).  The result is cached per process, and on disk (see
+    :func:`cache_dir`) when a writable cache folder exists; a missing, stale or unreadable
+    cache file is simply recompiled.
     """
     if not thirds:
         return project_table(
             compile_table(level, True), lambda f: f.project(level, thirds=False), thirds=False
         )
+    cached = _load_cached(level)
+    if cached is not None:
+        return cached
+    table = _walk(level)
+    _save_cached(table)
+    return table
+
+
+def _walk(level: Level) -> CompiledTable:
+    """The recursive walk itself (no caching), third-card values kept."""
+    thirds = True
     # Hot loop: plain tuples as keys; Features records are built once per distinct key.
     groups: dict[tuple[object, ...], dict[tuple[object, ...], int]] = defaultdict(
         lambda: defaultdict(int)
@@ -199,7 +218,7 @@ def compile_table(level: Level = Level.VALUE, thirds: bool = True) -> CompiledTa
     return _finish(
         level,
         thirds,
-        {key: {Features(*f): t for f, t in tallies.items()} for key, tallies in groups.items()},
+        {key: {Features(*f): t for f, t in tallies.items()} for key, tallies in groups.items()},  # type: ignore[arg-type]
     )
 
 
@@ -230,8 +249,8 @@ def project_table(
 def _factors_of(level: Level, key: tuple[object, ...]) -> tuple[list[Factor], int]:
     """A composition key -> its weight factors and the number of cards it draws."""
     if level is Level.VALUE:
-        values = key
-        factors = [(v, ("v", values.count(v)), 0) for v in sorted(set(values))]  # type: ignore[arg-type]
+        values = [int(v) for v in key]  # type: ignore[call-overload]
+        factors: list[Factor] = [(v, ("v", values.count(v)), 0) for v in sorted(set(values))]
         return factors, len(values)
     later, shapes = key
     assert isinstance(later, tuple) and isinstance(shapes, tuple)
@@ -267,6 +286,126 @@ def _finish(
     )
 
 
+# -- the first-four-card table (pair bets) -----------------------------------------------------
+
+#: The coup every pair-class record of :func:`compile_pair_table` carries besides its pair flags:
+#: both sides on a two-card natural 8 (reachable with and without a pair, suited or not).
+PAIR_REPRESENTATIVE = Features(8, 8, 2, 2, None, None)
+
+
+@functools.cache
+def compile_pair_table(level: Level) -> CompiledTable:
+    """The first four cards only, at ``level`` (RANK or CARD): their compositions tallied by
+    the pair flags (player_pair, banker_pair, and at CARD level the suited flags).
+
+    For bets whose pay depends on those flags alone (Player / Banker / Either / Perfect Pair)
+    this table, a few hundred compositions, replaces the full RANK / CARD table (tens of
+    thousands).  Every record is :data:`PAIR_REPRESENTATIVE` with the class's flags, a stand-in
+    for all the coups of that class; evaluate it only on shoes of at least 6 cards, where the
+    padding to six cards makes its counts the full table's marginals (below 6, the full table
+    also counts the coups that run out).
+
+    Raises:
+        ValueError: ``level`` is VALUE (no pairs to tell).
+    """
+    if level is Level.VALUE:
+        raise ValueError("the pair table needs Level.RANK or Level.CARD")
+    cached = _load_cached(level, "pairs")
+    if cached is not None:
+        return cached
+    table = _walk_pairs(level)
+    _save_cached(table, "pairs")
+    return table
+
+
+def _walk_pairs(level: Level) -> CompiledTable:
+    groups: dict[tuple[object, ...], dict[Features, int]] = defaultdict(lambda: defaultdict(int))
+    for prefix in itertools.product(range(10), repeat=4):
+        for shapes, flags in _refinements(prefix, level):
+            feats = PAIR_REPRESENTATIVE._replace(
+                player_pair=flags[0], banker_pair=flags[1],
+                player_suited_pair=flags[2], banker_suited_pair=flags[3],
+            )
+            groups[((), shapes)][feats] += 1
+    return _finish(level, False, groups)
+
+
+# -- the on-disk cache ---------------------------------------------------------------------------
+
+#: Environment variable naming the cache folder; empty or ``off`` disables the disk cache.
+CACHE_ENV = "PUNTO_BANCO_CACHE_DIR"
+_KEY_SOURCES = ("cards.py", "rules.py", "features.py", "enumerate.py")
+
+
+def cache_dir() -> Path | None:
+    """The folder for compiled tables: ``$PUNTO_BANCO_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/punto-banco-analyzer``, else ``~/.cache/punto-banco-analyzer``;
+    ``None`` when disabled (the variable set to ``""`` or ``off``)."""
+    env = os.environ.get(CACHE_ENV)
+    if env is not None:
+        return None if env.strip().lower() in ("", "off", "0", "none") else Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "punto-banco-analyzer"
+
+
+def _cache_file(level: Level, kind: str = "table") -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    from analyzer import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    here = Path(__file__).parent
+    for name in _KEY_SOURCES:
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:
+            return None
+    return folder / f"{kind}-{level.name.lower()}-{digest.hexdigest()[:20]}.marshal"
+
+
+def _load_cached(level: Level, kind: str = "table") -> CompiledTable | None:
+    try:
+        path = _cache_file(level, kind)
+        if path is None or not path.is_file():
+            return None
+        data = marshal.loads(path.read_bytes())
+        lv, thirds, factors, compositions, entries, features = data
+        if lv != int(level) or thirds is not (kind == "table"):
+            return None
+        return CompiledTable(
+            level=level,
+            thirds=thirds,
+            factors=tuple(factors),
+            compositions=tuple(compositions),
+            entries=tuple(entries),
+            features=tuple(Features(*f) for f in features),
+        )
+    except Exception:
+        return None
+
+
+def _save_cached(table: CompiledTable, kind: str = "table") -> None:
+    try:
+        path = _cache_file(table.level, kind)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data: Any = (int(table.level), table.thirds, table.factors, table.compositions,
+                     table.entries, tuple(tuple(f) for f in table.features))
+        blob = marshal.dumps(data)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".table-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(blob)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except (OSError, ValueError):
+        return  # an unwritable cache folder only costs the next process a compile
+
+
 # -- evaluation -------------------------------------------------------------------------------
 
 
@@ -284,7 +423,7 @@ def _shape_weight(shoe: Shoe, v: int, shape: Shape) -> int:
     if kind == "r":
         assert isinstance(data, tuple)
         return sum(
-            _prod(falling(shoe.counts[r], s) for r, s in zip(assign, data))
+            _prod(falling(shoe.counts[r], s) for r, s in zip(assign, data, strict=False))
             for assign in itertools.permutations(ranks, len(data))
         )
     assert isinstance(data, tuple)
@@ -294,12 +433,12 @@ def _shape_weight(shoe: Shoe, v: int, shape: Shape) -> int:
 
     def inner(r: int, sizes: tuple[int, ...]) -> int:
         return sum(
-            _prod(falling(suited[4 * r + s], n) for s, n in zip(assign, sizes))
+            _prod(falling(suited[4 * r + s], n) for s, n in zip(assign, sizes, strict=False))
             for assign in itertools.permutations(range(4), len(sizes))
         )
 
     return sum(
-        _prod(inner(r, sizes) for r, sizes in zip(assign, data))
+        _prod(inner(r, sizes) for r, sizes in zip(assign, data, strict=False))
         for assign in itertools.permutations(ranks, len(data))
     )
 
@@ -345,7 +484,7 @@ def evaluate(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
         for v, shape, m in table.factors
     ]
     counts = [0] * len(table.features)
-    for (idx, k), ents in zip(table.compositions, table.entries):
+    for (idx, k), ents in zip(table.compositions, table.entries, strict=False):
         w = pad[k]
         for i in idx:
             if not w:

@@ -6,9 +6,12 @@ these helpers round with integer arithmetic only (round half to even).
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 from math import isqrt
+
+from analyzer.errors import AnalyzerError
 
 
 def round_fraction(x: Fraction, digits: int) -> Decimal:
@@ -20,7 +23,7 @@ def round_fraction(x: Fraction, digits: int) -> Decimal:
     if digits < 0:
         raise ValueError(f"bad number of digits {digits}: use 0 or more")
     scaled = round(x * 10**digits)  # Fraction.__round__ is exact, half to even
-    return Decimal(scaled).scaleb(-digits)
+    return _decimal(scaled, digits)
 
 
 def sqrt_decimal(x: Fraction, digits: int) -> Decimal:
@@ -43,9 +46,61 @@ def sqrt_decimal(x: Fraction, digits: int) -> Decimal:
     half_sq = Fraction((2 * f + 1) ** 2, 4)
     if scaled > half_sq or (scaled == half_sq and f % 2 == 1):
         f += 1
-    return Decimal(f).scaleb(-digits)
+    return _decimal(f, digits)
+
+
+def _decimal(scaled: int, digits: int) -> Decimal:
+    """``scaled`` / 10**digits as a Decimal, exactly (no context rounding, whatever the size)."""
+    sign = 1 if scaled < 0 else 0
+    return Decimal((sign, tuple(int(ch) for ch in str(abs(scaled))), -digits))
 
 
 def percent(x: Fraction) -> Fraction:
     """``x`` as a percentage (exact): 100 x."""
     return x * 100
+
+
+#: Bounds on numbers read from users and files: enough for any pay, stake or rate, small enough
+#: that no input can make the exact arithmetic explode (``1e999999999`` would).
+MAX_NUMBER_CHARS = 80
+MAX_EXPONENT = 30
+
+_DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_RATIO = re.compile(r"[+-]?\d+/\d+")
+
+
+def parse_exact(text: object, what: str) -> Fraction:
+    """Parse an exact number: an integer, a decimal (``0.95``, ``1.5e2``) or a ratio ``p/q``,
+    into a ``Fraction`` without a float.  ASCII digits only, at most 80 characters, exponent
+    at most 30 in size.
+
+    Raises:
+        AnalyzerError: the text is not such a number; the message quotes it and names ``what``.
+
+    >>> parse_exact("19/20", "pay"), parse_exact("0.95", "pay"), parse_exact(" 1.5e1 ", "pay")
+    (Fraction(19, 20), Fraction(19, 20), Fraction(15, 1))
+    """
+    if isinstance(text, bool) or not isinstance(text, str | int | Decimal | Fraction):
+        raise AnalyzerError(f"bad {what} {text!r}: use a number such as 8, 0.95 or 19/20")
+    if isinstance(text, int | Fraction):
+        value = Fraction(text)
+        if max(abs(value.numerator), value.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
+            raise AnalyzerError(f"bad {what}: {value} has too many digits")
+        return value
+    raw = str(text).strip()
+    short = raw if len(raw) <= 40 else raw[:37] + "..."
+    bad = AnalyzerError(
+        f"bad {what} {short!r}: use a number such as 8, 0.95 or 19/20 "
+        f"(at most {MAX_NUMBER_CHARS} characters, exponent at most {MAX_EXPONENT})"
+    )
+    if len(raw) > MAX_NUMBER_CHARS or not raw.isascii():
+        raise bad
+    if _RATIO.fullmatch(raw):
+        num, den = raw.split("/")
+        if int(den) == 0:
+            raise AnalyzerError(f"bad {what} {short!r}: division by zero")
+        return Fraction(int(num), int(den))
+    match = _DECIMAL.fullmatch(raw)
+    if match is None or (match.group(3) and abs(int(match.group(3)[1:])) > MAX_EXPONENT):
+        raise bad
+    return Fraction(raw)

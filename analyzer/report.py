@@ -10,6 +10,7 @@ fractions as ``"p/q"`` strings, each next to its decimal.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 from collections.abc import Sequence
@@ -199,16 +200,19 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
     if header:
         parts.append(_comment(fmt, header))
     for t in tables:
+        rows = _display_rows(t, digits, grouped=True)
+        if fmt == "markdown":  # a '|' in a cell would end the cell
+            rows = [[cell.replace("|", "\\|") for cell in row] for row in rows]
         body = tabulate(
-            _display_rows(t, digits, grouped=True),
+            rows,
             headers=_headers(t),
             tablefmt=_TABLEFMT[fmt],
             disable_numparse=True,
             colalign=_aligns(t),
         )
-        title = {"markdown": f"### {t.title}", "html": f"<h3>{t.title}</h3>", "latex": f"% {t.title}"}.get(
-            fmt, t.title
-        )
+        headings = {"markdown": f"### {t.title}", "html": f"<h3>{html.escape(t.title)}</h3>",
+                    "latex": f"% {t.title}"}
+        title = headings.get(fmt, t.title)
         notes = [_note(fmt, n) for n in t.notes]
         parts.append("\n".join([title, "", body, *(["", *notes] if notes else [])]))
     return "\n\n".join(parts) + "\n"
@@ -221,8 +225,8 @@ def _meta_lines(meta: dict[str, object] | None) -> list[str]:
 def _comment(fmt: str, lines: list[str]) -> str:
     if fmt == "latex":
         return "\n".join(f"% {line}" for line in lines)
-    if fmt in ("markdown", "html"):
-        return "<!--\n" + "\n".join(lines) + "\n-->"
+    if fmt in ("markdown", "html"):  # keep a stray '-->' from closing the comment early
+        return "<!--\n" + "\n".join(line.replace("-->", "- ->") for line in lines) + "\n-->"
     return "\n".join(f"# {line}" for line in lines)
 
 
@@ -230,5 +234,5 @@ def _note(fmt: str, text: str) -> str:
     if fmt == "latex":
         return f"% {text}"
     if fmt == "html":
-        return f"<p>{text}</p>"
+        return f"<p>{html.escape(text)}</p>"
     return text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -35,6 +36,14 @@ class Shoe:
     suited: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        # Accept any sequence of counts but store tuples, so shoes hash and compare by value.
+        for name in ("counts", "suited"):
+            value = getattr(self, name)
+            if value is None and name == "suited":
+                continue
+            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+                raise ShoeError(f"bad shoe {name} {value!r}: give a sequence of whole numbers")
+            object.__setattr__(self, name, tuple(value))
         if len(self.counts) != 13:
             raise ShoeError(f"a shoe needs 13 rank counts (A..K), got {len(self.counts)}")
         for rank, n in zip(RANKS, self.counts, strict=True):
@@ -78,11 +87,15 @@ class Shoe:
             CardError: a mapping key is not a rank.
         """
         if isinstance(counts, Mapping):
-            values = [0] * 13
+            values: list[int | None] = [None] * 13
             for key, n in counts.items():
                 rank = key if isinstance(key, Rank) else parse_rank(str(key))
-                values[rank.index] += _check_count(f"rank {rank.label}", n)
-            return cls(tuple(values))
+                if values[rank.index] is not None:
+                    raise ShoeError(f"rank {rank.label} is given twice")
+                values[rank.index] = _check_count(f"rank {rank.label}", n)
+            return cls(tuple(v or 0 for v in values))
+        if isinstance(counts, str | bytes) or not isinstance(counts, Iterable):
+            raise ShoeError(f"bad counts {counts!r}: give 13 whole numbers (A..K) or a mapping rank -> count")
         return cls(tuple(counts))
 
     @classmethod
@@ -92,6 +105,8 @@ class Shoe:
         Raises:
             ShoeError: a count is bad or there are fewer than 4 cards.
         """
+        if isinstance(suited, str | bytes) or not isinstance(suited, Iterable):
+            raise ShoeError(f"bad suited counts {suited!r}: give 52 whole numbers")
         values = tuple(suited)
         if len(values) != 52:
             raise ShoeError(f"suited counts need 52 entries, got {len(values)}")
@@ -126,7 +141,9 @@ class Shoe:
         Raises:
             ShoeError / CardError: the text is malformed; the message quotes the bad part.
         """
-        parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+        if not isinstance(text, str):
+            raise ShoeError(f"bad shoe {text!r}: give the shoe as text, e.g. '8=2,K=3'")
+        parts = [p for p in re.split(r"[,;\s]+", re.sub(r"\s*[=:]\s*", "=", text.strip())) if p]
         if not parts:
             raise ShoeError("empty shoe: give 13 counts (A..K) or RANK=COUNT pairs such as 8=2,K=3")
         if any("=" in p or ":" in p for p in parts):
@@ -213,7 +230,7 @@ class Shoe:
             ShoeError: a card is not in the shoe, or fewer than 4 cards would remain.
             CardError: a card token is malformed.
         """
-        listed = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        listed = _card_list(cards)
         counts = list(self.counts)
         suited = list(self.suited) if self.suited is not None else None
         for card in listed:
@@ -240,7 +257,7 @@ class Shoe:
         Raises:
             CardError: a card token is malformed.
         """
-        listed = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        listed = _card_list(cards)
         counts = list(self.counts)
         suited = list(self.suited) if self.suited is not None else None
         for card in listed:
@@ -252,8 +269,23 @@ class Shoe:
         return Shoe(tuple(counts), tuple(suited) if suited is not None else None)
 
 
+def _card_list(cards: object) -> list[Card]:
+    """Cards given as text, or as Card objects / card tokens."""
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if isinstance(cards, bytes) or not isinstance(cards, Iterable):
+        raise ShoeError(f"bad cards {cards!r}: give text such as 'K 5h' or a list of cards")
+    return [c if isinstance(c, Card) else _one_card(c) for c in cards]
+
+
+def _one_card(token: object) -> Card:
+    if not isinstance(token, str):
+        raise ShoeError(f"bad card {token!r}: give a Card or text such as 'Kh'")
+    return parse_card(token)
+
+
 def _parse_int(text: str, what: str) -> int:
-    try:
-        return _check_count(what, int(text.strip()))
-    except ValueError:
-        raise ShoeError(f"bad count {text.strip()!r} for {what}: use a whole number >= 0") from None
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
+        raise ShoeError(f"bad count {digits!r} for {what}: use a whole number >= 0 (digits 0-9)")
+    return int(digits)

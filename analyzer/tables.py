@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.analysis import Analysis, BetSummary
-from analyzer.report import Cell, Column, Table
+from analyzer.analysis import RUN_OUT, Analysis, BetSummary
+from analyzer.report import Cell, Column, Table, fraction_text
 
 TABLE_NAMES = ("outcomes", "bets", "totals", "cards", "naturals")
 
@@ -62,6 +62,8 @@ def outcomes_table(analysis: Analysis) -> Table:
 def cards_table(analysis: Analysis) -> Table:
     """Coups by number of cards dealt (4, 5, 6)."""
     items = [(f"{n} cards", c) for n, c in analysis.cards_dealt.items()]
+    if analysis.distribution.run_out:
+        items.append((RUN_OUT, analysis.distribution.run_out))
     return _event_table(
         analysis, "cards", f"Cards dealt per coup: {analysis.shoe.describe()}", "Cards dealt", items
     )
@@ -90,10 +92,13 @@ def totals_table(analysis: Analysis) -> Table:
     rows: tuple[tuple[Cell, ...], ...] = tuple(
         (str(p), *(Fraction(c, d) for c in analysis.totals[p])) for p in range(10)
     )
-    notes = (
+    notes: tuple[str, ...] = (
         "Probability per coup of each pair of final totals (Player row, Banker column); "
         "the diagonal is the Tie.",
     )
+    if analysis.distribution.run_out:
+        notes += (f"The rest, {fraction_text(Fraction(analysis.distribution.run_out, d))}, is the "
+                  "probability that the shoe runs out mid-coup (void).",)
     return Table("totals", f"Final totals: {analysis.shoe.describe()}", cols, rows, notes)
 
 

@@ -1,0 +1,554 @@
+"""Effects of removal (EOR): how each card leaving the shoe moves every bet, exactly.
+
+For a shoe S of N cards and a group g of cards (a rank, or a point value), the **effect of
+removal** of g on a bet is EOR_g = EV(S - g) - EV(S): the exact change in the bet's expected
+value per unit staked when one card of g, chosen at random among the c_g cards of g in the shoe,
+leaves it before the coup.  The change in house edge is -EOR_g (reported in percent).
+
+**The identity tested** (exact, for N >= 7): burning one random card does not change the next
+coup's distribution (the coup from positions 2-7 of a shuffled shoe is distributed like the one
+from positions 1-6), so
+
+    sum_g c_g EV(S - g) / N = EV(S),   equivalently   sum_g c_g EOR_g = 0.
+
+(Below 7 cards the two shoes run out differently and the identity need not hold.)
+
+A removal is exact whatever the suits: when a bet tells suits (Perfect Pair) and the shoe knows
+them, "one card of rank r" is the mixture over its suits, weighted by their counts; removing k
+cards mixes over every way to draw k cards of the group (multivariate hypergeometric weights).
+
+A **count system** for a bet tags each group with an integer proportional to its EOR (largest
+|tag| = m, each tag the EOR scaled and rounded half to even); its **betting correlation** is the
+correlation, over the cards of the shoe, between the tags and the EORs (count-weighted Pearson;
+for a balanced system this is the usual sum e t / sqrt(sum e^2 sum t^2)).  It is irrational, so
+it is given as its exact square with a sign, and as a decimal rounded exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from analyzer.bets import Bet
+from analyzer.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
+from analyzer.errors import AnalyzerError, BetError
+from analyzer.exact import sqrt_decimal
+from analyzer.features import Level
+from analyzer.shoe import MIN_CARDS, Shoe
+
+if TYPE_CHECKING:
+    from analyzer.report import Cell, Table
+
+#: Value groups in counting order (A, 2, ..., 9, then the 0-valued 10/J/Q/K), as published
+#: count systems list them.
+VALUE_ORDER: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
+VALUE_LABELS: dict[int, str] = {1: "A", **{v: str(v) for v in range(2, 10)}, 0: "10/J/Q/K"}
+
+#: Published count systems checked against the derived ones (tags in :data:`VALUE_ORDER`).
+#: Source: Eliot Jacobson, "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat",
+#: https://www.888casino.com/blog/side-bets/co-card-counting-the-dragon-and-panda-side-bets-in-ez-baccarat
+#: (Dragon 7 tags {0,0,0,-1,-1,-1,-1,2,2,0}; Panda 8 tags {1,1,-2,-2,-2,-1,-1,-2,4,1}, the
+#: Wizard of Odds system he uses), order A, 2, ..., 9, T.
+PUBLISHED_TAGS: dict[str, tuple[str, tuple[int, ...]]] = {
+    "dragon-7": ("Jacobson (888casino blog, Dragon 7)", (0, 0, 0, -1, -1, -1, -1, 2, 2, 0)),
+    "panda-8": ("Jacobson / Wizard of Odds (888casino blog, Panda 8)", (1, 1, -2, -2, -2, -1, -1, -2, 4, 1)),
+}
+
+
+class PlotUnavailableError(AnalyzerError):
+    """``--plot`` needs matplotlib (``pip install 'punto-banco-analyzer[plot]'``), or the file
+    name does not end in .png or .svg."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of cards removed together: a rank, or a point value (its ranks pooled)."""
+
+    label: str
+    ranks: tuple[int, ...]
+
+
+def groups(by: str) -> tuple[Group, ...]:
+    """The 13 rank groups (``by="rank"``) or the 10 value groups (``by="value"``).
+
+    Raises:
+        BetError: ``by`` is neither.
+    """
+    if by == "rank":
+        return tuple(Group(r.label, (i,)) for i, r in enumerate(RANKS))
+    if by == "value":
+        return tuple(Group(VALUE_LABELS[v], RANKS_OF_POINT[v]) for v in VALUE_ORDER)
+    raise BetError(f"bad grouping {by!r}: use rank or value")
+
+
+@dataclass(frozen=True)
+class CountSystem:
+    """Integer tags per group, the largest |tag| ``max_tag``; ``bc_squared`` is the square of
+    the betting correlation and ``sign`` its sign (None: undefined, all tags equal);
+    ``balanced``: the tags weighted by the shoe's counts sum to 0."""
+
+    tags: tuple[int, ...]
+    max_tag: int
+    bc_squared: Fraction | None
+    sign: int
+    balanced: bool
+
+    def betting_correlation(self, digits: int = 6) -> Decimal | None:
+        """The betting correlation, rounded exactly to ``digits`` decimals."""
+        if self.bc_squared is None:
+            return None
+        return self.sign * sqrt_decimal(self.bc_squared, digits)
+
+
+@dataclass(frozen=True)
+class BetEOR:
+    """Effects of removal for one bet on one shoe, per group of :attr:`EORReport.groups`.
+
+    ``removed_ev[g]`` = EV after one card of group g leaves (None if the group is absent);
+    ``eor[g]`` = that minus ``ev``; ``depletion[g][k-1]`` = EV(S - k cards of g) - EV(S).
+    """
+
+    bet: Bet
+    ev: Fraction
+    removed_ev: tuple[Fraction | None, ...]
+    eor: tuple[Fraction | None, ...]
+    depletion: tuple[tuple[Fraction | None, ...], ...]
+    identity_sum: Fraction
+    average_removed_ev: Fraction | None
+    system: CountSystem
+
+    @property
+    def house_edge_change(self) -> tuple[Fraction | None, ...]:
+        """Change in house edge per group (-EOR), as a fraction (x100 for percent)."""
+        return tuple(None if e is None else -e for e in self.eor)
+
+
+@dataclass(frozen=True)
+class EORReport:
+    """Effects of removal for several bets on ``shoe``, by ``by`` (rank or value)."""
+
+    shoe: Shoe
+    by: str
+    groups: tuple[Group, ...]
+    counts: tuple[int, ...]
+    depth: int
+    bets: tuple[BetEOR, ...]
+
+    @property
+    def identity_applies(self) -> bool:
+        """True when the shoe holds at least 7 cards, where sum_g c_g EOR_g = 0 exactly."""
+        return self.shoe.size >= 7
+
+
+def _removal_cells(shoe: Shoe, group: Group, suits: bool) -> list[tuple[int, int]]:
+    """Cells (count index, count) the group's cards sit in: (rank, suit) cells when suits
+    matter, else ranks."""
+    if suits:
+        assert shoe.suited is not None
+        return [(4 * r + s, shoe.suited[4 * r + s]) for r in group.ranks for s in range(len(SUITS))]
+    return [(r, shoe.counts[r]) for r in group.ranks]
+
+
+def _mixture(cells: list[tuple[int, int]], k: int) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    """Every way to draw k cards from the cells, with its number of ways (multivariate
+    hypergeometric: probability = ways / C(cards in the cells, k)):
+    (ways, ((cell, cards taken), ...))."""
+    out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    live = [(i, c) for i, c in cells if c]
+
+    def rec(j: int, left: int, taken: list[tuple[int, int]], ways: int) -> None:
+        if j == len(live):
+            if left == 0:
+                out.append((ways, tuple(taken)))
+            return
+        cell, c = live[j]
+        for t in range(min(left, c) + 1):
+            rec(j + 1, left - t, [*taken, (cell, t)] if t else taken, ways * math.comb(c, t))
+
+    rec(0, k, [], 1)
+    return out
+
+
+def effects_of_removal(
+    shoe: Shoe, bets: Sequence[Bet], by: str = "rank", depth: int = 4, max_tag: int = 3
+) -> EORReport:
+    """Exact effects of removal of each group (rank or value) on each bet.
+
+    Args:
+        shoe: the shoe (at least 5 cards, so one card can leave).
+        bets: the bets.
+        by: ``"rank"`` (13 groups A..K) or ``"value"`` (10 groups A..9, 10/J/Q/K).
+        depth: K, the most cards of one group removed in the depletion table (k = 1..K), >= 1.
+        max_tag: the largest |tag| tried for the suggested count systems (1..max_tag), >= 1.
+
+    Returns:
+        :class:`EORReport`: per bet, the exact EV, the EV after each removal, the EORs, the
+        depletion table, the sum identity and the suggested count system.
+
+    Raises:
+        BetError: bad ``by``, ``depth`` or ``max_tag``; a suited bet on a shoe without suits.
+        ShoeError: the shoe is too small for a removal.
+
+    >>> from analyzer.catalogue import find_bet
+    >>> r = effects_of_removal(Shoe.standard(8), [find_bet("banker")], depth=1)
+    >>> r.bets[0].identity_sum
+    Fraction(0, 1)
+    """
+    from analyzer.batch import batch_ev
+
+    chosen = tuple(bets)
+    if not chosen:
+        raise BetError("effects of removal need at least one bet")
+    if not 1 <= depth <= 13:
+        raise BetError(f"bad depth {depth}: remove 1 to 13 cards of a group")
+    if not 1 <= max_tag <= 20:
+        raise BetError(f"bad largest tag {max_tag}: use 1 to 20")
+    grps = groups(by)
+    suits = any(b.level is Level.CARD for b in chosen)
+    if suits and shoe.suited is None:
+        raise BetError(
+            "suited bets need the suits of the cards, and this shoe gives counts per rank only: "
+            "use a standard shoe (--decks), remove cards with their suits (e.g. Kh), "
+            "or give counts per rank and suit"
+        )
+    if shoe.size - 1 < MIN_CARDS:
+        from analyzer.errors import ShoeError
+
+        raise ShoeError(f"a shoe of {shoe.size} cards leaves fewer than {MIN_CARDS} after a removal")
+    base = list(shoe.counts if shoe.suited is None or not suits else shoe.suited)
+    counts = tuple(sum(shoe.counts[r] for r in g.ranks) for g in grps)
+    # every shoe to evaluate: the full shoe, then each (group, k) mixture component
+    vectors: dict[tuple[int, ...], int] = {tuple(base): 0}
+    plans: list[list[list[tuple[int, int]] | None]] = []
+    for g, c in zip(grps, counts, strict=False):
+        row: list[list[tuple[int, int]] | None] = []
+        cells = _removal_cells(shoe, g, suits)
+        for k in range(1, depth + 1):
+            if c < k or shoe.size - k < MIN_CARDS:
+                row.append(None)
+                continue
+            parts = []
+            for weight, taken in _mixture(cells, k):
+                vec = list(base)
+                for cell, t in taken:
+                    vec[cell] -= t
+                parts.append((weight, vectors.setdefault(tuple(vec), len(vectors))))
+            row.append(parts)
+        plans.append(row)
+    result = batch_ev(list(vectors), chosen)
+    out: list[BetEOR] = []
+    for j, bet in enumerate(chosen):
+        ev = result.ev(0, j)
+        scale = result.scales[j]
+        dep: list[tuple[Fraction | None, ...]] = []
+        for gi, plan_row in enumerate(plans):
+            changes: list[Fraction | None] = []
+            for k, mix in enumerate(plan_row, start=1):
+                if mix is None:
+                    changes.append(None)
+                    continue
+                # every component draws k cards, so all share the denominator L N!/(N-k-K)!
+                total = sum(ways * int(result.numerators[i, j]) for ways, i in mix)
+                ways_all = math.comb(counts[gi], k)
+                changes.append(Fraction(total, ways_all * scale * result.denominators[mix[0][1]]) - ev)
+            dep.append(tuple(changes))
+        eor = tuple(d[0] for d in dep)
+        removed = tuple(None if e is None else ev + e for e in eor)
+        ident = sum((c * e for c, e in zip(counts, eor, strict=False) if e is not None), Fraction(0))
+        avg = None
+        if all(e is not None for c, e in zip(counts, eor, strict=False) if c):
+            pairs = zip(counts, removed, strict=True)
+            avg = sum((c * r for c, r in pairs if r is not None), Fraction(0)) / shoe.size
+        out.append(BetEOR(bet, ev, removed, eor, tuple(dep), ident, avg,
+                          count_system(eor, counts, max_tag)))
+    return EORReport(shoe, by, grps, counts, depth, tuple(out))
+
+
+def betting_correlation(tags: Sequence[int | Fraction], eor: Sequence[Fraction | None],
+                        counts: Sequence[int]) -> tuple[Fraction | None, int]:
+    """(square of the betting correlation, its sign) of ``tags`` against ``eor``: the Pearson
+    correlation over the cards of the shoe (each group weighted by its count ``counts``).
+    Groups with no cards (EOR None) are left out.  ``(None, 0)`` when either side is constant.
+
+    >>> betting_correlation([1, -1], [Fraction(1), Fraction(-1)], [2, 2])
+    (Fraction(1, 1), 1)
+    """
+    live = [(Fraction(t), e, c) for t, e, c in zip(tags, eor, counts, strict=False) if e is not None and c]
+    if not live:
+        return None, 0
+    # integers inside: put tags and EORs over common denominators (they cancel in the ratio)
+    dt = math.lcm(*(t.denominator for t, _, _ in live))
+    de = math.lcm(*(e.denominator for _, e, _ in live))
+    rows = [(t.numerator * (dt // t.denominator), e.numerator * (de // e.denominator), c)
+            for t, e, c in live]
+    n = sum(c for _, _, c in rows)
+    st = sum(c * t for t, _, c in rows)
+    se = sum(c * e for _, e, c in rows)
+    cov = n * sum(c * t * e for t, e, c in rows) - st * se
+    vt = n * sum(c * t * t for t, _, c in rows) - st * st
+    ve = n * sum(c * e * e for _, e, c in rows) - se * se
+    if vt == 0 or ve == 0:
+        return None, 0
+    return Fraction(cov * cov, vt * ve), (cov > 0) - (cov < 0)
+
+
+def scaled_tags(eor: Sequence[Fraction | None], largest: int) -> tuple[int, ...]:
+    """Tags proportional to ``eor`` with the largest |tag| = ``largest``: each EOR x largest /
+    max|EOR|, rounded half to even (0 for a group with no cards, or when every EOR is 0).
+
+    >>> scaled_tags([Fraction(4), Fraction(-1), None], 2)
+    (2, 0, 0)
+    """
+    live = [e for e in eor if e is not None]
+    if not live or all(e == 0 for e in live):
+        return tuple(0 for _ in eor)
+    # integers inside: EORs over a common denominator, then exact half-to-even rounding
+    den = math.lcm(*(e.denominator for e in live))
+    nums = [None if e is None else e.numerator * (den // e.denominator) for e in eor]
+    top = max(abs(x) for x in nums if x is not None)
+    return tuple(0 if x is None else _round_half_even(x * largest, top) for x in nums)
+
+
+def _round_half_even(a: int, b: int) -> int:
+    """a / b (b > 0) rounded to the nearest integer, ties to even."""
+    q, r = divmod(a, b)
+    if 2 * r > b or (2 * r == b and q % 2 == 1):
+        q += 1
+    return q
+
+
+def count_system(eor: Sequence[Fraction | None], counts: Sequence[int], max_tag: int = 3) -> CountSystem:
+    """The integer count system proportional to ``eor`` with the best betting correlation among
+    largest tags 1..``max_tag`` (ties: the smaller tags).  Tag = round(EOR x m / max|EOR|),
+    half to even; a group with no cards gets 0.
+
+    >>> count_system([Fraction(3), Fraction(-1), Fraction(-2)], [1, 1, 1], 3).tags
+    (3, -1, -2)
+    """
+    best: CountSystem | None = None
+    for m in range(1, max_tag + 1):
+        tags = scaled_tags(eor, m)
+        sq, sign = betting_correlation(tags, eor, counts)
+        balanced = sum(c * t for c, t in zip(counts, tags, strict=False)) == 0
+        system = CountSystem(tags, m, sq, sign, balanced)
+        if best is None or _signed(system) > _signed(best):
+            best = system
+    assert best is not None
+    return best
+
+
+def _signed(system: CountSystem) -> Fraction:
+    if system.bc_squared is None:
+        return Fraction(-2)
+    return system.sign * system.bc_squared
+
+
+Comparison = tuple[str, str, tuple[int, ...], CountSystem, CountSystem]
+
+
+def published_comparison(report: EORReport) -> list[Comparison]:
+    """For the bets with published count systems (:data:`PUBLISHED_TAGS`), by value:
+    (bet name, source, published tags, published system scored against our exact EORs,
+    our derived system).  Rank reports are pooled to values first (10/J/Q/K share a tag)."""
+    out = []
+    for b in report.bets:
+        name = b.bet.name.split(":")[0]
+        if name not in PUBLISHED_TAGS:
+            continue
+        source, tags = PUBLISHED_TAGS[name]
+        eor_v, counts_v = _by_value(report, b)
+        sq, sign = betting_correlation(tags, eor_v, counts_v)
+        balanced = sum(c * t for c, t in zip(counts_v, tags, strict=False)) == 0
+        published = CountSystem(tags, max(abs(t) for t in tags), sq, sign, balanced)
+        derived = b.system if report.by == "value" else count_system(eor_v, counts_v, b.system.max_tag)
+        out.append((b.bet.name, source, tags, published, derived))
+    return out
+
+
+def _by_value(report: EORReport, b: BetEOR) -> tuple[list[Fraction | None], list[int]]:
+    if report.by == "value":
+        return list(b.eor), list(report.counts)
+    eor: list[Fraction | None] = []
+    counts: list[int] = []
+    for v in VALUE_ORDER:
+        idx = [i for i, g in enumerate(report.groups) if RANK_POINTS[g.ranks[0]] == v]
+        c = sum(report.counts[i] for i in idx)
+        parts = [(report.counts[i], b.eor[i]) for i in idx if report.counts[i]]
+        counts.append(c)
+        eor.append(None if not parts else sum((n * e for n, e in parts if e is not None), Fraction(0)) / c)
+    return eor, counts
+
+
+def plot(report: EORReport, path: str | Path) -> None:
+    """Draw the EOR chart (bars per group, one panel per bet) to ``path`` (.png or .svg),
+    written atomically.  Needs matplotlib (the ``plot`` extra); values are converted to
+    floats only for drawing.
+
+    Raises:
+        PlotUnavailableError: matplotlib is not installed, or the suffix is not .png / .svg.
+    """
+    target = Path(path)
+    fmt = target.suffix.lower().lstrip(".")
+    if fmt not in ("png", "svg"):
+        raise PlotUnavailableError(f"bad plot file {str(path)!r}: the name must end in .png or .svg")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PlotUnavailableError(
+            "--plot needs matplotlib: pip install 'punto-banco-analyzer[plot]'"
+        ) from None
+    n = len(report.bets)
+    fig, axes = plt.subplots(n, 1, figsize=(8, 2.6 * n), squeeze=False)
+    labels = [g.label for g in report.groups]
+    for ax, b in zip(axes[:, 0], report.bets, strict=False):
+        heights = [0.0 if e is None else float(e * 100) for e in b.house_edge_change]
+        ax.bar(labels, heights, color=["#b22222" if h > 0 else "#2e6b30" for h in heights])
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_title(f"{b.bet.title}: change in house edge (%) when one card leaves", fontsize=9)
+        ax.set_ylabel("house edge change (%)", fontsize=8)
+        ax.tick_params(labelsize=8)
+    fig.suptitle(f"Effects of removal: {report.shoe.describe()}", fontsize=10)
+    fig.tight_layout()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=f".{fmt}")
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format=fmt)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(fig)
+
+
+# -- printable tables ----------------------------------------------------------------------------
+
+
+def tags_text(tags: Sequence[int]) -> str:
+    """Tags as text, e.g. ``"0 0 -1 +2"``."""
+    return " ".join(f"{t:+d}" if t else "0" for t in tags)
+
+
+#: The kinds of table :func:`eor_tables` builds, in order.
+EOR_TABLES = ("summary", "eor", "depletion", "published")
+
+
+def eor_tables(report: EORReport, which: Sequence[str] = EOR_TABLES, digits: int = 6) -> list[Table]:
+    """The printable tables of a report, the kinds named in ``which`` (:data:`EOR_TABLES`): a
+    summary row per bet, each bet's EOR table and depletion table, and (for Dragon 7 / Panda 8)
+    the published count systems compared.  ``digits`` rounds the betting correlations
+    (exactly)."""
+    tables = _all_tables(report, digits)
+    kinds = {"eor-summary": "summary", "eor": "eor", "depletion": "depletion", "published-tags": "published"}
+    return [t for t in tables if kinds[t.name.split(":")[0]] in which]
+
+
+def _all_tables(report: EORReport, digits: int) -> list[Table]:
+    from analyzer.report import Column, Table
+
+    labels = [g.label for g in report.groups]
+    unit = "rank" if report.by == "rank" else "value"
+    identity = (
+        "Sum check: sum over groups of (cards in the shoe x EOR) = 0 exactly, i.e. the EV after "
+        "one random card leaves, averaged over that card, equals the EV (N >= 7)."
+    )
+    rows: list[tuple[Cell, ...]] = []
+    for b in report.bets:
+        sysm = b.system
+        rows.append((
+            b.bet.title, b.ev, b.ev, -b.ev, b.identity_sum,
+            "-" if b.average_removed_ev is None else ("yes" if b.average_removed_ev == b.ev else "NO"),
+            tags_text(sysm.tags), sysm.max_tag, "yes" if sysm.balanced else "no",
+            _bc_text(sysm, digits),
+        ))
+    summary = Table(
+        "eor-summary", f"Effects of removal by {unit}: {report.shoe.describe()}",
+        (Column("Bet", "text", "bet"), Column("EV", "fraction", "ev"),
+         Column("EV (decimal)", "decimal", "ev_value"), Column("House edge", "percent", "house_edge"),
+         Column("Sum of count x EOR", "fraction", "identity_sum"),
+         Column("Mean EV after one card = EV", "text", "identity_holds"),
+         Column(f"Suggested tags ({' '.join(labels)})", "text", "tags"),
+         Column("Largest tag", "count", "max_tag"), Column("Balanced", "text", "balanced"),
+         Column("Betting correlation", "text", "betting_correlation")),
+        tuple(rows),
+        (identity, "Tags are proportional to the EORs (scaled so the largest |tag| is the 'Largest tag', "
+         "rounded half to even), chosen for the best betting correlation (count-weighted Pearson "
+         "correlation of tags and EORs over the cards of the shoe)."),
+    )
+    tables: list[Table] = [summary]
+    for b in report.bets:
+        erows = tuple(
+            (g.label, c, r, e, None if e is None else -e, t)
+            for g, c, r, e, t in zip(report.groups, report.counts, b.removed_ev, b.eor, b.system.tags,
+                                     strict=True)
+        )
+        tables.append(Table(
+            f"eor:{b.bet.name}", f"{b.bet.title}: effect of removing one card ({report.shoe.describe()})",
+            (Column(unit.capitalize(), "text", unit), Column("Cards", "count", "cards"),
+             Column("EV after removal", "decimal", "ev_after"),
+             Column("EOR (change in EV)", "decimal", "eor"),
+             Column("Change in house edge", "percent", "house_edge_change"), Column("Tag", "count", "tag")),
+            erows,
+            (f"EV per unit staked on the full shoe: {float_free(b.ev, 10)}; EOR = EV after removal - EV. "
+             + identity,),
+        ))
+        drows: list[tuple[Cell, ...]] = []
+        for g, e, dep in zip(report.groups, b.eor, b.depletion, strict=False):
+            last = dep[-1]
+            ratio = None if (e is None or e == 0 or last is None) else last / (report.depth * e)
+            drows.append((g.label, *dep, ratio))
+        tables.append(Table(
+            f"depletion:{b.bet.name}", f"{b.bet.title}: change in EV after removing k cards of one {unit}",
+            (Column(unit.capitalize(), "text", unit),
+             *(Column(f"k={k}", "decimal", f"k{k}") for k in range(1, report.depth + 1)),
+             Column(f"Linearity: change(k={report.depth}) / ({report.depth} x EOR)", "decimal", "linearity")),
+            tuple(drows),
+            ("Exact change in EV per unit staked; a linearity ratio of 1 means k cards move the EV k times "
+             "as much as one.",),
+        ))
+    published = published_comparison(report)
+    if published:
+        prow = tuple(
+            (name, source, tags_text(tags), _bc_text(pub, digits), tags_text(der.tags), _bc_text(der, digits))
+            for name, source, tags, pub, der in published
+        )
+        tables.append(Table(
+            "published-tags",
+            "Published count systems against the exact EORs (by value, A 2 3 4 5 6 7 8 9 10/J/Q/K)",
+            (Column("Bet", "text", "bet"), Column("Source", "text", "source"),
+             Column("Published tags", "text", "published_tags"),
+             Column("Published betting correlation", "text", "published_bc"),
+             Column("Derived tags", "text", "derived_tags"),
+             Column("Derived betting correlation", "text", "derived_bc")),
+            prow,
+            ("Betting correlations computed against this shoe's exact EORs. Source of the published tags: "
+             "E. Jacobson, 'Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat', "
+             "https://www.888casino.com/blog/side-bets/co-card-counting-the-dragon-and-panda-side-bets-in-ez-baccarat",),
+        ))
+    return tables
+
+
+def _bc_text(system: CountSystem, digits: int) -> str:
+    bc = system.betting_correlation(digits)
+    return "-" if bc is None else f"{bc:f}"
+
+
+def float_free(x: Fraction, digits: int) -> str:
+    """``x`` rounded exactly to ``digits`` decimals (no float involved)."""
+    from analyzer.exact import round_fraction
+
+    return f"{round_fraction(x, digits):f}"
