@@ -224,8 +224,9 @@ def _deal_story(coup: Any) -> list[str]:
               help="Folder to write the generated tables into.")
 @_guard
 def tables(out_dir: str) -> None:
-    """Regenerate every committed file in results/ (analysis tables for 1, 2, 4, 6, 8 decks and
-    the bet catalogue for 1, 6, 8 decks, in Markdown and JSON)."""
+    """Regenerate every committed file in results/: analysis tables for 1, 2, 4, 6, 8 decks and
+    the bet catalogue for 1, 6, 8 decks (Markdown and JSON), and the closed forms in the number
+    of decks (Markdown and LaTeX)."""
     from analyzer.output import OutputError, write_files
     from analyzer.results import generate
 

@@ -81,3 +81,13 @@ def test_quickstart_main_command_on_a_clean_copy(tmp_path):
     done = subprocess.run(["bash", "-c", main_cmd], cwd=copy, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "2,292,252,566,437,888" in done.stdout and "1.0579057842%" in done.stdout
+
+
+def test_oracle_example_in_the_readme_is_the_tested_one():
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Using the analyser as a test oracle", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```python\n(.*?)```", section, re.S)
+    assert block is not None
+    tests_part = block.group(1)[block.group(1).index("# ---- the tests"):]
+    source = (ROOT / "tests" / "test_oracle_example.py").read_text(encoding="utf-8")
+    assert tests_part in source
