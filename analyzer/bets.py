@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from analyzer.coup import Winner
 from analyzer.errors import BetError
-from analyzer.features import Features, Level
+from analyzer.features import Features, GuardedFeatures, Level
 
 Condition = Callable[[Features], bool]
 
@@ -70,8 +71,10 @@ class Bet:
     def settle(self, features: Features) -> tuple[str, Fraction]:
         """The event and the pay per unit staked for a coup with these features."""
         if self.payout_function is not None:
-            pays = _checked_pay(self.name, self.payout_function(features))
-            label = self.event_function(features) if self.event_function else _label_for_pay(pays)
+            # A payout function sees only the fields it declared (see GuardedFeatures).
+            view: Any = GuardedFeatures(features, self.level, self.thirds, self.name)
+            pays = _checked_pay(self.name, self.payout_function(view))
+            label = self.event_function(view) if self.event_function else _label_for_pay(pays)
             return label, pays
         for line in self.lines:
             if line.when(features):

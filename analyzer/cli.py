@@ -78,16 +78,27 @@ def _guard(func: FuncT) -> FuncT:
     return wrapper  # type: ignore[return-value]
 
 
-def shoe_options(func: FuncT) -> FuncT:
-    """--decks / --shoe / --remove."""
-    func = click.option("--remove", "remove", default=None, metavar="CARDS",
-                        help="Cards to take out of the shoe, e.g. 'K 5h 5 A' (suit optional).")(func)
-    func = click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
-                        help="Shoe as 13 counts A,2,...,9,10,J,Q,K (e.g. 32,32,...), as RANK=COUNT "
-                        "pairs (e.g. 8=2,K=3), or with suits: 52 counts or pairs such as Kh=2.")(func)
-    func = click.option("--decks", type=click.IntRange(min=1), default=None,
-                        help="Standard shoe of N 52-card decks (default 8).")(func)
-    return func
+def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
+    """--decks / --shoe / --remove, with ``decks_help`` for --decks."""
+
+    def decorate(func: FuncT) -> FuncT:
+        func = click.option("--remove", "remove", default=None, metavar="CARDS",
+                            help="Cards to take out of the shoe, e.g. 'K 5h 5 A' (suit optional).")(func)
+        func = click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
+                            help="Shoe as 13 counts A,2,...,9,10,J,Q,K (e.g. 32,32,...), as RANK=COUNT "
+                            "pairs (e.g. 8=2,K=3), or with suits: 52 counts or pairs such as Kh=2.")(func)
+        func = click.option("--decks", type=click.IntRange(min=1), default=None, help=decks_help)(func)
+        return func
+
+    return decorate
+
+
+#: --decks / --shoe / --remove for commands that analyse a shoe (8 decks by default).
+shoe_options = _shoe_options("Standard shoe of N 52-card decks (default 8).")
+#: The same for `verify`, where a shoe is optional and turns on the shoe check.
+shoe_check_options = _shoe_options(
+    "Check every card against a standard shoe of N decks (default: no shoe check)."
+)
 
 
 def output_options(func: FuncT) -> FuncT:
@@ -310,7 +321,7 @@ def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quant
 @click.argument("log", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--log-format", type=click.Choice(["csv", "jsonl"]), default=None,
               help="Format of LOG (default: from its extension, .csv or .jsonl/.ndjson).")
-@shoe_options
+@shoe_check_options
 @click.option("--paid", "paid_means", type=click.Choice(["net", "returned"]), default="net",
               show_default=True,
               help="What a settled amount means: net win (0 push, -stake loss) or the amount returned.")
@@ -328,7 +339,7 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
     """Check a hand log from another implementation against the tableau and the pay tables.
 
     LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
-    and optionally the claimed totals, winner and settled bets (README, "Hand logs").  Each
+    and optionally the claimed totals, winner and settled bets (README, "Hand-log format").  Each
     discrepancy names its record, line, field, the expected and claimed values and the rule.
     With --decks or --shoe, also checks that the shoe could still hold every card dealt.
     Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
@@ -414,7 +425,8 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
     OBSERVED holds counts per family (winner, player_total, banker_total, cards, natural,
     bet:NAME) as JSON or CSV, or is a hand log whose coups are tallied.  Prints the exact
     expected probabilities beside the observed frequencies, standardised residuals, and a
-    chi-square test per family with its p-value and verdict.  Exit code 0: conforms; 1: does not.
+    chi-square test per family with its p-value and verdict.  Exit code 0: conforms; 1: does
+    not; 2: unreadable input.
     """
     from analyzer.conform import conform as run
     from analyzer.conform import conformance_tables, parse_alpha, read_observed

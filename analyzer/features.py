@@ -128,3 +128,46 @@ def features_of(coup: Coup) -> Features:
         player_suited_pair=ps,
         banker_suited_pair=bs,
     )
+
+
+#: The level each finer field needs (fields not listed need only Level.VALUE).
+FIELD_LEVEL: dict[str, Level] = {
+    "player_pair": Level.RANK,
+    "banker_pair": Level.RANK,
+    "player_suited_pair": Level.CARD,
+    "banker_suited_pair": Level.CARD,
+}
+THIRD_FIELDS = frozenset({"player_third", "banker_third"})
+
+
+class GuardedFeatures:
+    """A read-only view of :class:`Features` for a payout function that declared ``level`` and
+    ``thirds``: reading a field it did not declare raises instead of silently giving ``None``
+    (which would misprice the bet).
+
+    Raises (on attribute access):
+        BetError: the field needs a finer level, or third cards, than the bet declared.
+    """
+
+    __slots__ = ("_features", "_level", "_name", "_thirds")
+
+    def __init__(self, features: Features, level: Level, thirds: bool, name: str) -> None:
+        self._features = features
+        self._level = level
+        self._thirds = thirds
+        self._name = name
+
+    def __getattr__(self, field: str) -> object:
+        from analyzer.errors import BetError
+
+        needed = FIELD_LEVEL.get(field)
+        if needed is not None and needed > self._level:
+            raise BetError(
+                f"bet {self._name!r} reads {field}, which needs level=Level.{needed.name}: "
+                f"declare it (Bet.from_function(..., level=Level.{needed.name}))"
+            )
+        if field in THIRD_FIELDS and not self._thirds:
+            raise BetError(
+                f"bet {self._name!r} reads {field}: declare thirds=True (Bet.from_function(..., thirds=True))"
+            )
+        return getattr(self._features, field)

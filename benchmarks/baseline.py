@@ -3,7 +3,7 @@
 No compile step, no grouping by composition: it walks every dealt sequence of point values,
 multiplying the counts of the cards as they leave the shoe, and pads coups that end after 4 or
 5 cards to the 6-card universe.  Exact (Python integers), independent of the engine, and slow:
-it is what the compiled table is measured against (``bench_issue6.py`` prints the ratio).
+it is what the compiled table is measured against (``bench_targets.py`` prints the ratio).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Benchmark (issue 3): the whole bet catalogue priced on an 8-deck shoe, after the compile.
+"""Benchmark: the whole bet catalogue priced on an 8-deck shoe, after the compile.
 
 Prints the median time of ``Pricer(shoe).summaries(catalogue_bets())`` (a fresh Pricer each
 run, so every feature distribution is evaluated again), for 1, 8 and 10,000 decks.

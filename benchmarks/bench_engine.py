@@ -1,4 +1,4 @@
-"""Benchmark (issue 2): the compile time, and the median exact analysis of a shoe after it.
+"""Benchmark: the compile time, and the median exact analysis of a shoe after it.
 
 Prints: the one-time compile (fresh process, no disk cache), its load time from the disk cache,
 and the median ``analyze`` of 1, 8 and 10,000 decks (flat in the number of decks).

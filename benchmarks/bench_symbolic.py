@@ -1,4 +1,4 @@
-"""Benchmark: closed forms in the number of decks for the whole catalogue (issue 5: "at most 30 s").
+"""Benchmark: closed forms in the number of decks for the whole catalogue (target: at most 30 s).
 
 Times, in one fresh process, each step of ``analyzer.symbolic`` for every catalogue bet and every
 engine table: compiling the dealing tree (the engine's step; its on-disk cache is switched off

@@ -1,4 +1,4 @@
-"""Benchmark: verify a 1-million-coup hand log (issue 4: "under a minute, streaming").
+"""Benchmark: verify a 1-million-coup hand log (target: under a minute, streaming).
 
 Generates a CSV log (and optionally a JSON Lines log) in a temporary folder: coups dealt through
 8-deck shoes with a cut card, every claim correct (hands, totals, winner, Banker / Player / Tie

@@ -123,3 +123,16 @@ def test_payout_function_api(eight):
         lambda f: f.winner.value == "player"
     )
     assert eight.summary(bet).ev == expected
+
+
+def test_payout_function_reading_undeclared_fields_is_an_error(eight):
+    # Without the guard, f.player_pair would be None at the default level and the bet would be
+    # silently priced as never winning.
+    pair = Bet.from_function("pp", lambda f: 11 if f.player_pair else -1)
+    with pytest.raises(BetError, match="level=Level.RANK"):
+        eight.summary(pair)
+    declared = Bet.from_function("pp", lambda f: 11 if f.player_pair else -1, level=Level.RANK)
+    assert eight.summary(declared).ev == eight.summary(find_bet("player-pair")).ev
+    third = Bet.from_function("p3", lambda f: 1 if f.player_third == 0 else -1)
+    with pytest.raises(BetError, match="thirds=True"):
+        eight.summary(third)

@@ -1,4 +1,4 @@
-"""Benchmark (issue 6): every speed target of the issue, medians, one BLAS thread (per core).
+"""Benchmark: every speed target, medians, one BLAS thread (per core).
 
 Targets on the 2-core reference machine, after the one-time compile:
   main-bet analysis, 8 decks <= 2 ms; whole catalogue, 8 decks <= 10 ms; EOR table
@@ -8,7 +8,7 @@ Targets on the 2-core reference machine, after the one-time compile:
   (``baseline.py``) timed beside the engine, as a ratio.
 Prints figures; not a test.
 
-    .venv/bin/python benchmarks/bench_issue6.py [--shoes 10000]
+    .venv/bin/python benchmarks/bench_targets.py [--shoes 10000]
 """
 
 from __future__ import annotations
