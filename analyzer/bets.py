@@ -72,7 +72,7 @@ class Bet:
         """The event and the pay per unit staked for a coup with these features."""
         if self.payout_function is not None:
             # A payout function sees only the fields it declared (see GuardedFeatures).
-            view: Any = GuardedFeatures(features, self.level, self.thirds, self.name)
+            view: Any = GuardedFeatures(features, self.level, self.thirds, f"bet {self.name!r}")
             pays = _checked_pay(self.name, self.payout_function(view))
             label = self.event_function(view) if self.event_function else _label_for_pay(pays)
             return label, pays

@@ -36,16 +36,19 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from analyzer.analysis import Pricer
 from analyzer.catalogue import find_bet
 from analyzer.errors import AnalyzerError
+from analyzer.exact import MAX_NUMBER_CHARS, parse_exact
 from analyzer.features import Features, Level
 from analyzer.shoe import Shoe
 
@@ -105,8 +108,10 @@ class Observed:
             ObservedError: unknown family or category, or a count that is not a whole number >= 0.
         """
         fam, cat = normalise(family, category, where)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ObservedError(f"{where}bad count {count!r} for {fam} {cat}: use a whole number >= 0")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0 \
+                or count.bit_length() > 4 * MAX_NUMBER_CHARS:
+            raise ObservedError(f"{where}bad count {_show(count)} for {fam} {cat}: use a whole number >= 0 "
+                                f"(at most {MAX_NUMBER_CHARS} digits)")
         bucket = self.families.setdefault(fam, {})
         bucket[cat] = bucket.get(cat, 0) + count
 
@@ -117,8 +122,16 @@ def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
     Raises:
         ObservedError: unknown family or category; the message lists the allowed ones.
     """
-    fam = family.strip().lower().replace("-", "_") if not family.strip().lower().startswith("bet:") \
-        else "bet:" + find_bet(family.strip()[4:]).name
+    for what, value in (("family", family), ("category", category)):
+        if not isinstance(value, str):
+            raise ObservedError(f"{where}bad {what} {_show(value)}: give its name as text")
+    if family.strip().lower().startswith("bet:"):
+        try:
+            fam = "bet:" + find_bet(family.strip()[4:]).name
+        except (AnalyzerError, ValueError, ArithmeticError) as exc:
+            raise ObservedError(f"{where}family {_show(family)}: {exc}") from None
+    else:
+        fam = family.strip().lower().replace("-", "_")
     cat = category.strip().lower()
     if fam.startswith("bet:"):
         cat = _BET_ALIASES.get(cat, cat)
@@ -137,16 +150,67 @@ def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
 # -- reading ----------------------------------------------------------------------------------------
 
 
+def _show(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, never converting a huge number to text."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    if isinstance(value, Decimal) and len(value.as_tuple().digits) > limit:
+        return f"<a number of {len(value.as_tuple().digits)} digits>"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+_WHOLE = re.compile(r"[0-9]+")
+
+
 def _count(value: object, what: str) -> int:
+    """A count: a whole number >= 0 of at most :data:`~analyzer.exact.MAX_NUMBER_CHARS` digits
+    (an int, or its ASCII digits as text)."""
+    bad = ObservedError(f"bad count {_show(value)} for {what}: use a whole number >= 0 "
+                        f"(at most {MAX_NUMBER_CHARS} digits)")
     if isinstance(value, bool):
-        raise ObservedError(f"bad count {value!r} for {what}: use a whole number >= 0")
+        raise bad
     if isinstance(value, int):
-        if value < 0:
-            raise ObservedError(f"bad count {value!r} for {what}: use a whole number >= 0")
+        if value < 0 or value.bit_length() > 4 * MAX_NUMBER_CHARS:
+            raise bad
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    raise ObservedError(f"bad count {value!r} for {what}: use a whole number >= 0")
+    if isinstance(value, str):
+        text = value.strip()
+        if _WHOLE.fullmatch(text) and len(text) <= MAX_NUMBER_CHARS:
+            return int(text)
+    raise bad
+
+
+def _json_int(text: str) -> int | Decimal:
+    """JSON integers: ``int`` when short, else ``Decimal`` (no 4300-digit conversion error;
+    :func:`_count` then rejects it, naming the field)."""
+    return int(text) if len(text) <= MAX_NUMBER_CHARS else Decimal(text)
+
+
+def _too_deep_line(text: str, limit: int = 200) -> int:
+    """The line on which JSON ``text`` first nests deeper than ``limit`` (1 if never)."""
+    depth = 0
+    line = 1
+    in_string = escaped = False
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif ch in "]}":
+            depth -= 1
+    return 1
 
 
 def read_counts_json(text: str) -> Observed:
@@ -157,10 +221,17 @@ def read_counts_json(text: str) -> Observed:
     Raises:
         ObservedError: malformed JSON or counts.
     """
+    if not isinstance(text, str):
+        raise ObservedError(f"bad JSON text {_show(text)}: give the file's contents as text")
     try:
-        doc = json.loads(text, parse_float=Decimal)
+        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise ObservedError(f"line {exc.lineno}: not JSON: {exc.msg}") from None
+    except RecursionError:
+        raise ObservedError(f"line {_too_deep_line(text)}: JSON nested too deeply: observed counts "
+                            "are an object of families, each mapping categories to counts") from None
+    except ValueError as exc:
+        raise ObservedError(f"not JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise ObservedError("observed counts must be a JSON object such as "
                             "{\"winner\": {\"banker\": 4586, ...}}")
@@ -170,7 +241,7 @@ def read_counts_json(text: str) -> Observed:
             obs.coups = _count(value, "coups")
         elif key == "cut_card":
             if not isinstance(value, bool):
-                raise ObservedError(f"bad cut_card {value!r}: use true or false")
+                raise ObservedError(f"bad cut_card {_show(value)}: use true or false")
             obs.cut_card = value
         elif key == "decks":
             obs.decks = _count(value, "decks")
@@ -188,7 +259,7 @@ def read_counts_json(text: str) -> Observed:
                     obs.add(fam, "win", _count(counts, f"{fam} hits"))
         else:
             if not isinstance(value, dict):
-                raise ObservedError(f"family {key!r} must map categories to counts, got {value!r}")
+                raise ObservedError(f"family {_show(key)} must map categories to counts, got {_show(value)}")
             for cat, n in value.items():
                 obs.add(key, str(cat), _count(n, f"{key} {cat}"))
     return obs
@@ -201,12 +272,26 @@ def read_counts_csv(text: str) -> Observed:
     Raises:
         ObservedError: a bad header, row or count (the message gives the line).
     """
+    if not isinstance(text, str):
+        raise ObservedError(f"bad CSV text {_show(text)}: give the file's contents as text")
     rows = csv.reader(text.splitlines())
-    header = [h.strip().lower() for h in next(rows, [])]
+    try:
+        header = [h.strip().lower() for h in next(rows, [])]
+    except csv.Error as exc:
+        raise ObservedError(f"line 1: {exc}") from None
     if header != ["family", "category", "count"]:
-        raise ObservedError(f"line 1: the header must be family,category,count, got {','.join(header)!r}")
+        raise ObservedError("line 1: the header must be family,category,count, "
+                            f"got {_show(','.join(header))}")
     obs = Observed()
-    for line, row in enumerate(rows, 2):
+    line = 1
+    while True:
+        line += 1
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise ObservedError(f"line {line}: {exc}") from None
         if not row or not "".join(row).strip():
             continue
         if len(row) != 3:
@@ -232,12 +317,23 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
     marked shoe deals one coup, and None (not known) when the log does not mark shoes.
 
     Raises:
-        LogError: unreadable log.
+        LogError: unreadable log, or no coups in it; ObservedError: a bad bet name.
     """
-    from analyzer.verify import Record, Verifier
+    from analyzer.verify import LogError, Record, Verifier
 
+    if isinstance(bets, str) or not isinstance(bets, Iterable):
+        raise ObservedError(f"bad bets {_show(bets)}: give a list of catalogue bet names")
+    if isinstance(records, str | bytes) or not isinstance(records, Iterable):
+        raise ObservedError(f"bad records {_show(records)}: give hand-log records (verify.read_records)")
     verifier = Verifier(keep_features=True)
-    chosen = [find_bet(b) for b in bets]
+    chosen = []
+    for b in bets:
+        if not isinstance(b, str):
+            raise ObservedError(f"bad bet {_show(b)}: give a catalogue bet name such as 'tie'")
+        try:
+            chosen.append(find_bet(b))
+        except (AnalyzerError, ValueError, ArithmeticError) as exc:
+            raise ObservedError(f"--bet {_show(b)}: {exc}") from None
     obs = Observed()
     for fam, cats in FAMILIES.items():
         obs.families[fam] = dict.fromkeys(cats, 0)
@@ -247,14 +343,29 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
     several = False
     shoe_info = False
     last_shoe: str | None = None
-    for rec in records:
-        assert isinstance(rec, Record)
+    def stopped(exc: AnalyzerError) -> LogError:
+        done = verifier.records
+        return LogError(f"{exc} (stopped here: {done:,} record{'s' if done != 1 else ''} tallied "
+                        "before this one)" if done else str(exc))
+
+    iterator = iter(records)
+    while True:
+        try:
+            rec = next(iterator)
+        except StopIteration:
+            break
+        except AnalyzerError as exc:
+            raise stopped(exc) from None
+        if not isinstance(rec, Record):
+            raise ObservedError(f"bad record {_show(rec)}: give hand-log records (verify.read_records)")
         shoe_info = shoe_info or rec.new_shoe or rec.shoe_id is not None
         if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != last_shoe):
             per_shoe = 0
         last_shoe = rec.shoe_id if rec.shoe_id is not None else last_shoe
-        for _ in verifier.run([rec]):
-            pass
+        try:
+            verifier.check(rec)
+        except AnalyzerError as exc:
+            raise stopped(exc) from None
         f = verifier.last_features
         if not rec.is_coup or f is None:
             continue
@@ -269,6 +380,9 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
             pays = bet.payout(f)
             obs.families[f"bet:{bet.name}"]["win" if pays > 0 else "push" if pays == 0 else "loss"] += 1
     obs.coups = sum(obs.families["winner"].values())
+    if not verifier.coups:
+        raise LogError("no coups in the log: it is empty, has only a header or only new-shoe/burn "
+                       "markers; there is nothing to tally")
     obs.cut_card = several if shoe_info else None
     return obs
 
@@ -284,6 +398,10 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = ()) 
     """
     from analyzer.verify import open_log, read_records
 
+    if not isinstance(path, str | PathLike):
+        raise ObservedError(f"bad path {_show(path)}: give a file name")
+    if kind is not None and not isinstance(kind, str):
+        raise ObservedError(f"bad observed format {_show(kind)}: use json, csv, log-csv or log-jsonl")
     suffix = Path(path).suffix.lower()
     if kind is None:
         if suffix == ".json":
@@ -291,8 +409,8 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = ()) 
         elif suffix in (".jsonl", ".ndjson"):
             kind = "log-jsonl"
         elif suffix == ".csv":
-            with open(path, encoding="utf-8") as fh:
-                first = fh.readline().strip().lower().replace(" ", "")
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                first = fh.readline(200).strip().lower().replace(" ", "")
             kind = "csv" if first == "family,category,count" else "log-csv"
         else:
             raise ObservedError(f"cannot tell the kind of {path!r} from its extension: "
@@ -483,8 +601,16 @@ def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
         ObservedError: nothing to test, an unknown family, alpha outside (0, 1), or a shoe of
             fewer than 6 cards (coups could run out mid-coup).
     """
+    if not isinstance(observed, Observed):
+        raise ObservedError(f"bad observed counts {_show(observed)}: give an Observed (read_observed)")
+    if not isinstance(shoe, Shoe):
+        raise ObservedError(f"bad shoe {_show(shoe)}: give a Shoe (e.g. Shoe.standard(8))")
+    if isinstance(alpha, bool) or not isinstance(alpha, int | Fraction):
+        raise ObservedError(f"bad significance level {_show(alpha)}: give a Fraction (parse_alpha)")
     if not 0 < alpha < 1:
-        raise ObservedError(f"bad significance level {alpha}: use a number between 0 and 1, e.g. 0.01")
+        raise ObservedError(f"bad significance level {_show(alpha)}: use a number between 0 and 1, e.g. 0.01")
+    if families is not None and (isinstance(families, str) or not isinstance(families, Iterable)):
+        raise ObservedError(f"bad families {_show(families)}: give a list of family names")
     if shoe.size < 6:
         raise ObservedError(f"a shoe of {shoe.size} cards can run out mid-coup: conform needs at least 6")
     names = list(observed.families) if families is None else [
@@ -505,6 +631,8 @@ def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
 
 
 def _any_category(family: str) -> str:
+    if not isinstance(family, str):
+        return "?"  # normalise() rejects the family, naming it
     fam = family.strip().lower().replace("-", "_")
     return "win" if fam.startswith("bet:") else FAMILIES.get(fam, ("?",))[0]
 
@@ -592,14 +720,17 @@ def parse_alpha(text: str) -> Fraction:
     Raises:
         ObservedError: not a number strictly between 0 and 1.
     """
+    if not isinstance(text, str):
+        raise ObservedError(f"bad significance level {_show(text)}: give it as text such as '0.01'")
     raw = text.strip()
     try:
-        value = Fraction(raw[:-1]) / 100 if raw.endswith("%") else Fraction(raw)
-    except (ValueError, ZeroDivisionError):
-        raise ObservedError(f"bad significance level {text!r}: "
-                            "use a number between 0 and 1, e.g. 0.01") from None
+        value = parse_exact(raw[:-1], "significance level") / 100 if raw.endswith("%") \
+            else parse_exact(raw, "significance level")
+    except AnalyzerError:
+        raise ObservedError(f"bad significance level {_show(text)}: use a number between 0 and 1, "
+                            "e.g. 0.01, 1/100 or 1% (at most 80 characters, exponent at most 30)") from None
     if not 0 < value < 1:
-        raise ObservedError(f"bad significance level {text!r}: use a number between 0 and 1, e.g. 0.01")
+        raise ObservedError(f"bad significance level {_show(text)}: use a number between 0 and 1, e.g. 0.01")
     return value
 
 

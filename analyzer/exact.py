@@ -84,8 +84,9 @@ def parse_exact(text: object, what: str) -> Fraction:
         raise AnalyzerError(f"bad {what} {text!r}: use a number such as 8, 0.95 or 19/20")
     if isinstance(text, int | Fraction):
         value = Fraction(text)
-        if max(abs(value.numerator), value.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
-            raise AnalyzerError(f"bad {what}: {value} has too many digits")
+        bits = max(abs(value.numerator), value.denominator).bit_length()
+        if bits > 4 * MAX_NUMBER_CHARS:
+            raise AnalyzerError(f"bad {what}: a number of about {bits * 3 // 10} digits is too large")
         return value
     raw = str(text).strip()
     short = raw if len(raw) <= 40 else raw[:37] + "..."

@@ -152,6 +152,7 @@ class GuardedFeatures:
     __slots__ = ("_features", "_level", "_name", "_thirds")
 
     def __init__(self, features: Features, level: Level, thirds: bool, name: str) -> None:
+        """``name`` says who reads, for the error message (e.g. ``"bet 'my-bet'"``)."""
         self._features = features
         self._level = level
         self._thirds = thirds
@@ -163,11 +164,8 @@ class GuardedFeatures:
         needed = FIELD_LEVEL.get(field)
         if needed is not None and needed > self._level:
             raise BetError(
-                f"bet {self._name!r} reads {field}, which needs level=Level.{needed.name}: "
-                f"declare it (Bet.from_function(..., level=Level.{needed.name}))"
+                f"{self._name} reads {field}, which needs level=Level.{needed.name}: pass that level"
             )
         if field in THIRD_FIELDS and not self._thirds:
-            raise BetError(
-                f"bet {self._name!r} reads {field}: declare thirds=True (Bet.from_function(..., thirds=True))"
-            )
+            raise BetError(f"{self._name} reads {field}: pass thirds=True")
         return getattr(self._features, field)

@@ -55,6 +55,7 @@ from analyzer.bets import Bet
 from analyzer.catalogue import find_bet
 from analyzer.coup import Winner
 from analyzer.errors import AnalyzerError, BetError
+from analyzer.exact import MAX_NUMBER_CHARS
 from analyzer.features import Features, Level
 from analyzer.shoe import Shoe
 
@@ -68,6 +69,8 @@ __all__ = [
     "RationalFunction",
     "Section",
     "SymbolicDistribution",
+    "SymbolicError",
+    "SymbolicTypeError",
     "bet_forms",
     "bet_sections",
     "catalogue_sections",
@@ -101,6 +104,54 @@ _D = sympy.Symbol("d", positive=True, integer=True)
 
 Poly = tuple[int, ...]
 """A polynomial in d with integer coefficients, constant term first; ``()`` is zero."""
+
+
+class SymbolicError(AnalyzerError):
+    """A bad argument to the symbolic API: a number too large or not exact, an empty list."""
+
+
+class SymbolicTypeError(SymbolicError, TypeError):
+    """An argument of the wrong type (also a ``TypeError``, for callers that catch that)."""
+
+
+def _show(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, never converting a huge number to text."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    if isinstance(value, Fraction) and max(abs(value.numerator), value.denominator).bit_length() > 4 * limit:
+        return "<a fraction with terms of more than 40 digits>"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _exact(value: object, what: str) -> Fraction:
+    """``value`` as a Fraction: an int or a Fraction (never a float or text, whose meaning, say
+    percent or fraction, would be a guess), with terms of at most
+    :data:`~analyzer.exact.MAX_NUMBER_CHARS` digits.
+
+    Raises:
+        SymbolicTypeError: not an int or a Fraction; SymbolicError: too many digits.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | Fraction):
+        raise SymbolicTypeError(f"bad {what} {_show(value)}: give an exact int or Fraction "
+                                "(not a float or text)")
+    x = Fraction(value)
+    if max(abs(x.numerator), x.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
+        raise SymbolicError(f"bad {what} {_show(x)}: at most {MAX_NUMBER_CHARS} digits")
+    return x
+
+
+def _names(value: object, what: str, allowed: Sequence[str]) -> list[str]:
+    """A list of names (never one str, whose letters would be taken as names)."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise SymbolicTypeError(f"bad {what} {_show(value)}: give a list (not one text) of: "
+                                f"{', '.join(allowed)}")
+    out = list(value)
+    for name in out:
+        if not isinstance(name, str):
+            raise SymbolicTypeError(f"bad {what[:-1] if what.endswith('s') else what} {_show(name)}: "
+                                    f"use {', '.join(allowed)}")
+    return out
 
 
 # -- integer polynomials -------------------------------------------------------------------------
@@ -269,9 +320,10 @@ class RationalFunction:
     def _coerce(self, other: object) -> RationalFunction:
         if isinstance(other, RationalFunction):
             return other
-        if isinstance(other, int | Fraction):
+        if isinstance(other, int | Fraction) and not isinstance(other, bool):
             return RationalFunction.constant(other)
-        raise TypeError(f"cannot combine a rational function with {type(other).__name__}")
+        raise SymbolicTypeError(f"cannot combine a rational function with {type(other).__name__}: "
+                                "use another RationalFunction, an int or a Fraction")
 
     def __add__(self, other: object) -> RationalFunction:
         o = self._coerce(other)
@@ -310,8 +362,11 @@ class RationalFunction:
         """f(decks), exact.  For whole ``decks`` >= 1 this equals the engine on the standard shoe.
 
         Raises:
-            ZeroDivisionError: ``decks`` is a pole of f.
+            ZeroDivisionError: ``decks`` is a pole of f; SymbolicTypeError: ``decks`` is not an
+                int or a Fraction.
         """
+        if isinstance(decks, bool) or not isinstance(decks, int | Fraction):
+            raise SymbolicTypeError(f"bad number of decks {_show(decks)}: give an int or a Fraction")
         if isinstance(decks, int):
             return Fraction(_eval_int(self.num, decks), _eval_int(self.den, decks))
         return _eval(self.num, Fraction(decks)) / _eval(self.den, Fraction(decks))
@@ -531,7 +586,6 @@ def _engine_events(table: str) -> list[tuple[str, str, Callable[[Features], bool
     raise AnalyzerError(f"unknown table {table!r}: use {', '.join(ENGINE_TABLES)}")
 
 
-@functools.cache
 def engine_forms(table: str) -> tuple[ClosedForm, ...]:
     """The probabilities of one of the engine's tables (``ENGINE_TABLES``: outcomes, totals,
     naturals, cards) as closed forms; events as in :class:`analyzer.analysis.Analysis`.
@@ -539,6 +593,13 @@ def engine_forms(table: str) -> tuple[ClosedForm, ...]:
     Raises:
         AnalyzerError: unknown table name.
     """
+    if not isinstance(table, str) or table not in ENGINE_TABLES:
+        raise SymbolicError(f"unknown table {_show(table)}: use {', '.join(ENGINE_TABLES)}")
+    return _engine_forms(table)
+
+
+@functools.cache
+def _engine_forms(table: str) -> tuple[ClosedForm, ...]:
     sd = symbolic_distribution(Level.VALUE, False)
     return tuple(ClosedForm(key, label, "probability", sd.probability(pred))
                  for key, label, pred in _engine_events(table))
@@ -588,7 +649,12 @@ def bet_forms(bet: Bet) -> BetForms:
     >>> from analyzer.catalogue import find_bet
     >>> bet_forms(find_bet("tie")).house_edge.limit() * 100 > 14
     True
+
+    Raises:
+        SymbolicTypeError: ``bet`` is not a :class:`~analyzer.bets.Bet`.
     """
+    if not isinstance(bet, Bet):
+        raise SymbolicTypeError(f"bad bet {_show(bet)}: give a Bet (e.g. find_bet('tie'))")
     sd = symbolic_distribution(bet.level, bet.thirds)
     by_event: dict[tuple[str, Fraction], Poly] = defaultdict(tuple)
     for f, counts in zip(sd.features, sd.counts, strict=True):
@@ -636,8 +702,12 @@ def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
     :func:`analyzer.analysis.pay_for_edge`.
 
     Raises:
-        BetError: the bet has no single adjustable pay, or its event never happens.
+        BetError: the bet has no single adjustable pay, or its event never happens;
+        SymbolicError: ``house_edge`` is not an exact number of at most 80 digits.
     """
+    edge = _exact(house_edge, "house edge")
+    if not isinstance(bet, Bet):
+        raise SymbolicTypeError(f"bad bet {_show(bet)}: give a Bet (e.g. find_bet('tie'))")
     if bet.adjustable is None or bet.payout_function is not None:
         raise BetError(f"bet {bet.name!r} has no single adjustable pay to solve for")
     forms = bet_forms(bet)
@@ -649,7 +719,7 @@ def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
     if q.is_zero:
         raise BetError(f"the event {line.event!r} of bet {bet.name!r} never happens")
     rest = forms.ev - q * line.pays
-    return (-Fraction(house_edge) - rest) / q
+    return (-edge - rest) / q
 
 
 def commission_form(house_edge: Fraction | int = 0) -> RationalFunction:
@@ -687,7 +757,9 @@ def smallest_decks(f: RationalFunction, level: Fraction | int, above: bool = Tru
     >>> smallest_decks(RationalFunction.of([0, 1], [1, 1]), Fraction(9, 10))   # d/(d+1) >= 0.9
     9
     """
-    lv = Fraction(level)
+    if not isinstance(f, RationalFunction):
+        raise SymbolicTypeError(f"bad function {_show(f)}: give a RationalFunction")
+    lv = _exact(level, "level")
     p = _add(_scale(f.num, lv.denominator), _scale(f.den, -lv.numerator))
     candidates = {1} | _real_root_ceilings(p) | _real_root_ceilings(f.den)
     for d in sorted(c for c in candidates if c >= 1):
@@ -709,7 +781,9 @@ def crossing(f: RationalFunction, level: Fraction | int) -> int | None:
     >>> crossing(bet_forms(find_bet("banker")).house_edge, Fraction(106, 10000))   # 1.06%
     13
     """
-    lv = Fraction(level)
+    if not isinstance(f, RationalFunction):
+        raise SymbolicTypeError(f"bad function {_show(f)}: give a RationalFunction")
+    lv = _exact(level, "level")
     start = f(1)
     if start == lv:
         return 1
@@ -739,11 +813,19 @@ def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | 
     bet, and the Banker commission, for ``house_edge``.
 
     Raises:
-        AnalyzerError: an unknown quantity name.
+        AnalyzerError: an unknown quantity name, or none at all; SymbolicError: a bad
+            ``house_edge`` or a bet that is not a Bet.
     """
+    quantities = _names(quantities, "quantities", QUANTITIES)
     bad = [q for q in quantities if q not in QUANTITIES]
     if bad:
-        raise AnalyzerError(f"unknown quantity {bad[0]!r}: use {', '.join(QUANTITIES)}")
+        raise SymbolicError(f"unknown quantity {_show(bad[0])}: use {', '.join(QUANTITIES)}")
+    if not quantities:
+        raise SymbolicError(f"no quantity named: use one or more of {', '.join(QUANTITIES)} (or all)")
+    house_edge = _exact(house_edge, "house edge")
+    if isinstance(bets, str) or not isinstance(bets, Iterable):
+        raise SymbolicTypeError(f"bad bets {_show(bets)}: give a list of Bet objects")
+    bets = list(bets)
     forms = [bet_forms(b) for b in bets]
     every = [x for bf in forms for x in bf.forms()]
 
@@ -786,6 +868,7 @@ def engine_sections(tables: Iterable[str] = ENGINE_TABLES) -> list[Section]:
     Raises:
         AnalyzerError: an unknown table name.
     """
+    tables = _names(tables, "tables", ENGINE_TABLES)
     titles = {"outcomes": "Outcomes", "totals": "Final totals (Player p, Banker b)",
               "naturals": "Naturals", "cards": "Cards dealt per coup"}
     return [Section(f"{titles[t]}: probability per coup", engine_forms(t)) for t in tables]
@@ -873,10 +956,12 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
 
     from analyzer.report import render
 
-    if fmt not in ("text", "markdown", "latex", "json"):
-        raise AnalyzerError(f"unknown format {fmt!r}: use text, markdown, latex or json")
-    if digits < 0:
-        raise AnalyzerError(f"bad number of digits {digits}: use 0 or more")
+    if not isinstance(fmt, str) or fmt not in ("text", "markdown", "latex", "json"):
+        raise SymbolicError(f"unknown format {_show(fmt)}: use text, markdown, latex or json")
+    _check_digits(digits)
+    for d in decks:
+        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
+            raise SymbolicError(f"bad number of decks {_show(d)}: use whole numbers >= 1")
     if fmt == "json":
         doc = {"meta": meta or {}, "intro": INTRO, "sections": [
             {"title": s.title, "forms": [_form_json(f, digits, decks) for f in s.forms]} for s in sections]}
@@ -911,6 +996,11 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
     return "\n\n".join(parts) + "\n"
 
 
+def _check_digits(digits: object) -> None:
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 1000:
+        raise SymbolicError(f"bad number of digits {_show(digits)}: use a whole number from 0 to 1000")
+
+
 def catalogue_sections(bets: Sequence[Bet] | None = None, pays: bool = True) -> list[Section]:
     """Bet sections for ``bets`` (default: the whole catalogue, as ``catalogue_bets()``)."""
     from analyzer.catalogue import catalogue_bets
@@ -924,6 +1014,11 @@ def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction]) -> Any:
     crosses the level (:func:`crossing`; "never" when it does not)."""
     from analyzer.report import Cell, Column, Table
 
+    if isinstance(levels, str) or not isinstance(levels, Iterable):
+        raise SymbolicTypeError(f"bad levels {_show(levels)}: give a list of exact house edges (Fractions)")
+    levels = [_exact(level, "crossing level") for level in levels]
+    if isinstance(bets, str) or not isinstance(bets, Iterable):
+        raise SymbolicTypeError(f"bad bets {_show(bets)}: give a list of Bet objects")
     rows: list[tuple[Cell, ...]] = []
     for bet in bets:
         he = bet_forms(bet).house_edge
@@ -968,21 +1063,38 @@ def symbolic_report(
 
     Raises:
         BetError: an unknown bet or bad parameter.
-        AnalyzerError: an unknown table, quantity or format, or negative ``digits``.
+        AnalyzerError: an unknown table, quantity or format, no quantity at all, ``digits``
+            outside 0..1000, or a target edge or crossing level that is not an exact number
+            (int or Fraction) of at most 80 digits.
     """
     from analyzer.catalogue import catalogue_bets, main_bets
 
-    for t in tables:
+    for t in _names(tables, "tables", ENGINE_TABLES):
         if t not in ENGINE_TABLES:
-            raise AnalyzerError(f"unknown table {t!r}: use {', '.join(ENGINE_TABLES)}, all or none")
-    if fmt not in SYMBOLIC_FORMATS:
-        raise AnalyzerError(f"unknown format {fmt!r}: use {', '.join(SYMBOLIC_FORMATS)}")
-    bets = (catalogue_bets() if all_bets else []) + [find_bet(s) for s in bet_specs]
+            raise SymbolicError(f"unknown table {_show(t)}: use {', '.join(ENGINE_TABLES)}, all or none")
+    if not isinstance(fmt, str) or fmt not in SYMBOLIC_FORMATS:
+        raise SymbolicError(f"unknown format {_show(fmt)}: use {', '.join(SYMBOLIC_FORMATS)}")
+    _check_digits(digits)
+    quantities = _names(quantities, "quantities", QUANTITIES)
+    if not quantities:
+        raise SymbolicError(f"no quantity named: use one or more of {', '.join(QUANTITIES)} (or all)")
+    edge = Fraction(0) if target_edge is None else _exact(target_edge, "target edge")
+    if isinstance(crossings, str) or not isinstance(crossings, Iterable):
+        raise SymbolicTypeError(f"bad crossings {_show(crossings)}: give a list of exact house edges")
+    levels = [_exact(level, "crossing level") for level in crossings]
+    chosen: list[Bet] = []
+    for spec in _names(bet_specs, "bet specs", ("catalogue bet names such as 'tie' or 'banker:4'",)):
+        try:
+            chosen.append(find_bet(spec))
+        except AnalyzerError:
+            raise
+        except (ValueError, ArithmeticError) as exc:
+            raise BetError(f"bad bet {_show(spec)}: {exc}") from None
+    bets = (catalogue_bets() if all_bets else []) + chosen
     if not bets:
         bets = main_bets()
-    sections = engine_sections(tables) + bet_sections(bets, house_edge=target_edge or 0,
-                                                      quantities=quantities)
-    extra = [crossing_table(bets, crossings)] if crossings else []
+    sections = engine_sections(tables) + bet_sections(bets, house_edge=edge, quantities=quantities)
+    extra = [crossing_table(bets, levels)] if levels else []
     return render_sections(sections, fmt, digits, meta, extra=extra)
 
 

@@ -11,6 +11,11 @@ strategies import hypothesis when called (install it as a test dependency).
 * :func:`assert_payout`: the same for a settled bet, against the catalogue's pay table.
 * :func:`shoes`, :func:`card_sequences`, :func:`coups`: hypothesis strategies.
 
+Bad arguments raise :class:`OracleError` (an :class:`~analyzer.errors.AnalyzerError`; for an
+argument of the wrong type, :class:`OracleTypeError`, also a ``TypeError``), or the
+analyser's own errors (``CardError``, ``ShoeError``, ``BetError``, ``CoupError``); only a claim
+that breaks a rule raises ``AssertionError``.
+
 >>> coup = assert_coup("2 4 3 10 6 A", winner="banker", player_total=1, banker_total=5)
 >>> coup.announce()
 'Player 2 3 6 (1), Banker 4 10 A (5): Banker wins'
@@ -28,8 +33,9 @@ from analyzer.bets import Bet
 from analyzer.cards import RANKS, SUITS, Card, parse_card, parse_cards
 from analyzer.catalogue import find_bet
 from analyzer.coup import Coup, Winner, resolve
-from analyzer.errors import CoupError
-from analyzer.features import Features, Level, features_of
+from analyzer.errors import AnalyzerError, BetError, CoupError, ShoeError
+from analyzer.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.features import Features, GuardedFeatures, Level, features_of
 from analyzer.shoe import Shoe
 from analyzer.verify import ClaimedBet, Discrepancy, Record, Verifier, natural_rule_text
 
@@ -39,14 +45,90 @@ if TYPE_CHECKING:
 CardsLike = str | Sequence[Card] | Sequence[str]
 
 
+class OracleError(AnalyzerError):
+    """A bad argument to the oracle (not a broken rule: that is an ``AssertionError``)."""
+
+
+class OracleTypeError(OracleError, TypeError):
+    """An argument of the wrong type (also a ``TypeError``, for callers that catch that)."""
+
+
+def _show(value: object, limit: int = 40) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _shoe(shoe: Shoe | int) -> Shoe:
-    return Shoe.standard(shoe) if isinstance(shoe, int) else shoe
+    if isinstance(shoe, Shoe):
+        return shoe
+    if isinstance(shoe, bool) or not isinstance(shoe, int):
+        raise OracleTypeError(f"bad shoe {_show(shoe)}: give a Shoe or a number of decks (an int >= 1)")
+    if shoe < 1:
+        raise ShoeError(f"bad number of decks {shoe}: use 1 or more")
+    return Shoe.standard(shoe)
 
 
-def _cards(cards: CardsLike) -> list[Card]:
+def _cards(cards: CardsLike, what: str = "cards") -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards)
-    return [c if isinstance(c, Card) else parse_card(c) for c in cards]
+    if isinstance(cards, bytes | bytearray) or not isinstance(cards, Sequence):
+        raise OracleTypeError(f"bad {what} {_show(cards)}: give text such as '2 4 3 10 6 A' or a "
+                              "sequence of Card objects or card strings")
+    out = []
+    for c in cards:
+        if isinstance(c, Card):
+            out.append(c)
+        elif isinstance(c, str):
+            out.append(parse_card(c))
+        else:
+            raise OracleTypeError(f"bad card {_show(c)} in {what}: give a Card or card text such as 'Kh'")
+    return out
+
+
+def _bet(bet: str | Bet) -> Bet:
+    if isinstance(bet, Bet):
+        return bet
+    if not isinstance(bet, str):
+        raise OracleTypeError(f"bad bet {_show(bet)}: give a catalogue bet name such as 'tie' or a Bet")
+    try:
+        return find_bet(bet)
+    except AnalyzerError:
+        raise
+    except (ValueError, ArithmeticError) as exc:
+        raise BetError(f"bad bet {_show(bet)}: {exc}") from None
+
+
+def _amount(value: object, what: str) -> Fraction:
+    """An exact amount: an int, a Fraction or decimal text (bounded, via parse_exact)."""
+    if isinstance(value, bool) or not isinstance(value, int | Fraction | str):
+        raise OracleTypeError(f"{what} {_show(value)} is a {type(value).__name__}: give an int, a Fraction "
+                              "or decimal text such as '9.5'")
+    exact = Fraction(value) if isinstance(value, int | Fraction) else None
+    if exact is not None and max(abs(exact.numerator), exact.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
+        raise OracleError(f"bad {what} {_show(value)}: at most {MAX_NUMBER_CHARS} digits")
+    try:
+        return parse_exact(value, what)
+    except AnalyzerError as exc:
+        raise OracleError(str(exc)) from None
+
+
+def _claimed_total(value: object, what: str) -> int | None:
+    """A claimed total: None or a whole number (one outside 0..9 is a claim the check reports)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OracleTypeError(f"bad {what} {_show(value)}: give an int (0..9)")
+    if value.bit_length() > 4 * MAX_NUMBER_CHARS:
+        raise OracleError(f"bad {what} {_show(value)}: at most {MAX_NUMBER_CHARS} digits")
+    return value
+
+
+def _claimed_flag(value: object, what: str) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise OracleTypeError(f"bad {what} {_show(value)}: give True, False or None")
 
 
 # -- exact values ------------------------------------------------------------------------------------
@@ -58,7 +140,7 @@ def expected_probabilities(shoe: Shoe | int = 8) -> dict[str, Fraction]:
     cards the three do not add up to 1: the rest is the chance the shoe runs out mid-coup.
 
     Raises:
-        ShoeError: a bad number of decks.
+        ShoeError: a bad number of decks; OracleTypeError: ``shoe`` is neither.
 
     >>> expected_probabilities(8)["tie"] == Fraction(475627426473216, 4998398275503360)
     True
@@ -76,12 +158,23 @@ def probability(event: Callable[[Features], bool], shoe: Shoe | int = 8, level: 
     for suited pairs).
 
     Raises:
-        BetError: ``Level.CARD`` on a shoe whose suits are unknown.
+        BetError: ``Level.CARD`` on a shoe whose suits are unknown, or ``event`` reads a field
+            finer than ``level`` (e.g. ``player_pair`` without ``level=Level.RANK``).
 
     >>> probability(lambda f: f.cards == 4, 8) > Fraction(3, 8)
     True
     """
-    return distribution(_shoe(shoe), level, thirds).probability(event)
+    if not callable(event):
+        raise OracleTypeError(f"bad event {_show(event)}: give a function of the Features, "
+                              "e.g. lambda f: f.cards == 4")
+    if not isinstance(level, Level):
+        raise OracleTypeError(f"bad level {_show(level)}: give a Level (VALUE, RANK or CARD)")
+    if not isinstance(thirds, bool):
+        raise OracleTypeError(f"bad thirds {_show(thirds)}: give True or False")
+    dist = distribution(_shoe(shoe), level, thirds)
+    # The event sees only the fields its level provides; reading a finer one raises, rather
+    # than silently seeing None (see GuardedFeatures).
+    return dist.probability(lambda f: bool(event(GuardedFeatures(f, level, thirds, "the event"))))  # type: ignore[arg-type]
 
 
 def house_edge(bet: str | Bet, shoe: Shoe | int = 8) -> Fraction:
@@ -95,8 +188,7 @@ def house_edge(bet: str | Bet, shoe: Shoe | int = 8) -> Fraction:
     >>> round_fraction(100 * house_edge("banker", 8), 4)  # RULES.md: 1.0579%
     Decimal('1.0579')
     """
-    chosen = find_bet(bet) if isinstance(bet, str) else bet
-    return price(chosen, _shoe(shoe)).house_edge
+    return price(_bet(bet), _shoe(shoe)).house_edge
 
 
 # -- assertions ------------------------------------------------------------------------------------------
@@ -108,6 +200,8 @@ def dealing_order(coup: Coup) -> list[Card]:
     >>> " ".join(map(str, dealing_order(resolve("2 4 3 10 6 A"))))
     '2 4 3 10 6 A'
     """
+    if not isinstance(coup, Coup):
+        raise OracleTypeError(f"bad coup {_show(coup)}: give a Coup (e.g. resolve('2 4 3 10 6 A'))")
     return [coup.player[0], coup.banker[0], coup.player[1], coup.banker[1],
             *coup.player[2:], *coup.banker[2:]]
 
@@ -115,12 +209,14 @@ def dealing_order(coup: Coup) -> list[Card]:
 def _winner(value: Winner | str) -> Winner:
     if isinstance(value, Winner):
         return value
+    if not isinstance(value, str):
+        raise OracleTypeError(f"bad winner {_show(value)}: use 'player', 'banker', 'tie' or a Winner")
     text = value.strip().lower()
     aliases = {"p": "player", "b": "banker", "t": "tie", "punto": "player", "banco": "banker"}
     try:
         return Winner(aliases.get(text, text))
     except ValueError:
-        raise ValueError(f"bad winner {value!r}: use 'player', 'banker', 'tie' or a Winner") from None
+        raise OracleError(f"bad winner {_show(value)}: use 'player', 'banker', 'tie' or a Winner") from None
 
 
 def _fail(seq: Sequence[Card], found: Sequence[Discrepancy], extra: str = "") -> AssertionError:
@@ -162,6 +258,9 @@ def assert_coup(
         AssertionError: a claim breaks a rule; the message lists each difference with the rule
             (tableau row, natural, total arithmetic, dealing order) and the reference coup.
         CoupError / CardError: ``cards`` cannot be parsed or are too few for the claims.
+        OracleError: a claim of the wrong type (a total that is not an int, a draw that is
+            not a bool) or claims that contradict each other.  A total outside 0..9 is a
+            claim like any other, reported as a broken rule.
 
     >>> assert_coup("2 K 3 3 8 4", banker="K 3 4")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -173,11 +272,16 @@ def assert_coup(
     seq = _cards(cards)
     if len(seq) < 4:
         raise CoupError(f"a coup needs at least 4 cards (Player, Banker, Player, Banker); got {len(seq)}")
-    p_hand = _cards(player) if player is not None else None
-    b_hand = _cards(banker) if banker is not None else None
+    p_hand = _cards(player, "player") if player is not None else None
+    b_hand = _cards(banker, "banker") if banker is not None else None
+    player_total = _claimed_total(player_total, "player_total")
+    banker_total = _claimed_total(banker_total, "banker_total")
+    player_draws = _claimed_flag(player_draws, "player_draws")
+    banker_draws = _claimed_flag(banker_draws, "banker_draws")
+    natural = _claimed_flag(natural, "natural")
     for name, hand, claim in (("player", p_hand, player_draws), ("banker", b_hand, banker_draws)):
         if hand is not None and claim is not None and (len(hand) == 3) != claim:
-            raise ValueError(f"{name}_draws={claim} contradicts the {name} hand of {len(hand)} cards")
+            raise OracleError(f"{name}_draws={claim} contradicts the {name} hand of {len(hand)} cards")
     if p_hand is None and b_hand is None and player_draws is None and banker_draws is None:
         reference = resolve(seq)
         p_hand, b_hand = list(reference.player), list(reference.banker)
@@ -222,24 +326,28 @@ def assert_payout(bet: str | Bet, cards: CardsLike, stake: Fraction | int | str,
 
     Raises:
         AssertionError: the amount differs; the message names the pay-table line.
-        BetError: unknown bet; TypeError: a float amount.
+        BetError: unknown bet; OracleTypeError (also a ``TypeError``): a float or other
+            non-exact amount; OracleError: a bad amount text (``parse_exact`` bounds: at most
+            80 characters, exponent at most 30) or a stake that is not above 0.
 
     >>> assert_payout("banker", "3 6 4 2", 10, "9.5")
     Fraction(19, 2)
     """
-    for name, value in (("stake", stake), ("paid", paid)):
-        if isinstance(value, float):
-            raise TypeError(f"{name} {value!r} is a float: give an int, a Fraction or decimal text "
-                            "such as '9.5'")
-    chosen = find_bet(bet) if isinstance(bet, str) else bet
+    amount_stake = _amount(stake, "stake")
+    amount_paid = _amount(paid, "paid")
+    if amount_stake <= 0:
+        raise OracleError(f"bad stake {_show(stake)}: a stake must be greater than 0")
+    if not isinstance(returned, bool):
+        raise OracleTypeError(f"bad returned {_show(returned)}: give True or False")
+    chosen = _bet(bet)
     seq = _cards(cards)
     coup = resolve(seq)
-    claim = ClaimedBet(chosen.name, chosen, Fraction(stake), Fraction(paid))
+    claim = ClaimedBet(chosen.name, chosen, amount_stake, amount_paid)
     rec = Record(1, 1, cards=tuple(dealing_order(coup)), bets=(claim,))
     found = Verifier(paid_means="returned" if returned else "net").check(rec)
     if found:
         raise _fail(seq, found)
-    return Fraction(stake) * chosen.payout(features_of(coup)) + (Fraction(stake) if returned else 0)
+    return amount_stake * chosen.payout(features_of(coup)) + (amount_stake if returned else 0)
 
 
 # -- hypothesis strategies ----------------------------------------------------------------------------
@@ -252,12 +360,15 @@ def shoes(min_decks: int = 1, max_decks: int = 8, *, depleted: bool = True,
     their suits.  Needs hypothesis.
 
     Raises:
-        ValueError: ``min_decks`` < 1 or ``max_decks`` < ``min_decks``.
+        OracleError: ``min_decks`` < 1 or ``max_decks`` < ``min_decks`` (OracleTypeError: not ints).
     """
     from hypothesis import strategies as st
 
+    for name, value in (("min_decks", min_decks), ("max_decks", max_decks)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OracleTypeError(f"bad {name} {_show(value)}: give a whole number of decks")
     if min_decks < 1 or max_decks < min_decks:
-        raise ValueError(f"bad deck range {min_decks}..{max_decks}: use 1 <= min_decks <= max_decks")
+        raise OracleError(f"bad deck range {min_decks}..{max_decks}: use 1 <= min_decks <= max_decks")
     full = st.integers(min_decks, max_decks).map(Shoe.standard)
     if not depleted:
         return full
@@ -286,15 +397,18 @@ def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrat
     when the shoe knows them.  Six cards are enough to resolve any coup.  Needs hypothesis.
 
     Raises:
-        ValueError: ``size`` is not 4..6 or the shoe holds fewer cards.
+        OracleError: ``size`` is not 4..6 or the shoe holds fewer cards (OracleTypeError: a
+            ``size`` or ``shoe`` of the wrong type).
     """
     from hypothesis import strategies as st
 
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise OracleTypeError(f"bad size {_show(size)}: give a whole number from 4 to 6")
     if not 4 <= size <= 6:
-        raise ValueError(f"bad size {size}: a coup uses 4 to 6 cards")
+        raise OracleError(f"bad size {size}: a coup uses 4 to 6 cards")
     fixed = _shoe(shoe) if shoe is not None else None
     if fixed is not None and fixed.size < size:
-        raise ValueError(f"the shoe holds {fixed.size} cards, fewer than {size}")
+        raise OracleError(f"the shoe holds {fixed.size} cards, fewer than {size}")
 
     @st.composite
     def build(draw: st.DrawFn) -> list[Card]:
@@ -326,6 +440,7 @@ def coups(shoe: Shoe | int | None = None) -> SearchStrategy[Coup]:
 
 
 __all__ = [
+    "OracleError", "OracleTypeError",
     "assert_coup", "assert_payout", "card_sequences", "coups", "dealing_order", "expected_probabilities",
     "house_edge", "probability", "shoes",
 ]

@@ -16,7 +16,25 @@ in log order, and a card the shoe can no longer hold is reported.  A change of t
 or a ``new_shoe`` marker starts a fresh shoe.
 
 Streaming: records are read, checked and dropped one at a time (constant memory); amounts are
-parsed exactly (``Fraction`` from the decimal text, never through a float).
+parsed exactly (``Fraction`` from the decimal text, never through a float) and bounded
+(:func:`analyzer.exact.parse_exact`: at most 80 characters, exponent at most 30), so no input
+number can make the arithmetic explode.
+
+What is a discrepancy and what is unreadable input:
+
+* A claimed total that is a whole number is a *claim*: any whole number other than the right
+  total (``12``, ``-1`` or ``99999999999999999999`` as much as ``3``) is reported as a
+  discrepancy, since an implementation that forgets the modulo 10 or reports a sentinel is
+  exactly what the check is for.  A total that is not a whole number (``1.5``, ``abc``) or has
+  more than 80 digits is malformed: unreadable input.
+* A record must give the cards (``cards``, or both ``player`` and ``banker``), unless it is a
+  marker: ``new_shoe`` true and/or ``burn`` cards, with no claims.  A record with nothing to
+  check (``{}``, ``{"cards": null}``, only a winner) is unreadable input, naming its line.
+* A log with no coup at all (empty, header only, markers only) is unreadable input ("no coups
+  in the log"), never "all conform".
+* Unreadable input stops the run with a :class:`LogError` naming the line; the discrepancies
+  of the records before it have already been yielded (streamed), and the message says how many
+  records were verified before the bad line.
 """
 
 from __future__ import annotations
@@ -24,10 +42,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from os import PathLike
 from pathlib import Path
 from typing import TextIO
 
@@ -35,7 +55,8 @@ from analyzer.bets import Bet
 from analyzer.cards import Card, parse_card
 from analyzer.catalogue import find_bet
 from analyzer.coup import Winner
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, ShoeError
+from analyzer.exact import MAX_NUMBER_CHARS, parse_exact
 from analyzer.features import Features, Level
 from analyzer.rules import (
     BANKER_DRAWS_ON_PLAYER_THIRD,
@@ -69,8 +90,36 @@ TOTAL_RULE = "a hand's total is the sum of its point values modulo 10 (A = 1, 2-
 class LogError(AnalyzerError):
     """A hand log that cannot be read: bad syntax, a bad card, a bad number, an unknown bet.
 
-    The message starts with the line number (``line 12: ...``).
+    The message starts with the line number (``line 12: ...``) when the error is in a record.
     """
+
+
+def _show(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to about ``limit`` characters (a message never quotes a whole
+    megabyte, nor converts a huge number to text)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    text = repr(value) if not isinstance(value, Decimal) or len(value.as_tuple().digits) <= limit \
+        else f"<a number of {len(value.as_tuple().digits)} digits>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _json_int(text: str) -> int | Decimal:
+    """JSON integers: as ``int`` when short, else as ``Decimal`` (no 4300-digit conversion
+    error; the field's own check then rejects it, naming the field)."""
+    return int(text) if len(text) <= MAX_NUMBER_CHARS else Decimal(text)
+
+
+def _json_loads(text: str, line: int) -> object:
+    """``json.loads`` with exact, bounded numbers; errors as :class:`LogError` naming ``line``."""
+    try:
+        return json.loads(text, parse_float=Decimal, parse_int=_json_int)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"line {line}: not JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise LogError(f"line {line}: JSON nested too deeply: a record is a flat JSON object") from None
+    except ValueError as exc:  # e.g. a number Decimal cannot read
+        raise LogError(f"line {line}: not JSON: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -170,7 +219,7 @@ def _cards(value: object, what: str, line: int) -> tuple[Card, ...]:
     elif isinstance(value, list) and all(isinstance(t, str) for t in value):
         tokens = value
     else:
-        raise LogError(f"line {line}: bad {what} {value!r}: give cards as text such as '2 4 3 10 6 A' "
+        raise LogError(f"line {line}: bad {what} {_show(value)}: give cards as text such as '2 4 3 10 6 A' "
                        "or a list of card strings")
     out = []
     for token in tokens:
@@ -192,29 +241,37 @@ def _amount(value: object, what: str, line: int) -> Fraction:
     if found is not None:
         return found
     if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
-        raise LogError(f"line {line}: bad {what} {value!r}: use a number such as 10, 9.5 or 19/2")
+        raise LogError(f"line {line}: bad {what} {_show(value)}: use a number such as 10, 9.5 or 19/2")
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise LogError(f"line {line}: bad {what} {value}: use a number such as 10, 9.5 or 19/2")
+    if isinstance(value, int) and value.bit_length() > 4 * MAX_NUMBER_CHARS:
+        raise LogError(f"line {line}: bad {what} {_show(value)}: at most {MAX_NUMBER_CHARS} digits")
     try:
-        amount = Fraction(value.strip() if isinstance(value, str) else value)
-    except (ValueError, ZeroDivisionError, ArithmeticError):
-        raise LogError(f"line {line}: bad {what} {value!r}: use a number such as 10, 9.5 or 19/2") from None
+        amount = parse_exact(value, what)
+    except AnalyzerError as exc:
+        raise LogError(f"line {line}: {exc}") from None
     if isinstance(value, str) and len(_AMOUNT_CACHE) < _CACHE_LIMIT:
         _AMOUNT_CACHE[value] = amount
     return amount
 
 
 _TOTALS = {str(t): t for t in range(10)}
+_WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 def _total(value: object, what: str, line: int) -> int:
+    """A claimed total: any whole number (one outside 0..9 is a claim, reported as a discrepancy
+    by the check); anything else, or more than 80 digits, is malformed."""
     found = _TOTALS.get(value) if isinstance(value, str) else None
     if found is not None:
         return found
     text = value.strip() if isinstance(value, str) else value
-    if isinstance(text, str) and text.isdigit():
+    if isinstance(text, str) and _WHOLE.fullmatch(text) and len(text) <= MAX_NUMBER_CHARS:
         return int(text)
-    if isinstance(text, int) and not isinstance(text, bool) and text >= 0:
+    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() <= 4 * MAX_NUMBER_CHARS:
         return text
-    raise LogError(f"line {line}: bad {what} {value!r}: use a whole number such as 0..9")
+    raise LogError(f"line {line}: bad {what} {_show(value)}: use a whole number such as 0..9 "
+                   f"(at most {MAX_NUMBER_CHARS} digits)")
 
 
 _WINNERS = {
@@ -227,19 +284,19 @@ _WINNERS = {
 def _winner(value: object, line: int) -> Winner:
     found = _WINNERS.get(value.strip().lower()) if isinstance(value, str) else None
     if found is None:
-        raise LogError(f"line {line}: bad winner {value!r}: use player, banker or tie (or P, B, T)")
+        raise LogError(f"line {line}: bad winner {_show(value)}: use player, banker or tie (or P, B, T)")
     return found
 
 
 def _flag(value: object, what: str, line: int) -> bool:
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "y"):
+    text = value.strip().lower() if isinstance(value, str) else value
+    if text in ("1", "true", "yes", "y", 1):
         return True
-    if text in ("", "0", "false", "no", "n"):
+    if text in ("", "0", "false", "no", "n", 0):
         return False
-    raise LogError(f"line {line}: bad {what} {value!r}: use true/false, yes/no or 1/0")
+    raise LogError(f"line {line}: bad {what} {_show(value)}: use true/false, yes/no or 1/0")
 
 
 def _bet(spec: str, line: int) -> Bet:
@@ -247,7 +304,7 @@ def _bet(spec: str, line: int) -> Bet:
     if bet is None:
         try:
             bet = find_bet(spec)
-        except AnalyzerError as exc:
+        except (AnalyzerError, ValueError, ArithmeticError) as exc:
             raise LogError(f"line {line}: {exc}") from None
         _BET_CACHE[spec] = bet
     return bet
@@ -279,7 +336,7 @@ def _build(number: int, line: int, fields: dict[str, object],
                            f"column (or 'stake:{spec}')")
         amount_stake = _amount(stake_value, f"stake of {spec}", line)
         if amount_stake.numerator <= 0:
-            raise LogError(f"line {line}: bad stake {stake_value!r} for {spec}: "
+            raise LogError(f"line {line}: bad stake {_show(stake_value)} for {spec}: "
                            "a stake must be greater than 0")
         claim = ClaimedBet(spec, bet, amount_stake, _amount(paid, f"amount settled for {spec}", line))
         if hashable and len(_CLAIM_CACHE) < _CACHE_LIMIT:
@@ -314,9 +371,11 @@ def detect_format(path: str, log_format: str | None = None) -> str:
         LogError: an unknown format or extension.
     """
     if log_format is not None:
-        if log_format not in ("csv", "jsonl"):
-            raise LogError(f"bad log format {log_format!r}: use csv or jsonl")
+        if not isinstance(log_format, str) or log_format not in ("csv", "jsonl"):
+            raise LogError(f"bad log format {_show(log_format)}: use csv or jsonl")
         return log_format
+    if not isinstance(path, str | PathLike):
+        raise LogError(f"bad log path {_show(path)}: give a file name")
     found = LOG_FORMATS.get(Path(path).suffix.lower())
     if found is None:
         raise LogError(f"cannot tell the format of {path!r} from its extension: name it .csv or .jsonl "
@@ -337,6 +396,17 @@ def _counted(lines: Iterable[str], progress: Callable[[int], None] | None) -> It
             raise LogError(f"line {number + 1}: not UTF-8 text ({exc.reason}): a hand log is a UTF-8 "
                            "CSV or JSON Lines file") from None
         number += 1
+        if not isinstance(line, str):
+            raise LogError(f"line {number}: got {type(line).__name__}, not text: open the log in text "
+                           "mode (analyzer.verify.open_log) or give lines of text")
+        if not line.isascii():
+            try:
+                line.encode("utf-8")
+            except UnicodeEncodeError as exc:  # a byte open_log could not decode (surrogateescape)
+                bad = ord(line[exc.start]) - 0xDC00 if 0xDC80 <= ord(line[exc.start]) <= 0xDCFF else None
+                what = f"byte 0x{bad:02x}" if bad is not None else "a character"
+                raise LogError(f"line {number}: not UTF-8 text ({what} at column {exc.start + 1}): a hand "
+                               "log is a UTF-8 CSV or JSON Lines file") from None
         if progress is not None:
             pending += len(line)
             if number % 4096 == 0:
@@ -359,6 +429,13 @@ def read_records(stream: Iterable[str], log_format: str,
     Raises:
         LogError: unreadable input; the message gives the line number.
     """
+    if isinstance(stream, str):  # the whole log as one text
+        stream = stream.splitlines(keepends=True)
+    if isinstance(stream, bytes | bytearray) or not isinstance(stream, Iterable):
+        raise LogError(f"cannot read a hand log from {type(stream).__name__}: give a text file "
+                       "(open_log) or lines of text")
+    if not isinstance(log_format, str):
+        raise LogError(f"bad log format {_show(log_format)}: use csv or jsonl")
     lines = _counted(stream, progress)
     if log_format == "csv":
         yield from _read_csv(lines, ignored)
@@ -425,10 +502,7 @@ def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Rec
     for line_no, text in enumerate(lines, 1):
         if not text.strip():
             continue
-        try:
-            obj = json.loads(text, parse_float=Decimal)
-        except json.JSONDecodeError as exc:
-            raise LogError(f"line {line_no}: not JSON: {exc.msg} (column {exc.colno})") from None
+        obj = _json_loads(text, line_no)
         if not isinstance(obj, dict):
             raise LogError(f"line {line_no}: each line must be a JSON object, got {type(obj).__name__}")
         number += 1
@@ -455,10 +529,15 @@ def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Rec
 def open_log(path: str) -> TextIO:
     """Open a hand log for reading (UTF-8, universal newlines as the csv module wants).
 
+    Bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``), so that
+    :func:`read_records` can name the line they are on.
+
     Raises:
-        OSError: the file cannot be opened.
+        OSError: the file cannot be opened; LogError: ``path`` is not a file name.
     """
-    return open(path, encoding="utf-8", newline="")
+    if not isinstance(path, str | PathLike):
+        raise LogError(f"bad log path {_show(path)}: give a file name")
+    return open(path, encoding="utf-8", errors="surrogateescape", newline="")
 
 
 # -- checking -------------------------------------------------------------------------------------
@@ -470,6 +549,9 @@ def amount_text(x: Fraction) -> str:
     >>> amount_text(Fraction(19, 2)), amount_text(Fraction(-10)), amount_text(Fraction(1, 3))
     ('9.5', '-10', '1/3')
     """
+    if isinstance(x, bool) or not isinstance(x, int | Fraction):
+        raise LogError(f"bad amount {_show(x)}: give an int or a Fraction")
+    x = Fraction(x)
     if x.denominator == 1:
         return str(x.numerator)
     d = x.denominator
@@ -483,7 +565,10 @@ def amount_text(x: Fraction) -> str:
     if d != 1:
         return f"{x.numerator}/{x.denominator}"
     places = max(twos, fives)
-    return f"{Decimal(x.numerator * 10**places // x.denominator).scaleb(-places):f}"
+    # Built from the integer (a Decimal would round to its context's 28 digits).
+    digits = str(abs(x.numerator) * 10**places // x.denominator).rjust(places + 1, "0")
+    sign = "-" if x < 0 else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 def _hand_text(cards: Sequence[Card]) -> str:
@@ -552,15 +637,21 @@ class ShoeTracker:
         """
         _, r, s = _meta(card)
         self.dealt += 1
+        where = f"(card {self.dealt} of this shoe)"
         if self.counts[r] == 0:
-            return (f"the shoe ({self.start.describe()}) holds {self.start.counts[r]} of rank "
-                    f"{card.rank.label}, all dealt before this card (card {self.dealt} of this shoe)")
+            held = self.start.counts[r]
+            if held == 0:
+                return f"the shoe ({self.start.describe()}) holds no {card.rank.label} {where}"
+            return (f"the shoe ({self.start.describe()}) holds {held} of rank "
+                    f"{card.rank.label}, all dealt before this card {where}")
         if s >= 0 and self.suited is not None:
             i = 4 * r + s
             if self.suited[i] == 0:
                 held = self.start.suited[i] if self.start.suited else 0
+                if held == 0:
+                    return f"the shoe ({self.start.describe()}) holds no {card} {where}"
                 return (f"the shoe ({self.start.describe()}) holds {held} of {card}, "
-                        f"all dealt before this card (card {self.dealt} of this shoe)")
+                        f"all dealt before this card {where}")
             self.suited[i] -= 1
         self.counts[r] -= 1
         return None
@@ -582,7 +673,8 @@ class Verifier:
     tallies.
 
     Raises:
-        ValueError: ``paid_means`` is not one of :data:`PAID_MEANINGS`.
+        LogError: ``paid_means`` is not one of :data:`PAID_MEANINGS`; ShoeError: ``shoe`` is
+            not a :class:`~analyzer.shoe.Shoe`.
 
     >>> cards = tuple(parse_card(t) for t in "2 K 3 3 8 4".split())
     >>> print(*Verifier().check(Record(1, 2, cards=cards)))  # doctest: +NORMALIZE_WHITESPACE
@@ -592,9 +684,11 @@ class Verifier:
 
     def __init__(self, shoe: Shoe | None = None, paid_means: str = "net",
                  keep_features: bool = False) -> None:
-        if paid_means not in PAID_MEANINGS:
-            raise LogError(f"bad meaning of a settled amount {paid_means!r}: "
+        if not isinstance(paid_means, str) or paid_means not in PAID_MEANINGS:
+            raise LogError(f"bad meaning of a settled amount {_show(paid_means)}: "
                            f"use {' or '.join(PAID_MEANINGS)}")
+        if shoe is not None and not isinstance(shoe, Shoe):
+            raise ShoeError(f"bad shoe {_show(shoe)}: give a Shoe (e.g. Shoe.standard(8)) or None")
         self.tracker = ShoeTracker(shoe) if shoe is not None else None
         self.returned = paid_means == "returned"
         self.records = 0
@@ -607,17 +701,71 @@ class Verifier:
         self.last_features: Features | None = None
         self._settled: dict[tuple[str, Features], tuple[str, Fraction]] = {}
 
-    def run(self, records: Iterable[Record]) -> Iterator[Discrepancy]:
-        """Check each record in turn, yielding its discrepancies (streaming)."""
-        for rec in records:
-            found = self.check(rec)
+    def run(self, records: Iterable[Record], require_coups: bool = True) -> Iterator[Discrepancy]:
+        """Check each record in turn, yielding its discrepancies (streaming).
+
+        Raises:
+            LogError: an unreadable record (the message names its line and says how many
+                records were verified before it; their discrepancies were already yielded),
+                or, with ``require_coups``, no coup at all by the end ("no coups in the log").
+        """
+        if isinstance(records, str | bytes) or not isinstance(records, Iterable):
+            raise LogError(f"bad records {_show(records)}: give Record objects (e.g. from read_records)")
+        iterator = iter(records)
+        while True:
+            before = self.records
+            try:
+                rec = next(iterator)
+            except StopIteration:
+                break
+            except AnalyzerError as exc:
+                raise self._stopped(exc, before) from None
+            try:
+                found = self.check(rec)
+            except AnalyzerError as exc:
+                raise self._stopped(exc, before) from None
             if found:
                 self.discrepancies += len(found)
                 self.failed_coups += 1
                 yield from found
+        if require_coups and not self.coups:
+            markers = (f" ({self.records:,} marker record{'s' if self.records != 1 else ''})"
+                       if self.records else "")
+            raise LogError(f"no coups in the log{markers}: it is empty, has only a header or only "
+                           "new-shoe/burn markers; nothing was verified")
+
+    def _stopped(self, exc: AnalyzerError, before: int) -> LogError:
+        """``exc`` as the error that stops a run, saying how much was verified before it."""
+        if not before:
+            return exc if isinstance(exc, LogError) else LogError(str(exc))
+        found = self.discrepancies
+        return LogError(
+            f"{exc} (stopped here: the {before:,} record{'s' if before != 1 else ''} before this one "
+            f"{'were' if before != 1 else 'was'} verified, with {found:,} "
+            f"discrepanc{'y' if found == 1 else 'ies'})")
 
     def check(self, rec: Record) -> list[Discrepancy]:
-        """The discrepancies of one record (updates the shoe state and the tallies)."""
+        """The discrepancies of one record (updates the shoe state and the tallies).
+
+        Raises:
+            LogError: ``rec`` is not a :class:`Record`, or has nothing to check (no cards or
+                hands, and it is not a new-shoe / burn marker), or claims a result without the
+                cards; or a suited bet on cards without suits.
+        """
+        if not isinstance(rec, Record):
+            raise LogError(f"bad record {_show(rec)}: give a Record (e.g. from read_records)")
+        if not rec.is_coup:
+            given = (("player_total", rec.player_total), ("banker_total", rec.banker_total),
+                     ("winner", rec.winner))
+            claims = [name for name, v in given if v is not None]
+            claims += [f"bet:{b.spec}" for b in rec.bets]
+            if claims:
+                raise LogError(f"line {rec.line}: record {rec.number} claims {', '.join(claims)} but gives "
+                               "no cards: add 'cards' (in dealing order) or both 'player' and 'banker'")
+            if not rec.new_shoe and not rec.burn:
+                raise LogError(f"line {rec.line}: record {rec.number} has nothing to check: give 'cards' "
+                               "(in dealing order) or both 'player' and 'banker' (a record without them "
+                               "must be a marker: 'new_shoe' true or 'burn' cards)")
         self.records += 1
         self.last_features = None
         out: list[Discrepancy] = []
@@ -824,6 +972,10 @@ def report_header(fmt: str) -> str:
 def report_line(found: Discrepancy, fmt: str) -> str:
     """One discrepancy as a report line (with its newline) in ``fmt``: ``text`` (one sentence),
     ``jsonl`` (one JSON object) or ``csv`` (the columns of :data:`CSV_FIELDS`)."""
+    if not isinstance(found, Discrepancy):
+        raise LogError(f"bad discrepancy {_show(found)}: give a Discrepancy")
+    if fmt not in REPORT_FORMATS:
+        raise LogError(f"bad report format {_show(fmt)}: use {', '.join(REPORT_FORMATS)}")
     if fmt == "jsonl":
         return json.dumps(found.as_dict(), ensure_ascii=False) + "\n"
     if fmt == "csv":
@@ -836,6 +988,8 @@ def report_line(found: Discrepancy, fmt: str) -> str:
 
 def summary_text(verifier: Verifier) -> str:
     """One line: how many coups were checked and how many broke a rule."""
+    if not isinstance(verifier, Verifier):
+        raise LogError(f"bad verifier {_show(verifier)}: give a Verifier")
     head = f"verified {verifier.coups:,} coups ({verifier.records:,} records)"
     if not verifier.discrepancies:
         return f"{head}: all conform"
@@ -852,8 +1006,11 @@ def verify_file(path: str, log_format: str | None = None, shoe: Shoe | None = No
     :func:`read_records` so discrepancies stream out instead of piling up.
 
     Raises:
-        LogError: unreadable input (with its line number); OSError: the file cannot be read.
+        LogError: unreadable input (with its line number), or no coups in the log; OSError: the
+            file cannot be read.
     """
+    if not isinstance(path, str | PathLike):
+        raise LogError(f"bad log path {_show(path)}: give a file name")
     verifier = Verifier(shoe, paid_means)
     fmt = detect_format(path, log_format)
     with open_log(path) as fh:

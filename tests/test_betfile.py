@@ -129,7 +129,7 @@ def test_payout_function_reading_undeclared_fields_is_an_error(eight):
     # Without the guard, f.player_pair would be None at the default level and the bet would be
     # silently priced as never winning.
     pair = Bet.from_function("pp", lambda f: 11 if f.player_pair else -1)
-    with pytest.raises(BetError, match="level=Level.RANK"):
+    with pytest.raises(BetError, match=r"level=Level\.RANK"):
         eight.summary(pair)
     declared = Bet.from_function("pp", lambda f: 11 if f.player_pair else -1, level=Level.RANK)
     assert eight.summary(declared).ev == eight.summary(find_bet("player-pair")).ev

@@ -10,7 +10,9 @@ import json
 import math
 import random
 import re
-from collections.abc import Callable, Sequence
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,14 +30,18 @@ from analyzer.conform import (
     conform,
     expected,
     fit_family,
+    normalise,
     parse_alpha,
     read_counts_csv,
     read_counts_json,
+    read_observed,
+    tally_log,
 )
 from analyzer.coup import Coup, Winner, resolve
 from analyzer.errors import AnalyzerError
 from analyzer.features import features_of
 from analyzer.shoe import Shoe
+from analyzer.verify import LogError, read_records
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 EXAMPLE_BETS = ("dragon-7", "panda-8")
@@ -251,3 +257,144 @@ def test_analyze_agrees_with_expected():
     a = analyze(Shoe.standard(6))
     probs = expected("winner", Pricer(Shoe.standard(6)))
     assert probs["player"] == a.probability(Winner.PLAYER)
+
+
+# -- bad input (QA report: H2, H3, H4, H6, M8, M10) ------------------------------------------------
+
+
+
+
+@contextmanager
+def deadline(seconds: int = 10) -> Iterator[None]:
+    """Fail instead of hanging (``Fraction("1e999999999")`` would never return)."""
+    def stop(*_: object) -> None:
+        raise TimeoutError(f"took more than {seconds} s")
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def one_line_error(args: list[str]) -> str:
+    with deadline(30):
+        res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1, res.output
+    return res.output.strip()
+
+
+@pytest.mark.parametrize(("name", "data", "start"), [
+    ("bin.csv", b"\xff\xfe\x00\x01", "Error: line 1: not UTF-8 text"),
+    ("counts.csv", b"family,category,count\nwinner,banker,\xff\n", "Error: "),
+    ("bin.json", b'{"winner": {"banker": 1\xff}}', "Error: "),
+    ("log.jsonl", b'{"cards": "2 4 3 10 6 A"}\n{"cards": "\xe9"}\n', "Error: line 2: not UTF-8 text"),
+])
+def test_non_utf8_input_is_one_line(tmp_path, name, data, start):
+    path = tmp_path / name
+    path.write_bytes(data)
+    assert one_line_error(["conform", str(path)]).startswith(start)
+
+
+def test_deeply_nested_json_counts_name_the_line(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{\n"winner":\n' + "[" * 100000 + "]" * 100000 + "}", encoding="utf-8")
+    with pytest.raises(ObservedError, match=r"^line 3: JSON nested too deeply"):
+        read_observed(str(path))
+    assert one_line_error(["conform", str(path)]).startswith("Error: line 3: JSON nested too deeply")
+
+
+def test_deeply_nested_log_is_one_line(tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"cards": ' + "[" * 100000 + "]" * 100000 + "}\n", encoding="utf-8")
+    assert one_line_error(["conform", str(path)]).startswith("Error: line 1: JSON nested too deeply")
+
+
+@pytest.mark.parametrize("text", [
+    '{"winner": {"banker": 1' + "0" * 5000 + ', "player": 1, "tie": 1}}',
+    '{"winner": {"banker": 1e999999999, "player": 1, "tie": 1}}',
+    '{"winner": {"banker": "1e999999999", "player": 1, "tie": 1}}',
+    '{"coups": 1' + "0" * 100 + "}",
+    '{"winner": {"banker": "٤", "player": 1, "tie": 1}}',
+])
+def test_huge_or_odd_counts_are_rejected(text):
+    with deadline(), pytest.raises(ObservedError, match="bad count"):
+        read_counts_json(text)
+
+
+def test_huge_csv_count_is_rejected():
+    with deadline(), pytest.raises(ObservedError, match=r"^line 2: bad count"):
+        read_counts_csv("family,category,count\nwinner,banker," + "1" * 5001 + "\n")
+
+
+@pytest.mark.parametrize("family", ["bet:tie:1e999999999", "bet:tie:1e5000", "bet:banker:1e-999999999"])
+def test_huge_bet_parameters_are_rejected(family):
+    with deadline(), pytest.raises(AnalyzerError, match="1e"):
+        read_counts_json(json.dumps({family: {"win": 1}}))
+    with deadline(), pytest.raises(AnalyzerError):
+        normalise(family, "win")
+
+
+@pytest.mark.parametrize("text", ["1e999999999", "1e-999999999", "1e5000", "1" * 100, "1e999999999%", "٠.٠١"])
+def test_huge_alpha_is_rejected_quickly(text):
+    with deadline(), pytest.raises(ObservedError, match="bad significance level"):
+        parse_alpha(text)
+
+
+def test_alpha_forms_still_accepted():
+    assert parse_alpha("0.05") == parse_alpha("5%") == parse_alpha("1/20") == Fraction(1, 20)
+    assert parse_alpha("5e-2") == Fraction(1, 20)
+
+
+def test_cli_huge_alpha_and_family(tmp_path):
+    counts = str(EXAMPLES / "observed.json")
+    assert one_line_error(["conform", counts, "--alpha", "1e999999999"]).startswith(
+        "Error: bad significance level '1e999999999'")
+    assert one_line_error(["conform", counts, "--family", "bet:tie:1e5000"]).startswith("Error: ")
+
+
+@pytest.mark.parametrize("text", ["", "cards\n", "id,cards\n\n"])
+def test_tallying_a_log_without_coups_is_an_error(tmp_path, text):
+    import io
+
+    with pytest.raises(LogError, match=r"^no coups in the log"):
+        tally_log(read_records(io.StringIO(text), "csv"))
+    path = tmp_path / "log.csv"
+    path.write_text(text, encoding="utf-8")
+    assert one_line_error(["conform", str(path)]).startswith("Error: no coups in the log")
+
+
+def test_tally_log_error_says_how_many_records_were_tallied():
+    import io
+
+    text = "cards\n2 4 3 10 6 A\n2 4 3 10 6 A\n2 4 Z 10\n"
+    with pytest.raises(LogError, match=r"^line 4: cards: bad card 'Z'.*2 records tallied before this one"):
+        tally_log(read_records(io.StringIO(text), "csv"))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: parse_alpha(None),
+    lambda: parse_alpha(0.01),
+    lambda: read_counts_json(b"{}"),
+    lambda: read_counts_csv(None),
+    lambda: conform(None, Shoe.standard(8)),
+    lambda: conform(Observed({"winner": {"banker": 1}}), "8"),
+    lambda: conform(Observed({"winner": {"banker": 1}}), Shoe.standard(8), 0.01),
+    lambda: conform(Observed({"winner": {"banker": 1}}), Shoe.standard(8), Fraction(1, 100), "winner"),
+    lambda: conform(Observed({"winner": {"banker": 1}}), Shoe.standard(8), Fraction(1, 100), [5]),
+    lambda: normalise(None, "banker"),
+    lambda: normalise("winner", 5),
+    lambda: Observed().add("winner", "banker", 1.5),
+    lambda: Observed().add("winner", "banker", 10**400),
+    lambda: tally_log(None),
+    lambda: tally_log([1]),
+    lambda: tally_log([], "tie"),
+    lambda: read_observed(None),
+    lambda: read_observed(str(EXAMPLES / "observed.json"), 5),
+])
+def test_wrong_types_raise_analyzer_errors(call):
+    with pytest.raises(AnalyzerError):
+        call()

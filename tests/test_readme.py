@@ -22,10 +22,11 @@ BLOCK = re.compile(r"```console\n\$ (punto-banco [^\n]*)\n(.*?)```", re.S)
 
 
 def _run(command: str) -> str:
+    """The command's output (standard output and error), then ``[exit code N]`` unless 0."""
     args = shlex.split(command)[1:]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
-    assert result.exit_code == 0, command
-    return result.output
+    assert isinstance(result.exit_code, int), command
+    return result.output + (f"[exit code {result.exit_code}]\n" if result.exit_code else "")
 
 
 def test_console_examples_are_real_output(monkeypatch):

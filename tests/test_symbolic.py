@@ -377,3 +377,73 @@ def test_result_files_are_headed_and_cover_the_catalogue():
     assert files["symbolic-main.tex"].startswith("% generated_by: punto-banco-analyzer")
     for bet in catalogue_bets():
         assert f"{bet.title}: house edge" in files["symbolic-catalogue.md"], bet.name
+
+
+# -- bad input (QA report: M8 `--quantity ''`, H3/H4, M10) ---------------------------------------
+
+
+def test_no_quantity_is_an_error():
+    with pytest.raises(AnalyzerError, match="no quantity named"):
+        sym.symbolic_report(quantities=[])
+    with pytest.raises(AnalyzerError, match="no quantity named"):
+        sym.bet_sections(main_bets(), quantities=())
+    res = CliRunner().invoke(main, ["symbolic", "--quantity", ""])
+    assert res.exit_code == 2
+    assert res.output.startswith("Error: no quantity named")
+
+
+@pytest.mark.parametrize("edge", ["1e999999999", "0.01", 0.01, None, True])
+def test_pay_form_wants_an_exact_edge(edge):
+    with pytest.raises(sym.SymbolicTypeError) as info:
+        sym.pay_form(find_bet("tie"), edge)
+    assert isinstance(info.value, AnalyzerError) and isinstance(info.value, TypeError)
+
+
+@pytest.mark.parametrize("huge", [10**5000, Fraction(1, 10**5000), Fraction(10**100, 3)],
+                         ids=["10**5000", "10**-5000", "10**100/3"])
+def test_huge_edges_and_levels_are_rejected_without_converting_them_to_text(huge):
+    with pytest.raises(sym.SymbolicError, match="at most 80 digits"):
+        sym.symbolic_report(target_edge=huge)
+    with pytest.raises(sym.SymbolicError, match="at most 80 digits"):
+        sym.symbolic_report(crossings=[huge])
+    with pytest.raises(sym.SymbolicError, match="at most 80 digits"):
+        sym.pay_form(find_bet("tie"), huge)
+    with pytest.raises(sym.SymbolicError, match="at most 80 digits"):
+        sym.crossing(sym.bet_forms(find_bet("tie")).house_edge, huge)
+
+
+def test_cli_huge_bet_parameter_is_one_line():
+    res = CliRunner().invoke(main, ["symbolic", "--bet", "tie:1e999999999"])
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("call", [
+    lambda: sym.bet_forms(None),
+    lambda: sym.bet_forms("tie"),
+    lambda: sym.engine_forms(["outcomes"]),
+    lambda: sym.engine_forms(None),
+    lambda: sym.bet_forms(find_bet("tie")).house_edge("1e999999999"),
+    lambda: sym.bet_forms(find_bet("tie")).house_edge(1.5),
+    lambda: sym.RationalFunction.of([1]) + "x",
+    lambda: sym.RationalFunction.of([1]) * 0.5,
+    lambda: sym.smallest_decks(None, 0),
+    lambda: sym.crossing(sym.RationalFunction.of([1]), "0.5"),
+    lambda: sym.symbolic_report("tie"),
+    lambda: sym.symbolic_report([5]),
+    lambda: sym.symbolic_report(tables="outcomes"),
+    lambda: sym.symbolic_report(quantities="ev"),
+    lambda: sym.symbolic_report(quantities=[None]),
+    lambda: sym.symbolic_report(fmt=["text"]),
+    lambda: sym.symbolic_report(digits=None),
+    lambda: sym.symbolic_report(digits=-1),
+    lambda: sym.symbolic_report(crossings=0.01),
+    lambda: sym.bet_sections("tie"),
+    lambda: sym.engine_sections("outcomes"),
+    lambda: sym.render_sections([], "text", digits="3"),
+    lambda: sym.render_sections([], "text", decks=[0]),
+    lambda: sym.crossing_table([find_bet("tie")], [0.01]),
+])
+def test_wrong_types_raise_analyzer_errors(call):
+    with pytest.raises(AnalyzerError):
+        call()

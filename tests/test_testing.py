@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from fractions import Fraction
@@ -13,9 +14,11 @@ from hypothesis import strategies as st
 
 from analyzer.cards import Card, hand_total, parse_cards
 from analyzer.coup import Winner, resolve
-from analyzer.errors import CoupError
+from analyzer.errors import AnalyzerError, CoupError
 from analyzer.shoe import Shoe
 from analyzer.testing import (
+    OracleError,
+    OracleTypeError,
     assert_coup,
     assert_payout,
     card_sequences,
@@ -179,3 +182,81 @@ def test_hypothesis_finds_a_buggy_engine():
 def test_dealing_order_round_trip():
     cards = parse_cards("2 4 3 10 6 A")
     assert dealing_order(resolve(cards)) == cards
+
+
+# -- bad input (QA report: H3/H4, M10) -------------------------------------------------------------
+
+
+
+
+@pytest.mark.parametrize("amount", ["1e999999999", "1e-999999999", "1e5000", "1" * 5001])
+def test_huge_amount_text_is_rejected_quickly(amount):
+    def stop(*_: object) -> None:
+        raise TimeoutError("took more than 10 s")
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(10)
+    try:
+        with pytest.raises(OracleError, match="bad paid"):
+            assert_payout("banker", "3 6 4 2", 10, amount)
+        with pytest.raises(OracleError, match="bad stake"):
+            assert_payout("banker", "3 6 4 2", amount, 10)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_huge_exact_amounts_are_rejected():
+    with pytest.raises(OracleError, match="at most 80 digits"):
+        assert_payout("banker", "3 6 4 2", 10, 10**5000)
+
+
+def test_float_amount_is_an_analyzer_error_and_a_type_error():
+    with pytest.raises(OracleTypeError) as info:
+        assert_payout("banker", "3 6 4 2", 10, 9.5)
+    assert isinstance(info.value, AnalyzerError) and isinstance(info.value, TypeError)
+
+
+def test_out_of_range_totals_are_claims_that_fail():
+    with pytest.raises(AssertionError, match="player_total: expected 1, claimed 11"):
+        assert_coup("2 4 3 10 6 A", player_total=11)
+    with pytest.raises(AssertionError, match="banker_total: expected 5, claimed -5"):
+        assert_coup("2 4 3 10 6 A", banker_total=-5)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: expected_probabilities(None),
+    lambda: expected_probabilities("8"),
+    lambda: expected_probabilities(8.0),
+    lambda: expected_probabilities(0),
+    lambda: probability(None),
+    lambda: probability(lambda f: True, 8, level="card"),
+    lambda: house_edge(None),
+    lambda: house_edge(5),
+    lambda: dealing_order(None),
+    lambda: dealing_order("2 4 3 10 6 A"),
+    lambda: assert_coup(None),
+    lambda: assert_coup(5),
+    lambda: assert_coup(b"2 4 3 10 6 A"),
+    lambda: assert_coup([2, 4, 3, 10]),
+    lambda: assert_coup("2 4 3 10 6 A", player=7),
+    lambda: assert_coup("2 4 3 10 6 A", winner=5),
+    lambda: assert_coup("2 4 3 10 6 A", winner="dealer"),
+    lambda: assert_coup("2 4 3 10 6 A", player_total="1"),
+    lambda: assert_coup("2 4 3 10 6 A", player_total=1.0),
+    lambda: assert_coup("2 4 3 10 6 A", player_draws="yes"),
+    lambda: assert_coup("2 4 3 10 6 A", natural=0),
+    lambda: assert_coup("2 4 3 10 6 A", player="2 3", player_draws=True),
+    lambda: assert_payout(None, "3 6 4 2", 10, 9),
+    lambda: assert_payout("banker", "3 6 4 2", None, 9),
+    lambda: assert_payout("banker", "3 6 4 2", 0, 0),
+    lambda: assert_payout("banker", "3 6 4 2", 10, "abc"),
+    lambda: assert_payout("banker", "3 6 4 2", 10, "9.5", returned="no"),
+    lambda: shoes("1"),
+    lambda: shoes(2, 1),
+    lambda: card_sequences(size="6"),
+    lambda: card_sequences(size=7),
+    lambda: card_sequences("8"),
+])
+def test_wrong_arguments_raise_analyzer_errors(call):
+    with pytest.raises(AnalyzerError):
+        call()

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,14 +15,18 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
+from analyzer.errors import AnalyzerError, ShoeError
 from analyzer.shoe import Shoe
 from analyzer.verify import (
     Discrepancy,
     LogError,
+    Record,
     Verifier,
     amount_text,
     detect_format,
     read_records,
+    report_line,
+    summary_text,
     verify_file,
 )
 
@@ -390,3 +397,196 @@ def test_cli_reads_standard_input_and_shows_progress():
     res = runner.invoke(main, ["verify", str(EXAMPLES / "hands.jsonl"), "--progress"])
     assert res.exit_code == 0
     assert "verifying" in res.output  # the bar is drawn on standard error (merged by CliRunner)
+
+
+# -- bad input (QA report: H2, H3, H4, H6, M8, M9, LOW, M10) ----------------------------------------
+
+
+
+
+@contextmanager
+def deadline(seconds: int = 10) -> Iterator[None]:
+    """Fail instead of hanging (``Fraction("1e999999999")`` would never return)."""
+    def stop(*_: object) -> None:
+        raise TimeoutError(f"took more than {seconds} s")
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def log_error(text: str, fmt: str = "jsonl", **options: object) -> str:
+    with deadline(), pytest.raises(LogError) as info:
+        list(Verifier(**options).run(read_records(io.StringIO(text), fmt)))  # type: ignore[arg-type]
+    return str(info.value)
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ("", "csv"), ("", "jsonl"), ("cards\n", "csv"), ("id,cards\n\n\n", "csv"), ("\n\n", "jsonl"),
+    ('{"new_shoe": true}\n', "jsonl"),
+])
+def test_a_log_without_coups_is_unreadable_not_all_conform(text, fmt):
+    assert "no coups in the log" in log_error(text, fmt)
+
+
+def test_cli_empty_log_exits_2_with_one_line(tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("id,cards\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["verify", str(empty)])
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines() == [res.output.strip()]
+    assert res.output.startswith("Error: no coups in the log")
+    assert "all conform" not in res.output
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("{}", "line 2: record 2 has nothing to check"),
+    ('{"cards": null}', "line 2: record 2 has nothing to check"),
+    ('{"cards": "", "new_shoe": false}', "line 2: record 2 has nothing to check"),
+    ('{"winner": "banker"}', "line 2: record 2 claims winner but gives no cards"),
+    ('{"new_shoe": true, "bets": {"banker": {"stake": 1, "paid": 1}}}', "line 2: record 2 claims bet:banker"),
+])
+def test_a_record_with_nothing_to_check_is_an_error(line, message):
+    assert log_error('{"cards": "2 4 3 10 6 A"}\n' + line + "\n").startswith(message)
+
+
+def test_csv_row_with_nothing_to_check_is_an_error():
+    assert log_error("cards,winner\n2 4 3 10 6 A,banker\n,\n", "csv").startswith(
+        "line 3: record 2 has nothing to check")
+
+
+def test_markers_still_pass():
+    assert run({"new_shoe": True}, {"cards": "2 4 3 10 6 A"}, {"burn": "K"}) == []
+
+
+def test_the_stopping_error_says_how_much_was_verified():
+    text = ('{"cards": "2 4 3 10 6 A", "player_total": 7}\n{"cards": "2 4 3 10 6 A"}\n'
+            '{"cards": "2 4 3 10 6 A", "winner": "dealer"}\n')
+    message = log_error(text)
+    assert message.startswith("line 3: bad winner 'dealer'")
+    assert "the 2 records before this one were verified, with 1 discrepancy" in message
+    # The first bad record says nothing about records before it.
+    assert "stopped" not in log_error('{"cards": 7}\n')
+
+
+def test_cli_partial_report_then_error_with_the_count(tmp_path):
+    log = tmp_path / "claims.csv"
+    log.write_text("id,cards,player_total\nc1,2 4 3 10 6 A,7\nc2,2 4 3 10 6 A,abc\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["verify", str(log)])
+    assert res.exit_code == 2
+    assert res.stdout.startswith("record 1 (line 2, id c1): player_total: expected 1, claimed 7")
+    assert res.stderr.startswith("Error: line 3: bad player_total 'abc'")
+    assert "the 1 record before this one was verified, with 1 discrepancy" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("claim", ["99999999999999999999", "-1", "10", "12"])
+def test_any_whole_claimed_total_is_a_discrepancy(claim):
+    for fmt, text in (("csv", f"cards,player_total\n2 4 3 10 6 A,{claim}\n"),
+                      ("jsonl", f'{{"cards": "2 4 3 10 6 A", "player_total": {claim}}}\n')):
+        found = list(Verifier().run(read_records(io.StringIO(text), fmt)))
+        d = only(found)
+        assert (d.field, d.expected, d.claimed) == ("player_total", "1", str(int(claim)))
+
+
+@pytest.mark.parametrize("claim", ["1.0", "abc", "9" * 81, "٤", '"1e3"'])
+def test_a_total_that_is_not_a_whole_number_is_malformed(claim):
+    assert log_error(f"cards,player_total\n2 4 3 10 6 A,{claim}\n", "csv").startswith(
+        "line 2: bad player_total")
+
+
+def test_a_json_total_of_5001_digits_is_malformed():
+    message = log_error('{"cards": "2 4 3 10 6 A", "banker_total": ' + "9" * 5001 + "}\n")
+    assert message.startswith("line 1: bad banker_total <a number of 5001 digits>")
+
+
+@pytest.mark.parametrize(("text", "fmt", "start"), [
+    ("cards,stake,bet:banker\n2 4 3 10 6 A,1e5000,1\n", "csv", "line 2: bad stake of banker '1e5000'"),
+    ("cards,stake,bet:banker\n2 4 3 10 6 A,10,1e999999999\n", "csv",
+     "line 2: bad amount settled for banker '1e999999999'"),
+    ("cards,stake,bet:banker\n2 4 3 10 6 A,10,1e-999999999\n", "csv",
+     "line 2: bad amount settled for banker '1e-999999999'"),
+    ("cards,stake,bet:banker\n2 4 3 10 6 A,10," + "1" * 5001 + "\n", "csv",
+     "line 2: bad amount settled for banker '1111"),
+    ('{"cards": "2 4 3 10 6 A", "bets": {"banker": {"stake": 10, "paid": 1e999999999}}}\n', "jsonl",
+     "line 1: bad amount settled for banker '1E+999999999'"),
+    ('{"cards": "2 4 3 10 6 A", "bets": {"banker": {"stake": 10, "paid": ' + "1" * 5001 + "}}}\n", "jsonl",
+     "line 1: bad amount settled for banker"),
+    ('{"cards": "2 4 3 10 6 A", "bets": {"banker": {"stake": 1e5000, "paid": 1}}}\n', "jsonl",
+     "line 1: bad stake of banker"),
+    ('{"cards": "2 4 3 10 6 A", "bets": {"tie:1e999999999": {"stake": 1, "paid": -1}}}\n', "jsonl",
+     "line 1: "),
+    ("cards,stake,bet:tie:1e5000\n2 4 3 10 6 A,1,-1\n", "csv", "line 1: "),
+])
+def test_huge_numbers_are_rejected_quickly_naming_the_line(text, fmt, start):
+    message = log_error(text, fmt)
+    assert message.startswith(start), message
+    assert len(message) < 400
+
+
+def test_deeply_nested_json_names_the_line():
+    deep = '{"cards": ' + "[" * 100000 + "]" * 100000 + "}"
+    assert log_error('{"cards": "2 4 3 10 6 A"}\n' + deep + "\n").startswith(
+        "line 2: JSON nested too deeply")
+
+
+def test_non_utf8_log_names_the_line(tmp_path):
+    log = tmp_path / "bin.csv"
+    log.write_bytes(b"cards\n2 4 3 10 6 A\n\xff\xfe\x00\x01\n")
+    with pytest.raises(LogError, match=r"^line 3: not UTF-8 text"):
+        verify_file(str(log))
+    res = CliRunner().invoke(main, ["verify", str(log)])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_shoe_check_names_a_rank_the_shoe_never_held():
+    def shoe_rules(found: list[Discrepancy]) -> list[str]:
+        return [d.rule for d in found if d.expected == "a card the shoe still holds"]
+
+    (rule,) = shoe_rules(run({"cards": "2 K K K"}, shoe=Shoe.parse("K=4,A=1")))
+    assert rule.startswith("the shoe (5 cards: A=1, K=4) holds no 2 (card 1 of this shoe)"), rule
+    assert "holds 0" not in rule
+    (rule,) = shoe_rules(run({"cards": "2h K K K"}, shoe=Shoe.standard(1).remove("2h")))
+    assert "holds no 2h (card 1 of this shoe)" in rule
+
+
+def test_amount_text_keeps_every_digit():
+    assert amount_text(Fraction(10**40 + 1, 8)) == "1250000000000000000000000000000000000000.125"
+    assert amount_text(Fraction(-1, 4)) == "-0.25"
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Verifier(shoe="K=4"),  # type: ignore[arg-type]
+    lambda: Verifier(paid_means=["net"]),  # type: ignore[arg-type]
+    lambda: Verifier().check(None),  # type: ignore[arg-type]
+    lambda: list(Verifier().run(None)),  # type: ignore[arg-type]
+    lambda: list(read_records(None, "csv")),  # type: ignore[arg-type]
+    lambda: list(read_records(b"cards\n", "csv")),  # type: ignore[arg-type]
+    lambda: list(read_records([b"cards\n"], "csv")),  # type: ignore[list-item]
+    lambda: list(read_records(["cards\n"], None)),  # type: ignore[arg-type]
+    lambda: detect_format(None),  # type: ignore[arg-type]
+    lambda: verify_file(None),  # type: ignore[arg-type]
+    lambda: amount_text(0.5),  # type: ignore[arg-type]
+    lambda: report_line(None, "text"),  # type: ignore[arg-type]
+    lambda: summary_text(None),  # type: ignore[arg-type]
+])
+def test_wrong_types_raise_analyzer_errors(call: Callable[[], object]):
+    with pytest.raises(AnalyzerError):
+        call()
+
+
+def test_wrong_shoe_type_is_a_shoe_error():
+    with pytest.raises(ShoeError):
+        Verifier(shoe=8)  # type: ignore[arg-type]
+
+
+def test_read_records_accepts_the_whole_log_as_text():
+    assert [r.number for r in read_records("cards\n2 4 3 10 6 A\n", "csv")] == [1]
+
+
+def test_records_built_by_hand_are_checked_too():
+    with pytest.raises(LogError, match=r"^line 9: record 3 has nothing to check"):
+        Verifier().check(Record(3, 9))
