@@ -18,7 +18,7 @@ from fractions import Fraction
 from analyzer.bets import Bet
 from analyzer.coup import Winner
 from analyzer.enumerate import CompiledTable, SuitsUnknownError, compile_table, universe
-from analyzer.errors import BetError
+from analyzer.errors import BetError, ShoeError
 from analyzer.exact import sqrt_decimal
 from analyzer.features import Features, Level
 from analyzer.shoe import Shoe
@@ -79,8 +79,22 @@ def distribution(shoe: Shoe, level: Level = Level.VALUE, thirds: bool = False) -
 
     Raises:
         BetError: ``level`` is CARD and the shoe's suits are unknown.
+        ShoeError: ``shoe`` is not a Shoe; BetError: ``level`` is not a Level.
     """
-    return _table_distribution(compile_table(level, thirds), shoe)
+    _check_shoe(shoe)
+    if not isinstance(level, Level):
+        raise BetError(f"bad level {level!r}: use Level.VALUE, Level.RANK or Level.CARD")
+    return _table_distribution(compile_table(level, bool(thirds)), shoe)
+
+
+def _check_shoe(shoe: object) -> None:
+    if not isinstance(shoe, Shoe):
+        raise ShoeError(f"bad shoe {shoe!r}: give a Shoe, e.g. Shoe.standard(8) or Shoe.parse('8=2,K=3')")
+
+
+def _check_bet(bet: object) -> None:
+    if not isinstance(bet, Bet):
+        raise BetError(f"bad bet {bet!r}: give a Bet, e.g. find_bet('banker')")
 
 
 def _table_distribution(table: CompiledTable, shoe: Shoe) -> Distribution:
@@ -150,7 +164,13 @@ class BetSummary:
 
     def standard_deviation(self, digits: int = 20) -> Decimal:
         """Standard deviation per unit staked, sqrt(variance), rounded exactly to ``digits``
-        decimals (half-even; no float involved)."""
+        decimals (half-even; no float involved).
+
+        Raises:
+            BetError: ``digits`` is not a whole number from 0 to 1000.
+        """
+        if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 1000:
+            raise BetError(f"bad digits {digits!r}: use a whole number from 0 to 1000")
         return sqrt_decimal(self.variance, digits)
 
 
@@ -231,6 +251,7 @@ class Pricer:
     """
 
     def __init__(self, shoe: Shoe) -> None:
+        _check_shoe(shoe)
         self.shoe = shoe
         # distributions per compiled table, keyed by identity (hashing a table costs more)
         self._tables: dict[int, tuple[CompiledTable, Distribution]] = {}
@@ -258,6 +279,7 @@ class Pricer:
         """
         from analyzer.batch import table_for
 
+        _check_bet(bet)
         return summarize(bet, self._of_table(table_for(bet, self.shoe.size)))
 
     def summaries(self, bets: Iterable[Bet]) -> list[BetSummary]:
@@ -266,7 +288,14 @@ class Pricer:
 
 
 def price(bet: Bet, shoe: Shoe) -> BetSummary:
-    """Exact statistics of one bet on one shoe (see :class:`BetSummary`)."""
+    """Exact statistics of one bet on one shoe (see :class:`BetSummary`).
+
+    Raises:
+        BetError / ShoeError: ``bet`` is not a Bet or ``shoe`` not a Shoe; a suited bet on a
+            shoe without suits.
+    """
+    _check_bet(bet)
+    _check_shoe(shoe)
     return Pricer(shoe).summary(bet)
 
 
@@ -280,6 +309,12 @@ def pay_for_edge(bet: Bet, shoe: Shoe, house_edge: Fraction | int = 0) -> Fracti
     Raises:
         BetError: the bet has no adjustable line, or the line's event cannot happen on this shoe.
     """
+    _check_bet(bet)
+    _check_shoe(shoe)
+    if isinstance(house_edge, bool) or not isinstance(house_edge, int | Fraction):
+        raise BetError(
+            f"bad house edge {house_edge!r}: give an exact int or Fraction (e.g. Fraction(1, 100) for 1%)"
+        )
     if bet.adjustable is None or bet.payout_function is not None:
         raise BetError(f"bet {bet.name!r} has no single adjustable pay to solve for")
     summary = price(bet, shoe)
@@ -368,9 +403,11 @@ def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None) -> Analysis:
     >>> a.outcome_counts["Banker"], a.denominator
     (2292252566437888, 4998398275503360)
     """
+    _check_shoe(shoe)
     dist = distribution(shoe, Level.VALUE, thirds=False)
     chosen = _main_bets() if bets is None else list(bets)
     for bet in chosen:
+        _check_bet(bet)
         if bet.level > Level.VALUE or bet.thirds:
             raise BetError(f"analyze() prices value-level bets only; price {bet.name!r} with price()")
     return Analysis(shoe, dist, tuple(summarize(b, dist) for b in chosen))

@@ -611,7 +611,15 @@ class BatchEV:
     denominators: tuple[int, ...]
 
     def ev(self, shoe: int, bet: int) -> Fraction:
-        """EV per unit staked of ``bets[bet]`` on shoe number ``shoe`` (exact)."""
+        """EV per unit staked of ``bets[bet]`` on shoe number ``shoe`` (exact).
+
+        Raises:
+            BetError: an index out of range.
+        """
+        n, m = len(self.denominators), len(self.bets)
+        for name, i, size in (("shoe", shoe, n), ("bet", bet, m)):
+            if isinstance(i, bool) or not isinstance(i, int | np.integer) or not 0 <= i < size:
+                raise BetError(f"bad {name} index {i!r}: use 0 to {size - 1}")
         return Fraction(int(self.numerators[shoe, bet]), self.scales[bet] * self.denominators[shoe])
 
     def evs(self) -> npt.NDArray[Any]:
@@ -624,36 +632,54 @@ class BatchEV:
         return out
 
 
-def _as_counts(shoes: Any) -> tuple[IntArray, IntArray | None]:
+#: Counts above this per rank (or card) go through the Python-integer path: the vectorised
+#: kernels keep every residue product below 2**62.
+_KERNEL_COUNT_LIMIT = 2**31
+
+
+def _as_counts(shoes: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
+    """(n, 13) rank counts and, when given, (n, 52) rank-and-suit counts: int64 arrays, or
+    object arrays of Python ints when a count does not fit int64."""
     if isinstance(shoes, Shoe):
         shoes = [shoes]
     if isinstance(shoes, list | tuple) and shoes and all(isinstance(s, Shoe) for s in shoes):
-        if all(s.suited is not None for s in shoes):
-            arr = np.asarray([s.suited for s in shoes], dtype=np.int64)
-        else:
-            arr = np.asarray([s.counts for s in shoes], dtype=np.int64)
+        rows = [s.suited for s in shoes] if all(s.suited is not None for s in shoes) else [
+            s.counts for s in shoes]
+        big = max(max(r) for r in rows if r is not None) >= 2**62
+        arr = np.asarray(rows, dtype=object if big else np.int64)
     else:
+        if isinstance(shoes, np.ma.MaskedArray):
+            raise ShoeError("bad batch of shoes: a masked array; give plain whole-number counts")
         try:
             raw = np.asarray(shoes)
-            not_ints = raw.dtype == object or not np.issubdtype(raw.dtype, np.integer)
-            if not_ints and raw.size and not all(float(x).is_integer() for x in raw.ravel()):
-                raise ShoeError("shoe counts must be whole numbers >= 0")
-            arr = raw.astype(np.int64)
-        except (TypeError, ValueError, OverflowError) as exc:
-            if isinstance(exc, ShoeError):
-                raise
+        except (TypeError, ValueError) as exc:
             raise ShoeError(f"bad batch of shoes: {exc}; give whole-number counts per rank") from None
+        if raw.dtype.kind in "bcUSV" or (raw.dtype.kind == "O" and not all(
+                isinstance(x, int | np.integer) and not isinstance(x, bool) for x in raw.ravel())):
+            raise ShoeError(f"bad batch of shoes: counts of type {raw.dtype}; give whole numbers >= 0")
+        if raw.dtype.kind == "f":
+            if raw.size and not all(float(x).is_integer() for x in raw.ravel()):
+                raise ShoeError("shoe counts must be whole numbers >= 0")
+            if raw.size and float(np.abs(raw).max()) >= 2**62:
+                raise ShoeError("bad batch of shoes: float counts this large are not exact; give integers")
+            raw = raw.astype(np.int64)
+        if raw.dtype.kind == "O":
+            big = bool(raw.size) and max(abs(int(x)) for x in raw.ravel()) >= 2**62
+            arr = raw if big else raw.astype(np.int64)
+        else:
+            arr = raw.astype(np.int64)
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[1] not in (13, 52):
         raise ShoeError(f"batch shoes need shape (n, 13) rank counts or (n, 52) rank-and-suit counts, "
                         f"got {tuple(np.shape(shoes))}")
-    if (arr < 0).any():
+    negative = any(int(x) < 0 for x in arr.ravel()) if arr.dtype == object else bool((arr < 0).any())
+    if negative:
         raise ShoeError("shoe counts must be whole numbers >= 0")
-    if (arr > 2**31).any():
-        raise ShoeError("a count above 2**31 cards per rank is out of range")
     if arr.shape[1] == 52:
-        return arr.reshape(-1, 13, 4).sum(axis=2), arr
+        ranks = np.asarray([[sum(int(x) for x in row[4 * r : 4 * r + 4]) for r in range(13)] for row in arr],
+                           dtype=object) if arr.dtype == object else arr.reshape(-1, 13, 4).sum(axis=2)
+        return ranks, arr
     return arr, None
 
 
@@ -683,9 +709,14 @@ def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None) -> Ba
     >>> r.ev(1, 0) == price(banker, Shoe.standard(8).remove("A")).ev
     True
     """
-    chosen = tuple(bets)
-    if chunk is not None and chunk < 1:
-        raise ValueError(f"bad chunk {chunk}: use 1 or more shoes per step")
+    try:
+        chosen = tuple(bets)
+    except TypeError:
+        raise BetError(f"bad bets {bets!r}: give a list of Bet objects") from None
+    if not all(isinstance(b, Bet) for b in chosen):
+        raise BetError("bad bets: give Bet objects (e.g. from find_bet or main_bets())")
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise BetError(f"bad chunk {chunk!r}: use a whole number of 1 or more shoes per step")
     cnt, suited = _as_counts(shoes)
     n = cnt.shape[0]
     sizes = cnt.sum(axis=1)
@@ -698,8 +729,13 @@ def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None) -> Ba
     denominators = [falling(int(s), min(int(s), MAX_CARDS)) for s in sizes]
     numerators = np.zeros((n, len(chosen)), dtype=object)
     scales = [1] * len(chosen)
-    full = sizes >= MAX_CARDS
+    widest = suited if suited is not None else cnt
+    small = np.asarray([max(int(x) for x in row) <= _KERNEL_COUNT_LIMIT for row in widest], dtype=bool)
+    full = (np.asarray([int(x) for x in sizes], dtype=object) >= MAX_CARDS).astype(bool) & small
     rows = np.flatnonzero(full)
+    if len(rows):
+        cnt_rows = np.asarray(cnt[rows], dtype=np.int64)
+        suited_rows = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
     # group the bets by the table that prices them
     groups: dict[int, tuple[CompiledTable, list[int]]] = {}
     for j, bet in enumerate(chosen):
@@ -711,15 +747,15 @@ def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None) -> Ba
             scales[j] = scale
         if len(rows):
             pays = np.asarray([v for v, _ in vecs], dtype=object).T
-            block = _evaluate_rows(table, pays, cnt[rows], None if suited is None else suited[rows], chunk)
+            block = _evaluate_rows(table, pays, cnt_rows, suited_rows, chunk)
             numerators[np.ix_(rows, np.asarray(cols, dtype=np.int64))] = block
-    # short shoes (under 6 cards): the reference path, which also counts the coups that run out
+    # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
     for s in np.flatnonzero(~full):
         shoe = Shoe(tuple(int(x) for x in cnt[s]),
                     None if suited is None else tuple(int(x) for x in suited[s]))
         for j, bet in enumerate(chosen):
             table = compile_table(bet.level, bet.thirds)
-            counts, _ = evaluate(table, shoe)
+            counts, _ = table_counts(table, shoe)
             ints, scale = pay_vector(bet, table)
             numerators[s, j] = sum(c * x for c, x in zip(counts, ints, strict=False))
             scales[j] = scale

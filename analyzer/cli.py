@@ -482,6 +482,8 @@ def eor(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs:
     report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag)
     text = render(eor_tables(report, names), fmt, digits, meta(_command_line(), shoe))
     if plot_file is not None:
+        if output is not None and os.path.realpath(plot_file) == os.path.realpath(output):
+            raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
         draw(report, plot_file)
     emit(text, output)
 

@@ -26,9 +26,8 @@ it is given as its exact square with a sign, and as a decimal rounded exactly.
 
 from __future__ import annotations
 
+import io
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -203,13 +202,17 @@ def effects_of_removal(
     """
     from analyzer.batch import batch_ev
 
-    chosen = tuple(bets)
-    if not chosen:
-        raise BetError("effects of removal need at least one bet")
-    if not 1 <= depth <= 13:
-        raise BetError(f"bad depth {depth}: remove 1 to 13 cards of a group")
-    if not 1 <= max_tag <= 20:
-        raise BetError(f"bad largest tag {max_tag}: use 1 to 20")
+    if not isinstance(shoe, Shoe):
+        raise BetError(f"bad shoe {shoe!r}: give a Shoe (e.g. Shoe.standard(8))")
+    try:
+        chosen = tuple(bets)
+    except TypeError:
+        raise BetError(f"bad bets {bets!r}: give a list of Bet objects") from None
+    if not chosen or not all(isinstance(b, Bet) for b in chosen):
+        raise BetError("effects of removal need one or more Bet objects")
+    for name, value, hi in (("depth", depth, 13), ("largest tag", max_tag, 20)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
+            raise BetError(f"bad {name} {value!r}: use a whole number from 1 to {hi}")
     grps = groups(by)
     suits = any(b.level is Level.CARD for b in chosen)
     if suits and shoe.suited is None:
@@ -223,6 +226,7 @@ def effects_of_removal(
 
         raise ShoeError(f"a shoe of {shoe.size} cards leaves fewer than {MIN_CARDS} after a removal")
     base = list(shoe.counts if shoe.suited is None or not suits else shoe.suited)
+    _check_mixture_size(shoe, grps, suits, depth)
     counts = tuple(sum(shoe.counts[r] for r in g.ranks) for g in grps)
     # every shoe to evaluate: the full shoe, then each (group, k) mixture component
     vectors: dict[tuple[int, ...], int] = {tuple(base): 0}
@@ -269,6 +273,29 @@ def effects_of_removal(
         out.append(BetEOR(bet, ev, removed, eor, tuple(dep), ident, avg,
                           count_system(eor, counts, max_tag)))
     return EORReport(shoe, by, grps, counts, depth, tuple(out))
+
+
+#: The most shoes one EOR report may price (the suited mixtures grow fast with the depth).
+MAX_MIXTURE_SHOES = 20_000
+
+
+def _check_mixture_size(shoe: Shoe, grps: Sequence[Group], suits: bool, depth: int) -> None:
+    """Refuse a report whose suit mixtures would price too many shoes (an upper bound:
+    k cards spread over m card cells have at most C(m + k - 1, k) patterns)."""
+    total = _mixture_bound(shoe, grps, suits, depth)
+    if total > MAX_MIXTURE_SHOES:
+        best = max((d for d in range(1, depth) if _mixture_bound(shoe, grps, suits, d) <= MAX_MIXTURE_SHOES),
+                   default=1)
+        raise BetError(
+            f"depth {depth} would price about {total:,} shoes (suited removals mix over every way "
+            f"to draw the cards); use --depth {best} or less, or --by rank"
+        )
+
+
+def _mixture_bound(shoe: Shoe, grps: Sequence[Group], suits: bool, depth: int) -> int:
+    """Upper bound on the shoes a report prices: the full shoe, then per group and k <= depth."""
+    return 1 + sum(math.comb(len(_removal_cells(shoe, g, suits)) + k - 1, k)
+                   for g in grps for k in range(1, depth + 1))
 
 
 def betting_correlation(tags: Sequence[int | Fraction], eor: Sequence[Fraction | None],
@@ -419,20 +446,14 @@ def plot(report: EORReport, path: str | Path) -> None:
         ax.tick_params(labelsize=8)
     fig.suptitle(f"Effects of removal: {report.shoe.describe()}", fontsize=10)
     fig.tight_layout()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=f".{fmt}")
-    os.close(fd)
+    from analyzer.output import write_files
+
+    image = io.BytesIO()
     try:
-        fig.savefig(tmp, format=fmt)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        fig.savefig(image, format=fmt)
     finally:
         plt.close(fig)
+    write_files({path: image.getvalue()})
 
 
 # -- printable tables ----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from analyzer.errors import AnalyzerError
 
@@ -45,9 +45,9 @@ def _target(path: Path | str) -> tuple[Path, os.stat_result | None]:
     return target, info
 
 
-def write_files(files: Mapping[Path | str, str]) -> None:
-    """Write every ``path -> text``; on any failure nothing is replaced and no temporary file
-    is left behind.
+def write_files(files: Mapping[Path | str, str | bytes]) -> None:
+    """Write every ``path -> text`` (or bytes, e.g. an image); on any failure nothing is
+    replaced and no temporary file is left behind.
 
     Raises:
         OutputError: a path is empty, a folder, or cannot be written; the message names the path
@@ -67,8 +67,7 @@ def write_files(files: Mapping[Path | str, str]) -> None:
             staged.append((given, tmp, target))
             mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
             try:
-                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                    fh.write(text)
+                _write(os.fdopen(fd, "wb"), text)
                 os.chmod(tmp, mode)
             except OSError as exc:
                 raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
@@ -81,13 +80,18 @@ def write_files(files: Mapping[Path | str, str]) -> None:
         for given, target, info, text in plan:
             if info is not None and not stat.S_ISREG(info.st_mode):
                 try:
-                    with open(target, "w", encoding="utf-8", newline="\n") as fh:
-                        fh.write(text)
+                    _write(open(target, "wb"), text)  # noqa: SIM115 - _write closes it
                 except OSError as exc:
                     raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
     finally:
         for _, tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
+
+
+def _write(fh: BinaryIO, content: str | bytes) -> None:
+    """Write text as UTF-8 (newlines as written) or bytes as they are, then close."""
+    with fh:
+        fh.write(content.encode("utf-8") if isinstance(content, str) else content)
 
 
 @contextlib.contextmanager

@@ -133,3 +133,46 @@ def test_shoe_text_accepts_spaces_and_tabs_but_only_ascii_digits():
     assert Shoe.parse("K = 4, A = 2") == Shoe.parse("K=4\tA=2") == Shoe.parse("A=2,K=4")
     with pytest.raises(AnalyzerError, match="'٤'"):
         Shoe.parse("٤," + ",".join(["4"] * 12))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: __import__("analyzer").price(None, Shoe.standard(8)),
+        lambda: __import__("analyzer").analyze("K=4"),
+        lambda: __import__("analyzer").analyze(Shoe.standard(8), ["tie"]),
+        lambda: __import__("analyzer").pay_for_edge(find_bet("tie"), Shoe.standard(8), 0.01),
+        lambda: __import__("analyzer").price(find_bet("tie"), Shoe.standard(8)).standard_deviation(1.5),
+    ],
+)
+def test_api_rejects_wrong_types_with_analyzer_errors(call):
+    with pytest.raises(AnalyzerError):
+        call()
+
+
+def test_batch_handles_giant_shoes_exactly_and_rejects_non_counts():
+    import numpy as np
+
+    from analyzer import price
+    from analyzer.batch import batch_ev
+
+    banker = find_bet("banker")
+    giant = Shoe.standard(10**25)  # beyond the vectorised kernels: exact Python integers
+    result = batch_ev([giant, Shoe.standard(8)], [banker])
+    assert result.ev(0, 0) == price(banker, giant).ev
+    assert result.ev(1, 0) == price(banker, Shoe.standard(8)).ev
+    for bad in (np.ones((1, 13), dtype=bool), np.ones((1, 13)) * 1j, np.array([["4"] * 13])):
+        with pytest.raises(AnalyzerError):
+            batch_ev(bad, [banker])
+    with pytest.raises(AnalyzerError, match="index"):
+        result.ev(2, 0)
+
+
+def test_eor_refuses_explosive_suited_mixtures_and_plot_clobbering(tmp_path):
+    from analyzer.eor import effects_of_removal
+
+    with pytest.raises(BetError, match="--depth"):
+        effects_of_removal(Shoe.standard(8), [find_bet("perfect-pair")], by="value", depth=13)
+    same = str(tmp_path / "x.png")
+    result = cli("eor", "--plot", same, "-o", same)
+    assert result.exit_code == 2 and "same file" in result.output
