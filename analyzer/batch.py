@@ -730,8 +730,11 @@ def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None) -> Ba
     numerators = np.zeros((n, len(chosen)), dtype=object)
     scales = [1] * len(chosen)
     widest = suited if suited is not None else cnt
-    small = np.asarray([max(int(x) for x in row) <= _KERNEL_COUNT_LIMIT for row in widest], dtype=bool)
-    full = (np.asarray([int(x) for x in sizes], dtype=object) >= MAX_CARDS).astype(bool) & small
+    if widest.dtype == object:  # giant counts: Python integers, row by row
+        small = np.asarray([max(int(x) for x in row) <= _KERNEL_COUNT_LIMIT for row in widest], dtype=bool)
+        full = np.asarray([int(x) >= MAX_CARDS for x in sizes], dtype=bool) & small
+    else:
+        full = (sizes >= MAX_CARDS) & (widest.max(axis=1) <= _KERNEL_COUNT_LIMIT)
     rows = np.flatnonzero(full)
     if len(rows):
         cnt_rows = np.asarray(cnt[rows], dtype=np.int64)
