@@ -122,29 +122,39 @@ def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
     Raises:
         ObservedError: unknown family or category; the message lists the allowed ones.
     """
-    for what, value in (("family", family), ("category", category)):
-        if not isinstance(value, str):
-            raise ObservedError(f"{where}bad {what} {_show(value)}: give its name as text")
-    if family.strip().lower().startswith("bet:"):
-        try:
-            fam = "bet:" + find_bet(family.strip()[4:]).name
-        except (AnalyzerError, ValueError, ArithmeticError) as exc:
-            raise ObservedError(f"{where}family {_show(family)}: {exc}") from None
-    else:
-        fam = family.strip().lower().replace("-", "_")
+    if not isinstance(category, str):
+        raise ObservedError(f"{where}bad category {_show(category)}: give its name as text")
+    fam = _family(family, where)
     cat = category.strip().lower()
     if fam.startswith("bet:"):
         cat = _BET_ALIASES.get(cat, cat)
         if cat not in BET_CATEGORIES:
             raise ObservedError(f"{where}bad category {category!r} for {fam}: use win, push or loss")
         return fam, cat
-    if fam not in FAMILIES:
-        raise ObservedError(f"{where}unknown family {family!r}: use {', '.join(FAMILIES)} or bet:NAME")
     if fam == "winner":
         cat = _WINNER_ALIASES.get(cat, cat)
     if cat not in FAMILIES[fam]:
         raise ObservedError(f"{where}bad category {category!r} for {fam}: use {', '.join(FAMILIES[fam])}")
     return fam, cat
+
+
+def _family(family: str, where: str = "") -> str:
+    """The canonical name of a family (``bet:NAME`` with the catalogue's name).
+
+    Raises:
+        ObservedError: not text, or an unknown family or bet.
+    """
+    if not isinstance(family, str):
+        raise ObservedError(f"{where}bad family {_show(family)}: give its name as text")
+    if family.strip().lower().startswith("bet:"):
+        try:
+            return "bet:" + find_bet(family.strip()[4:]).name
+        except (AnalyzerError, ValueError, ArithmeticError) as exc:
+            raise ObservedError(f"{where}family {_show(family)}: {exc}") from None
+    fam = family.strip().lower().replace("-", "_")
+    if fam not in FAMILIES:
+        raise ObservedError(f"{where}unknown family {family!r}: use {', '.join(FAMILIES)} or bet:NAME")
+    return fam
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -154,8 +164,10 @@ def _show(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut to about ``limit`` characters, never converting a huge number to text."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
         return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
-    if isinstance(value, Decimal) and len(value.as_tuple().digits) > limit:
-        return f"<a number of {len(value.as_tuple().digits)} digits>"
+    if isinstance(value, Decimal):  # a JSON number: shown as written, not as Decimal('...')
+        if len(value.as_tuple().digits) > limit:
+            return f"<a number of {len(value.as_tuple().digits)} digits>"
+        return str(value)
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
@@ -179,6 +191,54 @@ def _count(value: object, what: str) -> int:
         if _WHOLE.fullmatch(text) and len(text) <= MAX_NUMBER_CHARS:
             return int(text)
     raise bad
+
+
+def _decks(value: object) -> int:
+    """A number of decks: a whole number >= 1 of at most
+    :data:`~analyzer.exact.MAX_NUMBER_CHARS` digits (an int, or its ASCII digits as text)."""
+    bad = ObservedError(f"bad decks {_show(value)}: use a whole number of decks >= 1 "
+                        f"(at most {MAX_NUMBER_CHARS} digits)")
+    try:
+        n = _count(value, "decks")
+    except ObservedError:
+        raise bad from None
+    if n < 1:
+        raise bad
+    return n
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object's members as a dict; a key given twice is an error (``json`` would keep
+    the last one silently)."""
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ObservedError(f"the key {_show(key)} is given twice in one JSON object: give each key once")
+        out[key] = value
+    return out
+
+
+class _Seen:
+    """Families and categories read so far, with the spelling each was given in, so that two
+    spellings of one (``"tie"`` and ``"TIE"``, ``"b"`` and ``"banker"``) are an error naming
+    both, not silently added together."""
+
+    def __init__(self) -> None:
+        self.families: dict[str, str] = {}
+        self.categories: dict[tuple[str, str], str] = {}
+
+    def family(self, fam: str, spelling: str) -> None:
+        first = self.families.get(fam)
+        if first is not None:
+            raise ObservedError(f"{first} and {spelling} both give family {fam}: give each family once")
+        self.families[fam] = spelling
+
+    def category(self, fam: str, cat: str, spelling: str, where: str = "") -> None:
+        first = self.categories.get((fam, cat))
+        if first is not None:
+            raise ObservedError(f"{where}{first} and {spelling} both give {fam} {cat}: "
+                                "give each category once")
+        self.categories[(fam, cat)] = spelling
 
 
 def _json_int(text: str) -> int | Decimal:
@@ -218,13 +278,21 @@ def read_counts_json(text: str) -> Observed:
     "winner": {"banker": n, ...}, "player_total": {...}, "banker_total": {...},
     "cards": {...}, "natural": {...}, "bets": {"NAME": hits or {"win": n, ...}}}``.
 
+    ``decks`` is a whole number >= 1 and ``shoe`` a shoe as text (as ``--shoe``); not both.
+    A key given twice, or two spellings of one family or category (``"tie"`` and ``"TIE"``,
+    ``"b"`` and ``"banker"``), is an error naming both, never silently merged.  A leading UTF-8
+    byte order mark is ignored.
+
     Raises:
-        ObservedError: malformed JSON or counts.
+        ObservedError: malformed JSON or counts, or repeated or conflicting fields.
     """
     if not isinstance(text, str):
         raise ObservedError(f"bad JSON text {_show(text)}: give the file's contents as text")
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark, as some editors write
     try:
-        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int)
+        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int, object_pairs_hook=_unique_keys)
+    except ObservedError:
+        raise
     except json.JSONDecodeError as exc:
         raise ObservedError(f"line {exc.lineno}: not JSON: {exc.msg}") from None
     except RecursionError:
@@ -236,6 +304,16 @@ def read_counts_json(text: str) -> Observed:
         raise ObservedError("observed counts must be a JSON object such as "
                             "{\"winner\": {\"banker\": 4586, ...}}")
     obs = Observed()
+    seen = _Seen()
+
+    def family(key: str, spelling: str, counts: dict[str, object]) -> None:
+        fam = _family(key)
+        seen.family(fam, spelling)
+        for cat, n in counts.items():
+            fam, canon = normalise(fam, cat)
+            seen.category(fam, canon, f"{spelling} {cat!r}")
+            obs.add(fam, canon, _count(n, f"{key} {cat}"))
+
     for key, value in doc.items():
         if key == "coups":
             obs.coups = _count(value, "coups")
@@ -244,37 +322,40 @@ def read_counts_json(text: str) -> Observed:
                 raise ObservedError(f"bad cut_card {_show(value)}: use true or false")
             obs.cut_card = value
         elif key == "decks":
-            obs.decks = _count(value, "decks")
+            obs.decks = _decks(value)
         elif key == "shoe":
-            obs.shoe = str(value)
+            if not isinstance(value, str) or not value.strip():
+                raise ObservedError(f"bad shoe {_show(value)}: give the shoe as text, as for --shoe "
+                                    "(e.g. \"K=50,A=50\")")
+            obs.shoe = value
         elif key == "bets":
             if not isinstance(value, dict):
                 raise ObservedError("'bets' must map bet names to hit counts or to {\"win\": n, ...}")
             for name, counts in value.items():
-                fam = f"bet:{name}"
                 if isinstance(counts, dict):
-                    for cat, n in counts.items():
-                        obs.add(fam, str(cat), _count(n, f"{fam} {cat}"))
+                    family(f"bet:{name}", f"bets {name!r}", counts)
                 else:
-                    obs.add(fam, "win", _count(counts, f"{fam} hits"))
+                    family(f"bet:{name}", f"bets {name!r}", {"win": counts})
         else:
             if not isinstance(value, dict):
                 raise ObservedError(f"family {_show(key)} must map categories to counts, got {_show(value)}")
-            for cat, n in value.items():
-                obs.add(key, str(cat), _count(n, f"{key} {cat}"))
+            family(key, repr(key), value)
+    if obs.decks is not None and obs.shoe is not None:
+        raise ObservedError("give 'shoe' or 'decks', not both (as with --shoe and --decks)")
     return obs
 
 
 def read_counts_csv(text: str) -> Observed:
     """Observed counts from CSV with the header ``family,category,count``; a row ``coups,,N``
-    gives the total number of coups.
+    gives the total number of coups.  Each category, and ``coups``, is given once: a repeated
+    row (in any spelling) is an error naming both lines.
 
     Raises:
-        ObservedError: a bad header, row or count (the message gives the line).
+        ObservedError: a bad header, row or count, or a repeated row (the message gives the line).
     """
     if not isinstance(text, str):
         raise ObservedError(f"bad CSV text {_show(text)}: give the file's contents as text")
-    rows = csv.reader(text.splitlines())
+    rows = csv.reader(text.removeprefix("\ufeff").splitlines())
     try:
         header = [h.strip().lower() for h in next(rows, [])]
     except csv.Error as exc:
@@ -283,6 +364,8 @@ def read_counts_csv(text: str) -> Observed:
         raise ObservedError("line 1: the header must be family,category,count, "
                             f"got {_show(','.join(header))}")
     obs = Observed()
+    seen = _Seen()
+    coups_line = 0
     line = 1
     while True:
         line += 1
@@ -300,9 +383,15 @@ def read_counts_csv(text: str) -> Observed:
         where = f"line {line}: "
         try:
             if fam.strip().lower() == "coups":
+                if coups_line:
+                    raise ObservedError(f"coups is given twice, on line {coups_line} and line {line}: "
+                                        "give it once")
                 obs.coups = _count(n, "coups")
+                coups_line = line
             else:
-                obs.add(fam, cat, _count(n, f"{fam} {cat}"), where)
+                canon_fam, canon_cat = normalise(fam, cat, where)
+                seen.category(canon_fam, canon_cat, f"line {line} ({fam.strip()},{cat.strip()})")
+                obs.add(canon_fam, canon_cat, _count(n, f"{fam} {cat}"), where)
         except AnalyzerError as exc:
             msg = str(exc)
             raise ObservedError(msg if msg.startswith("line ") else where + msg) from None
@@ -409,9 +498,10 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = ()) 
         elif suffix in (".jsonl", ".ndjson"):
             kind = "log-jsonl"
         elif suffix == ".csv":
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                first = fh.readline(200).strip().lower().replace(" ", "")
-            kind = "csv" if first == "family,category,count" else "log-csv"
+            with open(path, encoding="utf-8-sig", errors="replace") as fh:
+                first = fh.readline(200).strip().lower().replace(" ", "").replace('"', "")
+            # a counts file's header starts with 'family' (read_counts_csv then names a wrong one)
+            kind = "csv" if first.split(",")[0] == "family" else "log-csv"
         else:
             raise ObservedError(f"cannot tell the kind of {path!r} from its extension: "
                                 "pass --observed-format json, csv, log-csv or log-jsonl")
@@ -421,7 +511,7 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = ()) 
     if bets:
         raise ObservedError("--bet applies to hand logs only; name bets in the counts file (bet:NAME)")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise ObservedError(f"{path}: not UTF-8 text") from None
     if kind == "json":
@@ -615,6 +705,10 @@ def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
         raise ObservedError(f"a shoe of {shoe.size} cards can run out mid-coup: conform needs at least 6")
     names = list(observed.families) if families is None else [
         normalise(f, _any_category(f))[0] for f in families]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise ObservedError(f"family {name} is named twice: name each family once (the "
+                                "Bonferroni correction counts the families tested)")
     for name in names:
         if name not in observed.families:
             raise ObservedError(f"family {name!r} is not in the observed counts: "

@@ -68,9 +68,11 @@ __all__ = [
     "ClosedForm",
     "RationalFunction",
     "Section",
+    "SymbolicArithmeticError",
     "SymbolicDistribution",
     "SymbolicError",
     "SymbolicTypeError",
+    "SymbolicZeroDivisionError",
     "bet_forms",
     "bet_sections",
     "catalogue_sections",
@@ -112,6 +114,34 @@ class SymbolicError(AnalyzerError):
 
 class SymbolicTypeError(SymbolicError, TypeError):
     """An argument of the wrong type (also a ``TypeError``, for callers that catch that)."""
+
+
+class SymbolicArithmeticError(SymbolicError, ArithmeticError):
+    """A value that does not exist: no finite limit, values that are not those of an integer
+    polynomial (also an ``ArithmeticError``)."""
+
+
+class SymbolicZeroDivisionError(SymbolicArithmeticError, ZeroDivisionError):
+    """A division by zero: a rational function evaluated at a pole, a zero denominator (also a
+    ``ZeroDivisionError``)."""
+
+
+#: The note under a pays table with an impossible target (as ``punto-banco bets --target-edge``).
+IMPOSSIBLE_PAY_NOTE = ("'-': no positive pay gives that house edge, or the event cannot happen on this "
+                       "shoe (for a commission: none from 0 to 100% gives it).")
+
+
+def _coefficients(value: object, what: str) -> list[int | Fraction]:
+    """Polynomial coefficients: a list of ints or Fractions (never floats or text)."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise SymbolicTypeError(f"bad {what} {_show(value)}: give a list of int or Fraction coefficients, "
+                                "constant term first")
+    out = list(value)
+    for c in out:
+        if isinstance(c, bool) or not isinstance(c, int | Fraction):
+            raise SymbolicTypeError(f"bad coefficient {_show(c)} in the {what}: give ints or Fractions "
+                                    "(not floats or text)")
+    return out
 
 
 def _show(value: object, limit: int = 40) -> str:
@@ -204,6 +234,11 @@ def falling_poly(slope: int, offset: int, m: int) -> Poly:
     >>> falling_poly(52, 0, 2)   # 52d (52d - 1) = 2704 d^2 - 52 d
     (0, -52, 2704)
     """
+    for name, v in (("slope", slope), ("offset", offset), ("m", m)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise SymbolicTypeError(f"bad {name} {_show(v)}: give an int")
+    if m < 0:
+        raise SymbolicError(f"bad m {m}: the number of factors must be >= 0")
     out: Poly = (1,)
     for i in range(m):
         out = _mul(out, (offset - i, slope))
@@ -239,18 +274,25 @@ def interpolate(values: Sequence[int]) -> Poly:
     ``NODES``.
 
     Raises:
-        ArithmeticError: the interpolant's coefficients are not integers (so the values do not
-            come from such a polynomial).
+        SymbolicArithmeticError: the interpolant's coefficients are not integers (so the values do
+            not come from such a polynomial); SymbolicError: not ``len(NODES)`` ints.
 
     >>> interpolate([x * x + 1 for x in NODES])
     (1, 0, 1)
     """
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise SymbolicTypeError(f"bad values {_show(values)}: give {len(NODES)} ints, the values at {NODES}")
+    values = list(values)
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+        raise SymbolicTypeError(f"bad values {_show(values)}: give {len(NODES)} ints, the values at {NODES}")
+    if len(values) != len(NODES):
+        raise SymbolicError(f"bad values {_show(values)}: give {len(NODES)} ints, the values at {NODES}")
     matrix, scale = _interpolation_matrix()
     out: list[int] = []
     for row in matrix:
         q, r = divmod(sum(m * y for m, y in zip(row, values, strict=True)), scale)
         if r:
-            raise ArithmeticError("interpolated count polynomial has a non-integer coefficient")
+            raise SymbolicArithmeticError("interpolated count polynomial has a non-integer coefficient")
         out.append(q)
     return _trim(out)
 
@@ -295,11 +337,13 @@ class RationalFunction:
         """num(d) / den(d) in lowest terms (coefficients constant term first).
 
         Raises:
-            ZeroDivisionError: ``den`` is the zero polynomial.
+            SymbolicZeroDivisionError: ``den`` is the zero polynomial; SymbolicTypeError: a
+                coefficient is not an int or a Fraction.
         """
-        n, m = _as_int_polys(num, den)
+        n, m = _as_int_polys(_coefficients(num, "numerator"), _coefficients(den, "denominator"))
         if not m:
-            raise ZeroDivisionError("rational function with a zero denominator")
+            raise SymbolicZeroDivisionError("rational function with a zero denominator: give a "
+                                            "denominator with a nonzero coefficient")
         if not n:
             return cls((), (1,))
         g = _gcd(n, m)
@@ -313,7 +357,14 @@ class RationalFunction:
 
     @classmethod
     def constant(cls, value: Fraction | int) -> RationalFunction:
-        """The constant function."""
+        """The constant function.
+
+        Raises:
+            SymbolicTypeError: ``value`` is not an int or a Fraction.
+        """
+        if isinstance(value, bool) or not isinstance(value, int | Fraction):
+            raise SymbolicTypeError(f"bad constant {_show(value)}: give an int or a Fraction "
+                                    "(not a float or text)")
         return cls.of([Fraction(value)])
 
     # arithmetic
@@ -351,7 +402,7 @@ class RationalFunction:
     def __truediv__(self, other: object) -> RationalFunction:
         o = self._coerce(other)
         if not o.num:
-            raise ZeroDivisionError("division by the zero function")
+            raise SymbolicZeroDivisionError("division by the zero function")
         return RationalFunction.of(_mul(self.num, o.den), _mul(self.den, o.num))
 
     def __rtruediv__(self, other: object) -> RationalFunction:
@@ -362,14 +413,19 @@ class RationalFunction:
         """f(decks), exact.  For whole ``decks`` >= 1 this equals the engine on the standard shoe.
 
         Raises:
-            ZeroDivisionError: ``decks`` is a pole of f; SymbolicTypeError: ``decks`` is not an
-                int or a Fraction.
+            SymbolicZeroDivisionError: ``decks`` is a pole of f (its denominator is 0 there);
+                SymbolicTypeError: ``decks`` is not an int or a Fraction.
         """
         if isinstance(decks, bool) or not isinstance(decks, int | Fraction):
             raise SymbolicTypeError(f"bad number of decks {_show(decks)}: give an int or a Fraction")
         if isinstance(decks, int):
-            return Fraction(_eval_int(self.num, decks), _eval_int(self.den, decks))
-        return _eval(self.num, Fraction(decks)) / _eval(self.den, Fraction(decks))
+            num, den = Fraction(_eval_int(self.num, decks)), Fraction(_eval_int(self.den, decks))
+        else:
+            num, den = _eval(self.num, Fraction(decks)), _eval(self.den, Fraction(decks))
+        if den == 0:
+            raise SymbolicZeroDivisionError(f"d = {_show(decks)} is a pole of the function (its denominator "
+                                            "is 0 there): it has no value at that d")
+        return num / den
 
     @property
     def is_zero(self) -> bool:
@@ -381,13 +437,18 @@ class RationalFunction:
         as d -> infinity (exact).
 
         Raises:
-            ArithmeticError: f grows without bound (numerator of higher degree).
+            SymbolicArithmeticError: f grows without bound (numerator of higher degree);
+            SymbolicError: ``terms`` is not a whole number from 0 to 10000.
         """
+        if isinstance(terms, bool) or not isinstance(terms, int) or not 0 <= terms <= 10_000:
+            raise (SymbolicError if isinstance(terms, int) and not isinstance(terms, bool)
+                   else SymbolicTypeError)(f"bad number of terms {_show(terms)}: use a whole number from 0 "
+                                           "to 10000")
         n, m = len(self.num) - 1, len(self.den) - 1
         if not self.num:
             return (Fraction(0),) * terms
         if n > m:
-            raise ArithmeticError("the function has no finite limit as d -> infinity")
+            raise SymbolicArithmeticError("the function has no finite limit as d -> infinity")
         # f(1/t) = t^(m-n) * R(t) / S(t), R and S the reversed coefficient lists.
         r = list(reversed(self.num))
         s = list(reversed(self.den))
@@ -404,7 +465,7 @@ class RationalFunction:
         """lim f(d) as d -> infinity: the infinite-deck value (exact).
 
         Raises:
-            ArithmeticError: f grows without bound.
+            SymbolicArithmeticError: f grows without bound.
         """
         return self.expansion(1)[0]
 
@@ -475,7 +536,14 @@ class SymbolicDistribution:
     denominator: Poly = DENOMINATOR
 
     def count(self, predicate: Callable[[Features], bool]) -> Poly:
-        """Count polynomial of the coups that satisfy ``predicate``."""
+        """Count polynomial of the coups that satisfy ``predicate``.
+
+        Raises:
+            SymbolicTypeError: ``predicate`` is not callable.
+        """
+        if not callable(predicate):
+            raise SymbolicTypeError(f"bad predicate {_show(predicate)}: give a function of Features "
+                                    "returning True or False")
         out: Poly = ()
         for f, c in zip(self.features, self.counts, strict=True):
             if predicate(f):
@@ -487,9 +555,23 @@ class SymbolicDistribution:
         return RationalFunction.of(self.count(predicate), self.denominator)
 
 
-@functools.cache
 def symbolic_distribution(level: Level = Level.VALUE, thirds: bool = False) -> SymbolicDistribution:
     """The :class:`SymbolicDistribution` at ``level`` (cached per process).
+
+    Raises:
+        SymbolicTypeError: ``level`` is not a :class:`~analyzer.features.Level` or ``thirds``
+            not a bool.
+    """
+    if not isinstance(level, Level):
+        raise SymbolicTypeError(f"bad level {_show(level)}: use Level.VALUE, Level.RANK or Level.CARD")
+    if not isinstance(thirds, bool):
+        raise SymbolicTypeError(f"bad thirds {_show(thirds)}: give True or False")
+    return _symbolic_distribution(level, thirds)
+
+
+@functools.cache
+def _symbolic_distribution(level: Level, thirds: bool) -> SymbolicDistribution:
+    """:func:`symbolic_distribution`, unchecked and cached.
 
     Interpolated from the numeric engine on 1, ..., 7 decks and checked at 8 decks (see the
     module docstring for why this is exact).
@@ -550,6 +632,27 @@ class ClosedForm:
         """c in f(d) = f(inf) + c/d + O(1/d^2)."""
         return self.function.correction()
 
+    def possible(self, value: Fraction) -> bool:
+        """False when no bet has ``value``: a pay <= 0 (a winning bet that pays nothing or takes
+        more), or a commission outside [0, 1); reports show such values as '-'
+        (:data:`IMPOSSIBLE_PAY_NOTE`), as ``punto-banco bets --target-edge`` does."""
+        if self.kind == "pay":
+            return value > 0
+        if self.kind == "commission":
+            return 0 <= value < 1
+        return True
+
+    def shown_at(self, decks: int | Fraction) -> Fraction | None:
+        """:meth:`at`, or ``None`` where that value is not :meth:`possible`."""
+        value = self.at(decks)
+        return value if self.possible(value) else None
+
+    @property
+    def shown_limit(self) -> Fraction | None:
+        """:attr:`limit`, or ``None`` where it is not :meth:`possible`."""
+        value = self.limit
+        return value if self.possible(value) else None
+
 
 _NATURALS: tuple[tuple[str, Callable[[Features], bool]], ...] = (
     ("Player natural", lambda f: f.player_natural),
@@ -583,7 +686,7 @@ def _engine_events(table: str) -> list[tuple[str, str, Callable[[Features], bool
     if table == "totals":
         return [(f"totals:{p}:{b}", f"Player {p}, Banker {b}", _totals_are(p, b))
                 for p in range(10) for b in range(10)]
-    raise AnalyzerError(f"unknown table {table!r}: use {', '.join(ENGINE_TABLES)}")
+    raise SymbolicError(f"unknown table {table!r}: use {', '.join(ENGINE_TABLES)}")
 
 
 def engine_forms(table: str) -> tuple[ClosedForm, ...]:
@@ -701,6 +804,9 @@ def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
     x(d) = (-house_edge - r(d)) / q(d); the symbolic form of
     :func:`analyzer.analysis.pay_for_edge`.
 
+    The form is the algebra, for every d: where its value is <= 0, no positive pay gives that
+    house edge (reports show '-' there; see :meth:`ClosedForm.possible`).
+
     Raises:
         BetError: the bet has no single adjustable pay, or its event never happens;
         SymbolicError: ``house_edge`` is not an exact number of at most 80 digits.
@@ -724,7 +830,8 @@ def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
 
 def commission_form(house_edge: Fraction | int = 0) -> RationalFunction:
     """The Banker commission, as a fraction of the win (5% = 1/20), at which the Banker bet's
-    house edge per coup is ``house_edge`` (0: the fair commission), as a function of d.
+    house edge per coup is ``house_edge`` (0: the fair commission), as a function of d.  Where
+    its value is outside [0, 1), no commission gives that house edge (reports show '-').
 
     >>> c = commission_form()
     >>> round(c.limit() * 100, 4) == Fraction("2.6790")   # fair commission, infinite deck
@@ -759,6 +866,8 @@ def smallest_decks(f: RationalFunction, level: Fraction | int, above: bool = Tru
     """
     if not isinstance(f, RationalFunction):
         raise SymbolicTypeError(f"bad function {_show(f)}: give a RationalFunction")
+    if not isinstance(above, bool):
+        raise SymbolicTypeError(f"bad above {_show(above)}: give True or False")
     lv = _exact(level, "level")
     p = _add(_scale(f.num, lv.denominator), _scale(f.den, -lv.numerator))
     candidates = {1} | _real_root_ceilings(p) | _real_root_ceilings(f.den)
@@ -866,9 +975,12 @@ def engine_sections(tables: Iterable[str] = ENGINE_TABLES) -> list[Section]:
     """Sections for the engine's tables (outcome, totals, naturals, cards probabilities).
 
     Raises:
-        AnalyzerError: an unknown table name.
+        SymbolicError: an unknown table name (SymbolicTypeError: not a list of names).
     """
     tables = _names(tables, "tables", ENGINE_TABLES)
+    for t in tables:
+        if t not in ENGINE_TABLES:
+            raise SymbolicError(f"unknown table {_show(t)}: use {', '.join(ENGINE_TABLES)}")
     titles = {"outcomes": "Outcomes", "totals": "Final totals (Player p, Banker b)",
               "naturals": "Naturals", "cards": "Cards dealt per coup"}
     return [Section(f"{titles[t]}: probability per coup", engine_forms(t)) for t in tables]
@@ -890,10 +1002,13 @@ def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
         *(Column(f"d = {d}", style, f"d{d}") for d in decks),
     )
     rows: tuple[tuple[Cell, ...], ...] = tuple(
-        (f.label, f.limit, f.limit, f.correction, *(f.at(d) for d in decks)) for f in section.forms
+        (f.label, f.shown_limit, f.shown_limit, None if f.shown_limit is None else f.correction,
+         *(f.shown_at(d) for d in decks)) for f in section.forms
     )
-    notes = ("f(d) = f(∞) + c/d + O(1/d²)."
-             + (" Values in percent." if section.percent else ""),)
+    notes: tuple[str, ...] = ("f(d) = f(∞) + c/d + O(1/d²)."
+                              + (" Values in percent." if section.percent else ""),)
+    if any(cell is None for row in rows for cell in row):
+        notes += (IMPOSSIBLE_PAY_NOTE,)
     name = section.title.lower().replace(" ", "-")
     return Table(name, f"{section.title}: limits and values", cols, rows, notes)
 
@@ -918,6 +1033,11 @@ def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, ob
     from analyzer.report import decimal_text
 
     fn = f.function
+    limit = f.shown_limit
+    values = {str(d): f.shown_at(d) for d in decks}
+    extra: dict[str, object] = {}
+    if limit is None or None in values.values():
+        extra["note"] = IMPOSSIBLE_PAY_NOTE
     return {
         "key": f.key,
         "label": f.label,
@@ -928,11 +1048,12 @@ def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, ob
         "denominator": [str(c) for c in fn.den],
         "numerator_factored": fn.numerator_text(),
         "denominator_factored": fn.denominator_text(),
-        "limit": _fraction_text(f.limit),
-        "limit_decimal": decimal_text(f.limit, digits),
-        "correction": _fraction_text(f.correction),
-        "correction_decimal": decimal_text(f.correction, digits),
-        "values": {str(d): _fraction_text(f.at(d)) for d in decks},
+        "limit": None if limit is None else _fraction_text(limit),
+        "limit_decimal": None if limit is None else decimal_text(limit, digits),
+        "correction": None if limit is None else _fraction_text(f.correction),
+        "correction_decimal": None if limit is None else decimal_text(f.correction, digits),
+        "values": {d: None if v is None else _fraction_text(v) for d, v in values.items()},
+        **extra,
     }
 
 
@@ -1091,6 +1212,15 @@ def symbolic_report(
         except (ValueError, ArithmeticError) as exc:
             raise BetError(f"bad bet {_show(spec)}: {exc}") from None
     bets = (catalogue_bets() if all_bets else []) + chosen
+    seen: set[str] = set()
+    for bet in bets:  # as punto-banco bets / eor: a bet twice would print every section twice
+        if bet.name in seen:
+            raise BetError(f"bet {bet.name!r} is chosen twice: give each bet once, with a distinct name")
+        seen.add(bet.name)
+    for i, level in enumerate(levels):
+        if level in levels[:i]:
+            raise SymbolicError(f"crossing level {_fraction_text(level * 100)}% is given twice: give "
+                                "each level once")
     if not bets:
         bets = main_bets()
     sections = engine_sections(tables) + bet_sections(bets, house_edge=edge, quantities=quantities)

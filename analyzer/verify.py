@@ -99,8 +99,11 @@ def _show(value: object, limit: int = 40) -> str:
     megabyte, nor converts a huge number to text)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
         return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
-    text = repr(value) if not isinstance(value, Decimal) or len(value.as_tuple().digits) <= limit \
-        else f"<a number of {len(value.as_tuple().digits)} digits>"
+    if isinstance(value, Decimal):  # a JSON number: shown as written, not as Decimal('...')
+        text = str(value) if len(value.as_tuple().digits) <= limit \
+            else f"<a number of {len(value.as_tuple().digits)} digits>"
+    else:
+        text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
@@ -110,10 +113,26 @@ def _json_int(text: str) -> int | Decimal:
     return int(text) if len(text) <= MAX_NUMBER_CHARS else Decimal(text)
 
 
+class _DuplicateKeyError(ValueError):
+    """A key given twice in one JSON object (``json`` would keep the last one silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(f"the key {_show(key)} is given twice in one JSON object: "
+                                     "give each key once")
+        out[key] = value
+    return out
+
+
 def _json_loads(text: str, line: int) -> object:
     """``json.loads`` with exact, bounded numbers; errors as :class:`LogError` naming ``line``."""
     try:
-        return json.loads(text, parse_float=Decimal, parse_int=_json_int)
+        return json.loads(text, parse_float=Decimal, parse_int=_json_int, object_pairs_hook=_unique_keys)
+    except _DuplicateKeyError as exc:
+        raise LogError(f"line {line}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise LogError(f"line {line}: not JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:
@@ -346,6 +365,9 @@ def _build(number: int, line: int, fields: dict[str, object],
     cards, player, banker = get("cards"), get("player"), get("banker")
     pt, bt, win = get("player_total"), get("banker_total"), get("winner")
     shoe_id, new_shoe, burn, coup_id = get("shoe"), get("new_shoe"), get("burn"), get("id")
+    for what, ident in (("shoe", shoe_id), ("id", coup_id)):
+        if ident is not None and (isinstance(ident, bool) or not isinstance(ident, str | int | Decimal)):
+            raise LogError(f"line {line}: bad {what} {_show(ident)}: give an id as text or a number")
     return Record(
         number,
         line,
@@ -399,6 +421,8 @@ def _counted(lines: Iterable[str], progress: Callable[[int], None] | None) -> It
         if not isinstance(line, str):
             raise LogError(f"line {number}: got {type(line).__name__}, not text: open the log in text "
                            "mode (analyzer.verify.open_log) or give lines of text")
+        if number == 1 and line.startswith("\ufeff"):  # a UTF-8 byte order mark (Excel's "CSV UTF-8")
+            line = line[1:]
         if not line.isascii():
             try:
                 line.encode("utf-8")
@@ -454,6 +478,21 @@ def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Recor
     except csv.Error as exc:
         raise LogError(f"line 1: {exc}") from None
     names = [h.strip().lower() for h in header]
+    first: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if not name:
+            continue  # unnamed columns (e.g. a trailing comma) are ignored
+        key = name
+        if name.startswith(("bet:", "stake:")):
+            kind, _, spec = name.partition(":")
+            key = f"{kind}:{spec.strip()}"
+        if key in first:
+            j = first[key]
+            same = repr(header[j].strip()) if header[j].strip() == header[i].strip() \
+                else f"{header[j].strip()!r} and {header[i].strip()!r}"
+            raise LogError(f"line 1: the column {same} appears twice (columns {j + 1} and {i + 1}): "
+                           "give each column once")
+        first[key] = i
     if "cards" not in names and not ("player" in names and "banker" in names):
         raise LogError(f"line 1: the header {','.join(header)!r} needs a 'cards' column (cards in dealing "
                        "order) or both 'player' and 'banker' columns")
@@ -506,16 +545,21 @@ def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Rec
         if not isinstance(obj, dict):
             raise LogError(f"line {line_no}: each line must be a JSON object, got {type(obj).__name__}")
         number += 1
-        raw_bets = obj.get("bets") or {}
+        raw_bets = obj.get("bets")
+        raw_bets = {} if raw_bets is None else raw_bets
         if not isinstance(raw_bets, dict):
             raise LogError(f"line {line_no}: 'bets' must map bet names to {{\"stake\": ..., \"paid\": ...}} "
                            "or to the amount paid")
         bets: list[tuple[str, object, object]] = []
         for spec, settled in raw_bets.items():
             if isinstance(settled, dict):
-                extra = set(settled) - {"stake", "paid"}
-                if extra or "paid" not in settled:
-                    raise LogError(f"line {line_no}: bet {spec!r}: give {{\"stake\": ..., \"paid\": ...}}")
+                extra = sorted(set(settled) - {"stake", "paid"})
+                if extra:
+                    raise LogError(f"line {line_no}: bet {spec!r}: unknown key {_show(extra[0])}: give "
+                                   "{\"stake\": ..., \"paid\": ...}")
+                if "paid" not in settled:
+                    raise LogError(f"line {line_no}: bet {spec!r}: no 'paid': give "
+                                   "{\"stake\": ..., \"paid\": ...}")
                 bets.append((str(spec).strip(), settled.get("stake"), settled["paid"]))
             else:
                 bets.append((str(spec).strip(), None, settled))
@@ -537,7 +581,7 @@ def open_log(path: str) -> TextIO:
     """
     if not isinstance(path, str | PathLike):
         raise LogError(f"bad log path {_show(path)}: give a file name")
-    return open(path, encoding="utf-8", errors="surrogateescape", newline="")
+    return open(path, encoding="utf-8-sig", errors="surrogateescape", newline="")
 
 
 # -- checking -------------------------------------------------------------------------------------

@@ -160,7 +160,7 @@ def test_counts_must_add_up():
     ('{"winner": {"dealer": 5}}', "bad category 'dealer' for winner: use banker, player, tie"),
     ('{"totals": {"1": 5}}', "unknown family 'totals'"),
     ('{"winner": {"banker": -1}}', "bad count -1"),
-    ('{"winner": {"banker": 1.5}}', "bad count Decimal('1.5')"),
+    ('{"winner": {"banker": 1.5}}', "bad count 1.5 for winner banker"),
     ('{"bets": {"nope": 3}}', "unknown bet 'nope'"),
     ('[1, 2]', "observed counts must be a JSON object"),
     ('{"winner": ', "line 1: not JSON"),
@@ -398,3 +398,85 @@ def test_tally_log_error_says_how_many_records_were_tallied():
 def test_wrong_types_raise_analyzer_errors(call):
     with pytest.raises(AnalyzerError):
         call()
+
+
+# -- round-2 bad-input report: conflicting or repeated fields are errors, not silently merged --
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"decks": 0, "winner": {"banker": 1}}', "bad decks 0: use a whole number of decks >= 1"),
+    ('{"decks": -5, "winner": {"banker": 1}}', "bad decks -5: use a whole number of decks >= 1"),
+    ('{"decks": 1.5, "winner": {"banker": 1}}', "bad decks 1.5: use a whole number of decks >= 1"),
+    ('{"decks": true, "winner": {"banker": 1}}', "bad decks True"),
+    ('{"decks": "x", "winner": {"banker": 1}}', "bad decks 'x'"),
+    ('{"shoe": "K=50,A=50", "decks": 8, "winner": {"banker": 1}}', "give 'shoe' or 'decks', not both"),
+    ('{"shoe": 8, "winner": {"banker": 1}}', "bad shoe 8: give the shoe as text"),
+    ('{"shoe": "", "winner": {"banker": 1}}', "bad shoe ''"),
+    ('{"bets": {"tie": 10, "TIE": 5}, "coups": 100}', "bets 'tie' and bets 'TIE' both give family bet:tie"),
+    ('{"bets": {"tie": 10}, "bet:Tie": {"win": 5}, "coups": 100}',
+     "bets 'tie' and 'bet:Tie' both give family bet:tie"),
+    ('{"winner": {"banker": 1}, "Winner": {"player": 1}}', "'winner' and 'Winner' both give family winner"),
+    ('{"winner": {"tie": 1, "TIE": 2, "banker": 3, "player": 4}}',
+     "'winner' 'tie' and 'winner' 'TIE' both give winner tie"),
+    ('{"winner": {"b": 1, "banker": 2, "tie": 3, "player": 4}}',
+     "'winner' 'b' and 'winner' 'banker' both give winner banker"),
+    ('{"bets": {"tie": {"win": 1, "won": 2}}, "coups": 9}',
+     "bets 'tie' 'win' and bets 'tie' 'won' both give"),
+    ('{"winner": {"banker": 1}, "winner": {"banker": 2}}', "the key 'winner' is given twice"),
+    ('{"coups": 5, "coups": 6, "winner": {"banker": 1}}', "the key 'coups' is given twice"),
+])
+def test_conflicting_or_repeated_json_fields_are_errors(text, message):
+    with pytest.raises(ObservedError, match=re.escape(message)):
+        read_counts_json(text)
+
+
+def test_good_decks_and_shoe_still_read():
+    assert read_counts_json('{"decks": 6, "winner": {"banker": 1}}').decks == 6
+    assert read_counts_json('{"shoe": "K=50,A=50", "winner": {"banker": 1}}').shoe == "K=50,A=50"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("family,category,count\ncoups,,100\ncoups,,200\nwinner,banker,10\n",
+     "coups is given twice, on line 2 and line 3"),
+    ("family,category,count\nwinner,banker,10\nwinner,banker,5\n",
+     "line 2 (winner,banker) and line 3 (winner,banker) both give winner banker"),
+    ("family,category,count\nwinner,tie,10\nwinner,TIE,5\n",
+     "line 2 (winner,tie) and line 3 (winner,TIE) both give winner tie"),
+    ("family,category,count\nbet:tie,win,10\nbet:TIE,hits,5\n",
+     "line 2 (bet:tie,win) and line 3 (bet:TIE,hits) both give bet:tie win"),
+])
+def test_repeated_csv_rows_are_errors(text, message):
+    with pytest.raises(ObservedError, match=re.escape(message)):
+        read_counts_csv(text)
+
+
+def test_cli_decks_zero_is_an_error_not_eight_decks(tmp_path):
+    f = tmp_path / "d0.json"
+    f.write_text('{"decks": 0, "winner": {"banker": 10, "player": 10, "tie": 1}}')
+    result = CliRunner().invoke(main, ["conform", str(f)])
+    assert result.exit_code == 2
+    assert "bad decks 0" in result.output and "8 decks" not in result.output
+
+
+def test_utf8_bom_counts_files_are_read(tmp_path):
+    j = tmp_path / "bom.json"
+    j.write_bytes(b'\xef\xbb\xbf{"winner": {"banker": 1, "player": 1, "tie": 0}}')
+    assert read_observed(str(j)).families["winner"]["banker"] == 1
+    c = tmp_path / "bom.csv"
+    c.write_bytes(b"\xef\xbb\xbffamily,category,count\nwinner,banker,1\n")
+    assert read_observed(str(c)).families["winner"] == {"banker": 1}
+    text = "\ufefffamily,category,count\nwinner,banker,1\n"
+    assert read_counts_csv(text).families["winner"] == {"banker": 1}
+
+
+def test_counts_csv_with_a_wrong_header_names_the_counts_header(tmp_path):
+    f = tmp_path / "h.csv"
+    f.write_text("family,count\nwinner,10\n")
+    with pytest.raises(ObservedError, match="the header must be family,category,count"):
+        read_observed(str(f))
+
+
+def test_a_family_named_twice_is_an_error():
+    obs = read_counts_json('{"winner": {"banker": 10, "player": 10, "tie": 1}}')
+    with pytest.raises(ObservedError, match="family winner is named twice"):
+        conform(obs, Shoe.standard(8), families=["winner", "Winner"])

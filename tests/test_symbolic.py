@@ -447,3 +447,102 @@ def test_cli_huge_bet_parameter_is_one_line():
 def test_wrong_types_raise_analyzer_errors(call):
     with pytest.raises(AnalyzerError):
         call()
+
+
+# -- round-2 bad-input report ------------------------------------------------------------------
+
+
+def test_target_edge_shows_no_impossible_pays():
+    """A pay <= 0, or a commission outside [0, 1), is '-' with the note, as in `bets`."""
+    tie, banker = find_bet("tie"), find_bet("banker")
+    sections = sym.bet_sections([tie, banker], house_edge=Fraction(1), quantities=["pay"])
+    assert [f.kind for f in sections[0].forms] == ["pay", "pay", "commission"]
+    for form in sections[0].forms:
+        assert form.limit <= 0 or not 0 <= form.limit < 1   # the algebra itself is unchanged
+        assert form.shown_limit is None and form.shown_at(8) is None
+    text = sym.render_sections(sections, "text", 4)
+    table = text.split("limits and values", 1)[1]
+    assert "-1" not in table and "2.2082" not in table
+    assert "'-': no positive pay gives that house edge, or the event cannot happen on this shoe" in table
+    doc = json.loads(sym.render_sections(sections, "json", 4))
+    tie_pay = doc["sections"][0]["forms"][0]
+    assert tie_pay["limit"] is None and tie_pay["values"]["8"] is None and "note" in tie_pay
+
+
+def test_negative_target_edge_hides_a_negative_commission_but_keeps_the_pay():
+    sections = sym.bet_sections([find_bet("banker")], house_edge=Fraction(-10), quantities=["pay"])
+    pay, commission = sections[0].forms
+    assert pay.shown_limit is not None and pay.shown_limit > 1
+    assert commission.limit < 0 and commission.shown_limit is None
+
+
+def test_fair_pays_are_shown_without_the_note():
+    sections = sym.bet_sections([find_bet("tie"), find_bet("banker")], quantities=["pay"])
+    assert all(f.shown_limit is not None for f in sections[0].forms)
+    assert "no positive pay" not in sym.render_sections(sections, "text", 4)
+
+
+def test_cli_target_edge_prints_dashes():
+    out = CliRunner().invoke(main, ["symbolic", "--target-edge", "1000", "--bet", "tie", "--bet", "banker",
+                                    "--table", "none", "--quantity", "pay", "--digits", "4"])
+    assert out.exit_code == 0, out.output
+    table = out.output.split("limits and values", 1)[1]
+    assert "-95.3143" not in table and "21.8405" not in table
+    assert "no positive pay gives that house edge" in table
+
+
+def test_engine_sections_unknown_table_is_an_analyzer_error():
+    with pytest.raises(sym.SymbolicError, match="unknown table 'nope': use outcomes, totals, naturals, "
+                       "cards"):
+        sym.engine_sections(["nope"])
+
+
+def test_rational_function_at_a_pole_is_an_analyzer_error():
+    he = sym.bet_forms(find_bet("tie")).house_edge
+    with pytest.raises(sym.SymbolicZeroDivisionError, match="is a pole of the function") as info:
+        he(Fraction(1, 52))
+    assert isinstance(info.value, AnalyzerError) and isinstance(info.value, ZeroDivisionError)
+    with pytest.raises(sym.SymbolicZeroDivisionError):
+        sym.RationalFunction.of([1], [-1, 1])(1)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: sym.RationalFunction.of([1], [0]),
+    lambda: sym.RationalFunction.of([1], []),
+    lambda: sym.RationalFunction.of(["a"]),
+    lambda: sym.RationalFunction.of(None),
+    lambda: sym.RationalFunction.of([Fraction(1, 2)], [0.5]),
+    lambda: sym.RationalFunction.constant(None),
+    lambda: sym.RationalFunction.constant(0.1),
+    lambda: sym.RationalFunction.of([0.5]),
+    lambda: sym.RationalFunction.of([1]) / 0,
+    lambda: sym.interpolate([]),
+    lambda: sym.interpolate([1, 2, 3]),
+    lambda: sym.interpolate(None),
+    lambda: sym.interpolate([1.5] * 7),
+    lambda: sym.interpolate([1, 0, 0, 0, 0, 0, 0]),
+    lambda: sym.RationalFunction.of([0, 0, 1]).limit(),
+    lambda: sym.RationalFunction.of([1]).expansion(1.5),
+    lambda: sym.RationalFunction.of([1]).expansion(-1),
+    lambda: sym.falling_poly(None, 0, 2),
+    lambda: sym.falling_poly(1, 0, -1),
+    lambda: sym.smallest_decks(sym.RationalFunction.of([1]), 1, above="no"),
+    lambda: sym.symbolic_distribution(Level.VALUE, "x"),
+    lambda: sym.symbolic_distribution([], False),
+    lambda: sym.symbolic_distribution().count(None),
+])
+def test_more_wrong_inputs_raise_analyzer_errors(call):
+    with pytest.raises(AnalyzerError):
+        call()
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"bet_specs": ["tie", "tie"]}, "bet 'tie' is chosen twice"),
+    ({"bet_specs": ["tie", "TIE"]}, "bet 'tie' is chosen twice"),
+    ({"bet_specs": ["tie"], "all_bets": True}, "bet 'tie' is chosen twice"),
+    ({"bet_specs": ["tie"], "crossings": [Fraction(1, 100), Fraction(1, 100)]},
+     "crossing level 1% is given twice"),
+])
+def test_symbolic_report_rejects_repeats(kwargs, message):
+    with pytest.raises(AnalyzerError, match=message):
+        sym.symbolic_report(**kwargs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -590,3 +591,64 @@ def test_read_records_accepts_the_whole_log_as_text():
 def test_records_built_by_hand_are_checked_too():
     with pytest.raises(LogError, match=r"^line 9: record 3 has nothing to check"):
         Verifier().check(Record(3, 9))
+
+
+# -- round-2 bad-input report: duplicate columns / keys, byte order marks ---------------------
+
+
+@pytest.mark.parametrize(("header", "row", "column"), [
+    ("cards,cards", "5 7 2 K,2 4 3 10 6 A", "'cards' appears twice (columns 1 and 2)"),
+    ("cards,winner,winner", "2 4 3 10 6 A,banker,player", "'winner' appears twice (columns 2 and 3)"),
+    ("cards,Winner,winner", "2 4 3 10 6 A,banker,player", "'Winner' and 'winner' appears twice"),
+    ("cards,bet:tie,bet:TIE", "2 4 3 10 6 A,-1,-1", "'bet:tie' and 'bet:TIE' appears twice"),
+    ("cards,foo,foo", "2 4 3 10 6 A,x,y", "'foo' appears twice"),
+])
+def test_duplicate_csv_columns_are_an_error_naming_the_column(header, row, column):
+    with pytest.raises(LogError, match="^" + re.escape(f"line 1: the column {column}")):
+        list(read_records(io.StringIO(f"{header}\n{row}\n"), "csv"))
+
+
+def test_unnamed_columns_may_repeat():
+    records = list(read_records(io.StringIO("cards,,\n2 4 3 10 6 A,,\n"), "csv"))
+    assert len(records) == 1
+
+
+def test_duplicate_jsonl_keys_are_an_error():
+    with pytest.raises(LogError, match=r"^line 2: the key 'cards' is given twice"):
+        run({"cards": "2 4 3 10 6 A"}, '{"cards": "2 4 3 10 6 A", "cards": "5 7 2 K"}')
+
+
+@pytest.mark.parametrize(("name", "body"), [
+    ("bom.csv", b"cards,winner\n2 4 3 10 6 A,banker\n"),
+    ("bom.jsonl", b'{"cards": "2 4 3 10 6 A", "winner": "banker"}\n'),
+])
+def test_utf8_bom_is_accepted(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + body)
+    verifier, found = verify_file(str(path))
+    assert found == [] and verifier.coups == 1
+    # also when the text is given directly (a str or lines read without utf-8-sig)
+    text = "\ufeff" + body.decode()
+    assert len(list(read_records(text, name.split(".")[1]))) == 1
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def test_json_numbers_are_shown_as_written():
+    with pytest.raises(LogError) as info:
+        run({"cards": "2 4 3 10 6 A", "player_total": 1.0})
+    assert "Decimal" not in str(info.value) and "1.0" in str(info.value)
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ('{"cards": "2 4 3 10 6 A", "bets": []}', "'bets' must map bet names"),
+    ('{"cards": "2 4 3 10 6 A", "shoe": {"a": 1}}', "bad shoe {'a': 1}: give an id as text or a number"),
+    ('{"cards": "2 4 3 10 6 A", "id": [1, 2]}', "bad id [1, 2]: give an id as text or a number"),
+    ('{"cards": "2 4 3 10 6 A", "id": true}', "bad id True"),
+    ('{"cards": "2 4 3 10 6 A", "bets": {"banker": {"stake": 10, "paid": 9.5, "extra": 1}}}',
+     "unknown key 'extra'"),
+    ('{"cards": "2 4 3 10 6 A", "bets": {"banker": {"stake": 10}}}', "no 'paid'"),
+])
+def test_jsonl_junk_is_rejected(record, message):
+    with pytest.raises(LogError, match="^line 1: .*" + re.escape(message)):
+        run(record)
