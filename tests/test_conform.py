@@ -10,14 +10,13 @@ import json
 import math
 import random
 import re
-import signal
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from deadline import deadline
 
 from analyzer.analysis import Pricer, analyze
 from analyzer.cards import RANKS, SUITS, Card
@@ -264,18 +263,6 @@ def test_analyze_agrees_with_expected():
 
 
 
-@contextmanager
-def deadline(seconds: int = 10) -> Iterator[None]:
-    """Fail instead of hanging (``Fraction("1e999999999")`` would never return)."""
-    def stop(*_: object) -> None:
-        raise TimeoutError(f"took more than {seconds} s")
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def one_line_error(args: list[str]) -> str:

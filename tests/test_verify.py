@@ -6,14 +6,13 @@ from __future__ import annotations
 import io
 import json
 import re
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from deadline import deadline
 
 from analyzer.cli import main
 from analyzer.errors import AnalyzerError, ShoeError
@@ -405,18 +404,6 @@ def test_cli_reads_standard_input_and_shows_progress():
 
 
 
-@contextmanager
-def deadline(seconds: int = 10) -> Iterator[None]:
-    """Fail instead of hanging (``Fraction("1e999999999")`` would never return)."""
-    def stop(*_: object) -> None:
-        raise TimeoutError(f"took more than {seconds} s")
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def log_error(text: str, fmt: str = "jsonl", **options: object) -> str:
