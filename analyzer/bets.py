@@ -18,6 +18,7 @@ from typing import Any
 
 from analyzer.coup import Winner
 from analyzer.errors import BetError
+from analyzer.exact import fraction_text
 from analyzer.features import Features, GuardedFeatures, Level
 
 Condition = Callable[[Features], bool]
@@ -112,7 +113,7 @@ class Bet:
         lines[idx] = PayLine(lines[idx].event, lines[idx].when, Fraction(pays))
         return Bet(
             name=self.name,
-            title=f"{self.title} [{lines[idx].event} pays {_fmt(Fraction(pays))}]",
+            title=f"{self.title} [{lines[idx].event} pays {fraction_text(Fraction(pays))}]",
             lines=tuple(lines),
             otherwise=self.otherwise,
             otherwise_event=self.otherwise_event,
@@ -171,14 +172,10 @@ def _checked_pay(name: str, pays: object) -> Fraction:
 
 def _label_for_pay(pays: Fraction) -> str:
     if pays > 0:
-        return f"Win, pays {_fmt(pays)}"
+        return f"Win, pays {fraction_text(pays)}"
     if pays == 0:
         return "Push"
-    return "Loss" if pays == -1 else f"Loss of {_fmt(-pays)}"
-
-
-def _fmt(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return "Loss" if pays == -1 else f"Loss of {fraction_text(-pays)}"
 
 
 def combine(bets: Sequence[Bet], stakes: Sequence[Fraction | int] | None = None) -> Bet:
@@ -205,7 +202,7 @@ def combine(bets: Sequence[Bet], stakes: Sequence[Fraction | int] | None = None)
         return " + ".join(b.settle(f)[0] for b in bets)
 
     names = "+".join(b.name for b in bets)
-    staked = " + ".join(f"{_fmt(w)} on {b.title}" for w, b in zip(weights, bets, strict=True))
+    staked = " + ".join(f"{fraction_text(w)} on {b.title}" for w, b in zip(weights, bets, strict=True))
     return Bet(
         name=names,
         title=f"Combined: {staked}",

@@ -10,6 +10,7 @@ from analyzer.betfile import load_bets
 from analyzer.bets import Bet
 from analyzer.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
 from analyzer.errors import BetError
+from analyzer.exact import fraction_text
 from analyzer.report import Cell, Column, Table
 from analyzer.shoe import Shoe
 from analyzer.tables import bets_table, events_table
@@ -73,7 +74,8 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
         if pay is not None and pay <= 0:
             pay = None  # no winning pay gives that edge
         rows.append((bet.title, line.event, line.pays, pay, pay))
-    what = "fair bet (house edge 0)" if house_edge == 0 else f"house edge of {_pct(house_edge)}%"
+    percent = fraction_text(house_edge * 100)
+    what = "fair bet (house edge 0)" if house_edge == 0 else f"house edge of {percent}%"
     cols = (
         Column("Bet", "text", "bet"),
         Column("Adjustable line", "text", "line"),
@@ -83,11 +85,6 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
     )
     notes = ("'-': no positive pay gives that house edge, or the event cannot happen on this shoe.",)
     return Table("pays", f"Pays for a {what}: {shoe.describe()}", cols, tuple(rows), notes)
-
-
-def _pct(x: Fraction) -> str:
-    y = x * 100
-    return str(y.numerator) if y.denominator == 1 else f"{y.numerator}/{y.denominator}"
 
 
 def catalogue_listing() -> Table:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from analyzer.bets import Bet, PayLine, combine, is_tie, wins
 from analyzer.coup import Winner
 from analyzer.errors import AnalyzerError, BetError
-from analyzer.exact import parse_exact
+from analyzer.exact import fraction_text, parse_exact
 from analyzer.features import Features, Level
 
 F = Fraction
@@ -69,7 +69,7 @@ def banker(param: str | None) -> Bet:
     pays = 1 - rate / 100
     return Bet(
         name="banker",
-        title=f"Banker ({_pct(rate)}% commission)",
+        title=f"Banker ({fraction_text(rate)}% commission)",
         lines=(PayLine("Banker wins", wins(B), pays), PayLine("Tie (push)", is_tie, F(0))),
         otherwise_event="Player wins",
         source="rule sheets 000, 001, 003, 004 (19 for 20)",
@@ -94,7 +94,7 @@ def tie(param: str | None) -> Bet:
     pays = _pay(param, 8)
     return Bet(
         name="tie",
-        title=f"Tie ({_fmt(pays)} to 1)",
+        title=f"Tie ({fraction_text(pays)} to 1)",
         lines=(PayLine("Tie", is_tie, pays),),
         otherwise_event="Player or Banker wins",
         source="rule sheets 000-004 (8 to 1); 9 to 1 is a common variant",
@@ -319,7 +319,7 @@ def egalite(param: str | None) -> Bet:
     label = ",".join(map(str, totals))
     return Bet(
         f"egalite:{label}" + (f"@{pay_text}" if pay_text else ""),
-        f"Égalité {spec.strip()} ({_fmt(pays)} to 1)",
+        f"Égalité {spec.strip()} ({fraction_text(pays)} to 1)",
         (PayLine(f"Tie on {label}", lambda f: f.winner is T and f.player_total in totals, pays),),
         source="RULES.md, Égalité",
         adjustable=0,
@@ -405,14 +405,6 @@ def _combined(side: str) -> Callable[[str | None], Bet]:
         return combine([tie(param), main])
 
     return make
-
-
-def _pct(rate: Fraction) -> str:
-    return _fmt(rate)
-
-
-def _fmt(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 # -- the registry -------------------------------------------------------------------------------

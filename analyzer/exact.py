@@ -14,6 +14,15 @@ from math import isqrt
 from analyzer.errors import AnalyzerError
 
 
+def fraction_text(x: Fraction) -> str:
+    """``"p/q"`` (or ``"p"`` for an integer): the exact text of a fraction.
+
+    >>> fraction_text(Fraction(3, 10)), fraction_text(Fraction(2))
+    ('3/10', '2')
+    """
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
 def round_fraction(x: Fraction, digits: int) -> Decimal:
     """``x`` rounded to ``digits`` decimals (half to even), as an exact ``Decimal``.
 

@@ -21,7 +21,7 @@ from typing import Literal
 
 from tabulate import tabulate
 
-from analyzer.exact import round_fraction, sqrt_decimal
+from analyzer.exact import fraction_text, round_fraction, sqrt_decimal
 
 Cell = int | Fraction | Decimal | str | None
 #: How a column shows its values: plain text, an integer count, an exact fraction p/q, a
@@ -57,15 +57,6 @@ class Table:
     columns: tuple[Column, ...]
     rows: tuple[tuple[Cell, ...], ...]
     notes: tuple[str, ...] = field(default=())
-
-
-def fraction_text(x: Fraction) -> str:
-    """``"p/q"`` (or ``"p"`` for an integer).
-
-    >>> fraction_text(Fraction(3, 10)), fraction_text(Fraction(2))
-    ('3/10', '2')
-    """
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 def decimal_text(x: Fraction, digits: int) -> str:

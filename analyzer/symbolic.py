@@ -55,7 +55,7 @@ from analyzer.bets import Bet
 from analyzer.catalogue import find_bet
 from analyzer.coup import Winner
 from analyzer.errors import AnalyzerError, BetError
-from analyzer.exact import MAX_NUMBER_CHARS
+from analyzer.exact import MAX_NUMBER_CHARS, fraction_text
 from analyzer.features import Features, Level
 from analyzer.shoe import Shoe
 
@@ -950,7 +950,7 @@ def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | 
     }
     sections = [named[q] for q in QUANTITIES if q in quantities and q in named]
     if pays and "pay" in quantities:
-        pct = _fraction_text(Fraction(house_edge) * 100)
+        pct = fraction_text(Fraction(house_edge) * 100)
         target = "fair (house edge 0)" if house_edge == 0 else f"house edge {pct}%"
         rows: list[ClosedForm] = []
         for bet in bets:
@@ -984,10 +984,6 @@ def engine_sections(tables: Iterable[str] = ENGINE_TABLES) -> list[Section]:
     titles = {"outcomes": "Outcomes", "totals": "Final totals (Player p, Banker b)",
               "naturals": "Naturals", "cards": "Cards dealt per coup"}
     return [Section(f"{titles[t]}: probability per coup", engine_forms(t)) for t in tables]
-
-
-def _fraction_text(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
 def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
@@ -1048,11 +1044,11 @@ def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, ob
         "denominator": [str(c) for c in fn.den],
         "numerator_factored": fn.numerator_text(),
         "denominator_factored": fn.denominator_text(),
-        "limit": None if limit is None else _fraction_text(limit),
+        "limit": None if limit is None else fraction_text(limit),
         "limit_decimal": None if limit is None else decimal_text(limit, digits),
-        "correction": None if limit is None else _fraction_text(f.correction),
+        "correction": None if limit is None else fraction_text(f.correction),
         "correction_decimal": None if limit is None else decimal_text(f.correction, digits),
-        "values": {d: None if v is None else _fraction_text(v) for d, v in values.items()},
+        "values": {d: None if v is None else fraction_text(v) for d, v in values.items()},
         **extra,
     }
 
@@ -1219,7 +1215,7 @@ def symbolic_report(
         seen.add(bet.name)
     for i, level in enumerate(levels):
         if level in levels[:i]:
-            raise SymbolicError(f"crossing level {_fraction_text(level * 100)}% is given twice: give "
+            raise SymbolicError(f"crossing level {fraction_text(level * 100)}% is given twice: give "
                                 "each level once")
     if not bets:
         bets = main_bets()

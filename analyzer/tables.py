@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from analyzer.analysis import RUN_OUT, Analysis, BetSummary
-from analyzer.report import Cell, Column, Table, fraction_text
+from analyzer.exact import fraction_text
+from analyzer.report import Cell, Column, Table
 
 TABLE_NAMES = ("outcomes", "bets", "totals", "cards", "naturals")
 
