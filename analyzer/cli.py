@@ -18,7 +18,6 @@ import click
 
 from analyzer import __version__
 from analyzer.errors import AnalyzerError
-from analyzer.rules import TABLEAU
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
@@ -143,12 +142,9 @@ def write_atomic(path: Path, text: str) -> None:
 
 def meta(command: str, shoe: Any) -> dict[str, object]:
     """What produced a table: tool and version, the command, the rules, the shoe."""
-    return {
-        "generated_by": f"punto-banco-analyzer {__version__}",
-        "command": command,
-        "rules": TABLEAU,
-        "shoe": shoe.describe(),
-    }
+    from analyzer.report import provenance
+
+    return provenance(command, shoe.describe())
 
 
 def _command_line() -> str:

@@ -209,6 +209,21 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
     return "\n\n".join(parts) + "\n"
 
 
+def provenance(command: str, shoe: str, **extra: str) -> dict[str, object]:
+    """What produced a table, for its header: tool and version, the command, the rules, the
+    shoe (as described), and any ``extra`` fields."""
+    from analyzer import __version__
+    from analyzer.rules import TABLEAU
+
+    return {
+        "generated_by": f"punto-banco-analyzer {__version__}",
+        "command": command,
+        **extra,
+        "rules": TABLEAU,
+        "shoe": shoe,
+    }
+
+
 def _meta_lines(meta: dict[str, object] | None) -> list[str]:
     return [f"{k}: {v}" for k, v in (meta or {}).items()]
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from analyzer import __version__
 from analyzer.analysis import analyze
 from analyzer.betting import bet_report
-from analyzer.report import render
-from analyzer.rules import TABLEAU
+from analyzer.report import provenance, render
 from analyzer.shoe import Shoe
 from analyzer.tables import TABLE_NAMES, analysis_tables
 
@@ -17,13 +15,7 @@ DIGITS = 10
 
 
 def _meta(command: str, shoe: Shoe) -> dict[str, object]:
-    return {
-        "generated_by": f"punto-banco-analyzer {__version__}",
-        "command": command,
-        "regenerate_with": "punto-banco tables --out results/",
-        "rules": TABLEAU,
-        "shoe": shoe.describe(),
-    }
+    return provenance(command, shoe.describe(), regenerate_with="punto-banco tables --out results/")
 
 
 def generate() -> dict[str, str]:
