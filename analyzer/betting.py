@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -11,6 +12,7 @@ from analyzer.bets import Bet
 from analyzer.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
 from analyzer.errors import BetError
 from analyzer.exact import fraction_text
+from analyzer.features import Level
 from analyzer.report import Cell, Column, Table
 from analyzer.shoe import Shoe
 from analyzer.tables import bets_table, events_table
@@ -48,9 +50,23 @@ def bet_report(
     """The summary table of the chosen bets on ``shoe``, then (optionally) each bet's events
     table and the pays solved for a zero or target house edge."""
     bets = choose_bets(specs, files, all_bets)
+    skipped: list[str] = []
+    if all_bets and shoe.suited is None:
+        # --all on a shoe without suits: price everything that can be priced, say what cannot.
+        named = {find_bet(s).name for s in specs}
+        skipped = [b.name for b in bets if b.level is Level.CARD and b.name not in named]
+        bets = [b for b in bets if b.name not in skipped]
     pricer = Pricer(shoe)
     summaries = pricer.summaries(bets)
-    tables = [bets_table(summaries, f"Bets: {shoe.describe()}")]
+    summary = bets_table(summaries, f"Bets: {shoe.describe()}")
+    if skipped:
+        summary = dataclasses.replace(summary, notes=(
+            *summary.notes,
+            f"Not priced: {', '.join(skipped)} (suited bets need the suits of the cards, which "
+            "this shoe does not give; use --decks, remove cards with their suits, or give counts "
+            "per rank and suit).",
+        ))
+    tables = [summary]
     if events:
         tables += [events_table(s) for s in summaries]
     if fair_pay or target_edge is not None:
