@@ -403,8 +403,7 @@ def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None) -> Analysis:
     >>> a.outcome_counts["Banker"], a.denominator
     (2292252566437888, 4998398275503360)
     """
-    _check_shoe(shoe)
-    dist = distribution(shoe, Level.VALUE, thirds=False)
+    dist = distribution(shoe, Level.VALUE, thirds=False)  # checks the shoe
     chosen = _main_bets() if bets is None else list(bets)
     for bet in chosen:
         _check_bet(bet)

@@ -34,10 +34,6 @@ class PayLine:
     pays: Fraction
 
 
-def _always(_: Features) -> bool:
-    return True
-
-
 @dataclass(frozen=True)
 class Bet:
     """A wager priced per unit staked.

@@ -64,10 +64,6 @@ def _decimal(scaled: int, digits: int) -> Decimal:
     return Decimal((sign, tuple(int(ch) for ch in str(abs(scaled))), -digits))
 
 
-def percent(x: Fraction) -> Fraction:
-    """``x`` as a percentage (exact): 100 x."""
-    return x * 100
-
 
 #: Bounds on numbers read from users and files: enough for any pay, stake or rate, small enough
 #: that no input can make the exact arithmetic explode (``1e999999999`` would).
