@@ -27,53 +27,35 @@ from typing import Any
 from analyzer.bets import Bet, PayLine
 from analyzer.errors import AnalyzerError, BetError
 from analyzer.exact import parse_exact
-from analyzer.features import Features, Level
+from analyzer.features import FIELD_LEVEL, THIRD_FIELDS, Features, Level
 
-#: Feature name -> (allowed values, level needed, reads third cards, getter).
-FEATURES: dict[str, tuple[str, Level, bool, Callable[[Features], object]]] = {
-    "winner": ("player, banker or tie", Level.VALUE, False, lambda f: f.winner.value),
-    "player_total": ("0-9", Level.VALUE, False, lambda f: f.player_total),
-    "banker_total": ("0-9", Level.VALUE, False, lambda f: f.banker_total),
-    "winner_total": (
-        "0-9 (the winning side's total; never matches a tie)",
-        Level.VALUE,
-        False,
-        lambda f: f.winner_total,
-    ),
-    "player_cards": ("2 or 3", Level.VALUE, False, lambda f: f.player_cards),
-    "banker_cards": ("2 or 3", Level.VALUE, False, lambda f: f.banker_cards),
-    "winner_cards": (
-        "2 or 3 (the winning side's; never matches a tie)",
-        Level.VALUE,
-        False,
-        lambda f: f.winner_cards,
-    ),
-    "cards": ("4, 5 or 6 (cards dealt in the coup)", Level.VALUE, False, lambda f: f.cards),
-    "margin": ("0-9 (winning margin in points)", Level.VALUE, False, lambda f: f.margin),
-    "player_natural": ("true or false", Level.VALUE, False, lambda f: f.player_natural),
-    "banker_natural": ("true or false", Level.VALUE, False, lambda f: f.banker_natural),
-    "natural": ("true or false (either side)", Level.VALUE, False, lambda f: f.natural),
+#: Feature name -> (allowed values, getter).  The level a feature needs and whether it reads
+#: third cards come from :data:`analyzer.features.FIELD_LEVEL` and ``THIRD_FIELDS``.
+FEATURES: dict[str, tuple[str, Callable[[Features], object]]] = {
+    "winner": ("player, banker or tie", lambda f: f.winner.value),
+    "player_total": ("0-9", lambda f: f.player_total),
+    "banker_total": ("0-9", lambda f: f.banker_total),
+    "winner_total": ("0-9 (the winning side's total; never matches a tie)", lambda f: f.winner_total),
+    "player_cards": ("2 or 3", lambda f: f.player_cards),
+    "banker_cards": ("2 or 3", lambda f: f.banker_cards),
+    "winner_cards": ("2 or 3 (the winning side's; never matches a tie)", lambda f: f.winner_cards),
+    "cards": ("4, 5 or 6 (cards dealt in the coup)", lambda f: f.cards),
+    "margin": ("0-9 (winning margin in points)", lambda f: f.margin),
+    "player_natural": ("true or false", lambda f: f.player_natural),
+    "banker_natural": ("true or false", lambda f: f.banker_natural),
+    "natural": ("true or false (either side)", lambda f: f.natural),
     "player_third": (
         '0-9, or "none" when the Player stood',
-        Level.VALUE,
-        True,
         lambda f: "none" if f.player_third is None else f.player_third,
     ),
     "banker_third": (
         '0-9, or "none" when the Banker stood',
-        Level.VALUE,
-        True,
         lambda f: "none" if f.banker_third is None else f.banker_third,
     ),
-    "player_pair": ("true or false (first two cards same rank)", Level.RANK, False, lambda f: f.player_pair),
-    "banker_pair": ("true or false", Level.RANK, False, lambda f: f.banker_pair),
-    "player_suited_pair": (
-        "true or false (same rank and suit)",
-        Level.CARD,
-        False,
-        lambda f: f.player_suited_pair,
-    ),
-    "banker_suited_pair": ("true or false", Level.CARD, False, lambda f: f.banker_suited_pair),
+    "player_pair": ("true or false (first two cards same rank)", lambda f: f.player_pair),
+    "banker_pair": ("true or false", lambda f: f.banker_pair),
+    "player_suited_pair": ("true or false (same rank and suit)", lambda f: f.player_suited_pair),
+    "banker_suited_pair": ("true or false", lambda f: f.banker_suited_pair),
 }
 
 #: A bet file is a few lines; refuse anything that is not (e.g. /dev/zero).
@@ -176,7 +158,8 @@ def _condition(label: str, when: dict[str, Any]) -> tuple[Callable[[Features], b
     for key, raw in when.items():
         if key not in FEATURES:
             raise BetError(f"{label}: unknown feature {key!r}: known features are {', '.join(FEATURES)}")
-        allowed, lv, th, getter = FEATURES[key]
+        allowed, getter = FEATURES[key]
+        lv, th = FIELD_LEVEL.get(key, Level.VALUE), key in THIRD_FIELDS
         values = raw if isinstance(raw, list) else [raw]
         if not values:
             raise BetError(f"{label}: feature {key!r} has an empty list of values")
