@@ -7,7 +7,14 @@
 ``import analyzer`` stays cheap: it imports neither click, tabulate nor sympy.
 """
 
-from analyzer.analysis import (
+from analyzer.bets.catalogue import catalogue_bets, find_bet, main_bets
+from analyzer.bets.model import Bet, PayLine, combine
+from analyzer.core.cards import Card, Rank, Suit, parse_card, parse_cards
+from analyzer.core.coup import Coup, Winner, resolve
+from analyzer.core.features import Features, Level
+from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import banker_draws, player_draws
+from analyzer.engine.pricing import (
     Analysis,
     BetSummary,
     Distribution,
@@ -18,14 +25,7 @@ from analyzer.analysis import (
     pay_for_edge,
     price,
 )
-from analyzer.bets import Bet, PayLine, combine
-from analyzer.cards import Card, Rank, Suit, parse_card, parse_cards
-from analyzer.catalogue import catalogue_bets, find_bet, main_bets
-from analyzer.coup import Coup, Winner, resolve
 from analyzer.errors import AnalyzerError, BetError, CardError, CoupError, ShoeError
-from analyzer.features import Features, Level
-from analyzer.rules import banker_draws, player_draws
-from analyzer.shoe import Shoe
 
 __version__ = "0.1.0"
 

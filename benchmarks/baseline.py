@@ -8,7 +8,7 @@ it is what the compiled table is measured against (``bench_targets.py`` prints t
 
 from __future__ import annotations
 
-from analyzer.rules import NATURALS, banker_draws, player_draws
+from analyzer.core.tableau import NATURALS, banker_draws, player_draws
 
 
 def _falling(x: int, m: int) -> int:

@@ -17,7 +17,7 @@ from analyzer import Shoe, analyze
 
 COMPILE = (
     "import time; t = time.perf_counter(); "
-    "from analyzer.enumerate import compile_table; from analyzer.features import Level; "
+    "from analyzer.engine.walk import compile_table; from analyzer.core.features import Level; "
     "compile_table(Level.VALUE, False); print(time.perf_counter() - t)"
 )
 

@@ -1,6 +1,6 @@
 """Benchmark: closed forms in the number of decks for the whole catalogue (target: at most 30 s).
 
-Times, in one fresh process, each step of ``analyzer.symbolic`` for every catalogue bet and every
+Times, in one fresh process, each step of ``analyzer.studies.symbolic`` for every catalogue bet and every
 engine table: compiling the dealing tree (the engine's step; its on-disk cache is switched off
 unless ``--warm``), interpolating the count polynomials (8 engine evaluations per table), the
 rational functions of every bet (EV, house edge, per resolved bet, variance, fair pays), and
@@ -25,10 +25,10 @@ def main() -> None:
         os.environ["PUNTO_BANCO_CACHE_DIR"] = "off"
 
     start = time.perf_counter()
-    from analyzer.catalogue import catalogue_bets
-    from analyzer.enumerate import compile_table
-    from analyzer.features import Level
-    from analyzer.symbolic import (
+    from analyzer.bets.catalogue import catalogue_bets
+    from analyzer.core.features import Level
+    from analyzer.engine.walk import compile_table
+    from analyzer.studies.symbolic import (
         ENGINE_TABLES,
         bet_sections,
         engine_sections,

@@ -20,12 +20,12 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from analyzer.cards import RANKS, SUITS, Card
-from analyzer.catalogue import find_bet
-from analyzer.coup import resolve
-from analyzer.features import features_of
-from analyzer.shoe import Shoe
-from analyzer.verify import Verifier, amount_text, open_log, read_records
+from analyzer.bets.catalogue import find_bet
+from analyzer.checks.verify import Verifier, amount_text, open_log, read_records
+from analyzer.core.cards import RANKS, SUITS, Card
+from analyzer.core.coup import resolve
+from analyzer.core.features import features_of
+from analyzer.core.shoe import Shoe
 
 BETS = ("banker", "player", "tie")
 STAKE = Fraction(10)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable
 
-from analyzer.cards import RANKS, SUITS, Card
-from analyzer.coup import Coup, CoupError, resolve
-from analyzer.shoe import Shoe
+from analyzer.core.cards import RANKS, SUITS, Card
+from analyzer.core.coup import Coup, CoupError, resolve
+from analyzer.core.shoe import Shoe
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:

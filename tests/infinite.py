@@ -4,16 +4,16 @@ On an infinite shoe each card's rank is uniform over the 13 ranks and its suit u
 4 suits, independently of every other card.  So each point value 1-9 is drawn with probability
 1/13 and value 0 (10, J, Q, K) with 4/13; the two sides' first two cards are independent of
 each other and of the third cards.  This module walks that tree with exact fractions and lets
-:func:`analyzer.coup.resolve` apply the tableau to representative cards; it never touches the
-enumerator (``analyzer.enumerate``) nor ``analyzer.symbolic``.
+:func:`analyzer.core.coup.resolve` apply the tableau to representative cards; it never touches the
+enumerator (``analyzer.engine.walk``) nor ``analyzer.studies.symbolic``.
 """
 
 from collections import defaultdict
 from fractions import Fraction
 
-from analyzer.cards import parse_card
-from analyzer.coup import resolve
-from analyzer.features import Features
+from analyzer.core.cards import parse_card
+from analyzer.core.coup import resolve
+from analyzer.core.features import Features
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 POINT = {r: (i + 1) % 10 if i < 9 else 0 for i, r in enumerate(RANKS)}

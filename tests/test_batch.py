@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer import Bet, Pricer, Shoe, catalogue_bets, find_bet, main_bets, price
-from analyzer.analysis import summarize
-from analyzer.batch import PRIMES, batch_ev, crt, pair_only, primes_for, table_counts, table_for
-from analyzer.enumerate import (
+from analyzer.core.features import Level
+from analyzer.engine.kernel import PRIMES, batch_ev, crt, pair_only, primes_for, table_counts, table_for
+from analyzer.engine.pricing import summarize
+from analyzer.engine.walk import (
     CACHE_ENV,
     _load_cached,
     _save_cached,
@@ -22,7 +23,6 @@ from analyzer.enumerate import (
     evaluate,
 )
 from analyzer.errors import BetError, ShoeError
-from analyzer.features import Level
 
 
 def _random_shoe(rng, decks=8, removed=200, suits=False):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from analyzer import Bet, Level, Pricer, Shoe, find_bet
-from analyzer.betfile import FEATURES, load_bets
+from analyzer.bets.files import FEATURES, load_bets
 from analyzer.errors import BetError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -107,7 +107,7 @@ def test_malformed_files_name_file_bet_and_key(tmp_path, body, words):
 
 
 def test_vocabulary_covers_every_feature_field():
-    from analyzer.features import Features
+    from analyzer.core.features import Features
 
     fields = set(Features._fields) - {"player_third", "banker_third"}
     assert fields <= set(FEATURES)

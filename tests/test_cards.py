@@ -1,6 +1,6 @@
 import pytest
 
-from analyzer.cards import RANK_POINTS, RANKS, Card, Rank, Suit, hand_total, parse_card, parse_cards
+from analyzer.core.cards import RANK_POINTS, RANKS, Card, Rank, Suit, hand_total, parse_card, parse_cards
 from analyzer.errors import CardError
 
 

@@ -6,8 +6,8 @@ import pytest
 from bruteforce import brute_force
 
 from analyzer import Pricer, Shoe, catalogue_bets, find_bet, pay_for_edge, price
+from analyzer.core.features import features_of
 from analyzer.errors import BetError
-from analyzer.features import features_of
 
 T8 = 4_998_398_275_503_360  # 416!/410!, ordered 6-card sequences from 8 decks
 

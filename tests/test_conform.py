@@ -18,11 +18,8 @@ import pytest
 from click.testing import CliRunner
 from deadline import deadline
 
-from analyzer.analysis import Pricer, analyze
-from analyzer.cards import RANKS, SUITS, Card
-from analyzer.catalogue import find_bet
-from analyzer.cli import main
-from analyzer.conform import (
+from analyzer.bets.catalogue import find_bet
+from analyzer.checks.conform import (
     FAMILIES,
     Observed,
     ObservedError,
@@ -36,11 +33,14 @@ from analyzer.conform import (
     read_observed,
     tally_log,
 )
-from analyzer.coup import Coup, Winner, resolve
+from analyzer.checks.verify import LogError, read_records
+from analyzer.cli import main
+from analyzer.core.cards import RANKS, SUITS, Card
+from analyzer.core.coup import Coup, Winner, resolve
+from analyzer.core.features import features_of
+from analyzer.core.shoe import Shoe
+from analyzer.engine.pricing import Pricer, analyze
 from analyzer.errors import AnalyzerError
-from analyzer.features import features_of
-from analyzer.shoe import Shoe
-from analyzer.verify import LogError, read_records
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 EXAMPLE_BETS = ("dragon-7", "panda-8")

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer import Shoe, analyze
-from analyzer.enumerate import falling
+from analyzer.engine.walk import falling
 
 # RULES.md "Counting conventions", from the Wizard of Odds baccarat appendix (8 and 6 decks):
 # Banker, Player, Tie and total permutation counts over ordered 6-card sequences.
@@ -51,7 +51,7 @@ def test_rules_md_short_shoe_examples():
 
 
 def _winners():
-    from analyzer.coup import Winner
+    from analyzer.core.coup import Winner
 
     return (Winner.PLAYER, Winner.BANKER, Winner.TIE)
 

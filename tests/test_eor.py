@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from analyzer import Shoe, analyze, catalogue_bets, find_bet, main_bets, price
 from analyzer.cli import main
-from analyzer.coup import Winner
-from analyzer.eor import (
+from analyzer.core.coup import Winner
+from analyzer.errors import BetError, ShoeError
+from analyzer.studies.eor import (
     PUBLISHED_TAGS,
     PlotUnavailableError,
     betting_correlation,
@@ -22,7 +23,6 @@ from analyzer.eor import (
     published_comparison,
     scaled_tags,
 )
-from analyzer.errors import BetError, ShoeError
 
 EIGHT = Shoe.standard(8)
 
@@ -206,7 +206,7 @@ def test_cli_plot(run, tmp_path):
 
 
 def test_plot_without_matplotlib_is_a_clear_error(monkeypatch, tmp_path):
-    from analyzer.eor import plot
+    from analyzer.studies.eor import plot
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     report = effects_of_removal(EIGHT, [find_bet("banker")], depth=1)

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from analyzer import Shoe, analyze, find_bet
 from analyzer.cli import main
+from analyzer.core.exact import parse_exact, round_fraction, sqrt_decimal
 from analyzer.errors import AnalyzerError, BetError
-from analyzer.exact import parse_exact, round_fraction, sqrt_decimal
-from analyzer.output import OutputError, write_files
+from analyzer.output.files import OutputError, write_files
 
 
 def cli(*args):
@@ -154,7 +154,7 @@ def test_batch_handles_giant_shoes_exactly_and_rejects_non_counts():
     import numpy as np
 
     from analyzer import price
-    from analyzer.batch import batch_ev
+    from analyzer.engine.kernel import batch_ev
 
     banker = find_bet("banker")
     giant = Shoe.standard(10**25)  # beyond the vectorised kernels: exact Python integers
@@ -169,7 +169,7 @@ def test_batch_handles_giant_shoes_exactly_and_rejects_non_counts():
 
 
 def test_eor_refuses_explosive_suited_mixtures_and_plot_clobbering(tmp_path):
-    from analyzer.eor import effects_of_removal
+    from analyzer.studies.eor import effects_of_removal
 
     with pytest.raises(BetError, match="--depth"):
         effects_of_removal(Shoe.standard(8), [find_bet("perfect-pair")], by="value", depth=13)

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from hypothesis import given
 
-from analyzer.exact import round_fraction
+from analyzer.core.exact import round_fraction
 from analyzer.testing import assert_coup, assert_payout, card_sequences, house_edge
 
 # ---- the engine under test (yours would be imported) ---------------------------------------------

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from analyzer.results import generate
+from analyzer.output.results import generate
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 

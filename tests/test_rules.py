@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.cards import RANKS, SUITS, Card, hand_total
-from analyzer.coup import Winner, resolve
+from analyzer.core.cards import RANKS, SUITS, Card, hand_total
+from analyzer.core.coup import Winner, resolve
+from analyzer.core.tableau import banker_draws, player_draws
 from analyzer.errors import CoupError
-from analyzer.rules import banker_draws, player_draws
 
 # RULES.md, "Tableau", step 4: Banker total -> Player third-card values on which the Banker draws.
 RULES_MD_BANKER = {

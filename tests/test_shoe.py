@@ -2,9 +2,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.cards import RANKS, SUITS, Card
+from analyzer.core.cards import RANKS, SUITS, Card
+from analyzer.core.shoe import Shoe
 from analyzer.errors import CardError, ShoeError
-from analyzer.shoe import Shoe
 
 
 def test_standard_shoe():

@@ -1,4 +1,4 @@
-"""Closed forms in the number of decks (analyzer.symbolic) against the numeric engine, a direct
+"""Closed forms in the number of decks (analyzer.studies.symbolic) against the numeric engine, a direct
 polynomial evaluation of the compiled tables, and an independent infinite-deck computation."""
 
 import json
@@ -12,14 +12,14 @@ from click.testing import CliRunner
 from infinite import infinite_distribution
 
 from analyzer import Pricer, Shoe, analyze, catalogue_bets, find_bet, main_bets, pay_for_edge
-from analyzer.cards import RANKS_OF_POINT
 from analyzer.cli import main
-from analyzer.coup import Winner
-from analyzer.enumerate import compile_table
+from analyzer.core.cards import RANKS_OF_POINT
+from analyzer.core.coup import Winner
+from analyzer.core.features import Level
+from analyzer.engine.walk import compile_table
 from analyzer.errors import AnalyzerError, BetError
-from analyzer.features import Level
 
-sym = pytest.importorskip("analyzer.symbolic")
+sym = pytest.importorskip("analyzer.studies.symbolic")
 
 #: d = 1..12 and a few large shoes.
 DECKS = (*range(1, 13), 20, 100, 1000, 10**6)
@@ -72,7 +72,7 @@ def test_every_catalogue_bet_equals_the_engine(decks):
 
 
 def test_combined_and_function_bets_have_closed_forms():
-    from analyzer.bets import Bet
+    from analyzer.bets.model import Bet
 
     odd = Bet.from_function("banker-odd-3", lambda f: 3 if f.banker_total % 2 else -1)
     for bet in (find_bet("tie+banker"), odd):

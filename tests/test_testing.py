@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from analyzer.cards import Card, hand_total, parse_cards
-from analyzer.coup import Winner, resolve
+from analyzer.core.cards import Card, hand_total, parse_cards
+from analyzer.core.coup import Winner, resolve
+from analyzer.core.shoe import Shoe
 from analyzer.errors import AnalyzerError, CoupError
-from analyzer.shoe import Shoe
 from analyzer.testing import (
     OracleError,
     OracleTypeError,

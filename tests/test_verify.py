@@ -14,10 +14,7 @@ import pytest
 from click.testing import CliRunner
 from deadline import deadline
 
-from analyzer.cli import main
-from analyzer.errors import AnalyzerError, ShoeError
-from analyzer.shoe import Shoe
-from analyzer.verify import (
+from analyzer.checks.verify import (
     Discrepancy,
     LogError,
     Record,
@@ -29,6 +26,9 @@ from analyzer.verify import (
     summary_text,
     verify_file,
 )
+from analyzer.cli import main
+from analyzer.core.shoe import Shoe
+from analyzer.errors import AnalyzerError, ShoeError
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from analyzer.cards import RANK_POINTS, RANKS, SUITS, Card, Rank, parse_card, parse_cards, parse_rank
+from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card, Rank, parse_card, parse_cards, parse_rank
 from analyzer.errors import ShoeError
 
 #: The fewest cards a shoe may hold: one coup needs at least four.

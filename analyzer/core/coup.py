@@ -6,9 +6,9 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.cards import Card, hand_total, parse_cards
+from analyzer.core.cards import Card, hand_total, parse_cards
+from analyzer.core.tableau import NATURALS, banker_draws, player_draws
 from analyzer.errors import CoupError
-from analyzer.rules import NATURALS, banker_draws, player_draws
 
 
 class Winner(enum.Enum):

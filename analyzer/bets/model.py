@@ -1,10 +1,10 @@
-"""Bets: payout rules over a finished coup's :class:`~analyzer.features.Features`.
+"""Bets: payout rules over a finished coup's :class:`~analyzer.core.features.Features`.
 
 A bet is a *pay table*: an ordered list of lines (event, condition, pays); the first line whose
 condition holds settles the coup, and a coup that matches no line settles at ``otherwise``
 (normally -1, a loss).  Pays are win amounts per unit staked, as exact ``Fraction``: 19/20 for a
 Banker win under 5% commission, 0 for a push, -1 for a loss.  A bet declares the coarsest
-:class:`~analyzer.features.Level` its conditions need, so the enumerator walks no finer.
+:class:`~analyzer.core.features.Level` its conditions need, so the enumerator walks no finer.
 
 Any payout function can be priced with :meth:`Bet.from_function`.
 """
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from analyzer.coup import Winner
+from analyzer.core.coup import Winner
+from analyzer.core.exact import fraction_text
+from analyzer.core.features import Features, GuardedFeatures, Level
 from analyzer.errors import BetError
-from analyzer.exact import fraction_text
-from analyzer.features import Features, GuardedFeatures, Level
 
 Condition = Callable[[Features], bool]
 
@@ -47,7 +47,7 @@ class Bet:
         level: the coarsest card level the conditions need.
         thirds: whether the conditions read the third cards' values.
         source: where the pay table comes from (rule sheet or publication).
-        adjustable: index of the line whose pay :func:`analyzer.analysis.pay_for_edge` solves
+        adjustable: index of the line whose pay :func:`analyzer.engine.pricing.pay_for_edge` solves
             for, or ``None``.
         payout_function: for bets not given as a pay table, the pay per unit for a coup.
         event_function: for those, the event label for a coup (default: from the pay).

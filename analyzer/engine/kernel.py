@@ -1,10 +1,10 @@
 """Exact evaluation at speed: many shoes at once, vectorised with numpy (imported here only).
 
-The compiled table (:func:`analyzer.enumerate.compile_table`) turns a shoe into a sum, over
+The compiled table (:func:`analyzer.engine.walk.compile_table`) turns a shoe into a sum, over
 compositions, of tally x weight, where a weight is a product of at most seven small factors
 (falling factorials of the shoe's counts, and the padding to six cards).  This module evaluates
 that sum for one shoe (:func:`table_counts`, the fast scalar path behind
-:func:`analyzer.analysis.distribution`) and for many shoes (:func:`batch_ev`), exactly:
+:func:`analyzer.engine.pricing.distribution`) and for many shoes (:func:`batch_ev`), exactly:
 
 * **Fixed width only under a proof.**  Every weight, every partial product of its factors and
   every count is a number of ordered draws of distinct cards, so it is at most
@@ -26,8 +26,8 @@ split up (the split is chosen per table and bet set to balance the work).  Group
 cards fall on the E side, the table becomes a few dense blocks, and the sum is E^T M G per
 block: one matrix product across all shoes (BLAS), then a short elementwise contraction.  G and
 E products share their prefixes (a trie: one multiply per distinct prefix).  Pair-only bets
-use the first-four-card table (:func:`analyzer.enumerate.compile_pair_table`).  Shoes under 6
-cards take the reference path (:func:`analyzer.enumerate.evaluate`).
+use the first-four-card table (:func:`analyzer.engine.walk.compile_pair_table`).  Shoes under 6
+cards take the reference path (:func:`analyzer.engine.walk.evaluate`).
 """
 
 from __future__ import annotations
@@ -43,9 +43,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.bets import Bet
-from analyzer.cards import RANK_POINTS, RANKS_OF_POINT
-from analyzer.enumerate import (
+from analyzer.bets.model import Bet
+from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
+from analyzer.core.features import Level
+from analyzer.core.shoe import MIN_CARDS, Shoe
+from analyzer.engine.walk import (
     MAX_CARDS,
     CompiledTable,
     SuitsUnknownError,
@@ -57,8 +59,6 @@ from analyzer.enumerate import (
     falling,
 )
 from analyzer.errors import BetError, ShoeError
-from analyzer.features import Level
-from analyzer.shoe import MIN_CARDS, Shoe
 
 IntArray = npt.NDArray[np.int64]
 
@@ -176,7 +176,7 @@ class _Fallings:
 def _shape_weight_vec(cnt: IntArray, suited: IntArray | None, v: int, shape: tuple[str, object],
                       p: int | None, memo: dict[tuple[int, tuple[int, ...]], IntArray] | None = None,
                       ranks_f: _Fallings | None = None, suits_f: _Fallings | None = None) -> IntArray:
-    """Vectorised :func:`analyzer.enumerate._shape_weight` over rows of counts (``memo``,
+    """Vectorised :func:`analyzer.engine.walk._shape_weight` over rows of counts (``memo``,
     ``ranks_f`` and ``suits_f`` share work across calls for the same rows and modulus)."""
     kind, data = shape
     ranks = RANKS_OF_POINT[v]
@@ -225,7 +225,7 @@ def _shape_weight_vec(cnt: IntArray, suited: IntArray | None, v: int, shape: tup
 
 def _scalar_shape_weight(shoe: Shoe, v: int, shape: tuple[str, object],
                          memo: dict[tuple[int, tuple[int, ...]], int]) -> int:
-    """:func:`analyzer.enumerate._shape_weight`, with the per-rank suit sums kept in ``memo``
+    """:func:`analyzer.engine.walk._shape_weight`, with the per-rank suit sums kept in ``memo``
     (one memo per shoe)."""
     kind, data = shape
     if kind != "c":
@@ -342,7 +342,7 @@ def _plan(table: CompiledTable) -> _Plan:
 
 
 def table_counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
-    """Exactly :func:`analyzer.enumerate.evaluate`: per feature of ``table``, the number of
+    """Exactly :func:`analyzer.engine.walk.evaluate`: per feature of ``table``, the number of
     ordered K-card sequences (K = min(N, 6)) ending in it, and N!/(N-K)! -- computed with
     int64 arrays when N!/(N-6)! < 2**63, else modulo several primes and rebuilt by CRT.
 
@@ -418,7 +418,7 @@ def pair_only(bet: Bet) -> bool:
         return hit[1]
     ok = False
     if bet.level > Level.VALUE and not bet.thirds:
-        from analyzer.enumerate import PAIR_REPRESENTATIVE
+        from analyzer.engine.walk import PAIR_REPRESENTATIVE
 
         base = [*compile_table(Level.VALUE, False).features, PAIR_REPRESENTATIVE]
         ok = True
@@ -689,7 +689,7 @@ def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None) -> Ba
     Args:
         shoes: an (n, 13) array of rank counts (A, 2, ..., 9, 10, J, Q, K), an (n, 52) array of
             rank-and-suit counts (As, Ah, Ad, Ac, 2s, ...; needed by suited bets), or a list of
-            :class:`~analyzer.shoe.Shoe`.
+            :class:`~analyzer.core.shoe.Shoe`.
         bets: the bets (any level; pair-only bets use the small first-four-card table).
         chunk: shoes per vectorised step (default: sized to the kernel).
 
@@ -702,8 +702,8 @@ def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None) -> Ba
         BetError: a suited bet on rank counts.
         ValueError: ``chunk`` below 1.
 
-    >>> from analyzer.analysis import price
-    >>> from analyzer.catalogue import find_bet
+    >>> from analyzer.engine.pricing import price
+    >>> from analyzer.bets.catalogue import find_bet
     >>> banker = find_bet("banker")
     >>> r = batch_ev([[32] * 13, [31] + [32] * 12], [banker])
     >>> r.ev(1, 0) == price(banker, Shoe.standard(8).remove("A")).ev

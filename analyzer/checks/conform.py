@@ -45,15 +45,15 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analyzer.analysis import Pricer
-from analyzer.catalogue import find_bet
+from analyzer.bets.catalogue import find_bet
+from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.core.features import Features, Level
+from analyzer.core.shoe import Shoe
+from analyzer.engine.pricing import Pricer
 from analyzer.errors import AnalyzerError
-from analyzer.exact import MAX_NUMBER_CHARS, parse_exact
-from analyzer.features import Features, Level
-from analyzer.shoe import Shoe
 
 if TYPE_CHECKING:
-    from analyzer.report import Table
+    from analyzer.output.render import Table
 
 #: Categories of each fixed family, in display order.
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -176,7 +176,7 @@ _WHOLE = re.compile(r"[0-9]+")
 
 
 def _count(value: object, what: str) -> int:
-    """A count: a whole number >= 0 of at most :data:`~analyzer.exact.MAX_NUMBER_CHARS` digits
+    """A count: a whole number >= 0 of at most :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits
     (an int, or its ASCII digits as text)."""
     bad = ObservedError(f"bad count {_show(value)} for {what}: use a whole number >= 0 "
                         f"(at most {MAX_NUMBER_CHARS} digits)")
@@ -195,7 +195,7 @@ def _count(value: object, what: str) -> int:
 
 def _decks(value: object) -> int:
     """A number of decks: a whole number >= 1 of at most
-    :data:`~analyzer.exact.MAX_NUMBER_CHARS` digits (an int, or its ASCII digits as text)."""
+    :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits (an int, or its ASCII digits as text)."""
     bad = ObservedError(f"bad decks {_show(value)}: use a whole number of decks >= 1 "
                         f"(at most {MAX_NUMBER_CHARS} digits)")
     try:
@@ -399,7 +399,7 @@ def read_counts_csv(text: str) -> Observed:
 
 
 def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
-    """Observed counts tallied from hand-log records (:class:`analyzer.verify.Record`), coup by
+    """Observed counts tallied from hand-log records (:class:`analyzer.checks.verify.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
     catalogue ``bets`` named.  ``cut_card`` is True when the log marks its shoes (``shoe`` ids
     or ``new_shoe`` records) and deals more than one coup from one of them, False when every
@@ -408,7 +408,7 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
     Raises:
         LogError: unreadable log, or no coups in it; ObservedError: a bad bet name.
     """
-    from analyzer.verify import LogError, Record, Verifier
+    from analyzer.checks.verify import LogError, Record, Verifier
 
     if isinstance(bets, str) or not isinstance(bets, Iterable):
         raise ObservedError(f"bad bets {_show(bets)}: give a list of catalogue bet names")
@@ -485,7 +485,7 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = ()) 
     Raises:
         ObservedError / LogError: unreadable input; OSError: the file cannot be read.
     """
-    from analyzer.verify import open_log, read_records
+    from analyzer.checks.verify import open_log, read_records
 
     if not isinstance(path, str | PathLike):
         raise ObservedError(f"bad path {_show(path)}: give a file name")
@@ -744,8 +744,8 @@ def _p_text(p: float) -> str:
 
 def conformance_tables(result: Conformance) -> list[Table]:
     """The report: observed against expected per category, and the test per family
-    (:class:`analyzer.report.Table` objects)."""
-    from analyzer.report import Column, Table
+    (:class:`analyzer.output.render.Table` objects)."""
+    from analyzer.output.render import Column, Table
 
     rows = []
     for fam in result.results:
@@ -801,8 +801,8 @@ def conformance_tables(result: Conformance) -> list[Table]:
 
 
 def _alpha_text(x: Fraction) -> str:
-    from analyzer.exact import round_fraction
-    from analyzer.verify import amount_text
+    from analyzer.checks.verify import amount_text
+    from analyzer.core.exact import round_fraction
 
     text = amount_text(x)
     return text if "/" not in text else f"{text} (about {round_fraction(x, 6)})"

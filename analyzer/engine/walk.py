@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import RANKS_OF_POINT
-from analyzer.features import Features, Level
-from analyzer.rules import NATURALS, banker_draws, player_draws
-from analyzer.shoe import Shoe
+from analyzer.core.cards import RANKS_OF_POINT
+from analyzer.core.features import Features, Level
+from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import NATURALS, banker_draws, player_draws
 
 #: A value's first-four-card pattern shape: ("v", k) plain k cards; ("r", sizes) rank blocks;
 #: ("c", ((card-block sizes), ...)) rank blocks split into card (suit) blocks.
@@ -334,7 +334,7 @@ def _walk_pairs(level: Level) -> CompiledTable:
 
 #: Environment variable naming the cache folder; empty or ``off`` disables the disk cache.
 CACHE_ENV = "PUNTO_BANCO_CACHE_DIR"
-_KEY_SOURCES = ("cards.py", "rules.py", "features.py", "enumerate.py")
+_KEY_SOURCES = ("core/cards.py", "core/tableau.py", "core/features.py", "engine/walk.py")
 
 
 def cache_dir() -> Path | None:
@@ -355,7 +355,7 @@ def _cache_file(level: Level, kind: str = "table") -> Path | None:
     from analyzer import __version__
 
     digest = hashlib.sha256(__version__.encode())
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent
     for name in _KEY_SOURCES:
         try:
             digest.update((here / name).read_bytes())

@@ -1,13 +1,13 @@
-"""Build the printable tables (:class:`~analyzer.report.Table`) from exact results."""
+"""Build the printable tables (:class:`~analyzer.output.render.Table`) from exact results."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.analysis import RUN_OUT, Analysis, BetSummary
-from analyzer.exact import fraction_text
-from analyzer.report import Cell, Column, Table
+from analyzer.core.exact import fraction_text
+from analyzer.engine.pricing import RUN_OUT, Analysis, BetSummary
+from analyzer.output.render import Cell, Column, Table
 
 TABLE_NAMES = ("outcomes", "bets", "totals", "cards", "naturals")
 

@@ -102,7 +102,7 @@ shoe_check_options = _shoe_options(
 
 def output_options(func: FuncT) -> FuncT:
     """--format / --digits / --output."""
-    from analyzer.report import FORMATS
+    from analyzer.output.render import FORMATS
 
     func = click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
                         help="Write to this file (atomically) instead of standard output.")(func)
@@ -115,7 +115,7 @@ def output_options(func: FuncT) -> FuncT:
 
 def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> Any:
     """The shoe chosen by the shared options (default: 8 decks)."""
-    from analyzer.shoe import Shoe
+    from analyzer.core.shoe import Shoe
 
     if decks is not None and shoe_text is not None:
         raise UsageProblem("give --decks or --shoe, not both")
@@ -134,15 +134,15 @@ def emit(text: str, output: str | None) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (see :func:`analyzer.output.write_files`)."""
-    from analyzer.output import write_files
+    """Write ``text`` to ``path`` atomically (see :func:`analyzer.output.files.write_files`)."""
+    from analyzer.output.files import write_files
 
     write_files({path: text})
 
 
 def meta(command: str, shoe: Any) -> dict[str, object]:
     """What produced a table: tool and version, the command, the rules, the shoe."""
-    from analyzer.report import provenance
+    from analyzer.output.render import provenance
 
     return provenance(command, shoe.describe())
 
@@ -170,9 +170,9 @@ def main() -> None:
 def analyze(decks: int | None, shoe_text: str | None, remove: str | None, table_names: str,
             fmt: str, digits: int, output: str | None) -> None:
     """Print the exact outcome and main-bet tables for a shoe (default: 8 decks)."""
-    from analyzer.analysis import analyze as run
-    from analyzer.report import render
-    from analyzer.tables import TABLE_NAMES, analysis_tables
+    from analyzer.engine.pricing import analyze as run
+    from analyzer.output.render import render
+    from analyzer.output.tables import TABLE_NAMES, analysis_tables
 
     names = _table_names(table_names, TABLE_NAMES)
     shoe = build_shoe(decks, shoe_text, remove)
@@ -196,8 +196,8 @@ def _table_names(text: str, known: Sequence[str]) -> list[str]:
 def deal(cards: tuple[str, ...]) -> None:
     """Resolve one coup from CARDS in dealing order (Player, Banker, Player, Banker, then third
     cards), e.g. ``punto-banco deal 2 4 3 10 6 A``."""
-    from analyzer.cards import parse_cards
-    from analyzer.coup import resolve
+    from analyzer.core.cards import parse_cards
+    from analyzer.core.coup import resolve
 
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
     coup = resolve(parsed)
@@ -210,8 +210,8 @@ def deal(cards: tuple[str, ...]) -> None:
 
 
 def _deal_story(coup: Any) -> list[str]:
-    from analyzer.cards import hand_total
-    from analyzer.rules import banker_rule_text, player_rule_text
+    from analyzer.core.cards import hand_total
+    from analyzer.core.tableau import banker_rule_text, player_rule_text
 
     p2 = hand_total([c.point for c in coup.player[:2]])
     b2 = hand_total([c.point for c in coup.banker[:2]])
@@ -234,8 +234,8 @@ def tables(out_dir: str) -> None:
     """Regenerate every committed file in results/: analysis tables for 1, 2, 4, 6, 8 decks and
     the bet catalogue for 1, 6, 8 decks (Markdown and JSON), and the closed forms in the number
     of decks (Markdown and LaTeX)."""
-    from analyzer.output import OutputError, write_files
-    from analyzer.results import generate
+    from analyzer.output.files import OutputError, write_files
+    from analyzer.output.results import generate
 
     if not out_dir.strip():
         raise OutputError("empty --out: give a folder, e.g. --out results/")
@@ -262,8 +262,8 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs
          bet_files: tuple[str, ...], all_bets: bool, events: bool, fair_pay: bool,
          target_edge: str | None, list_only: bool, fmt: str, digits: int, output: str | None) -> None:
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
-    from analyzer.betting import bet_report, catalogue_listing
-    from analyzer.report import render
+    from analyzer.output.bet_tables import bet_report, catalogue_listing
+    from analyzer.output.render import render
 
     if list_only:
         emit(render([catalogue_listing()], fmt, digits), output)
@@ -299,9 +299,9 @@ def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quant
     """Closed forms in the number of decks d: each probability, EV, house edge, variance and
     fair pay as an exact rational function of d, with its infinite-deck limit, its 1/d
     correction and its values for the first deck counts."""
-    from analyzer.catalogue import parse_amount
-    from analyzer.shoe import Shoe
-    from analyzer.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE, symbolic_report
+    from analyzer.bets.catalogue import parse_amount
+    from analyzer.core.shoe import Shoe
+    from analyzer.studies.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE, symbolic_report
 
     names = [] if table_names.strip().lower() == "none" else _table_names(table_names, ENGINE_TABLES)
     quantities = [q.strip().lower() for q in quantity_names.split(",") if q.strip()]
@@ -340,7 +340,7 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
     With --decks or --shoe, also checks that the shoe could still hold every card dealt.
     Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
     """
-    from analyzer.verify import (
+    from analyzer.checks.verify import (
         Verifier,
         detect_format,
         open_log,
@@ -355,7 +355,7 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
     log_fmt = detect_format(log, log_format)
     ignored: list[str] = []
     stream: Any = contextlib.nullcontext(sys.stdin) if log == "-" else open_log(log)
-    from analyzer.output import open_atomic
+    from analyzer.output.files import open_atomic
 
     sink_context: Any = open_atomic(output) if output is not None else contextlib.nullcontext(sys.stdout)
     with sink_context as sink, stream as lines:
@@ -424,10 +424,10 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
     chi-square test per family with its p-value and verdict.  Exit code 0: conforms; 1: does
     not; 2: unreadable input.
     """
-    from analyzer.conform import conform as run
-    from analyzer.conform import conformance_tables, parse_alpha, read_observed
-    from analyzer.report import render
-    from analyzer.shoe import Shoe
+    from analyzer.checks.conform import conform as run
+    from analyzer.checks.conform import conformance_tables, parse_alpha, read_observed
+    from analyzer.core.shoe import Shoe
+    from analyzer.output.render import render
 
     level = parse_alpha(alpha)
     counts = read_observed(observed, observed_format, bet_specs)
@@ -467,10 +467,10 @@ def eor(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs:
     """Effects of removal: the exact change in each bet's EV (and house edge) when one card of
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
-    from analyzer.betting import choose_bets
-    from analyzer.eor import EOR_TABLES, effects_of_removal, eor_tables
-    from analyzer.eor import plot as draw
-    from analyzer.report import render
+    from analyzer.output.bet_tables import choose_bets
+    from analyzer.output.render import render
+    from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables
+    from analyzer.studies.eor import plot as draw
 
     names = _table_names(table_names, EOR_TABLES)
     shoe = build_shoe(decks, shoe_text, remove)

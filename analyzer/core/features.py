@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from analyzer.coup import Coup, Winner
+from analyzer.core.coup import Coup, Winner
 
 
 class Level(enum.IntEnum):

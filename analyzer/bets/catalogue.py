@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from analyzer.bets import Bet, PayLine, combine, is_tie, wins
-from analyzer.coup import Winner
+from analyzer.bets.model import Bet, PayLine, combine, is_tie, wins
+from analyzer.core.coup import Winner
+from analyzer.core.exact import fraction_text, parse_exact
+from analyzer.core.features import Features, Level
 from analyzer.errors import AnalyzerError, BetError
-from analyzer.exact import fraction_text, parse_exact
-from analyzer.features import Features, Level
 
 F = Fraction
 P, B, T = Winner.PLAYER, Winner.BANKER, Winner.TIE

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from analyzer.bets import Bet
-from analyzer.coup import Winner
-from analyzer.enumerate import CompiledTable, SuitsUnknownError, compile_table, universe
+from analyzer.bets.model import Bet
+from analyzer.core.coup import Winner
+from analyzer.core.exact import sqrt_decimal
+from analyzer.core.features import Features, Level
+from analyzer.core.shoe import Shoe
+from analyzer.engine.walk import CompiledTable, SuitsUnknownError, compile_table, universe
 from analyzer.errors import BetError, ShoeError
-from analyzer.exact import sqrt_decimal
-from analyzer.features import Features, Level
-from analyzer.shoe import Shoe
 
 #: Event label of the sequences that run out of cards before the coup is decided (N < 6 only).
 RUN_OUT = "Shoe runs out mid-coup (void)"
@@ -99,8 +99,8 @@ def _check_bet(bet: object) -> None:
 
 def _table_distribution(table: CompiledTable, shoe: Shoe) -> Distribution:
     """The exact counts of ``table``'s features on ``shoe`` (the fast path of
-    :mod:`analyzer.batch`, equal to :func:`analyzer.enumerate.evaluate`)."""
-    from analyzer.batch import table_counts
+    :mod:`analyzer.engine.kernel`, equal to :func:`analyzer.engine.walk.evaluate`)."""
+    from analyzer.engine.kernel import table_counts
 
     try:
         counts, denominator = table_counts(table, shoe)
@@ -245,7 +245,7 @@ def _line_order(bet: Bet, event: str) -> int:
 class Pricer:
     """Prices bets on one shoe, computing each needed feature distribution once.
 
-    >>> from analyzer.catalogue import find_bet
+    >>> from analyzer.bets.catalogue import find_bet
     >>> Pricer(Shoe.standard(8)).summary(find_bet("banker")).house_edge > 0
     True
     """
@@ -271,13 +271,13 @@ class Pricer:
         """Exact statistics of ``bet`` on this shoe.
 
         Pair-only bets (their pay depends on the first-four-card pair flags alone, checked by
-        :func:`analyzer.batch.pair_only`) are priced on the small first-four-card table, with
+        :func:`analyzer.engine.kernel.pair_only`) are priced on the small first-four-card table, with
         the same result as on the full table.
 
         Raises:
             BetError: a suited bet on a shoe without suits.
         """
-        from analyzer.batch import table_for
+        from analyzer.engine.kernel import table_for
 
         _check_bet(bet)
         return summarize(bet, self._of_table(table_for(bet, self.shoe.size)))
@@ -388,7 +388,7 @@ class Analysis:
 @functools.cache
 def _main_bets() -> tuple[Bet, ...]:
     """The main bets, built once (bets are immutable; priced settlements cache per object)."""
-    from analyzer.catalogue import main_bets
+    from analyzer.bets.catalogue import main_bets
 
     return tuple(main_bets())
 

@@ -24,13 +24,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from analyzer.bets import Bet, PayLine
+from analyzer.bets.model import Bet, PayLine
+from analyzer.core.exact import parse_exact
+from analyzer.core.features import FIELD_LEVEL, THIRD_FIELDS, Features, Level
 from analyzer.errors import AnalyzerError, BetError
-from analyzer.exact import parse_exact
-from analyzer.features import FIELD_LEVEL, THIRD_FIELDS, Features, Level
 
 #: Feature name -> (allowed values, getter).  The level a feature needs and whether it reads
-#: third cards come from :data:`analyzer.features.FIELD_LEVEL` and ``THIRD_FIELDS``.
+#: third cards come from :data:`analyzer.core.features.FIELD_LEVEL` and ``THIRD_FIELDS``.
 FEATURES: dict[str, tuple[str, Callable[[Features], object]]] = {
     "winner": ("player, banker or tie", lambda f: f.winner.value),
     "player_total": ("0-9", lambda f: f.player_total),

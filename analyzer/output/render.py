@@ -21,7 +21,7 @@ from typing import Literal
 
 from tabulate import tabulate
 
-from analyzer.exact import fraction_text, round_fraction, sqrt_decimal
+from analyzer.core.exact import fraction_text, round_fraction, sqrt_decimal
 
 Cell = int | Fraction | Decimal | str | None
 #: How a column shows its values: plain text, an integer count, an exact fraction p/q, a
@@ -213,7 +213,7 @@ def provenance(command: str, shoe: str, **extra: str) -> dict[str, object]:
     """What produced a table, for its header: tool and version, the command, the rules, the
     shoe (as described), and any ``extra`` fields."""
     from analyzer import __version__
-    from analyzer.rules import TABLEAU
+    from analyzer.core.tableau import TABLEAU
 
     return {
         "generated_by": f"punto-banco-analyzer {__version__}",

@@ -35,15 +35,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analyzer.bets import Bet
-from analyzer.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
+from analyzer.bets.model import Bet
+from analyzer.core.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
+from analyzer.core.exact import sqrt_decimal
+from analyzer.core.features import Level
+from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.errors import AnalyzerError, BetError
-from analyzer.exact import sqrt_decimal
-from analyzer.features import Level
-from analyzer.shoe import MIN_CARDS, Shoe
 
 if TYPE_CHECKING:
-    from analyzer.report import Cell, Table
+    from analyzer.output.render import Cell, Table
 
 #: Value groups in counting order (A, 2, ..., 9, then the 0-valued 10/J/Q/K), as published
 #: count systems list them.
@@ -195,12 +195,12 @@ def effects_of_removal(
         BetError: bad ``by``, ``depth`` or ``max_tag``; a suited bet on a shoe without suits.
         ShoeError: the shoe is too small for a removal.
 
-    >>> from analyzer.catalogue import find_bet
+    >>> from analyzer.bets.catalogue import find_bet
     >>> r = effects_of_removal(Shoe.standard(8), [find_bet("banker")], depth=1)
     >>> r.bets[0].identity_sum
     Fraction(0, 1)
     """
-    from analyzer.batch import batch_ev
+    from analyzer.engine.kernel import batch_ev
 
     if not isinstance(shoe, Shoe):
         raise BetError(f"bad shoe {shoe!r}: give a Shoe (e.g. Shoe.standard(8))")
@@ -446,7 +446,7 @@ def plot(report: EORReport, path: str | Path) -> None:
         ax.tick_params(labelsize=8)
     fig.suptitle(f"Effects of removal: {report.shoe.describe()}", fontsize=10)
     fig.tight_layout()
-    from analyzer.output import write_files
+    from analyzer.output.files import write_files
 
     image = io.BytesIO()
     try:
@@ -479,7 +479,7 @@ def eor_tables(report: EORReport, which: Sequence[str] = EOR_TABLES, digits: int
 
 
 def _all_tables(report: EORReport, digits: int) -> list[Table]:
-    from analyzer.report import Column, Table
+    from analyzer.output.render import Column, Table
 
     labels = [g.label for g in report.groups]
     unit = "rank" if report.by == "rank" else "value"
@@ -570,6 +570,6 @@ def _bc_text(system: CountSystem, digits: int) -> str:
 
 def float_free(x: Fraction, digits: int) -> str:
     """``x`` rounded exactly to ``digits`` decimals (no float involved)."""
-    from analyzer.exact import round_fraction
+    from analyzer.core.exact import round_fraction
 
     return f"{round_fraction(x, digits):f}"

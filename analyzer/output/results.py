@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from analyzer.analysis import analyze
-from analyzer.betting import bet_report
-from analyzer.report import provenance, render
-from analyzer.shoe import Shoe
-from analyzer.tables import TABLE_NAMES, analysis_tables
+from analyzer.core.shoe import Shoe
+from analyzer.engine.pricing import analyze
+from analyzer.output.bet_tables import bet_report
+from analyzer.output.render import provenance, render
+from analyzer.output.tables import TABLE_NAMES, analysis_tables
 
 ANALYSIS_DECKS = (1, 2, 4, 6, 8)
 CATALOGUE_DECKS = (1, 6, 8)
@@ -39,6 +39,6 @@ def generate() -> dict[str, str]:
 
 def _symbolic_files() -> dict[str, str]:
     """The closed forms in the number of decks (sympy, loaded only here)."""
-    from analyzer.symbolic import STANDARD_SHOE, result_files
+    from analyzer.studies.symbolic import STANDARD_SHOE, result_files
 
     return result_files(lambda command: {**_meta(command, Shoe.standard(1)), "shoe": STANDARD_SHOE})

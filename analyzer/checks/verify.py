@@ -17,7 +17,7 @@ or a ``new_shoe`` marker starts a fresh shoe.
 
 Streaming: records are read, checked and dropped one at a time (constant memory); amounts are
 parsed exactly (``Fraction`` from the decimal text, never through a float) and bounded
-(:func:`analyzer.exact.parse_exact`: at most 80 characters, exponent at most 30), so no input
+(:func:`analyzer.core.exact.parse_exact`: at most 80 characters, exponent at most 30), so no input
 number can make the arithmetic explode.
 
 What is a discrepancy and what is unreadable input:
@@ -51,14 +51,14 @@ from os import PathLike
 from pathlib import Path
 from typing import TextIO
 
-from analyzer.bets import Bet
-from analyzer.cards import Card, parse_card
-from analyzer.catalogue import find_bet
-from analyzer.coup import Winner
-from analyzer.errors import AnalyzerError, ShoeError
-from analyzer.exact import MAX_NUMBER_CHARS, parse_exact
-from analyzer.features import Features, Level
-from analyzer.rules import (
+from analyzer.bets.catalogue import find_bet
+from analyzer.bets.model import Bet
+from analyzer.core.cards import Card, parse_card
+from analyzer.core.coup import Winner
+from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.core.features import Features, Level
+from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import (
     BANKER_DRAWS_ON_PLAYER_THIRD,
     BANKER_DRAWS_ON_WHEN_PLAYER_STOOD,
     NATURALS,
@@ -67,7 +67,7 @@ from analyzer.rules import (
     banker_rule_text,
     player_rule_text,
 )
-from analyzer.shoe import Shoe
+from analyzer.errors import AnalyzerError, ShoeError
 
 #: Log formats by file extension.
 LOG_FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
@@ -420,7 +420,7 @@ def _counted(lines: Iterable[str], progress: Callable[[int], None] | None) -> It
         number += 1
         if not isinstance(line, str):
             raise LogError(f"line {number}: got {type(line).__name__}, not text: open the log in text "
-                           "mode (analyzer.verify.open_log) or give lines of text")
+                           "mode (analyzer.checks.verify.open_log) or give lines of text")
         if number == 1 and line.startswith("\ufeff"):  # a UTF-8 byte order mark (Excel's "CSV UTF-8")
             line = line[1:]
         if not line.isascii():
@@ -710,15 +710,15 @@ class Verifier:
     Args:
         shoe: the starting shoe for the shoe check, or ``None`` to skip it.
         paid_means: ``"net"`` (default) or ``"returned"``; see :data:`PAID_MEANINGS`.
-        keep_features: keep the :class:`~analyzer.features.Features` of each coup as dealt in
-            ``last_features`` (for tallies such as :func:`analyzer.conform.tally_log`).
+        keep_features: keep the :class:`~analyzer.core.features.Features` of each coup as dealt in
+            ``last_features`` (for tallies such as :func:`analyzer.checks.conform.tally_log`).
 
     After :meth:`run`, ``records``, ``coups``, ``discrepancies`` and ``failed_coups`` hold the
     tallies.
 
     Raises:
         LogError: ``paid_means`` is not one of :data:`PAID_MEANINGS`; ShoeError: ``shoe`` is
-            not a :class:`~analyzer.shoe.Shoe`.
+            not a :class:`~analyzer.core.shoe.Shoe`.
 
     >>> cards = tuple(parse_card(t) for t in "2 K 3 3 8 4".split())
     >>> print(*Verifier().check(Record(1, 2, cards=cards)))  # doctest: +NORMALIZE_WHITESPACE
@@ -966,7 +966,7 @@ class Verifier:
 
 
 def _features(seq: Sequence[Card], pt: int, bt: int, cp: bool, cb: bool, points: Sequence[int]) -> Features:
-    """What the bets read of the coup as dealt (as :func:`analyzer.features.features_of`)."""
+    """What the bets read of the coup as dealt (as :func:`analyzer.core.features.features_of`)."""
     p0, b0, p1, b1 = _meta(seq[0]), _meta(seq[1]), _meta(seq[2]), _meta(seq[3])
     pp, bp = p0[1] == p1[1], b0[1] == b1[1]
     ps = None if p0[2] < 0 or p1[2] < 0 else pp and p0[2] == p1[2]

@@ -17,7 +17,7 @@ exactly when x < m, which is what the engine's ``falling`` returns.
 
 **How they are computed, and why it is exact.**  The count polynomial of each feature record is
 interpolated, with exact integer arithmetic, from the numeric engine
-(:func:`analyzer.analysis.distribution`) on the standard shoes of d = 1, ..., 7 decks: a
+(:func:`analyzer.engine.pricing.distribution`) on the standard shoes of d = 1, ..., 7 decks: a
 polynomial of degree <= 6 is determined by its values at 7 points, so the interpolant *is* the
 count polynomial.  Two checks run every time: the coefficients must come out integers, and the
 polynomials must reproduce the engine exactly at an eighth shoe (d = 8).  The test suite also
@@ -25,7 +25,7 @@ evaluates the compiled table directly with polynomial arithmetic and compares.  
 keeps this module on the engine's public API, so it stays right when the engine's internals
 change.
 
-Bets are priced from these count polynomials the way :func:`analyzer.analysis.summarize` prices
+Bets are priced from these count polynomials the way :func:`analyzer.engine.pricing.summarize` prices
 them from counts: each feature record is settled by the bet, the pays are summed per event, and
 EV = sum(pays x P(event)), variance = sum(pays^2 x P(event)) - EV^2, all as rational functions.
 
@@ -50,14 +50,14 @@ from typing import Any, Literal
 
 import sympy  # type: ignore[import-untyped]
 
-from analyzer.analysis import distribution
-from analyzer.bets import Bet
-from analyzer.catalogue import find_bet
-from analyzer.coup import Winner
+from analyzer.bets.catalogue import find_bet
+from analyzer.bets.model import Bet
+from analyzer.core.coup import Winner
+from analyzer.core.exact import MAX_NUMBER_CHARS, fraction_text
+from analyzer.core.features import Features, Level
+from analyzer.core.shoe import Shoe
+from analyzer.engine.pricing import distribution
 from analyzer.errors import AnalyzerError, BetError
-from analyzer.exact import MAX_NUMBER_CHARS, fraction_text
-from analyzer.features import Features, Level
-from analyzer.shoe import Shoe
 
 __all__ = [
     "ENGINE_TABLES",
@@ -157,7 +157,7 @@ def _show(value: object, limit: int = 40) -> str:
 def _exact(value: object, what: str) -> Fraction:
     """``value`` as a Fraction: an int or a Fraction (never a float or text, whose meaning, say
     percent or fraction, would be a guess), with terms of at most
-    :data:`~analyzer.exact.MAX_NUMBER_CHARS` digits.
+    :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits.
 
     Raises:
         SymbolicTypeError: not an int or a Fraction; SymbolicError: too many digits.
@@ -559,7 +559,7 @@ def symbolic_distribution(level: Level = Level.VALUE, thirds: bool = False) -> S
     """The :class:`SymbolicDistribution` at ``level`` (cached per process).
 
     Raises:
-        SymbolicTypeError: ``level`` is not a :class:`~analyzer.features.Level` or ``thirds``
+        SymbolicTypeError: ``level`` is not a :class:`~analyzer.core.features.Level` or ``thirds``
             not a bool.
     """
     if not isinstance(level, Level):
@@ -691,7 +691,7 @@ def _engine_events(table: str) -> list[tuple[str, str, Callable[[Features], bool
 
 def engine_forms(table: str) -> tuple[ClosedForm, ...]:
     """The probabilities of one of the engine's tables (``ENGINE_TABLES``: outcomes, totals,
-    naturals, cards) as closed forms; events as in :class:`analyzer.analysis.Analysis`.
+    naturals, cards) as closed forms; events as in :class:`analyzer.engine.pricing.Analysis`.
 
     Raises:
         AnalyzerError: unknown table name.
@@ -711,7 +711,7 @@ def _engine_forms(table: str) -> tuple[ClosedForm, ...]:
 @dataclass(frozen=True)
 class BetForms:
     """A bet's statistics as closed forms in d, per unit staked per coup (the symbolic
-    :class:`~analyzer.analysis.BetSummary`).
+    :class:`~analyzer.engine.pricing.BetSummary`).
 
     ``events`` lists (event, pays, probability) in pay-table order; ``house_edge_resolved`` is
     ``None`` for a bet that cannot push.
@@ -746,15 +746,15 @@ class BetForms:
 
 
 def bet_forms(bet: Bet) -> BetForms:
-    """The closed forms of ``bet`` (any :class:`~analyzer.bets.Bet`: catalogue, combined, from a
-    function or a bet file), priced like :func:`analyzer.analysis.summarize`.
+    """The closed forms of ``bet`` (any :class:`~analyzer.bets.model.Bet`: catalogue, combined, from a
+    function or a bet file), priced like :func:`analyzer.engine.pricing.summarize`.
 
-    >>> from analyzer.catalogue import find_bet
+    >>> from analyzer.bets.catalogue import find_bet
     >>> bet_forms(find_bet("tie")).house_edge.limit() * 100 > 14
     True
 
     Raises:
-        SymbolicTypeError: ``bet`` is not a :class:`~analyzer.bets.Bet`.
+        SymbolicTypeError: ``bet`` is not a :class:`~analyzer.bets.model.Bet`.
     """
     if not isinstance(bet, Bet):
         raise SymbolicTypeError(f"bad bet {_show(bet)}: give a Bet (e.g. find_bet('tie'))")
@@ -802,7 +802,7 @@ def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
 
     EV is linear in that pay x: EV(x) = q x + r, q = P(the line's event), so
     x(d) = (-house_edge - r(d)) / q(d); the symbolic form of
-    :func:`analyzer.analysis.pay_for_edge`.
+    :func:`analyzer.engine.pricing.pay_for_edge`.
 
     The form is the algebra, for every d: where its value is <= 0, no positive pay gives that
     house edge (reports show '-' there; see :meth:`ClosedForm.possible`).
@@ -886,7 +886,7 @@ def crossing(f: RationalFunction, level: Fraction | int) -> int | None:
     f(d) <= level; 1 if f(1) == level; ``None`` if it never does (exact, see
     :func:`smallest_decks`).
 
-    >>> from analyzer.catalogue import find_bet
+    >>> from analyzer.bets.catalogue import find_bet
     >>> crossing(bet_forms(find_bet("banker")).house_edge, Fraction(106, 10000))   # 1.06%
     13
     """
@@ -987,7 +987,7 @@ def engine_sections(tables: Iterable[str] = ENGINE_TABLES) -> list[Section]:
 
 
 def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
-    from analyzer.report import Cell, Column, Table
+    from analyzer.output.render import Cell, Column, Table
 
     style: Literal["percent", "decimal"] = "percent" if section.percent else "decimal"
     cols = (
@@ -1026,7 +1026,7 @@ def _latex_escape(text: str) -> str:
 
 
 def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, object]:
-    from analyzer.report import decimal_text
+    from analyzer.output.render import decimal_text
 
     fn = f.function
     limit = f.shown_limit
@@ -1064,14 +1064,14 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
                     extra: Sequence[Any] = ()) -> str:
     """The sections as a report in ``fmt`` (text, markdown, latex or json): the formulas, then a
     table per section of limits, 1/d corrections and values at ``decks``; then the ``extra``
-    report tables (:class:`~analyzer.report.Table`).  Deterministic.
+    report tables (:class:`~analyzer.output.render.Table`).  Deterministic.
 
     Raises:
         AnalyzerError: unknown format or negative ``digits``.
     """
     import json
 
-    from analyzer.report import render
+    from analyzer.output.render import render
 
     if not isinstance(fmt, str) or fmt not in ("text", "markdown", "latex", "json"):
         raise SymbolicError(f"unknown format {_show(fmt)}: use text, markdown, latex or json")
@@ -1120,16 +1120,16 @@ def _check_digits(digits: object) -> None:
 
 def catalogue_sections(bets: Sequence[Bet] | None = None, pays: bool = True) -> list[Section]:
     """Bet sections for ``bets`` (default: the whole catalogue, as ``catalogue_bets()``)."""
-    from analyzer.catalogue import catalogue_bets
+    from analyzer.bets.catalogue import catalogue_bets
 
     return bet_sections(catalogue_bets() if bets is None else bets, pays=pays)
 
 
 def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction]) -> Any:
-    """A :class:`~analyzer.report.Table`: for each bet and house-edge level, the house edge on
+    """A :class:`~analyzer.output.render.Table`: for each bet and house-edge level, the house edge on
     1 deck and on an infinite shoe, and the smallest number of decks at which the house edge
     crosses the level (:func:`crossing`; "never" when it does not)."""
-    from analyzer.report import Cell, Column, Table
+    from analyzer.output.render import Cell, Column, Table
 
     if isinstance(levels, str) or not isinstance(levels, Iterable):
         raise SymbolicTypeError(f"bad levels {_show(levels)}: give a list of exact house edges (Fractions)")
@@ -1184,7 +1184,7 @@ def symbolic_report(
             outside 0..1000, or a target edge or crossing level that is not an exact number
             (int or Fraction) of at most 80 digits.
     """
-    from analyzer.catalogue import catalogue_bets, main_bets
+    from analyzer.bets.catalogue import catalogue_bets, main_bets
 
     for t in _names(tables, "tables", ENGINE_TABLES):
         if t not in ENGINE_TABLES:
@@ -1228,7 +1228,7 @@ def result_files(meta: Callable[[str], dict[str, object]]) -> dict[str, str]:
     """The closed-form files of ``results/`` (name -> content, deterministic):
     ``symbolic-main`` (every engine table and the main bets) and ``symbolic-catalogue`` (every
     catalogue bet), each in Markdown and LaTeX; ``meta(command)`` heads each file."""
-    from analyzer.catalogue import catalogue_bets, main_bets
+    from analyzer.bets.catalogue import catalogue_bets, main_bets
 
     files: dict[str, str] = {}
     groups = {

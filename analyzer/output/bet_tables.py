@@ -6,16 +6,16 @@ import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.analysis import Pricer, pay_for_edge
-from analyzer.betfile import load_bets
-from analyzer.bets import Bet
-from analyzer.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
+from analyzer.bets.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
+from analyzer.bets.files import load_bets
+from analyzer.bets.model import Bet
+from analyzer.core.exact import fraction_text
+from analyzer.core.features import Level
+from analyzer.core.shoe import Shoe
+from analyzer.engine.pricing import Pricer, pay_for_edge
 from analyzer.errors import BetError
-from analyzer.exact import fraction_text
-from analyzer.features import Level
-from analyzer.report import Cell, Column, Table
-from analyzer.shoe import Shoe
-from analyzer.tables import bets_table, events_table
+from analyzer.output.render import Cell, Column, Table
+from analyzer.output.tables import bets_table, events_table
 
 
 def choose_bets(specs: Sequence[str], files: Sequence[str], all_bets: bool = False) -> list[Bet]:

@@ -1,0 +1,446 @@
+"""The analyser as a test oracle for other baccarat implementations' test suites.
+
+Importing this module pulls in neither click, tabulate, sympy nor hypothesis: the hypothesis
+strategies import hypothesis when called (install it as a test dependency).
+
+* :func:`expected_probabilities`, :func:`probability`, :func:`house_edge`: exact values for
+  any shoe (``Fraction``; per coup dealt from that shoe; counting per RULES.md).
+* :func:`assert_coup`: compare what an implementation made of a card sequence (hands, totals,
+  winner, draws, natural) with the tableau; on a difference, raise ``AssertionError`` naming
+  the rule broken (e.g. "Banker on 3 must stand when the Player's third card is 8").
+* :func:`assert_payout`: the same for a settled bet, against the catalogue's pay table.
+* :func:`shoes`, :func:`card_sequences`, :func:`coups`: hypothesis strategies.
+
+Bad arguments raise :class:`OracleError` (an :class:`~analyzer.errors.AnalyzerError`; for an
+argument of the wrong type, :class:`OracleTypeError`, also a ``TypeError``), or the
+analyser's own errors (``CardError``, ``ShoeError``, ``BetError``, ``CoupError``); only a claim
+that breaks a rule raises ``AssertionError``.
+
+>>> coup = assert_coup("2 4 3 10 6 A", winner="banker", player_total=1, banker_total=5)
+>>> coup.announce()
+'Player 2 3 6 (1), Banker 4 10 A (5): Banker wins'
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from analyzer.bets.catalogue import find_bet
+from analyzer.bets.model import Bet
+from analyzer.checks.verify import ClaimedBet, Discrepancy, Record, Verifier, natural_rule_text
+from analyzer.core.cards import RANKS, SUITS, Card, parse_card, parse_cards
+from analyzer.core.coup import Coup, Winner, resolve
+from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.core.features import Features, GuardedFeatures, Level, features_of
+from analyzer.core.shoe import Shoe
+from analyzer.engine.pricing import distribution, price
+from analyzer.errors import AnalyzerError, BetError, CoupError, ShoeError
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+CardsLike = str | Sequence[Card] | Sequence[str]
+
+
+class OracleError(AnalyzerError):
+    """A bad argument to the oracle (not a broken rule: that is an ``AssertionError``)."""
+
+
+class OracleTypeError(OracleError, TypeError):
+    """An argument of the wrong type (also a ``TypeError``, for callers that catch that)."""
+
+
+def _show(value: object, limit: int = 40) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _shoe(shoe: Shoe | int) -> Shoe:
+    if isinstance(shoe, Shoe):
+        return shoe
+    if isinstance(shoe, bool) or not isinstance(shoe, int):
+        raise OracleTypeError(f"bad shoe {_show(shoe)}: give a Shoe or a number of decks (an int >= 1)")
+    if shoe < 1:
+        raise ShoeError(f"bad number of decks {shoe}: use 1 or more")
+    return Shoe.standard(shoe)
+
+
+def _cards(cards: CardsLike, what: str = "cards") -> list[Card]:
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if isinstance(cards, bytes | bytearray) or not isinstance(cards, Sequence):
+        raise OracleTypeError(f"bad {what} {_show(cards)}: give text such as '2 4 3 10 6 A' or a "
+                              "sequence of Card objects or card strings")
+    out = []
+    for c in cards:
+        if isinstance(c, Card):
+            out.append(c)
+        elif isinstance(c, str):
+            out.append(parse_card(c))
+        else:
+            raise OracleTypeError(f"bad card {_show(c)} in {what}: give a Card or card text such as 'Kh'")
+    return out
+
+
+def _bet(bet: str | Bet) -> Bet:
+    if isinstance(bet, Bet):
+        return bet
+    if not isinstance(bet, str):
+        raise OracleTypeError(f"bad bet {_show(bet)}: give a catalogue bet name such as 'tie' or a Bet")
+    try:
+        return find_bet(bet)
+    except AnalyzerError:
+        raise
+    except (ValueError, ArithmeticError) as exc:
+        raise BetError(f"bad bet {_show(bet)}: {exc}") from None
+
+
+def _amount(value: object, what: str) -> Fraction:
+    """An exact amount: an int, a Fraction or decimal text (bounded, via parse_exact)."""
+    if isinstance(value, bool) or not isinstance(value, int | Fraction | str):
+        raise OracleTypeError(f"{what} {_show(value)} is a {type(value).__name__}: give an int, a Fraction "
+                              "or decimal text such as '9.5'")
+    exact = Fraction(value) if isinstance(value, int | Fraction) else None
+    if exact is not None and max(abs(exact.numerator), exact.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
+        raise OracleError(f"bad {what} {_show(value)}: at most {MAX_NUMBER_CHARS} digits")
+    try:
+        return parse_exact(value, what)
+    except AnalyzerError as exc:
+        raise OracleError(str(exc)) from None
+
+
+def _claimed_total(value: object, what: str) -> int | None:
+    """A claimed total: None or a whole number (one outside 0..9 is a claim the check reports)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OracleTypeError(f"bad {what} {_show(value)}: give an int (0..9)")
+    if value.bit_length() > 4 * MAX_NUMBER_CHARS:
+        raise OracleError(f"bad {what} {_show(value)}: at most {MAX_NUMBER_CHARS} digits")
+    return value
+
+
+def _claimed_flag(value: object, what: str) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise OracleTypeError(f"bad {what} {_show(value)}: give True, False or None")
+
+
+# -- exact values ------------------------------------------------------------------------------------
+
+
+def expected_probabilities(shoe: Shoe | int = 8) -> dict[str, Fraction]:
+    """Exact probability per coup of ``"banker"``, ``"player"`` and ``"tie"`` for a coup dealt
+    from ``shoe`` (a :class:`Shoe`, or a number of standard decks).  For a shoe of fewer than 6
+    cards the three do not add up to 1: the rest is the chance the shoe runs out mid-coup.
+
+    Raises:
+        ShoeError: a bad number of decks; OracleTypeError: ``shoe`` is neither.
+
+    >>> expected_probabilities(8)["tie"] == Fraction(475627426473216, 4998398275503360)
+    True
+    """
+    dist = distribution(_shoe(shoe), Level.VALUE)
+    tally = dist.tally(lambda f: f.winner)
+    sides = (Winner.BANKER, Winner.PLAYER, Winner.TIE)
+    return {w.value: Fraction(tally.get(w, 0), dist.denominator) for w in sides}
+
+
+def probability(event: Callable[[Features], bool], shoe: Shoe | int = 8, level: Level = Level.VALUE,
+                thirds: bool = True) -> Fraction:
+    """Exact probability per coup that ``event(features)`` holds (see
+    :class:`~analyzer.core.features.Features`; pass ``level=Level.RANK`` for pairs, ``Level.CARD``
+    for suited pairs).
+
+    Raises:
+        BetError: ``Level.CARD`` on a shoe whose suits are unknown, or ``event`` reads a field
+            finer than ``level`` (e.g. ``player_pair`` without ``level=Level.RANK``).
+
+    >>> probability(lambda f: f.cards == 4, 8) > Fraction(3, 8)
+    True
+    """
+    if not callable(event):
+        raise OracleTypeError(f"bad event {_show(event)}: give a function of the Features, "
+                              "e.g. lambda f: f.cards == 4")
+    if not isinstance(level, Level):
+        raise OracleTypeError(f"bad level {_show(level)}: give a Level (VALUE, RANK or CARD)")
+    if not isinstance(thirds, bool):
+        raise OracleTypeError(f"bad thirds {_show(thirds)}: give True or False")
+    dist = distribution(_shoe(shoe), level, thirds)
+    # The event sees only the fields its level provides; reading a finer one raises, rather
+    # than silently seeing None (see GuardedFeatures).
+    return dist.probability(lambda f: bool(event(GuardedFeatures(f, level, thirds, "the event"))))  # type: ignore[arg-type]
+
+
+def house_edge(bet: str | Bet, shoe: Shoe | int = 8) -> Fraction:
+    """Exact house edge per unit staked per coup (pushes counted) of a catalogue bet (``"banker"``,
+    ``"tie:9"``, ...) or a :class:`~analyzer.bets.model.Bet`.
+
+    Raises:
+        BetError: unknown bet name.
+
+    >>> from analyzer.core.exact import round_fraction
+    >>> round_fraction(100 * house_edge("banker", 8), 4)  # RULES.md: 1.0579%
+    Decimal('1.0579')
+    """
+    return price(_bet(bet), _shoe(shoe)).house_edge
+
+
+# -- assertions ------------------------------------------------------------------------------------------
+
+
+def dealing_order(coup: Coup) -> list[Card]:
+    """The cards of a coup in the order they were dealt (P, B, P, B, Player third, Banker third).
+
+    >>> " ".join(map(str, dealing_order(resolve("2 4 3 10 6 A"))))
+    '2 4 3 10 6 A'
+    """
+    if not isinstance(coup, Coup):
+        raise OracleTypeError(f"bad coup {_show(coup)}: give a Coup (e.g. resolve('2 4 3 10 6 A'))")
+    return [coup.player[0], coup.banker[0], coup.player[1], coup.banker[1],
+            *coup.player[2:], *coup.banker[2:]]
+
+
+def _winner(value: Winner | str) -> Winner:
+    if isinstance(value, Winner):
+        return value
+    if not isinstance(value, str):
+        raise OracleTypeError(f"bad winner {_show(value)}: use 'player', 'banker', 'tie' or a Winner")
+    text = value.strip().lower()
+    aliases = {"p": "player", "b": "banker", "t": "tie", "punto": "player", "banco": "banker"}
+    try:
+        return Winner(aliases.get(text, text))
+    except ValueError:
+        raise OracleError(f"bad winner {_show(value)}: use 'player', 'banker', 'tie' or a Winner") from None
+
+
+def _fail(seq: Sequence[Card], found: Sequence[Discrepancy], extra: str = "") -> AssertionError:
+    lines = [f"coup {' '.join(map(str, seq))} does not follow the rules of Punto Banco:"]
+    lines += [f"  {d.field}: expected {d.expected}, claimed {d.claimed} -- {d.rule}" for d in found]
+    with contextlib.suppress(CoupError):
+        lines.append(f"  reference: {resolve(seq).announce()}")
+    if extra:
+        lines.append(f"  {extra}")
+    return AssertionError("\n".join(lines))
+
+
+def assert_coup(
+    cards: CardsLike,
+    *,
+    player: CardsLike | None = None,
+    banker: CardsLike | None = None,
+    player_total: int | None = None,
+    banker_total: int | None = None,
+    winner: Winner | str | None = None,
+    player_draws: bool | None = None,
+    banker_draws: bool | None = None,
+    natural: bool | None = None,
+) -> Coup:
+    """Check an implementation's result for the coup dealt from ``cards`` against the tableau.
+
+    Args:
+        cards: the cards in dealing order, as text (``"2 4 3 10 6 A"``) or a sequence of
+            :class:`Card` or card text; extra cards after those the coup uses are ignored.
+        player, banker: the hands the implementation dealt (2 or 3 cards each).
+        player_total, banker_total: its final totals (0-9).
+        winner: ``"player"`` / ``"banker"`` / ``"tie"`` (or a :class:`Winner`).
+        player_draws, banker_draws: whether it gave that side a third card.
+        natural: whether it saw a natural (8 or 9 on either side's first two cards).
+
+    Only the claims given are checked.  Returns the reference :class:`Coup`.
+
+    Raises:
+        AssertionError: a claim breaks a rule; the message lists each difference with the rule
+            (tableau row, natural, total arithmetic, dealing order) and the reference coup.
+        CoupError / CardError: ``cards`` cannot be parsed or are too few for the claims.
+        OracleError: a claim of the wrong type (a total that is not an int, a draw that is
+            not a bool) or claims that contradict each other.  A total outside 0..9 is a
+            claim like any other, reported as a broken rule.
+
+    >>> assert_coup("2 K 3 3 8 4", banker="K 3 4")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    AssertionError: coup 2 K 3 3 8 4 does not follow the rules of Punto Banco:
+      banker: expected Banker stands, ... -- Banker on 3 must stand when the Player's third card is 8
+      reference: Player 2 3 8 (3), Banker K 3 (3): Tie
+    """
+    seq = _cards(cards)
+    if len(seq) < 4:
+        raise CoupError(f"a coup needs at least 4 cards (Player, Banker, Player, Banker); got {len(seq)}")
+    p_hand = _cards(player, "player") if player is not None else None
+    b_hand = _cards(banker, "banker") if banker is not None else None
+    player_total = _claimed_total(player_total, "player_total")
+    banker_total = _claimed_total(banker_total, "banker_total")
+    player_draws = _claimed_flag(player_draws, "player_draws")
+    banker_draws = _claimed_flag(banker_draws, "banker_draws")
+    natural = _claimed_flag(natural, "natural")
+    for name, hand, claim in (("player", p_hand, player_draws), ("banker", b_hand, banker_draws)):
+        if hand is not None and claim is not None and (len(hand) == 3) != claim:
+            raise OracleError(f"{name}_draws={claim} contradicts the {name} hand of {len(hand)} cards")
+    if p_hand is None and b_hand is None and player_draws is None and banker_draws is None:
+        reference = resolve(seq)
+        p_hand, b_hand = list(reference.player), list(reference.banker)
+    pd = len(p_hand) == 3 if p_hand is not None else player_draws
+    bd = len(b_hand) == 3 if b_hand is not None else banker_draws
+    if pd is None or bd is None:
+        reference = resolve(seq)
+        pd = reference.player_drew if pd is None else pd
+        bd = reference.banker_drew if bd is None else bd
+    used = 4 + pd + bd
+    if len(seq) < used:
+        raise CoupError(f"the claims deal {used} cards but only {len(seq)} were given")
+    if p_hand is None:
+        p_hand = [seq[0], seq[2]] + ([seq[4]] if pd else [])
+    if b_hand is None:
+        b_hand = [seq[1], seq[3]] + ([seq[4 + pd]] if bd else [])
+    rec = Record(
+        1, 1, cards=tuple(seq[:used]), player=tuple(p_hand), banker=tuple(b_hand),
+        player_total=player_total, banker_total=banker_total,
+        winner=_winner(winner) if winner is not None else None,
+    )
+    found = Verifier().check(rec)
+    p2 = (seq[0].point + seq[2].point) % 10
+    b2 = (seq[1].point + seq[3].point) % 10
+    is_natural = p2 >= 8 or b2 >= 8
+    if natural is not None and natural != is_natural:
+        rule = natural_rule_text(p2, b2) if is_natural else (
+            f"a natural is 8 or 9 on a side's first two cards; here Player {p2}, Banker {b2}")
+        found.append(Discrepancy(1, 1, "natural", str(is_natural), str(natural), rule))
+    if found:
+        raise _fail(seq, found)
+    return resolve(seq)
+
+
+def assert_payout(bet: str | Bet, cards: CardsLike, stake: Fraction | int | str,
+                  paid: Fraction | int | str, *, returned: bool = False) -> Fraction:
+    """Check the amount an implementation settled for ``bet`` on the coup dealt from ``cards``.
+
+    ``paid`` is the net win (0 for a push, minus the stake for a loss) or, with ``returned``,
+    the amount handed back (stake + win).  Amounts are exact: give ints, Fractions or decimal
+    text (``"9.5"``), never floats.  Returns the expected amount.
+
+    Raises:
+        AssertionError: the amount differs; the message names the pay-table line.
+        BetError: unknown bet; OracleTypeError (also a ``TypeError``): a float or other
+            non-exact amount; OracleError: a bad amount text (``parse_exact`` bounds: at most
+            80 characters, exponent at most 30) or a stake that is not above 0.
+
+    >>> assert_payout("banker", "3 6 4 2", 10, "9.5")
+    Fraction(19, 2)
+    """
+    amount_stake = _amount(stake, "stake")
+    amount_paid = _amount(paid, "paid")
+    if amount_stake <= 0:
+        raise OracleError(f"bad stake {_show(stake)}: a stake must be greater than 0")
+    if not isinstance(returned, bool):
+        raise OracleTypeError(f"bad returned {_show(returned)}: give True or False")
+    chosen = _bet(bet)
+    seq = _cards(cards)
+    coup = resolve(seq)
+    claim = ClaimedBet(chosen.name, chosen, amount_stake, amount_paid)
+    rec = Record(1, 1, cards=tuple(dealing_order(coup)), bets=(claim,))
+    found = Verifier(paid_means="returned" if returned else "net").check(rec)
+    if found:
+        raise _fail(seq, found)
+    return amount_stake * chosen.payout(features_of(coup)) + (amount_stake if returned else 0)
+
+
+# -- hypothesis strategies ----------------------------------------------------------------------------
+
+
+def shoes(min_decks: int = 1, max_decks: int = 8, *, depleted: bool = True,
+          suits: bool = True) -> SearchStrategy[Shoe]:
+    """Strategy for shoes: full standard shoes of ``min_decks``..``max_decks`` decks and, with
+    ``depleted``, shoes with any cards removed (at least 6 left); with ``suits``, the shoes know
+    their suits.  Needs hypothesis.
+
+    Raises:
+        OracleError: ``min_decks`` < 1 or ``max_decks`` < ``min_decks`` (OracleTypeError: not ints).
+    """
+    from hypothesis import strategies as st
+
+    for name, value in (("min_decks", min_decks), ("max_decks", max_decks)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OracleTypeError(f"bad {name} {_show(value)}: give a whole number of decks")
+    if min_decks < 1 or max_decks < min_decks:
+        raise OracleError(f"bad deck range {min_decks}..{max_decks}: use 1 <= min_decks <= max_decks")
+    full = st.integers(min_decks, max_decks).map(Shoe.standard)
+    if not depleted:
+        return full
+
+    @st.composite
+    def partial(draw: st.DrawFn) -> Shoe:
+        decks = draw(st.integers(min_decks, max_decks))
+        if suits:
+            counts = draw(st.lists(st.integers(0, decks), min_size=52, max_size=52))
+            short = 6 - sum(counts)
+            for i in range(52):  # top up to 6 cards, never above a full shoe's count
+                add = min(max(short, 0), decks - counts[i])
+                counts[i] += add
+                short -= add
+            return Shoe.from_suited_counts(counts)
+        ranks = draw(st.lists(st.integers(0, 4 * decks), min_size=13, max_size=13))
+        ranks[9] += max(0, 6 - sum(ranks))
+        return Shoe.from_counts(ranks)
+
+    return st.one_of(full, partial())
+
+
+def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrategy[list[Card]]:
+    """Strategy for ``size`` cards drawn without replacement, in dealing order, from ``shoe``
+    (a Shoe, a number of decks, or ``None`` for any shoe from :func:`shoes`).  Cards carry suits
+    when the shoe knows them.  Six cards are enough to resolve any coup.  Needs hypothesis.
+
+    Raises:
+        OracleError: ``size`` is not 4..6 or the shoe holds fewer cards (OracleTypeError: a
+            ``size`` or ``shoe`` of the wrong type).
+    """
+    from hypothesis import strategies as st
+
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise OracleTypeError(f"bad size {_show(size)}: give a whole number from 4 to 6")
+    if not 4 <= size <= 6:
+        raise OracleError(f"bad size {size}: a coup uses 4 to 6 cards")
+    fixed = _shoe(shoe) if shoe is not None else None
+    if fixed is not None and fixed.size < size:
+        raise OracleError(f"the shoe holds {fixed.size} cards, fewer than {size}")
+
+    @st.composite
+    def build(draw: st.DrawFn) -> list[Card]:
+        source = fixed if fixed is not None else draw(shoes())
+        if source.suited is not None:
+            kinds = [Card(RANKS[i // 4], SUITS[i % 4]) for i in range(52)]
+            counts = list(source.suited)
+        else:
+            kinds = [Card(r) for r in RANKS]
+            counts = list(source.counts)
+        out: list[Card] = []
+        for _ in range(size):
+            pick = draw(st.integers(0, sum(counts) - 1))
+            for i, n in enumerate(counts):
+                if pick < n:
+                    out.append(kinds[i])
+                    counts[i] -= 1
+                    break
+                pick -= n
+        return out
+
+    return build()
+
+
+def coups(shoe: Shoe | int | None = None) -> SearchStrategy[Coup]:
+    """Strategy for reference coups (:func:`analyzer.core.coup.resolve` of :func:`card_sequences`).
+    Needs hypothesis."""
+    return card_sequences(shoe).map(resolve)
+
+
+__all__ = [
+    "OracleError", "OracleTypeError",
+    "assert_coup", "assert_payout", "card_sequences", "coups", "dealing_order", "expected_probabilities",
+    "house_edge", "probability", "shoes",
+]
