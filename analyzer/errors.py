@@ -25,3 +25,14 @@ class CoupError(AnalyzerError):
 
 class BetError(AnalyzerError):
     """An unknown bet name, a bad bet parameter or a malformed bet definition."""
+
+
+class RulesError(AnalyzerError):
+    """A rule set that cannot be used: an unknown name, a malformed TOML rules file, or a
+    tableau with totals outside 0-9 (raised in :mod:`analyzer.core.tableau`)."""
+
+
+class UndeclaredReadError(BetError):
+    """A bet read a part of the coup it did not declare it reads (raised by the coup record,
+    :mod:`analyzer.core.coup`): pricing it from a table refined only as far as its declared
+    reads would be wrong, so the read is refused instead of guessed."""

@@ -13,13 +13,27 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analyzer.bets.model import Bet, PayLine, combine, is_tie, wins
-from analyzer.core.coup import Winner
+from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO, Coup, Winner
 from analyzer.core.exact import fraction_text, parse_exact
-from analyzer.core.features import Features, Level
+from analyzer.core.reads import Reads
 from analyzer.errors import AnalyzerError, BetError
 
 F = Fraction
 P, B, T = Winner.PLAYER, Winner.BANKER, Winner.TIE
+
+#: What the catalogue's bets read.
+WINNER = Reads.of(["winner"])
+WINNER_TOTALS = Reads.of(["player_total", "banker_total"])
+BANKER_RESULT = Reads.of(["winner", "banker_total", "banker_cards"])
+PLAYER_RESULT = Reads.of(["winner", "player_total", "player_cards"])
+DRAGON_BONUS = Reads.of(["player_total", "banker_total", "player_natural", "banker_natural"])
+CARDS_DEALT = Reads.of(["cards"])
+PAIRS = {
+    "player": Reads.of([], [PLAYER_FIRST_TWO], ranks="equality"),
+    "banker": Reads.of([], [BANKER_FIRST_TWO], ranks="equality"),
+}
+EITHER_PAIR = Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], ranks="equality")
+PERFECT_PAIR = Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], ranks="equality", suits="same-card")
 
 #: Égalité pays per tie total (RULES.md, "Égalité").
 EGALITE_PAYS: dict[int, int] = {0: 150, 1: 215, 2: 225, 3: 200, 4: 120, 5: 110, 6: 45, 7: 45, 8: 80, 9: 80}
@@ -71,6 +85,7 @@ def banker(param: str | None) -> Bet:
         name="banker",
         title=f"Banker ({fraction_text(rate)}% commission)",
         lines=(PayLine("Banker wins", wins(B), pays), PayLine("Tie (push)", is_tie, F(0))),
+        reads=WINNER,
         otherwise_event="Player wins",
         source="rule sheets 000, 001, 003, 004 (19 for 20)",
         adjustable=0,
@@ -83,6 +98,7 @@ def player(param: str | None) -> Bet:
         name="player",
         title="Player",
         lines=(PayLine("Player wins", wins(P), _pay(param, 1)), PayLine("Tie (push)", is_tie, F(0))),
+        reads=WINNER,
         otherwise_event="Banker wins",
         source="rule sheets 000-004",
         adjustable=0,
@@ -96,6 +112,7 @@ def tie(param: str | None) -> Bet:
         name="tie",
         title=f"Tie ({fraction_text(pays)} to 1)",
         lines=(PayLine("Tie", is_tie, pays),),
+        reads=WINNER,
         otherwise_event="Player or Banker wins",
         source="rule sheets 000-004 (8 to 1); 9 to 1 is a common variant",
         adjustable=0,
@@ -116,6 +133,7 @@ def _banker_half_on(total: int, name: str, title: str, source: str) -> Callable[
                 PayLine("Banker wins otherwise", wins(B), F(1)),
                 PayLine("Tie (push)", is_tie, F(0)),
             ),
+            reads=Reads.of(["winner", "banker_total"]),
             otherwise_event="Player wins",
             source=source,
             adjustable=0,
@@ -134,16 +152,17 @@ def ez_banker(_: str | None) -> Bet:
             PayLine("Banker wins otherwise", wins(B), F(1)),
             PayLine("Tie (push)", is_tie, F(0)),
         ),
+        reads=BANKER_RESULT,
         otherwise_event="Player wins",
         source="RULES.md, EZ Baccarat",
     )
 
 
-def _dragon_7(f: Features) -> bool:
+def _dragon_7(f: Coup) -> bool:
     return f.winner is B and f.banker_total == 7 and f.banker_cards == 3
 
 
-def _panda_8(f: Features) -> bool:
+def _panda_8(f: Coup) -> bool:
     return f.winner is P and f.player_total == 8 and f.player_cards == 3
 
 
@@ -153,6 +172,7 @@ def dragon_7(param: str | None) -> Bet:
         "dragon-7",
         "Dragon 7",
         (PayLine("Banker wins with 3-card 7", _dragon_7, _pay(param, 40)),),
+        reads=BANKER_RESULT,
         source="RULES.md, EZ Baccarat side bets",
         adjustable=0,
     )
@@ -164,6 +184,7 @@ def panda_8(param: str | None) -> Bet:
         "panda-8",
         "Panda 8",
         (PayLine("Player wins with 3-card 8", _panda_8, _pay(param, 25)),),
+        reads=PLAYER_RESULT,
         source="RULES.md, EZ Baccarat side bets",
         adjustable=0,
     )
@@ -172,7 +193,7 @@ def panda_8(param: str | None) -> Bet:
 def _dragon_bonus(side: Winner) -> Callable[[str | None], Bet]:
     mine = "player" if side is P else "banker"
 
-    def natural(f: Features) -> bool:
+    def natural(f: Coup) -> bool:
         return f.player_natural if side is P else f.banker_natural
 
     def make(_: str | None) -> Bet:
@@ -186,27 +207,28 @@ def _dragon_bonus(side: Winner) -> Callable[[str | None], Bet]:
             f"dragon-bonus-{mine}",
             f"Dragon Bonus ({mine.capitalize()})",
             tuple(lines),
+            reads=DRAGON_BONUS,
             source="RULES.md, Dragon Bonus",
         )
 
     return make
 
 
-def _wins_by(side: Winner, margin: int) -> Callable[[Features], bool]:
+def _wins_by(side: Winner, margin: int) -> Callable[[Coup], bool]:
     """Condition: ``side`` wins without a natural on either side, by exactly ``margin`` points."""
     return lambda f: f.winner is side and not f.natural and f.margin == margin
 
 
 def _pair(side: str) -> Callable[[str | None], Bet]:
     def make(param: str | None) -> Bet:
-        when: Callable[[Features], bool] = (
-            (lambda f: bool(f.player_pair)) if side == "player" else (lambda f: bool(f.banker_pair))
+        when: Callable[[Coup], bool] = (
+            (lambda c: c.player_pair) if side == "player" else (lambda c: c.banker_pair)
         )
         return Bet(
             f"{side}-pair",
             f"{side.capitalize()} Pair",
             (PayLine(f"{side.capitalize()} pair", when, _pay(param, 11)),),
-            level=Level.RANK,
+            reads=PAIRS[side],
             source="RULES.md, Player Pair / Banker Pair",
             adjustable=0,
         )
@@ -219,8 +241,8 @@ def either_pair(param: str | None) -> Bet:
     return Bet(
         "either-pair",
         "Either Pair",
-        (PayLine("Either side pairs", lambda f: bool(f.player_pair or f.banker_pair), _pay(param, 5)),),
-        level=Level.RANK,
+        (PayLine("Either side pairs", lambda c: c.player_pair or c.banker_pair, _pay(param, 5)),),
+        reads=EITHER_PAIR,
         source="RULES.md, Either Pair",
         adjustable=0,
     )
@@ -233,11 +255,11 @@ def perfect_pair(param: str | None) -> Bet:
     if version not in ("1", "2"):
         raise BetError(f"bad Perfect Pair version {param!r}: use 1 (25 either) or 2 (25 one, 250 both)")
 
-    def both(f: Features) -> bool:
-        return bool(f.player_suited_pair and f.banker_suited_pair)
+    def both(c: Coup) -> bool:
+        return c.player_suited_pair and c.banker_suited_pair
 
-    def one(f: Features) -> bool:
-        return bool(f.player_suited_pair or f.banker_suited_pair)
+    def one(c: Coup) -> bool:
+        return c.player_suited_pair or c.banker_suited_pair
 
     lines = (
         (PayLine("Either side suited pair", one, F(25)),)
@@ -251,7 +273,7 @@ def perfect_pair(param: str | None) -> Bet:
         "perfect-pair",
         f"Perfect Pair (version {version})",
         lines,
-        level=Level.CARD,
+        reads=PERFECT_PAIR,
         source="RULES.md, Perfect Pair",
     )
 
@@ -261,7 +283,8 @@ def big(param: str | None) -> Bet:
     return Bet(
         "big",
         "Big (5 or 6 cards)",
-        (PayLine("5 or 6 cards", lambda f: f.cards >= 5, _pay(param, F(54, 100))),),
+        (PayLine("5 or 6 cards", lambda c: c.cards_dealt >= 5, _pay(param, F(54, 100))),),
+        reads=CARDS_DEALT,
         otherwise_event="4 cards",
         source="RULES.md, Big / Small",
         adjustable=0,
@@ -273,7 +296,8 @@ def small(param: str | None) -> Bet:
     return Bet(
         "small",
         "Small (4 cards)",
-        (PayLine("4 cards", lambda f: f.cards == 4, _pay(param, F(3, 2))),),
+        (PayLine("4 cards", lambda c: c.cards_dealt == 4, _pay(param, F(3, 2))),),
+        reads=CARDS_DEALT,
         otherwise_event="5 or 6 cards",
         source="RULES.md, Big / Small",
         adjustable=0,
@@ -299,7 +323,7 @@ def lucky_6(param: str | None) -> Bet:
             F(three),
         ),
     )
-    return Bet("lucky-6", f"Lucky 6 (pays {two} / {three})", lines, source="RULES.md, Lucky 6")
+    return Bet("lucky-6", f"Lucky 6 (pays {two} / {three})", lines, reads=BANKER_RESULT, source="RULES.md, Lucky 6")
 
 
 def egalite(param: str | None) -> Bet:
@@ -320,7 +344,8 @@ def egalite(param: str | None) -> Bet:
     return Bet(
         f"egalite:{label}" + (f"@{pay_text}" if pay_text else ""),
         f"Égalité {spec.strip()} ({fraction_text(pays)} to 1)",
-        (PayLine(f"Tie on {label}", lambda f: f.winner is T and f.player_total in totals, pays),),
+        (PayLine(f"Tie on {label}", lambda c: c.winner is T and c.player_total in totals, pays),),
+        reads=WINNER_TOTALS,
         source="RULES.md, Égalité",
         adjustable=0,
     )
@@ -355,6 +380,7 @@ def _banker_natural(total: int) -> Callable[[str | None], Bet]:
                     _pay(param, 9),
                 ),
             ),
+            reads=Reads.of(["banker_natural", "banker_total"]),
             source="RULES.md, Banker natural 8 / natural 9",
             adjustable=0,
         )
@@ -366,13 +392,14 @@ def _three_card_win(side: Winner, default: int) -> Callable[[str | None], Bet]:
     mine = side.value
 
     def make(param: str | None) -> Bet:
-        def when(f: Features) -> bool:
+        def when(f: Coup) -> bool:
             return f.winner is side and f.winner_cards == 3
 
         return Bet(
             f"{mine}-3-card-win",
             f"{side.label} 3-card win",
             (PayLine(f"{side.label} wins with 3 cards", when, _pay(param, default)),),
+            reads=Reads.of(["winner_cards"]),
             source="RULES.md, Player / Banker 3-card win",
             adjustable=0,
         )
@@ -384,7 +411,7 @@ def _parity(side: Winner, odd: bool) -> Callable[[str | None], Bet]:
     mine, word = side.value, "odd" if odd else "even"
 
     def make(param: str | None) -> Bet:
-        def when(f: Features) -> bool:
+        def when(f: Coup) -> bool:
             total = f.player_total if side is P else f.banker_total
             return total % 2 == (1 if odd else 0)
 
@@ -392,6 +419,7 @@ def _parity(side: Winner, odd: bool) -> Callable[[str | None], Bet]:
             f"{mine}-{word}",
             f"{side.label} {word} total",
             (PayLine(f"{side.label} total {word}", when, _pay(param, PARITY_PAYS[odd])),),
+            reads=Reads.of([f"{mine}_total"]),
             source="Wizard of Odds, Even and Odd (Triple PG / eBET): even pays 0.86, odd 0.9",
             adjustable=0,
         )

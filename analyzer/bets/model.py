@@ -1,10 +1,12 @@
-"""Bets: payout rules over a finished coup's :class:`~analyzer.core.features.Features`.
+"""Bets: pay tables over a finished coup's record (:class:`~analyzer.core.coup.Coup`).
 
 A bet is a *pay table*: an ordered list of lines (event, condition, pays); the first line whose
 condition holds settles the coup, and a coup that matches no line settles at ``otherwise``
 (normally -1, a loss).  Pays are win amounts per unit staked, as exact ``Fraction``: 19/20 for a
-Banker win under 5% commission, 0 for a push, -1 for a loss.  A bet declares the coarsest
-:class:`~analyzer.core.features.Level` its conditions need, so the enumerator walks no finer.
+Banker win under 5% commission, 0 for a push, -1 for a loss.  A bet declares what it reads
+(:class:`~analyzer.core.reads.Reads`), so the engine refines the walk no further; its
+conditions see the coup projected to those reads, and reading anything else raises
+:class:`~analyzer.errors.UndeclaredReadError` instead of mispricing the bet.
 
 Any payout function can be priced with :meth:`Bet.from_function`.
 """
@@ -12,21 +14,20 @@ Any payout function can be priced with :meth:`Bet.from_function`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
 
-from analyzer.core.coup import Winner
+from analyzer.core.coup import Coup, Winner
 from analyzer.core.exact import fraction_text
-from analyzer.core.features import Features, GuardedFeatures, Level
+from analyzer.core.reads import Reads
 from analyzer.errors import BetError
 
-Condition = Callable[[Features], bool]
+Condition = Callable[[Coup], bool]
 
 
 @dataclass(frozen=True)
 class PayLine:
-    """One line of a pay table: when ``when(features)`` holds, the bet pays ``pays`` per unit
+    """One line of a pay table: when ``when(coup)`` holds, the bet pays ``pays`` per unit
     (0 = push, -1 = loss)."""
 
     event: str
@@ -39,122 +40,116 @@ class Bet:
     """A wager priced per unit staked.
 
     Attributes:
-        name: catalogue name (lower-case, hyphenated), e.g. ``"banker"``, ``"dragon-7"``.
+        name: machine name (lower-case, hyphenated; ``NAME:PARAM`` for a parameter), e.g.
+            ``"banker"``, ``"banker:4"``, ``"dragon-7"``.
         title: display name, e.g. ``"Banker (5% commission)"``.
         lines: the pay table, first match wins.
+        reads: what the conditions (or the payout function) read of the coup.
         otherwise: pays when no line matches (default -1, a loss).
         otherwise_event: event label for that case.
-        level: the coarsest card level the conditions need.
-        thirds: whether the conditions read the third cards' values.
         source: where the pay table comes from (rule sheet or publication).
-        adjustable: index of the line whose pay :func:`analyzer.engine.pricing.pay_for_edge` solves
-            for, or ``None``.
+        adjustable: index of the line whose pay :func:`analyzer.engine.pricing.pay_for_edge`
+            solves for, or ``None``.
         payout_function: for bets not given as a pay table, the pay per unit for a coup.
         event_function: for those, the event label for a coup (default: from the pay).
+        rules: a longer description of the bet's rules, for reports.
     """
 
     name: str
     title: str
     lines: tuple[PayLine, ...]
+    reads: Reads = field(default_factory=Reads)
     otherwise: Fraction = Fraction(-1)
     otherwise_event: str = "Loss"
-    level: Level = Level.VALUE
-    thirds: bool = False
     source: str = ""
     adjustable: int | None = None
-    payout_function: Callable[[Features], Fraction] | None = field(default=None, compare=False)
-    event_function: Callable[[Features], str] | None = field(default=None, compare=False)
+    payout_function: Callable[[Coup], Fraction | int] | None = field(default=None, compare=False)
+    event_function: Callable[[Coup], str] | None = field(default=None, compare=False)
+    rules: str = ""
 
-    def settle(self, features: Features) -> tuple[str, Fraction]:
-        """The event and the pay per unit staked for a coup with these features."""
+    def settle(self, coup: Coup) -> tuple[str, Fraction]:
+        """The event and the pay per unit staked for ``coup``, as the bet sees it: a full
+        record (from :func:`~analyzer.core.coup.resolve`) is first projected to the bet's
+        reads, so every path settles a coup the same way.
+
+        Raises:
+            UndeclaredReadError: a condition read what the bet did not declare.
+            BetError: a payout function returned something that is not an exact pay >= -1.
+        """
+        if coup.is_full:
+            coup = coup.project(self.reads)
         if self.payout_function is not None:
-            # A payout function sees only the fields it declared (see GuardedFeatures).
-            view: Any = GuardedFeatures(features, self.level, self.thirds, f"bet {self.name!r}")
-            pays = _checked_pay(self.name, self.payout_function(view))
-            label = self.event_function(view) if self.event_function else _label_for_pay(pays)
+            pays = _checked_pay(self.name, self.payout_function(coup))
+            label = self.event_function(coup) if self.event_function else _label_for_pay(pays)
             return label, pays
         for line in self.lines:
-            if line.when(features):
+            if line.when(coup):
                 return line.event, line.pays
         return self.otherwise_event, self.otherwise
 
-    def payout(self, features: Features) -> Fraction:
+    def payout(self, coup: Coup) -> Fraction:
         """The pay per unit staked (win amount, 0 push, -1 loss)."""
-        return self.settle(features)[1]
+        return self.settle(coup)[1]
 
     def pays_text(self) -> str:
-        """Short pay summary for tables, e.g. ``"19/20"`` or ``"40 / push"``."""
+        """Short pay summary for tables, e.g. ``"19/20"``, ``"varies"``."""
         if self.payout_function is not None:
             return "custom"
-        wins = [line.pays for line in self.lines if line.pays > 0]
+        wins = {line.pays for line in self.lines if line.pays > 0}
         if len(wins) == 1:
-            return str(wins[0])
-        if not wins:
-            return "-"
-        return "varies"
+            return fraction_text(next(iter(wins)))
+        return "varies" if wins else "-"
 
     def with_pay(self, pays: Fraction, line: int | None = None) -> Bet:
         """The same bet with line ``line`` (default: the adjustable line) paying ``pays``.
 
         Raises:
-            BetError: the bet has no adjustable line and none is given.
+            BetError: the bet has no adjustable line and none is given, or a bad pay.
         """
         idx = self.adjustable if line is None else line
         if idx is None or self.payout_function is not None:
             raise BetError(f"bet {self.name!r} has no single adjustable pay")
-        if not isinstance(idx, int) or not 0 <= idx < len(self.lines):
+        if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < len(self.lines):
             raise BetError(f"bet {self.name!r} has no pay line {idx!r}: it has {len(self.lines)}")
         pays = _checked_pay(self.name, pays)
         lines = list(self.lines)
-        lines[idx] = PayLine(lines[idx].event, lines[idx].when, Fraction(pays))
-        return Bet(
-            name=self.name,
-            title=f"{self.title} [{lines[idx].event} pays {fraction_text(Fraction(pays))}]",
-            lines=tuple(lines),
-            otherwise=self.otherwise,
-            otherwise_event=self.otherwise_event,
-            level=self.level,
-            thirds=self.thirds,
-            source=self.source,
-            adjustable=idx,
-        )
+        lines[idx] = PayLine(lines[idx].event, lines[idx].when, pays)
+        return replace(self, title=f"{self.title} [{lines[idx].event} pays {fraction_text(pays)}]",
+                       lines=tuple(lines), adjustable=idx)
 
     @classmethod
     def from_function(
         cls,
         name: str,
-        payout: Callable[[Features], Fraction | int],
+        payout: Callable[[Coup], Fraction | int],
         *,
-        level: Level = Level.VALUE,
-        thirds: bool = False,
+        reads: Reads | None = None,
         title: str | None = None,
+        event: Callable[[Coup], str] | None = None,
     ) -> Bet:
-        """A bet from any payout function over :class:`Features` (win amount per unit staked,
-        0 push, -1 loss).  Declare ``level=Level.RANK`` if it reads pairs, ``Level.CARD`` for
-        suited pairs, and ``thirds=True`` if it reads third-card values; the features it gets
-        carry ``None`` in the fields finer than that.
+        """A bet from any payout function of the coup record (win amount per unit staked,
+        0 push, -1 loss).  ``reads`` declares what it reads (default: every base field and no
+        card detail); the record it gets carries nothing more.
 
         >>> from fractions import Fraction
-        >>> b = Bet.from_function("banker-7", lambda f: Fraction(1) if f.banker_total == 7 else -1)
-        >>> b.name, b.level
-        ('banker-7', <Level.VALUE: 0>)
+        >>> b = Bet.from_function("banker-7", lambda c: Fraction(1) if c.banker_total == 7 else -1,
+        ...                       reads=Reads.of(["banker_total"]))
+        >>> b.name, sorted(b.reads.fields)
+        ('banker-7', ['banker_total'])
 
         Raises:
-            BetError: ``level`` is not a :class:`Level` or ``payout`` is not callable; when the
-                bet is priced, a payout that is not an exact number >= -1.
+            BetError: ``reads`` is not a Reads or ``payout`` is not callable; when the bet is
+                priced, a payout that is not an exact number >= -1, or a read it did not declare.
         """
-        if not isinstance(level, Level):
-            raise BetError(f"bad level {level!r}: use Level.VALUE, Level.RANK or Level.CARD")
+        chosen = Reads.everything_but_cards() if reads is None else reads
+        if not isinstance(chosen, Reads):
+            raise BetError(f"bad reads {reads!r}: give a Reads, e.g. Reads.of(['winner'])")
         if not callable(payout):
-            raise BetError(f"bad payout {payout!r}: give a function of the coup's Features")
-        return cls(
-            name=name,
-            title=title or name,
-            lines=(),
-            level=level,
-            thirds=thirds,
-            payout_function=payout,  # type: ignore[arg-type]  # checked by _checked_pay
-        )
+            raise BetError(f"bad payout {payout!r}: give a function of the coup record")
+        if not isinstance(name, str) or not name.strip():
+            raise BetError(f"bad bet name {name!r}: give a non-empty name")
+        return cls(name=name, title=title or name, lines=(), reads=chosen, payout_function=payout,
+                   event_function=event)
 
 
 def _checked_pay(name: str, pays: object) -> Fraction:
@@ -190,12 +185,16 @@ def combine(bets: Sequence[Bet], stakes: Sequence[Fraction | int] | None = None)
     if len(weights) != len(bets) or any(w <= 0 for w in weights):
         raise BetError("a combined wager needs one positive stake per bet")
     total = sum(weights, Fraction(0))
+    reads = bets[0].reads
+    for b in bets[1:]:
+        reads = reads | b.reads
 
-    def payout(f: Features) -> Fraction:
-        return sum((w * b.payout(f) for w, b in zip(weights, bets, strict=True)), Fraction(0)) / total
+    def payout(c: Coup) -> Fraction:
+        return sum((w * b.payout(c.project(b.reads) if c.is_full else _narrow(c, b))
+                    for w, b in zip(weights, bets, strict=True)), Fraction(0)) / total
 
-    def settle_event(f: Features) -> str:
-        return " + ".join(b.settle(f)[0] for b in bets)
+    def settle_event(c: Coup) -> str:
+        return " + ".join(b.settle(_narrow(c, b))[0] for b in bets)
 
     names = "+".join(b.name for b in bets)
     staked = " + ".join(f"{fraction_text(w)} on {b.title}" for w, b in zip(weights, bets, strict=True))
@@ -203,12 +202,15 @@ def combine(bets: Sequence[Bet], stakes: Sequence[Fraction | int] | None = None)
         name=names,
         title=f"Combined: {staked}",
         lines=(),
-        level=max(b.level for b in bets),
-        thirds=any(b.thirds for b in bets),
+        reads=reads,
         source="sheet 000 (seven-seat table: Tie staked with Player or Banker)",
         payout_function=payout,
         event_function=settle_event,
     )
+
+
+def _narrow(coup: Coup, bet: Bet) -> Coup:
+    return coup.narrow(bet.reads)
 
 
 def _stake(value: object) -> Fraction:
@@ -222,9 +224,9 @@ def _stake(value: object) -> Fraction:
 
 def wins(side: Winner) -> Condition:
     """Condition: ``side`` wins (or, for ``Winner.TIE``, the coup ties)."""
-    return lambda f: f.winner is side
+    return lambda c: c.winner is side
 
 
-def is_tie(f: Features) -> bool:
+def is_tie(c: Coup) -> bool:
     """Condition: the coup ties."""
-    return f.winner is Winner.TIE
+    return c.winner is Winner.TIE

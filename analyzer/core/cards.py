@@ -45,6 +45,12 @@ class Rank(enum.Enum):
         """Printed symbol: ``A``, ``2``..``9``, ``10``, ``J``, ``Q``, ``K``."""
         return "10" if self is Rank.TEN else self.value
 
+    @property
+    def order(self) -> int:
+        """Poker order 1..13 (A = 1 low, 2..10, J = 11, Q = 12, K = 13); an ace also plays high
+        (14) where a hand rule says so."""
+        return self.index + 1
+
 
 class Suit(enum.Enum):
     """The four suits, valued by their lower-case letter."""
@@ -59,9 +65,33 @@ class Suit(enum.Enum):
         """Position 0..3 in the order s, h, d, c."""
         return SUITS.index(self)
 
+    @property
+    def colour(self) -> Colour:
+        """Red for hearts and diamonds, black for spades and clubs."""
+        return Colour.RED if self in (Suit.HEARTS, Suit.DIAMONDS) else Colour.BLACK
+
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol: ``♠ ♥ ♦ ♣``."""
+        return _SYMBOLS[self.index]
+
+
+class Colour(enum.Enum):
+    """The two colours: red (hearts, diamonds) and black (spades, clubs)."""
+
+    RED = "red"
+    BLACK = "black"
+
+    @property
+    def index(self) -> int:
+        """0 for red, 1 for black."""
+        return 0 if self is Colour.RED else 1
+
 
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+_SYMBOLS = "\u2660\u2665\u2666\u2663"
 #: Point value of each rank, indexed like ``RANKS``.
 RANK_POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
 #: Ranks of each point value 0..9 (value 0 holds T, J, Q, K).

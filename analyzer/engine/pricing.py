@@ -1,13 +1,19 @@
-"""Evaluate a shoe: exact outcome counts, probabilities, and bet statistics.
+"""Pricing: which compiled table a bet needs, and its exact statistics on a shoe.
 
-Everything here is exact: counts are ``int``, probabilities and EVs are ``Fraction``.  The one
-irrational figure, the standard deviation, is given as a ``Decimal`` rounded exactly
+The policy (:func:`table_reads`): bets that read no cards share one value-level table read at
+the union of their fields; bets that read only the first four cards share one first-four table
+(on shoes of 6 cards or more); any other card-reading bet shares a table with the bets that
+read the same cards.  Each bet settles every record of its table once (as the bet sees it:
+the record narrowed to the bet's own reads), so pricing a shoe is one table evaluation
+(:mod:`analyzer.engine.evaluate`) and a few additions per bet.
+
+Everything is exact: counts are ``int``, probabilities and EVs are ``Fraction``.  The one
+irrational figure, the standard deviation, is a ``Decimal`` rounded exactly
 (:meth:`BetSummary.standard_deviation`), never through a float.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -16,101 +22,149 @@ from decimal import Decimal
 from fractions import Fraction
 
 from analyzer.bets.model import Bet
-from analyzer.core.coup import Winner
+from analyzer.core.coup import Coup, Winner
 from analyzer.core.exact import sqrt_decimal
-from analyzer.core.features import Features, Level
+from analyzer.core.reads import Reads
 from analyzer.core.shoe import Shoe
-from analyzer.engine.walk import CompiledTable, SuitsUnknownError, compile_table, universe
-from analyzer.errors import BetError, ShoeError
+from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine.algebra import SuitsUnknownError
+from analyzer.engine.evaluate import record_counts
+from analyzer.engine.table import CompiledTable, compile_table
+from analyzer.errors import BetError, RulesError, ShoeError
 
 #: Event label of the sequences that run out of cards before the coup is decided (N < 6 only).
 RUN_OUT = "Shoe runs out mid-coup (void)"
+MAX_CARDS = 6
+#: What ``analyze`` reads: everything its tables show.
+ANALYSIS_READS = Reads.of(["winner", "player_total", "banker_total", "player_cards", "banker_cards",
+                           "player_natural", "banker_natural"])
+SUITS_NEEDED = (
+    "suited bets need the suits of the cards, and this shoe gives counts per rank only: use a "
+    "standard shoe (--decks), remove cards with their suits (e.g. Kh), or give counts per rank and suit"
+)
+
+
+def _check_shoe(shoe: object) -> Shoe:
+    if not isinstance(shoe, Shoe):
+        raise ShoeError(f"bad shoe {shoe!r}: give a Shoe, e.g. Shoe.standard(8) or Shoe.parse('8=2,K=3')")
+    return shoe
+
+
+def _check_bet(bet: object) -> Bet:
+    if not isinstance(bet, Bet):
+        raise BetError(f"bad bet {bet!r}: give a Bet, e.g. find_bet('banker')")
+    return bet
+
+
+def _check_tableau(tableau: object) -> Tableau:
+    if not isinstance(tableau, Tableau):
+        raise RulesError(f"bad rules {tableau!r}: give a Tableau, e.g. analyzer.STANDARD or find_tableau('standard')")
+    return tableau
+
+
+# -- the policy -------------------------------------------------------------------------------
+
+
+def table_reads(reads: Iterable[Reads], size: int) -> list[tuple[Reads, list[int]]]:
+    """Group reads into the tables that price them on a shoe of ``size`` cards: (the table's
+    reads, indices of the reads it prices), in first-use order."""
+    groups: dict[object, tuple[Reads, list[int]]] = {}
+    for i, r in enumerate(reads):
+        if not r.sets:
+            key: object = "values"
+        elif r.first_four_only and size >= MAX_CARDS:
+            key = "first-four"
+        else:
+            key = (r.sets, r.ranks, r.suits)
+        if key in groups:
+            union, members = groups[key]
+            groups[key] = (union | r, [*members, i])
+        else:
+            groups[key] = (r, [i])
+    return list(groups.values())
+
+
+def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD) -> CompiledTable:
+    """The table that prices ``reads`` on a shoe of ``size`` cards: the first-four table when
+    only the first four cards are read and the shoe holds 6 or more, else the full walk."""
+    return compile_table(tableau, reads, reads.first_four_only and size >= MAX_CARDS)
+
+
+# -- distributions ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Distribution:
-    """Exact counts of coup features for one shoe.
+    """Exact counts of coup records for one shoe.
 
     ``counts[i]`` is the number of ordered K-card sequences of the shoe's physical cards
-    (K = min(N, 6), N = cards in the shoe) whose coup ends with ``features[i]``;
-    ``denominator`` = N!/(N-K)!.  For N >= 6 these are the published 6-card permutation counts;
-    below, ``run_out`` counts the sequences that end before the coup is decided.
+    (K = min(N, 6), N = cards in the shoe) whose coup ends with ``records[i]`` (as read by
+    ``reads``); ``denominator`` = N!/(N-K)!.  For N >= 6 these are the published 6-card
+    permutation counts; below, :attr:`run_out` counts the sequences that end before the coup
+    is decided.
     """
 
     shoe: Shoe
-    level: Level
-    features: tuple[Features, ...]
+    tableau: Tableau
+    reads: Reads
+    records: tuple[Coup, ...]
     counts: tuple[int, ...]
     denominator: int
 
     @property
     def sequence_cards(self) -> int:
         """K: cards per counted sequence (6 when the shoe holds at least 6)."""
-        return universe(self.shoe.size)
+        return min(self.shoe.size, MAX_CARDS)
 
     @property
     def complete(self) -> bool:
         """True when the shoe holds at least 6 cards, so no coup can run out."""
-        return self.shoe.size >= 6
+        return self.shoe.size >= MAX_CARDS
 
     @property
     def run_out(self) -> int:
         """Count of sequences on which the shoe runs out before the coup is decided."""
         return self.denominator - sum(self.counts)
 
-    def count(self, predicate: Callable[[Features], bool]) -> int:
+    def count(self, predicate: Callable[[Coup], bool]) -> int:
         """Number of counted sequences whose coup satisfies ``predicate``."""
-        return sum(c for f, c in zip(self.features, self.counts, strict=True) if predicate(f))
+        return sum(c for r, c in zip(self.records, self.counts, strict=True) if c and predicate(r))
 
-    def probability(self, predicate: Callable[[Features], bool]) -> Fraction:
+    def probability(self, predicate: Callable[[Coup], bool]) -> Fraction:
         """Probability per coup that the coup satisfies ``predicate`` (exact)."""
         return Fraction(self.count(predicate), self.denominator)
 
-    def tally(self, key: Callable[[Features], object]) -> dict[object, int]:
-        """Counts grouped by ``key(features)``."""
+    def tally(self, key: Callable[[Coup], object]) -> dict[object, int]:
+        """Counts grouped by ``key(record)``."""
         out: dict[object, int] = defaultdict(int)
-        for f, c in zip(self.features, self.counts, strict=True):
-            out[key(f)] += c
+        for r, c in zip(self.records, self.counts, strict=True):
+            out[key(r)] += c
         return dict(out)
 
 
-def distribution(shoe: Shoe, level: Level = Level.VALUE, thirds: bool = False) -> Distribution:
-    """The exact :class:`Distribution` of coup features at ``level`` for ``shoe``.
+def distribution(shoe: Shoe, reads: Reads | None = None, tableau: Tableau = STANDARD) -> Distribution:
+    """The exact :class:`Distribution` of coup records read at ``reads`` (default: every base
+    field) for ``shoe`` under ``tableau``.
 
     Raises:
-        BetError: ``level`` is CARD and the shoe's suits are unknown.
-        ShoeError: ``shoe`` is not a Shoe; BetError: ``level`` is not a Level.
+        ShoeError: ``shoe`` is not a Shoe; BetError: ``reads`` is not a Reads, or it reads suits
+            and the shoe's suits are unknown; RulesError: ``tableau`` is not a Tableau.
     """
     _check_shoe(shoe)
-    if not isinstance(level, Level):
-        raise BetError(f"bad level {level!r}: use Level.VALUE, Level.RANK or Level.CARD")
-    return _table_distribution(compile_table(level, bool(thirds)), shoe)
+    _check_tableau(tableau)
+    chosen = Reads.everything_but_cards() if reads is None else reads
+    if not isinstance(chosen, Reads):
+        raise BetError(f"bad reads {reads!r}: give a Reads, e.g. Reads.of(['winner'])")
+    table = compile_table(tableau, chosen, False)  # the full walk: every record is a whole coup
+    counts, denom = _counts(table, shoe)
+    return Distribution(shoe, tableau, chosen, table.records, tuple(counts), denom)
 
 
-def _check_shoe(shoe: object) -> None:
-    if not isinstance(shoe, Shoe):
-        raise ShoeError(f"bad shoe {shoe!r}: give a Shoe, e.g. Shoe.standard(8) or Shoe.parse('8=2,K=3')")
-
-
-def _check_bet(bet: object) -> None:
-    if not isinstance(bet, Bet):
-        raise BetError(f"bad bet {bet!r}: give a Bet, e.g. find_bet('banker')")
-
-
-def _table_distribution(table: CompiledTable, shoe: Shoe) -> Distribution:
-    """The exact counts of ``table``'s features on ``shoe`` (the fast path of
-    :mod:`analyzer.engine.kernel`, equal to :func:`analyzer.engine.walk.evaluate`)."""
-    from analyzer.engine.kernel import table_counts
-
+def _counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
     try:
-        counts, denominator = table_counts(table, shoe)
+        return record_counts(table, shoe)
     except SuitsUnknownError:
-        raise BetError(
-            "suited bets need the suits of the cards, and this shoe gives counts per rank only: "
-            "use a standard shoe (--decks), remove cards with their suits (e.g. Kh), "
-            "or give counts per rank and suit"
-        ) from None
-    return Distribution(shoe, table.level, table.features, tuple(counts), denominator)
+        raise BetError(SUITS_NEEDED) from None
 
 
 # -- bets -----------------------------------------------------------------------------------------
@@ -118,17 +172,22 @@ def _table_distribution(table: CompiledTable, shoe: Shoe) -> Distribution:
 
 @dataclass(frozen=True)
 class EventRow:
-    """One row of a bet's events table: the event, what it pays per unit, its exact count and
-    probability per coup, and its contribution to the EV (probability x pays)."""
+    """One row of a bet's events table: the event, what it pays per unit, its exact count of
+    sequences out of ``denominator``."""
 
     event: str
     pays: Fraction
     count: int
-    probability: Fraction
+    denominator: int
+
+    @property
+    def probability(self) -> Fraction:
+        """Probability per coup."""
+        return Fraction(self.count, self.denominator)
 
     @property
     def ret(self) -> Fraction:
-        """Contribution to the expected value per unit staked."""
+        """Contribution to the expected value per unit staked (probability x pays)."""
         return self.probability * self.pays
 
 
@@ -176,63 +235,43 @@ class BetSummary:
 
 @dataclass(frozen=True)
 class _Settlement:
-    """A bet settled over a tuple of feature records: the distinct (event, pays) keys, the key
-    index of each record, each key's line order."""
+    """A bet settled over a table's records: the distinct (event, pays) keys in pay-table
+    order, and the key index of each record."""
 
     keys: tuple[tuple[str, Fraction], ...]
     index: tuple[int, ...]
-    order: tuple[int, ...]
 
 
-#: Cached per (bet object, records object); the objects are kept so their ids stay valid.
-_SETTLED: OrderedDict[tuple[int, int], tuple[Bet, tuple[Features, ...], _Settlement]] = OrderedDict()
+_SETTLED: OrderedDict[tuple[int, int], tuple[Bet, CompiledTable, _Settlement]] = OrderedDict()
+_SETTLED_LIMIT = 4096
 
 
-def _settle_all(bet: Bet, features: tuple[Features, ...]) -> _Settlement:
-    key = (id(bet), id(features))
+def settlement(bet: Bet, table: CompiledTable) -> _Settlement:
+    """How ``bet`` settles each record of ``table`` (bounded cache per bet and table object).
+
+    Raises:
+        UndeclaredReadError: the bet read what it did not declare.
+    """
+    key = (id(bet), id(table))
     hit = _SETTLED.get(key)
-    if hit is not None and hit[0] is bet and hit[1] is features:
+    if hit is not None and hit[0] is bet and hit[1] is table:
         _SETTLED.move_to_end(key)
         return hit[2]
+    if not table.reads.covers(bet.reads):
+        raise BetError(f"internal: the table does not carry what bet {bet.name!r} reads")
     keys: dict[tuple[str, Fraction], int] = {}
-    index = tuple(keys.setdefault(bet.settle(f), len(keys)) for f in features)
-    settled = _Settlement(tuple(keys), index, tuple(_line_order(bet, k[0]) for k in keys))
-    _SETTLED[key] = (bet, features, settled)
-    if len(_SETTLED) > 4096:
+    narrow = table.reads != bet.reads
+    index = tuple(keys.setdefault(bet.settle(r.narrow(bet.reads) if narrow else r), len(keys))
+                  for r in table.records)
+    order = {k: _line_order(bet, k[0]) for k in keys}
+    ranked = sorted(keys, key=lambda k: (order[k], -k[1]))
+    position = {k: i for i, k in enumerate(ranked)}
+    remap = [position[k] for k in keys]  # insertion order -> pay-table order
+    settled = _Settlement(tuple(ranked), tuple(remap[i] for i in index))
+    _SETTLED[key] = (bet, table, settled)
+    if len(_SETTLED) > _SETTLED_LIMIT:
         _SETTLED.popitem(last=False)
     return settled
-
-
-def summarize(bet: Bet, dist: Distribution) -> BetSummary:
-    """Price ``bet`` on the feature distribution ``dist`` (which must be at the bet's level)."""
-    settled = _settle_all(bet, dist.features)
-    sums = [0] * len(settled.keys)
-    for i, c in zip(settled.index, dist.counts, strict=True):
-        sums[i] += c
-    by_event: dict[tuple[str, Fraction], int] = dict(zip(settled.keys, sums, strict=True))
-    order: dict[tuple[str, Fraction], int] = dict(zip(settled.keys, settled.order, strict=True))
-    if dist.run_out:
-        by_event[(RUN_OUT, Fraction(0))] = by_event.get((RUN_OUT, Fraction(0)), 0) + dist.run_out
-        order[(RUN_OUT, Fraction(0))] = 10**6
-    d = dist.denominator
-    ordered = sorted(by_event.items(), key=lambda kv: (order[kv[0]], -kv[0][1]))
-    rows = tuple(EventRow(event, pays, c, Fraction(c, d)) for (event, pays), c in ordered)
-    # integers inside: with L the lcm of the pays' denominators, EV = sum c (L pays) / (d L)
-    scale = math.lcm(*(pays.denominator for (_, pays), _ in ordered))
-    first = second = 0
-    for (_, pays), c in ordered:
-        x = pays.numerator * (scale // pays.denominator)
-        first += c * x
-        second += c * x * x
-    return BetSummary(
-        bet=bet,
-        events=rows,
-        denominator=d,
-        ev=Fraction(first, d * scale),
-        variance=Fraction(second * d - first * first, (d * scale) ** 2),
-        push_probability=Fraction(sum(c for (_, pays), c in ordered if pays == 0), d),
-        hit_frequency=Fraction(sum(c for (_, pays), c in ordered if pays > 0), d),
-    )
 
 
 def _line_order(bet: Bet, event: str) -> int:
@@ -242,64 +281,94 @@ def _line_order(bet: Bet, event: str) -> int:
     return len(bet.lines) + (0 if event != bet.otherwise_event else 1)
 
 
+def summarize(bet: Bet, event_counts: Sequence[tuple[str, Fraction, int]], denominator: int) -> BetSummary:
+    """The statistics of ``bet`` from its events' exact counts (event, pays, count) out of
+    ``denominator`` sequences (a void run-out event pays 0)."""
+    d = denominator
+    rows = tuple(EventRow(event, pays, c, d) for event, pays, c in event_counts)
+    # integers inside: with L the lcm of the pays' denominators, EV = sum c (L pays) / (d L)
+    scale = math.lcm(*(pays.denominator for _, pays, _ in event_counts)) if event_counts else 1
+    first = second = push = hit = 0
+    for _, pays, c in event_counts:
+        x = pays.numerator * (scale // pays.denominator)
+        first += c * x
+        second += c * x * x
+        if pays == 0:
+            push += c
+        elif pays > 0:
+            hit += c
+    return BetSummary(
+        bet=bet,
+        events=rows,
+        denominator=d,
+        ev=Fraction(first, d * scale),
+        variance=Fraction(second * d - first * first, (d * scale) ** 2),
+        push_probability=Fraction(push, d),
+        hit_frequency=Fraction(hit, d),
+    )
+
+
 class Pricer:
-    """Prices bets on one shoe, computing each needed feature distribution once.
+    """Prices bets on one shoe under one tableau, evaluating each needed table once.
 
     >>> from analyzer.bets.catalogue import find_bet
     >>> Pricer(Shoe.standard(8)).summary(find_bet("banker")).house_edge > 0
     True
     """
 
-    def __init__(self, shoe: Shoe) -> None:
-        _check_shoe(shoe)
-        self.shoe = shoe
-        # distributions per compiled table, keyed by identity (hashing a table costs more)
-        self._tables: dict[int, tuple[CompiledTable, Distribution]] = {}
+    def __init__(self, shoe: Shoe, tableau: Tableau = STANDARD) -> None:
+        self.shoe = _check_shoe(shoe)
+        self.tableau = _check_tableau(tableau)
+        self._counts: dict[int, tuple[CompiledTable, list[int], int]] = {}
 
-    @functools.cache  # noqa: B019 - one Pricer per shoe; the cache lives as long as it does
-    def distribution(self, level: Level, thirds: bool) -> Distribution:
-        """The feature distribution at ``level`` (see :func:`distribution`)."""
-        return distribution(self.shoe, level, thirds)
-
-    def _of_table(self, table: CompiledTable) -> Distribution:
-        hit = self._tables.get(id(table))
+    def _table_counts(self, table: CompiledTable) -> tuple[list[int], int]:
+        hit = self._counts.get(id(table))
         if hit is None or hit[0] is not table:
-            hit = self._tables[id(table)] = (table, _table_distribution(table, self.shoe))
-        return hit[1]
-
-    def summary(self, bet: Bet) -> BetSummary:
-        """Exact statistics of ``bet`` on this shoe.
-
-        Pair-only bets (their pay depends on the first-four-card pair flags alone, checked by
-        :func:`analyzer.engine.kernel.pair_only`) are priced on the small first-four-card table, with
-        the same result as on the full table.
-
-        Raises:
-            BetError: a suited bet on a shoe without suits.
-        """
-        from analyzer.engine.kernel import table_for
-
-        _check_bet(bet)
-        return summarize(bet, self._of_table(table_for(bet, self.shoe.size)))
+            counts, d = _counts(table, self.shoe)
+            hit = self._counts[id(table)] = (table, counts, d)
+        return hit[1], hit[2]
 
     def summaries(self, bets: Iterable[Bet]) -> list[BetSummary]:
-        """:meth:`summary` of each bet, in order."""
-        return [self.summary(b) for b in bets]
+        """Exact statistics of each bet, in order (bets that read alike share a table).
+
+        Raises:
+            BetError: a bet is not a Bet, or reads suits on a shoe without suits.
+        """
+        chosen = [_check_bet(b) for b in bets]
+        out: list[BetSummary | None] = [None] * len(chosen)
+        for reads, members in table_reads([b.reads for b in chosen], self.shoe.size):
+            table = table_for(reads, self.shoe.size, self.tableau)
+            counts, d = self._table_counts(table)
+            for i in members:
+                out[i] = self._summary(chosen[i], table, counts, d)
+        return [s for s in out if s is not None]
+
+    def summary(self, bet: Bet) -> BetSummary:
+        """:meth:`summaries` of one bet."""
+        return self.summaries([bet])[0]
+
+    def _summary(self, bet: Bet, table: CompiledTable, counts: list[int], d: int) -> BetSummary:
+        settled = settlement(bet, table)
+        sums = [0] * len(settled.keys)
+        for i, c in zip(settled.index, counts, strict=True):
+            sums[i] += c
+        events = [(ev, pays, n) for (ev, pays), n in zip(settled.keys, sums, strict=True)]
+        run_out = d - sum(counts)
+        if run_out:
+            events.append((RUN_OUT, Fraction(0), run_out))
+        return summarize(bet, events, d)
 
 
-def price(bet: Bet, shoe: Shoe) -> BetSummary:
+def price(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> BetSummary:
     """Exact statistics of one bet on one shoe (see :class:`BetSummary`).
 
     Raises:
-        BetError / ShoeError: ``bet`` is not a Bet or ``shoe`` not a Shoe; a suited bet on a
-            shoe without suits.
+        BetError / ShoeError / RulesError: a bad argument; a suited bet on a shoe without suits.
     """
-    _check_bet(bet)
-    _check_shoe(shoe)
-    return Pricer(shoe).summary(bet)
+    return Pricer(shoe, tableau).summary(_check_bet(bet))
 
 
-def pay_for_edge(bet: Bet, shoe: Shoe, house_edge: Fraction | int = 0) -> Fraction:
+def pay_for_edge(bet: Bet, shoe: Shoe, house_edge: Fraction | int = 0, tableau: Tableau = STANDARD) -> Fraction:
     """The pay of the bet's adjustable line (e.g. Tie's 8, Dragon 7's 40) at which its house
     edge per coup equals ``house_edge`` (0 = the fair pay), exactly.
 
@@ -310,14 +379,13 @@ def pay_for_edge(bet: Bet, shoe: Shoe, house_edge: Fraction | int = 0) -> Fracti
         BetError: the bet has no adjustable line, or the line's event cannot happen on this shoe.
     """
     _check_bet(bet)
-    _check_shoe(shoe)
     if isinstance(house_edge, bool) or not isinstance(house_edge, int | Fraction):
         raise BetError(
             f"bad house edge {house_edge!r}: give an exact int or Fraction (e.g. Fraction(1, 100) for 1%)"
         )
     if bet.adjustable is None or bet.payout_function is not None:
         raise BetError(f"bet {bet.name!r} has no single adjustable pay to solve for")
-    summary = price(bet, shoe)
+    summary = price(bet, shoe, tableau)
     line = bet.lines[bet.adjustable]
     q = sum((r.probability for r in summary.events if r.event == line.event), Fraction(0))
     if q == 0:
@@ -331,14 +399,15 @@ def pay_for_edge(bet: Bet, shoe: Shoe, house_edge: Fraction | int = 0) -> Fracti
 
 @dataclass(frozen=True)
 class Analysis:
-    """Exact analysis of one shoe under the standard tableau.
+    """Exact analysis of one shoe under a tableau.
 
     Counts are integers over ``denominator`` = N!/(N-K)! ordered sequences (K = min(N, 6));
     for N >= 6 they are the published 6-card permutation counts.  Probabilities are per coup.
-    ``bets`` holds Banker (19/20), Player (1) and Tie (8, Player/Banker push).
+    ``bets`` holds Banker (19/20), Player (1) and Tie (8, Player/Banker push) by default.
     """
 
     shoe: Shoe
+    tableau: Tableau
     distribution: Distribution
     bets: tuple[BetSummary, ...]
 
@@ -350,7 +419,7 @@ class Analysis:
     @property
     def outcome_counts(self) -> dict[str, int]:
         """Counts of ``"Banker"``, ``"Player"``, ``"Tie"`` and, when nonzero, the run-out event."""
-        counts = self.distribution.tally(lambda f: f.winner)
+        counts = self.distribution.tally(lambda r: r.winner)
         out = {w.label: counts.get(w, 0) for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE)}
         if self.distribution.run_out:
             out[RUN_OUT] = self.distribution.run_out
@@ -363,50 +432,47 @@ class Analysis:
     @property
     def totals(self) -> tuple[tuple[int, ...], ...]:
         """10 x 10 counts: ``totals[p][b]`` = final Player total p with final Banker total b."""
-        counts = self.distribution.tally(lambda f: (f.player_total, f.banker_total))
+        counts = self.distribution.tally(lambda r: (r.player_total, r.banker_total))
         return tuple(tuple(counts.get((p, b), 0) for b in range(10)) for p in range(10))
 
     @property
     def naturals(self) -> dict[str, int]:
-        """Counts of: Player natural, Banker natural, either, both, neither (decided coups)."""
+        """A partition of the counted sequences by naturals: Player natural only, Banker
+        natural only, both, neither (which includes every sequence on which the shoe runs out:
+        a natural ends the coup at four cards, so a coup that runs out had none)."""
         d = self.distribution
+        both = d.count(lambda r: r.player_natural and r.banker_natural)
+        player = d.count(lambda r: r.player_natural) - both
+        banker = d.count(lambda r: r.banker_natural) - both
         return {
-            "Player natural": d.count(lambda f: f.player_natural),
-            "Banker natural": d.count(lambda f: f.banker_natural),
-            "Either natural": d.count(lambda f: f.natural),
-            "Both natural": d.count(lambda f: f.player_natural and f.banker_natural),
-            "No natural": d.count(lambda f: not f.natural),
+            "Player natural only": player,
+            "Banker natural only": banker,
+            "Both natural": both,
+            "No natural": d.denominator - player - banker - both,
         }
 
     @property
     def cards_dealt(self) -> dict[int, int]:
         """Counts of coups that use 4, 5 and 6 cards."""
-        counts = self.distribution.tally(lambda f: f.cards)
+        counts = self.distribution.tally(lambda r: r.cards_dealt)
         return {n: counts.get(n, 0) for n in (4, 5, 6)}
 
 
-@functools.cache
-def _main_bets() -> tuple[Bet, ...]:
-    """The main bets, built once (bets are immutable; priced settlements cache per object)."""
-    from analyzer.bets.catalogue import main_bets
-
-    return tuple(main_bets())
-
-
-def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None) -> Analysis:
+def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None, tableau: Tableau = STANDARD) -> Analysis:
     """Exact analysis of ``shoe``: outcome counts and probabilities, the totals table, naturals,
-    cards per coup, and the main bets (or ``bets``, all at VALUE level without third cards).
+    cards per coup, and the main bets (or ``bets``).
 
-    Costs the same for any number of decks after the one-time compile (about a second).
+    Costs the same for any number of decks after the one-time compile.
 
     >>> a = analyze(Shoe.standard(8))
     >>> a.outcome_counts["Banker"], a.denominator
     (2292252566437888, 4998398275503360)
     """
-    dist = distribution(shoe, Level.VALUE, thirds=False)  # checks the shoe
-    chosen = _main_bets() if bets is None else list(bets)
-    for bet in chosen:
-        _check_bet(bet)
-        if bet.level > Level.VALUE or bet.thirds:
-            raise BetError(f"analyze() prices value-level bets only; price {bet.name!r} with price()")
-    return Analysis(shoe, dist, tuple(summarize(b, dist) for b in chosen))
+    dist = distribution(shoe, ANALYSIS_READS, tableau)
+    if bets is None:
+        from analyzer.bets.catalogue import main_bets
+
+        chosen: list[Bet] = main_bets()
+    else:
+        chosen = [_check_bet(b) for b in bets]
+    return Analysis(shoe, tableau, dist, tuple(Pricer(shoe, tableau).summaries(chosen)))

@@ -1,0 +1,229 @@
+"""What a bet reads of a coup: the view the engine refines to, and no finer.
+
+A :class:`Reads` names the coup fields a bet looks at (winner, totals, naturals, third-card
+values, ...), the sets of card positions whose cards it looks at (read as a *multiset*: which
+cards, not in which order within the set), and how finely it tells those cards apart:
+
+* ranks: ``NONE`` (point values only: 10, J, Q, K are alike), ``EQUALITY`` (which cards share a
+  rank, without naming ten-valued ranks), ``NAMED`` (every rank by name);
+* suits: ``NONE``; ``SAME_CARD`` (which cards are the same card, rank and suit: pairs such as
+  Perfect Pair); ``COLOUR_EQUALITY`` / ``COLOUR`` (which cards share a colour / each card's
+  colour); ``SUIT_EQUALITY`` / ``SUIT`` (which cards share a suit / each card's suit).
+
+The engine compiles one table per (tableau, reads) and walks no finer than the reads need
+(docs/ARCHITECTURE.md, "Reads and refinement").  A record built for a bet hides everything
+else: reading an undeclared field raises :class:`~analyzer.errors.UndeclaredReadError`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from analyzer.errors import BetError
+
+#: The coup's base fields, in record order.  ``winner`` is implied by the two totals;
+#: ``*_third`` is the point value of that side's third card, or ``None`` when it stood.
+BASE_FIELDS: tuple[str, ...] = (
+    "winner",
+    "player_total",
+    "banker_total",
+    "player_cards",
+    "banker_cards",
+    "player_natural",
+    "banker_natural",
+    "player_two_card_total",
+    "banker_two_card_total",
+    "player_third",
+    "banker_third",
+)
+FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(BASE_FIELDS)}
+
+#: Derived properties of a coup record and the base fields they need.
+DERIVED_FIELDS: dict[str, frozenset[str]] = {
+    "natural": frozenset({"player_natural", "banker_natural"}),
+    "margin": frozenset({"player_total", "banker_total"}),
+    "cards": frozenset({"player_cards", "banker_cards"}),
+    "winner_total": frozenset({"player_total", "banker_total"}),
+    "winner_cards": frozenset({"player_total", "banker_total", "player_cards", "banker_cards"}),
+    "player_drew": frozenset({"player_cards"}),
+    "banker_drew": frozenset({"banker_cards"}),
+}
+
+
+class RankDetail(enum.IntEnum):
+    """How finely the read cards' ranks are told apart (only 10, J, Q, K share a point value)."""
+
+    NONE = 0
+    EQUALITY = 1
+    NAMED = 2
+
+
+class SuitDetail(enum.Enum):
+    """How finely the read cards' suits (or colours) are told apart."""
+
+    NONE = "none"
+    SAME_CARD = "same-card"
+    COLOUR_EQUALITY = "colour-equality"
+    COLOUR = "colour"
+    SUIT_EQUALITY = "suit-equality"
+    SUIT = "suit"
+
+    def covers(self, other: SuitDetail) -> bool:
+        """True when a record read at ``self`` answers everything ``other`` asks."""
+        return other in _COVERS[self]
+
+    def join(self, other: SuitDetail) -> SuitDetail:
+        """The coarsest detail that covers both."""
+        for candidate in _JOIN_ORDER:
+            if candidate.covers(self) and candidate.covers(other):
+                return candidate
+        return SuitDetail.SUIT  # pragma: no cover - SUIT covers everything
+
+
+_S = SuitDetail
+_COVERS: dict[SuitDetail, frozenset[SuitDetail]] = {
+    _S.NONE: frozenset({_S.NONE}),
+    _S.SAME_CARD: frozenset({_S.NONE, _S.SAME_CARD}),
+    _S.COLOUR_EQUALITY: frozenset({_S.NONE, _S.COLOUR_EQUALITY}),
+    _S.COLOUR: frozenset({_S.NONE, _S.COLOUR_EQUALITY, _S.COLOUR}),
+    _S.SUIT_EQUALITY: frozenset({_S.NONE, _S.SAME_CARD, _S.SUIT_EQUALITY}),
+    _S.SUIT: frozenset(_S),
+}
+_JOIN_ORDER = (_S.NONE, _S.SAME_CARD, _S.COLOUR_EQUALITY, _S.COLOUR, _S.SUIT_EQUALITY, _S.SUIT)
+
+#: Positions by their index in a coup record: Player 1st, Banker 1st, Player 2nd, Banker 2nd
+#: (the first four, in dealing order), then the Player's and the Banker's third cards.
+POSITIONS = range(6)
+PositionSet = frozenset[int]
+
+
+@dataclass(frozen=True)
+class Reads:
+    """What a bet reads (see the module docstring).  Build with :meth:`of`; join with ``|``.
+
+    Attributes:
+        fields: base fields read (names from :data:`BASE_FIELDS`).
+        sets: position sets whose cards are read, each as a multiset.
+        ranks / suits: how finely the cards of those sets are told apart.
+    """
+
+    fields: frozenset[str] = frozenset()
+    sets: frozenset[PositionSet] = frozenset()
+    ranks: RankDetail = RankDetail.NONE
+    suits: SuitDetail = SuitDetail.NONE
+
+    @classmethod
+    def of(
+        cls,
+        fields: Iterable[str] = (),
+        sets: Iterable[Iterable[int]] = (),
+        ranks: RankDetail | str = RankDetail.NONE,
+        suits: SuitDetail | str = SuitDetail.NONE,
+    ) -> Reads:
+        """A normalised :class:`Reads`: derived field names expand to the base fields they
+        need; reading same-card equality implies rank equality; no card detail without sets.
+
+        Raises:
+            BetError: an unknown field, position or detail.
+
+        >>> Reads.of(["margin"]).fields == {"player_total", "banker_total"}
+        True
+        """
+        names: set[str] = set()
+        for name in fields:
+            if name in DERIVED_FIELDS:
+                names |= DERIVED_FIELDS[name]
+            elif name in FIELD_INDEX:
+                names.add(name)
+            else:
+                raise BetError(f"unknown coup field {name!r}: known fields are {', '.join(BASE_FIELDS)}")
+        position_sets: set[PositionSet] = set()
+        for group in sets:
+            members = frozenset(group)
+            if not members or not members <= set(POSITIONS):
+                raise BetError(f"bad position set {sorted(members)!r}: positions are 0-5 (P1 B1 P2 B2 P3 B3)")
+            position_sets.add(members)
+        rank = ranks if isinstance(ranks, RankDetail) else _detail(RankDetail, ranks, "ranks")
+        suit = suits if isinstance(suits, SuitDetail) else _detail(SuitDetail, suits, "suits")
+        if suit is SuitDetail.SAME_CARD and rank is RankDetail.NONE:
+            rank = RankDetail.EQUALITY
+        if not position_sets:
+            rank, suit = RankDetail.NONE, SuitDetail.NONE
+        return cls(frozenset(names), frozenset(position_sets), rank, suit)
+
+    @classmethod
+    def everything_but_cards(cls) -> Reads:
+        """Every base field and no card detail: what a payout function may read by default."""
+        return cls(frozenset(BASE_FIELDS))
+
+    def __or__(self, other: Reads) -> Reads:
+        """The reads of two bets priced from one table."""
+        return Reads.of(
+            self.fields | other.fields,
+            self.sets | other.sets,
+            max(self.ranks, other.ranks),
+            self.suits.join(other.suits),
+        )
+
+    def covers(self, other: Reads) -> bool:
+        """True when a record read at ``self`` answers everything ``other`` reads."""
+        blocks = self.blocks
+        return (
+            other.fields <= self.fields
+            and all(_is_union_of(s, blocks) for s in other.sets)
+            and other.ranks <= self.ranks
+            and self.suits.covers(other.suits)
+        )
+
+    @property
+    def blocks(self) -> tuple[PositionSet, ...]:
+        """The coarsest partition of the read positions in which every read set is a union of
+        blocks (positions grouped by which read sets hold them), ordered by first position."""
+        signature: dict[int, frozenset[PositionSet]] = {}
+        for pos in POSITIONS:
+            holders = frozenset(s for s in self.sets if pos in s)
+            if holders:
+                signature[pos] = holders
+        groups: dict[frozenset[PositionSet], set[int]] = {}
+        for pos, holders in signature.items():
+            groups.setdefault(holders, set()).add(pos)
+        return tuple(sorted((frozenset(g) for g in groups.values()), key=min))
+
+    @property
+    def card_positions(self) -> frozenset[int]:
+        """Every position whose card is read."""
+        return frozenset().union(*self.sets) if self.sets else frozenset()
+
+    @property
+    def first_four_only(self) -> bool:
+        """True when nothing read depends on the third cards or the outcome: the first four
+        cards decide the bet, so the engine can skip the rest of the dealing tree."""
+        return not self.fields and self.card_positions <= {0, 1, 2, 3}
+
+    @property
+    def key(self) -> str:
+        """A stable text key (for compiled-table caches)."""
+        fields = ",".join(f for f in BASE_FIELDS if f in self.fields)
+        sets = ";".join("".join(map(str, sorted(s))) for s in sorted(self.sets, key=lambda s: sorted(s)))
+        return f"fields={fields}|sets={sets}|ranks={self.ranks.name}|suits={self.suits.value}"
+
+
+def _is_union_of(members: PositionSet, blocks: tuple[PositionSet, ...]) -> bool:
+    covered: set[int] = set()
+    for block in blocks:
+        if block <= members:
+            covered |= block
+        elif block & members:
+            return False
+    return covered == members
+
+
+def _detail(kind: type[RankDetail] | type[SuitDetail], text: str, what: str) -> RankDetail | SuitDetail:
+    key = str(text).strip().lower().replace("_", "-")
+    for member in kind:
+        if key in (member.name.lower().replace("_", "-"), str(member.value).lower()):
+            return member
+    names = ", ".join(m.name.lower().replace("_", "-") for m in kind)
+    raise BetError(f"bad {what} detail {text!r}: use one of {names}")

@@ -1,0 +1,541 @@
+"""The weight algebra: how many ordered ways a shoe deals a refined composition.
+
+A composition (cards drawn, and for the read cards the pools they come from) weighs, on a
+shoe, the number of ordered sequences of distinct physical cards that realise it, padded to
+K = min(N, 6) cards (docs/ARCHITECTURE.md, "The weight algebra").  Pools are nested (value ⊃
+rank ⊃ rank and colour ⊃ card, and value ⊃ value and suit), so a composition whose read cards
+name every label weighs a product of falling factorials, one per value:
+
+    factor(v) = prod over read pools P of value v: falling(|P|, m_P) x falling(|v| - M_v, u_v)
+
+(M_v read cards and u_v unread cards of value v), times the padding falling(N - k, K - k).
+Labels read by equality are summed over: a rank class over the 10-valued ranks and a same-card
+suit over the suits *inside* a factor; a suit (colour) class over the suits (colours) *across*
+factors, which is why a composition is a sum of *terms*, each a product of factors.
+
+Everything is a sum of products of falling factorials, so one structure, a
+:class:`Program` (three levels: falling factorials of pool sizes, factors, terms), is
+evaluated by one scalar implementation (:func:`evaluate_scalar`, Python integers, exact at any
+size) and one vectorised one (:func:`evaluate_vector`, numpy int64, exact under the bound
+checked by :func:`fits_int64`).  On a shoe whose suits (and 10-valued ranks) are alike, every
+summand of a class sum is equal: the program then evaluates one summand times their number.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
+from analyzer.engine.refine import Demand, Part
+
+MAX_CARDS = 6
+INT64_MAX = 2**63 - 1
+_TEN_RANKS = RANKS_OF_POINT[0]
+
+#: Pools, each a set of physical cards: value v, rank r, card (r, s), value-suit (v, s),
+#: value-colour (v, c), rank-colour (r, c); their indices in a pool vector.
+POOLS: tuple[tuple[object, ...], ...] = (
+    *(("v", v) for v in range(10)),
+    *(("r", r) for r in range(13)),
+    *(("c", r, s) for r in range(13) for s in range(4)),
+    *(("vs", v, s) for v in range(10) for s in range(4)),
+    *(("vc", v, c) for v in range(10) for c in range(2)),
+    *(("rc", r, c) for r in range(13) for c in range(2)),
+)
+POOL_INDEX: dict[tuple[object, ...], int] = {p: i for i, p in enumerate(POOLS)}
+#: Pools whose size needs the suits of the cards (not just their ranks).
+SUITED_POOLS = frozenset(i for i, p in enumerate(POOLS) if p[0] not in ("v", "r"))
+_COLOUR_SUITS = ((1, 2), (0, 3))  # red: hearts, diamonds; black: spades, clubs
+
+
+def pool_members(pool: tuple[object, ...]) -> list[int]:
+    """The card indices (4 x rank + suit) a pool holds."""
+    kind = pool[0]
+    if kind == "v":
+        return [4 * r + s for r in RANKS_OF_POINT[pool[1]] for s in range(4)]  # type: ignore[index]
+    if kind == "r":
+        return [4 * pool[1] + s for s in range(4)]  # type: ignore[operator]
+    if kind == "c":
+        return [4 * pool[1] + pool[2]]  # type: ignore[operator]
+    if kind == "vs":
+        return [4 * r + pool[2] for r in RANKS_OF_POINT[pool[1]]]  # type: ignore[index, operator]
+    if kind == "vc":
+        return [4 * r + s for r in RANKS_OF_POINT[pool[1]] for s in _COLOUR_SUITS[pool[2]]]  # type: ignore[index]
+    return [4 * pool[1] + s for s in _COLOUR_SUITS[pool[2]]]  # type: ignore[index, operator]
+
+
+def falling(x: int, m: int) -> int:
+    """Falling factorial x (x-1) ... (x-m+1); 0 when x < m (fewer cards than draws).
+
+    >>> falling(416, 2), falling(3, 4), falling(5, 0)
+    (172640, 0, 1)
+    """
+    if x < m:
+        return 0
+    out = 1
+    for i in range(m):
+        out *= x - i
+    return out
+
+
+# -- building programs ---------------------------------------------------------------------
+
+FallKey = tuple[int, int, int]  # (pool index, shift, m): falling(|pool| - shift, m)
+#: A factor: (value, read pools as ((rank part, suit part), m) sorted, unread count).
+FactorKey = tuple[int, tuple[tuple[tuple[Part, Part], int], ...], int]
+
+
+def _concrete_pool(v: int, r: Part, s: Part) -> tuple[object, ...] | None:
+    """The pool of a slot with concrete labels; ``None`` when it is the value pool itself."""
+    rank = None if r is None else r[1]
+    if rank is not None and v != 0:
+        rank = None  # a value of one rank: its rank pool is the value pool
+    single = RANKS_OF_POINT[v][0] if v != 0 else None
+    if s is None:
+        return None if rank is None else ("r", rank)
+    kind, label = s
+    if kind == "n":
+        if rank is not None:
+            return ("c", rank, label)
+        return ("c", single, label) if single is not None else ("vs", v, label)
+    assert kind == "nc"
+    if rank is not None:
+        return ("rc", rank, label)
+    return ("rc", single, label) if single is not None else ("vc", v, label)
+
+
+class ProgramBuilder:
+    """Accumulates compositions into a :class:`Program`, sharing falling factorials and factors."""
+
+    def __init__(self) -> None:
+        self.falls: dict[FallKey, int] = {}
+        self.subterms: dict[tuple[int, ...], int] = {}
+        self.factors: dict[FactorKey, int] = {}
+        self.factor_parts: list[tuple[list[int], bool, bool]] = []  # subterms, needs ten, needs suit
+        self.compositions: dict[tuple[int, tuple[tuple[tuple[int, ...], int], ...]], int] = {}
+        self._by_demand: dict[tuple[Demand, tuple[int, ...], int], int] = {}
+
+    def composition(self, demand: Demand, unread: Sequence[int], cards: int) -> int:
+        """The index of the composition drawing ``demand`` (read slots) and ``unread`` values,
+        ``cards`` in all."""
+        key = (demand, tuple(unread), cards)
+        hit = self._by_demand.get(key)
+        if hit is not None:
+            return hit
+        terms: Counter[tuple[int, ...]] = Counter()
+        if not demand:  # a value-level composition: one term, one factor per value
+            counts = Counter(unread)
+            terms[tuple(sorted(self._factor((v, (), counts[v])) for v in sorted(counts)))] += 1
+        for slots in _expand_globals(demand) if demand else ():
+            terms[tuple(sorted(self._factor(f) for f in _factors_of(slots, unread)))] += 1
+        comp_key = (cards, tuple(sorted(terms.items())))
+        index = self.compositions.setdefault(comp_key, len(self.compositions))
+        self._by_demand[key] = index
+        return index
+
+    def _fall(self, pool: tuple[object, ...], shift: int, m: int) -> int:
+        return self.falls.setdefault((POOL_INDEX[pool], shift, m), len(self.falls))
+
+    def _factor(self, key: FactorKey) -> int:
+        hit = self.factors.get(key)
+        if hit is not None:
+            return hit
+        v, pools, unread = key
+        read = sum(m for _, m in pools)
+        subterms: list[int] = []
+        has_ranks = any(r is not None and r[0] == "c" for (r, _), _ in pools)
+        has_local = any(s is not None and s[0] == "l" for (_, s), _ in pools)
+        for concrete in _expand_locals(v, pools):
+            falls = [self._fall(p, 0, m) for p, m in concrete if m]
+            if unread:
+                falls.append(self._fall(("v", v), read, unread))
+            subterms.append(self.subterms.setdefault(tuple(sorted(falls)), len(self.subterms)))
+        index = self.factors[key] = len(self.factors)
+        self.factor_parts.append((subterms, has_ranks, has_local))
+        return index
+
+    def build(self) -> Program:
+        """The finished program."""
+        return Program(
+            falls=tuple(self.falls),
+            subterms=tuple(self.subterms),
+            factors=tuple((tuple(s), ten, suit) for s, ten, suit in self.factor_parts),
+            compositions=tuple(self.compositions),
+        )
+
+
+def _expand_globals(demand: Demand) -> list[list[tuple[int, Part, Part, int]]]:
+    """Every injective assignment of the global suit (colour) classes to named suits
+    (colours): one list of slots with named suit parts per assignment."""
+    suits = sorted({s[1] for (_, _, s), _ in demand if s is not None and s[0] == "g"})
+    colours = sorted({s[1] for (_, _, s), _ in demand if s is not None and s[0] == "gc"})
+    out = []
+    for sp in itertools.permutations(range(4), len(suits)):
+        smap = dict(zip(suits, sp, strict=True))
+        for cp in itertools.permutations(range(2), len(colours)):
+            cmap = dict(zip(colours, cp, strict=True))
+            slots = []
+            for (v, r, s), m in demand:
+                if s is not None and s[0] == "g":
+                    s = ("n", smap[s[1]])
+                elif s is not None and s[0] == "gc":
+                    s = ("nc", cmap[s[1]])
+                slots.append((v, r, s, m))
+            out.append(slots)
+    return out
+
+
+def _factors_of(slots: list[tuple[int, Part, Part, int]], unread: Sequence[int]) -> list[FactorKey]:
+    """Per value drawn: its factor key, canonical under renaming rank classes and same-card
+    suits."""
+    per_value: dict[int, list[tuple[tuple[Part, Part], int]]] = {}
+    loose = Counter(unread)
+    for v, r, s, m in slots:
+        if s is None and (r is None or (r[0] == "n" and v != 0)):
+            loose[v] += m  # reads nothing finer than the value: the value pool itself
+            continue
+        per_value.setdefault(v, []).append(((_norm_rank(v, r), s), m))
+    keys = []
+    for v in sorted(set(per_value) | set(loose)):
+        keys.append((v, _canonical_pools(per_value.get(v, [])), loose.get(v, 0)))
+    return keys
+
+
+def _norm_rank(v: int, r: Part) -> Part:
+    if r is not None and r[0] == "n" and v != 0:
+        return None  # the only rank of its value
+    return r
+
+
+def _canonical_pools(pools: list[tuple[tuple[Part, Part], int]]) -> tuple[tuple[tuple[Part, Part], int], ...]:
+    if not pools:
+        return ()
+    return _canonical_pools_of(tuple(pools))
+
+
+@functools.lru_cache(maxsize=65536)
+def _canonical_pools_of(pools: tuple[tuple[tuple[Part, Part], int], ...]) -> tuple[tuple[tuple[Part, Part], int], ...]:
+    """Rename rank classes (by trying every renaming) and same-card suits (within each rank, by
+    their counts) so that equal factors get equal keys."""
+    merged: Counter[tuple[Part, Part]] = Counter()
+    for part, m in pools:
+        merged[part] += m
+    classes = sorted({r[1] for (r, _) in merged if r is not None and r[0] == "c"})
+    best: tuple[tuple[tuple[Part, Part], int], ...] | None = None
+    for perm in itertools.permutations(range(len(classes))):
+        rmap = dict(zip(classes, perm, strict=True))
+        renamed: Counter[tuple[Part, Part]] = Counter()
+        for (r, s), m in merged.items():
+            r2 = ("c", rmap[r[1]]) if r is not None and r[0] == "c" else r
+            renamed[(r2, s)] += m
+        locals_by_rank: dict[Part, list[tuple[int, int]]] = {}
+        for (r, s), m in renamed.items():
+            if s is not None and s[0] == "l":
+                locals_by_rank.setdefault(r, []).append((m, s[1]))
+        final: Counter[tuple[Part, Part]] = Counter()
+        relabel = {r: {old: new for new, (_, old) in enumerate(sorted(v, key=lambda x: (-x[0], x[1])))}
+                   for r, v in locals_by_rank.items()}
+        for (r, s), m in renamed.items():
+            if s is not None and s[0] == "l":
+                s = ("l", relabel[r][s[1]])
+            final[(r, s)] += m
+        key = tuple(sorted(final.items(), key=repr))
+        if best is None or repr(key) < repr(best):
+            best = key
+    return best if best is not None else ()
+
+
+def _expand_locals(v: int, pools: tuple[tuple[tuple[Part, Part], int], ...]) -> list[list[tuple[tuple[object, ...], int]]]:
+    """Every injective assignment of rank classes to 10-valued ranks and, per rank, of
+    same-card suits to suits: the concrete pools of each summand."""
+    classes = sorted({r[1] for (r, _), _ in pools if r is not None and r[0] == "c"})
+    named_ranks = {r[1] for (r, _), _ in pools if r is not None and r[0] == "n"}
+    free = [t for t in _TEN_RANKS if t not in named_ranks]
+    out = []
+    for ranks in itertools.permutations(free, len(classes)):
+        rmap = dict(zip(classes, ranks, strict=True))
+        concrete_rank = [((("n", rmap[r[1]]) if r is not None and r[0] == "c" else r), s, m) for (r, s), m in pools]
+        by_rank: dict[Part, list[int]] = {}
+        for i, (r, s, _) in enumerate(concrete_rank):
+            if s is not None and s[0] == "l":
+                by_rank.setdefault(r, []).append(i)
+        groups = list(by_rank.values())
+        choices = [itertools.permutations(range(4), len({concrete_rank[i][1][1] for i in g})) for g in groups]  # type: ignore[index]
+        for picks in itertools.product(*choices):
+            slots = list(concrete_rank)
+            for g, pick in zip(groups, picks, strict=True):
+                labels = sorted({slots[i][1][1] for i in g})  # type: ignore[index]
+                smap = dict(zip(labels, pick, strict=True))
+                for i in g:
+                    r, s, m = slots[i]
+                    slots[i] = (r, ("n", smap[s[1]]), m)  # type: ignore[index]
+            concrete: list[tuple[tuple[object, ...], int]] = []
+            for r, s, m in slots:
+                pool = _concrete_pool(v, r, s)
+                assert pool is not None
+                concrete.append((pool, m))
+            out.append(concrete)
+    return out
+
+
+# -- the program and its evaluation ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Program:
+    """A sum-of-products structure (see the module docstring).
+
+    ``falls[i] = (pool, shift, m)``: the value falling(|pool| - shift, m).  ``subterms[j]``:
+    indices into ``falls``, multiplied.  ``factors[f] = (subterms, needs_ten, needs_suit)``:
+    the sum of those subterms (all equal on a shoe whose 10-valued ranks, resp. suits, are
+    alike when the flags say so).  ``compositions[c] = (cards, ((factors, multiplicity), ...))``:
+    the sum over terms of multiplicity x product of factors, times the padding for ``cards``
+    drawn (terms are equal on a suit-alike shoe).
+    """
+
+    falls: tuple[FallKey, ...]
+    subterms: tuple[tuple[int, ...], ...]
+    factors: tuple[tuple[tuple[int, ...], bool, bool], ...]
+    compositions: tuple[tuple[int, tuple[tuple[tuple[int, ...], int], ...]], ...]
+
+    @property
+    def needs_suits(self) -> bool:
+        """True when a pool of the program needs the suits of the cards."""
+        return any(pool in SUITED_POOLS for pool, _, _ in self.falls)
+
+
+@dataclass(frozen=True)
+class ShoeCounts:
+    """A shoe as the algebra sees it: card counts (52, rank-major, or ``None`` when suits are
+    unknown), rank counts (13), total cards, and whether its suits / 10-valued ranks are alike
+    (every rank's four suits equal / 10, J, Q, K equal, suit by suit)."""
+
+    ranks: tuple[int, ...]
+    cards: tuple[int, ...] | None
+    size: int
+    suits_alike: bool
+    tens_alike: bool
+
+    @classmethod
+    def of(cls, ranks: Sequence[int], cards: Sequence[int] | None) -> ShoeCounts:
+        """From 13 rank counts and, when known, 52 card counts."""
+        r = tuple(ranks)
+        c = tuple(cards) if cards is not None else None
+        if c is None:
+            suits_alike = False
+            tens_alike = len({r[t] for t in _TEN_RANKS}) == 1
+        else:
+            suits_alike = all(len(set(c[4 * k : 4 * k + 4])) == 1 for k in range(13))
+            tens_alike = all(len({c[4 * t + s] for t in _TEN_RANKS}) == 1 for s in range(4))
+        return cls(r, c, sum(r), suits_alike, tens_alike)
+
+    def pool_size(self, pool: int) -> int:
+        """Cards in pool number ``pool`` (see :data:`POOLS`)."""
+        spec = POOLS[pool]
+        if spec[0] == "v":
+            return sum(self.ranks[r] for r in RANKS_OF_POINT[spec[1]])  # type: ignore[index]
+        if spec[0] == "r":
+            return self.ranks[spec[1]]  # type: ignore[index]
+        if self.cards is None:
+            raise SuitsUnknownError
+        return sum(self.cards[i] for i in pool_members(spec))
+
+
+class SuitsUnknownError(Exception):
+    """Internal: a program that reads suits was evaluated on a shoe without suit counts."""
+
+
+def padding(size: int) -> dict[int, int]:
+    """The padding falling(N - k, K - k) for k = 4, 5, 6 cards drawn (K = min(N, 6))."""
+    top = min(size, MAX_CARDS)
+    return {k: falling(size - k, top - k) if k <= top else 0 for k in (4, 5, 6)}
+
+
+def evaluate_scalar(program: Program, shoe: ShoeCounts) -> list[int]:
+    """Every composition's weight on ``shoe``, exact Python integers.
+
+    Raises:
+        SuitsUnknownError: the program reads suits and the shoe has none.
+    """
+    sizes: dict[int, int] = {}
+    falls = []
+    for pool, shift, m in program.falls:
+        size = sizes.get(pool)
+        if size is None:
+            size = sizes[pool] = shoe.pool_size(pool)
+        falls.append(falling(size - shift, m))
+    subterm_values: list[int | None] = [None] * len(program.subterms)
+
+    def subterm(j: int) -> int:
+        got = subterm_values[j]
+        if got is None:
+            got = 1
+            for i in program.subterms[j]:
+                got *= falls[i]
+                if not got:
+                    break
+            subterm_values[j] = got
+        return got
+
+    factors = []
+    for subterms, ten, suit in program.factors:
+        if (not ten or shoe.tens_alike) and (not suit or shoe.suits_alike):
+            factors.append(subterm(subterms[0]) * len(subterms))
+        else:
+            factors.append(sum(subterm(j) for j in subterms))
+    pads = padding(shoe.size)
+    out = []
+    for cards, terms in program.compositions:
+        pad = pads[cards]
+        if not pad:
+            out.append(0)
+            continue
+        if shoe.suits_alike:
+            product_terms = [(terms[0][0], sum(n for _, n in terms))]
+        else:
+            product_terms = list(terms)
+        total = 0
+        for fids, n in product_terms:
+            w = n
+            for f in fids:
+                w *= factors[f]
+                if not w:
+                    break
+            total += w
+        out.append(total * pad)
+    return out
+
+
+def fits_int64(size: int) -> bool:
+    """True when every weight and count of a shoe of ``size`` cards fits int64: all are
+    numbers of ordered draws of distinct cards, at most N!/(N-6)! (N <= 1448 cards)."""
+    return falling(size, min(size, MAX_CARDS)) <= INT64_MAX and size ** MAX_CARDS <= INT64_MAX
+
+
+class VectorPlan:
+    """Index arrays of a :class:`Program` for :func:`evaluate_vector` (built once per program
+    and symmetry class of the shoe)."""
+
+    def __init__(self, program: Program, suits_alike: bool, tens_alike: bool) -> None:
+        import numpy as np
+
+        self.np = np
+        self.pools = np.asarray([p for p, _, _ in program.falls], dtype=np.int64)
+        self.shifts = np.asarray([s for _, s, _ in program.falls], dtype=np.int64)
+        self.ms = np.asarray([m for _, _, m in program.falls], dtype=np.int64)
+        one = len(program.falls)  # index of a constant 1
+        width = max((len(s) for s in program.subterms), default=1) or 1
+        sub = np.full((len(program.subterms), width), one, dtype=np.int64)
+        for j, st in enumerate(program.subterms):
+            sub[j, : len(st)] = st
+        self.sub_cols = [np.ascontiguousarray(sub[:, j]) for j in range(width)]
+        # factors: segments of subterms, or one subterm times a multiplier
+        seg_sub: list[int] = []
+        seg_start: list[int] = []
+        mult: list[int] = []
+        for subterms, ten, suit in program.factors:
+            seg_start.append(len(seg_sub))
+            if (not ten or tens_alike) and (not suit or suits_alike):
+                seg_sub.append(subterms[0])
+                mult.append(len(subterms))
+            else:
+                seg_sub.extend(subterms)
+                mult.append(1)
+        self.fac_sub = np.asarray(seg_sub, dtype=np.int64)
+        self.fac_start = np.asarray(seg_start, dtype=np.int64)
+        self.fac_mult = np.asarray(mult, dtype=np.int64)
+        # compositions: segments of terms, each a product of factors x multiplicity x padding
+        nf = len(program.factors)
+        term_rows: list[tuple[int, ...]] = []
+        term_mult: list[int] = []
+        term_pad: list[int] = []
+        comp_start: list[int] = []
+        for cards, terms in program.compositions:
+            comp_start.append(len(term_rows))
+            chosen = [(terms[0][0], sum(n for _, n in terms))] if suits_alike else list(terms)
+            for fids, n in chosen:
+                term_rows.append(fids)
+                term_mult.append(n)
+                term_pad.append(cards - 4)
+        fwidth = max((len(t) for t in term_rows), default=1) or 1
+        terms_arr = np.full((len(term_rows), fwidth), nf, dtype=np.int64)  # nf: a constant 1
+        for i, t in enumerate(term_rows):
+            terms_arr[i, : len(t)] = t
+        self.term_cols = [np.ascontiguousarray(terms_arr[:, j]) for j in range(fwidth)]
+        self.one_term_each = len(term_rows) == len(program.compositions)
+        self.scaled = any(n != 1 for n in term_mult)
+        self.term_mult = np.asarray(term_mult, dtype=np.int64)
+        self.term_pad = np.asarray(term_pad, dtype=np.int64)
+        self.comp_start = np.asarray(comp_start, dtype=np.int64)
+
+    def weights(self, pool_sizes: Any, size: int) -> Any:
+        """Composition weights (int64 array) for one shoe's pool sizes (int64 array)."""
+        np = self.np
+        x = pool_sizes[self.pools] - self.shifts
+        fall = np.ones(len(x) + 1, dtype=np.int64)
+        body = fall[:-1]
+        for i in range(int(self.ms.max(initial=0))):
+            step = np.where(self.ms > i, x - i, 1)
+            body *= step
+        body[x < self.ms] = 0
+        sub = fall[self.sub_cols[0]]
+        for col in self.sub_cols[1:]:
+            sub = sub * fall[col]
+        fac = np.add.reduceat(sub[self.fac_sub], self.fac_start) * self.fac_mult if len(self.fac_start) else sub[:0]
+        fac = np.append(fac, 1)
+        pads = padding(size)
+        pad = np.asarray([pads[4], pads[5], pads[6]], dtype=np.int64)
+        term = pad[self.term_pad]
+        for col in self.term_cols:
+            term = term * fac[col]
+        if self.scaled:
+            term = term * self.term_mult
+        if self.one_term_each:
+            return term
+        return np.add.reduceat(term, self.comp_start) if len(self.comp_start) else term[:0]
+
+
+def pool_sizes_vector(shoe: ShoeCounts) -> Any:
+    """Sizes of every pool of :data:`POOLS` for ``shoe`` (int64 numpy array; suited pools 0
+    when suits are unknown)."""
+    import numpy as np
+
+    if shoe.cards is None:
+        ranks = np.asarray(shoe.ranks, dtype=np.int64)
+        out = np.zeros(len(POOLS), dtype=np.int64)
+        out[:10] = _RANK_TO_VALUE @ ranks
+        out[10:23] = ranks
+        return out
+    return _POOL_MATRIX() @ np.asarray(shoe.cards, dtype=np.int64)
+
+
+_MATRIX: list[Any] = []
+
+
+def _POOL_MATRIX() -> Any:  # noqa: N802 - a lazily built constant
+    if not _MATRIX:
+        import numpy as np
+
+        m = np.zeros((len(POOLS), 52), dtype=np.int64)
+        for i, pool in enumerate(POOLS):
+            m[i, pool_members(pool)] = 1
+        _MATRIX.append(m)
+    return _MATRIX[0]
+
+
+class _RankToValue:
+    def __matmul__(self, ranks: Any) -> Any:
+        import numpy as np
+
+        out = np.zeros(10, dtype=np.int64)
+        for r, v in enumerate(RANK_POINTS):
+            out[v] += ranks[r]
+        return out
+
+
+_RANK_TO_VALUE = _RankToValue()

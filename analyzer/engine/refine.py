@@ -1,0 +1,165 @@
+"""Refinement: the ways the read cards of a group of leaves can be told apart, as a bet reads them.
+
+A walk group (:mod:`analyzer.engine.walk`) fixes, per read block of positions, the multiset of
+point values dealt there.  :func:`patterns` lists every *pattern* of the cards in those slots at
+the detail of the reads (docs/ARCHITECTURE.md, "Reads and refinement"):
+
+* named labels (ranks of 10-valued cards, suits, colours when the bet names them) are
+  enumerated as multisets per (block, value), each with its number of arrangements over the
+  block's positions;
+* labels read by equality (rank classes, suit or colour classes, same-card suits) are
+  enumerated as set partitions of the slots (restricted growth strings), one arrangement each.
+
+Each pattern carries representative cards (class i shown as the i-th label), from which
+:func:`analyzer.core.coup.build_record` builds the record the bet settles, and its *demand*:
+how many cards it takes from each pool (value, rank or class, suit or colour or class), from
+which :mod:`analyzer.engine.algebra` builds its weight on any shoe.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from math import factorial, prod
+
+from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Card, Colour
+from analyzer.core.reads import RankDetail, Reads, SuitDetail
+
+#: A slot's pool: (value, rank part, suit part).  Rank part: ``None`` (any rank of the value),
+#: ``("n", rank index)`` or ``("c", class)``.  Suit part: ``None``, ``("n", suit index)``,
+#: ``("nc", colour index)``, ``("g", suit class)``, ``("gc", colour class)``, ``("l", class)``
+#: (a same-card suit, a class among the cards of one rank).
+Part = tuple[str, int] | None
+Slot = tuple[int, Part, Part]
+Demand = tuple[tuple[Slot, int], ...]
+Pattern = tuple[int, tuple[tuple[Card, ...], ...], Demand]
+
+_TEN_RANKS = RANKS_OF_POINT[0]  # rank indices of 10, J, Q, K
+_RED_SUIT = {Colour.RED: SUITS[1], Colour.BLACK: SUITS[0]}  # a colour's representative suit
+
+
+def restricted_growth(n: int, most: int) -> Iterator[tuple[int, ...]]:
+    """Every set partition of ``n`` ordered items into at most ``most`` blocks, as restricted
+    growth strings (item i gets a block at most one more than the largest before it).
+
+    >>> list(restricted_growth(3, 2))
+    [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1)]
+    """
+    if n == 0:
+        yield ()
+        return
+
+    def grow(prefix: list[int], top: int) -> Iterator[tuple[int, ...]]:
+        if len(prefix) == n:
+            yield tuple(prefix)
+            return
+        for b in range(min(top + 2, most)):
+            prefix.append(b)
+            yield from grow(prefix, max(top, b))
+            prefix.pop()
+
+    yield from grow([0], 0)
+
+
+def _multinomial(counts: Sequence[int]) -> int:
+    return factorial(sum(counts)) // prod(factorial(c) for c in counts)
+
+
+def _named_options(reads: Reads, value: int) -> list[tuple[Part, Part]]:
+    ranks: list[Part] = [None]
+    if reads.ranks is RankDetail.NAMED and value == 0:
+        ranks = [("n", r) for r in _TEN_RANKS]
+    elif reads.ranks is not RankDetail.NONE and value != 0:
+        ranks = [("n", RANKS_OF_POINT[value][0])]
+    suits: list[Part] = [None]
+    if reads.suits is SuitDetail.SUIT:
+        suits = [("n", s) for s in range(4)]
+    elif reads.suits is SuitDetail.COLOUR:
+        suits = [("nc", c) for c in range(2)]
+    return [(r, s) for r in ranks for s in suits]
+
+
+@functools.lru_cache(maxsize=65536)
+def patterns(reads: Reads, signature: tuple[tuple[int, ...], ...]) -> tuple[Pattern, ...]:
+    """Every pattern of the read cards for a block signature (per block, its sorted values),
+    as (number of arrangements, representative cards per block, demand)."""
+    groups = [(b, v, n) for b, values in enumerate(signature) for v, n in sorted(Counter(values).items())]
+    per_group: list[list[tuple[int, tuple[tuple[Part, Part], ...]]]] = []
+    for _, v, n in groups:
+        options = []
+        for combo in itertools.combinations_with_replacement(_named_options(reads, v), n):
+            options.append((_multinomial(list(Counter(combo).values())), combo))
+        per_group.append(options)
+    out: list[Pattern] = []
+    for choice in itertools.product(*per_group):
+        ways = prod(w for w, _ in choice)
+        slots: list[tuple[int, int, Part, Part]] = [
+            (b, v, r, s) for (b, v, _), (_, labels) in zip(groups, choice, strict=True) for r, s in labels
+        ]
+        for ranked in _rank_classes(reads, slots):
+            for suited in _suit_classes(reads, ranked):
+                out.append((ways, _representatives(signature, suited), _demand(suited)))
+    return tuple(out)
+
+
+def _rank_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Iterator[list[tuple[int, int, Part, Part]]]:
+    if reads.ranks is not RankDetail.EQUALITY:
+        yield slots
+        return
+    zeros = [i for i, s in enumerate(slots) if s[1] == 0]
+    for rgs in restricted_growth(len(zeros), 4):
+        out = list(slots)
+        for i, cls in zip(zeros, rgs, strict=True):
+            b, v, _, s = out[i]
+            out[i] = (b, v, ("c", cls), s)
+        yield out
+
+
+def _suit_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Iterator[list[tuple[int, int, Part, Part]]]:
+    detail = reads.suits
+    if detail in (SuitDetail.SUIT_EQUALITY, SuitDetail.COLOUR_EQUALITY):
+        tag, most = ("g", 4) if detail is SuitDetail.SUIT_EQUALITY else ("gc", 2)
+        for rgs in restricted_growth(len(slots), most):
+            yield [(b, v, r, (tag, cls)) for (b, v, r, _), cls in zip(slots, rgs, strict=True)]
+        return
+    if detail is not SuitDetail.SAME_CARD:
+        yield slots
+        return
+    by_rank: dict[tuple[int, Part], list[int]] = {}
+    for i, (_, v, r, _) in enumerate(slots):
+        by_rank.setdefault((v, r), []).append(i)
+    members = list(by_rank.values())
+    for parts in itertools.product(*(restricted_growth(len(m), 4) for m in members)):
+        out = list(slots)
+        for idx, rgs in zip(members, parts, strict=True):
+            for i, cls in zip(idx, rgs, strict=True):
+                b, v, r, _ = out[i]
+                out[i] = (b, v, r, ("l", cls))
+        yield out
+
+
+def _representatives(signature: tuple[tuple[int, ...], ...],
+                     slots: list[tuple[int, int, Part, Part]]) -> tuple[tuple[Card, ...], ...]:
+    cards: list[list[Card]] = [[] for _ in signature]
+    for b, v, r, s in slots:
+        if r is None:
+            rank = RANKS[RANKS_OF_POINT[v][0]]
+        elif r[0] == "n":
+            rank = RANKS[r[1]]
+        else:
+            rank = RANKS[_TEN_RANKS[r[1]]]
+        if s is None:
+            suit = SUITS[0]
+        elif s[0] in ("n", "g", "l"):
+            suit = SUITS[s[1]]
+        else:
+            suit = _RED_SUIT[COLOURS[s[1]]]
+        cards[b].append(Card(rank, suit))
+    return tuple(tuple(c) for c in cards)
+
+
+def _demand(slots: list[tuple[int, int, Part, Part]]) -> Demand:
+    counts = Counter((v, r, s) for _, v, r, s in slots)
+    return tuple(sorted(counts.items(), key=repr))
