@@ -1,4 +1,4 @@
-"""User-defined bets from TOML files (stdlib ``tomllib``).
+"""User-defined bets from TOML files (stdlib ``tomllib``): declarative, no code runs from a file.
 
 A file holds one or more ``[[bet]]`` tables::
 
@@ -12,8 +12,20 @@ A file holds one or more ``[[bet]]`` tables::
 
 ``pays`` is a win amount per unit (integer, ``"p/q"`` or decimal string), 0 for a push, -1 for
 a loss; lines are tried in order and the first match settles the coup; ``otherwise`` (default
--1) settles the rest.  A condition value may be a list (any of).  The vocabulary is
-:data:`FEATURES`.
+-1) settles the rest.  A ``when`` table holds conditions that must all hold:
+
+* a coup field (:data:`FIELDS`) = a value, or a list of values (any of), or for numbers a table
+  ``{ at_least = 2 }``, ``{ at_most = 5 }``;
+* a card position (``player_1`` ... ``banker_3``) or a set of positions (``player_first_two``,
+  ``banker_first_two``, ``first_four``, ``player_hand``, ``banker_hand``, ``all_cards``) = a table
+  of card features (:data:`GROUP_FEATURES`), e.g. ``player_first_two = { suited = true }``,
+  ``first_four = { count_rank = { rank = "9", at_least = 2 } }``,
+  ``player_1 = { rank = "K", suit = "h" }``;
+* side against side: ``pairs_same_rank`` / ``identical_pairs`` = true or false.
+
+What a bet reads follows from the features it uses, so the engine refines no further.  A pay
+line whose condition can never hold (say, three cards and a natural on the same side) is
+reported when the file is read.
 """
 
 from __future__ import annotations
@@ -25,69 +37,147 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.bets.model import Bet, PayLine
+from analyzer.core.cards import Colour, Rank, Suit, parse_card, parse_rank
+from analyzer.core.coup import BANKER_FIRST_TWO, FIRST_FOUR, PLAYER_FIRST_TWO, POSITION_SETS, Coup
 from analyzer.core.exact import parse_exact
-from analyzer.core.features import FIELD_LEVEL, THIRD_FIELDS, Features, Level
+from analyzer.core.hands import FEATURE_NEEDS, CardGroup
+from analyzer.core.reads import RankDetail, Reads, SuitDetail
 from analyzer.errors import AnalyzerError, BetError
-
-#: Feature name -> (allowed values, getter).  The level a feature needs and whether it reads
-#: third cards come from :data:`analyzer.core.features.FIELD_LEVEL` and ``THIRD_FIELDS``.
-FEATURES: dict[str, tuple[str, Callable[[Features], object]]] = {
-    "winner": ("player, banker or tie", lambda f: f.winner.value),
-    "player_total": ("0-9", lambda f: f.player_total),
-    "banker_total": ("0-9", lambda f: f.banker_total),
-    "winner_total": ("0-9 (the winning side's total; never matches a tie)", lambda f: f.winner_total),
-    "player_cards": ("2 or 3", lambda f: f.player_cards),
-    "banker_cards": ("2 or 3", lambda f: f.banker_cards),
-    "winner_cards": ("2 or 3 (the winning side's; never matches a tie)", lambda f: f.winner_cards),
-    "cards": ("4, 5 or 6 (cards dealt in the coup)", lambda f: f.cards),
-    "margin": ("0-9 (winning margin in points)", lambda f: f.margin),
-    "player_natural": ("true or false", lambda f: f.player_natural),
-    "banker_natural": ("true or false", lambda f: f.banker_natural),
-    "natural": ("true or false (either side)", lambda f: f.natural),
-    "player_third": (
-        '0-9, or "none" when the Player stood',
-        lambda f: "none" if f.player_third is None else f.player_third,
-    ),
-    "banker_third": (
-        '0-9, or "none" when the Banker stood',
-        lambda f: "none" if f.banker_third is None else f.banker_third,
-    ),
-    "player_pair": ("true or false (first two cards same rank)", lambda f: f.player_pair),
-    "banker_pair": ("true or false", lambda f: f.banker_pair),
-    "player_suited_pair": ("true or false (same rank and suit)", lambda f: f.player_suited_pair),
-    "banker_suited_pair": ("true or false", lambda f: f.banker_suited_pair),
-}
 
 #: A bet file is a few lines; refuse anything that is not (e.g. /dev/zero).
 MAX_FILE_BYTES = 1_000_000
+#: The most bets one file may define (each is priced; a file of thousands is a mistake).
+MAX_BETS = 1_000
 
-_BET_KEYS = {"name", "title", "pay", "otherwise", "otherwise_event", "source"}
+Test = Callable[[Coup], bool]
+
+#: Coup fields a condition may name: field -> (allowed values, getter, base fields read).
+FIELDS: dict[str, tuple[str, Callable[[Coup], object], tuple[str, ...]]] = {
+    "winner": ("player, banker or tie", lambda c: c.winner.value, ("winner",)),
+    "player_total": ("0-9", lambda c: c.player_total, ("player_total",)),
+    "banker_total": ("0-9", lambda c: c.banker_total, ("banker_total",)),
+    "winner_total": ("0-9 (the winning side's total; never matches a tie)", lambda c: c.winner_total,
+                     ("winner_total",)),
+    "player_cards": ("2 or 3", lambda c: c.player_cards, ("player_cards",)),
+    "banker_cards": ("2 or 3", lambda c: c.banker_cards, ("banker_cards",)),
+    "winner_cards": ("2 or 3 (the winning side's; never matches a tie)", lambda c: c.winner_cards,
+                     ("winner_cards",)),
+    "cards": ("4, 5 or 6 (cards dealt in the coup)", lambda c: c.cards_dealt, ("cards",)),
+    "margin": ("0-9 (winning margin in points)", lambda c: c.margin, ("margin",)),
+    "player_natural": ("true or false", lambda c: c.player_natural, ("player_natural",)),
+    "banker_natural": ("true or false", lambda c: c.banker_natural, ("banker_natural",)),
+    "natural": ("true or false (either side)", lambda c: c.natural, ("natural",)),
+    "naturals": ("player, banker, both or none", lambda c: c.naturals, ("natural",)),
+    "player_two_card_total": ("0-9 (the Player's first two cards)", lambda c: c.player_two_card_total,
+                              ("player_two_card_total",)),
+    "banker_two_card_total": ("0-9 (the Banker's first two cards)", lambda c: c.banker_two_card_total,
+                              ("banker_two_card_total",)),
+    "player_third": ('0-9, or "none" when the Player stood',
+                     lambda c: "none" if c.player_third is None else c.player_third, ("player_third",)),
+    "banker_third": ('0-9, or "none" when the Banker stood',
+                     lambda c: "none" if c.banker_third is None else c.banker_third, ("banker_third",)),
+}
+_RANGES = {"player_cards": (2, 3), "banker_cards": (2, 3), "winner_cards": (2, 3), "cards": (4, 6)}
+_WORDS = {"winner": ("player", "banker", "tie"), "naturals": ("player", "banker", "both", "none")}
+
+#: Card features of a position or a set of positions: feature -> (what its value is).
+GROUP_FEATURES: dict[str, str] = {
+    "size": "number of cards dealt in the set (a number, list or {at_least/at_most})",
+    "total": "baccarat total of the cards (0-9)",
+    "value": "point value of a single position's card (0-9)",
+    "highest_value": "highest point value, 10/J/Q/K counting 0",
+    "lowest_value": "lowest point value",
+    "count_value": "{ value = V, <comparison> }: cards of point value V",
+    "pair": "true or false: two cards share a rank",
+    "pairs": "number of ranks with two or more cards",
+    "of_a_kind": "most cards of one rank (a number or {at_least = N})",
+    "rank_pattern": "cards per rank, largest first, e.g. [3, 3] or [2, 2, 1]",
+    "two_pair": "true or false",
+    "full_house": "true or false",
+    "same_card_pair": "true or false: two of the cards are the same card (rank and suit)",
+    "rank": "a single position's rank (A, 2-9, 10/T, J, Q, K), or a list (any of)",
+    "ranks": "the cards' ranks exactly, as a list (any order), e.g. [\"K\", \"Q\"]",
+    "contains": "ranks the set holds at least, as a list, e.g. [\"K\", \"Q\"]",
+    "count_rank": "{ rank = R, <comparison> }: cards of rank R",
+    "pair_of": "a rank: at least two cards of it",
+    "straight": "true or false: distinct consecutive ranks (ace low or high)",
+    "suited": "true or false: every card of one suit",
+    "flush": "true or false: every card of one suit",
+    "straight_flush": "true or false",
+    "one_colour": "true or false: every card of one colour",
+    "colour": "red or black: every card of that colour (or a single position's colour)",
+    "count_colour": "{ colour = C, <comparison> }: cards of colour C",
+    "suit": "s, h, d or c: every card of that suit (or a single position's suit)",
+    "count_suit": "{ suit = S, <comparison> }: cards of suit S",
+    "card": "a single position's card, e.g. \"Kh\"",
+    "cards": "the cards exactly, as a list, e.g. [\"Kh\", \"9h\"]",
+    "count_card": "{ card = \"9d\", <comparison> }: copies of that card",
+}
+#: Side-against-side conditions (first two cards of each side).
+DUELS: dict[str, tuple[str, Callable[[Coup], bool]]] = {
+    "pairs_same_rank": ("true or false: both sides' first two cards are pairs of one rank", lambda c: (
+        c.player_pair and c.banker_pair and c.cards(FIRST_FOUR).of_a_kind == 4)),
+    "identical_pairs": ("true or false: both sides' first two cards are pairs of the same card "
+                        "(rank and suit)", lambda c: (
+        c.player_pair and c.banker_pair and _same_card_four(c.cards(FIRST_FOUR)))),
+}
+_DUEL_READS = {
+    "pairs_same_rank": Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], ranks="equality"),
+    "identical_pairs": Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], ranks="equality", suits="same-card"),
+}
+
+#: Short names for common card conditions: name -> (position set, card feature).
+SHORTCUTS: dict[str, tuple[str, str]] = {
+    "player_pair": ("player_first_two", "pair"),
+    "banker_pair": ("banker_first_two", "pair"),
+    "player_suited_pair": ("player_first_two", "same_card_pair"),
+    "banker_suited_pair": ("banker_first_two", "same_card_pair"),
+}
+
+_BET_KEYS = {"name", "title", "pay", "otherwise", "otherwise_event", "source", "rules"}
 _LINE_KEYS = {"event", "when", "pays"}
 
 
+def _same_card_four(group: CardGroup) -> bool:
+    keys = [c.card_key for c in group]
+    return len(keys) == 4 and len(set(keys)) == 1
+
+
 def load_bets(path: str | Path) -> list[Bet]:
-    """Read the bets defined in a TOML file.
+    """Read the bets defined in a TOML file (a UTF-8 byte-order mark is accepted).
 
     Raises:
-        BetError: the file is not valid TOML, or a bet is malformed (unknown key or feature,
-            bad value or pay); the message names the file, the bet and the offending key.
-        OSError: the file cannot be read.
+        BetError: the file is missing, too large, not valid TOML, defines more than
+            :data:`MAX_BETS` bets, or a bet is malformed (unknown key or feature, bad value or
+            pay, a condition that can never hold); the message names the file, the bet and the
+            offending key.
     """
     where = str(path)
     if not where.strip():
         raise BetError("empty bet-file name: give the path of a TOML file")
-    if Path(path).is_dir():
+    p = Path(path)
+    if p.is_dir():
         raise BetError(f"{where}: is a folder, not a TOML file")
-    if Path(path).exists() and not Path(path).is_file():
+    if p.exists() and not p.is_file():
         raise BetError(f"{where}: not a regular file")
-    with open(path, "rb") as fh:
-        data = fh.read(MAX_FILE_BYTES + 1)
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise BetError(f"{where}: cannot read: {exc.strerror or exc}") from None
     if len(data) > MAX_FILE_BYTES:
         raise BetError(f"{where}: larger than {MAX_FILE_BYTES // 1_000_000} MB; a bet file is a few lines")
     try:
-        doc = tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise BetError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    return parse_bets(text, where)
+
+
+def parse_bets(text: str, where: str = "bet file") -> list[Bet]:
+    """The bets of a bet file's text (see :func:`load_bets`)."""
+    try:
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise BetError(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:
@@ -98,7 +188,15 @@ def load_bets(path: str | Path) -> list[Bet]:
     specs = doc.get("bet")
     if not isinstance(specs, list) or not specs:
         raise BetError(f"{where}: no bets: define at least one [[bet]] table")
-    return [_bet(where, i, spec) for i, spec in enumerate(specs, 1)]
+    if len(specs) > MAX_BETS:
+        raise BetError(f"{where}: {len(specs):,} bets; a bet file holds at most {MAX_BETS:,}")
+    bets = [_bet(where, i, spec) for i, spec in enumerate(specs, 1)]
+    names: set[str] = set()
+    for bet in bets:
+        if bet.name in names:
+            raise BetError(f"{where}: bet {bet.name!r} is defined twice")
+        names.add(bet.name)
+    return bets
 
 
 def _bet(where: str, number: int, spec: Any) -> Bet:
@@ -113,71 +211,115 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
     for key in ("name", "title", "source", "otherwise_event"):
         if key in spec:
             _text(label, key, spec[key])
+    if "rules" in spec:
+        _text(label, "rules", spec["rules"], 2000)
     for key in spec:
         if key not in _BET_KEYS:
             raise BetError(f"{label}: unknown key {key!r}: allowed keys are {', '.join(sorted(_BET_KEYS))}")
     lines_spec = spec.get("pay")
     if not isinstance(lines_spec, list) or not lines_spec:
         raise BetError(f"{label}: key 'pay' needs at least one [[bet.pay]] line")
-    level, thirds = Level.VALUE, False
+    reads = Reads()
     lines: list[PayLine] = []
     for j, line in enumerate(lines_spec, 1):
+        where_line = f"{label}: pay line {j}"
         if not isinstance(line, dict):
-            raise BetError(f"{label}: pay line {j} is not a table")
+            raise BetError(f"{where_line} is not a table")
         for key in line:
             if key not in _LINE_KEYS:
-                raise BetError(f"{label}: pay line {j}: unknown key {key!r}: use event, when, pays")
+                raise BetError(f"{where_line}: unknown key {key!r}: use event, when, pays")
         when = line.get("when", {})
         if not isinstance(when, dict):
-            raise BetError(f"{label}: pay line {j}: 'when' must be a table of feature = value")
-        cond, lv, th = _condition(f"{label}: pay line {j}", when)
-        level, thirds = max(level, lv), thirds or th
+            raise BetError(f"{where_line}: 'when' must be a table of feature = value")
+        cond, line_reads = condition(where_line, when)
+        reads = reads | line_reads
         if "pays" not in line:
-            raise BetError(f"{label}: pay line {j}: key 'pays' is missing")
-        pays = _amount(f"{label}: pay line {j}: key 'pays'", line["pays"])
-        event = _text(f"{label}: pay line {j}", "event", line.get("event", f"line {j}"))
+            raise BetError(f"{where_line}: key 'pays' is missing")
+        pays = _amount(f"{where_line}: key 'pays'", line["pays"])
+        event = _text(where_line, "event", line.get("event", f"line {j}"))
         lines.append(PayLine(event, cond, pays))
     otherwise = _amount(f"{label}: key 'otherwise'", spec.get("otherwise", -1))
-    adjustable = next((i for i, ln in enumerate(lines) if ln.pays > 0), None)
-    return Bet(
+    winning = [i for i, ln in enumerate(lines) if ln.pays > 0]
+    bet = Bet(
         name=name.strip(),
         title=str(spec.get("title", name)).strip(),
         lines=tuple(lines),
+        reads=reads,
         otherwise=otherwise,
         otherwise_event=str(spec.get("otherwise_event", "Loss" if otherwise < 0 else "Other")),
-        level=level,
-        thirds=thirds,
         source=str(spec.get("source", f"user-defined in {where}")),
-        adjustable=adjustable if sum(ln.pays > 0 for ln in lines) == 1 else None,
+        adjustable=winning[0] if len(winning) == 1 else None,
+        rules=str(spec.get("rules", "")),
     )
+    _check_possible(label, bet)
+    return bet
 
 
-def _condition(label: str, when: dict[str, Any]) -> tuple[Callable[[Features], bool], Level, bool]:
-    tests: list[tuple[Callable[[Features], object], set[object]]] = []
-    level, thirds = Level.VALUE, False
+def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
+    """A ``when`` table as (test of a coup record, what it reads).
+
+    Raises:
+        BetError: an unknown field, position, feature or bad value; the message names ``label``.
+    """
+    tests: list[Test] = []
+    reads = Reads()
     for key, raw in when.items():
-        if key not in FEATURES:
-            raise BetError(f"{label}: unknown feature {key!r}: known features are {', '.join(FEATURES)}")
-        allowed, getter = FEATURES[key]
-        lv, th = FIELD_LEVEL.get(key, Level.VALUE), key in THIRD_FIELDS
-        values = raw if isinstance(raw, list) else [raw]
-        if not values:
-            raise BetError(f"{label}: feature {key!r} has an empty list of values")
-        checked = {_value(label, key, allowed, v) for v in values}
-        tests.append((getter, checked))
-        level, thirds = max(level, lv), thirds or th
+        if key in FIELDS:
+            allowed, getter, names = FIELDS[key]
+            accepted = _field_values(label, key, allowed, raw)
+            tests.append(_membership(getter, accepted))
+            reads = reads | Reads.of(names)
+        elif key in SHORTCUTS:
+            where_set, feature = SHORTCUTS[key]
+            test, r = _group(f"{label}: {key}", where_set, {feature: raw})
+            tests.append(test)
+            reads = reads | r
+        elif key in POSITION_SETS:
+            if not isinstance(raw, dict) or not raw:
+                raise BetError(f"{label}: {key!r} needs a table of card features, e.g. {key} = {{ suited = true }}")
+            test, r = _group(f"{label}: {key}", key, raw)
+            tests.append(test)
+            reads = reads | r
+        elif key in DUELS:
+            if not isinstance(raw, bool):
+                raise BetError(f"{label}: {key!r} must be true or false")
+            fn = DUELS[key][1]
+            tests.append(fn if raw else (lambda c, fn=fn: not fn(c)))  # type: ignore[misc]
+            reads = reads | _DUEL_READS[key]
+        else:
+            known = [*FIELDS, *SHORTCUTS, *POSITION_SETS, *DUELS]
+            raise BetError(f"{label}: unknown feature {key!r}: known are {', '.join(known)}")
 
-    def cond(f: Features) -> bool:
-        return all(getter(f) in accepted for getter, accepted in tests)
+    def test(c: Coup) -> bool:
+        return all(t(c) for t in tests)
 
-    return cond, level, thirds
+    return test, reads
 
 
-def _value(label: str, key: str, allowed: str, v: object) -> object:
-    """Check one condition value against the feature's domain; return it normalised."""
+def _membership(getter: Callable[[Coup], object], accepted: object) -> Test:
+    if callable(accepted):
+        return lambda c: bool(accepted(getter(c)))
+    assert isinstance(accepted, set)
+    return lambda c: getter(c) in accepted
+
+
+def _field_values(label: str, key: str, allowed: str, raw: object) -> object:
+    """The accepted values of a field condition: a set, or a numeric comparison."""
+    if isinstance(raw, dict):
+        lo, hi = _RANGES.get(key, (0, 9))
+        if key in _WORDS or "true or false" in allowed:
+            raise BetError(f"{label}: feature {key!r} takes a value, not a comparison")
+        return _comparison(label, key, raw, lo, hi)
+    values = raw if isinstance(raw, list) else [raw]
+    if not values:
+        raise BetError(f"{label}: feature {key!r} has an empty list of values")
+    return {_field_value(label, key, allowed, v) for v in values}
+
+
+def _field_value(label: str, key: str, allowed: str, v: object) -> object:
     bad = BetError(f"{label}: feature {key!r} has bad value {v!r}: allowed {allowed}")
-    if key == "winner":
-        if not isinstance(v, str) or v.lower() not in ("player", "banker", "tie"):
+    if key in _WORDS:
+        if not isinstance(v, str) or v.lower() not in _WORDS[key]:
             raise bad
         return v.lower()
     if "true or false" in allowed:
@@ -188,19 +330,231 @@ def _value(label: str, key: str, allowed: str, v: object) -> object:
         return "none"
     if isinstance(v, bool) or not isinstance(v, int):
         raise bad
-    ranges = {"player_cards": (2, 3), "banker_cards": (2, 3), "winner_cards": (2, 3), "cards": (4, 6)}
-    lo, hi = ranges.get(key, (0, 9))
+    lo, hi = _RANGES.get(key, (0, 9))
     if not lo <= v <= hi:
         raise bad
     return v
 
 
-def _text(label: str, key: str, value: object) -> str:
+def _comparison(label: str, key: str, raw: dict[str, Any], lo: int, hi: int) -> Callable[[object], bool]:
+    allowed = {"at_least", "at_most", "equals"}
+    for k in raw:
+        if k not in allowed:
+            raise BetError(f"{label}: {key!r} comparison key {k!r}: use at_least, at_most or equals")
+    if not raw:
+        raise BetError(f"{label}: {key!r} comparison is empty: give at_least, at_most or equals")
+    bounds = {}
+    for k, v in raw.items():
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise BetError(f"{label}: {key!r} {k} must be a whole number {lo}-{hi}, got {v!r}")
+        bounds[k] = v
+    least = bounds.get("at_least", bounds.get("equals", lo))
+    most = bounds.get("at_most", bounds.get("equals", hi))
+    return lambda x: isinstance(x, int) and least <= x <= most
+
+
+# -- card features of a position or a set ---------------------------------------------------
+
+
+def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
+    members = POSITION_SETS[where]
+    single = len(members) == 1
+    position = next(iter(members))
+    tests: list[Callable[[CardGroup], bool]] = []
+    ranks, suits = RankDetail.NONE, SuitDetail.NONE
+    for feature, raw in spec.items():
+        if feature not in GROUP_FEATURES:
+            raise BetError(f"{label}: unknown card feature {feature!r}: known are {', '.join(GROUP_FEATURES)}")
+        if feature in ("value", "rank", "card") and not single:
+            raise BetError(f"{label}: {feature!r} is a feature of one card position (e.g. player_1); "
+                           f"for a set use count_value / count_rank / cards")
+        test, need_rank, need_suit = _feature(f"{label}: {feature}", feature, raw, single)
+        tests.append(test)
+        ranks = max(ranks, need_rank)
+        suits = suits.join(need_suit)
+    reads = Reads.of([], [members], ranks, suits)
+
+    def check(c: Coup) -> bool:
+        if single:
+            card = c.card(position)
+            group = CardGroup([] if card is None else [card])
+        else:
+            group = c.cards(members)
+        return all(t(group) for t in tests)
+
+    return check, reads
+
+
+def _feature(label: str, feature: str, raw: object,
+             single: bool) -> tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]:
+    need_rank, need_suit = FEATURE_NEEDS.get(feature, (RankDetail.NONE, SuitDetail.NONE))
+    if feature in ("size", "total", "highest_value", "lowest_value", "pairs", "of_a_kind", "value"):
+        hi = 6 if feature in ("size", "pairs", "of_a_kind") else 9
+        accept = _numbers(label, raw, 0, hi)
+        getter: Callable[[CardGroup], object] = {
+            "size": lambda g: g.size, "total": lambda g: g.total,
+            "highest_value": lambda g: g.highest_value, "lowest_value": lambda g: g.lowest_value,
+            "pairs": lambda g: g.pairs, "of_a_kind": lambda g: g.of_a_kind,
+            "value": lambda g: g.highest_value,
+        }[feature]
+        return (lambda g: accept(getter(g))), need_rank, need_suit
+    if feature in ("pair", "two_pair", "full_house", "same_card_pair", "straight", "suited", "flush",
+                   "straight_flush", "one_colour"):
+        want = _bool(label, raw)
+        prop = feature
+        return (lambda g: bool(getattr(g, prop)) is want), need_rank, need_suit
+    if feature == "rank_pattern":
+        if not isinstance(raw, list) or not raw or not all(isinstance(x, int) and not isinstance(x, bool)
+                                                            and 1 <= x <= 6 for x in raw):
+            raise BetError(f"{label}: give the cards per rank, largest first, e.g. [3, 3]")
+        pattern = tuple(sorted(raw, reverse=True))
+        return (lambda g: g.rank_pattern == pattern), need_rank, need_suit
+    if feature == "rank":
+        names = _rank_list(label, raw)
+        return (lambda g: g.size == 1 and g.ranks[0] in names), RankDetail.NAMED, need_suit
+    if feature == "ranks":
+        wanted = sorted(_rank_list(label, raw, keep_order=True), key=lambda r: r.index)
+        return (lambda g: list(g.ranks) == wanted), RankDetail.NAMED, need_suit
+    if feature == "contains":
+        wanted_list = _rank_list(label, raw, keep_order=True)
+
+        def contains(g: CardGroup) -> bool:
+            have = list(g.ranks)
+            for r in wanted_list:
+                if r not in have:
+                    return False
+                have.remove(r)
+            return True
+
+        return contains, RankDetail.NAMED, need_suit
+    if feature == "pair_of":
+        rank = _one_rank(label, raw)
+        return (lambda g: g.pair_of(rank)), RankDetail.NAMED, need_suit
+    if feature == "colour":
+        colour = _colour(label, raw)
+        return (lambda g: g.colour(colour)), need_rank, SuitDetail.COLOUR
+    if feature == "suit":
+        suit = _suit(label, raw)
+        return (lambda g: g.suit(suit)), need_rank, SuitDetail.SUIT
+    if feature == "card":
+        card = _card(label, raw)
+        return (lambda g: g.size == 1 and g.count_card(card.rank, card.suit) == 1), RankDetail.NAMED, SuitDetail.SUIT
+    if feature == "cards":
+        if not isinstance(raw, list) or not raw:
+            raise BetError(f"{label}: give a list of cards with suits, e.g. [\"Kh\", \"9h\"]")
+        cards = [_card(label, x) for x in raw]
+        key = sorted((c.rank.index, c.suit.index) for c in cards)  # type: ignore[union-attr]
+        return (lambda g: sorted((_r(c).index, _s(c).index) for c in g) == key), RankDetail.NAMED, SuitDetail.SUIT
+    # counts: { <param> = X, comparison }
+    if not isinstance(raw, dict):
+        raise BetError(f"{label}: give a table, e.g. {{ {_PARAM[feature]} = ..., at_least = 1 }}")
+    param_key = _PARAM[feature]
+    if param_key not in raw:
+        raise BetError(f"{label}: key {param_key!r} is missing")
+    rest = {k: v for k, v in raw.items() if k != param_key}
+    accept_n = _comparison(label, feature, rest, 0, 6) if rest else (lambda n: isinstance(n, int) and n >= 1)
+    p = raw[param_key]
+    counter: Callable[[CardGroup], int]
+    if feature == "count_value":
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 9:
+            raise BetError(f"{label}: value must be 0-9")
+        counter = lambda g, v=p: g.count_value(v)  # noqa: E731
+    elif feature == "count_rank":
+        rank = _one_rank(label, p)
+        counter = lambda g, r=rank: g.count_rank(r)  # noqa: E731
+    elif feature == "count_colour":
+        colour = _colour(label, p)
+        counter = lambda g, c=colour: g.count_colour(c)  # noqa: E731
+    elif feature == "count_suit":
+        suit = _suit(label, p)
+        counter = lambda g, s=suit: g.count_suit(s)  # noqa: E731
+    else:
+        card = _card(label, p)
+        counter = lambda g, c=card: g.count_card(c.rank, c.suit)  # type: ignore[arg-type]  # noqa: E731
+    return (lambda g: bool(accept_n(counter(g)))), need_rank, need_suit
+
+
+_PARAM = {"count_value": "value", "count_rank": "rank", "count_colour": "colour", "count_suit": "suit",
+          "count_card": "card"}
+
+
+def _r(card: Any) -> Rank:
+    rank = card.rank
+    assert isinstance(rank, Rank)
+    return rank
+
+
+def _s(card: Any) -> Suit:
+    suit = card.suit
+    assert isinstance(suit, Suit)
+    return suit
+
+
+def _numbers(label: str, raw: object, lo: int, hi: int) -> Callable[[object], bool]:
+    if isinstance(raw, dict):
+        return _comparison(label, "value", raw, lo, hi)
+    values = raw if isinstance(raw, list) else [raw]
+    if not values or not all(isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in values):
+        raise BetError(f"{label}: give a whole number {lo}-{hi}, a list of them, or {{ at_least = N }}")
+    accepted = set(values)
+    return lambda x: x in accepted
+
+
+def _bool(label: str, raw: object) -> bool:
+    if not isinstance(raw, bool):
+        raise BetError(f"{label}: must be true or false, got {raw!r}")
+    return raw
+
+
+def _one_rank(label: str, raw: object) -> Rank:
+    if not isinstance(raw, str | int) or isinstance(raw, bool):
+        raise BetError(f"{label}: give a rank such as \"A\", \"9\", \"10\" or \"K\"")
+    try:
+        return parse_rank(str(raw))
+    except AnalyzerError as exc:
+        raise BetError(f"{label}: {exc}") from None
+
+
+def _rank_list(label: str, raw: object, keep_order: bool = False) -> list[Rank]:
+    values = raw if isinstance(raw, list) else [raw]
+    if not values:
+        raise BetError(f"{label}: give at least one rank")
+    out = [_one_rank(label, v) for v in values]
+    return out if keep_order else list(dict.fromkeys(out))
+
+
+def _colour(label: str, raw: object) -> Colour:
+    if isinstance(raw, str) and raw.strip().lower() in ("red", "black"):
+        return Colour(raw.strip().lower())
+    raise BetError(f"{label}: give a colour, red or black")
+
+
+def _suit(label: str, raw: object) -> Suit:
+    words = {"s": Suit.SPADES, "spades": Suit.SPADES, "h": Suit.HEARTS, "hearts": Suit.HEARTS,
+             "d": Suit.DIAMONDS, "diamonds": Suit.DIAMONDS, "c": Suit.CLUBS, "clubs": Suit.CLUBS}
+    if isinstance(raw, str) and raw.strip().lower() in words:
+        return words[raw.strip().lower()]
+    raise BetError(f"{label}: give a suit: s, h, d or c (or spades, hearts, diamonds, clubs)")
+
+
+def _card(label: str, raw: object) -> Any:
+    if not isinstance(raw, str):
+        raise BetError(f"{label}: give a card with its suit, e.g. \"Kh\"")
+    try:
+        card = parse_card(raw)
+    except AnalyzerError as exc:
+        raise BetError(f"{label}: {exc}") from None
+    if card.suit is None:
+        raise BetError(f"{label}: card {raw!r} needs its suit, e.g. \"{raw}h\"")
+    return card
+
+
+def _text(label: str, key: str, value: object, limit: int = 200) -> str:
     """A one-line text value (names, titles, events end up in tables of every format)."""
     if not isinstance(value, str):
         raise BetError(f"{label}: key {key!r} must be text, got {value!r}")
-    if any(not ch.isprintable() for ch in value) or len(value) > 200:
-        raise BetError(f"{label}: key {key!r} must be one line of at most 200 printable characters")
+    if any(not ch.isprintable() for ch in value) or len(value) > limit:
+        raise BetError(f"{label}: key {key!r} must be one line of at most {limit} printable characters")
     return value
 
 
@@ -217,3 +571,15 @@ def _amount(label: str, raw: object) -> Fraction:
     if value < -1:
         raise BetError(f"{label}: bad amount {raw!r}: a bet cannot lose more than its stake (-1)")
     return value
+
+
+def _check_possible(label: str, bet: Bet) -> None:
+    """Refuse a pay line whose condition no coup can meet (under the standard tableau)."""
+    from analyzer.engine.pricing import table_for
+
+    reads = bet.reads if bet.reads.sets else Reads.everything_but_cards()
+    table = table_for(reads, 416)
+    records = [r.narrow(bet.reads) if reads != bet.reads else r for r in table.records]
+    for j, line in enumerate(bet.lines, 1):
+        if not any(line.when(r) for r in records):
+            raise BetError(f"{label}: pay line {j} ({line.event!r}) can never hold: no coup meets its condition")

@@ -81,6 +81,7 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
     """--decks / --shoe / --remove, with ``decks_help`` for --decks."""
 
     def decorate(func: FuncT) -> FuncT:
+        func = rules_option(func)
         func = click.option("--remove", "remove", default=None, metavar="CARDS",
                             help="Cards to take out of the shoe, e.g. 'K 5h 5 A' (suit optional).")(func)
         func = click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
@@ -90,6 +91,20 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
         return func
 
     return decorate
+
+
+def rules_option(func: FuncT) -> FuncT:
+    """--rules NAME|FILE: the tableau (a registered rule set or a TOML rules file)."""
+    return click.option("--rules", "rules", default="standard", show_default=True, metavar="NAME|FILE",
+                        help="The tableau: a rule set by name (see 'punto-banco rules --list') or a TOML "
+                        "rules file.")(func)
+
+
+def tableau_of(rules: str) -> Any:
+    """The tableau chosen by --rules."""
+    from analyzer.core.tableau import find_tableau
+
+    return find_tableau(rules)
 
 
 #: --decks / --shoe / --remove for commands that analyse a shoe (8 decks by default).
@@ -140,11 +155,11 @@ def write_atomic(path: Path, text: str) -> None:
     write_files({path: text})
 
 
-def meta(command: str, shoe: Any) -> dict[str, object]:
+def meta(command: str, shoe: Any, tableau: Any = None) -> dict[str, object]:
     """What produced a table: tool and version, the command, the rules, the shoe."""
     from analyzer.output.render import provenance
 
-    return provenance(command, shoe.describe())
+    return provenance(command, shoe.describe(), tableau.describe() if tableau is not None else None)
 
 
 def _command_line() -> str:
@@ -167,17 +182,20 @@ def main() -> None:
               help="Tables to print, comma-separated: outcomes, bets, totals, cards, naturals, or all.")
 @output_options
 @_guard
-def analyze(decks: int | None, shoe_text: str | None, remove: str | None, table_names: str,
+def analyze(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, table_names: str,
             fmt: str, digits: int, output: str | None) -> None:
     """Print the exact outcome and main-bet tables for a shoe (default: 8 decks)."""
+    from analyzer.engine.evaluate import one_shot
     from analyzer.engine.pricing import analyze as run
     from analyzer.output.render import render
     from analyzer.output.tables import TABLE_NAMES, analysis_tables
 
     names = _table_names(table_names, TABLE_NAMES)
     shoe = build_shoe(decks, shoe_text, remove)
-    tables = analysis_tables(run(shoe), names)
-    emit(render(tables, fmt, digits, meta(_command_line(), shoe)), output)
+    tableau = tableau_of(rules)
+    with one_shot():
+        tables = analysis_tables(run(shoe, tableau=tableau), names)
+    emit(render(tables, fmt, digits, meta(_command_line(), shoe, tableau)), output)
 
 
 def _table_names(text: str, known: Sequence[str]) -> list[str]:
@@ -192,38 +210,60 @@ def _table_names(text: str, known: Sequence[str]) -> list[str]:
 
 @main.command()
 @click.argument("cards", nargs=-1, required=True)
+@rules_option
 @_guard
-def deal(cards: tuple[str, ...]) -> None:
+def deal(cards: tuple[str, ...], rules: str) -> None:
     """Resolve one coup from CARDS in dealing order (Player, Banker, Player, Banker, then third
     cards), e.g. ``punto-banco deal 2 4 3 10 6 A``."""
     from analyzer.core.cards import parse_cards
     from analyzer.core.coup import resolve
 
+    tableau = tableau_of(rules)
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
-    coup = resolve(parsed)
+    coup = resolve(parsed, tableau)
     click.echo(coup.announce())
-    for line in _deal_story(coup):
+    for line in _deal_story(coup, tableau):
         click.echo(f"  {line}")
-    if len(parsed) > coup.cards_used:
-        extra = " ".join(str(c) for c in parsed[coup.cards_used:])
-        click.echo(f"  (the coup used {coup.cards_used} cards; not dealt: {extra})")
+    if len(parsed) > coup.cards_dealt:
+        extra = " ".join(str(c) for c in parsed[coup.cards_dealt:])
+        click.echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
 
 
-def _deal_story(coup: Any) -> list[str]:
-    from analyzer.core.cards import hand_total
-    from analyzer.core.tableau import banker_rule_text, player_rule_text
-
-    p2 = hand_total([c.point for c in coup.player[:2]])
-    b2 = hand_total([c.point for c in coup.banker[:2]])
+def _deal_story(coup: Any, tableau: Any) -> list[str]:
+    p2, b2 = coup.player_two_card_total, coup.banker_two_card_total
     player, banker = coup.player, coup.banker
     lines = [f"Player {player[0]} {player[1]} = {p2}; Banker {banker[0]} {banker[1]} = {b2}"]
     if coup.natural:
         lines.append("A natural: both hands stand.")
         return lines
-    lines.append(player_rule_text(p2) + (f": draws {coup.player[2]}" if coup.player_drew else "."))
-    third = coup.player[2].point if coup.player_drew else None
-    lines.append(banker_rule_text(b2, third) + (f": draws {coup.banker[2]}" if coup.banker_drew else "."))
+    lines.append(tableau.player_rule_text(p2) + (f": draws {coup.player[2]}" if coup.player_drew else "."))
+    lines.append(tableau.banker_rule_text(b2, coup.player_third)
+                 + (f": draws {coup.banker[2]}" if coup.banker_drew else "."))
     return lines
+
+
+@main.command("rules")
+@click.argument("spec", required=False, default="standard", metavar="[NAME|FILE]")
+@click.option("--toml", "toml_only", is_flag=True, help="Print only the TOML (to save as a rules file).")
+@click.option("--list", "list_only", is_flag=True, help="List the registered rule sets and exit.")
+@_guard
+def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
+    """Print a tableau (default: standard) as the Table of Play and as the TOML rules file that
+    --rules reads back."""
+    from analyzer.core.tableau import TABLEAUX
+
+    if list_only:
+        for name, t in TABLEAUX.items():
+            click.echo(f"{name:<34} {t.title} (fingerprint {t.fingerprint})")
+        return
+    tableau = tableau_of(spec)
+    if toml_only:
+        click.echo(tableau.to_toml(), nl=False)
+        return
+    click.echo("\n".join(tableau.table_of_play()))
+    click.echo(f"Fingerprint: {tableau.fingerprint}")
+    click.echo("")
+    click.echo(tableau.to_toml(), nl=False)
 
 
 @main.command()
@@ -258,7 +298,7 @@ def tables(out_dir: str) -> None:
 @click.option("--list", "list_only", is_flag=True, help="List the catalogue and exit.")
 @output_options
 @_guard
-def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs: tuple[str, ...],
+def bets(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, bet_specs: tuple[str, ...],
          bet_files: tuple[str, ...], all_bets: bool, events: bool, fair_pay: bool,
          target_edge: str | None, list_only: bool, fmt: str, digits: int, output: str | None) -> None:
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
@@ -268,10 +308,14 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs
     if list_only:
         emit(render([catalogue_listing()], fmt, digits), output)
         return
+    from analyzer.engine.evaluate import one_shot
+
     shoe = build_shoe(decks, shoe_text, remove)
-    tables = bet_report(shoe, bet_specs, bet_files, all_bets=all_bets, events=events,
-                        fair_pay=fair_pay, target_edge=target_edge)
-    emit(render(tables, fmt, digits, meta(_command_line(), shoe)), output)
+    tableau = tableau_of(rules)
+    with one_shot():
+        tables = bet_report(shoe, bet_specs, bet_files, all_bets=all_bets, events=events,
+                            fair_pay=fair_pay, target_edge=target_edge, tableau=tableau)
+    emit(render(tables, fmt, digits, meta(_command_line(), shoe, tableau)), output)
 
 
 @main.command()

@@ -54,6 +54,13 @@ POSITION_LABELS: tuple[str, ...] = (
     "Player 3rd card", "Banker 3rd card",
 )
 P1, B1, P2, B2, P3, B3 = POSITIONS
+#: The naturals partition of a coup (:attr:`Coup.naturals`) and how tables label it.
+NATURAL_CLASSES: dict[str, str] = {
+    "player": "Player natural only",
+    "banker": "Banker natural only",
+    "both": "Both natural",
+    "none": "No natural",
+}
 #: The named position sets of the vocabulary (TOML names), each read as a multiset.
 PLAYER_FIRST_TWO: PositionSet = frozenset({P1, P2})
 BANKER_FIRST_TWO: PositionSet = frozenset({B1, B2})
@@ -339,6 +346,13 @@ class Coup:
     def natural(self) -> bool:
         """Either side has a natural."""
         return bool(self.player_natural or self.banker_natural)
+
+    @property
+    def naturals(self) -> str:
+        """Which sides have a natural: ``"player"``, ``"banker"``, ``"both"`` or ``"none"``
+        (the one definition of the naturals partition, see :data:`NATURAL_CLASSES`)."""
+        p, b = self.player_natural, self.banker_natural
+        return "both" if p and b else "player" if p else "banker" if b else "none"
 
     @property
     def margin(self) -> int:

@@ -192,6 +192,12 @@ class Reads:
         return tuple(sorted((frozenset(g) for g in groups.values()), key=min))
 
     @property
+    def needs_suits(self) -> bool:
+        """True when the cards' suits (or colours) are read: such a bet cannot be priced on a
+        shoe given by rank counts only."""
+        return self.suits is not SuitDetail.NONE
+
+    @property
     def card_positions(self) -> frozenset[int]:
         """Every position whose card is read."""
         return frozenset().union(*self.sets) if self.sets else frozenset()

@@ -475,29 +475,56 @@ class VectorPlan:
 
     def weights(self, pool_sizes: Any, size: int) -> Any:
         """Composition weights (int64 array) for one shoe's pool sizes (int64 array)."""
+        return self.weights_many(pool_sizes, [size])
+
+    def weights_many(self, pool_sizes: Any, sizes: Sequence[int]) -> Any:
+        """Composition weights, (compositions, shoes) int64, for pool sizes (pools, shoes) --
+        or, for one shoe, (compositions,) from (pools,).  Every shoe must satisfy
+        :func:`fits_int64`.  Items run along axis 0, so one shoe and many are one code path."""
         np = self.np
-        x = pool_sizes[self.pools] - self.shifts
-        fall = np.ones(len(x) + 1, dtype=np.int64)
+        many = pool_sizes.ndim == 2
+        ms = self.ms[:, None] if many else self.ms
+        shifts = self.shifts[:, None] if many else self.shifts
+        x = pool_sizes[self.pools] - shifts
+        fall = np.ones((len(self.pools) + 1, *pool_sizes.shape[1:]), dtype=np.int64)
         body = fall[:-1]
         for i in range(int(self.ms.max(initial=0))):
-            step = np.where(self.ms > i, x - i, 1)
-            body *= step
-        body[x < self.ms] = 0
+            body *= np.where(ms > i, x - i, 1)
+        body[np.broadcast_to(x < ms, body.shape)] = 0
         sub = fall[self.sub_cols[0]]
-        for col in self.sub_cols[1:]:
-            sub = sub * fall[col]
-        fac = np.add.reduceat(sub[self.fac_sub], self.fac_start) * self.fac_mult if len(self.fac_start) else sub[:0]
-        fac = np.append(fac, 1)
-        pads = padding(size)
-        pad = np.asarray([pads[4], pads[5], pads[6]], dtype=np.int64)
+        for c in self.sub_cols[1:]:
+            sub = sub * fall[c]
+        fac = np.ones((len(self.fac_start) + 1, *pool_sizes.shape[1:]), dtype=np.int64)
+        if len(self.fac_start):
+            mult = self.fac_mult[:, None] if many else self.fac_mult
+            fac[:-1] = np.add.reduceat(sub[self.fac_sub], self.fac_start, axis=0) * mult
+        pads = [padding(n) for n in sizes]
+        pad = np.asarray([[p[k] for p in pads] for k in (4, 5, 6)], dtype=np.int64)
+        if not many:
+            pad = pad[:, 0]
         term = pad[self.term_pad]
-        for col in self.term_cols:
-            term = term * fac[col]
+        for c in self.term_cols:
+            term = term * fac[c]
         if self.scaled:
-            term = term * self.term_mult
-        if self.one_term_each:
+            term = term * (self.term_mult[:, None] if many else self.term_mult)
+        if self.one_term_each or not len(self.comp_start):
             return term
-        return np.add.reduceat(term, self.comp_start) if len(self.comp_start) else term[:0]
+        return np.add.reduceat(term, self.comp_start, axis=0)
+
+
+def pool_sizes_many(ranks: Any, cards: Any | None) -> Any:
+    """Pool sizes (pools, shoes) int64 from rows of rank counts (shoes, 13) and, when known,
+    card counts (shoes, 52); suited pools are 0 without card counts."""
+    import numpy as np
+
+    if cards is not None:
+        return _POOL_MATRIX() @ np.asarray(cards, dtype=np.int64).T
+    r = np.asarray(ranks, dtype=np.int64)
+    out = np.zeros((len(POOLS), r.shape[0]), dtype=np.int64)
+    out[10:23] = r.T
+    for rank, v in enumerate(RANK_POINTS):
+        out[v] += r[:, rank]
+    return out
 
 
 def pool_sizes_vector(shoe: ShoeCounts) -> Any:

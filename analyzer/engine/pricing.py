@@ -22,7 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from analyzer.bets.model import Bet
-from analyzer.core.coup import Coup, Winner
+from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
 from analyzer.core.exact import sqrt_decimal
 from analyzer.core.reads import Reads
 from analyzer.core.shoe import Shoe
@@ -440,16 +440,9 @@ class Analysis:
         """A partition of the counted sequences by naturals: Player natural only, Banker
         natural only, both, neither (which includes every sequence on which the shoe runs out:
         a natural ends the coup at four cards, so a coup that runs out had none)."""
-        d = self.distribution
-        both = d.count(lambda r: r.player_natural and r.banker_natural)
-        player = d.count(lambda r: r.player_natural) - both
-        banker = d.count(lambda r: r.banker_natural) - both
-        return {
-            "Player natural only": player,
-            "Banker natural only": banker,
-            "Both natural": both,
-            "No natural": d.denominator - player - banker - both,
-        }
+        counts = self.distribution.tally(lambda r: r.naturals)
+        counts["none"] = counts.get("none", 0) + self.distribution.run_out
+        return {label: counts.get(key, 0) for key, label in NATURAL_CLASSES.items()}
 
     @property
     def cards_dealt(self) -> dict[int, int]:

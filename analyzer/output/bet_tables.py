@@ -10,7 +10,7 @@ from analyzer.bets.catalogue import CATALOGUE, catalogue_bets, find_bet, main_be
 from analyzer.bets.files import load_bets
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
-from analyzer.core.features import Level
+from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.core.shoe import Shoe
 from analyzer.engine.pricing import Pricer, pay_for_edge
 from analyzer.errors import BetError
@@ -46,6 +46,7 @@ def bet_report(
     events: bool = False,
     fair_pay: bool = False,
     target_edge: str | None = None,
+    tableau: Tableau = STANDARD,
 ) -> list[Table]:
     """The summary table of the chosen bets on ``shoe``, then (optionally) each bet's events
     table and the pays solved for a zero or target house edge."""
@@ -54,9 +55,9 @@ def bet_report(
     if all_bets and shoe.suited is None:
         # --all on a shoe without suits: price everything that can be priced, say what cannot.
         named = {find_bet(s).name for s in specs}
-        skipped = [b.name for b in bets if b.level is Level.CARD and b.name not in named]
+        skipped = [b.name for b in bets if b.reads.needs_suits and b.name not in named]
         bets = [b for b in bets if b.name not in skipped]
-    pricer = Pricer(shoe)
+    pricer = Pricer(shoe, tableau)
     summaries = pricer.summaries(bets)
     summary = bets_table(summaries, f"Bets: {shoe.describe()}")
     if skipped:
@@ -71,11 +72,11 @@ def bet_report(
         tables += [events_table(s) for s in summaries]
     if fair_pay or target_edge is not None:
         edge = Fraction(0) if target_edge is None else parse_amount(target_edge, "--target-edge") / 100
-        tables.append(pay_table(shoe, bets, edge))
+        tables.append(pay_table(shoe, bets, edge, tableau))
     return tables
 
 
-def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
+def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Tableau = STANDARD) -> Table:
     """For each bet with one adjustable pay: the exact pay giving ``house_edge`` per coup."""
     rows: list[tuple[Cell, ...]] = []
     for bet in bets:
@@ -83,7 +84,7 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction) -> Table:
             continue
         line = bet.lines[bet.adjustable]
         try:
-            pay: Fraction | None = pay_for_edge(bet, shoe, house_edge)
+            pay: Fraction | None = pay_for_edge(bet, shoe, house_edge, tableau)
         except BetError:
             rows.append((bet.title, line.event, line.pays, None, None))
             continue

@@ -209,17 +209,18 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
     return "\n\n".join(parts) + "\n"
 
 
-def provenance(command: str, shoe: str, **extra: str) -> dict[str, object]:
-    """What produced a table, for its header: tool and version, the command, the rules, the
-    shoe (as described), and any ``extra`` fields."""
+def provenance(command: str, shoe: str, rules: str | None = None, **extra: str) -> dict[str, object]:
+    """What produced a table, for its header: tool and version, the command, the rules (as
+    :meth:`~analyzer.core.tableau.Tableau.describe` names them; default the standard tableau),
+    the shoe (as described), and any ``extra`` fields."""
     from analyzer import __version__
-    from analyzer.core.tableau import TABLEAU
+    from analyzer.core.tableau import STANDARD
 
     return {
         "generated_by": f"punto-banco-analyzer {__version__}",
         "command": command,
         **extra,
-        "rules": TABLEAU,
+        "rules": rules or STANDARD.describe(),
         "shoe": shoe,
     }
 

@@ -71,14 +71,14 @@ def cards_table(analysis: Analysis) -> Table:
 
 
 def naturals_table(analysis: Analysis) -> Table:
-    """Naturals: each side, either, both, none."""
+    """Naturals as a partition (its rows sum to 1): Player only, Banker only, both, neither
+    (a coup on which the shoe runs out had no natural)."""
     return _event_table(
         analysis,
         "naturals",
         f"Naturals: {analysis.shoe.describe()}",
         "Event",
         list(analysis.naturals.items()),
-        total=False,
     )
 
 

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
 from analyzer.core.exact import sqrt_decimal
-from analyzer.core.features import Level
 from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.errors import AnalyzerError, BetError
 
@@ -200,7 +199,7 @@ def effects_of_removal(
     >>> r.bets[0].identity_sum
     Fraction(0, 1)
     """
-    from analyzer.engine.kernel import batch_ev
+    from analyzer.engine.batch import batch_ev
 
     if not isinstance(shoe, Shoe):
         raise BetError(f"bad shoe {shoe!r}: give a Shoe (e.g. Shoe.standard(8))")
@@ -214,7 +213,7 @@ def effects_of_removal(
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
             raise BetError(f"bad {name} {value!r}: use a whole number from 1 to {hi}")
     grps = groups(by)
-    suits = any(b.level is Level.CARD for b in chosen)
+    suits = any(b.reads.needs_suits for b in chosen)
     if suits and shoe.suited is None:
         raise BetError(
             "suited bets need the suits of the cards, and this shoe gives counts per rank only: "

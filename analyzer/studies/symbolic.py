@@ -42,7 +42,6 @@ from __future__ import annotations
 import functools
 import math
 import textwrap
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -52,11 +51,14 @@ import sympy  # type: ignore[import-untyped]
 
 from analyzer.bets.catalogue import find_bet
 from analyzer.bets.model import Bet
-from analyzer.core.coup import Winner
+from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
 from analyzer.core.exact import MAX_NUMBER_CHARS, fraction_text
-from analyzer.core.features import Features, Level
+from analyzer.core.reads import Reads
 from analyzer.core.shoe import Shoe
-from analyzer.engine.pricing import distribution
+from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine.evaluate import record_counts
+from analyzer.engine.pricing import ANALYSIS_READS, settlement, table_for
+from analyzer.engine.table import CompiledTable, compile_table
 from analyzer.errors import AnalyzerError, BetError
 
 __all__ = [
@@ -522,81 +524,89 @@ def _printed(num: Poly, den: Poly, how: str) -> str:
 
 @dataclass(frozen=True)
 class SymbolicDistribution:
-    """Count polynomials of the coup features for the standard shoe of d decks.
+    """Count polynomials of the coup records for the standard shoe of d decks.
 
     ``counts[i]`` is the number of ordered 6-card sequences of a d-deck shoe whose coup ends
-    with ``features[i]``, as a polynomial in d (integer coefficients, constant term first, degree
-    <= 6); ``denominator`` is falling(52d, 6).  Valid for every whole d >= 1.
+    with ``records[i]`` (read at ``reads``), as a polynomial in d (integer coefficients,
+    constant term first, degree <= 6); ``denominator`` is falling(52d, 6).  Valid for every
+    whole d >= 1.
     """
 
-    level: Level
-    thirds: bool
-    features: tuple[Features, ...]
+    reads: Reads
+    records: tuple[Coup, ...]
     counts: tuple[Poly, ...]
     denominator: Poly = DENOMINATOR
 
-    def count(self, predicate: Callable[[Features], bool]) -> Poly:
+    def count(self, predicate: Callable[[Coup], bool]) -> Poly:
         """Count polynomial of the coups that satisfy ``predicate``.
 
         Raises:
             SymbolicTypeError: ``predicate`` is not callable.
         """
         if not callable(predicate):
-            raise SymbolicTypeError(f"bad predicate {_show(predicate)}: give a function of Features "
-                                    "returning True or False")
+            raise SymbolicTypeError(f"bad predicate {_show(predicate)}: give a function of the coup "
+                                    "record returning True or False")
         out: Poly = ()
-        for f, c in zip(self.features, self.counts, strict=True):
-            if predicate(f):
+        for r, c in zip(self.records, self.counts, strict=True):
+            if predicate(r):
                 out = _add(out, c)
         return out
 
-    def probability(self, predicate: Callable[[Features], bool]) -> RationalFunction:
+    def probability(self, predicate: Callable[[Coup], bool]) -> RationalFunction:
         """P(the coup satisfies ``predicate``) as a rational function of d."""
         return RationalFunction.of(self.count(predicate), self.denominator)
 
 
-def symbolic_distribution(level: Level = Level.VALUE, thirds: bool = False) -> SymbolicDistribution:
-    """The :class:`SymbolicDistribution` at ``level`` (cached per process).
+def symbolic_distribution(reads: Reads | None = None, tableau: Tableau = STANDARD) -> SymbolicDistribution:
+    """The :class:`SymbolicDistribution` of records read at ``reads`` (default: every base
+    field) under ``tableau`` (cached per process).
 
     Raises:
-        SymbolicTypeError: ``level`` is not a :class:`~analyzer.core.features.Level` or ``thirds``
-            not a bool.
+        SymbolicTypeError: ``reads`` is not a Reads or ``tableau`` not a Tableau.
     """
-    if not isinstance(level, Level):
-        raise SymbolicTypeError(f"bad level {_show(level)}: use Level.VALUE, Level.RANK or Level.CARD")
-    if not isinstance(thirds, bool):
-        raise SymbolicTypeError(f"bad thirds {_show(thirds)}: give True or False")
-    return _symbolic_distribution(level, thirds)
+    chosen = Reads.everything_but_cards() if reads is None else reads
+    if not isinstance(chosen, Reads):
+        raise SymbolicTypeError(f"bad reads {_show(reads)}: give a Reads, e.g. Reads.of(['winner'])")
+    if not isinstance(tableau, Tableau):
+        raise SymbolicTypeError(f"bad rules {_show(tableau)}: give a Tableau")
+    return _symbolic_table(compile_table(tableau, chosen, False))
 
 
-@functools.cache
-def _symbolic_distribution(level: Level, thirds: bool) -> SymbolicDistribution:
-    """:func:`symbolic_distribution`, unchecked and cached.
+_SYMBOLIC: dict[str, SymbolicDistribution] = {}
 
-    Interpolated from the numeric engine on 1, ..., 7 decks and checked at 8 decks (see the
-    module docstring for why this is exact).
+
+def _symbolic_table(table: CompiledTable) -> SymbolicDistribution:
+    """:func:`_interpolate`, kept per table key (compiled tables are shared per key)."""
+    hit = _SYMBOLIC.get(table.key)
+    if hit is None:
+        if len(_SYMBOLIC) > 256:
+            _SYMBOLIC.clear()
+        hit = _SYMBOLIC[table.key] = _interpolate(table)
+    return hit
+
+
+def _interpolate(table: CompiledTable) -> SymbolicDistribution:
+    """Count polynomials of ``table``'s records, interpolated from the numeric engine on
+    1, ..., 7 decks and checked at 8 decks (see the module docstring for why this is exact).
 
     Raises:
         ArithmeticError: the engine's counts are not polynomials of degree <= 6 in d (an
             internal error: the check at 8 decks or the integrality check failed).
     """
-    samples: list[dict[Features, int]] = []
-    order: dict[Features, None] = {}
+    samples: list[list[int]] = []
     for decks in (*NODES, CHECK_NODE):
-        dist = distribution(Shoe.standard(decks), level, thirds)
-        if dist.denominator != _eval_int(DENOMINATOR, decks):
+        counts, denominator = record_counts(table, Shoe.standard(decks))
+        if denominator != _eval_int(DENOMINATOR, decks):
             raise ArithmeticError(f"unexpected denominator at {decks} decks")
-        samples.append(dict(zip(dist.features, dist.counts, strict=True)))
-        order.update(dict.fromkeys(dist.features))
-    features = tuple(order)
-    counts: list[Poly] = []
-    for f in features:
-        values = [s.get(f, 0) for s in samples]
+        samples.append(counts)
+    polys: list[Poly] = []
+    for i, record in enumerate(table.records):
+        values = [s[i] for s in samples]
         poly = interpolate(values[: len(NODES)])
         if _eval_int(poly, CHECK_NODE) != values[-1]:
-            raise ArithmeticError(f"count polynomial of {f} fails the check at {CHECK_NODE} decks")
-        counts.append(poly)
-    return SymbolicDistribution(level, thirds, features, tuple(counts))
+            raise ArithmeticError(f"count polynomial of {record} fails the check at {CHECK_NODE} decks")
+        polys.append(poly)
+    return SymbolicDistribution(table.reads, table.records, tuple(polys))
 
 
 # -- closed forms --------------------------------------------------------------------------------
@@ -654,33 +664,28 @@ class ClosedForm:
         return value if self.possible(value) else None
 
 
-_NATURALS: tuple[tuple[str, Callable[[Features], bool]], ...] = (
-    ("Player natural", lambda f: f.player_natural),
-    ("Banker natural", lambda f: f.banker_natural),
-    ("Either natural", lambda f: f.natural),
-    ("Both natural", lambda f: f.player_natural and f.banker_natural),
-    ("No natural", lambda f: not f.natural),
-)
+def _winner_is(side: Winner) -> Callable[[Coup], bool]:
+    return lambda c: c.winner is side
 
 
-def _winner_is(side: Winner) -> Callable[[Features], bool]:
-    return lambda f: f.winner is side
+def _totals_are(p: int, b: int) -> Callable[[Coup], bool]:
+    return lambda c: c.player_total == p and c.banker_total == b
 
 
-def _totals_are(p: int, b: int) -> Callable[[Features], bool]:
-    return lambda f: f.player_total == p and f.banker_total == b
+def _cards_are(n: int) -> Callable[[Coup], bool]:
+    return lambda c: c.cards_dealt == n
 
 
-def _cards_are(n: int) -> Callable[[Features], bool]:
-    return lambda f: f.cards == n
+def _naturals_are(key: str) -> Callable[[Coup], bool]:
+    return lambda c: c.naturals == key
 
 
-def _engine_events(table: str) -> list[tuple[str, str, Callable[[Features], bool]]]:
+def _engine_events(table: str) -> list[tuple[str, str, Callable[[Coup], bool]]]:
     if table == "outcomes":
         return [(f"outcome:{w.value}", f"{w.label} wins" if w is not Winner.TIE else "Tie", _winner_is(w))
                 for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE)]
     if table == "naturals":
-        return [(f"natural:{label.split()[0].lower()}", label, pred) for label, pred in _NATURALS]
+        return [(f"natural:{key}", label, _naturals_are(key)) for key, label in NATURAL_CLASSES.items()]
     if table == "cards":
         return [(f"cards:{n}", f"{n} cards dealt", _cards_are(n)) for n in (4, 5, 6)]
     if table == "totals":
@@ -703,7 +708,7 @@ def engine_forms(table: str) -> tuple[ClosedForm, ...]:
 
 @functools.cache
 def _engine_forms(table: str) -> tuple[ClosedForm, ...]:
-    sd = symbolic_distribution(Level.VALUE, False)
+    sd = symbolic_distribution(ANALYSIS_READS)
     return tuple(ClosedForm(key, label, "probability", sd.probability(pred))
                  for key, label, pred in _engine_events(table))
 
@@ -758,20 +763,14 @@ def bet_forms(bet: Bet) -> BetForms:
     """
     if not isinstance(bet, Bet):
         raise SymbolicTypeError(f"bad bet {_show(bet)}: give a Bet (e.g. find_bet('tie'))")
-    sd = symbolic_distribution(bet.level, bet.thirds)
-    by_event: dict[tuple[str, Fraction], Poly] = defaultdict(tuple)
-    for f, counts in zip(sd.features, sd.counts, strict=True):
-        key = bet.settle(f)
-        key = (key[0], Fraction(key[1]))
-        by_event[key] = _add(by_event[key], counts)
-
-    def line_order(event: str) -> int:
-        for i, line in enumerate(bet.lines):
-            if line.event == event:
-                return i
-        return len(bet.lines) + (0 if event != bet.otherwise_event else 1)
-
-    keys = sorted(by_event, key=lambda k: (line_order(k[0]), -k[1]))
+    table = table_for(bet.reads, 52)
+    sd = _symbolic_table(table)
+    settled = settlement(bet, table)
+    polys: list[Poly] = [()] * len(settled.keys)
+    for i, counts in zip(settled.index, sd.counts, strict=True):
+        polys[i] = _add(polys[i], counts)
+    by_event = dict(zip(settled.keys, polys, strict=True))
+    keys = list(settled.keys)
     den = sd.denominator
     events = tuple((e, p, RationalFunction.of(by_event[(e, p)], den)) for e, p in keys)
     first = [Fraction(0)] * (DEGREE + 1)
