@@ -36,3 +36,9 @@ class UndeclaredReadError(BetError):
     """A bet read a part of the coup it did not declare it reads (raised by the coup record,
     :mod:`analyzer.core.coup`): pricing it from a table refined only as far as its declared
     reads would be wrong, so the read is refused instead of guessed."""
+
+
+class StudyError(AnalyzerError):
+    """A shoe-walk study that cannot be run as asked: bad dealing settings, strategy, count tags
+    or trigger, a bet the study cannot price that way, or an unreachable cluster (raised in
+    :mod:`analyzer.studies.study` and :mod:`analyzer.studies.dealing`)."""

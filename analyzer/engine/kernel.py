@@ -1,0 +1,485 @@
+"""Fast EVs of a few bets on many depleted shoes: one bet, one vector, a float64 kernel with a
+proven error bound (numpy imported here, on first use).
+
+**One bet, one vector.**  On a shoe of N >= 6 cards the exact EV of a bet is
+
+    EV = (1 / (L * N!/(N-6)!)) * sum over compositions c of coef[c] * w_c
+
+where ``w_c`` is the composition's weight (:mod:`analyzer.engine.algebra`: a sum over terms of
+a multiplicity times a product of factors, times the padding falling(N - k, 6 - k) for its k
+cards), ``coef[c] = sum over the table's entries (c, r, t) of t * pay_int(r)`` collapses the
+compiled table to one integer per composition, and ``pay_int = pay * L`` with L the lcm of the
+pays' denominators.  :class:`BetVector` holds that collapse.
+
+**The kernel** (:class:`EVKernel`) evaluates the sum for many shoe states at once.  Every
+(composition, term) pair is a product of factors, one per point value, times the padding.  The
+factors are split by point value: those below a split value (with the padding) form the G side,
+the others the E side, so the sum is, block by block, ``sum_e E_e * sum_g M[g, e] G_g``: the G
+and E products are built once per distinct prefix (:class:`_Trie`), the inner sums are one
+matrix product across all states (BLAS), the outer sum a short elementwise contraction (the
+idea of the previous engine's batch kernel, on :class:`~analyzer.engine.algebra.Program`).
+
+**Exactness.**  Factors and paddings are computed exactly in int64 (each is a number of ordered
+draws of distinct cards of one value, at most N**6 < 2**63 for N <= 1,448 cards) and then
+converted to float64; everything after is float64, with this bound (u = 2**-53, the unit
+roundoff, gamma_n = n u / (1 - n u)):
+
+    |EV_float - EV| <= gamma_D * P,    P = max |pay| over the bet's events (units per unit staked)
+
+where D counts the roundings on the path of any one summand: one per factor conversion, one per
+multiplication of a G or E product, one for the coefficient's conversion (exact below 2**53),
+one for M x G and the (at most) n_g - 1 additions of the matrix product (any summation order,
+with or without FMA), one for x E, the additions of the outer sum over every block, and three
+for the division by L * N!/(N-6)! (its conversion, the product, the quotient).  The bound
+follows from the standard model fl(a op b) = (a op b)(1 + d), |d| <= u, applied along each
+summand (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1 and §4.2):
+every summand is a product of non-negative factors times coef, so the computed sum is
+``sum_i x_i (1 + theta_i)`` with ``|theta_i| <= gamma_D``, and the error is at most
+``gamma_D * sum_i |x_i| = gamma_D * A``, with ``A = sum_c |coef_c| w_c <= max|pay_int| *
+N!/(N-6)!`` (every ordered 6-card sequence ends in exactly one record).  :attr:`EVKernel.bound`
+is gamma_D * P per column, about 1e-13 x P for the catalogue's tables.  A decision (EV above a
+threshold) may be taken on the float only when the float is farther than the bound from the
+threshold; otherwise the caller decides with the exact integers (:func:`exact_ev`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.bets.model import Bet
+from analyzer.core.cards import RANK_POINTS
+from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine.algebra import POOLS, Program, ShoeCounts, evaluate_scalar, falling
+from analyzer.engine.pricing import price, settlement, table_for, table_reads
+from analyzer.engine.table import CompiledTable, compile_table
+
+MAX_CARDS = 6
+#: The unit roundoff of float64.
+UNIT_ROUNDOFF = 2.0**-53
+#: The largest shoe the int64 factors hold exactly: N**6 < 2**63.
+MAX_KERNEL_CARDS = 1448
+#: States per vectorised step (memory: a few MB per step for the catalogue's tables).
+STEP = 512
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+def gamma(n: int) -> float:
+    """gamma_n = n u / (1 - n u), rounded up: the relative error bound of n roundings."""
+    x = n * UNIT_ROUNDOFF
+    return float(np.nextafter(x / (1 - x), np.inf))
+
+
+# -- what the engine's tables and programs hold (two storage layouts are accepted) ---------------
+
+
+def table_entries(table: CompiledTable) -> list[tuple[int, int, int]]:
+    """The table's entries as (composition, record, tally) triples."""
+    flat = getattr(table, "entry_comp", None)
+    if flat is not None:
+        return list(zip(flat, table.entry_record, table.tally, strict=True))  # type: ignore[attr-defined]
+    return list(table.entries)  # type: ignore[attr-defined]
+
+
+def composition_terms(program: Program) -> list[tuple[int, list[tuple[tuple[int, ...], int]]]]:
+    """Per composition: (cards drawn, [(factor indices, multiplicity), ...])."""
+    nested = getattr(program, "compositions", None)
+    if nested is not None:
+        return [(cards, [(tuple(f), n) for f, n in terms]) for cards, terms in nested]
+    ts: Sequence[int] = program.term_start  # type: ignore[attr-defined]
+    fs: Sequence[int] = program.factor_start  # type: ignore[attr-defined]
+    tf: Sequence[int] = program.term_factors  # type: ignore[attr-defined]
+    mult: Sequence[int] = program.term_mult  # type: ignore[attr-defined]
+    out = []
+    for c, cards in enumerate(program.cards):  # type: ignore[attr-defined]
+        out.append((cards, [(tuple(tf[fs[t]:fs[t + 1]]), mult[t]) for t in range(ts[c], ts[c + 1])]))
+    return out
+
+
+def _pool_value(pool: int) -> int:
+    spec = POOLS[pool]
+    kind = spec[0]
+    if kind in ("v", "vs", "vc"):
+        return int(spec[1])  # type: ignore[call-overload]
+    return RANK_POINTS[int(spec[1])]  # type: ignore[call-overload]
+
+
+# -- one bet, one vector ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BetVector:
+    """A bet collapsed over a compiled table: ``coef[c]`` = sum of tally x integer pay over the
+    entries of composition c (the bet pays ``pay_int / scale`` per unit staked).
+
+    ``base`` is the pay of the bet's most common event (for a side bet, the loss) and
+    ``sparse[c] = coef[c] - base * scale * (total tally of c)``: since the tallies times the
+    weights of all compositions add up to every ordered six-card sequence, EV = (sum of
+    ``sparse`` x weights) / (scale x N!/(N-6)!) + ``base``, and ``sparse`` is zero wherever the
+    composition always pays ``base`` (most compositions, for a side bet).  ``max_pay`` and
+    ``max_offset`` are the largest |pay| and |pay - base| (units per unit staked).
+    """
+
+    bet: Bet
+    table: CompiledTable
+    coef: tuple[int, ...]
+    scale: int
+    base: Fraction
+    sparse: tuple[int, ...]
+    max_pay: Fraction
+    max_offset: Fraction
+
+    @classmethod
+    def of(cls, bet: Bet, table: CompiledTable) -> BetVector:
+        """Collapse ``bet`` over ``table`` (which must carry what the bet reads)."""
+        settled = settlement(bet, table)
+        scale = lcm(*(p.denominator for _, p in settled.keys)) if settled.keys else 1
+        pays = [int(p * scale) for _, p in settled.keys]
+        ncomp = len(composition_terms(table.program))
+        coef = [0] * ncomp
+        total = [0] * ncomp
+        by_event = [0] * len(pays)
+        for c, r, t in table_entries(table):
+            event = settled.index[r]
+            coef[c] += t * pays[event]
+            total[c] += t
+            by_event[event] += t
+        base_int = pays[max(range(len(pays)), key=lambda i: by_event[i])] if pays else 0
+        sparse = tuple(x - base_int * n for x, n in zip(coef, total, strict=True))
+        base = Fraction(base_int, scale)
+        biggest = max((abs(p) for _, p in settled.keys), default=Fraction(0))
+        offset = max((abs(p - base) for _, p in settled.keys), default=Fraction(0))
+        return cls(bet, table, tuple(coef), scale, base, sparse, biggest, offset)
+
+    def exact_numerator(self, counts: ShoeCounts, physical: int) -> tuple[int, int]:
+        """(numerator, denominator) of the exact EV on the unseen cards ``counts`` when only
+        ``physical`` of them are still in the shoe (the rest burned, unseen): a coup needing
+        more than ``physical`` cards is void (pays 0).  The table must be a full walk (not
+        first-four) when ``physical`` < 6."""
+        size = counts.size
+        top = min(size, MAX_CARDS)
+        weights = evaluate_scalar(self.table.program, counts)
+        cards = [k for k, _ in composition_terms(self.table.program)]
+        num = sum(c * w for c, w, k in zip(self.coef, weights, cards, strict=True) if k <= physical and c)
+        return num, self.scale * falling(size, top)
+
+
+_TABLES: dict[tuple[str, str], CompiledTable] = {}
+
+
+def exact_ev(bet: Bet, cards52: Sequence[int], physical: int, tableau: Tableau = STANDARD) -> Fraction:
+    """The exact EV per unit staked of ``bet`` on the next coup, given the unseen cards
+    ``cards52`` (52 counts, rank-major, suits s h d c) of which ``physical`` are still in the
+    shoe (the others were burned unseen); a coup the shoe cannot finish is void.
+
+    With ``physical`` >= 6 this is :func:`analyzer.engine.pricing.price` on the unseen shoe;
+    below, the coups that need more cards than remain are void (weight 0), which
+    :meth:`BetVector.exact_numerator` counts exactly.
+    """
+    size = sum(cards52)
+    if physical < 4 or size < 4:
+        return Fraction(0)
+    ranks = [sum(cards52[4 * r : 4 * r + 4]) for r in range(13)]
+    if physical >= MAX_CARDS:
+        return price(bet, Shoe(tuple(ranks), tuple(cards52)), tableau).ev
+    key = (tableau.fingerprint, bet.reads.key)
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = compile_table(tableau, bet.reads, False)
+    num, den = BetVector.of(bet, table).exact_numerator(ShoeCounts.of(ranks, list(cards52)), physical)
+    return Fraction(num, den)
+
+
+# -- the kernel -----------------------------------------------------------------------------------
+
+
+class _Levels:
+    """Products of factor rows over keys (tuples of row indices), level by level: the nodes of
+    level s are the distinct prefixes of length s, numbered contiguously (ordered by the cards
+    they draw), and each is its parent (level s - 1) times one row, so the products of the keys
+    of one length and one number of cards are one slice of the output."""
+
+    def __init__(self, keys: list[tuple[int, ...]], cards: Sequence[int]) -> None:
+        depth = max((len(k) for k in keys), default=0)
+        levels: list[list[tuple[int, ...]]] = [[()]]
+        for s in range(1, depth + 1):  # within a level, by cards drawn: blocks are slices
+            levels.append(sorted({k[:s] for k in keys if len(k) >= s}, key=lambda n: (sum(cards[f] for f in n), n)))
+        self.offsets: list[int] = []
+        index: dict[tuple[int, ...], int] = {}
+        at = 0
+        for nodes in levels:
+            self.offsets.append(at)
+            for node in nodes:
+                index[node] = at
+                at += 1
+        self.offsets.append(at)
+        self.size = at
+        self.steps = [(np.asarray([index[n[:-1]] for n in nodes], dtype=np.intp),
+                       np.asarray([n[-1] for n in nodes], dtype=np.intp)) for nodes in levels[1:]]
+        self.index = index
+        self.depth = depth
+
+    def products(self, fx: FloatArray) -> FloatArray:
+        """(nodes, states) products of the rows of ``fx`` (rows, states)."""
+        out = np.empty((self.size, fx.shape[1]), dtype=np.float64)
+        out[0] = 1.0
+        for s, (parent, col) in enumerate(self.steps, start=1):
+            np.multiply(out[parent], fx[col], out=out[self.offsets[s] : self.offsets[s + 1]])
+        return out
+
+
+@dataclass(frozen=True)
+class _Block:
+    lo: int  # the block's G products: nodes lo:hi of the G levels (one level)
+    hi: int
+    e: npt.NDArray[np.intp]  # per E row of the block: its E node
+    pad: npt.NDArray[np.intp]  # ... and its padding row (cards drawn - 4)
+    m: FloatArray  # (E rows * columns, hi - lo) coefficients
+
+
+class EVKernel:
+    """Float64 EVs of the bets that share one compiled table, on many shoe states of at least 6
+    cards (see the module docstring for the method and the error bound).
+
+    ``evs(cards52)`` takes an (n, 52) int array of unseen card counts (rank-major, suits
+    s h d c; rank-only tables read only the ranks' sums) and returns (n, bets) float64 EVs per
+    unit staked, each within :attr:`bound` ``[b]`` of the exact EV.
+    """
+
+    def __init__(self, table: CompiledTable, bets: Sequence[Bet]) -> None:
+        self.table = table
+        self.vectors = [BetVector.of(b, table) for b in bets]
+        program = table.program
+        self.columns = len(self.vectors)
+        comps = composition_terms(program)
+        nf = len(program.factors)
+        self.nf = nf
+        self._index_program(program)
+        factor_value: list[int] = []
+        factor_cards: list[int] = []
+        for subterms, _, _ in program.factors:
+            falls = program.subterms[subterms[0]]
+            factor_value.append(_pool_value(program.falls[falls[0]][0]) if falls else 0)
+            factor_cards.append(sum(program.falls[i][2] for i in falls))
+        self.factor_cards = factor_cards
+        # every (composition, term): (cards, factor key) -> coefficients per bet
+        merged: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        for c, (cards, terms) in enumerate(comps):
+            weights = [v.sparse[c] for v in self.vectors]
+            if not any(weights):
+                continue
+            for fids, mult in terms:
+                acc = merged.setdefault((cards, tuple(sorted(fids))), [0] * self.columns)
+                for j, w in enumerate(weights):
+                    acc[j] += w * mult
+        keys = [k for k, w in merged.items() if any(w)]
+        coefs = [merged[k] for k in keys]
+        best: tuple[int, int] | None = None
+        for split in range(1, 11):
+            cost = self._cost(keys, factor_value, split)
+            if best is None or cost < best[0]:
+                best = (cost, split)
+        assert best is not None
+        self.split = best[1]
+        self._build(keys, coefs, factor_value)
+        self.base = np.asarray([float(v.base) for v in self.vectors], dtype=np.float64)
+        self.bound = tuple(gamma(self.rounding_depth) * float(v.max_offset + v.max_pay) for v in self.vectors)
+
+    def _index_program(self, program: Program) -> None:
+        """Index arrays for the factor rows: (pool, shift) pairs and their falling factorials,
+        subterms (products of falls) and factors (sums of subterms)."""
+        pairs = sorted({(p, sh) for p, sh, _ in program.falls})
+        where = {ps: i for i, ps in enumerate(pairs)}
+        pools = sorted({p for p, _ in pairs})
+        self.pools = np.asarray(pools, dtype=np.intp)
+        pool_at = {p: i for i, p in enumerate(pools)}
+        self.pair_pool = np.asarray([pool_at[p] for p, _ in pairs], dtype=np.intp)
+        self.pair_shift = np.asarray([sh for _, sh in pairs], dtype=np.float64)
+        self.depth_m = max((m for _, _, m in program.falls), default=0)
+        stride = self.depth_m + 1
+        self.fall_at = np.asarray([where[(p, sh)] * stride + m for p, sh, m in program.falls], dtype=np.intp)
+        width = max((len(s) for s in program.subterms), default=1) or 1
+        one = len(program.falls)  # a row of ones
+        sub = np.full((len(program.subterms), width), one, dtype=np.intp)
+        for j, st in enumerate(program.subterms):
+            sub[j, : len(st)] = st
+        self.sub_cols = [np.ascontiguousarray(sub[:, j]) for j in range(width)]
+        order: list[int] = []
+        starts: list[int] = []
+        self.factor_roundings: list[int] = []
+        for subterms, _, _ in program.factors:
+            starts.append(len(order))
+            order.extend(subterms)
+            cards = sum(program.falls[i][2] for i in program.subterms[subterms[0]])
+            # the falls' products and the subterms' products (cards - 1), the sum of subterms
+            self.factor_roundings.append(max(cards - 1, 0) + len(subterms) - 1)
+        self.fac_sub = np.asarray(order, dtype=np.intp)
+        self.fac_start = np.asarray(starts, dtype=np.intp)
+        self.single = len(order) == len(starts)
+
+    def _sides(self, keys: list[tuple[int, tuple[int, ...]]], factor_value: list[int],
+               split: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+        gs = [tuple(f for f in fids if factor_value[f] < split) for _, fids in keys]
+        es = [tuple(f for f in fids if factor_value[f] >= split) for _, fids in keys]
+        return gs, es
+
+    def _cost(self, keys: list[tuple[int, tuple[int, ...]]], factor_value: list[int], split: int) -> int:
+        gs, es = self._sides(keys, factor_value, split)
+        g_nodes = len({k[:j] for k in set(gs) for j in range(1, len(k) + 1)})
+        e_nodes = len({k[:j] for k in set(es) for j in range(1, len(k) + 1)})
+        blocks: dict[tuple[int, int], tuple[set[tuple[int, ...]], set[tuple[int, tuple[int, ...]]]]] = {}
+        for (cards, _), g, e in zip(keys, gs, es, strict=True):
+            sides = blocks.setdefault((len(g), sum(self.factor_cards[f] for f in g)), (set(), set()))
+            sides[0].add(g)
+            sides[1].add((cards, e))
+        cells = sum(len(a) * len(b) for a, b in blocks.values())
+        rows = sum(len(b) for _, b in blocks.values())
+        return 6 * (g_nodes + e_nodes) + cells * self.columns // 2 + 6 * rows * self.columns
+
+    def _build(self, keys: list[tuple[int, tuple[int, ...]]], coefs: list[list[int]],
+               factor_value: list[int]) -> None:
+        gs, es = self._sides(keys, factor_value, self.split)
+        cards = self.factor_cards
+        self.g_levels = _Levels(gs, cards)
+        self.e_levels = _Levels(es, cards)
+        by_size: dict[tuple[int, int], list[int]] = {}
+        for i, g in enumerate(gs):
+            by_size.setdefault((len(g), sum(cards[f] for f in g)), []).append(i)
+        blocks: list[_Block] = []
+        outer = 0
+        widest = 0
+        for size in sorted(by_size):
+            members = by_size[size]
+            at = [self.g_levels.index[gs[i]] for i in members]
+            lo, hi = min(at), max(at) + 1
+            rows = sorted({(keys[i][0], es[i]) for i in members})
+            rpos = {r: j for j, r in enumerate(rows)}
+            dense = np.zeros((hi - lo, len(rows), self.columns), dtype=np.float64)
+            for i in members:
+                dense[self.g_levels.index[gs[i]] - lo, rpos[(keys[i][0], es[i])]] += np.asarray(
+                    coefs[i], dtype=np.float64)
+            blocks.append(_Block(lo, hi, np.asarray([self.e_levels.index[e] for _, e in rows], dtype=np.intp),
+                                 np.asarray([k - 4 for k, _ in rows], dtype=np.intp),
+                                 np.ascontiguousarray(dense.reshape(hi - lo, -1).T)))
+            outer += len(rows)
+            widest = max(widest, hi - lo)
+        self.blocks = blocks
+        self.cells = sum(b.m.size for b in blocks)
+        # roundings along one summand (module docstring): the conversions of its factors and
+        # padding, the multiplications of its G and E products and of the padding, the
+        # coefficient, M x G and the matrix product's additions, x E, the outer additions
+        # (every block's rows and the blocks), the division
+        rounds = self.factor_roundings
+        factors = max((sum(rounds[f] for f in g + e) + len(g) + len(e) for g, e in zip(gs, es, strict=True)),
+                      default=0)
+        # factors and their G / E products; the padding (1) and x padding (1); the coefficient
+        # (1, exact below 2**53); M x G (1) and the additions of the product; x E (1); the outer
+        # additions; the denominator (5), x scale (1), the quotient (1), + base (1)
+        self.rounding_depth = factors + 2 + 1 + 1 + (widest - 1) + 1 + outer + len(blocks) + 8
+
+    # -- evaluation ------------------------------------------------------------------------------
+
+    def factor_rows(self, cards52: IntArray) -> tuple[FloatArray, FloatArray]:
+        """(factors + 3 paddings, states) float64 rows and the denominators N!/(N-6)! per state
+        (float64), with the roundings counted in :attr:`rounding_depth`."""
+        counts = np.asarray(cards52, dtype=np.float64)
+        n = counts.shape[0]
+        sizes = _pool_matrix()[self.pools] @ counts.T  # (pools used, states), exact small integers
+        x = np.maximum(sizes[self.pair_pool] - self.pair_shift[:, None], 0.0)  # falling(<0, m) = 0
+        stride = self.depth_m + 1
+        cum = np.empty((len(self.pair_pool), stride, n), dtype=np.float64)
+        cum[:, 0] = 1.0
+        for i in range(1, stride):
+            np.multiply(cum[:, i - 1], x - (i - 1), out=cum[:, i])
+        fall = np.ones((len(self.fall_at) + 1, n), dtype=np.float64)
+        fall[:-1] = cum.reshape(-1, n)[self.fall_at]
+        sub = fall[self.sub_cols[0]]
+        for col in self.sub_cols[1:]:
+            sub = sub * fall[col]
+        rows = np.empty((self.nf + 3, n), dtype=np.float64)
+        if self.single:
+            rows[: self.nf] = sub[self.fac_sub]
+        elif self.nf:
+            rows[: self.nf] = np.add.reduceat(sub[self.fac_sub], self.fac_start, axis=0)
+        total = counts.sum(axis=1)
+        rows[self.nf] = (total - 4) * (total - 5)
+        rows[self.nf + 1] = total - 5
+        rows[self.nf + 2] = 1.0
+        denom = total * (total - 1) * (total - 2) * (total - 3) * (total - 4) * (total - 5)
+        return rows, denom
+
+    def evs(self, cards52: Any) -> FloatArray:
+        """(states, bets) float64 EVs of the unseen counts ``cards52`` (states, 52), every state
+        of at least 6 cards and at most :data:`MAX_KERNEL_CARDS`."""
+        counts = np.asarray(cards52, dtype=np.int64)
+        if counts.ndim != 2 or counts.shape[1] != 52:
+            raise ValueError("internal: the kernel takes (states, 52) card counts")
+        n = counts.shape[0]
+        out = np.empty((n, self.columns), dtype=np.float64)
+        scales = np.asarray([v.scale for v in self.vectors], dtype=np.float64)
+        for start in range(0, n, STEP):
+            part = counts[start : start + STEP]
+            total = part.sum(axis=1)
+            if len(total) and (int(total.min()) < MAX_CARDS or int(total.max()) > MAX_KERNEL_CARDS):
+                raise ValueError("internal: the kernel needs states of 6 to 1,448 cards")
+            rows, denom = self.factor_rows(part)
+            sums = self.numerators(rows)
+            out[start : start + STEP] = (sums / (denom[None, :] * scales[:, None])).T + self.base
+        return out
+
+    def numerators(self, rows: FloatArray) -> FloatArray:
+        """(bets, states) sums of coef x weight from the factor rows."""
+        g = self.g_levels.products(rows)
+        e = self.e_levels.products(rows)
+        pads = rows[self.nf :]
+        states = rows.shape[1]
+        acc = np.zeros((self.columns, states), dtype=np.float64)
+        for blk in self.blocks:
+            x = blk.m @ g[blk.lo : blk.hi]
+            ep = e[blk.e] * pads[blk.pad]
+            if self.columns == 1:
+                acc[0] += np.einsum("es,es->s", ep, x)
+            else:
+                acc += np.einsum("es,ecs->cs", ep, x.reshape(len(blk.e), self.columns, states))
+        return acc
+
+
+_MATRIX: list[FloatArray] = []
+
+
+def _pool_matrix() -> FloatArray:
+    """(pools, 52) 0/1: which cards each pool of :data:`~analyzer.engine.algebra.POOLS` holds."""
+    if not _MATRIX:
+        from analyzer.engine.algebra import pool_members
+
+        m = np.zeros((len(POOLS), 52), dtype=np.float64)
+        for i, pool in enumerate(POOLS):
+            m[i, pool_members(pool)] = 1.0
+        _MATRIX.append(m)
+    return _MATRIX[0]
+
+
+_KERNELS: dict[tuple[int, tuple[int, ...]], tuple[CompiledTable, tuple[Bet, ...], EVKernel]] = {}
+
+
+def kernels_for(bets: Sequence[Bet], tableau: Tableau = STANDARD) -> list[tuple[EVKernel, list[int]]]:
+    """The kernels that price ``bets`` on shoes of 6 cards or more (bets that read alike share
+    one), each with the indices of the bets it prices, in first-use order."""
+    out = []
+    for reads, members in table_reads([b.reads for b in bets], MAX_CARDS):
+        table = table_for(reads, MAX_CARDS, tableau)
+        chosen = tuple(bets[i] for i in members)
+        key = (id(table), tuple(id(b) for b in chosen))
+        hit = _KERNELS.get(key)
+        if hit is None or hit[0] is not table or any(a is not b for a, b in zip(hit[1], chosen, strict=True)):
+            hit = _KERNELS[key] = (table, chosen, EVKernel(table, chosen))
+        out.append((hit[2], members))
+    return out

@@ -1,0 +1,969 @@
+"""The shoe-walk study: what card counting is worth over real shoes, with the exact EV before
+every coup (DESIGN.md §5; numpy imported here).
+
+:func:`run_study` deals seeded shoes (:mod:`analyzer.studies.dealing`), prices every bet before
+every coup on the unseen cards (:mod:`analyzer.engine.kernel`: float64 within a proven bound,
+exact integers where the bound cannot decide), plays the strategies and returns a
+:class:`StudyResult`:
+
+* **Strategies.**  ``perfect``: one unit whenever the exact EV on the unseen cards exceeds the
+  minimum edge (shown cards are seen, burned ones are not); ``count``: one unit when the count
+  trigger holds (tags per point value or per rank; running count ``rc`` from the initial count,
+  or true count ``tc`` = running count / (unseen cards / 52), unrounded, compared exactly);
+  ``flat``: every coup.
+* **Estimates, two ways.**  Per shoe the study keeps the coups, the bets, the sum of the exact
+  EVs of the bets placed and the sum of their realised results (exact).  The EV sum is a
+  conditional expectation of the realised one given the cards seen before each coup
+  (Rao-Blackwell): both estimate the same win rate, the first with a fraction of the variance.
+  Standard errors and 95% intervals come from the central limit theorem over shoes (shoes are
+  independent; ratios use the delta method): value +- 1.96 SE.
+* **Decisions are exact.**  A float EV decides "EV > threshold" only when it is farther than
+  the kernel's proven error bound from the threshold; otherwise the exact EV decides
+  (:func:`analyzer.engine.kernel.exact_ev`).  The EV sums themselves are float64 sums of
+  values each within the bound (reported as ``ev_bound``), so they are estimates, not exact.
+* **Determinism.**  Shoes are dealt in fixed blocks (:data:`BLOCK` shoes by default); every block is
+  computed the same way wherever it runs, and blocks are reduced in shoe order, so one process,
+  ``workers`` local processes and a Dask cluster give identical results for a seed.
+* **Multi-coup bets.**  ``banker-streak[:TABLE]`` (Wizard of Odds, "Banker Streak"): placed
+  only after a Player or Tie win (or after a paid ten-win streak), settled by the run of Banker
+  wins that follows (at least 4 win; 10 pays the top award and ends the bet); a streak still
+  running when the shoe ends is settled on the wins counted so far.  It has no exact per-coup
+  EV, so it is priced by its realised results only (strategies ``flat`` and ``count``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from analyzer.bets.model import Bet
+from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
+from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.errors import AnalyzerError, StudyError
+from analyzer.studies.dealing import BANKER, PLAYER, TIE, VOID, Dealing, DealtShoes, deal
+
+#: Shoes per block (the default): the unit of work and of reduction.  A study's block size is
+#: one of its settings, so results never depend on how the blocks are spread over processes.
+BLOCK = 1000
+STRATEGIES = ("perfect", "count", "flat")
+#: Histogram of EVs by depth: bins of this width on [-1, 1) (EVs from 1 up share the last).
+EV_BIN = Fraction(1, 1000)
+EV_BINS = 2000
+Z95 = 1.959963984540054
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: Banker Streak pay tables (Wizard of Odds, "Banker Streak", tables 1-4): wins -> pays.
+STREAK_TABLES: dict[str, dict[int, int]] = {
+    "1": {10: 250, 9: 150, 8: 60, 7: 40, 6: 25, 5: 15, 4: 10},
+    "2": {10: 250, 9: 100, 8: 60, 7: 40, 6: 25, 5: 15, 4: 10},
+    "3": {10: 200, 9: 100, 8: 60, 7: 40, 6: 25, 5: 15, 4: 10},
+    "4": {10: 200, 9: 100, 8: 60, 7: 40, 6: 20, 5: 15, 4: 10},
+}
+STREAK_CAP = 10
+
+
+# -- the settings ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CountSystem:
+    """A count: ``tags`` per rank (13, A..K), the trigger (``kind`` ``"rc"`` or ``"tc"``,
+    comparison ``op``, exact ``threshold``), and the running count at the start of a shoe
+    (``initial``, before the shown card is counted)."""
+
+    tags: tuple[int, ...]
+    kind: str
+    op: str
+    threshold: Fraction
+    initial: int = 0
+
+    def describe(self) -> str:
+        """e.g. ``"tags A..K 0,0,0,-1,...; bet when tc>=7"``."""
+        tags = ",".join(str(t) for t in self.tags)
+        return f"tags (A..K) {tags}; initial count {self.initial}; bet when {self.kind}{self.op}{self.threshold}"
+
+
+_TRIGGER = re.compile(r"^\s*(rc|tc)\s*(>=|<=|>|<|==|=)\s*([+-]?\d+(?:\.\d+)?(?:/\d+)?)\s*$", re.IGNORECASE)
+
+
+def parse_tags(text: str) -> tuple[int, ...]:
+    """Tags per rank from ten values (A, 2, ..., 9, T: the ten-valued ranks share the last) or
+    thirteen (A, 2, ..., 9, 10, J, Q, K), comma- or space-separated.
+
+    Raises:
+        StudyError: not 10 or 13 whole numbers.
+
+    >>> parse_tags("0,0,0,-1,-1,-1,-1,2,2,0")[-4:]
+    (0, 0, 0, 0)
+    """
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise StudyError(f"bad --tags {text!r}: give whole numbers, e.g. 0,0,0,-1,-1,-1,-1,2,2,0") from None
+    if len(values) == 10:
+        return (*values[:9], values[9], values[9], values[9], values[9])
+    if len(values) == 13:
+        return tuple(values)
+    raise StudyError(f"bad --tags {text!r}: give 10 tags (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), "
+                     f"got {len(values)}")
+
+
+def parse_trigger(text: str) -> tuple[str, str, Fraction]:
+    """``rc>=32`` or ``tc>=7`` (also ``>``, ``<=``, ``<``, ``==``): (kind, operator, threshold).
+
+    Raises:
+        StudyError: another form.
+    """
+    m = _TRIGGER.match(text)
+    if not m:
+        raise StudyError(f"bad --bet-when {text!r}: use rc>=N (running count) or tc>=X (true count), "
+                         "e.g. rc>=32 or tc>=7")
+    op = "==" if m.group(2) == "=" else m.group(2)
+    return m.group(1).lower(), op, Fraction(m.group(3))
+
+
+def parse_edge(text: str | Fraction | int) -> Fraction:
+    """A minimum edge: an exact number of units per unit staked (``0.01``) or a percentage
+    (``1%``).
+
+    Raises:
+        StudyError: not a number.
+    """
+    if isinstance(text, Fraction | int) and not isinstance(text, bool):
+        return Fraction(text)
+    if not isinstance(text, str):
+        raise StudyError(f"bad minimum edge {text!r}: give a number such as 0, 0.01 or 1%")
+    raw = text.strip()
+    percent = raw.endswith("%")
+    try:
+        value = Fraction(raw.removesuffix("%").strip())
+    except (ValueError, ZeroDivisionError):
+        raise StudyError(f"bad minimum edge {text!r}: give a number such as 0, 0.01 or 1%") from None
+    return value / 100 if percent else value
+
+
+@dataclass(frozen=True)
+class BetSource:
+    """Where a bet comes from, so that worker processes can rebuild it: a catalogue spec
+    (``kind="catalogue"``), a bet file's text and the bet's index in it (``"file"``), the
+    multi-coup Banker Streak (``"streak"``, ``spec`` its pay table), or a Bet object
+    (``"object"``, in this process or on a cluster that can pickle it)."""
+
+    kind: str
+    spec: str
+    text: str = ""
+    index: int = 0
+    bet: Bet | None = field(default=None, compare=False)
+
+    @property
+    def key(self) -> str:
+        """A stable identity (for caches)."""
+        if self.kind == "file":
+            return f"file:{hashlib.sha256(self.text.encode()).hexdigest()[:16]}:{self.index}"
+        return f"{self.kind}:{self.spec}"
+
+    def build(self) -> Bet:
+        """The per-coup bet."""
+        if self.kind == "catalogue":
+            from analyzer.bets.catalogue import find_bet
+
+            return find_bet(self.spec)
+        if self.kind == "file":
+            from analyzer.bets.files import parse_bets
+
+            return parse_bets(self.text, self.spec)[self.index]
+        if self.kind == "object" and self.bet is not None:
+            return self.bet
+        raise StudyError(f"internal: no per-coup bet for {self.kind} {self.spec!r}")
+
+    @property
+    def name(self) -> str:
+        """The bet's machine name."""
+        if self.kind == "streak":
+            return "banker-streak" + ("" if self.spec == "1" else f":{self.spec}")
+        return self.build().name
+
+
+def bet_sources(specs: Sequence[str | Bet] = (), files: Sequence[str] = ()) -> list[BetSource]:
+    """Sources for catalogue specs (``NAME[:PARAM]``, ``banker-streak[:1-4]``) or Bet objects,
+    and for every bet of each bet file.
+
+    Raises:
+        BetError / StudyError: an unknown bet, a bad file, a bet chosen twice.
+    """
+    out: list[BetSource] = []
+    for spec in specs:
+        if isinstance(spec, Bet):
+            out.append(BetSource("object", spec.name, bet=spec))
+            continue
+        name, _, param = str(spec).strip().partition(":")
+        if name.strip().lower().replace("_", "-") == "banker-streak":
+            table = param.strip() or "1"
+            if table not in STREAK_TABLES:
+                raise StudyError(f"bad Banker Streak pay table {param!r}: use 1, 2, 3 or 4 (Wizard of Odds)")
+            out.append(BetSource("streak", table))
+            continue
+        src = BetSource("catalogue", str(spec).strip())
+        src.build()  # a bad name fails here, in the caller
+        out.append(src)
+    for path in files:
+        from analyzer.bets.files import MAX_FILE_BYTES, parse_bets
+
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            raise StudyError(f"{path}: cannot read the bet file: {exc.strerror or exc}") from None
+        if len(data) > MAX_FILE_BYTES:
+            raise StudyError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes: not a bet file")
+        try:
+            text = data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            raise StudyError(f"{path}: not UTF-8 text") from None
+        for i, _ in enumerate(parse_bets(text, str(path))):
+            out.append(BetSource("file", str(path), text, i))
+    names = [s.name for s in out]
+    for n in names:
+        if names.count(n) > 1:
+            raise StudyError(f"bet {n!r} is chosen twice: give each bet once")
+    if not out:
+        raise StudyError("no bet to study: give --bet NAME (e.g. dragon-7) or --bet-file FILE")
+    return out
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """Everything a study needs, picklable (worker processes rebuild the bets from it)."""
+
+    bets: tuple[BetSource, ...]
+    strategies: tuple[str, ...]
+    shoes: int
+    seed: int
+    dealing: Dealing
+    min_edge: Fraction
+    count: CountSystem | None
+    depth_bin: int
+    block: int = BLOCK
+
+    @property
+    def blocks(self) -> int:
+        """Number of blocks of :attr:`block` shoes."""
+        return (self.shoes + self.block - 1) // self.block
+
+
+def make_spec(bets: Sequence[str | Bet | BetSource] = (), *, bet_files: Sequence[str] = (), shoes: int = 10_000,
+              seed: int = 0, strategies: Sequence[str] = ("perfect",), decks: int = 8, cut_card: int = 14,
+              burn: str = "standard", end_rule: str = "jacobson", tableau: Tableau = STANDARD,
+              min_edge: str | Fraction | int = 0, tags: str | Sequence[int] | None = None,
+              bet_when: str | None = None, initial_count: int = 0, depth_bin: int = 26,
+              block: int = BLOCK) -> StudySpec:
+    """A checked :class:`StudySpec` (see :func:`run_study` for the arguments).
+
+    Raises:
+        StudyError / BetError: a bad setting (one line naming it).
+    """
+    for name, value, low in (("shoes", shoes, 1), ("seed", seed, 0), ("depth bin", depth_bin, 1),
+                             ("block", block, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise StudyError(f"bad {name} {value!r}: use a whole number of at least {low}")
+    if isinstance(initial_count, bool) or not isinstance(initial_count, int):
+        raise StudyError(f"bad initial count {initial_count!r}: use a whole number")
+    dealing = Dealing(decks, cut_card, burn, end_rule, tableau).checked()
+    chosen = tuple(dict.fromkeys(s.strip().lower() for s in strategies))
+    if not chosen or any(s not in STRATEGIES for s in chosen):
+        raise StudyError(f"bad strategy {', '.join(strategies)!r}: use {', '.join(STRATEGIES)}")
+    sources = [b for b in bets if isinstance(b, BetSource)]
+    sources += bet_sources([b for b in bets if not isinstance(b, BetSource)], bet_files)
+    count = None
+    if "count" in chosen:
+        if tags is None or bet_when is None:
+            raise StudyError("--strategy count needs --tags (10 or 13 tags) and --bet-when (e.g. tc>=7)")
+        tag_values = parse_tags(tags) if isinstance(tags, str) else parse_tags(",".join(str(t) for t in tags))
+        kind, op, threshold = parse_trigger(bet_when)
+        count = CountSystem(tag_values, kind, op, threshold, initial_count)
+    elif tags is not None or bet_when is not None:
+        raise StudyError("--tags and --bet-when belong to --strategy count: add it")
+    if "perfect" in chosen and any(s.kind == "streak" for s in sources):
+        raise StudyError("banker-streak is a multi-coup bet with no exact per-coup EV: study it with "
+                         "--strategy flat or count")
+    return StudySpec(tuple(sources), chosen, shoes, seed, dealing, parse_edge(min_edge), count, depth_bin, block)
+
+
+# -- one block of shoes --------------------------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    """Per-shoe sums of one bet under one strategy (one block)."""
+
+    bets: IntArray
+    ev: FloatArray
+    realised: IntArray
+    exact: int = 0
+
+
+@dataclass
+class _Depth:
+    """EVs of one bet by depth bin (one block)."""
+
+    count: IntArray
+    positive: IntArray
+    total: FloatArray
+    squares: FloatArray
+    low: FloatArray
+    high: FloatArray
+    hist: IntArray
+    exact: int = 0
+
+
+@dataclass
+class BlockResult:
+    """What one block of shoes contributes (reduced in block order)."""
+
+    block: int
+    coups: IntArray
+    voids: IntArray
+    tallies: dict[tuple[str, str], _Tally]
+    depth: dict[str, _Depth]
+    opportunities: dict[str, IntArray]
+
+
+_SETTLED: dict[tuple[str, str, int], int] = {}
+_BUILT: dict[str, Bet] = {}
+
+
+def _bet_of(src: BetSource) -> Bet:
+    """The bet of a source, built once per process (so its compiled kernels are reused)."""
+    hit = _BUILT.get(src.key)
+    if hit is None:
+        hit = _BUILT[src.key] = src.build()
+    return hit
+
+
+def _record_keys(bet: Bet, dealt: DealtShoes) -> tuple[IntArray, list[tuple[int, int]]]:
+    """One integer per coup naming what ``bet`` can see of it: the two-card totals and the third
+    cards' values (every base field follows from them), and the cards of the positions the bet
+    reads, at its detail (ranks, or ranks and suits), sorted within each read block."""
+    cards = dealt.cards
+    value = np.where(cards >= 0, np.asarray(RANK_POINTS)[np.maximum(cards, 0) // 4], 0)
+    p2 = (value[:, 0] + value[:, 2]) % 10
+    b2 = (value[:, 1] + value[:, 3]) % 10
+    third = dealt.player_third
+    p3 = np.where(third, value[:, 4], 10)
+    b3_card = np.where(third, cards[:, 5], cards[:, 4])
+    b3 = np.where(b3_card >= 0, np.asarray(RANK_POINTS)[np.maximum(b3_card, 0) // 4], 10)
+    key = ((p2 * 10 + b2) * 11 + p3) * 11 + b3
+    record = np.stack([cards[:, 0], cards[:, 1], cards[:, 2], cards[:, 3], np.where(third, cards[:, 4], -1),
+                       b3_card], axis=1)
+    layout: list[tuple[int, int]] = []  # (record position, base) per part of the key
+    if bet.reads.sets:
+        base = 53 if bet.reads.needs_suits else 14
+        for block in bet.reads.blocks:
+            members = sorted(block)
+            codes = record[:, members]
+            codes = np.where(codes >= 0, codes if base == 53 else codes // 4, base - 1)
+            codes = np.sort(codes, axis=1)
+            for pos, col in zip(members, range(codes.shape[1]), strict=True):
+                key = key * base + codes[:, col]
+                layout.append((pos, base))
+    return key, layout
+
+
+def _settle_key(bet: Bet, key: int, layout: list[tuple[int, int]], tableau: Tableau) -> Fraction:
+    """Settle the coup a record key names (see :func:`_record_keys`)."""
+    from analyzer.core.coup import build_record, card_of
+    from analyzer.engine.walk import base_fields, project_fields
+
+    codes: list[int] = []
+    for _, base in reversed(layout):
+        codes.append(key % base)
+        key //= base
+    codes.reverse()
+    b3 = key % 11
+    key //= 11
+    p3 = key % 11
+    key //= 11
+    p2, b2 = divmod(key, 10)
+    fields = project_fields(base_fields(tableau, p2, b2, None if p3 == 10 else p3, None if b3 == 10 else b3),
+                            bet.reads)
+    blocks = []
+    at = 0
+    for block in bet.reads.blocks:
+        dealt: list[Any] = []
+        for _ in sorted(block):
+            code, base = codes[at], layout[at][1]
+            at += 1
+            if code == base - 1:
+                continue
+            card = Card(RANKS[code // 4], SUITS[code % 4]) if base == 53 else Card(RANKS[code], SUITS[0])
+            dealt.append(card_of(card))
+        blocks.append((block, dealt))
+    return bet.settle(build_record(fields, blocks, bet.reads))[1]
+
+
+def realised_pays(bet: Bet, source_key: str, scale: int, dealt: DealtShoes, void: npt.NDArray[np.bool_],
+                  tableau: Tableau) -> IntArray:
+    """The realised result of ``bet`` on each dealt coup, as integers over ``scale`` (0 on a
+    void coup).  Each distinct coup, as the bet sees it (:func:`_record_keys`), is settled once
+    per process, on the record :func:`analyzer.core.coup.build_record` builds for it -- the
+    record the engine's tables and ``verify`` settle."""
+    keys, layout = _record_keys(bet, dealt)
+    out = np.zeros(len(keys), dtype=np.int64)
+    live = ~void
+    if not live.any():
+        return out
+    unique, inverse = np.unique(keys[live], return_inverse=True)
+    pays = np.empty(len(unique), dtype=np.int64)
+    tag = (source_key, tableau.fingerprint)
+    for i, key in enumerate(unique.tolist()):
+        hit = _SETTLED.get((*tag, key))
+        if hit is None:
+            pay = _settle_key(bet, key, layout, tableau) * scale
+            if pay.denominator != 1:
+                raise StudyError(f"internal: bet {bet.name!r} pays off its scale")
+            hit = int(pay)
+            if len(_SETTLED) > 2_000_000:
+                _SETTLED.clear()
+            _SETTLED[(*tag, key)] = hit
+        pays[i] = hit
+    out[live] = pays[inverse]
+    return out
+
+
+def _running_counts(spec: StudySpec, dealt: DealtShoes) -> IntArray:
+    """The running count before each coup: the initial count plus the tags of every seen card
+    (the shown card and the cards of the coups before)."""
+    assert spec.count is not None
+    tags = np.repeat(np.asarray(spec.count.tags, dtype=np.int64), 4)
+    full = spec.dealing.decks * int(tags.sum())
+    return spec.count.initial + full - dealt.unseen.astype(np.int64) @ tags
+
+
+def _trigger(spec: StudySpec, dealt: DealtShoes) -> npt.NDArray[np.bool_]:
+    """Whether the count trigger holds before each coup (exact integer comparisons)."""
+    assert spec.count is not None
+    c = spec.count
+    rc = _running_counts(spec, dealt)
+    if c.kind == "rc":
+        lhs, rhs = rc * c.threshold.denominator, np.full(len(rc), c.threshold.numerator, dtype=np.int64)
+    else:  # rc / (unseen / 52) op p / q  <=>  52 q rc op p unseen (unseen > 0)
+        unseen = dealt.unseen.astype(np.int64).sum(axis=1)
+        lhs, rhs = 52 * c.threshold.denominator * rc, c.threshold.numerator * unseen
+    ops: dict[str, Callable[[Any, Any], Any]] = {
+        ">=": np.greater_equal, ">": np.greater, "<=": np.less_equal, "<": np.less, "==": np.equal}
+    return np.asarray(ops[c.op](lhs, rhs), dtype=bool)
+
+
+def _exact_above(bet: Bet, dealt: DealtShoes, states: IntArray, threshold: Fraction, tableau: Tableau) -> IntArray:
+    """Exact EV > threshold for the given states (the cases the float bound cannot decide)."""
+    from analyzer.engine.kernel import exact_ev
+
+    out = np.zeros(len(states), dtype=bool)
+    for i, s in enumerate(states.tolist()):
+        ev = exact_ev(bet, dealt.unseen[s].astype(np.int64).tolist(), int(dealt.physical[s]), tableau)
+        out[i] = ev > threshold
+    return np.asarray(out, dtype=np.int64)
+
+
+def _above(ev: FloatArray, bound: float, exact: dict[int, Fraction], threshold: Fraction, bet: Bet,
+           dealt: DealtShoes, tableau: Tableau) -> tuple[npt.NDArray[np.bool_], int]:
+    """EV > threshold per state, decided by the float where the bound allows, else exactly;
+    and how many states needed the exact EV."""
+    t = float(threshold)
+    out = ev > t
+    unsure = np.flatnonzero(np.abs(ev - t) <= bound + abs(t) * 2.0**-52)
+    unsure = np.asarray([s for s in unsure.tolist() if s not in exact], dtype=np.int64)
+    if len(unsure):
+        out[unsure] = _exact_above(bet, dealt, unsure, threshold, tableau).astype(bool)
+    for s, value in exact.items():
+        out[s] = value > threshold
+    return out, len(unsure)
+
+
+def _per_shoe(values: Any, shoe: IntArray, shoes: int) -> Any:
+    if values.dtype == np.int64:
+        out = np.zeros(shoes, dtype=np.int64)
+        np.add.at(out, shoe, values)
+        return out
+    return np.bincount(shoe, weights=values, minlength=shoes).astype(np.float64)
+
+
+def run_block(spec: StudySpec, block: int) -> BlockResult:
+    """Deal and play block ``block`` (shoes ``block * spec.block`` onwards)."""
+    from analyzer.engine.kernel import exact_ev, kernels_for
+
+    first = block * spec.block
+    count = min(spec.block, spec.shoes - first)
+    tableau = spec.dealing.tableau
+    dealt = deal(spec.dealing, spec.seed, first, count)
+    n = dealt.states
+    void = dealt.winner == VOID
+    coups = np.bincount(dealt.shoe, minlength=count).astype(np.int64)
+    voids = np.bincount(dealt.shoe[void], minlength=count).astype(np.int64)
+    trigger = _trigger(spec, dealt) if spec.count is not None else None
+    per_coup = [s for s in spec.bets if s.kind != "streak"]
+    bets = [_bet_of(s) for s in per_coup]
+    tallies: dict[tuple[str, str], _Tally] = {}
+    depth: dict[str, _Depth] = {}
+    opportunities: dict[str, IntArray] = {}
+    if bets:
+        evs = np.zeros((n, len(bets)), dtype=np.float64)
+        bounds = [0.0] * len(bets)
+        scales = [1] * len(bets)
+        fast = np.flatnonzero(dealt.physical >= 6)
+        for kernel, members in kernels_for(bets, tableau):
+            if len(fast):
+                evs[np.ix_(fast, members)] = kernel.evs(dealt.unseen[fast])
+            for col, j in enumerate(members):
+                bounds[j] = kernel.bound[col]
+                scales[j] = kernel.vectors[col].scale
+        slow = np.flatnonzero(dealt.physical < 6).tolist()
+        nbins = spec.dealing.size // spec.depth_bin + 1
+        bins = dealt.depth // spec.depth_bin
+        for j, (src, bet) in enumerate(zip(per_coup, bets, strict=True)):
+            exact = {s: exact_ev(bet, dealt.unseen[s].astype(np.int64).tolist(), int(dealt.physical[s]), tableau)
+                     for s in slow}
+            for s, value in exact.items():
+                evs[s, j] = float(value)
+            ev = evs[:, j]
+            name = src.name
+            positive, unsure = _above(ev, bounds[j], exact, Fraction(0), bet, dealt, tableau)
+            depth[name] = _depth_stats(ev, positive, bins, nbins, unsure)
+            realised = realised_pays(bet, src.key, scales[j], dealt, void, tableau)
+            for strategy in spec.strategies:
+                exact_count = 0
+                if strategy == "perfect":
+                    take, exact_count = _above(ev, bounds[j], exact, spec.min_edge, bet, dealt, tableau)
+                elif strategy == "count":
+                    assert trigger is not None
+                    take = trigger
+                else:
+                    take = np.ones(n, dtype=bool)
+                tallies[(name, strategy)] = _tally(take, ev, realised, dealt.shoe, count, exact_count)
+            if "flat" not in spec.strategies:
+                tallies[(name, "flat")] = _tally(np.ones(n, dtype=bool), ev, realised, dealt.shoe, count, 0)
+    for src in spec.bets:
+        if src.kind != "streak":
+            continue
+        table = STREAK_TABLES[src.spec]
+        for strategy in spec.strategies:
+            take = trigger if strategy == "count" else None
+            placed, result, opp = _streak(dealt, count, table, take)
+            tallies[(src.name, strategy)] = _Tally(placed, np.full(count, np.nan), result)
+            opportunities[src.name] = opp
+    return BlockResult(block, coups, voids, tallies, depth, opportunities)
+
+
+def _tally(take: npt.NDArray[np.bool_], ev: FloatArray, realised: IntArray, shoe: IntArray, shoes: int,
+           exact: int) -> _Tally:
+    idx = np.flatnonzero(take)
+    return _Tally(_per_shoe(np.ones(len(idx), dtype=np.int64), shoe[idx], shoes),
+                  _per_shoe(ev[idx], shoe[idx], shoes), _per_shoe(realised[idx], shoe[idx], shoes), exact)
+
+
+def _depth_stats(ev: FloatArray, positive: npt.NDArray[np.bool_], bins: IntArray, nbins: int, exact: int) -> _Depth:
+    count = np.bincount(bins, minlength=nbins).astype(np.int64)
+    pos = np.bincount(bins[positive], minlength=nbins).astype(np.int64)
+    total = np.bincount(bins, weights=ev, minlength=nbins)
+    squares = np.bincount(bins, weights=ev * ev, minlength=nbins)
+    low = np.full(nbins, np.inf)
+    high = np.full(nbins, -np.inf)
+    np.minimum.at(low, bins, ev)
+    np.maximum.at(high, bins, ev)
+    cell = np.clip(np.floor((ev + 1.0) / float(EV_BIN)), 0, EV_BINS - 1).astype(np.int64)
+    hist = np.zeros((nbins, EV_BINS), dtype=np.int64)
+    np.add.at(hist, (bins, cell), 1)
+    return _Depth(count, pos, total, squares, low, high, hist, exact)
+
+
+def _streak(dealt: DealtShoes, shoes: int, table: dict[int, int],
+            take: npt.NDArray[np.bool_] | None) -> tuple[IntArray, IntArray, IntArray]:
+    """Banker Streak over each shoe: (bets placed, realised units, opportunities) per shoe.
+    ``take`` (per state) says whether the strategy bets at an opportunity (``None``: always)."""
+    width = int(dealt.coup.max(initial=-1)) + 1
+    winners = np.full((shoes, width + 1), VOID, dtype=np.int64)
+    winners[dealt.shoe, dealt.coup] = dealt.winner
+    wants = np.zeros((shoes, width + 1), dtype=bool)
+    wants[dealt.shoe, dealt.coup] = True if take is None else take
+    placed = np.zeros(shoes, dtype=np.int64)
+    result = np.zeros(shoes, dtype=np.int64)
+    opp = np.zeros(shoes, dtype=np.int64)
+    active = np.zeros(shoes, dtype=bool)
+    wins = np.zeros(shoes, dtype=np.int64)
+    free = np.zeros(shoes, dtype=bool)  # the previous coup was a Player or Tie win, or a paid streak
+    pays = np.asarray([table.get(k, -1) for k in range(STREAK_CAP + 1)], dtype=np.int64)
+    for j in range(width + 1):
+        w = winners[:, j]
+        dealt_here = w != VOID
+        ended = active & ~dealt_here  # the shoe ended (or the coup was void) with a streak running
+        result[ended] += pays[wins[ended]]
+        active[ended] = False
+        chance = free & ~active & dealt_here
+        opp += chance
+        bet = chance & wants[:, j]
+        placed += bet
+        active |= bet
+        wins[bet] = 0
+        banker = active & (w == BANKER)
+        wins[banker] += 1
+        capped = banker & (wins == STREAK_CAP)
+        stop = (active & ((w == PLAYER) | (w == TIE))) | capped
+        result[stop] += pays[wins[stop]]
+        active[stop] = False
+        free = dealt_here & ((w == PLAYER) | (w == TIE) | capped)
+    return placed, result, opp
+
+
+def run_blocks(spec: StudySpec, blocks: Sequence[int]) -> list[BlockResult]:
+    """:func:`run_block` for each block, in order (the unit of work sent to a process)."""
+    return [run_block(spec, b) for b in blocks]
+
+
+# -- estimates ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """An estimate with its standard error (CLT over shoes); ``ci95`` = value +- 1.96 SE."""
+
+    value: float
+    se: float
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% interval."""
+        return (self.value - Z95 * self.se, self.value + Z95 * self.se)
+
+
+def mean_estimate(x: Any) -> Estimate:
+    """The mean of per-shoe values and its standard error."""
+    arr = np.asarray(x, dtype=np.float64)
+    n = len(arr)
+    if n == 0:
+        return Estimate(math.nan, math.nan)
+    se = float(np.std(arr, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return Estimate(float(arr.mean()), se)
+
+
+def ratio_estimate(a: Any, b: Any) -> Estimate | None:
+    """sum(a) / sum(b) over shoes, with its delta-method standard error; ``None`` when
+    sum(b) is 0."""
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    n = len(x)
+    total = float(y.sum())
+    if total == 0:
+        return None
+    r = float(x.sum()) / total
+    if n < 2:
+        return Estimate(r, math.nan)
+    resid = x - r * y
+    se = math.sqrt(float(np.sum(resid * resid)) / (n * (n - 1))) / (total / n)
+    return Estimate(r, se)
+
+
+def _scaled(e: Estimate | None, k: float) -> Estimate | None:
+    return None if e is None else Estimate(e.value * k, e.se * k)
+
+
+@dataclass(frozen=True)
+class StrategyResult:
+    """One bet under one strategy, over the study's shoes (units per unit staked).
+
+    From the exact EVs: ``bets_per_shoe``, ``bet_frequency`` (bets per coup),
+    ``edge_when_betting`` (mean EV of a bet placed), ``units_per_shoe``,
+    ``units_per_100_coups``; from the realised results: the ``realised_*`` twins (the
+    cross-check).  Multi-coup bets have only realised figures (the EV ones are ``None``).
+    ``exact_decisions``: decisions the float bound could not take (taken exactly).
+    """
+
+    bet: str
+    strategy: str
+    shoes: int
+    coups_per_shoe: Estimate
+    bets_per_shoe: Estimate
+    bet_frequency: Estimate | None
+    edge_when_betting: Estimate | None
+    units_per_shoe: Estimate | None
+    units_per_100_coups: Estimate | None
+    realised_edge_when_betting: Estimate | None
+    realised_units_per_shoe: Estimate
+    realised_units_per_100_coups: Estimate | None
+    exact_decisions: int
+    opportunities_per_shoe: Estimate | None = None
+
+
+@dataclass(frozen=True)
+class DepthRow:
+    """The exact EVs of one bet before the coups dealt at depths ``low`` .. ``high`` (cards out
+    of the shoe, shown and burned included): how many, their mean, SD, smallest, largest, the
+    5/25/50/75/95th percentiles (to :data:`EV_BIN`) and the share with EV > 0 (decided
+    exactly)."""
+
+    bet: str
+    low: int
+    high: int
+    coups: int
+    mean: float
+    sd: float
+    smallest: float
+    largest: float
+    percentiles: tuple[float, ...]
+    positive: Fraction
+
+
+@dataclass(frozen=True)
+class CutCardRow:
+    """The cut-card effect on one bet: flat betting's EV per coup over real shoes against the
+    exact EV off the top of a full shoe (``full_shoe_ev``)."""
+
+    bet: str
+    full_shoe_ev: Fraction
+    flat_ev_per_coup: Estimate
+    effect: Estimate
+
+
+@dataclass(frozen=True)
+class StudyResult:
+    """A finished study: its settings, one :class:`StrategyResult` per bet and strategy, the
+    EVs by depth, the cut-card effect, and each bet's float error bound (``ev_bounds``)."""
+
+    spec: StudySpec
+    results: tuple[StrategyResult, ...]
+    depth: tuple[DepthRow, ...]
+    cut_card: tuple[CutCardRow, ...]
+    ev_bounds: dict[str, float]
+    voids_per_shoe: Estimate
+
+    def settings(self) -> dict[str, object]:
+        """The settings, as JSON-ready values."""
+        s = self.spec
+        d = s.dealing
+        out: dict[str, object] = {
+            "shoes": s.shoes, "seed": s.seed, "decks": d.decks, "cut_card": d.cut_card, "burn": d.burn,
+            "end_rule": d.end_rule, "rules": d.tableau.name, "rules_fingerprint": d.tableau.fingerprint,
+            "min_edge": str(s.min_edge), "depth_bin": s.depth_bin, "block": s.block,
+            "standard_errors": "CLT over shoes (delta method for ratios); 95% interval = value +- 1.96 SE",
+        }
+        if s.count is not None:
+            out.update({"tags": list(s.count.tags), "bet_when": f"{s.count.kind}{s.count.op}{s.count.threshold}",
+                        "initial_count": s.count.initial})
+        return out
+
+
+def _depth_rows(name: str, parts: list[_Depth], depth_bin: int) -> list[DepthRow]:
+    count = sum(p.count for p in parts)
+    pos = sum(p.positive for p in parts)
+    total = np.zeros_like(parts[0].total)
+    squares = np.zeros_like(parts[0].squares)
+    for p in parts:  # in block order
+        total = total + p.total
+        squares = squares + p.squares
+    low = np.minimum.reduce([p.low for p in parts])
+    high = np.maximum.reduce([p.high for p in parts])
+    hist = sum(p.hist for p in parts)
+    rows = []
+    for b in np.flatnonzero(count).tolist():
+        n = int(count[b])
+        mean = float(total[b]) / n
+        var = max(float(squares[b]) / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        cum = np.cumsum(hist[b])
+        pct = []
+        for q in (0.05, 0.25, 0.5, 0.75, 0.95):
+            cell = int(np.searchsorted(cum, q * n, side="left"))
+            pct.append(-1.0 + (cell + 0.5) * float(EV_BIN))
+        rows.append(DepthRow(name, b * depth_bin, (b + 1) * depth_bin - 1, n, mean, math.sqrt(var),
+                             float(low[b]), float(high[b]), tuple(pct), Fraction(int(pos[b]), n)))
+    return rows
+
+
+def reduce_blocks(spec: StudySpec, parts: Sequence[BlockResult]) -> StudyResult:
+    """The study's result from its blocks (sorted by block number first: shoe order)."""
+    blocks = sorted(parts, key=lambda r: r.block)
+    if [b.block for b in blocks] != list(range(spec.blocks)):
+        raise StudyError("internal: a block of shoes is missing from the results")
+    coups = np.concatenate([b.coups for b in blocks])
+    voids = np.concatenate([b.voids for b in blocks])
+    scales: dict[str, int] = {}
+    bounds: dict[str, float] = {}
+    per_coup = [s for s in spec.bets if s.kind != "streak"]
+    if per_coup:
+        from analyzer.engine.kernel import kernels_for
+
+        built = [_bet_of(s) for s in per_coup]
+        for kernel, members in kernels_for(built, spec.dealing.tableau):
+            for col, j in enumerate(members):
+                scales[per_coup[j].name] = kernel.vectors[col].scale
+                bounds[per_coup[j].name] = kernel.bound[col]
+    results = []
+    cut_rows = []
+    for src in spec.bets:
+        name = src.name
+        streak = src.kind == "streak"
+        scale = 1 if streak else scales[name]
+        for strategy in (*spec.strategies, *(() if streak or "flat" in spec.strategies else ("flat",))):
+            t = [b.tallies[(name, strategy)] for b in blocks]
+            placed = np.concatenate([x.bets for x in t])
+            realised = np.concatenate([x.realised for x in t]).astype(np.float64) / scale
+            if strategy in spec.strategies:
+                ev = None if streak else np.concatenate([x.ev for x in t])
+                opp = mean_estimate(np.concatenate([b.opportunities[name] for b in blocks])) if streak else None
+                results.append(StrategyResult(
+                    name, strategy, spec.shoes, mean_estimate(coups), mean_estimate(placed),
+                    ratio_estimate(placed, coups),
+                    None if ev is None else ratio_estimate(ev, placed),
+                    None if ev is None else mean_estimate(ev),
+                    None if ev is None else _scaled(ratio_estimate(ev, coups), 100.0),
+                    ratio_estimate(realised, placed), mean_estimate(realised),
+                    _scaled(ratio_estimate(realised, coups), 100.0),
+                    sum(x.exact for x in t), opp))
+            if strategy == "flat" and not streak:
+                flat_ev = np.concatenate([x.ev for x in t])
+                est = ratio_estimate(flat_ev, coups)
+                assert est is not None
+                bet = _bet_of(src)
+                from analyzer.engine.pricing import price
+
+                full = price(bet, Shoe.standard(spec.dealing.decks), spec.dealing.tableau).ev
+                cut_rows.append(CutCardRow(name, full, est, Estimate(est.value - float(full), est.se)))
+    depth_rows: list[DepthRow] = []
+    for src in per_coup:
+        depth_rows += _depth_rows(src.name, [b.depth[src.name] for b in blocks], spec.depth_bin)
+    return StudyResult(spec, tuple(results), tuple(depth_rows), tuple(cut_rows), bounds, mean_estimate(voids))
+
+
+# -- running ---------------------------------------------------------------------------------------
+
+
+Progress = Callable[[int, int], None]
+
+
+def _tasks(spec: StudySpec, workers: int) -> list[list[int]]:
+    """Contiguous runs of blocks, about eight per worker (the partition never changes a result)."""
+    n = spec.blocks
+    per = max(1, min(40, n // max(1, 8 * workers)))
+    return [list(range(i, min(n, i + per))) for i in range(0, n, per)]
+
+
+def execute(spec: StudySpec, *, workers: int = 1, scheduler: str | Any | None = None,
+            progress: Progress | None = None) -> StudyResult:
+    """Run ``spec`` in this process (``workers`` = 1), on ``workers`` local processes, or on a
+    Dask distributed cluster (``scheduler``: its address, or a ``distributed.Client``).
+
+    Raises:
+        StudyError: bad ``workers``; the cluster cannot be reached or dask is not installed.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise StudyError(f"bad workers {workers!r}: use a whole number of 1 or more")
+    tasks = _tasks(spec, workers)
+    done: list[BlockResult] = []
+    shoes_done = 0
+
+    def note(part: list[BlockResult]) -> None:
+        nonlocal shoes_done
+        done.extend(part)
+        shoes_done += sum(len(r.coups) for r in part)
+        if progress is not None:
+            progress(shoes_done, spec.shoes)
+
+    if scheduler is not None:
+        _on_dask(spec, tasks, scheduler, note)
+    elif workers == 1:
+        for task in tasks:
+            note(run_blocks(spec, task))
+    else:
+        _on_processes(spec, tasks, workers, note)
+    return reduce_blocks(spec, done)
+
+
+def _on_processes(spec: StudySpec, tasks: list[list[int]], workers: int,
+                  note: Callable[[list[BlockResult]], None]) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    saved = {k: os.environ.get(k) for k in _ONE_THREAD}
+    os.environ.update(_ONE_THREAD)  # one BLAS thread per worker process (set before they start)
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for part in pool.map(run_blocks, [spec] * len(tasks), tasks):
+                note(part)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+_ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def _on_dask(spec: StudySpec, tasks: list[list[int]], scheduler: str | Any,
+             note: Callable[[list[BlockResult]], None]) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise StudyError("--scheduler needs dask distributed: pip install 'punto-banco-analyzer[cluster]'") from None
+    own = not isinstance(scheduler, Client)
+    try:
+        client = Client(scheduler, timeout=30) if own else scheduler
+    except (OSError, TimeoutError) as exc:
+        raise StudyError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
+    try:
+        futures = client.map(run_blocks, [spec] * len(tasks), tasks, pure=False)
+        for future in as_completed(futures):
+            note(future.result())
+    finally:
+        if own:
+            client.close()
+
+
+def run_study(bets: Sequence[str | Bet | BetSource] = ("dragon-7",), *, bet_files: Sequence[str] = (),
+              shoes: int = 10_000, seed: int = 0, strategies: Sequence[str] = ("perfect",), decks: int = 8,
+              cut_card: int = 14, burn: str = "standard", end_rule: str = "jacobson",
+              tableau: Tableau = STANDARD, min_edge: str | Fraction | int = 0,
+              tags: str | Sequence[int] | None = None, bet_when: str | None = None, initial_count: int = 0,
+              depth_bin: int = 26, block: int = BLOCK, workers: int = 1, scheduler: str | Any | None = None,
+              progress: Progress | None = None) -> StudyResult:
+    """Deal ``shoes`` seeded shoes and study each bet under each strategy (module docstring).
+
+    Args:
+        bets: catalogue specs (``"dragon-7"``, ``"tie:9"``, ``"banker-streak:2"``) or Bet objects.
+        bet_files: TOML bet files (every bet in each).
+        shoes / seed: how many shoes; the seed (shoe i is the same for a seed whatever else).
+        strategies: any of ``perfect``, ``count``, ``flat``.
+        decks / cut_card / burn / end_rule / tableau: the dealing (:class:`Dealing`).
+        min_edge: perfect play bets when EV > this (units per unit staked, or ``"1%"``).
+        tags / bet_when / initial_count: the count (``--tags``, ``--bet-when rc>=32|tc>=7``).
+        depth_bin: cards per depth bin of the EV-by-depth table.
+        block: shoes per block of work (part of the settings: float sums follow the blocks).
+        workers / scheduler: local processes, or a Dask scheduler address (or Client).
+        progress: called with (shoes done, shoes) after each piece of work.
+
+    Raises:
+        StudyError / BetError / RulesError: a bad setting; the message names it.
+
+    >>> r = run_study(["dragon-7"], shoes=20, seed=1, strategies=["perfect", "flat"])
+    >>> [(x.bet, x.strategy) for x in r.results]
+    [('dragon-7', 'perfect'), ('dragon-7', 'flat')]
+    """
+    spec = make_spec(bets, bet_files=bet_files, shoes=shoes, seed=seed, strategies=strategies, decks=decks,
+                     cut_card=cut_card, burn=burn, end_rule=end_rule, tableau=tableau, min_edge=min_edge,
+                     tags=tags, bet_when=bet_when, initial_count=initial_count, depth_bin=depth_bin,
+                     block=block)
+    try:
+        return execute(spec, workers=workers, scheduler=scheduler, progress=progress)
+    except AnalyzerError:
+        raise
