@@ -528,5 +528,7 @@ def eor(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs:
     emit(text, output)
 
 
+from analyzer.cli.study import study as _study; main.add_command(_study)  # noqa: E402, E702, I001
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -85,8 +85,9 @@ def table_entries(table: CompiledTable) -> list[tuple[int, int, int]]:
     """The table's entries as (composition, record, tally) triples."""
     flat = getattr(table, "entry_comp", None)
     if flat is not None:
-        return list(zip(flat, table.entry_record, table.tally, strict=True))  # type: ignore[attr-defined]
-    return list(table.entries)  # type: ignore[attr-defined]
+        records, tallies = getattr(table, "entry_record"), getattr(table, "tally")  # noqa: B009
+        return list(zip(flat, records, tallies, strict=True))
+    return list(getattr(table, "entries"))  # noqa: B009
 
 
 def composition_terms(program: Program) -> list[tuple[int, list[tuple[tuple[int, ...], int]]]]:
@@ -94,12 +95,12 @@ def composition_terms(program: Program) -> list[tuple[int, list[tuple[tuple[int,
     nested = getattr(program, "compositions", None)
     if nested is not None:
         return [(cards, [(tuple(f), n) for f, n in terms]) for cards, terms in nested]
-    ts: Sequence[int] = program.term_start  # type: ignore[attr-defined]
-    fs: Sequence[int] = program.factor_start  # type: ignore[attr-defined]
-    tf: Sequence[int] = program.term_factors  # type: ignore[attr-defined]
-    mult: Sequence[int] = program.term_mult  # type: ignore[attr-defined]
+    ts: Sequence[int] = getattr(program, "term_start")  # noqa: B009 - either layout
+    fs: Sequence[int] = getattr(program, "factor_start")  # noqa: B009
+    tf: Sequence[int] = getattr(program, "term_factors")  # noqa: B009
+    mult: Sequence[int] = getattr(program, "term_mult")  # noqa: B009
     out = []
-    for c, cards in enumerate(program.cards):  # type: ignore[attr-defined]
+    for c, cards in enumerate(getattr(program, "cards")):  # noqa: B009
         out.append((cards, [(tuple(tf[fs[t]:fs[t + 1]]), mult[t]) for t in range(ts[c], ts[c + 1])]))
     return out
 
@@ -107,9 +108,9 @@ def composition_terms(program: Program) -> list[tuple[int, list[tuple[tuple[int,
 def _pool_value(pool: int) -> int:
     spec = POOLS[pool]
     kind = spec[0]
-    if kind in ("v", "vs", "vc"):
-        return int(spec[1])  # type: ignore[call-overload]
-    return RANK_POINTS[int(spec[1])]  # type: ignore[call-overload]
+    label = spec[1]
+    assert isinstance(label, int)
+    return label if kind in ("v", "vs", "vc") else RANK_POINTS[label]
 
 
 # -- one bet, one vector ------------------------------------------------------------------------
@@ -211,7 +212,8 @@ class _Levels:
         depth = max((len(k) for k in keys), default=0)
         levels: list[list[tuple[int, ...]]] = [[()]]
         for s in range(1, depth + 1):  # within a level, by cards drawn: blocks are slices
-            levels.append(sorted({k[:s] for k in keys if len(k) >= s}, key=lambda n: (sum(cards[f] for f in n), n)))
+            found = {k[:s] for k in keys if len(k) >= s}
+            levels.append(sorted(found, key=lambda n: (sum(cards[f] for f in n), n)))
         self.offsets: list[int] = []
         index: dict[tuple[int, ...], int] = {}
         at = 0

@@ -29,6 +29,7 @@ Conventions (the field's names; the README's study section cites where each come
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -66,10 +67,12 @@ class Dealing:
 
     def checked(self) -> Dealing:
         """This dealing, after checking every setting (one clear line on a bad one)."""
-        if isinstance(self.decks, bool) or not isinstance(self.decks, int) or not 1 <= self.decks <= MAX_DECKS:
+        decks = self.decks
+        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
             raise StudyError(f"bad number of decks {self.decks!r}: the study deals 1 to {MAX_DECKS} decks")
         size = 52 * self.decks
-        if isinstance(self.cut_card, bool) or not isinstance(self.cut_card, int) or not 0 <= self.cut_card < size:
+        cut = self.cut_card
+        if isinstance(cut, bool) or not isinstance(cut, int) or not 0 <= cut < size:
             raise StudyError(f"bad cut card {self.cut_card!r}: give the cards behind it, 0 to {size - 1}")
         if self.burn not in BURNS:
             raise StudyError(f"bad burn {self.burn!r}: use {' or '.join(BURNS)}")
@@ -132,7 +135,10 @@ class DealtShoes:
         return len(self.shoe)
 
 
-def _rules_arrays(tableau: Tableau) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+Flags = npt.NDArray[np.bool_]
+
+
+def _rules_arrays(tableau: Tableau) -> tuple[Flags, Flags, Flags]:
     natural = np.asarray([t in tableau.naturals for t in range(10)], dtype=bool)
     player = np.asarray([t in tableau.player_draws_on for t in range(10)], dtype=bool)
     banker = np.zeros((10, 11), dtype=bool)  # [banker two-card total, player third value or 10 = stood]
@@ -168,7 +174,7 @@ def deal(dealing: Dealing, seed: int, first: int, count: int) -> DealtShoes:
     left = np.full(count, -1, dtype=np.int64)  # coups still to deal once the cut card is out
     active = pos < size
     coups = np.zeros(count, dtype=np.int64)
-    parts: list[tuple[IntArray, ...]] = []
+    parts: list[tuple[Any, ...]] = []
     offsets = np.arange(6)
     while True:
         idx = np.flatnonzero(active)
@@ -194,7 +200,8 @@ def deal(dealing: Dealing, seed: int, first: int, count: int) -> DealtShoes:
         winner = np.where(pt > bt, PLAYER, np.where(bt > pt, BANKER, TIE))
         winner[void] = VOID
         dealt = np.where(offsets[None, :] < n[:, None], cards, -1)
-        parts.append((idx, coups[idx].copy(), p.copy(), remaining, unseen[idx].copy(), dealt, n, pdraw, winner))
+        parts.append((idx, coups[idx].copy(), p.copy(), remaining, unseen[idx].copy(), dealt, n, pdraw,
+                      winner))
         # the cards leave the shoe (a void coup ends the shoe: its cards do not matter)
         gone = (dealt >= 0) & ~void[:, None]
         flat = (idx[:, None] * 52 + dealt)[gone]
@@ -212,8 +219,9 @@ def deal(dealing: Dealing, seed: int, first: int, count: int) -> DealtShoes:
     if parts:
         cols = [np.concatenate([part[j] for part in parts]) for j in range(9)]
     else:
-        cols = [np.zeros(0, dtype=np.int64)] * 4 + [np.zeros((0, 52), dtype=np.int16),
-                                                     np.zeros((0, 6), dtype=np.int64)] + [np.zeros(0, dtype=np.int64)] * 3
+        empty = np.zeros(0, dtype=np.int64)
+        cols = [empty] * 4 + [np.zeros((0, 52), dtype=np.int16), np.zeros((0, 6), dtype=np.int64)]
+        cols += [empty] * 3
     order = np.lexsort((cols[1], cols[0]))
     return DealtShoes(first, count, shown, coups, cols[0][order], cols[1][order], cols[2][order],
                       cols[3][order], cols[4][order], cols[5][order], cols[6][order],

@@ -91,7 +91,8 @@ class CountSystem:
     def describe(self) -> str:
         """e.g. ``"tags A..K 0,0,0,-1,...; bet when tc>=7"``."""
         tags = ",".join(str(t) for t in self.tags)
-        return f"tags (A..K) {tags}; initial count {self.initial}; bet when {self.kind}{self.op}{self.threshold}"
+        return (f"tags (A..K) {tags}; initial count {self.initial}; "
+                f"bet when {self.kind}{self.op}{self.threshold}")
 
 
 _TRIGGER = re.compile(r"^\s*(rc|tc)\s*(>=|<=|>|<|==|=)\s*([+-]?\d+(?:\.\d+)?(?:/\d+)?)\s*$", re.IGNORECASE)
@@ -263,7 +264,8 @@ class StudySpec:
         return (self.shoes + self.block - 1) // self.block
 
 
-def make_spec(bets: Sequence[str | Bet | BetSource] = (), *, bet_files: Sequence[str] = (), shoes: int = 10_000,
+def make_spec(bets: Sequence[str | Bet | BetSource] = (), *, bet_files: Sequence[str] = (),
+              shoes: int = 10_000,
               seed: int = 0, strategies: Sequence[str] = ("perfect",), decks: int = 8, cut_card: int = 14,
               burn: str = "standard", end_rule: str = "jacobson", tableau: Tableau = STANDARD,
               min_edge: str | Fraction | int = 0, tags: str | Sequence[int] | None = None,
@@ -298,7 +300,8 @@ def make_spec(bets: Sequence[str | Bet | BetSource] = (), *, bet_files: Sequence
     if "perfect" in chosen and any(s.kind == "streak" for s in sources):
         raise StudyError("banker-streak is a multi-coup bet with no exact per-coup EV: study it with "
                          "--strategy flat or count")
-    return StudySpec(tuple(sources), chosen, shoes, seed, dealing, parse_edge(min_edge), count, depth_bin, block)
+    return StudySpec(tuple(sources), chosen, shoes, seed, dealing, parse_edge(min_edge), count, depth_bin,
+                     block)
 
 
 # -- one block of shoes --------------------------------------------------------------------------
@@ -466,7 +469,8 @@ def _trigger(spec: StudySpec, dealt: DealtShoes) -> npt.NDArray[np.bool_]:
     return np.asarray(ops[c.op](lhs, rhs), dtype=bool)
 
 
-def _exact_above(bet: Bet, dealt: DealtShoes, states: IntArray, threshold: Fraction, tableau: Tableau) -> IntArray:
+def _exact_above(bet: Bet, dealt: DealtShoes, states: IntArray, threshold: Fraction,
+                 tableau: Tableau) -> IntArray:
     """Exact EV > threshold for the given states (the cases the float bound cannot decide)."""
     from analyzer.engine.kernel import exact_ev
 
@@ -525,7 +529,7 @@ def run_block(spec: StudySpec, block: int) -> BlockResult:
         fast = np.flatnonzero(dealt.physical >= 6)
         for kernel, members in kernels_for(bets, tableau):
             if len(fast):
-                evs[np.ix_(fast, members)] = kernel.evs(dealt.unseen[fast])
+                evs[np.ix_(fast, np.asarray(members, dtype=np.intp))] = kernel.evs(dealt.unseen[fast])
             for col, j in enumerate(members):
                 bounds[j] = kernel.bound[col]
                 scales[j] = kernel.vectors[col].scale
@@ -533,7 +537,8 @@ def run_block(spec: StudySpec, block: int) -> BlockResult:
         nbins = spec.dealing.size // spec.depth_bin + 1
         bins = dealt.depth // spec.depth_bin
         for j, (src, bet) in enumerate(zip(per_coup, bets, strict=True)):
-            exact = {s: exact_ev(bet, dealt.unseen[s].astype(np.int64).tolist(), int(dealt.physical[s]), tableau)
+            exact = {s: exact_ev(bet, dealt.unseen[s].astype(np.int64).tolist(), int(dealt.physical[s]),
+                                 tableau)
                      for s in slow}
             for s, value in exact.items():
                 evs[s, j] = float(value)
@@ -548,7 +553,7 @@ def run_block(spec: StudySpec, block: int) -> BlockResult:
                     take, exact_count = _above(ev, bounds[j], exact, spec.min_edge, bet, dealt, tableau)
                 elif strategy == "count":
                     assert trigger is not None
-                    take = trigger
+                    take = np.asarray(trigger, dtype=bool)
                 else:
                     take = np.ones(n, dtype=bool)
                 tallies[(name, strategy)] = _tally(take, ev, realised, dealt.shoe, count, exact_count)
@@ -559,8 +564,8 @@ def run_block(spec: StudySpec, block: int) -> BlockResult:
             continue
         table = STREAK_TABLES[src.spec]
         for strategy in spec.strategies:
-            take = trigger if strategy == "count" else None
-            placed, result, opp = _streak(dealt, count, table, take)
+            wants = trigger if strategy == "count" else None
+            placed, result, opp = _streak(dealt, count, table, wants)
             tallies[(src.name, strategy)] = _Tally(placed, np.full(count, np.nan), result)
             opportunities[src.name] = opp
     return BlockResult(block, coups, voids, tallies, depth, opportunities)
@@ -573,11 +578,12 @@ def _tally(take: npt.NDArray[np.bool_], ev: FloatArray, realised: IntArray, shoe
                   _per_shoe(ev[idx], shoe[idx], shoes), _per_shoe(realised[idx], shoe[idx], shoes), exact)
 
 
-def _depth_stats(ev: FloatArray, positive: npt.NDArray[np.bool_], bins: IntArray, nbins: int, exact: int) -> _Depth:
+def _depth_stats(ev: FloatArray, positive: npt.NDArray[np.bool_], bins: IntArray, nbins: int,
+                 exact: int) -> _Depth:
     count = np.bincount(bins, minlength=nbins).astype(np.int64)
     pos = np.bincount(bins[positive], minlength=nbins).astype(np.int64)
-    total = np.bincount(bins, weights=ev, minlength=nbins)
-    squares = np.bincount(bins, weights=ev * ev, minlength=nbins)
+    total = np.bincount(bins, weights=ev, minlength=nbins).astype(np.float64)
+    squares = np.bincount(bins, weights=ev * ev, minlength=nbins).astype(np.float64)
     low = np.full(nbins, np.inf)
     high = np.full(nbins, -np.inf)
     np.minimum.at(low, bins, ev)
@@ -758,14 +764,15 @@ class StudyResult:
             "standard_errors": "CLT over shoes (delta method for ratios); 95% interval = value +- 1.96 SE",
         }
         if s.count is not None:
-            out.update({"tags": list(s.count.tags), "bet_when": f"{s.count.kind}{s.count.op}{s.count.threshold}",
+            out.update({"tags": list(s.count.tags),
+                        "bet_when": f"{s.count.kind}{s.count.op}{s.count.threshold}",
                         "initial_count": s.count.initial})
         return out
 
 
 def _depth_rows(name: str, parts: list[_Depth], depth_bin: int) -> list[DepthRow]:
-    count = sum(p.count for p in parts)
-    pos = sum(p.positive for p in parts)
+    count = np.sum([p.count for p in parts], axis=0)
+    pos = np.sum([p.positive for p in parts], axis=0)
     total = np.zeros_like(parts[0].total)
     squares = np.zeros_like(parts[0].squares)
     for p in parts:  # in block order
@@ -773,7 +780,7 @@ def _depth_rows(name: str, parts: list[_Depth], depth_bin: int) -> list[DepthRow
         squares = squares + p.squares
     low = np.minimum.reduce([p.low for p in parts])
     high = np.maximum.reduce([p.high for p in parts])
-    hist = sum(p.hist for p in parts)
+    hist = np.sum([p.hist for p in parts], axis=0)
     rows = []
     for b in np.flatnonzero(count).tolist():
         n = int(count[b])
@@ -819,7 +826,8 @@ def reduce_blocks(spec: StudySpec, parts: Sequence[BlockResult]) -> StudyResult:
             realised = np.concatenate([x.realised for x in t]).astype(np.float64) / scale
             if strategy in spec.strategies:
                 ev = None if streak else np.concatenate([x.ev for x in t])
-                opp = mean_estimate(np.concatenate([b.opportunities[name] for b in blocks])) if streak else None
+                opp = (mean_estimate(np.concatenate([b.opportunities[name] for b in blocks])) if streak
+                       else None)
                 results.append(StrategyResult(
                     name, strategy, spec.shoes, mean_estimate(coups), mean_estimate(placed),
                     ratio_estimate(placed, coups),
@@ -896,7 +904,8 @@ def _on_processes(spec: StudySpec, tasks: list[list[int]], workers: int,
     saved = {k: os.environ.get(k) for k in _ONE_THREAD}
     os.environ.update(_ONE_THREAD)  # one BLAS thread per worker process (set before they start)
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             for part in pool.map(run_blocks, [spec] * len(tasks), tasks):
                 note(part)
     finally:
@@ -915,15 +924,16 @@ def _on_dask(spec: StudySpec, tasks: list[list[int]], scheduler: str | Any,
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise StudyError("--scheduler needs dask distributed: pip install 'punto-banco-analyzer[cluster]'") from None
+        raise StudyError("--scheduler needs dask distributed: "
+                         "pip install 'punto-banco-analyzer[cluster]'") from None
     own = not isinstance(scheduler, Client)
     try:
-        client = Client(scheduler, timeout=30) if own else scheduler
+        client: Any = Client(scheduler, timeout=30) if own else scheduler  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise StudyError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
     try:
         futures = client.map(run_blocks, [spec] * len(tasks), tasks, pure=False)
-        for future in as_completed(futures):
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
             note(future.result())
     finally:
         if own:
@@ -967,3 +977,165 @@ def run_study(bets: Sequence[str | Bet | BetSource] = ("dragon-7",), *, bet_file
         return execute(spec, workers=workers, scheduler=scheduler, progress=progress)
     except AnalyzerError:
         raise
+
+
+# -- output --------------------------------------------------------------------------------------
+
+STUDY_TABLES = ("results", "depth", "cut-card")
+_ESTIMATES = ("coups_per_shoe", "bets_per_shoe", "bet_frequency", "edge_when_betting", "units_per_shoe",
+              "units_per_100_coups", "realised_edge_when_betting", "realised_units_per_shoe",
+              "realised_units_per_100_coups", "opportunities_per_shoe")
+
+
+def _number(x: float) -> float | None:
+    return None if math.isnan(x) or math.isinf(x) else x
+
+
+def result_record(result: StudyResult, row: StrategyResult) -> dict[str, object]:
+    """One JSON record: the bet, the strategy, the shoes, every estimate with its ``_se`` and
+    ``_ci95`` twins (numbers; ``null`` where undefined), and the settings."""
+    out: dict[str, object] = {"bet": row.bet, "strategy": row.strategy, "shoes": row.shoes}
+    for key in _ESTIMATES:
+        est: Estimate | None = getattr(row, key)
+        if est is None:
+            if key == "opportunities_per_shoe":
+                continue
+            out[key] = out[f"{key}_se"] = out[f"{key}_ci95"] = None
+            continue
+        out[key] = _number(est.value)
+        out[f"{key}_se"] = _number(est.se)
+        lo, hi = est.ci95
+        out[f"{key}_ci95"] = [_number(lo), _number(hi)]
+    multi = row.units_per_shoe is None
+    out["ev_method"] = ("realised results only (a multi-coup bet has no exact per-coup EV)" if multi else
+                        "exact EV before every coup, float64 within ev_bound (decisions exact)")
+    out["ev_bound"] = None if multi else result.ev_bounds.get(row.bet)
+    out["exact_decisions"] = row.exact_decisions
+    out["settings"] = {**result.settings(), "strategy": row.strategy}
+    return out
+
+
+def study_json(result: StudyResult, meta: dict[str, object] | None = None) -> str:
+    """The study as JSON: ``{"results": [...]}`` (one record per bet and strategy, see
+    :func:`result_record`), with the EVs by depth, the cut-card effect and the settings."""
+    import json
+
+    doc = {
+        "meta": meta or {},
+        "settings": result.settings(),
+        "results": [result_record(result, r) for r in result.results],
+        "voids_per_shoe": _number(result.voids_per_shoe.value),
+        "depth": [{"bet": d.bet, "depth_from": d.low, "depth_to": d.high, "coups": d.coups,
+                   "ev_mean": _number(d.mean), "ev_sd": _number(d.sd), "ev_min": _number(d.smallest),
+                   "ev_max": _number(d.largest),
+                   "ev_percentiles": dict(zip(("p5", "p25", "p50", "p75", "p95"), d.percentiles,
+                                              strict=True)),
+                   "p_ev_positive": float(d.positive), "p_ev_positive_exact": str(d.positive)}
+                  for d in result.depth],
+        "cut_card": [{"bet": c.bet, "full_shoe_ev": float(c.full_shoe_ev),
+                      "full_shoe_ev_exact": str(c.full_shoe_ev),
+                      "flat_ev_per_coup": _number(c.flat_ev_per_coup.value),
+                      "flat_ev_per_coup_se": _number(c.flat_ev_per_coup.se),
+                      "effect": _number(c.effect.value), "effect_se": _number(c.effect.se)}
+                     for c in result.cut_card],
+    }
+    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+
+
+def _text(x: float | None, digits: int) -> str:
+    return "-" if x is None or math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _pm(e: Estimate | None, digits: int) -> str:
+    if e is None or math.isnan(e.value):
+        return "-"
+    return f"{e.value:.{digits}f} ± {e.se:.{digits}f}" if not math.isnan(e.se) else f"{e.value:.{digits}f}"
+
+
+def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digits: int = 4) -> list[Any]:
+    """The study as :class:`analyzer.output.render.Table` objects: ``results`` (per bet and
+    strategy, each estimate ± its standard error), ``depth`` (the exact EVs by depth) and
+    ``cut-card`` (flat betting against the full-shoe EV)."""
+    from analyzer.output.render import Column, Table
+
+    d = min(digits, 8)
+    s = result.spec
+    setting = (f"{s.shoes:,} shoes, seed {s.seed}; {s.dealing.decks} decks, cut card {s.dealing.cut_card}, "
+               f"burn {s.dealing.burn}, end rule {s.dealing.end_rule}; block {s.block}")
+    tables = []
+    rows: tuple[tuple[Any, ...], ...]
+    if "results" in names:
+        cols = tuple(Column(h) for h in (
+            "Bet", "Strategy", "Coups/shoe", "Bets/shoe", "Bet frequency", "Edge when betting", "Units/shoe",
+            "Units/100 coups", "Realised units/shoe", "Realised units/100 coups", "Exact decisions"))
+        rows = tuple((r.bet, r.strategy, _pm(r.coups_per_shoe, 2), _pm(r.bets_per_shoe, 3),
+                      _pm(r.bet_frequency, d), _pm(r.edge_when_betting, d), _pm(r.units_per_shoe, d),
+                      _pm(r.units_per_100_coups, d), _pm(r.realised_units_per_shoe, d),
+                      _pm(r.realised_units_per_100_coups, d), str(r.exact_decisions)) for r in result.results)
+        notes = [setting, "Each estimate ± its standard error (CLT over shoes; 95% interval = ± 1.96 SE). "
+                 "Units per unit staked. 'Units' use the exact EV before each coup bet (float64 within "
+                 "the bound below); 'realised' the coups' actual results (the cross-check)."]
+        notes += [f"{b}: |float EV - exact EV| <= {v:.3g} per coup" for b, v in result.ev_bounds.items()]
+        if s.count is not None:
+            notes.append("count: " + s.count.describe())
+        if any(r.units_per_shoe is None for r in result.results):
+            notes.append("banker-streak: a multi-coup bet, priced by its realised results only; a streak "
+                         "running when the shoe ends is settled on the wins so far.")
+        tables.append(Table("study", "Shoe-walk study: results per bet and strategy", cols, rows,
+                            tuple(notes)))
+    if "depth" in names and result.depth:
+        cols = tuple(Column(h) for h in ("Bet", "Depth (cards out)", "Coups", "Mean EV", "SD", "Min", "P5",
+                                         "Median", "P95", "Max", "P(EV > 0)"))
+        rows = tuple((r.bet, f"{r.low}-{r.high}", f"{r.coups:,}", _text(r.mean, d), _text(r.sd, d),
+                      _text(r.smallest, d), _text(r.percentiles[0], 3), _text(r.percentiles[2], 3),
+                      _text(r.percentiles[4], 3), _text(r.largest, d), _text(float(r.positive), d))
+                     for r in result.depth)
+        tables.append(Table("depth", "The exact EV before each coup, by depth", cols, rows, (
+            setting, "Depth counts the shown and burned cards. Percentiles to 0.001; P(EV > 0) is decided "
+            "exactly for every coup.")))
+    if "cut-card" in names and result.cut_card:
+        cols = tuple(Column(h) for h in ("Bet", "Full-shoe EV (exact)", "Flat EV per coup",
+                                         "Cut-card effect"))
+        rows = tuple((c.bet, _text(float(c.full_shoe_ev), max(d, 6)), _pm(c.flat_ev_per_coup, max(d, 6)),
+                      _pm(c.effect, max(d, 6))) for c in result.cut_card)
+        tables.append(Table("cut-card", "The cut-card effect: flat betting over real shoes", cols, rows, (
+            setting, "Flat EV per coup = sum of the exact EVs of every coup / coups dealt; the effect is its "
+            "difference from the EV off the top of a full shoe.")))
+    return tables
+
+
+def plot(result: StudyResult, path: str) -> None:
+    """Draw the mean exact EV (with its 5-95% band) and P(EV > 0) by depth, per bet, into
+    ``path`` (PNG, SVG or PDF by its extension; needs matplotlib, the ``plot`` extra).
+
+    Raises:
+        StudyError: matplotlib is missing, or the file cannot be written.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise StudyError("--plot needs matplotlib: pip install 'punto-banco-analyzer[plot]'") from None
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    for name in dict.fromkeys(r.bet for r in result.depth):
+        rows = [r for r in result.depth if r.bet == name]
+        mid = [(r.low + r.high) / 2 for r in rows]
+        (line,) = top.plot(mid, [r.mean for r in rows], marker="o", label=name)
+        top.fill_between(mid, [r.percentiles[0] for r in rows], [r.percentiles[4] for r in rows],
+                         color=line.get_color(), alpha=0.15)
+        bottom.plot(mid, [float(r.positive) for r in rows], marker="o", label=name)
+    top.axhline(0, color="grey", linewidth=0.8)
+    top.set_ylabel("exact EV per unit (mean, 5-95%)")
+    bottom.set_ylabel("P(EV > 0)")
+    bottom.set_xlabel("cards out of the shoe (shown and burned included)")
+    top.legend()
+    s = result.spec
+    top.set_title(f"{s.shoes:,} shoes, {s.dealing.decks} decks, cut card {s.dealing.cut_card}")
+    try:
+        fig.savefig(path)
+    except (OSError, ValueError) as exc:
+        raise StudyError(f"cannot write the plot {path!r}: {exc}") from None
+    finally:
+        plt.close(fig)
