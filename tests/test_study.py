@@ -25,7 +25,7 @@ from analyzer.core.tableau import STANDARD, find_tableau
 from analyzer.engine.batch import batch_ev
 from analyzer.engine.kernel import exact_ev, kernels_for
 from analyzer.errors import AnalyzerError, StudyError
-from analyzer.studies import study as S
+from analyzer.studies import study as S  # noqa: N812
 from analyzer.studies.dealing import CARD_VALUE, VOID, Dealing, deal, shoe_generator, shuffle
 
 DATA = Path(__file__).parent / "data"
@@ -150,12 +150,14 @@ def test_each_shoe_has_its_own_stream_whatever_the_partitioning():
     children = np.random.SeedSequence(99).spawn(5)
     base = np.repeat(np.arange(52, dtype=np.int8), 8)
     for i, child in enumerate(children):
-        assert (np.random.Generator(np.random.PCG64(child)).permutation(base) == shuffle(99, i, 1, 8)[0]).all()
+        mine = np.random.Generator(np.random.PCG64(child)).permutation(base)
+        assert (mine == shuffle(99, i, 1, 8)[0]).all()
     assert (shuffle(99, 0, 5, 8)[3] == shuffle(99, 3, 1, 8)[0]).all()
 
 
 def test_bad_dealing_is_one_clear_error():
-    for bad, text in ((Dealing(decks=0), "decks"), (Dealing(decks=28), "decks"), (Dealing(cut_card=416), "cut card"),
+    for bad, text in ((Dealing(decks=0), "decks"), (Dealing(decks=28), "decks"),
+                      (Dealing(cut_card=416), "cut card"),
                       (Dealing(burn="two"), "burn"), (Dealing(end_rule="late"), "end rule")):
         with pytest.raises(StudyError, match=text):
             bad.checked()
@@ -189,7 +191,8 @@ def test_count_trigger_is_exact():
         assert rc[s] == want
     fire = S._trigger(spec, dealt)
     unseen = dealt.unseen.sum(axis=1)
-    assert list(fire) == [Fraction(int(r)) / Fraction(int(u), 52) >= Fraction(3, 2) for r, u in zip(rc, unseen)]
+    assert list(fire) == [Fraction(int(r)) / Fraction(int(u), 52) >= Fraction(3, 2)
+                          for r, u in zip(rc, unseen, strict=True)]
 
 
 def test_streak_settles_runs_of_banker_wins():
@@ -260,15 +263,17 @@ def test_one_process_two_workers_and_a_dask_cluster_give_identical_results():
 def test_cli_json_has_the_issue_fields(tmp_path):
     plot = tmp_path / "depth.png"
     res = CliRunner().invoke(main, ["study", "--bet", "dragon-7", "--bet", "banker-streak:2", "--shoes", "40",
-                                    "--strategy", "flat", "--strategy", "count", "--tags", "1,0,0,-1,-1,-1,-1,2,2,0",
+                                    "--strategy", "flat", "--strategy", "count",
+                                    "--tags", "1,0,0,-1,-1,-1,-1,2,2,0",
                                     "--bet-when", "rc>=32", "--format", "json", "--plot", str(plot)])
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     assert {(r["bet"], r["strategy"]) for r in doc["results"]} == {
-        ("dragon-7", "flat"), ("dragon-7", "count"), ("banker-streak:2", "flat"), ("banker-streak:2", "count")}
+        ("dragon-7", "flat"), ("dragon-7", "count"),
+        ("banker-streak:2", "flat"), ("banker-streak:2", "count")}
     for r in doc["results"]:
-        for key in ("coups_per_shoe", "bets_per_shoe", "bet_frequency", "edge_when_betting", "units_per_shoe",
-                    "units_per_100_coups"):
+        for key in ("coups_per_shoe", "bets_per_shoe", "bet_frequency", "edge_when_betting",
+                    "units_per_shoe", "units_per_100_coups"):
             assert key in r and f"{key}_se" in r and f"{key}_ci95" in r
         assert r["shoes"] == 40 and r["settings"]["cut_card"] == 14 and r["settings"]["bet_when"] == "rc>=32"
     streak = next(r for r in doc["results"] if r["bet"] == "banker-streak:2")
