@@ -362,6 +362,7 @@ def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
     position = next(iter(members))
     tests: list[Callable[[CardGroup], bool]] = []
     ranks, suits = RankDetail.NONE, SuitDetail.NONE
+    values: set[int] | None = set()  # point values whose suits are read (None: all)
     for feature, raw in spec.items():
         if feature not in GROUP_FEATURES:
             raise BetError(f"{label}: unknown card feature {feature!r}: known are {', '.join(GROUP_FEATURES)}")
@@ -372,7 +373,10 @@ def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
         tests.append(test)
         ranks = max(ranks, need_rank)
         suits = suits.join(need_suit)
-    reads = Reads.of([], [members], ranks, suits)
+        if need_suit is not SuitDetail.NONE and values is not None:
+            named = _named_values(feature, raw)
+            values = None if named is None else values | named
+    reads = Reads.of([], [members], ranks, suits, values or None)
 
     def check(c: Coup) -> bool:
         if single:
@@ -429,7 +433,7 @@ def _feature(label: str, feature: str, raw: object,
         return contains, RankDetail.NAMED, need_suit
     if feature == "pair_of":
         rank = _one_rank(label, raw)
-        return (lambda g: g.pair_of(rank)), RankDetail.NAMED, need_suit
+        return (lambda g: g.pair_of(rank)), _rank_need(rank), need_suit
     if feature == "colour":
         colour = _colour(label, raw)
         return (lambda g: g.colour(colour)), need_rank, SuitDetail.COLOUR
@@ -461,6 +465,7 @@ def _feature(label: str, feature: str, raw: object,
         counter = lambda g, v=p: g.count_value(v)  # noqa: E731
     elif feature == "count_rank":
         rank = _one_rank(label, p)
+        need_rank = _rank_need(rank)
         counter = lambda g, r=rank: g.count_rank(r)  # noqa: E731
     elif feature == "count_colour":
         colour = _colour(label, p)
@@ -470,8 +475,28 @@ def _feature(label: str, feature: str, raw: object,
         counter = lambda g, s=suit: g.count_suit(s)  # noqa: E731
     else:
         card = _card(label, p)
+        need_rank = _rank_need(card.rank)
         counter = lambda g, c=card: g.count_card(c.rank, c.suit)  # type: ignore[arg-type]  # noqa: E731
     return (lambda g: bool(accept_n(counter(g)))), need_rank, need_suit
+
+
+def _named_values(feature: str, raw: object) -> set[int] | None:
+    """The point values whose suits a named-card feature reads (``None``: every value)."""
+    try:
+        if feature == "card":
+            return {parse_card(str(raw)).point}
+        if feature == "cards" and isinstance(raw, list):
+            return {parse_card(str(x)).point for x in raw}
+        if feature == "count_card" and isinstance(raw, dict):
+            return {parse_card(str(raw.get("card"))).point}
+    except AnalyzerError:
+        return None
+    return None
+
+
+def _rank_need(rank: Rank) -> RankDetail:
+    """A rank of value 1-9 is told by its point value; 10, J, Q, K need named ranks."""
+    return RankDetail.NAMED if rank.point == 0 else RankDetail.NONE
 
 
 _PARAM = {"count_value": "value", "count_rank": "rank", "count_colour": "colour", "count_suit": "suit",

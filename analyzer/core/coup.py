@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from analyzer.core.cards import COLOURS, RANKS, SUITS, Card, Colour, Rank, Suit, hand_total, parse_cards
@@ -289,11 +289,11 @@ class Coup:
     __slots__ = ("_blocks", "_cards", "_fields", "_hash")
 
     def __init__(self, fields: Sequence[object], cards: Sequence[DealtCard | None] | None,
-                 blocks: Sequence[tuple[PositionSet, tuple[DealtCard, ...]]] = ()) -> None:
+                 blocks: Sequence[tuple[PositionSet, tuple[DealtCard, ...], Flag]] = ()) -> None:
         """Low level; use :func:`resolve` or :meth:`project`.  ``fields`` follow
         :data:`~analyzer.core.reads.BASE_FIELDS` (``UNKNOWN`` where not carried); ``cards`` by
         position (``None`` where not dealt) for a full record, else ``None`` with ``blocks``:
-        (position set, its dealt cards sorted) pairs."""
+        (position set, its dealt cards sorted, its one-suit flag or ``None``) triples."""
         self._fields = tuple(fields)
         self._cards = tuple(cards) if cards is not None else None
         self._blocks = tuple(blocks)
@@ -396,7 +396,7 @@ class Coup:
         """
         if self._cards is not None:
             return self._cards[position]
-        for members, cards in self._blocks:
+        for members, cards, _ in self._blocks:
             if members == {position}:
                 return cards[0] if cards else None
         raise UndeclaredReadError(
@@ -417,16 +417,18 @@ class Coup:
             return CardGroup(c for i, c in enumerate(self._cards) if i in wanted and c is not None)
         found: list[DealtCard] = []
         covered: set[int] = set()
-        for members, cards in self._blocks:
+        flags: list[Flag] = []
+        for members, cards, flag in self._blocks:
             if members <= wanted:
                 found.extend(cards)
                 covered |= members
+                flags.append(flag)
             elif members & wanted:
                 break
         if covered != wanted:
             names = ", ".join(POSITION_NAMES[i] for i in sorted(wanted))
             raise UndeclaredReadError(f"a bet read the cards of {{{names}}}, a set it did not declare")
-        return CardGroup(found)
+        return CardGroup(found, flags[0] if len(flags) == 1 else None)
 
     @property
     def player(self) -> tuple[DealtCard, ...]:
@@ -514,8 +516,9 @@ class Coup:
             fields[0] = self._fields[0] if self._fields[0] is not UNKNOWN else (
                 Winner.PLAYER if self.player_total > self.banker_total
                 else Winner.BANKER if self.banker_total > self.player_total else Winner.TIE)
-        blocks = [(b, list(self.cards(b))) for b in reads.blocks]
-        return build_record(fields, blocks, reads)
+        groups = [self.cards(b) for b in reads.blocks]
+        return build_record(fields, [(b, list(g)) for b, g in zip(reads.blocks, groups, strict=True)], reads,
+                            [g.flag for g in groups])
 
 
 def card_of(card: Card) -> DealtCard:
@@ -523,26 +526,61 @@ def card_of(card: Card) -> DealtCard:
     return DealtCard(card.point, card.rank, card.suit)
 
 
+#: Whether a read set is all of one suit (colour), for the "one suit / one colour" reads:
+#: (kind "suit" or "colour", state "one" or "mixed", named label index or -1), or ``None``.
+Flag = tuple[str, str, int] | None
+
+
 def build_record(fields: Sequence[object], blocks: Sequence[tuple[PositionSet, Sequence[DealtCard]]],
-                 reads: Reads) -> Coup:
+                 reads: Reads, flags: Sequence[Flag] | None = None) -> Coup:
     """The record a bet with ``reads`` sees: ``fields`` (base fields, UNKNOWN where not read)
-    and, per block of ``reads``, its dealt cards (with named ranks and suits); ranks and suits
-    are reduced to what ``reads`` tells apart, anonymous classes numbered canonically (the
-    smallest labelling under renaming the classes), so two coups that a bet cannot tell apart
-    give equal records.  The one builder of bet records, for the engine and the checkers.
+    and, per block of ``reads``, its dealt cards; ranks and suits are reduced to what ``reads``
+    tells apart, anonymous classes numbered canonically (the smallest labelling under renaming
+    the classes), so two coups that a bet cannot tell apart give equal records.  For the "one
+    suit / colour" reads, each block carries its flag (from ``flags`` when the cards no longer
+    show their suits, else from the cards).  The one builder of bet records, for the engine
+    and the checkers.
 
     Raises:
         UndeclaredReadError: a card lacks the rank or suit ``reads`` needs.
     """
-    raw = tuple((members, tuple(_reduce(c, reads) for c in cards)) for members, cards in blocks)
+    given = list(flags) if flags is not None else [None] * len(blocks)
+    raw = tuple((members, tuple(_reduce(c, reads) for c in cards), _flag(cards, reads, given[i]))
+                for i, (members, cards) in enumerate(blocks))
     return Coup(fields, None, canonical_blocks(raw))
+
+
+def _flag(cards: Sequence[DealtCard], reads: Reads, given: Flag) -> Flag:
+    """The one-suit flag of a block read at a "one suit / colour" detail."""
+    detail = reads.suits
+    if not detail.per_set or not cards:
+        return None
+    kind = "colour" if detail in (SuitDetail.ONE_COLOUR, SuitDetail.ONE_COLOUR_NAMED) else "suit"
+    named = detail in (SuitDetail.ONE_SUIT_NAMED, SuitDetail.ONE_COLOUR_NAMED)
+    if given is not None:  # narrowing a record that carries flags, not suits
+        if given[0] == kind:
+            return (kind, given[1], given[2] if named else -1)
+        if given[1] == "mixed" and kind == "suit":  # mixed colours: mixed suits
+            return ("suit", "mixed", -1)
+        if given[1] == "one" and kind == "colour" and given[2] >= 0:
+            return ("colour", "one", SUITS[given[2]].colour.index if named else -1)
+        if given[1] == "one" and kind == "colour":
+            return ("colour", "one", -1)
+        raise UndeclaredReadError("a record that tells one colour cannot tell one suit")
+    labels = [c.colour if kind == "colour" else c.suit for c in cards]
+    if all(x == labels[0] for x in labels[1:]):
+        first = labels[0]
+        if named and not isinstance(first, Suit | Colour):
+            raise UndeclaredReadError("internal: a named one-suit read from anonymous suits")
+        return (kind, "one", first.index if named and isinstance(first, Suit | Colour) else -1)
+    return (kind, "mixed", -1)
 
 
 #: A card reduced to what a bet reads: (value, rank part, suit part, colour part), each part
 #: ``(0, i)`` a named label, ``(1, i)`` a label to be renamed into a class, ``(2, i)`` a suit
 #: that only tells cards of one rank apart (same-card), or ``()`` when not read.
 RawCard = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-RawBlocks = tuple[tuple[PositionSet, tuple[RawCard, ...]], ...]
+RawBlocks = tuple[tuple[PositionSet, tuple[RawCard, ...], Flag], ...]
 _NAMED, _CLASS, _LOCAL = 0, 1, 2
 
 
@@ -560,6 +598,8 @@ def _reduce(card: DealtCard, reads: Reads) -> RawCard:
             hidden = reads.ranks is RankDetail.EQUALITY and card.value == 0
             rank = (_CLASS if hidden else _NAMED, r.index)
     detail = reads.suits
+    if detail.per_set or card.value not in reads.suit_values:
+        detail = SuitDetail.NONE
     if detail is SuitDetail.SAME_CARD and card._card is not None:
         suit = (_LOCAL, int(card._card[1]))  # type: ignore[call-overload]
     elif detail in (SuitDetail.SUIT, SuitDetail.SUIT_EQUALITY, SuitDetail.SAME_CARD):
@@ -577,10 +617,10 @@ def _reduce(card: DealtCard, reads: Reads) -> RawCard:
     return (card.value, rank, suit, colour)
 
 
-_CANONICAL: dict[RawBlocks, tuple[tuple[PositionSet, tuple[DealtCard, ...]], ...]] = {}
+_CANONICAL: dict[RawBlocks, tuple[tuple[PositionSet, tuple[DealtCard, ...], Flag], ...]] = {}
 
 
-def canonical_blocks(raw: RawBlocks) -> tuple[tuple[PositionSet, tuple[DealtCard, ...]], ...]:
+def canonical_blocks(raw: RawBlocks) -> tuple[tuple[PositionSet, tuple[DealtCard, ...], Flag], ...]:
     """Rename the anonymous labels of ``raw`` canonically and build the cards (memoised).
 
     Rank and suit (colour) classes are renamed by trying every renaming and keeping the smallest
@@ -590,27 +630,47 @@ def canonical_blocks(raw: RawBlocks) -> tuple[tuple[PositionSet, tuple[DealtCard
     hit = _CANONICAL.get(raw)
     if hit is not None:
         return hit
-    ranks = sorted({c[1][1] for _, cards in raw for c in cards if c[1][:1] == (_CLASS,)})
-    suits = sorted({c[2][1] for _, cards in raw for c in cards if c[2][:1] == (_CLASS,)})
-    colours = sorted({c[3][1] for _, cards in raw for c in cards if c[3][:1] == (_CLASS,)})
     best: tuple[tuple[tuple[int, ...], ...], ...] | None = None
-    for rp in itertools.permutations(range(len(ranks))):
-        rmap = dict(zip(ranks, rp, strict=True))
-        for sp in itertools.permutations(range(len(suits))):
-            smap = dict(zip(suits, sp, strict=True))
-            for cp in itertools.permutations(range(len(colours))):
-                cmap = dict(zip(colours, cp, strict=True))
-                renamed = [[_rename(c, rmap, smap, cmap) for c in cards] for _, cards in raw]
-                _rename_local(renamed)
-                key = tuple(tuple(sorted(cards)) for cards in renamed)
-                if best is None or key < best:
-                    best = key
+    for rmap, smap, cmap in _renamings(raw):
+        renamed = [[_rename(c, rmap, smap, cmap) for c in cards] for _, cards, _ in raw]
+        _rename_local(renamed)
+        key = tuple(tuple(sorted(cards)) for cards in renamed)
+        if best is None or key < best:
+            best = key
     assert best is not None
-    out = tuple((members, tuple(_dealt(c) for c in cards)) for (members, _), cards in zip(raw, best, strict=True))
+    out = tuple((members, tuple(_dealt(c) for c in cards), flag)
+                for (members, _, flag), cards in zip(raw, best, strict=True))
     if len(_CANONICAL) > 200_000:
         _CANONICAL.clear()
     _CANONICAL[raw] = out
     return out
+
+
+def _renamings(raw: RawBlocks) -> Iterator[tuple[dict[int, int], dict[int, int], dict[int, int]]]:
+    """The candidate renamings of the classes: each kind of class (rank, suit, colour) sorted by
+    a signature that renaming cannot change (where its cards lie, with the other kinds' classes
+    masked); only classes with equal signatures are permuted among themselves.  The candidates
+    are the same set for any two records that are renamings of each other, so the smallest
+    renamed record is canonical."""
+    per_kind: list[list[list[int]]] = []
+    for part in (1, 2, 3):
+        signature: dict[int, list[tuple[object, ...]]] = {}
+        for b, (_, cards, _) in enumerate(raw):
+            for c in cards:
+                if c[part][:1] == (_CLASS,):
+                    others = tuple((_CLASS,) if c[i][:1] == (_CLASS,) else c[i] for i in (1, 2, 3) if i != part)
+                    signature.setdefault(c[part][1], []).append((b, c[0], others))
+        groups: dict[tuple[object, ...], list[int]] = {}
+        for cls, sig in signature.items():
+            groups.setdefault(tuple(sorted(sig)), []).append(cls)
+        per_kind.append([groups[k] for k in sorted(groups)])
+    choices = []
+    for groups in per_kind:
+        options = [list(itertools.permutations(g)) for g in groups]
+        choices.append([[c for perm in combo for c in perm] for combo in itertools.product(*options)])
+    for ranks, suits, colours in itertools.product(*choices):
+        yield ({c: i for i, c in enumerate(ranks)}, {c: i for i, c in enumerate(suits)},
+               {c: i for i, c in enumerate(colours)})
 
 
 def _rename(card: RawCard, rmap: dict[int, int], smap: dict[int, int], cmap: dict[int, int]) -> tuple[int, ...]:
@@ -681,13 +741,13 @@ def record_to_json(record: Coup) -> list[object]:
     """A bet record (from :func:`build_record`) as JSON data, for the table cache."""
     fields = ["?" if v is UNKNOWN else (v.value if isinstance(v, Winner) else v) for v in record._fields]
     blocks = []
-    for members, cards in record._blocks:
+    for members, cards, flag in record._blocks:
         codes = []
         for card in cards:
             if card._code is None:
                 raise CoupError("internal: only bet records built by build_record can be stored")
             codes.append(list(card._code))
-        blocks.append([sorted(members), codes])
+        blocks.append([sorted(members), codes, list(flag) if flag is not None else None])
     return [fields, blocks]
 
 
@@ -724,7 +784,10 @@ def record_from_json(data: object) -> Coup:
     if not isinstance(blocks, list):
         raise ValueError("bad record blocks")
     for block in blocks:
-        members, codes = block
+        members, codes, flag = block
+        if flag is not None and not (isinstance(flag, list) and len(flag) == 3 and flag[0] in ("suit", "colour")
+                                     and flag[1] in ("one", "mixed") and type(flag[2]) is int and -1 <= flag[2] < 4):
+            raise ValueError("bad flag")
         if not isinstance(members, list) or not all(type(m) is int and 0 <= m < 6 for m in members):
             raise ValueError("bad positions")
         cards = []
@@ -732,7 +795,7 @@ def record_from_json(data: object) -> Coup:
             if not isinstance(code, list) or not all(type(x) is int and -1 <= x <= 52 for x in code):
                 raise ValueError("bad card")
             cards.append(_dealt_checked(tuple(code)))
-        out.append((frozenset(members), tuple(cards)))
+        out.append((frozenset(members), tuple(cards), tuple(flag) if flag is not None else None))
     return Coup(values, None, out)
 
 

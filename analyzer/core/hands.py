@@ -11,7 +11,9 @@ for every feature that compares cards; a feature that names a rank or a suit, or
 Poker words follow the published side bets (docs/ARCHITECTURE.md, "Hand vocabulary"):
 a *straight* is distinct consecutive ranks with the ace low (A-2-3...) or high (...Q-K-A), no
 wrap-around; *of a kind* counts cards of one rank; *suited* / *flush* means every card of the
-set has one suit.
+set has one suit; a *royal flush* is a straight flush up to the ace played high (J-Q-K-A, the
+"mini royal" of four-card bets).  :data:`FOUR_CARD_POKER` ranks four-card hands as Four Card
+Poker and the four-card baccarat side bets do; from a multi-deck shoe a flush may hold a pair.
 """
 
 from __future__ import annotations
@@ -19,10 +21,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
-from analyzer.core.cards import Colour, Rank, Suit
+from analyzer.core.cards import COLOURS, SUITS, Colour, Rank, Suit
 from analyzer.core.coup import DealtCard, RankClass
 from analyzer.core.reads import RankDetail, SuitDetail
 from analyzer.errors import UndeclaredReadError
+
+#: Four-card poker categories, best first (Four Card Poker's ranking, which the first-four-card
+#: side bets follow, e.g. Jackpot Baccarat): four of a kind, straight flush, three of a kind,
+#: flush, straight, two pair, pair, high card.  With several decks a flush may hold a pair or
+#: two pairs of identical cards (it counts as the flush), and a suited three or four of a kind
+#: counts as the three or four of a kind.
+FOUR_CARD_POKER: tuple[str, ...] = (
+    "four_of_a_kind", "straight_flush", "three_of_a_kind", "flush", "straight", "two_pair", "pair",
+    "high_card",
+)
 
 #: What each feature needs: (rank detail, suit detail).
 FEATURE_NEEDS: dict[str, tuple[RankDetail, SuitDetail]] = {
@@ -46,6 +58,8 @@ FEATURE_NEEDS: dict[str, tuple[RankDetail, SuitDetail]] = {
     "suited": (RankDetail.NONE, SuitDetail.SUIT_EQUALITY),
     "flush": (RankDetail.NONE, SuitDetail.SUIT_EQUALITY),
     "straight_flush": (RankDetail.NAMED, SuitDetail.SUIT_EQUALITY),
+    "royal_flush": (RankDetail.NAMED, SuitDetail.SUIT_EQUALITY),
+    "four_card_poker": (RankDetail.NAMED, SuitDetail.SUIT_EQUALITY),
     "one_colour": (RankDetail.NONE, SuitDetail.COLOUR_EQUALITY),
     "colour": (RankDetail.NONE, SuitDetail.COLOUR),
     "count_colour": (RankDetail.NONE, SuitDetail.COLOUR),
@@ -59,10 +73,13 @@ class CardGroup:
     """The dealt cards of a set of positions, as a multiset (order within the set is not
     kept).  Iterating gives the cards sorted by what is known of them."""
 
-    __slots__ = ("_cards",)
+    __slots__ = ("_cards", "flag")
 
-    def __init__(self, cards: Iterable[DealtCard]) -> None:
+    def __init__(self, cards: Iterable[DealtCard], flag: tuple[str, str, int] | None = None) -> None:
+        """``flag``: for a set read "one suit / one colour", whether it is (see
+        :data:`analyzer.core.coup.Flag`); the suit features then answer from it."""
         self._cards = tuple(sorted(cards, key=lambda c: c.key))
+        self.flag = flag
 
     def __iter__(self) -> Iterator[DealtCard]:
         return iter(self._cards)
@@ -93,6 +110,11 @@ class CardGroup:
     def count_value(self, value: int) -> int:
         """How many cards have point value ``value`` (0-9)."""
         return sum(1 for c in self._cards if c.value == value)
+
+    def of_value(self, value: int) -> CardGroup:
+        """The cards of point value ``value`` (0-9), as a group of their own (e.g. the nines of
+        a hand, to ask whether they are suited); it reads what this group reads."""
+        return CardGroup(c for c in self._cards if c.value == value)
 
     @property
     def highest_value(self) -> int | None:
@@ -154,8 +176,11 @@ class CardGroup:
         return tuple(sorted((_named_rank(c) for c in self._cards), key=lambda r: r.index))
 
     def count_rank(self, rank: Rank) -> int:
-        """How many cards have rank ``rank``."""
-        return sum(1 for r in self.ranks if r is rank)
+        """How many cards have rank ``rank`` (for A-9 the point value tells; only 10, J, Q and
+        K need named ranks)."""
+        if rank.point != 0:
+            return self.count_value(rank.point)
+        return sum(1 for c in self._cards if c.value == 0 and _named_rank(c) is rank)
 
     def pair_of(self, rank: Rank) -> bool:
         """At least two cards of rank ``rank``."""
@@ -178,6 +203,11 @@ class CardGroup:
     @property
     def suited(self) -> bool:
         """Every card has one suit (True for a single card)."""
+        if self.flag is not None:
+            kind, state, _ = self.flag
+            if kind == "suit" or state == "mixed":
+                return state == "one"
+            raise UndeclaredReadError("a bet read whether cards share a suit, but declared colours only")
         suits = [c.suit for c in self._cards]
         return all(s == suits[0] for s in suits[1:])
 
@@ -192,13 +222,57 @@ class CardGroup:
         return self.straight and self.suited
 
     @property
+    def royal_flush(self) -> bool:
+        """A straight flush whose top card is an ace played high (Q-K-A, J-Q-K-A, 10-J-Q-K-A);
+        False for fewer than two cards."""
+        orders = sorted(r.order for r in self.ranks)
+        return self.straight_flush and orders[0] == 1 and orders[-1] == 13
+
+    @property
+    def four_card_poker(self) -> str | None:
+        """The :data:`FOUR_CARD_POKER` category of exactly four cards (``None`` for another
+        number of cards), e.g. ``"three_of_a_kind"``; a royal flush is a ``"straight_flush"``
+        (ask :attr:`royal_flush` to tell it apart)."""
+        if len(self._cards) != 4:
+            return None
+        pattern = self.rank_pattern
+        if pattern[0] == 4:
+            return "four_of_a_kind"
+        straight = len(pattern) == 4 and self.straight
+        suited = self.suited
+        if straight and suited:
+            return "straight_flush"
+        if pattern[0] == 3:
+            return "three_of_a_kind"
+        if suited:
+            return "flush"
+        if straight:
+            return "straight"
+        if pattern == (2, 2):
+            return "two_pair"
+        return "pair" if pattern[0] == 2 else "high_card"
+
+    @property
     def one_colour(self) -> bool:
         """Every card has one colour."""
+        if self.flag is not None:
+            kind, state, _ = self.flag
+            if kind == "colour" or state == "one":
+                return state == "one"
+            raise UndeclaredReadError("a bet read whether cards share a colour, but declared one-suit only")
         colours = [c.colour for c in self._cards]
         return all(x == colours[0] for x in colours[1:])
 
     def colour(self, colour: Colour) -> bool:
         """Every card is of colour ``colour`` (False for no cards)."""
+        if self.flag is not None:
+            kind, state, label = self.flag
+            if state == "mixed" and kind == "colour":
+                return False
+            if state == "one" and label >= 0:
+                named = COLOURS[label] if kind == "colour" else SUITS[label].colour
+                return named is colour
+            raise UndeclaredReadError("a bet names a colour: declare suits='one-colour-named' (or finer)")
         return bool(self._cards) and all(_named_colour(c) is colour for c in self._cards)
 
     def count_colour(self, colour: Colour) -> int:
@@ -207,6 +281,13 @@ class CardGroup:
 
     def suit(self, suit: Suit) -> bool:
         """Every card is of suit ``suit`` (False for no cards)."""
+        if self.flag is not None:
+            kind, state, label = self.flag
+            if state == "mixed":
+                return False
+            if kind == "suit" and label >= 0:
+                return SUITS[label] is suit
+            raise UndeclaredReadError("a bet names a suit: declare suits='one-suit-named' (or finer)")
         return bool(self._cards) and all(_named_suit(c) is suit for c in self._cards)
 
     def count_suit(self, suit: Suit) -> int:
@@ -214,8 +295,10 @@ class CardGroup:
         return sum(1 for c in self._cards if _named_suit(c) is suit)
 
     def count_card(self, rank: Rank, suit: Suit) -> int:
-        """How many cards are the card ``rank`` of ``suit``."""
-        return sum(1 for c in self._cards if _named_rank(c) is rank and _named_suit(c) is suit)
+        """How many cards are the card ``rank`` of ``suit`` (only the suits of cards of that
+        point value are read, and the rank only for 10, J, Q, K)."""
+        return sum(1 for c in self._cards if c.value == rank.point
+                   and (rank.point != 0 or _named_rank(c) is rank) and _named_suit(c) is suit)
 
 
 def _key(label: object) -> object:

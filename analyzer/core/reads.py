@@ -7,8 +7,15 @@ cards, not in which order within the set), and how finely it tells those cards a
 * ranks: ``NONE`` (point values only: 10, J, Q, K are alike), ``EQUALITY`` (which cards share a
   rank, without naming ten-valued ranks), ``NAMED`` (every rank by name);
 * suits: ``NONE``; ``SAME_CARD`` (which cards are the same card, rank and suit: pairs such as
-  Perfect Pair); ``COLOUR_EQUALITY`` / ``COLOUR`` (which cards share a colour / each card's
-  colour); ``SUIT_EQUALITY`` / ``SUIT`` (which cards share a suit / each card's suit).
+  Perfect Pair); ``ONE_SUIT`` / ``ONE_COLOUR`` (whether each read set is all of one suit /
+  colour), ``ONE_SUIT_NAMED`` / ``ONE_COLOUR_NAMED`` (and which); ``COLOUR_EQUALITY`` /
+  ``COLOUR`` (which cards share a colour / each card's colour); ``SUIT_EQUALITY`` / ``SUIT``
+  (which cards share a suit / each card's suit);
+* suit values: the point values whose cards' suits (colours) are read (all by default; a bet
+  about the nines needs only the nines' suits).
+
+The "one suit / one colour" details hold per read set, so they need the read sets to be
+disjoint; :meth:`Reads.of` turns them into the equality or named detail otherwise.
 
 The engine compiles one table per (tableau, reads) and walks no finer than the reads need
 (docs/ARCHITECTURE.md, "Reads and refinement").  A record built for a bet hides everything
@@ -65,10 +72,27 @@ class SuitDetail(enum.Enum):
 
     NONE = "none"
     SAME_CARD = "same-card"
+    ONE_COLOUR = "one-colour"
+    ONE_SUIT = "one-suit"
+    ONE_COLOUR_NAMED = "one-colour-named"
+    ONE_SUIT_NAMED = "one-suit-named"
     COLOUR_EQUALITY = "colour-equality"
     COLOUR = "colour"
     SUIT_EQUALITY = "suit-equality"
     SUIT = "suit"
+
+    @property
+    def per_set(self) -> bool:
+        """True for the details that only say whether each read set is of one suit (colour)."""
+        return self in (SuitDetail.ONE_COLOUR, SuitDetail.ONE_SUIT, SuitDetail.ONE_COLOUR_NAMED,
+                        SuitDetail.ONE_SUIT_NAMED)
+
+    @property
+    def exact_equivalent(self) -> SuitDetail:
+        """The card-by-card detail that tells at least as much (for overlapping read sets)."""
+        return {SuitDetail.ONE_COLOUR: SuitDetail.COLOUR_EQUALITY, SuitDetail.ONE_SUIT: SuitDetail.SUIT_EQUALITY,
+                SuitDetail.ONE_COLOUR_NAMED: SuitDetail.COLOUR,
+                SuitDetail.ONE_SUIT_NAMED: SuitDetail.SUIT}.get(self, self)
 
     def covers(self, other: SuitDetail) -> bool:
         """True when a record read at ``self`` answers everything ``other`` asks."""
@@ -86,12 +110,18 @@ _S = SuitDetail
 _COVERS: dict[SuitDetail, frozenset[SuitDetail]] = {
     _S.NONE: frozenset({_S.NONE}),
     _S.SAME_CARD: frozenset({_S.NONE, _S.SAME_CARD}),
-    _S.COLOUR_EQUALITY: frozenset({_S.NONE, _S.COLOUR_EQUALITY}),
-    _S.COLOUR: frozenset({_S.NONE, _S.COLOUR_EQUALITY, _S.COLOUR}),
-    _S.SUIT_EQUALITY: frozenset({_S.NONE, _S.SAME_CARD, _S.SUIT_EQUALITY}),
+    _S.ONE_COLOUR: frozenset({_S.NONE, _S.ONE_COLOUR}),
+    _S.ONE_SUIT: frozenset({_S.NONE, _S.ONE_SUIT}),
+    _S.ONE_COLOUR_NAMED: frozenset({_S.NONE, _S.ONE_COLOUR, _S.ONE_COLOUR_NAMED}),
+    _S.ONE_SUIT_NAMED: frozenset({_S.NONE, _S.ONE_SUIT, _S.ONE_SUIT_NAMED}),
+    _S.COLOUR_EQUALITY: frozenset({_S.NONE, _S.ONE_COLOUR, _S.COLOUR_EQUALITY}),
+    _S.COLOUR: frozenset({_S.NONE, _S.ONE_COLOUR, _S.ONE_COLOUR_NAMED, _S.COLOUR_EQUALITY, _S.COLOUR}),
+    _S.SUIT_EQUALITY: frozenset({_S.NONE, _S.SAME_CARD, _S.ONE_SUIT, _S.SUIT_EQUALITY}),
     _S.SUIT: frozenset(_S),
 }
-_JOIN_ORDER = (_S.NONE, _S.SAME_CARD, _S.COLOUR_EQUALITY, _S.COLOUR, _S.SUIT_EQUALITY, _S.SUIT)
+_JOIN_ORDER = (_S.NONE, _S.SAME_CARD, _S.ONE_COLOUR, _S.ONE_SUIT, _S.ONE_COLOUR_NAMED, _S.ONE_SUIT_NAMED,
+               _S.COLOUR_EQUALITY, _S.COLOUR, _S.SUIT_EQUALITY, _S.SUIT)
+ALL_VALUES = frozenset(range(10))
 
 #: Positions by their index in a coup record: Player 1st, Banker 1st, Player 2nd, Banker 2nd
 #: (the first four, in dealing order), then the Player's and the Banker's third cards.
@@ -113,6 +143,7 @@ class Reads:
     sets: frozenset[PositionSet] = frozenset()
     ranks: RankDetail = RankDetail.NONE
     suits: SuitDetail = SuitDetail.NONE
+    suit_values: frozenset[int] = ALL_VALUES
 
     @classmethod
     def of(
@@ -121,9 +152,11 @@ class Reads:
         sets: Iterable[Iterable[int]] = (),
         ranks: RankDetail | str = RankDetail.NONE,
         suits: SuitDetail | str = SuitDetail.NONE,
+        suit_values: Iterable[int] | None = None,
     ) -> Reads:
         """A normalised :class:`Reads`: derived field names expand to the base fields they
-        need; reading same-card equality implies rank equality; no card detail without sets.
+        need; reading same-card equality implies rank equality; "one suit / colour" details on
+        overlapping sets become the card-by-card detail; no card detail without sets.
 
         Raises:
             BetError: an unknown field, position or detail.
@@ -149,9 +182,16 @@ class Reads:
         suit = suits if isinstance(suits, SuitDetail) else _detail(SuitDetail, suits, "suits")
         if suit is SuitDetail.SAME_CARD and rank is RankDetail.NONE:
             rank = RankDetail.EQUALITY
+        if suit.per_set and any(a != b and a & b for a in position_sets for b in position_sets):
+            suit = suit.exact_equivalent
+        values = ALL_VALUES if suit_values is None else frozenset(suit_values)
+        if not values <= ALL_VALUES:
+            raise BetError(f"bad suit values {sorted(values)!r}: point values are 0-9")
+        if suit.per_set or suit is SuitDetail.NONE or not values:
+            values = ALL_VALUES  # "one suit" is about every card of the set
         if not position_sets:
             rank, suit = RankDetail.NONE, SuitDetail.NONE
-        return cls(frozenset(names), frozenset(position_sets), rank, suit)
+        return cls(frozenset(names), frozenset(position_sets), rank, suit, values)
 
     @classmethod
     def everything_but_cards(cls) -> Reads:
@@ -160,11 +200,14 @@ class Reads:
 
     def __or__(self, other: Reads) -> Reads:
         """The reads of two bets priced from one table."""
+        mine = self.suit_values if self.suits is not SuitDetail.NONE else frozenset()
+        theirs = other.suit_values if other.suits is not SuitDetail.NONE else frozenset()
         return Reads.of(
             self.fields | other.fields,
             self.sets | other.sets,
             max(self.ranks, other.ranks),
             self.suits.join(other.suits),
+            mine | theirs or None,
         )
 
     def covers(self, other: Reads) -> bool:
@@ -175,6 +218,8 @@ class Reads:
             and all(_is_union_of(s, blocks) for s in other.sets)
             and other.ranks <= self.ranks
             and self.suits.covers(other.suits)
+            and (other.suits is SuitDetail.NONE or other.suit_values <= self.suit_values)
+            and (not self.suits.per_set or not other.suits.per_set or set(other.sets) <= set(blocks))
         )
 
     @property
@@ -213,7 +258,8 @@ class Reads:
         """A stable text key (for compiled-table caches)."""
         fields = ",".join(f for f in BASE_FIELDS if f in self.fields)
         sets = ";".join("".join(map(str, sorted(s))) for s in sorted(self.sets, key=lambda s: sorted(s)))
-        return f"fields={fields}|sets={sets}|ranks={self.ranks.name}|suits={self.suits.value}"
+        values = "" if self.suit_values == ALL_VALUES else "".join(map(str, sorted(self.suit_values)))
+        return f"fields={fields}|sets={sets}|ranks={self.ranks.name}|suits={self.suits.value}{values}"
 
 
 def _is_union_of(members: PositionSet, blocks: tuple[PositionSet, ...]) -> bool:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
-from analyzer.engine.refine import Demand, Part
+from analyzer.engine.refine import Demand, Part, SignedDemands
 
 MAX_CARDS = 6
 INT64_MAX = 2**63 - 1
@@ -117,26 +117,63 @@ class ProgramBuilder:
         self.subterms: dict[tuple[int, ...], int] = {}
         self.factors: dict[FactorKey, int] = {}
         self.factor_parts: list[tuple[list[int], bool, bool]] = []  # subterms, needs ten, needs suit
-        self.compositions: dict[tuple[int, tuple[tuple[tuple[int, ...], int], ...]], int] = {}
-        self._by_demand: dict[tuple[Demand, tuple[int, ...], int], int] = {}
+        self.compositions: dict[tuple[int, tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], int], ...]], int] = {}
+        self._by_demand: dict[tuple[SignedDemands, tuple[int, ...], int], int | None] = {}
+        self._orbits: dict[tuple[Demand, tuple[int, ...]], tuple[tuple[tuple[int, ...], int], ...]] = {}
+        self._value_factor: dict[tuple[object, ...], int] = {}
 
-    def composition(self, demand: Demand, unread: Sequence[int], cards: int) -> int:
-        """The index of the composition drawing ``demand`` (read slots) and ``unread`` values,
-        ``cards`` in all."""
-        key = (demand, tuple(unread), cards)
-        hit = self._by_demand.get(key)
+    def composition(self, demands: SignedDemands, unread: Sequence[int], cards: int) -> int | None:
+        """The index of the composition weighing the signed sum of ``demands`` (read slots),
+        with ``unread`` values, ``cards`` in all; ``None`` when the sum cancels to 0."""
+        key = (demands, tuple(unread), cards)
+        if key in self._by_demand:
+            return self._by_demand[key]
+        orbits: Counter[tuple[tuple[tuple[int, ...], int], ...]] = Counter()
+        for sign, demand in demands:
+            orbits[self._orbit(demand, tuple(unread))] += sign
+        kept = tuple(sorted((o, m) for o, m in orbits.items() if m))
+        index = self.compositions.setdefault((cards, kept), len(self.compositions)) if kept else None
+        self._by_demand[key] = index
+        return index
+
+    def _orbit(self, demand: Demand, unread: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """The terms of one demand: one product of factors per injective assignment of its
+        suit (colour) classes; they are equal on a suit-alike shoe."""
+        hit = self._orbits.get((demand, unread))
         if hit is not None:
             return hit
         terms: Counter[tuple[int, ...]] = Counter()
-        if not demand:  # a value-level composition: one term, one factor per value
-            counts = Counter(unread)
-            terms[tuple(sorted(self._factor((v, (), counts[v])) for v in sorted(counts)))] += 1
-        for slots in _expand_globals(demand) if demand else ():
-            terms[tuple(sorted(self._factor(f) for f in _factors_of(slots, unread)))] += 1
-        comp_key = (cards, tuple(sorted(terms.items())))
-        index = self.compositions.setdefault(comp_key, len(self.compositions))
-        self._by_demand[key] = index
-        return index
+        loose = Counter(unread)
+        per_value: dict[int, list[tuple[Part, Part, int]]] = {}
+        for (v, r, s), m in demand:
+            if s is None and (r is None or (r[0] == "n" and v != 0)):
+                loose[v] += m  # reads nothing finer than the value: the value pool itself
+            else:
+                per_value.setdefault(v, []).append((_norm_rank(v, r), s, m))
+        values = sorted(set(per_value) | set(loose))
+        suits = sorted({s[1] for slots in per_value.values() for _, s, _ in slots if s is not None and s[0] == "g"})
+        colours = sorted({s[1] for slots in per_value.values() for _, s, _ in slots
+                          if s is not None and s[0] == "gc"})
+        frozen = {v: tuple(per_value.get(v, ())) for v in values}
+        for sp in itertools.permutations(range(4), len(suits)):
+            smap = dict(zip(suits, sp, strict=True))
+            for cp in itertools.permutations(range(2), len(colours)):
+                cmap = dict(zip(colours, cp, strict=True))
+                fids = []
+                for v in values:
+                    slots = frozen[v]
+                    labels = tuple(smap[s[1]] if s[0] == "g" else cmap[s[1]] if s[0] == "gc" else -1
+                                   for _, s, _ in slots if s is not None)
+                    memo_key = (v, slots, loose.get(v, 0), labels)
+                    fid = self._value_factor.get(memo_key)
+                    if fid is None:
+                        pools = [((r, _named_suit(s, smap, cmap)), m) for r, s, m in slots]
+                        fid = self._value_factor[memo_key] = self._factor((v, _canonical_pools(pools), loose.get(v, 0)))
+                    fids.append(fid)
+                terms[tuple(sorted(fids))] += 1
+        out = tuple(sorted(terms.items()))
+        self._orbits[(demand, unread)] = out
+        return out
 
     def _fall(self, pool: tuple[object, ...], shift: int, m: int) -> int:
         return self.falls.setdefault((POOL_INDEX[pool], shift, m), len(self.falls))
@@ -160,13 +197,42 @@ class ProgramBuilder:
         return index
 
     def build(self) -> Program:
-        """The finished program."""
+        """The finished program (compositions flattened into arrays)."""
+        cards: list[int] = []
+        term_start: list[int] = [0]
+        term_factors: list[int] = []
+        factor_start: list[int] = [0]
+        term_mult: list[int] = []
+        term_orbit: list[int] = []
+        for comp_cards, orbits in self.compositions:
+            cards.append(comp_cards)
+            for k, (terms, mult) in enumerate(orbits):
+                for fids, n in terms:
+                    term_factors.extend(fids)
+                    factor_start.append(len(term_factors))
+                    term_mult.append(mult * n)
+                    term_orbit.append(k)
+            term_start.append(len(term_mult))
         return Program(
             falls=tuple(self.falls),
             subterms=tuple(self.subterms),
             factors=tuple((tuple(s), ten, suit) for s, ten, suit in self.factor_parts),
-            compositions=tuple(self.compositions),
+            cards=tuple(cards),
+            term_start=tuple(term_start),
+            term_factors=tuple(term_factors),
+            factor_start=tuple(factor_start),
+            term_mult=tuple(term_mult),
+            term_orbit=tuple(term_orbit),
         )
+
+
+def _named_suit(s: Part, smap: dict[int, int], cmap: dict[int, int]) -> Part:
+    """A slot's suit part with its global class (if any) replaced by the assigned label."""
+    if s is not None and s[0] == "g":
+        return ("n", smap[s[1]])
+    if s is not None and s[0] == "gc":
+        return ("nc", cmap[s[1]])
+    return s
 
 
 def _expand_globals(demand: Demand) -> list[list[tuple[int, Part, Part, int]]]:
@@ -288,20 +354,32 @@ def _expand_locals(v: int, pools: tuple[tuple[tuple[Part, Part], int], ...]) -> 
 
 @dataclass(frozen=True)
 class Program:
-    """A sum-of-products structure (see the module docstring).
+    """A sum-of-products structure (see the module docstring), stored flat.
 
     ``falls[i] = (pool, shift, m)``: the value falling(|pool| - shift, m).  ``subterms[j]``:
     indices into ``falls``, multiplied.  ``factors[f] = (subterms, needs_ten, needs_suit)``:
     the sum of those subterms (all equal on a shoe whose 10-valued ranks, resp. suits, are
-    alike when the flags say so).  ``compositions[c] = (cards, ((factors, multiplicity), ...))``:
-    the sum over terms of multiplicity x product of factors, times the padding for ``cards``
-    drawn (terms are equal on a suit-alike shoe).
+    alike when the flags say so).  Composition c draws ``cards[c]`` cards and weighs the sum
+    over its terms ``term_start[c] <= t < term_start[c + 1]`` of ``term_mult[t]`` (a signed
+    multiplicity) x the product of the factors ``term_factors[factor_start[t]:factor_start[t+1]]``,
+    times the padding.  Terms of one composition with the same ``term_orbit`` are images of each
+    other under renaming the suits, so equal on a suit-alike shoe.
     """
 
     falls: tuple[FallKey, ...]
     subterms: tuple[tuple[int, ...], ...]
     factors: tuple[tuple[tuple[int, ...], bool, bool], ...]
-    compositions: tuple[tuple[int, tuple[tuple[tuple[int, ...], int], ...]], ...]
+    cards: tuple[int, ...]
+    term_start: tuple[int, ...]
+    term_factors: tuple[int, ...]
+    factor_start: tuple[int, ...]
+    term_mult: tuple[int, ...]
+    term_orbit: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        """Number of compositions."""
+        return len(self.cards)
 
     @property
     def needs_suits(self) -> bool:
@@ -389,20 +467,28 @@ def evaluate_scalar(program: Program, shoe: ShoeCounts) -> list[int]:
         else:
             factors.append(sum(subterm(j) for j in subterms))
     pads = padding(shoe.size)
+    ts, fs, tf, mult = program.term_start, program.factor_start, program.term_factors, program.term_mult
+    orbit = program.term_orbit
+    alike = shoe.suits_alike
     out = []
-    for cards, terms in program.compositions:
+    for c, cards in enumerate(program.cards):
         pad = pads[cards]
+        t0, t1 = ts[c], ts[c + 1]
         if not pad:
             out.append(0)
             continue
-        if shoe.suits_alike:
-            product_terms = [(terms[0][0], sum(n for _, n in terms))]
+        if alike:  # per orbit: one product times the orbit's total multiplicity
+            chosen: list[tuple[int, int]] = []
+            for t in range(t0, t1):
+                if t == t0 or orbit[t] != orbit[t - 1]:
+                    chosen.append((t, mult[t]))
+                else:
+                    chosen[-1] = (chosen[-1][0], chosen[-1][1] + mult[t])
         else:
-            product_terms = list(terms)
+            chosen = [(t, mult[t]) for t in range(t0, t1)]
         total = 0
-        for fids, n in product_terms:
-            w = n
-            for f in fids:
+        for t, w in chosen:
+            for f in tf[fs[t] : fs[t + 1]]:
                 w *= factors[f]
                 if not w:
                     break
@@ -451,27 +537,36 @@ class VectorPlan:
         self.fac_mult = np.asarray(mult, dtype=np.int64)
         # compositions: segments of terms, each a product of factors x multiplicity x padding
         nf = len(program.factors)
-        term_rows: list[tuple[int, ...]] = []
-        term_mult: list[int] = []
-        term_pad: list[int] = []
-        comp_start: list[int] = []
-        for cards, terms in program.compositions:
-            comp_start.append(len(term_rows))
-            chosen = [(terms[0][0], sum(n for _, n in terms))] if suits_alike else list(terms)
-            for fids, n in chosen:
-                term_rows.append(fids)
-                term_mult.append(n)
-                term_pad.append(cards - 4)
-        fwidth = max((len(t) for t in term_rows), default=1) or 1
-        terms_arr = np.full((len(term_rows), fwidth), nf, dtype=np.int64)  # nf: a constant 1
-        for i, t in enumerate(term_rows):
-            terms_arr[i, : len(t)] = t
+        ts = np.asarray(program.term_start, dtype=np.int64)
+        fs = np.asarray(program.factor_start, dtype=np.int64)
+        tf = np.asarray(program.term_factors, dtype=np.int64)
+        mult = np.asarray(program.term_mult, dtype=np.int64)
+        cards = np.asarray(program.cards, dtype=np.int64)
+        orbit = np.asarray(program.term_orbit, dtype=np.int64)
+        if suits_alike:  # one term per orbit, carrying the orbit's total multiplicity
+            comp_of = np.repeat(np.arange(len(cards)), ts[1:] - ts[:-1])
+            first = np.flatnonzero(np.r_[True, (comp_of[1:] != comp_of[:-1]) | (orbit[1:] != orbit[:-1])]) \
+                if len(comp_of) else comp_of
+            rows = first
+            counts = np.add.reduceat(mult, first) if len(first) else mult[:0]
+            row_comp = comp_of[first]
+            self.comp_start = np.flatnonzero(np.r_[True, row_comp[1:] != row_comp[:-1]]) if len(row_comp) else row_comp
+            term_cards = cards[row_comp]
+        else:
+            rows, counts = np.arange(len(mult), dtype=np.int64), mult
+            self.comp_start = ts[:-1]
+            term_cards = np.repeat(cards, ts[1:] - ts[:-1])
+        lengths = fs[rows + 1] - fs[rows]
+        fwidth = int(lengths.max(initial=1)) or 1
+        terms_arr = np.full((len(rows), fwidth), nf, dtype=np.int64)  # nf: a constant 1
+        for j in range(fwidth):
+            has = lengths > j
+            terms_arr[has, j] = tf[fs[rows[has]] + j]
         self.term_cols = [np.ascontiguousarray(terms_arr[:, j]) for j in range(fwidth)]
-        self.one_term_each = len(term_rows) == len(program.compositions)
-        self.scaled = any(n != 1 for n in term_mult)
-        self.term_mult = np.asarray(term_mult, dtype=np.int64)
-        self.term_pad = np.asarray(term_pad, dtype=np.int64)
-        self.comp_start = np.asarray(comp_start, dtype=np.int64)
+        self.term_mult = counts
+        self.term_pad = term_cards - 4
+        self.one_term_each = len(rows) == len(cards)
+        self.scaled = bool((counts != 1).any()) if len(counts) else False
 
     def weights(self, pool_sizes: Any, size: int) -> Any:
         """Composition weights (int64 array) for one shoe's pool sizes (int64 array)."""

@@ -212,9 +212,10 @@ def _event_vectors(bet: Bet, table: CompiledTable) -> tuple[Any, list[int], int]
     if hit is not None and hit[0] is bet and hit[1] is table:
         return hit[2]
     settled = settlement(bet, table)
-    tallies = np.zeros((len(table.program.compositions), len(settled.keys)), dtype=np.int64)
-    for c, r, t in table.entries:
-        tallies[c, settled.index[r]] += t
+    tallies = np.zeros((table.program.size, len(settled.keys)), dtype=np.int64)
+    events = np.asarray(settled.index, dtype=np.int64)[np.asarray(table.entry_record, dtype=np.int64)]
+    np.add.at(tallies, (np.asarray(table.entry_comp, dtype=np.int64), events),
+              np.asarray(table.tally, dtype=np.int64))
     ints, scale = _scaled_pays(settled.keys)
     if len(_VECTORS) > 1024:
         _VECTORS.clear()

@@ -199,23 +199,43 @@ def _encode(table: Any) -> dict[str, object]:
     program: Program = table.program
     return {
         "key": table.key,
-        "falls": [list(f) for f in program.falls],
+        "falls": [x for f in program.falls for x in f],
         "subterms": [list(s) for s in program.subterms],
         "factors": [[list(s), int(ten), int(suit)] for s, ten, suit in program.factors],
-        "compositions": [[cards, [[list(f), n] for f, n in terms]] for cards, terms in program.compositions],
+        "cards": list(program.cards),
+        "term_start": list(program.term_start),
+        "term_factors": list(program.term_factors),
+        "factor_start": list(program.factor_start),
+        "term_mult": list(program.term_mult),
+        "term_orbit": list(program.term_orbit),
         "records": [record_to_json(r) for r in table.records],
-        "entries": [[c for c, _, _ in table.entries], [r for _, r, _ in table.entries],
-                    [t for _, _, t in table.entries]],
+        "entries": [list(table.entry_comp), list(table.entry_record), list(table.tally)],
     }
 
 
-def _ints(values: object, limit: int | None = None) -> list[int]:
+def _ints(values: object, limit: int | None = None, low: int = 0) -> tuple[int, ...]:
+    """``values`` as a tuple of whole numbers in [low, limit), checked at C speed."""
     if not isinstance(values, list):
         raise TypeError("expected a list")
-    for v in values:
-        if type(v) is not int or v < 0 or (limit is not None and v >= limit):
-            raise ValueError("bad index")
-    return values
+    if values and (set(map(type, values)) != {int} or min(values) < low
+                   or (limit is not None and max(values) >= limit)):
+        raise ValueError("bad index")
+    return tuple(values)
+
+
+def _signed_ints(values: object) -> tuple[int, ...]:
+    """``values`` as a tuple of non-zero whole numbers."""
+    if not isinstance(values, list) or (values and (set(map(type, values)) != {int} or 0 in values)):
+        raise ValueError("bad multiplicities")
+    return tuple(values)
+
+
+def _offsets(values: object, end: int) -> tuple[int, ...]:
+    """Non-decreasing offsets from 0 to ``end``."""
+    out = _ints(values, end + 1)
+    if not out or out[0] != 0 or out[-1] != end or any(b < a for a, b in zip(out, out[1:], strict=False)):
+        raise ValueError("bad offsets")
+    return out
 
 
 def _decode(doc: Any, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
@@ -224,40 +244,39 @@ def _decode(doc: Any, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
 
     if not isinstance(doc, dict) or doc.get("key") != table_key(tableau, reads, first_four):
         raise ValueError("another table")
-    falls = []
-    for f in doc["falls"]:
-        pool, shift, m = _ints(f)
-        if pool >= len(POOLS) or shift > 6 or m > 6:
-            raise ValueError("bad falling factorial")
-        falls.append((pool, shift, m))
-    subterms = [tuple(_ints(s, len(falls))) for s in doc["subterms"]]
+    flat = _ints(doc["falls"], 64)
+    if len(flat) % 3:
+        raise ValueError("bad falling factorials")
+    falls = tuple(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
+    if any(pool >= len(POOLS) or shift > 6 or m > 6 for pool, shift, m in falls):
+        raise ValueError("bad falling factorial")
+    subterms = tuple(_ints(st, len(falls)) for st in doc["subterms"])
     factors = []
     for entry in doc["factors"]:
         subs, ten, suit = entry
         if not subs or ten not in (0, 1) or suit not in (0, 1):
             raise ValueError("bad factor")
-        factors.append((tuple(_ints(subs, len(subterms))), bool(ten), bool(suit)))
-    compositions = []
-    for cards, terms in doc["compositions"]:
-        if cards not in (4, 5, 6) or not terms:
-            raise ValueError("bad composition")
-        compositions.append((cards, tuple((tuple(_ints(f, len(factors))), _positive(n)) for f, n in terms)))
+        factors.append((_ints(subs, len(subterms)), bool(ten), bool(suit)))
+    cards = _ints(doc["cards"], 7, 4)
+    term_mult = _signed_ints(doc["term_mult"])
+    term_orbit = _ints(doc["term_orbit"], 1 << 20)
+    if len(term_orbit) != len(term_mult):
+        raise ValueError("bad orbits")
+    term_start = _offsets(doc["term_start"], len(term_mult))
+    term_factors = _ints(doc["term_factors"], len(factors))
+    factor_start = _offsets(doc["factor_start"], len(term_factors))
+    if len(term_start) != len(cards) + 1 or len(factor_start) != len(term_mult) + 1:
+        raise ValueError("bad compositions")
+    if any(b == a for a, b in zip(term_start, term_start[1:], strict=False)):
+        raise ValueError("a composition without terms")
     records = tuple(record_from_json(r) for r in doc["records"])
     comps, recs, tallies = doc["entries"]
-    _ints(comps, len(compositions))
-    _ints(recs, len(records))
-    _ints(tallies)
-    if not (len(comps) == len(recs) == len(tallies)) or list(recs) != sorted(recs):
+    comps, recs, tallies = _ints(comps, len(cards)), _ints(recs, len(records)), _ints(tallies, None, 1)
+    if not (len(comps) == len(recs) == len(tallies)) or any(b < a for a, b in zip(recs, recs[1:], strict=False)):
         raise ValueError("bad entries")
-    program = Program(tuple(falls), tuple(subterms), tuple(factors), tuple(compositions))
-    return CompiledTable(tableau.fingerprint, reads, first_four, program, records,
-                         tuple(zip(comps, recs, tallies, strict=True)))
-
-
-def _positive(n: object) -> int:
-    if type(n) is not int or n < 1:
-        raise ValueError("bad multiplicity")
-    return n
+    program = Program(falls, subterms, tuple(factors), cards, term_start, term_factors, factor_start, term_mult,
+                      term_orbit)
+    return CompiledTable(tableau.fingerprint, reads, first_four, program, records, comps, recs, tallies)
 
 
 def _sound(table: Any) -> bool:
@@ -267,6 +286,6 @@ def _sound(table: Any) -> bool:
     shoe = ShoeCounts.of([4] * 13, [1] * 52)
     weights = evaluate_scalar(table.program, shoe)
     counts = [0] * len(table.records)
-    for c, r, t in table.entries:
+    for c, r, t in zip(table.entry_comp, table.entry_record, table.tally, strict=True):
         counts[r] += t * weights[c]
     return all(c >= 0 for c in counts) and sum(counts) == falling(52, 6)

@@ -61,9 +61,9 @@ def _plan(table: CompiledTable, suits_alike: bool, tens_alike: bool) -> tuple[Ve
         import numpy as np
 
         plan = VectorPlan(table.program, suits_alike, tens_alike)
-        comps = np.asarray([c for c, _, _ in table.entries], dtype=np.int64)
-        recs = np.asarray([r for _, r, _ in table.entries], dtype=np.int64)
-        tallies = np.asarray([t for _, _, t in table.entries], dtype=np.int64)
+        comps = np.asarray(table.entry_comp, dtype=np.int64)
+        recs = np.asarray(table.entry_record, dtype=np.int64)
+        tallies = np.asarray(table.tally, dtype=np.int64)
         starts = np.flatnonzero(np.r_[True, recs[1:] != recs[:-1]]) if len(recs) else recs
         plan.entries = (comps, tallies, starts, recs[starts] if len(recs) else recs)  # type: ignore[attr-defined]
         if len(_PLANS) > 256:
@@ -85,7 +85,7 @@ def record_counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
     if _ONE_SHOT[0] or not fits_int64(counts.size) or not _numpy():
         weights = evaluate_scalar(table.program, counts)
         out = [0] * len(table.records)
-        for c, r, t in table.entries:
+        for c, r, t in zip(table.entry_comp, table.entry_record, table.tally, strict=True):
             out[r] += t * weights[c]
         return out, denominator(counts.size)
     import numpy as np

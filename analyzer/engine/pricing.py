@@ -72,6 +72,7 @@ def table_reads(reads: Iterable[Reads], size: int) -> list[tuple[Reads, list[int
     for i, r in enumerate(reads):
         if not r.sets:
             key: object = "values"
+            r = r | ANALYSIS_READS  # one value table serves analyze, distributions and bets
         elif r.first_four_only and size >= MAX_CARDS:
             key = "first-four"
         else:
@@ -259,19 +260,40 @@ def settlement(bet: Bet, table: CompiledTable) -> _Settlement:
         return hit[2]
     if not table.reads.covers(bet.reads):
         raise BetError(f"internal: the table does not carry what bet {bet.name!r} reads")
+    distinct, which = narrowed(table, bet.reads)
     keys: dict[tuple[str, Fraction], int] = {}
-    narrow = table.reads != bet.reads
-    index = tuple(keys.setdefault(bet.settle(r.narrow(bet.reads) if narrow else r), len(keys))
-                  for r in table.records)
+    per_distinct = [keys.setdefault(bet.settle(r), len(keys)) for r in distinct]
     order = {k: _line_order(bet, k[0]) for k in keys}
     ranked = sorted(keys, key=lambda k: (order[k], -k[1]))
     position = {k: i for i, k in enumerate(ranked)}
     remap = [position[k] for k in keys]  # insertion order -> pay-table order
-    settled = _Settlement(tuple(ranked), tuple(remap[i] for i in index))
+    settled = _Settlement(tuple(ranked), tuple(remap[per_distinct[i]] for i in which))
     _SETTLED[key] = (bet, table, settled)
     if len(_SETTLED) > _SETTLED_LIMIT:
         _SETTLED.popitem(last=False)
     return settled
+
+
+_NARROWED: OrderedDict[tuple[int, Reads], tuple[CompiledTable, tuple[Coup, ...], tuple[int, ...]]] = OrderedDict()
+
+
+def narrowed(table: CompiledTable, reads: Reads) -> tuple[tuple[Coup, ...], tuple[int, ...]]:
+    """The distinct records of ``table`` as a bet with ``reads`` sees them, and the index of
+    each table record among them (bounded cache per table object and reads)."""
+    key = (id(table), reads)
+    hit = _NARROWED.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1], hit[2]
+    if reads == table.reads:
+        distinct, which = table.records, tuple(range(len(table.records)))
+    else:
+        index: dict[Coup, int] = {}
+        which = tuple(index.setdefault(r.narrow(reads), len(index)) for r in table.records)
+        distinct = tuple(index)
+    _NARROWED[key] = (table, distinct, which)
+    if len(_NARROWED) > 256:
+        _NARROWED.popitem(last=False)
+    return distinct, which
 
 
 def _line_order(bet: Bet, event: str) -> int:
@@ -327,6 +349,13 @@ class Pricer:
             counts, d = _counts(table, self.shoe)
             hit = self._counts[id(table)] = (table, counts, d)
         return hit[1], hit[2]
+
+    def distribution(self, reads: Reads) -> Distribution:
+        """The :class:`Distribution` of records read at ``reads`` (the full walk), sharing this
+        pricer's table evaluations."""
+        table = compile_table(self.tableau, reads, False)
+        counts, d = self._table_counts(table)
+        return Distribution(self.shoe, self.tableau, reads, table.records, tuple(counts), d)
 
     def summaries(self, bets: Iterable[Bet]) -> list[BetSummary]:
         """Exact statistics of each bet, in order (bets that read alike share a table).
@@ -461,11 +490,12 @@ def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None, tableau: Tableau = ST
     >>> a.outcome_counts["Banker"], a.denominator
     (2292252566437888, 4998398275503360)
     """
-    dist = distribution(shoe, ANALYSIS_READS, tableau)
+    pricer = Pricer(shoe, tableau)
+    dist = pricer.distribution(ANALYSIS_READS)
     if bets is None:
         from analyzer.bets.catalogue import main_bets
 
         chosen: list[Bet] = main_bets()
     else:
         chosen = [_check_bet(b) for b in bets]
-    return Analysis(shoe, tableau, dist, tuple(Pricer(shoe, tableau).summaries(chosen)))
+    return Analysis(shoe, tableau, dist, tuple(pricer.summaries(chosen)))

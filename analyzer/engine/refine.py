@@ -34,7 +34,9 @@ from analyzer.core.reads import RankDetail, Reads, SuitDetail
 Part = tuple[str, int] | None
 Slot = tuple[int, Part, Part]
 Demand = tuple[tuple[Slot, int], ...]
-Pattern = tuple[int, tuple[tuple[Card, ...], ...], Demand]
+#: A weight as a signed sum of demands: ((sign, demand), ...).
+SignedDemands = tuple[tuple[int, Demand], ...]
+Pattern = tuple[int, tuple[tuple[Card, ...], ...], SignedDemands]
 
 _TEN_RANKS = RANKS_OF_POINT[0]  # rank indices of 10, J, Q, K
 _RED_SUIT = {Colour.RED: SUITS[1], Colour.BLACK: SUITS[0]}  # a colour's representative suit
@@ -74,17 +76,19 @@ def _named_options(reads: Reads, value: int) -> list[tuple[Part, Part]]:
     elif reads.ranks is not RankDetail.NONE and value != 0:
         ranks = [("n", RANKS_OF_POINT[value][0])]
     suits: list[Part] = [None]
-    if reads.suits is SuitDetail.SUIT:
-        suits = [("n", s) for s in range(4)]
-    elif reads.suits is SuitDetail.COLOUR:
-        suits = [("nc", c) for c in range(2)]
+    if value in reads.suit_values:
+        if reads.suits is SuitDetail.SUIT:
+            suits = [("n", s) for s in range(4)]
+        elif reads.suits is SuitDetail.COLOUR:
+            suits = [("nc", c) for c in range(2)]
     return [(r, s) for r in ranks for s in suits]
 
 
 @functools.lru_cache(maxsize=65536)
 def patterns(reads: Reads, signature: tuple[tuple[int, ...], ...]) -> tuple[Pattern, ...]:
     """Every pattern of the read cards for a block signature (per block, its sorted values),
-    as (number of arrangements, representative cards per block, demand)."""
+    as (number of arrangements, representative cards per block, its weight as a signed sum of
+    demands)."""
     groups = [(b, v, n) for b, values in enumerate(signature) for v, n in sorted(Counter(values).items())]
     per_group: list[list[tuple[int, tuple[tuple[Part, Part], ...]]]] = []
     for _, v, n in groups:
@@ -99,9 +103,90 @@ def patterns(reads: Reads, signature: tuple[tuple[int, ...], ...]) -> tuple[Patt
             (b, v, r, s) for (b, v, _), (_, labels) in zip(groups, choice, strict=True) for r, s in labels
         ]
         for ranked in _rank_classes(reads, slots):
+            if reads.suits.per_set:
+                for suited, demands in _per_set(reads, signature, ranked):
+                    out.append((ways, _representatives(signature, suited), demands))
+                continue
             for suited in _suit_classes(reads, ranked):
-                out.append((ways, _representatives(signature, suited), _demand(suited)))
+                out.append((ways, _representatives(signature, suited), ((1, _demand(suited)),)))
     return tuple(out)
+
+
+def _per_set(reads: Reads, signature: tuple[tuple[int, ...], ...], slots: list[tuple[int, int, Part, Part]]
+             ) -> Iterator[tuple[list[tuple[int, int, Part, Part]], SignedDemands]]:
+    """Patterns that tell only whether each read set (block) is all of one suit (colour), and,
+    when named, which: each block is *uniform* or *mixed*.  A mixed block's weight is the
+    block's weight with no suit read minus its uniform weights, so a pattern weighs a signed
+    sum over the mixed blocks' subsets (inclusion-exclusion) of uniform demands.  The
+    representative cards of a mixed block have mixed suits and colours."""
+    detail = reads.suits
+    colour = detail in (SuitDetail.ONE_COLOUR, SuitDetail.ONE_COLOUR_NAMED)
+    labels = 2 if colour else 4
+    named = detail in (SuitDetail.ONE_SUIT_NAMED, SuitDetail.ONE_COLOUR_NAMED)
+    blocks = [b for b, values in enumerate(signature) if values]
+    # a single card is always of one suit: only blocks of two or more cards can be mixed
+    for choice in itertools.product(*([True] if len(signature[b]) == 1 else [True, False] for b in blocks)):
+        uniform = [b for b, u in zip(blocks, choice, strict=True) if u]
+        mixed = [b for b, u in zip(blocks, choice, strict=True) if not u]
+        if named:
+            for picks in itertools.product(range(labels), repeat=len(uniform)):
+                given = dict(zip(uniform, picks, strict=True))
+                yield _label(slots, given, mixed, colour, named=True), _inclusion_exclusion(
+                    slots, given, mixed, labels, colour, named=True)
+        else:
+            for rgs in restricted_growth(len(uniform), labels):
+                given = dict(zip(uniform, rgs, strict=True))
+                yield _label(slots, given, mixed, colour, named=False), _inclusion_exclusion(
+                    slots, given, mixed, labels, colour, named=False)
+
+
+def _label(slots: list[tuple[int, int, Part, Part]], given: dict[int, int], mixed: list[int], colour: bool,
+           named: bool) -> list[tuple[int, int, Part, Part]]:
+    """Slots with representative suits: a uniform block's label (or class) on all its cards, a
+    mixed block alternating a black and a red suit."""
+    tag = ("nc" if colour else "n") if named else ("gc" if colour else "g")
+    out = []
+    seen: dict[int, int] = {}
+    for b, v, r, _ in slots:
+        if b in given:
+            out.append((b, v, r, (tag, given[b])))
+        else:
+            k = seen.get(b, 0)
+            seen[b] = k + 1
+            out.append((b, v, r, ("mixed", k % 2)))
+    return out
+
+
+def _inclusion_exclusion(slots: list[tuple[int, int, Part, Part]], given: dict[int, int], mixed: list[int],
+                         labels: int, colour: bool, named: bool) -> SignedDemands:
+    """sum over subsets T of the mixed blocks of (-1)^|T| x the demand with the given blocks
+    uniform as given and the blocks of T uniform in any suit (colour)."""
+    tag = ("nc" if colour else "n") if named else ("gc" if colour else "g")
+    out: list[tuple[int, Demand]] = []
+    for size in range(len(mixed) + 1):
+        for chosen in itertools.combinations(mixed, size):
+            sign = -1 if size % 2 else 1
+            if named:
+                options: Iterator[tuple[int, ...]] = itertools.product(range(labels), repeat=size)
+            else:  # join an existing class or open new ones (still at most `labels` classes)
+                top = max(given.values(), default=-1)
+                options = (o for o in itertools.product(range(top + 1 + size), repeat=size)
+                           if _extends(o, top) and len(set(given.values()) | set(o)) <= labels)
+            for extra in options:
+                labelled = {**given, **dict(zip(chosen, extra, strict=True))}
+                suited = [(b, v, r, (tag, labelled[b]) if b in labelled else None) for b, v, r, _ in slots]
+                out.append((sign, _demand(suited)))
+    return tuple(out)
+
+
+def _extends(labels: tuple[int, ...], top: int) -> bool:
+    """True when ``labels`` opens new classes above ``top`` in order (a restricted growth
+    continuation), so every set partition is listed once."""
+    for x in labels:
+        if x > top + 1:
+            return False
+        top = max(top, x)
+    return True
 
 
 def _rank_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Iterator[list[tuple[int, int, Part, Part]]]:
@@ -119,16 +204,22 @@ def _rank_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Ite
 
 def _suit_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Iterator[list[tuple[int, int, Part, Part]]]:
     detail = reads.suits
+    read = [i for i, (_, v, _, _) in enumerate(slots) if v in reads.suit_values]
     if detail in (SuitDetail.SUIT_EQUALITY, SuitDetail.COLOUR_EQUALITY):
         tag, most = ("g", 4) if detail is SuitDetail.SUIT_EQUALITY else ("gc", 2)
-        for rgs in restricted_growth(len(slots), most):
-            yield [(b, v, r, (tag, cls)) for (b, v, r, _), cls in zip(slots, rgs, strict=True)]
+        for rgs in restricted_growth(len(read), most):
+            out = list(slots)
+            for i, cls in zip(read, rgs, strict=True):
+                b, v, r, _ = out[i]
+                out[i] = (b, v, r, (tag, cls))
+            yield out
         return
     if detail is not SuitDetail.SAME_CARD:
         yield slots
         return
     by_rank: dict[tuple[int, Part], list[int]] = {}
-    for i, (_, v, r, _) in enumerate(slots):
+    for i in read:
+        _, v, r, _ = slots[i]
         by_rank.setdefault((v, r), []).append(i)
     members = list(by_rank.values())
     for parts in itertools.product(*(restricted_growth(len(m), 4) for m in members)):
@@ -153,6 +244,8 @@ def _representatives(signature: tuple[tuple[int, ...], ...],
         if s is None:
             suit = SUITS[0]
         elif s[0] in ("n", "g", "l"):
+            suit = SUITS[s[1]]
+        elif s[0] == "mixed":  # a mixed block: a black and a red suit, alternately
             suit = SUITS[s[1]]
         else:
             suit = _RED_SUIT[COLOURS[s[1]]]

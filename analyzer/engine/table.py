@@ -31,8 +31,9 @@ class CompiledTable:
     """Shoe-independent tallies of the dealing tree, refined to ``reads``.
 
     ``first_four``: compiled from the first four cards only (exact for shoes of 6 cards or
-    more; see :func:`analyzer.engine.walk.walk_first_four`).  ``entries`` are sorted by record:
-    ``(composition index, record index, tally)``.
+    more; see :func:`analyzer.engine.walk.walk_first_four`).  Entry i says that ``tally[i]``
+    (leaf, card pattern) pairs draw composition ``entry_comp[i]`` and end in record
+    ``entry_record[i]``; entries are sorted by record.
     """
 
     fingerprint: str
@@ -40,7 +41,9 @@ class CompiledTable:
     first_four: bool
     program: Program
     records: tuple[Coup, ...]
-    entries: tuple[tuple[int, int, int], ...]
+    entry_comp: tuple[int, ...]
+    entry_record: tuple[int, ...]
+    tally: tuple[int, ...]
 
     @property
     def key(self) -> str:
@@ -102,6 +105,8 @@ def build_table(tableau: Tableau, reads: Reads, first_four: bool = False) -> Com
                 record = made[memo] = build_record(
                     fields, [(b, [card_of(c) for c in rep]) for b, rep in zip(blocks, reps, strict=True)], reads)
             comp = builder.composition(demand, unread, cards)
-            tallies[(comp, records.setdefault(record, len(records)))] += n * ways
-    entries = tuple(sorted(((c, r, t) for (c, r), t in tallies.items()), key=lambda e: (e[1], e[0])))
-    return CompiledTable(tableau.fingerprint, reads, first_four, builder.build(), tuple(records), entries)
+            if comp is not None:
+                tallies[(comp, records.setdefault(record, len(records)))] += n * ways
+    entries = sorted(((c, r, t) for (c, r), t in tallies.items()), key=lambda e: (e[1], e[0]))
+    return CompiledTable(tableau.fingerprint, reads, first_four, builder.build(), tuple(records),
+                         tuple(e[0] for e in entries), tuple(e[1] for e in entries), tuple(e[2] for e in entries))
