@@ -234,7 +234,8 @@ def tables(out_dir: str) -> None:
     """Regenerate every committed file in results/: analysis tables for 1, 2, 4, 6, 8 decks and
     the bet catalogue for 1, 6, 8 decks (Markdown and JSON), and the closed forms in the number
     of decks (Markdown and LaTeX)."""
-    from analyzer.output.files import OutputError, write_files
+    from analyzer.errors import OutputError
+    from analyzer.output.files import write_files
     from analyzer.output.results import generate
 
     if not out_dir.strip():

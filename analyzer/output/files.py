@@ -16,11 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from analyzer.errors import AnalyzerError
-
-
-class OutputError(AnalyzerError):
-    """An output path that cannot be written (empty, a folder, no permission, ...)."""
+from analyzer.errors import OutputError as OutputError  # re-exported: its old home
 
 
 def _umask() -> int:

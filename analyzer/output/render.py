@@ -22,6 +22,7 @@ from typing import Literal
 from tabulate import tabulate
 
 from analyzer.core.exact import fraction_text, round_fraction, sqrt_decimal
+from analyzer.errors import FormatError
 
 Cell = int | Fraction | Decimal | str | None
 #: How a column shows its values: plain text, an integer count, an exact fraction p/q, a
@@ -155,12 +156,12 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
     output: as a comment in text/Markdown/LaTeX/HTML, a ``meta`` object in JSON.
 
     Raises:
-        ValueError: unknown format or negative ``digits``.
+        FormatError: unknown format, or ``digits`` not a whole number >= 0.
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    if digits < 0:
-        raise ValueError(f"bad --digits {digits}: use 0 or more")
+    if not isinstance(fmt, str) or fmt not in FORMATS:
+        raise FormatError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+        raise FormatError(f"bad --digits {digits!r}: use a whole number, 0 or more")
     if fmt == "json":
         doc = {
             "meta": meta or {},

@@ -40,7 +40,8 @@ from analyzer.core.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
 from analyzer.core.exact import sqrt_decimal
 from analyzer.core.features import Level
 from analyzer.core.shoe import MIN_CARDS, Shoe
-from analyzer.errors import AnalyzerError, BetError
+from analyzer.errors import BetError
+from analyzer.errors import PlotUnavailableError as PlotUnavailableError  # re-exported: its old home
 
 if TYPE_CHECKING:
     from analyzer.output.render import Cell, Table
@@ -59,11 +60,6 @@ PUBLISHED_TAGS: dict[str, tuple[str, tuple[int, ...]]] = {
     "dragon-7": ("Jacobson (888casino blog, Dragon 7)", (0, 0, 0, -1, -1, -1, -1, 2, 2, 0)),
     "panda-8": ("Jacobson / Wizard of Odds (888casino blog, Panda 8)", (1, 1, -2, -2, -2, -1, -1, -2, 4, 1)),
 }
-
-
-class PlotUnavailableError(AnalyzerError):
-    """``--plot`` needs matplotlib (``pip install 'punto-banco-analyzer[plot]'``), or the file
-    name does not end in .png or .svg."""
 
 
 @dataclass(frozen=True)
