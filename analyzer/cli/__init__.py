@@ -12,11 +12,12 @@ import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from analyzer import __version__
+from analyzer.checks.logs import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV, whole_number
 from analyzer.errors import AnalyzerError
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
@@ -75,6 +76,50 @@ def _guard(func: FuncT) -> FuncT:
             raise UsageProblem(f"{exc.filename or ''}: {exc.strerror or exc}".strip(": ")) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+if TYPE_CHECKING:
+    _IntParamType = click.ParamType[int]
+else:  # click < 8.2 has no generic ParamType at run time
+    _IntParamType = click.ParamType
+
+
+class WholeNumber(_IntParamType):
+    """A whole number of at least ``minimum``, read as every number of the tool is read
+    (:func:`analyzer.checks.logs.whole_number`: ASCII digits only, so ``８`` and ``1_000`` are
+    errors here as in ``--shoe``)."""
+
+    name = "integer"
+
+    def __init__(self, minimum: int = 0) -> None:
+        self.minimum = minimum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """``value`` as an int, or a usage error naming it."""
+        number = whole_number(value)
+        if number is None or number < self.minimum:
+            self.fail(f"{value!r} is not a whole number >= {self.minimum} (digits 0-9)", param, ctx)
+        return number
+
+
+def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
+    """--max-line-length (and, with ``counts_files``, --max-file-size): the bounds of the shared
+    reader (:mod:`analyzer.checks.logs`), each also set by its environment variable."""
+
+    def decorate(func: FuncT) -> FuncT:
+        if counts_files:
+            func = click.option(
+                "--max-file-size", "max_bytes", type=WholeNumber(1), default=MAX_FILE_BYTES, metavar="BYTES",
+                envvar=MAX_FILE_ENV, show_envvar=True, show_default=True,
+                help="Largest counts file read (a larger one is an error naming the file and the limit).",
+            )(func)
+        return click.option(
+            "--max-line-length", "max_line", type=WholeNumber(1), default=MAX_LINE_CHARS, metavar="CHARS",
+            envvar=MAX_LINE_ENV, show_envvar=True, show_default=True,
+            help="Longest line read from a log (a longer one is an error naming the file and the limit).",
+        )(func)
+
+    return decorate
 
 
 def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
@@ -330,9 +375,11 @@ def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quant
               help="Write the report to this file (atomically) instead of standard output.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on standard error (default: when it is a terminal).")
+@limit_options(counts_files=False)
 @_guard
 def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str | None, remove: str | None,
-           paid_means: str, fmt: str, max_report: int, output: str | None, progress: bool | None) -> None:
+           paid_means: str, fmt: str, max_report: int, output: str | None, progress: bool | None,
+           max_line: int) -> None:
     """Check a hand log from another implementation against the tableau and the pay tables.
 
     LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
@@ -367,7 +414,8 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
         with bar_context as bar:
             sink.write(report_header(fmt))
             shown = 0
-            records = read_records(lines, log_fmt, bar.update if show else None, ignored)
+            records = read_records(lines, log_fmt, bar.update if show else None, ignored,
+                                   name="standard input" if log == "-" else log, max_line=max_line)
             for found in verifier.run(records):
                 if not max_report or shown < max_report:
                     sink.write(report_line(found, fmt))
@@ -413,10 +461,12 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
 @click.option("--cut-card/--no-cut-card", "cut_card", default=None,
               help="Whether coups were dealt through shoes with a cut card (adds the cut-card note).")
 @output_options
+@limit_options(counts_files=True)
 @_guard
 def conform(observed: str, observed_format: str | None, decks: int | None, shoe_text: str | None,
             remove: str | None, alpha: str, families: tuple[str, ...], bet_specs: tuple[str, ...],
-            cut_card: bool | None, fmt: str, digits: int, output: str | None) -> None:
+            cut_card: bool | None, fmt: str, digits: int, output: str | None, max_line: int,
+            max_bytes: int) -> None:
     """Test an implementation's simulated outcome counts against the exact probabilities.
 
     OBSERVED holds counts per family (winner, player_total, banker_total, cards, natural,
@@ -431,7 +481,7 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
     from analyzer.output.render import render
 
     level = parse_alpha(alpha)
-    counts = read_observed(observed, observed_format, bet_specs)
+    counts = read_observed(observed, observed_format, bet_specs, max_line=max_line, max_bytes=max_bytes)
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
         shoe = shoe.remove(remove) if remove else shoe
