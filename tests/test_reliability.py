@@ -7,6 +7,10 @@ Each test here once failed: a MemoryError, a traceback, an input overwritten, a 
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -107,4 +111,92 @@ def test_a_bad_limit_is_a_usage_error():
         result = cli("verify", str(EXAMPLES / "hands.csv"), "--max-line-length", value)
         assert result.exit_code == 2, value
         one_error_line(result)
-    _ = os  # (os is used by later sections)
+
+
+# -- exit codes -------------------------------------------------------------------------------------
+
+
+def run_process(*args: str, env: dict[str, str] | None = None, **popen: object) -> subprocess.Popen[bytes]:
+    """``python -m analyzer ARGS`` as a child process (for signals and pipes)."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.Popen([sys.executable, "-m", "analyzer", *args], cwd=ROOT, env=full_env,
+                            stdout=popen.pop("stdout", subprocess.PIPE), stderr=subprocess.PIPE, **popen)
+
+
+def test_an_internal_error_is_one_line_and_exit_code_70(monkeypatch):
+    import analyzer.engine.pricing
+
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("an engine bug")
+
+    monkeypatch.setattr(analyzer.engine.pricing, "analyze", broken)
+    result = cli("analyze")
+    assert result.exit_code == 70
+    assert one_error_line(result) == ("internal error: RuntimeError: an engine bug; rerun with --debug or "
+                                      "PUNTO_BANCO_DEBUG=1 for the traceback")
+    for shown in (cli("--debug", "analyze"), cli("analyze", env={"PUNTO_BANCO_DEBUG": "1"})):
+        assert shown.exit_code == 70
+        assert "Traceback" in shown.output and "an engine bug" in shown.output
+
+
+def test_an_interrupt_is_exit_code_130(monkeypatch):
+    import analyzer.engine.pricing
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analyzer.engine.pricing, "analyze", interrupted)
+    result = cli("analyze")
+    assert result.exit_code == 130 and one_error_line(result) == "interrupted"
+
+
+def test_findings_and_bad_input_keep_their_codes():
+    assert cli("verify", str(EXAMPLES / "hands.jsonl")).exit_code == 0
+    assert cli("verify", str(EXAMPLES / "hands.csv")).exit_code == 1
+    assert cli("verify", str(EXAMPLES / "broken-hands.csv")).exit_code == 2
+    assert cli("analyze", "--decks", "0").exit_code == 2
+    assert cli("no-such-command").exit_code == 2
+
+
+def test_the_exit_codes_are_documented_in_help():
+    text = cli("--help").output
+    for words in ("Exit codes", "70", "130", "141", "PUNTO_BANCO_DEBUG", "--debug"):
+        assert words in text
+
+
+@pytest.mark.parametrize("args", [("analyze", "--table", "all"), ("--help",), ("verify", "--help"),
+                                  ("verify", "examples/hands.csv")])
+def test_a_closed_pipe_ends_quietly_with_exit_code_141(args):
+    proc = run_process(*args)
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reader went away before the first line (as `| head -0`)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (141, b"")
+
+
+# -- signals --------------------------------------------------------------------------------------
+
+
+def _slow_log(path: Path, coups: int = 300_000) -> Path:
+    """A log where every coup is a discrepancy (the Banker on 3 must draw against a 9)."""
+    path.write_text('{"cards": "2 K 3 3 9"}\n' * coups)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("signum", "code"),
+                         [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
+def test_a_signal_during_a_write_leaves_no_partial_file(tmp_path, signum, code):
+    log = _slow_log(tmp_path / "slow.jsonl")
+    out = tmp_path / "out" / "report.txt"
+    out.parent.mkdir()
+    proc = run_process("verify", str(log), "-o", str(out))
+    with deadline(60):
+        while not list(out.parent.glob(".report.txt.*.tmp")):  # the report is being written
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.01)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code
+    assert list(out.parent.iterdir()) == []
+    assert len(err.decode().strip().splitlines()) == 1 and b"Traceback" not in err

@@ -1,6 +1,7 @@
 """The ``punto-banco`` command line: parse, call the library, print (the only click import).
 
 Library errors become one-line messages with exit code 2; no command leaves a partial file.
+How a process ends (exit codes, signals, a closed pipe) is :mod:`analyzer.cli.process`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import functools
 import os
 import shlex
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,15 +20,33 @@ import click
 
 from analyzer import __version__
 from analyzer.checks.logs import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV, whole_number
+from analyzer.cli.process import (
+    DEBUG_ENV,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_PIPE,
+    EXIT_USAGE,
+    Ended,
+    ascii_fallback,
+    env_flag,
+    say,
+    signals_raise,
+    silence_stdout,
+)
 from analyzer.errors import AnalyzerError
+from analyzer.text import printable
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
 
-
 class OneLineErrors(click.Group):
-    """A command group whose usage errors (bad option values, missing arguments) print as one
-    line, like the library's errors, with exit code 2."""
+    """The command group: every way a command can end is one line (or none) and one exit code
+    (see :mod:`analyzer.cli.process`): usage and library errors 2, an internal error 70 (the
+    traceback only with ``--debug`` or ``PUNTO_BANCO_DEBUG=1``), an interrupt 130, SIGTERM /
+    SIGHUP 128 + the signal, a closed standard output 141, quietly."""
+
+    #: Set by ``--debug`` (and ``PUNTO_BANCO_DEBUG``) for the run in progress.
+    debug = False
 
     def main(
         self, args: Sequence[str] | None = None, prog_name: str | None = None,
@@ -35,31 +55,77 @@ class OneLineErrors(click.Group):
         run = super().main
         if not standalone_mode:
             return run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        OneLineErrors.debug = env_flag(DEBUG_ENV)
+        with signals_raise(), ascii_fallback():
+            code = self._run(run, args, prog_name, complete_var, **extra)
+        sys.exit(code)
+
+    @staticmethod
+    def _run(run: Callable[..., Any], *args: Any, **extra: Any) -> int:
+        """Run the command; return its exit code, having said (at most) one line."""
         try:
-            code = run(args, prog_name, complete_var, standalone_mode=False, **extra)
+            try:
+                code = run(*args, standalone_mode=False, **extra)
+            except SystemExit as exc:  # a command's own exit code (1: a finding)
+                code = exc.code
+            sys.stdout.flush()
         except click.ClickException as exc:
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 hint = f" (see '{exc.ctx.command_path} --help')"
-            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
-            sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("Aborted.", err=True)
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
+            say(printable(f"Error: {exc.format_message()}{hint}"))
+            return EXIT_USAGE
+        except (click.Abort, KeyboardInterrupt):
+            say("interrupted")
+            return EXIT_INTERRUPTED
+        except Ended as exc:
+            say(f"ended by {exc.name}")
+            return 128 + exc.signum
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do
+            silence_stdout()
+            return EXIT_PIPE
+        except Exception as exc:
+            if OneLineErrors.debug:
+                with contextlib.suppress(OSError, ValueError):
+                    traceback.print_exception(exc, file=sys.stderr)
+            words = printable(str(exc))
+            words = words if len(words) <= 300 else words[:297] + "..."
+            say(f"internal error: {type(exc).__name__}{': ' + words if words else ''}; rerun with --debug "
+                f"or {DEBUG_ENV}=1 for the traceback")
+            return EXIT_INTERNAL
+        return code if isinstance(code, int) else 0
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """As click's, but a closed standard output (help printed into ``| head``) ends with exit
+        code 141 (click itself would exit 1)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            silence_stdout()
+            raise click.exceptions.Exit(EXIT_PIPE) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """As click's, with a closed standard output ending as in :meth:`make_context`."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            silence_stdout()
+            raise click.exceptions.Exit(EXIT_PIPE) from None
 
 
 class UsageProblem(click.ClickException):
     """A bad input reported as one line, exit code 2."""
 
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"Error: {self.format_message()}", err=True)
+        say(printable(f"Error: {self.format_message()}"))
 
 
 def _guard(func: FuncT) -> FuncT:
-    """Turn library errors (bad cards, shoes, bets, files) into exit-code-2 one-liners."""
+    """Turn library errors (bad cards, shoes, bets, files) into exit-code-2 one-liners.  A closed
+    standard output (BrokenPipeError) passes through, to end quietly (exit code 141)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -68,10 +134,7 @@ def _guard(func: FuncT) -> FuncT:
         except AnalyzerError as exc:
             raise UsageProblem(str(exc)) from None
         except BrokenPipeError:
-            # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(1)
+            raise
         except OSError as exc:
             raise UsageProblem(f"{exc.filename or ''}: {exc.strerror or exc}".strip(": ")) from None
 
@@ -196,14 +259,35 @@ def _command_line() -> str:
     return "punto-banco " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
-@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+EPILOG = f"""\b
+Exit codes:
+  0    success
+  1    a finding: verify found discrepancies, conform found a misfit
+  2    bad input or usage (one line naming the problem)
+  70   internal error (one line; the traceback with --debug or {DEBUG_ENV}=1)
+  130  interrupted (Ctrl-C); 129 / 143: ended by SIGHUP / SIGTERM (128 + signal)
+  141  standard output closed (e.g. | head): stops quietly
+
+\b
+Environment:
+  {DEBUG_ENV + "=1":<28} print the traceback of an internal error
+  {MAX_LINE_ENV:<28} longest line read from a log (verify, conform)
+  {MAX_FILE_ENV:<28} largest counts file read (conform)
+  {"PUNTO_BANCO_MAX_BETS":<28} most bets read from one bet file (bets)
+"""
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
 @click.version_option(__version__, prog_name="punto-banco")
-def main() -> None:
+@click.option("--debug", is_flag=True, help=f"Print the traceback of an internal error (also {DEBUG_ENV}=1).")
+def main(debug: bool) -> None:
     """Exact combinatorial analyser for Punto Banco (baccarat).
 
     Every probability is exact: the analyser counts every ordered way the coup can be dealt
     from the shoe, with integer weights, under the fixed tableau.
     """
+    if debug:
+        OneLineErrors.debug = True
 
 
 @main.command()
