@@ -60,12 +60,13 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def csv_cell(text: str) -> str:
     """A CSV text cell safe to open in a spreadsheet: one that starts with ``=``, ``+``, ``-``,
     ``@`` (or a tab or carriage return) gets a leading single quote, unless it is a number
-    (``-0.0105``, ``-19/20``, ``+5%``), which is data and is never changed.
+    (``-0.0105``, ``-19/20``, ``+5%``), which is data and is never changed, or the lone ``-``
+    that marks a missing value.
 
     >>> csv_cell("=HYPERLINK(\\"http://x\\")"), csv_cell("-0.0105790578"), csv_cell("-10 net")
     ('\\'=HYPERLINK("http://x")', '-0.0105790578', "'-10 net")
     """
-    if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+    if text.startswith(FORMULA_STARTS) and text != "-" and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
 

@@ -77,6 +77,7 @@ from analyzer.core.tableau import (
     player_rule_text,
 )
 from analyzer.errors import AnalyzerError, LogError, ShoeError
+from analyzer.text import csv_cell, json_text, printable
 
 #: Log formats by file extension.
 LOG_FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
@@ -158,10 +159,14 @@ class Discrepancy:
     coup_id: str | None = None
 
     def __str__(self) -> str:
+        """One line: the log's own text (id, bet names) with control characters escaped
+        (:func:`analyzer.text.printable`), so an id can neither recolour the terminal nor
+        forge a report line."""
         where = f"record {self.record} (line {self.line}" + (
             f", id {self.coup_id})" if self.coup_id else ")"
         )
-        return f"{where}: {self.field}: expected {self.expected}, claimed {self.claimed} -- {self.rule}"
+        return printable(f"{where}: {self.field}: expected {self.expected}, claimed {self.claimed} "
+                         f"-- {self.rule}")
 
     def as_dict(self) -> dict[str, object]:
         """The discrepancy as a JSON-ready mapping."""
@@ -892,19 +897,28 @@ def report_header(fmt: str) -> str:
     return ",".join(CSV_FIELDS) + "\n" if fmt == "csv" else ""
 
 
-def report_line(found: Discrepancy, fmt: str) -> str:
+def report_line(found: Discrepancy, fmt: str, raw_csv: bool = False) -> str:
     """One discrepancy as a report line (with its newline) in ``fmt``: ``text`` (one sentence),
-    ``jsonl`` (one JSON object) or ``csv`` (the columns of :data:`CSV_FIELDS`)."""
+    ``jsonl`` (one JSON object) or ``csv`` (the columns of :data:`CSV_FIELDS`).
+
+    The log's text is made safe to show: control characters escaped in text and CSV, lone
+    surrogates as ``\\udXXXX`` in JSON (:mod:`analyzer.text`), and, unless ``raw_csv``, a CSV
+    text cell that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) prefixed
+    with a single quote (:func:`analyzer.text.csv_cell`; numbers are never changed)."""
     if not isinstance(found, Discrepancy):
         raise LogError(f"bad discrepancy {show(found)}: give a Discrepancy")
     if fmt not in REPORT_FORMATS:
         raise LogError(f"bad report format {show(fmt)}: use {', '.join(REPORT_FORMATS)}")
     if fmt == "jsonl":
-        return json.dumps(found.as_dict(), ensure_ascii=False) + "\n"
+        return json_text(json.dumps(found.as_dict(), ensure_ascii=False)) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         row = found.as_dict()
-        csv.writer(buf, lineterminator="\n").writerow(["" if row[k] is None else row[k] for k in CSV_FIELDS])
+        cells = [row[k] for k in CSV_FIELDS]
+        texts = ["" if c is None else c if isinstance(c, int) else printable(str(c)) for c in cells]
+        if not raw_csv:
+            texts = [c if isinstance(c, int) else csv_cell(c) for c in texts]
+        csv.writer(buf, lineterminator="\n").writerow(texts)
         return buf.getvalue()
     return str(found) + "\n"
 

@@ -28,6 +28,7 @@ from analyzer.cli.process import (
     EXIT_USAGE,
     Ended,
     ascii_fallback,
+    echo,
     env_flag,
     say,
     signals_raise,
@@ -208,10 +209,18 @@ shoe_check_options = _shoe_options(
 )
 
 
+#: --raw-csv, on every command that writes CSV.
+raw_csv_option = click.option(
+    "--raw-csv", is_flag=True,
+    help="CSV cells exactly as computed: do not prefix a text cell starting with = + - @ with a single "
+    "quote (the guard against spreadsheet formulas; numbers are never changed).")
+
+
 def output_options(func: FuncT) -> FuncT:
-    """--format / --digits / --output."""
+    """--format / --digits / --output / --raw-csv."""
     from analyzer.output.render import FORMATS
 
+    func = raw_csv_option(func)
     func = click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
                         help="Write to this file (atomically) instead of standard output.")(func)
     func = click.option("--digits", type=click.IntRange(min=0, max=1000), default=10, show_default=True,
@@ -236,7 +245,7 @@ def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> 
 def emit(text: str, output: str | None) -> None:
     """Print, or write ``output`` atomically (a temporary file renamed into place)."""
     if output is None:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
         return
     write_atomic(Path(output), text)
 
@@ -297,7 +306,7 @@ def main(debug: bool) -> None:
 @output_options
 @_guard
 def analyze(decks: int | None, shoe_text: str | None, remove: str | None, table_names: str,
-            fmt: str, digits: int, output: str | None) -> None:
+            fmt: str, digits: int, output: str | None, raw_csv: bool) -> None:
     """Print the exact outcome and main-bet tables for a shoe (default: 8 decks)."""
     from analyzer.engine.pricing import analyze as run
     from analyzer.output.render import render
@@ -306,7 +315,7 @@ def analyze(decks: int | None, shoe_text: str | None, remove: str | None, table_
     names = _table_names(table_names, TABLE_NAMES)
     shoe = build_shoe(decks, shoe_text, remove)
     tables = analysis_tables(run(shoe), names)
-    emit(render(tables, fmt, digits, meta(_command_line(), shoe)), output)
+    emit(render(tables, fmt, digits, meta(_command_line(), shoe), raw_csv=raw_csv), output)
 
 
 def _table_names(text: str, known: Sequence[str]) -> list[str]:
@@ -330,12 +339,12 @@ def deal(cards: tuple[str, ...]) -> None:
 
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
     coup = resolve(parsed)
-    click.echo(coup.announce())
+    echo(coup.announce())
     for line in _deal_story(coup):
-        click.echo(f"  {line}")
+        echo(f"  {line}")
     if len(parsed) > coup.cards_used:
         extra = " ".join(str(c) for c in parsed[coup.cards_used:])
-        click.echo(f"  (the coup used {coup.cards_used} cards; not dealt: {extra})")
+        echo(f"  (the coup used {coup.cards_used} cards; not dealt: {extra})")
 
 
 def _deal_story(coup: Any) -> list[str]:
@@ -371,7 +380,7 @@ def tables(out_dir: str) -> None:
         raise OutputError("empty --out: give a folder, e.g. --out results/")
     files = generate()  # everything is built in memory first: no partial output on error
     write_files({Path(out_dir) / name: text for name, text in files.items()})
-    click.echo(f"wrote {len(files)} files to {out_dir}")
+    echo(f"wrote {len(files)} files to {out_dir}")
 
 
 @main.command()
@@ -390,18 +399,19 @@ def tables(out_dir: str) -> None:
 @_guard
 def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs: tuple[str, ...],
          bet_files: tuple[str, ...], all_bets: bool, events: bool, fair_pay: bool,
-         target_edge: str | None, list_only: bool, fmt: str, digits: int, output: str | None) -> None:
+         target_edge: str | None, list_only: bool, fmt: str, digits: int, output: str | None,
+         raw_csv: bool) -> None:
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
     from analyzer.output.bet_tables import bet_report, catalogue_listing
     from analyzer.output.render import render
 
     if list_only:
-        emit(render([catalogue_listing()], fmt, digits), output)
+        emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
         return
     shoe = build_shoe(decks, shoe_text, remove)
     tables = bet_report(shoe, bet_specs, bet_files, all_bets=all_bets, events=events,
                         fair_pay=fair_pay, target_edge=target_edge)
-    emit(render(tables, fmt, digits, meta(_command_line(), shoe)), output)
+    emit(render(tables, fmt, digits, meta(_command_line(), shoe), raw_csv=raw_csv), output)
 
 
 @main.command()
@@ -459,11 +469,12 @@ def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quant
               help="Write the report to this file (atomically) instead of standard output.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on standard error (default: when it is a terminal).")
+@raw_csv_option
 @limit_options(counts_files=False)
 @_guard
 def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str | None, remove: str | None,
            paid_means: str, fmt: str, max_report: int, output: str | None, progress: bool | None,
-           max_line: int) -> None:
+           raw_csv: bool, max_line: int) -> None:
     """Check a hand log from another implementation against the tableau and the pay tables.
 
     LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
@@ -473,6 +484,7 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
     Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
     """
     from analyzer.checks.verify import (
+        MAX_IGNORED,
         Verifier,
         detect_format,
         open_log,
@@ -502,7 +514,7 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
                                    name="standard input" if log == "-" else log, max_line=max_line)
             for found in verifier.run(records):
                 if not max_report or shown < max_report:
-                    sink.write(report_line(found, fmt))
+                    sink.write(report_line(found, fmt, raw_csv))
                     shown += 1
         summary = summary_text(verifier)
         if max_report and verifier.discrepancies > shown:
@@ -510,9 +522,10 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
         if fmt == "text":
             sink.write(summary + "\n")
         else:
-            click.echo(summary, err=True)
+            echo(summary, err=True)
     if ignored:
-        click.echo(f"note: ignored unknown fields: {', '.join(ignored)}", err=True)
+        more = " (and more)" if len(ignored) >= MAX_IGNORED else ""
+        echo(printable(f"note: ignored unknown fields: {', '.join(ignored)}{more}"), err=True)
     if verifier.discrepancies:
         sys.exit(1)
 
@@ -549,7 +562,7 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
 @_guard
 def conform(observed: str, observed_format: str | None, decks: int | None, shoe_text: str | None,
             remove: str | None, alpha: str, families: tuple[str, ...], bet_specs: tuple[str, ...],
-            cut_card: bool | None, fmt: str, digits: int, output: str | None, max_line: int,
+            cut_card: bool | None, fmt: str, digits: int, output: str | None, raw_csv: bool, max_line: int,
             max_bytes: int) -> None:
     """Test an implementation's simulated outcome counts against the exact probabilities.
 
@@ -574,7 +587,8 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
     if cut_card is not None:
         counts.cut_card = cut_card
     result = run(counts, shoe, level, list(families) or None)
-    emit(render(conformance_tables(result), fmt, digits, meta(_command_line(), shoe)), output)
+    tables = conformance_tables(result)
+    emit(render(tables, fmt, digits, meta(_command_line(), shoe), raw_csv=raw_csv), output)
     if not result.passed:
         sys.exit(1)
 
@@ -598,7 +612,7 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
 @_guard
 def eor(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs: tuple[str, ...],
         all_bets: bool, by: str, depth: int, max_tag: int, table_names: str, plot_file: str | None,
-        fmt: str, digits: int, output: str | None) -> None:
+        fmt: str, digits: int, output: str | None, raw_csv: bool) -> None:
     """Effects of removal: the exact change in each bet's EV (and house edge) when one card of
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
@@ -611,7 +625,7 @@ def eor(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs:
     shoe = build_shoe(decks, shoe_text, remove)
     chosen = choose_bets(bet_specs, (), all_bets)
     report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag)
-    text = render(eor_tables(report, names), fmt, digits, meta(_command_line(), shoe))
+    text = render(eor_tables(report, names), fmt, digits, meta(_command_line(), shoe), raw_csv=raw_csv)
     if plot_file is not None:
         if output is not None and os.path.realpath(plot_file) == os.path.realpath(output):
             raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")

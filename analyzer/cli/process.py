@@ -126,6 +126,16 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print ``text`` on standard output (or error) in the stream's own encoding, with the ASCII
+    fallback of :func:`ascii_fallback` (``click.echo`` would write UTF-8 to a stream declared
+    ASCII)."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + ("\n" if nl else ""))
+    if err:
+        stream.flush()
+
+
 def say(text: str) -> None:
     """One line on standard error, never raising (the terminal may be gone after SIGHUP)."""
     with contextlib.suppress(OSError, ValueError):
@@ -135,5 +145,5 @@ def say(text: str) -> None:
 
 __all__ = [
     "DEBUG_ENV", "EXIT_FINDING", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PIPE", "EXIT_USAGE",
-    "Ended", "ascii_fallback", "env_flag", "say", "signals_raise", "silence_stdout",
+    "Ended", "ascii_fallback", "echo", "env_flag", "say", "signals_raise", "silence_stdout",
 ]

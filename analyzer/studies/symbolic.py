@@ -65,6 +65,7 @@ from analyzer.errors import (
     SymbolicTypeError,
     SymbolicZeroDivisionError,
 )
+from analyzer.text import json_text
 
 __all__ = [
     "ENGINE_TABLES",
@@ -1050,7 +1051,7 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
     """
     import json
 
-    from analyzer.output.render import render
+    from analyzer.output.render import comment, render
 
     if not isinstance(fmt, str) or fmt not in ("text", "markdown", "latex", "json"):
         raise SymbolicError(f"unknown format {show(fmt)}: use text, markdown, latex or json")
@@ -1063,13 +1064,10 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
             {"title": s.title, "forms": [_form_json(f, digits, decks) for f in s.forms]} for s in sections]}
         if extra:
             doc["tables"] = json.loads(render(extra, "json", digits))["tables"]
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
     parts: list[str] = []
     if meta:
-        lines = [f"{k}: {v}" for k, v in meta.items()]
-        parts.append("\n".join(f"% {x}" for x in lines) if fmt == "latex"
-                     else "<!--\n" + "\n".join(lines) + "\n-->" if fmt == "markdown"
-                     else "\n".join(f"# {x}" for x in lines))
+        parts.append(comment(fmt, [f"{k}: {v}" for k, v in meta.items()]))
     intro = textwrap.fill(INTRO, 100)
     parts.append(_latex_escape(intro).replace("∞", r"$\infty$").replace("1/d²", r"1/d$^2$")
                  if fmt == "latex" else intro)
