@@ -371,15 +371,18 @@ def _deal_story(coup: Any) -> list[str]:
 def tables(out_dir: str) -> None:
     """Regenerate every committed file in results/: analysis tables for 1, 2, 4, 6, 8 decks and
     the bet catalogue for 1, 6, 8 decks (Markdown and JSON), and the closed forms in the number
-    of decks (Markdown and LaTeX)."""
+    of decks (Markdown and LaTeX).
+
+    All or nothing: the files are written into a sibling folder that is then swapped into
+    place.  An existing folder may hold only these files (it is refused otherwise)."""
     from analyzer.errors import OutputError
-    from analyzer.output.files import write_files
+    from analyzer.output.files import replace_folder
     from analyzer.output.results import generate
 
     if not out_dir.strip():
         raise OutputError("empty --out: give a folder, e.g. --out results/")
     files = generate()  # everything is built in memory first: no partial output on error
-    write_files({Path(out_dir) / name: text for name, text in files.items()})
+    replace_folder(out_dir, files)  # a sibling folder swapped into place: all or nothing
     echo(f"wrote {len(files)} files to {out_dir}")
 
 
@@ -403,8 +406,10 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs
          raw_csv: bool) -> None:
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
     from analyzer.output.bet_tables import bet_report, catalogue_listing
+    from analyzer.output.files import refuse_inputs
     from analyzer.output.render import render
 
+    refuse_inputs([output], bet_files)
     if list_only:
         emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
         return
@@ -493,14 +498,14 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
         report_line,
         summary_text,
     )
+    from analyzer.output.files import open_atomic, refuse_inputs
 
+    refuse_inputs([output], [log])
     checked = decks is not None or shoe_text is not None or remove is not None
     verifier = Verifier(build_shoe(decks, shoe_text, remove) if checked else None, paid_means)
     log_fmt = detect_format(log, log_format)
     ignored: list[str] = []
     stream: Any = contextlib.nullcontext(sys.stdin) if log == "-" else open_log(log)
-    from analyzer.output.files import open_atomic
-
     sink_context: Any = open_atomic(output) if output is not None else contextlib.nullcontext(sys.stdout)
     with sink_context as sink, stream as lines:
         size = 0 if log == "-" else os.path.getsize(log)
@@ -575,8 +580,10 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
     from analyzer.checks.conform import conform as run
     from analyzer.checks.conform import conformance_tables, parse_alpha, read_observed
     from analyzer.core.shoe import Shoe
+    from analyzer.output.files import refuse_inputs
     from analyzer.output.render import render
 
+    refuse_inputs([output], [observed])
     level = parse_alpha(alpha)
     counts = read_observed(observed, observed_format, bet_specs, max_line=max_line, max_bytes=max_bytes)
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
@@ -617,20 +624,25 @@ def eor(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs:
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
     from analyzer.output.bet_tables import choose_bets
+    from analyzer.output.files import same_file, write_files
     from analyzer.output.render import render
-    from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables
-    from analyzer.studies.eor import plot as draw
+    from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables, plot_image
 
     names = _table_names(table_names, EOR_TABLES)
     shoe = build_shoe(decks, shoe_text, remove)
     chosen = choose_bets(bet_specs, (), all_bets)
     report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag)
     text = render(eor_tables(report, names), fmt, digits, meta(_command_line(), shoe), raw_csv=raw_csv)
-    if plot_file is not None:
-        if output is not None and os.path.realpath(plot_file) == os.path.realpath(output):
-            raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
-        draw(report, plot_file)
-    emit(text, output)
+    if plot_file is None:
+        emit(text, output)
+        return
+    if output is not None and same_file(plot_file, output):
+        raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
+    image = plot_image(report, plot_file)
+    # Both targets are checked before either is written: a bad -o leaves no plot behind.
+    write_files({plot_file: image, **({output: text} if output is not None else {})})
+    if output is None:
+        emit(text, None)
 
 
 if __name__ == "__main__":  # pragma: no cover

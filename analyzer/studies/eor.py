@@ -416,6 +416,19 @@ def plot(report: EORReport, path: str | Path) -> None:
 
     Raises:
         PlotUnavailableError: matplotlib is not installed, or the suffix is not .png / .svg.
+        OutputError: ``path`` cannot be written.
+    """
+    from analyzer.output.files import write_files
+
+    write_files({path: plot_image(report, path)})
+
+
+def plot_image(report: EORReport, path: str | Path) -> bytes:
+    """The EOR chart of :func:`plot` as the bytes of a .png or .svg file, in the format that
+    ``path``'s suffix names (nothing is written).
+
+    Raises:
+        PlotUnavailableError: matplotlib is not installed, or the suffix is not .png / .svg.
     """
     target = Path(path)
     fmt = target.suffix.lower().lstrip(".")
@@ -442,14 +455,12 @@ def plot(report: EORReport, path: str | Path) -> None:
         ax.tick_params(labelsize=8)
     fig.suptitle(f"Effects of removal: {report.shoe.describe()}", fontsize=10)
     fig.tight_layout()
-    from analyzer.output.files import write_files
-
     image = io.BytesIO()
     try:
         fig.savefig(image, format=fmt)
     finally:
         plt.close(fig)
-    write_files({path: image.getvalue()})
+    return image.getvalue()
 
 
 # -- printable tables ----------------------------------------------------------------------------
