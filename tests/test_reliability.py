@@ -120,7 +120,8 @@ def run_process(*args: str, env: dict[str, str] | None = None, **popen: object) 
     """``python -m analyzer ARGS`` as a child process (for signals and pipes)."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.Popen([sys.executable, "-m", "analyzer", *args], cwd=ROOT, env=full_env,
-                            stdout=popen.pop("stdout", subprocess.PIPE), stderr=subprocess.PIPE, **popen)
+                            stdout=popen.pop("stdout", subprocess.PIPE),
+                            stderr=popen.pop("stderr", subprocess.PIPE), **popen)
 
 
 def test_an_internal_error_is_one_line_and_exit_code_70(monkeypatch):
@@ -422,3 +423,51 @@ def test_tables_out_refuses_a_folder_holding_other_files(tmp_path, monkeypatch):
     assert cli("tables", "--out", str(tmp_path / "nosuch" / "results")).exit_code == 2
     fresh = tmp_path / "fresh"
     assert cli("tables", "--out", str(fresh)).exit_code == 0 and (fresh / "a.md").read_text() == "new a"
+
+
+# -- memory flat in the log's length --------------------------------------------------------------
+
+
+def _distinct_bets(path: Path, coups: int) -> Path:
+    """A log whose every coup settles a different bet (tie:8.0000001, tie:8.0000002, ...), all
+    correctly (the Banker wins, so each tie bet loses its stake)."""
+    with open(path, "w") as fh:
+        for i in range(1, coups + 1):
+            bet, field = f"tie:8.{i:07d}", f"x{i}"
+            fh.write(f'{{"cards": "2 4 3 10 6 A", "stake": 10, "bets": {{"{bet}": -10}}, "{field}": 1}}\n')
+    return path
+
+
+def test_every_verify_cache_is_bounded(tmp_path):
+    import analyzer.checks.verify as verify
+    from analyzer.checks import logs
+
+    coups = 3 * max(logs.BET_CACHE_SIZE, verify.CLAIM_CACHE_SIZE, verify.AMOUNT_CACHE_SIZE) + 10
+    log = _distinct_bets(tmp_path / "many.jsonl", coups)
+    verifier = verify.Verifier()
+    ignored: list[str] = []
+    with verify.open_log(log) as fh:
+        assert list(verifier.run(verify.read_records(fh, "jsonl", ignored=ignored))) == []
+    assert verifier.coups == coups
+    assert logs.lookup_bet.cache_info().currsize <= logs.BET_CACHE_SIZE
+    assert verify._claim.cache_info().currsize <= verify.CLAIM_CACHE_SIZE
+    assert verify._text_amount.cache_info().currsize <= verify.AMOUNT_CACHE_SIZE
+    assert len(verify._CARD_CACHE) <= verify._CARD_CACHE_LIMIT
+    assert 0 < len(verifier._settled) <= verify.SETTLE_CACHE_SIZE
+    assert len(ignored) == verify.MAX_IGNORED
+
+
+def _peak_rss_kb(*args: str) -> int:
+    proc = run_process(*args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode == 0
+    return int(usage.ru_maxrss)  # kilobytes (Linux)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in kilobytes is Linux's")
+def test_verify_memory_stays_flat_on_a_log_of_distinct_bets(tmp_path):
+    short = _peak_rss_kb("verify", str(_distinct_bets(tmp_path / "short.jsonl", 20_000)))
+    long = _peak_rss_kb("verify", str(_distinct_bets(tmp_path / "long.jsonl", 120_000)))
+    assert long - short < 8 * 1024, (short, long)  # six times the log, not eight more megabytes

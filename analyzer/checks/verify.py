@@ -40,8 +40,10 @@ What is a discrepancy and what is unreadable input:
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -178,10 +180,15 @@ class Discrepancy:
 
 # -- reading --------------------------------------------------------------------------------------
 
+#: How many distinct amounts (as written), claims (bet, stake, amount settled) and settlements
+#: (bet, coup) are remembered, the least recently used dropped first: every cache is bounded,
+#: so memory stays flat however long the log and however many different bets it names.
+AMOUNT_CACHE_SIZE = 1024
+CLAIM_CACHE_SIZE = 1024
+SETTLE_CACHE_SIZE = 8192
+#: Card tokens remembered (the first ones seen; cards are few, and kept for the log's life).
+_CARD_CACHE_LIMIT = 4096
 _CARD_CACHE: dict[str, Card] = {}
-_AMOUNT_CACHE: dict[object, Fraction] = {}
-_CLAIM_CACHE: dict[tuple[str, object, object], ClaimedBet] = {}
-_CACHE_LIMIT = 4096
 #: (point value, rank index, suit index or -1) of each card object held in ``_CARD_CACHE``, by
 #: ``id``: those cards live as long as the module, so their ids are never reused.
 _META: dict[int, tuple[int, int, int]] = {}
@@ -210,21 +217,26 @@ def _cards(value: object, what: str, line: int) -> tuple[Card, ...]:
                 card = parse_card(token)
             except AnalyzerError as exc:
                 raise LogError(f"line {line}: {what}: {exc}") from None
-            if len(_CARD_CACHE) < _CACHE_LIMIT:
+            if len(_CARD_CACHE) < _CARD_CACHE_LIMIT:
                 _CARD_CACHE[token] = card
                 _META[id(card)] = _meta(card)
         out.append(card)
     return tuple(out)
 
 
-def _amount(value: object, what: str, line: int) -> Fraction:
-    found = _AMOUNT_CACHE.get(value) if isinstance(value, str) else None
-    if found is not None:
-        return found
-    amount = exact_amount(value, what, LogError, f"line {line}: ")
-    if isinstance(value, str) and len(_AMOUNT_CACHE) < _CACHE_LIMIT:
-        _AMOUNT_CACHE[value] = amount
-    return amount
+@functools.lru_cache(maxsize=AMOUNT_CACHE_SIZE)
+def _text_amount(text: str, what: str) -> Fraction:
+    """An amount written as text (remembered: a log repeats its stakes and payouts)."""
+    return exact_amount(text, what, LogError)
+
+
+def _amount(value: object, what: str) -> Fraction:
+    """An exact amount from a log value (text or a JSON number).
+
+    Raises:
+        LogError: not such a number (the caller adds the line).
+    """
+    return _text_amount(value, what) if isinstance(value, str) else exact_amount(value, what, LogError)
 
 
 _TOTALS = {str(t): t for t in range(10)}
@@ -268,6 +280,24 @@ def _bet(spec: str, line: int) -> Bet:
         raise LogError(f"line {line}: {exc}") from None
 
 
+@functools.lru_cache(maxsize=CLAIM_CACHE_SIZE, typed=True)
+def _claim(spec: str, stake: object, paid: object) -> ClaimedBet:
+    """The claim that bet ``spec`` on ``stake`` settled ``paid`` (remembered, bounded).
+
+    Raises:
+        AnalyzerError: an unknown bet, no stake, a stake not above 0, a bad amount (the caller
+            adds the line).
+    """
+    bet = lookup_bet(spec)
+    if stake is None:
+        raise LogError(f"bet {spec!r} has a settled amount but no stake: add a 'stake' column "
+                       f"(or 'stake:{spec}')")
+    amount_stake = _amount(stake, f"stake of {spec}")
+    if amount_stake.numerator <= 0:
+        raise LogError(f"bad stake {show(stake)} for {spec}: a stake must be greater than 0")
+    return ClaimedBet(spec, bet, amount_stake, _amount(paid, f"amount settled for {spec}"))
+
+
 def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and (not value or value.isspace()))
 
@@ -282,23 +312,13 @@ def _build(number: int, line: int, fields: dict[str, object],
         if _blank(paid):
             continue
         stake_value = default_stake if _blank(stake) else stake
-        hashable = not isinstance(paid, list | dict) and not isinstance(stake_value, list | dict)
-        key = (spec, stake_value, paid)
-        known = _CLAIM_CACHE.get(key) if hashable else None
-        if known is not None:
-            claimed.append(known)
-            continue
-        bet = _bet(spec, line)
-        if stake_value is None:
-            raise LogError(f"line {line}: bet {spec!r} has a settled amount but no stake: add a 'stake' "
-                           f"column (or 'stake:{spec}')")
-        amount_stake = _amount(stake_value, f"stake of {spec}", line)
-        if amount_stake.numerator <= 0:
-            raise LogError(f"line {line}: bad stake {show(stake_value)} for {spec}: "
-                           "a stake must be greater than 0")
-        claim = ClaimedBet(spec, bet, amount_stake, _amount(paid, f"amount settled for {spec}", line))
-        if hashable and len(_CLAIM_CACHE) < _CACHE_LIMIT:
-            _CLAIM_CACHE[key] = claim
+        try:
+            try:
+                claim = _claim(spec, stake_value, paid)
+            except TypeError:  # a list or an object as an amount: not hashable, not remembered
+                claim = _claim.__wrapped__(spec, stake_value, paid)
+        except AnalyzerError as exc:
+            raise LogError(f"line {line}: {exc}") from None
         claimed.append(claim)
 
     cards, player, banker = get("cards"), get("player"), get("banker")
@@ -627,7 +647,8 @@ class Verifier:
         self.keep_features = keep_features
         #: With ``keep_features``: the features of the last coup as dealt (None if undecidable).
         self.last_features: Features | None = None
-        self._settled: dict[tuple[str, Features], tuple[str, Fraction]] = {}
+        #: Settlements by (bet spec, coup as dealt), the least recently used dropped first.
+        self._settled: OrderedDict[tuple[str, Features], tuple[str, Fraction]] = OrderedDict()
 
     def run(self, records: Iterable[Record], require_coups: bool = True) -> Iterator[Discrepancy]:
         """Check each record in turn, yielding its discrepancies (streaming).
@@ -823,11 +844,14 @@ class Verifier:
 
     def _settle(self, claim: ClaimedBet, features: Features) -> tuple[str, Fraction]:
         key = (claim.spec, features)
-        found = self._settled.get(key)
+        settled = self._settled
+        found = settled.get(key)
         if found is None:
-            found = claim.bet.settle(features)
-            if len(self._settled) < 65536:
-                self._settled[key] = found
+            found = settled[key] = claim.bet.settle(features)
+            if len(settled) > SETTLE_CACHE_SIZE:
+                settled.popitem(last=False)
+        else:
+            settled.move_to_end(key)
         return found
 
     def _check_bet(self, rec: Record, claim: ClaimedBet, features: Features,
