@@ -471,3 +471,68 @@ def test_verify_memory_stays_flat_on_a_log_of_distinct_bets(tmp_path):
     short = _peak_rss_kb("verify", str(_distinct_bets(tmp_path / "short.jsonl", 20_000)))
     long = _peak_rss_kb("verify", str(_distinct_bets(tmp_path / "long.jsonl", 120_000)))
     assert long - short < 8 * 1024, (short, long)  # six times the log, not eight more megabytes
+
+
+# -- one behaviour for one thing ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ("analyze", "--decks", "８"), ("analyze", "--decks", "1_000"), ("analyze", "--decks", "٨"),
+    ("analyze", "--digits", "４"), ("verify", "examples/hands.csv", "--max-report", "1_0"),
+    ("eor", "--depth", "２"), ("eor", "--max-tag", "3_0"), ("bets", "--decks", "+8"),
+])
+def test_every_number_option_takes_ascii_digits_only(args, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert "digits 0-9" in one_error_line(result)
+
+
+def test_decks_and_shoe_read_numbers_alike():
+    assert cli("analyze", "--table", "outcomes", "--decks", "1").output.count("52 cards") >= 1
+    for bad in ("８", "1_0"):
+        assert cli("analyze", "--shoe", f"A={bad}").exit_code == cli("analyze", "--decks", bad).exit_code == 2
+
+
+@pytest.mark.parametrize("remove", [" ", ",", " , ", ""])
+def test_removing_nothing_is_an_error(remove):
+    for command in (("analyze",), ("conform", str(EXAMPLES / "observed.json"))):
+        result = cli(*command, "--remove", remove)
+        assert result.exit_code == 2
+        assert "--remove" in one_error_line(result)
+
+
+def test_a_bet_file_may_start_with_a_byte_order_mark(tmp_path):
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "bets.toml").read_bytes())
+    plain = cli("bets", "--bet-file", str(EXAMPLES / "bets.toml"))
+    result = cli("bets", "--bet-file", str(bom))
+    assert result.exit_code == 0
+    assert result.output.split("\n\n", 1)[1] == plain.output.split("\n\n", 1)[1]
+
+
+def test_list_with_bets_is_a_usage_error():
+    assert cli("bets", "--list").exit_code == 0
+    for extra in (("--bet", "nosuch"), ("--bet", "banker"), ("--all",), ("--bet-file", "x.toml")):
+        result = cli("bets", "--list", *extra)
+        assert result.exit_code == 2
+        assert "--list" in one_error_line(result)
+
+
+def _many_bets(path: Path, count: int) -> Path:
+    path.write_text("".join(f'[[bet]]\nname = "b{i}"\n[[bet.pay]]\nwhen = {{ winner = "tie" }}\npays = 8\n'
+                            for i in range(count)))
+    return path
+
+
+def test_a_bet_file_holds_a_bounded_number_of_bets(tmp_path):
+    with deadline(20):
+        result = cli("bets", "--bet-file", str(_many_bets(tmp_path / "many.toml", 1001)))
+    assert result.exit_code == 2
+    assert "more than the limit of 1,000 bets" in one_error_line(result)
+    three = _many_bets(tmp_path / "three.toml", 3)
+    assert cli("bets", "--bet-file", str(three)).exit_code == 0
+    for result in (cli("bets", "--bet-file", str(three), "--max-bets", "2"),
+                   cli("bets", "--bet-file", str(three), env={"PUNTO_BANCO_MAX_BETS": "2"})):
+        assert result.exit_code == 2 and "limit of 2 bets" in one_error_line(result)
+    assert "PUNTO_BANCO_MAX_BETS" in cli("bets", "--help").output

@@ -60,19 +60,27 @@ FEATURES: dict[str, tuple[str, Callable[[Features], object]]] = {
 
 #: A bet file is a few lines; refuse anything that is not (e.g. /dev/zero).
 MAX_FILE_BYTES = 1_000_000
+#: Most bets read from one file (each is priced in turn: a file of thousands would take
+#: minutes); ``load_bets(max_bets=...)``, ``bets --max-bets`` or this variable raise it.
+MAX_BETS_PER_FILE = 1_000
+MAX_BETS_ENV = "PUNTO_BANCO_MAX_BETS"
 
 _BET_KEYS = {"name", "title", "pay", "otherwise", "otherwise_event", "source"}
 _LINE_KEYS = {"event", "when", "pays"}
 
 
-def load_bets(path: str | Path) -> list[Bet]:
-    """Read the bets defined in a TOML file.
+def load_bets(path: str | Path, max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
+    """Read the bets defined in a TOML file (UTF-8, a leading byte order mark ignored as in
+    hand logs), at most ``max_bets`` of them.
 
     Raises:
-        BetError: the file is not valid TOML, or a bet is malformed (unknown key or feature,
-            bad value or pay); the message names the file, the bet and the offending key.
+        BetError: the file is not valid TOML, holds more than ``max_bets`` bets, or a bet is
+            malformed (unknown key or feature, bad value or pay); the message names the file,
+            the bet and the offending key (or the limit).
         OSError: the file cannot be read.
     """
+    if isinstance(max_bets, bool) or not isinstance(max_bets, int) or max_bets < 1:
+        raise BetError(f"bad limit on bets per file {max_bets!r}: use a whole number >= 1")
     where = str(path)
     if not where.strip():
         raise BetError("empty bet-file name: give the path of a TOML file")
@@ -85,7 +93,7 @@ def load_bets(path: str | Path) -> list[Bet]:
     if len(data) > MAX_FILE_BYTES:
         raise BetError(f"{where}: larger than {MAX_FILE_BYTES // 1_000_000} MB; a bet file is a few lines")
     try:
-        doc = tomllib.loads(data.decode("utf-8"))
+        doc = tomllib.loads(data.decode("utf-8-sig"))  # Windows editors write a byte order mark
     except UnicodeDecodeError as exc:
         raise BetError(f"{where}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
@@ -98,6 +106,9 @@ def load_bets(path: str | Path) -> list[Bet]:
     specs = doc.get("bet")
     if not isinstance(specs, list) or not specs:
         raise BetError(f"{where}: no bets: define at least one [[bet]] table")
+    if len(specs) > max_bets:
+        raise BetError(f"{where}: {len(specs):,} bets, more than the limit of {max_bets:,} bets per file "
+                       f"(--max-bets or {MAX_BETS_ENV} raise it)")
     return [_bet(where, i, spec) for i, spec in enumerate(specs, 1)]
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from analyzer import __version__
+from analyzer.bets.files import MAX_BETS_ENV, MAX_BETS_PER_FILE
 from analyzer.checks.logs import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV, whole_number
 from analyzer.cli.process import (
     DEBUG_ENV,
@@ -149,20 +150,24 @@ else:  # click < 8.2 has no generic ParamType at run time
 
 
 class WholeNumber(_IntParamType):
-    """A whole number of at least ``minimum``, read as every number of the tool is read
-    (:func:`analyzer.checks.logs.whole_number`: ASCII digits only, so ``８`` and ``1_000`` are
-    errors here as in ``--shoe``)."""
+    """A whole number from ``minimum`` to ``maximum`` (if given), read as every number of the
+    tool is read (:func:`analyzer.checks.logs.whole_number`: ASCII digits only, so ``８``,
+    ``1_000`` and ``+8`` are errors in every integer option, as in ``--shoe``, where click's
+    ``int()`` would accept them)."""
 
     name = "integer"
 
-    def __init__(self, minimum: int = 0) -> None:
+    def __init__(self, minimum: int = 0, maximum: int | None = None) -> None:
         self.minimum = minimum
+        self.maximum = maximum
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        """``value`` as an int, or a usage error naming it."""
+        """``value`` as an int, or a usage error naming it and the allowed range."""
         number = whole_number(value)
-        if number is None or number < self.minimum:
-            self.fail(f"{value!r} is not a whole number >= {self.minimum} (digits 0-9)", param, ctx)
+        if number is None or number < self.minimum or (self.maximum is not None and number > self.maximum):
+            allowed = f"from {self.minimum} to {self.maximum}" if self.maximum is not None \
+                else f">= {self.minimum}"
+            self.fail(f"{value!r} is not a whole number {allowed} (digits 0-9)", param, ctx)
         return number
 
 
@@ -195,7 +200,7 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
         func = click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
                             help="Shoe as 13 counts A,2,...,9,10,J,Q,K (e.g. 32,32,...), as RANK=COUNT "
                             "pairs (e.g. 8=2,K=3), or with suits: 52 counts or pairs such as Kh=2.")(func)
-        func = click.option("--decks", type=click.IntRange(min=1), default=None, help=decks_help)(func)
+        func = click.option("--decks", type=WholeNumber(1), default=None, help=decks_help)(func)
         return func
 
     return decorate
@@ -223,7 +228,7 @@ def output_options(func: FuncT) -> FuncT:
     func = raw_csv_option(func)
     func = click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
                         help="Write to this file (atomically) instead of standard output.")(func)
-    func = click.option("--digits", type=click.IntRange(min=0, max=1000), default=10, show_default=True,
+    func = click.option("--digits", type=WholeNumber(0, 1000), default=10, show_default=True,
                         help="Decimals shown, rounded exactly (never through a float).")(func)
     func = click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
                         help="Output format; JSON keeps every exact value.")(func)
@@ -237,9 +242,22 @@ def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> 
     if decks is not None and shoe_text is not None:
         raise UsageProblem("give --decks or --shoe, not both")
     shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(decks or 8)
-    if remove:
-        shoe = shoe.remove(remove)
-    return shoe
+    return removed(shoe, remove)
+
+
+def removed(shoe: Any, remove: str | None) -> Any:
+    """``shoe`` without the cards of ``--remove`` (none when the option is not given).
+
+    Raises:
+        UsageProblem: ``--remove`` names no card at all (``' '``, ``','``): removing nothing
+            silently would analyse the wrong shoe.
+    """
+    if remove is None:
+        return shoe
+    if not remove.replace(",", " ").split():
+        raise UsageProblem(f"--remove {remove!r} names no card: give the cards to take out, "
+                           "e.g. --remove 'K 5h'")
+    return shoe.remove(remove)
 
 
 def emit(text: str, output: str | None) -> None:
@@ -282,7 +300,7 @@ Environment:
   {DEBUG_ENV + "=1":<28} print the traceback of an internal error
   {MAX_LINE_ENV:<28} longest line read from a log (verify, conform)
   {MAX_FILE_ENV:<28} largest counts file read (conform)
-  {"PUNTO_BANCO_MAX_BETS":<28} most bets read from one bet file (bets)
+  {MAX_BETS_ENV:<28} most bets read from one bet file (bets)
 """
 
 
@@ -397,13 +415,17 @@ def tables(out_dir: str) -> None:
 @click.option("--fair-pay", is_flag=True, help="Also print the pay at which each adjustable bet is fair.")
 @click.option("--target-edge", default=None, metavar="PERCENT",
               help="Also print the pay giving this house edge, e.g. 1.5 (percent).")
-@click.option("--list", "list_only", is_flag=True, help="List the catalogue and exit.")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the catalogue and exit (alone: not with bets, shoes or bet options).")
+@click.option("--max-bets", type=WholeNumber(1), default=MAX_BETS_PER_FILE, show_default=True, metavar="N",
+              envvar=MAX_BETS_ENV, show_envvar=True,
+              help="Most bets read from one --bet-file (a file with more is an error naming the limit).")
 @output_options
 @_guard
 def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs: tuple[str, ...],
          bet_files: tuple[str, ...], all_bets: bool, events: bool, fair_pay: bool,
-         target_edge: str | None, list_only: bool, fmt: str, digits: int, output: str | None,
-         raw_csv: bool) -> None:
+         target_edge: str | None, list_only: bool, max_bets: int, fmt: str, digits: int,
+         output: str | None, raw_csv: bool) -> None:
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
     from analyzer.output.bet_tables import bet_report, catalogue_listing
     from analyzer.output.files import refuse_inputs
@@ -411,11 +433,18 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs
 
     refuse_inputs([output], bet_files)
     if list_only:
+        given = [name for name, value in (
+            ("--bet", bet_specs), ("--bet-file", bet_files), ("--all", all_bets), ("--events", events),
+            ("--fair-pay", fair_pay), ("--target-edge", target_edge), ("--decks", decks),
+            ("--shoe", shoe_text), ("--remove", remove)) if value not in (None, False, ())]
+        if given:
+            raise UsageProblem(f"--list prints the catalogue and takes no {', '.join(given)}: give --list "
+                               "alone, or the bets without --list")
         emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
         return
     shoe = build_shoe(decks, shoe_text, remove)
     tables = bet_report(shoe, bet_specs, bet_files, all_bets=all_bets, events=events,
-                        fair_pay=fair_pay, target_edge=target_edge)
+                        fair_pay=fair_pay, target_edge=target_edge, max_bets=max_bets)
     emit(render(tables, fmt, digits, meta(_command_line(), shoe), raw_csv=raw_csv), output)
 
 
@@ -433,7 +462,7 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs
               help="Smallest number of decks at which each bet's house edge crosses PERCENT (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "latex", "json"]), default="text",
               show_default=True, help="Output format; JSON keeps every exact value and coefficient.")
-@click.option("--digits", type=click.IntRange(min=0, max=1000), default=10, show_default=True,
+@click.option("--digits", type=WholeNumber(0, 1000), default=10, show_default=True,
               help="Decimals shown, rounded exactly (never through a float).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write to this file (atomically) instead of standard output.")
@@ -468,7 +497,7 @@ def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quant
               help="What a settled amount means: net win (0 push, -stake loss) or the amount returned.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl", "csv"]), default="text",
               show_default=True, help="Format of the discrepancy report.")
-@click.option("--max-report", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--max-report", type=WholeNumber(0), default=0, show_default=True,
               help="Report at most N discrepancies (0: all); all are counted.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the report to this file (atomically) instead of standard output.")
@@ -588,7 +617,7 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
     counts = read_observed(observed, observed_format, bet_specs, max_line=max_line, max_bytes=max_bytes)
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
-        shoe = shoe.remove(remove) if remove else shoe
+        shoe = removed(shoe, remove)
     else:
         shoe = build_shoe(decks, shoe_text, remove)
     if cut_card is not None:
@@ -607,9 +636,9 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
 @click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
 @click.option("--by", type=click.Choice(["rank", "value"]), default="rank", show_default=True,
               help="Remove one card of each rank (A..K) or of each point value (A..9, 10/J/Q/K).")
-@click.option("--depth", type=click.IntRange(min=1, max=13), default=4, show_default=True,
+@click.option("--depth", type=WholeNumber(1, 13), default=4, show_default=True,
               help="Depletion table: remove k = 1..DEPTH cards of one rank (or value).")
-@click.option("--max-tag", type=click.IntRange(min=1, max=20), default=3, show_default=True,
+@click.option("--max-tag", type=WholeNumber(1, 20), default=3, show_default=True,
               help="Largest |tag| tried for the suggested count systems.")
 @click.option("--table", "table_names", default="all", show_default=True, metavar="NAMES",
               help="Tables to print, comma-separated: summary, eor, depletion, published, or all.")
