@@ -203,6 +203,36 @@ def test_a_signal_during_a_write_leaves_no_partial_file(tmp_path, signum, code):
     assert len(err.decode().strip().splitlines()) == 1 and b"Traceback" not in err
 
 
+def _deliver(signum: int) -> None:
+    os.kill(os.getpid(), signum)
+    time.sleep(0.05)  # Python runs the handler at the next bytecode boundary
+
+
+def test_the_second_signal_lets_the_cleanup_finish_and_the_third_ends_it():
+    from analyzer.cli.process import Ended, signals_raise
+
+    with signals_raise():
+        with pytest.raises(Ended) as first:
+            _deliver(signal.SIGTERM)
+        assert first.value.name == "SIGTERM"
+        _deliver(signal.SIGTERM)  # during the cleanup: ignored
+        with pytest.raises(Ended):
+            _deliver(signal.SIGHUP)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # restored
+
+
+def test_a_signal_the_parent_ignores_stays_ignored():
+    from analyzer.cli.process import signals_raise
+
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup does
+    try:
+        with signals_raise():
+            _deliver(signal.SIGHUP)  # nothing happens
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, old)
+
+
 # -- odd text and injection -----------------------------------------------------------------------
 
 SURROGATE_ID = '{"cards": "2 K 3 3 9", "id": "\\ud800"}\n'

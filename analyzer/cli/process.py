@@ -66,19 +66,20 @@ def env_flag(name: str) -> bool:
 @contextlib.contextmanager
 def signals_raise() -> Iterator[None]:
     """While the block runs (main thread only), SIGTERM and SIGHUP raise :class:`Ended` and
-    SIGINT raises ``KeyboardInterrupt``, each once: a second signal during the cleanup is
-    ignored, so the cleanup finishes.  Handlers a parent set (an ignored SIGHUP) are kept;
-    the previous handlers come back afterwards."""
+    SIGINT raises ``KeyboardInterrupt``.  The second signal is ignored, so the cleanup the
+    first one started finishes (a temporary file removed); a third one raises again, for a
+    user who insists.  Handlers a parent set (an ignored SIGHUP) are kept; the previous
+    handlers come back afterwards."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    fired = False
+    received = 0
 
     def handler(signum: int, frame: FrameType | None) -> None:
-        nonlocal fired
-        if fired:
+        nonlocal received
+        received += 1
+        if received == 2:
             return
-        fired = True
         if signum == signal.SIGINT:
             raise KeyboardInterrupt
         raise Ended(signum)
