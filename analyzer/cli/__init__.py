@@ -14,7 +14,7 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -143,32 +143,22 @@ def _guard(func: FuncT) -> FuncT:
     return wrapper  # type: ignore[return-value]
 
 
-if TYPE_CHECKING:
-    _IntParamType = click.ParamType[int]
-else:  # click < 8.2 has no generic ParamType at run time
-    _IntParamType = click.ParamType
-
-
-class WholeNumber(_IntParamType):
+class WholeNumber(click.IntRange):
     """A whole number from ``minimum`` to ``maximum`` (if given), read as every number of the
     tool is read (:func:`analyzer.checks.logs.whole_number`: ASCII digits only, so ``８``,
     ``1_000`` and ``+8`` are errors in every integer option, as in ``--shoe``, where click's
-    ``int()`` would accept them)."""
-
-    name = "integer"
+    ``int()`` would accept them); the range is checked and shown in the help as click's
+    ``IntRange`` does."""
 
     def __init__(self, minimum: int = 0, maximum: int | None = None) -> None:
-        self.minimum = minimum
-        self.maximum = maximum
+        super().__init__(min=minimum, max=maximum)
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        """``value`` as an int, or a usage error naming it and the allowed range."""
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """``value`` as an int in range, or a usage error naming it."""
         number = whole_number(value)
-        if number is None or number < self.minimum or (self.maximum is not None and number > self.maximum):
-            allowed = f"from {self.minimum} to {self.maximum}" if self.maximum is not None \
-                else f">= {self.minimum}"
-            self.fail(f"{value!r} is not a whole number {allowed} (digits 0-9)", param, ctx)
-        return number
+        if number is None:
+            self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
+        return super().convert(number, param, ctx)
 
 
 def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
