@@ -70,6 +70,7 @@ def test_conform_stops_on_an_endless_counts_file(zero_links):
     assert "zero.json" in line and "larger than the limit of 1,000,000 bytes" in line
 
 
+@pytest.mark.slow
 def test_the_limits_are_adjustable_by_option_and_environment(tmp_path):
     log = tmp_path / "long.jsonl"
     log.write_text('{"cards": "2 4 3 10 6 A", "id": "' + "x" * 500 + '"}\n')
@@ -365,6 +366,7 @@ def test_standard_output_onto_the_input_is_refused(tmp_path):
     assert log.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_dev_stdout_appends_and_writes_into_a_pipe(tmp_path):
     app_log = tmp_path / "app.log"
     app_log.write_text("earlier line\n")
