@@ -46,8 +46,10 @@ from analyzer.errors import AnalyzerError, BetError
 
 #: A bet file is a few lines; refuse anything that is not (e.g. /dev/zero).
 MAX_FILE_BYTES = 1_000_000
-#: The most bets one file may define (each is priced; a file of thousands is a mistake).
-MAX_BETS = 1_000
+#: Most bets read from one file (each is priced in turn: a file of thousands would take
+#: minutes); ``load_bets(max_bets=...)``, ``bets --max-bets`` or this variable raise it.
+MAX_BETS_PER_FILE = 1_000
+MAX_BETS_ENV = "PUNTO_BANCO_MAX_BETS"
 
 Test = Callable[[Coup], bool]
 
@@ -143,15 +145,18 @@ def _same_card_four(group: CardGroup) -> bool:
     return len(keys) == 4 and len(set(keys)) == 1
 
 
-def load_bets(path: str | Path) -> list[Bet]:
-    """Read the bets defined in a TOML file (a UTF-8 byte-order mark is accepted).
+def load_bets(path: str | Path, max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
+    """Read the bets defined in a TOML file (UTF-8, a leading byte order mark ignored as in
+    hand logs), at most ``max_bets`` of them.
 
     Raises:
-        BetError: the file is missing, too large, not valid TOML, defines more than
-            :data:`MAX_BETS` bets, or a bet is malformed (unknown key or feature, bad value or
-            pay, a condition that can never hold); the message names the file, the bet and the
-            offending key.
+        BetError: the file is missing, too large, not valid TOML, holds more than ``max_bets``
+            bets, or a bet is malformed (unknown key or feature, bad value or pay, a condition
+            that can never hold); the message names the file, the bet and the offending key
+            (or the limit).
     """
+    if isinstance(max_bets, bool) or not isinstance(max_bets, int) or max_bets < 1:
+        raise BetError(f"bad limit on bets per file {max_bets!r}: use a whole number >= 1")
     where = str(path)
     if not where.strip():
         raise BetError("empty bet-file name: give the path of a TOML file")
@@ -168,13 +173,13 @@ def load_bets(path: str | Path) -> list[Bet]:
     if len(data) > MAX_FILE_BYTES:
         raise BetError(f"{where}: larger than {MAX_FILE_BYTES // 1_000_000} MB; a bet file is a few lines")
     try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # Windows editors write a byte order mark
     except UnicodeDecodeError as exc:
         raise BetError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    return parse_bets(text, where)
+    return parse_bets(text, where, max_bets)
 
 
-def parse_bets(text: str, where: str = "bet file") -> list[Bet]:
+def parse_bets(text: str, where: str = "bet file", max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
     """The bets of a bet file's text (see :func:`load_bets`)."""
     try:
         doc = tomllib.loads(text)
@@ -188,8 +193,9 @@ def parse_bets(text: str, where: str = "bet file") -> list[Bet]:
     specs = doc.get("bet")
     if not isinstance(specs, list) or not specs:
         raise BetError(f"{where}: no bets: define at least one [[bet]] table")
-    if len(specs) > MAX_BETS:
-        raise BetError(f"{where}: {len(specs):,} bets; a bet file holds at most {MAX_BETS:,}")
+    if len(specs) > max_bets:
+        raise BetError(f"{where}: {len(specs):,} bets, more than the limit of {max_bets:,} bets per file "
+                       f"(--max-bets or {MAX_BETS_ENV} raise it)")
     bets = [_bet(where, i, spec) for i, spec in enumerate(specs, 1)]
     names: set[str] = set()
     for bet in bets:

@@ -33,24 +33,32 @@ cut-card effect): see :data:`CUT_CARD_NOTE`.
 
 from __future__ import annotations
 
-import csv
-import json
+import io
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analyzer.bets.catalogue import find_bet
+from analyzer.checks.logs import (
+    MAX_FILE_BYTES,
+    MAX_LINE_CHARS,
+    csv_rows,
+    json_loads,
+    lookup_bet,
+    open_log,
+    read_bounded,
+    show,
+    whole_number,
+    winner_of,
+)
 from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
 from analyzer.core.features import Features, Level
 from analyzer.core.shoe import Shoe
 from analyzer.engine.pricing import Pricer
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, ObservedError
 
 if TYPE_CHECKING:
     from analyzer.output.render import Table
@@ -79,14 +87,8 @@ CUT_CARD_NOTE = (
     "coup from a freshly shuffled full shoe."
 )
 
-_WINNER_ALIASES = {"p": "player", "punto": "player", "b": "banker", "banco": "banker", "t": "tie",
-                   "egalite": "tie", "standoff": "tie"}
 _BET_ALIASES = {"hit": "win", "hits": "win", "wins": "win", "won": "win", "pushes": "push",
                 "lose": "loss", "losses": "loss", "lost": "loss"}
-
-
-class ObservedError(AnalyzerError):
-    """Observed counts that cannot be read or do not fit the families (message names the value)."""
 
 
 @dataclass
@@ -110,7 +112,7 @@ class Observed:
         fam, cat = normalise(family, category, where)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0 \
                 or count.bit_length() > 4 * MAX_NUMBER_CHARS:
-            raise ObservedError(f"{where}bad count {_show(count)} for {fam} {cat}: use a whole number >= 0 "
+            raise ObservedError(f"{where}bad count {show(count)} for {fam} {cat}: use a whole number >= 0 "
                                 f"(at most {MAX_NUMBER_CHARS} digits)")
         bucket = self.families.setdefault(fam, {})
         bucket[cat] = bucket.get(cat, 0) + count
@@ -123,7 +125,7 @@ def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
         ObservedError: unknown family or category; the message lists the allowed ones.
     """
     if not isinstance(category, str):
-        raise ObservedError(f"{where}bad category {_show(category)}: give its name as text")
+        raise ObservedError(f"{where}bad category {show(category)}: give its name as text")
     fam = _family(family, where)
     cat = category.strip().lower()
     if fam.startswith("bet:"):
@@ -132,7 +134,8 @@ def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
             raise ObservedError(f"{where}bad category {category!r} for {fam}: use win, push or loss")
         return fam, cat
     if fam == "winner":
-        cat = _WINNER_ALIASES.get(cat, cat)
+        named = winner_of(cat)
+        cat = named.value if named is not None else cat
     if cat not in FAMILIES[fam]:
         raise ObservedError(f"{where}bad category {category!r} for {fam}: use {', '.join(FAMILIES[fam])}")
     return fam, cat
@@ -145,12 +148,12 @@ def _family(family: str, where: str = "") -> str:
         ObservedError: not text, or an unknown family or bet.
     """
     if not isinstance(family, str):
-        raise ObservedError(f"{where}bad family {_show(family)}: give its name as text")
+        raise ObservedError(f"{where}bad family {show(family)}: give its name as text")
     if family.strip().lower().startswith("bet:"):
         try:
-            return "bet:" + find_bet(family.strip()[4:]).name
-        except (AnalyzerError, ValueError, ArithmeticError) as exc:
-            raise ObservedError(f"{where}family {_show(family)}: {exc}") from None
+            return "bet:" + lookup_bet(family.strip()[4:]).name
+        except AnalyzerError as exc:
+            raise ObservedError(f"{where}family {show(family)}: {exc}") from None
     fam = family.strip().lower().replace("-", "_")
     if fam not in FAMILIES:
         raise ObservedError(f"{where}unknown family {family!r}: use {', '.join(FAMILIES)} or bet:NAME")
@@ -160,43 +163,21 @@ def _family(family: str, where: str = "") -> str:
 # -- reading ----------------------------------------------------------------------------------------
 
 
-def _show(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to about ``limit`` characters, never converting a huge number to text."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
-        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
-    if isinstance(value, Decimal):  # a JSON number: shown as written, not as Decimal('...')
-        if len(value.as_tuple().digits) > limit:
-            return f"<a number of {len(value.as_tuple().digits)} digits>"
-        return str(value)
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-_WHOLE = re.compile(r"[0-9]+")
-
-
 def _count(value: object, what: str) -> int:
     """A count: a whole number >= 0 of at most :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits
     (an int, or its ASCII digits as text)."""
-    bad = ObservedError(f"bad count {_show(value)} for {what}: use a whole number >= 0 "
+    bad = ObservedError(f"bad count {show(value)} for {what}: use a whole number >= 0 "
                         f"(at most {MAX_NUMBER_CHARS} digits)")
-    if isinstance(value, bool):
+    number = whole_number(value)
+    if number is None:
         raise bad
-    if isinstance(value, int):
-        if value < 0 or value.bit_length() > 4 * MAX_NUMBER_CHARS:
-            raise bad
-        return value
-    if isinstance(value, str):
-        text = value.strip()
-        if _WHOLE.fullmatch(text) and len(text) <= MAX_NUMBER_CHARS:
-            return int(text)
-    raise bad
+    return number
 
 
 def _decks(value: object) -> int:
     """A number of decks: a whole number >= 1 of at most
     :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits (an int, or its ASCII digits as text)."""
-    bad = ObservedError(f"bad decks {_show(value)}: use a whole number of decks >= 1 "
+    bad = ObservedError(f"bad decks {show(value)}: use a whole number of decks >= 1 "
                         f"(at most {MAX_NUMBER_CHARS} digits)")
     try:
         n = _count(value, "decks")
@@ -205,17 +186,6 @@ def _decks(value: object) -> int:
     if n < 1:
         raise bad
     return n
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """A JSON object's members as a dict; a key given twice is an error (``json`` would keep
-    the last one silently)."""
-    out: dict[str, object] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ObservedError(f"the key {_show(key)} is given twice in one JSON object: give each key once")
-        out[key] = value
-    return out
 
 
 class _Seen:
@@ -241,38 +211,6 @@ class _Seen:
         self.categories[(fam, cat)] = spelling
 
 
-def _json_int(text: str) -> int | Decimal:
-    """JSON integers: ``int`` when short, else ``Decimal`` (no 4300-digit conversion error;
-    :func:`_count` then rejects it, naming the field)."""
-    return int(text) if len(text) <= MAX_NUMBER_CHARS else Decimal(text)
-
-
-def _too_deep_line(text: str, limit: int = 200) -> int:
-    """The line on which JSON ``text`` first nests deeper than ``limit`` (1 if never)."""
-    depth = 0
-    line = 1
-    in_string = escaped = False
-    for ch in text:
-        if ch == "\n":
-            line += 1
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > limit:
-                return line
-        elif ch in "]}":
-            depth -= 1
-    return 1
-
-
 def read_counts_json(text: str) -> Observed:
     """Observed counts from JSON: ``{"coups": N, "cut_card": bool, "decks": D,
     "winner": {"banker": n, ...}, "player_total": {...}, "banker_total": {...},
@@ -287,19 +225,10 @@ def read_counts_json(text: str) -> Observed:
         ObservedError: malformed JSON or counts, or repeated or conflicting fields.
     """
     if not isinstance(text, str):
-        raise ObservedError(f"bad JSON text {_show(text)}: give the file's contents as text")
+        raise ObservedError(f"bad JSON text {show(text)}: give the file's contents as text")
     text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark, as some editors write
-    try:
-        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int, object_pairs_hook=_unique_keys)
-    except ObservedError:
-        raise
-    except json.JSONDecodeError as exc:
-        raise ObservedError(f"line {exc.lineno}: not JSON: {exc.msg}") from None
-    except RecursionError:
-        raise ObservedError(f"line {_too_deep_line(text)}: JSON nested too deeply: observed counts "
-                            "are an object of families, each mapping categories to counts") from None
-    except ValueError as exc:
-        raise ObservedError(f"not JSON: {exc}") from None
+    doc = json_loads(text, ObservedError, shape="observed counts are an object of families, each "
+                     "mapping categories to counts")
     if not isinstance(doc, dict):
         raise ObservedError("observed counts must be a JSON object such as "
                             "{\"winner\": {\"banker\": 4586, ...}}")
@@ -319,13 +248,13 @@ def read_counts_json(text: str) -> Observed:
             obs.coups = _count(value, "coups")
         elif key == "cut_card":
             if not isinstance(value, bool):
-                raise ObservedError(f"bad cut_card {_show(value)}: use true or false")
+                raise ObservedError(f"bad cut_card {show(value)}: use true or false")
             obs.cut_card = value
         elif key == "decks":
             obs.decks = _decks(value)
         elif key == "shoe":
             if not isinstance(value, str) or not value.strip():
-                raise ObservedError(f"bad shoe {_show(value)}: give the shoe as text, as for --shoe "
+                raise ObservedError(f"bad shoe {show(value)}: give the shoe as text, as for --shoe "
                                     "(e.g. \"K=50,A=50\")")
             obs.shoe = value
         elif key == "bets":
@@ -338,7 +267,7 @@ def read_counts_json(text: str) -> Observed:
                     family(f"bet:{name}", f"bets {name!r}", {"win": counts})
         else:
             if not isinstance(value, dict):
-                raise ObservedError(f"family {_show(key)} must map categories to counts, got {_show(value)}")
+                raise ObservedError(f"family {show(key)} must map categories to counts, got {show(value)}")
             family(key, repr(key), value)
     if obs.decks is not None and obs.shoe is not None:
         raise ObservedError("give 'shoe' or 'decks', not both (as with --shoe and --decks)")
@@ -354,27 +283,17 @@ def read_counts_csv(text: str) -> Observed:
         ObservedError: a bad header, row or count, or a repeated row (the message gives the line).
     """
     if not isinstance(text, str):
-        raise ObservedError(f"bad CSV text {_show(text)}: give the file's contents as text")
-    rows = csv.reader(text.removeprefix("\ufeff").splitlines())
-    try:
-        header = [h.strip().lower() for h in next(rows, [])]
-    except csv.Error as exc:
-        raise ObservedError(f"line 1: {exc}") from None
+        raise ObservedError(f"bad CSV text {show(text)}: give the file's contents as text")
+    rows = csv_rows(io.StringIO(text.removeprefix("\ufeff"), newline=""), ObservedError)
+    first = next(rows, None)
+    header = [h.strip().lower() for h in first[1]] if first is not None else []
     if header != ["family", "category", "count"]:
         raise ObservedError("line 1: the header must be family,category,count, "
-                            f"got {_show(','.join(header))}")
+                            f"got {show(','.join(header))}")
     obs = Observed()
     seen = _Seen()
     coups_line = 0
-    line = 1
-    while True:
-        line += 1
-        try:
-            row = next(rows)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise ObservedError(f"line {line}: {exc}") from None
+    for line, row in rows:
         if not row or not "".join(row).strip():
             continue
         if len(row) != 3:
@@ -411,18 +330,18 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
     from analyzer.checks.verify import LogError, Record, Verifier
 
     if isinstance(bets, str) or not isinstance(bets, Iterable):
-        raise ObservedError(f"bad bets {_show(bets)}: give a list of catalogue bet names")
+        raise ObservedError(f"bad bets {show(bets)}: give a list of catalogue bet names")
     if isinstance(records, str | bytes) or not isinstance(records, Iterable):
-        raise ObservedError(f"bad records {_show(records)}: give hand-log records (verify.read_records)")
+        raise ObservedError(f"bad records {show(records)}: give hand-log records (verify.read_records)")
     verifier = Verifier(keep_features=True)
     chosen = []
     for b in bets:
         if not isinstance(b, str):
-            raise ObservedError(f"bad bet {_show(b)}: give a catalogue bet name such as 'tie'")
+            raise ObservedError(f"bad bet {show(b)}: give a catalogue bet name such as 'tie'")
         try:
-            chosen.append(find_bet(b))
-        except (AnalyzerError, ValueError, ArithmeticError) as exc:
-            raise ObservedError(f"--bet {_show(b)}: {exc}") from None
+            chosen.append(lookup_bet(b))
+        except AnalyzerError as exc:
+            raise ObservedError(f"--bet {show(b)}: {exc}") from None
     obs = Observed()
     for fam, cats in FAMILIES.items():
         obs.families[fam] = dict.fromkeys(cats, 0)
@@ -446,7 +365,7 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
         except AnalyzerError as exc:
             raise stopped(exc) from None
         if not isinstance(rec, Record):
-            raise ObservedError(f"bad record {_show(rec)}: give hand-log records (verify.read_records)")
+            raise ObservedError(f"bad record {show(rec)}: give hand-log records (verify.read_records)")
         shoe_info = shoe_info or rec.new_shoe or rec.shoe_id is not None
         if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != last_shoe):
             per_shoe = 0
@@ -476,21 +395,29 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
     return obs
 
 
-def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = ()) -> Observed:
+def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = (), *,
+                  max_line: int = MAX_LINE_CHARS, max_bytes: int = MAX_FILE_BYTES) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
     ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
     (``.json`` counts, ``.csv`` counts if its header is ``family,category,count`` else a hand
     log, ``.jsonl`` / ``.ndjson`` a hand log).
 
+    Bounded reads (:mod:`analyzer.checks.logs`): a counts file is read whole only up to
+    ``max_bytes`` bytes; a hand log is streamed, each line at most ``max_line`` characters.
+
     Raises:
-        ObservedError / LogError: unreadable input; OSError: the file cannot be read.
+        ObservedError / LogError: unreadable input, or a limit exceeded (the message names the
+            file and the limit); OSError: the file cannot be read.
     """
-    from analyzer.checks.verify import open_log, read_records
+    from analyzer.checks.verify import read_records
 
     if not isinstance(path, str | PathLike):
-        raise ObservedError(f"bad path {_show(path)}: give a file name")
+        raise ObservedError(f"bad path {show(path)}: give a file name")
+    for what, limit in (("line-length", max_line), ("file-size", max_bytes)):
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ObservedError(f"bad {what} limit {show(limit)}: use a whole number >= 1")
     if kind is not None and not isinstance(kind, str):
-        raise ObservedError(f"bad observed format {_show(kind)}: use json, csv, log-csv or log-jsonl")
+        raise ObservedError(f"bad observed format {show(kind)}: use json, csv, log-csv or log-jsonl")
     suffix = Path(path).suffix.lower()
     if kind is None:
         if suffix == ".json":
@@ -507,13 +434,10 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = ()) 
                                 "pass --observed-format json, csv, log-csv or log-jsonl")
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
-            return tally_log(read_records(fh, kind[4:]), bets)
+            return tally_log(read_records(fh, kind[4:], name=str(path), max_line=max_line), bets)
     if bets:
         raise ObservedError("--bet applies to hand logs only; name bets in the counts file (bet:NAME)")
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise ObservedError(f"{path}: not UTF-8 text") from None
+    text = read_bounded(path, ObservedError, max_bytes=max_bytes)
     if kind == "json":
         return read_counts_json(text)
     if kind == "csv":
@@ -547,7 +471,7 @@ def expected(family: str, pricer: Pricer) -> dict[str, Fraction]:
         ObservedError: unknown family; BetError: bad bet name, or suits needed and unknown.
     """
     if family.startswith("bet:"):
-        bet = find_bet(family[4:])
+        bet = lookup_bet(family[4:])
         summary = pricer.summary(bet)
         out = dict.fromkeys(BET_CATEGORIES, Fraction(0))
         for row in summary.events:
@@ -692,15 +616,15 @@ def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
             fewer than 6 cards (coups could run out mid-coup).
     """
     if not isinstance(observed, Observed):
-        raise ObservedError(f"bad observed counts {_show(observed)}: give an Observed (read_observed)")
+        raise ObservedError(f"bad observed counts {show(observed)}: give an Observed (read_observed)")
     if not isinstance(shoe, Shoe):
-        raise ObservedError(f"bad shoe {_show(shoe)}: give a Shoe (e.g. Shoe.standard(8))")
+        raise ObservedError(f"bad shoe {show(shoe)}: give a Shoe (e.g. Shoe.standard(8))")
     if isinstance(alpha, bool) or not isinstance(alpha, int | Fraction):
-        raise ObservedError(f"bad significance level {_show(alpha)}: give a Fraction (parse_alpha)")
+        raise ObservedError(f"bad significance level {show(alpha)}: give a Fraction (parse_alpha)")
     if not 0 < alpha < 1:
-        raise ObservedError(f"bad significance level {_show(alpha)}: use a number between 0 and 1, e.g. 0.01")
+        raise ObservedError(f"bad significance level {show(alpha)}: use a number between 0 and 1, e.g. 0.01")
     if families is not None and (isinstance(families, str) or not isinstance(families, Iterable)):
-        raise ObservedError(f"bad families {_show(families)}: give a list of family names")
+        raise ObservedError(f"bad families {show(families)}: give a list of family names")
     if shoe.size < 6:
         raise ObservedError(f"a shoe of {shoe.size} cards can run out mid-coup: conform needs at least 6")
     names = list(observed.families) if families is None else [
@@ -815,16 +739,16 @@ def parse_alpha(text: str) -> Fraction:
         ObservedError: not a number strictly between 0 and 1.
     """
     if not isinstance(text, str):
-        raise ObservedError(f"bad significance level {_show(text)}: give it as text such as '0.01'")
+        raise ObservedError(f"bad significance level {show(text)}: give it as text such as '0.01'")
     raw = text.strip()
     try:
         value = parse_exact(raw[:-1], "significance level") / 100 if raw.endswith("%") \
             else parse_exact(raw, "significance level")
     except AnalyzerError:
-        raise ObservedError(f"bad significance level {_show(text)}: use a number between 0 and 1, "
+        raise ObservedError(f"bad significance level {show(text)}: use a number between 0 and 1, "
                             "e.g. 0.01, 1/100 or 1% (at most 80 characters, exponent at most 30)") from None
     if not 0 < value < 1:
-        raise ObservedError(f"bad significance level {_show(text)}: use a number between 0 and 1, e.g. 0.01")
+        raise ObservedError(f"bad significance level {show(text)}: use a number between 0 and 1, e.g. 0.01")
     return value
 
 

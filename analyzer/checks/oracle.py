@@ -28,16 +28,16 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from analyzer.bets.catalogue import find_bet
 from analyzer.bets.model import Bet
+from analyzer.checks.logs import exact_amount, lookup_bet, show, winner_of
 from analyzer.checks.verify import ClaimedBet, Discrepancy, Record, Verifier, natural_rule_text
 from analyzer.core.cards import RANKS, SUITS, Card, parse_card, parse_cards
 from analyzer.core.coup import Coup, Winner, resolve
-from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.core.exact import MAX_NUMBER_CHARS
 from analyzer.core.features import Features, GuardedFeatures, Level, features_of
 from analyzer.core.shoe import Shoe
 from analyzer.engine.pricing import distribution, price
-from analyzer.errors import AnalyzerError, BetError, CoupError, ShoeError
+from analyzer.errors import CoupError, OracleError, OracleTypeError, ShoeError
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -45,36 +45,21 @@ if TYPE_CHECKING:
 CardsLike = str | Sequence[Card] | Sequence[str]
 
 
-class OracleError(AnalyzerError):
-    """A bad argument to the oracle (not a broken rule: that is an ``AssertionError``)."""
-
-
-class OracleTypeError(OracleError, TypeError):
-    """An argument of the wrong type (also a ``TypeError``, for callers that catch that)."""
-
-
-def _show(value: object, limit: int = 40) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
-        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def _shoe(shoe: Shoe | int) -> Shoe:
     if isinstance(shoe, Shoe):
         return shoe
     if isinstance(shoe, bool) or not isinstance(shoe, int):
-        raise OracleTypeError(f"bad shoe {_show(shoe)}: give a Shoe or a number of decks (an int >= 1)")
+        raise OracleTypeError(f"bad shoe {show(shoe)}: give a Shoe or a number of decks (an int >= 1)")
     if shoe < 1:
         raise ShoeError(f"bad number of decks {shoe}: use 1 or more")
     return Shoe.standard(shoe)
 
 
-def _cards(cards: CardsLike, what: str = "cards") -> list[Card]:
+def _as_cards(cards: CardsLike, what: str = "cards") -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards)
     if isinstance(cards, bytes | bytearray) or not isinstance(cards, Sequence):
-        raise OracleTypeError(f"bad {what} {_show(cards)}: give text such as '2 4 3 10 6 A' or a "
+        raise OracleTypeError(f"bad {what} {show(cards)}: give text such as '2 4 3 10 6 A' or a "
                               "sequence of Card objects or card strings")
     out = []
     for c in cards:
@@ -83,35 +68,24 @@ def _cards(cards: CardsLike, what: str = "cards") -> list[Card]:
         elif isinstance(c, str):
             out.append(parse_card(c))
         else:
-            raise OracleTypeError(f"bad card {_show(c)} in {what}: give a Card or card text such as 'Kh'")
+            raise OracleTypeError(f"bad card {show(c)} in {what}: give a Card or card text such as 'Kh'")
     return out
 
 
-def _bet(bet: str | Bet) -> Bet:
+def _as_bet(bet: str | Bet) -> Bet:
     if isinstance(bet, Bet):
         return bet
     if not isinstance(bet, str):
-        raise OracleTypeError(f"bad bet {_show(bet)}: give a catalogue bet name such as 'tie' or a Bet")
-    try:
-        return find_bet(bet)
-    except AnalyzerError:
-        raise
-    except (ValueError, ArithmeticError) as exc:
-        raise BetError(f"bad bet {_show(bet)}: {exc}") from None
+        raise OracleTypeError(f"bad bet {show(bet)}: give a catalogue bet name such as 'tie' or a Bet")
+    return lookup_bet(bet)
 
 
-def _amount(value: object, what: str) -> Fraction:
-    """An exact amount: an int, a Fraction or decimal text (bounded, via parse_exact)."""
+def _as_amount(value: object, what: str) -> Fraction:
+    """An exact amount: an int, a Fraction or decimal text (bounded, via the shared reader)."""
     if isinstance(value, bool) or not isinstance(value, int | Fraction | str):
-        raise OracleTypeError(f"{what} {_show(value)} is a {type(value).__name__}: give an int, a Fraction "
+        raise OracleTypeError(f"{what} {show(value)} is a {type(value).__name__}: give an int, a Fraction "
                               "or decimal text such as '9.5'")
-    exact = Fraction(value) if isinstance(value, int | Fraction) else None
-    if exact is not None and max(abs(exact.numerator), exact.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
-        raise OracleError(f"bad {what} {_show(value)}: at most {MAX_NUMBER_CHARS} digits")
-    try:
-        return parse_exact(value, what)
-    except AnalyzerError as exc:
-        raise OracleError(str(exc)) from None
+    return exact_amount(value, what, OracleError)
 
 
 def _claimed_total(value: object, what: str) -> int | None:
@@ -119,16 +93,16 @@ def _claimed_total(value: object, what: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OracleTypeError(f"bad {what} {_show(value)}: give an int (0..9)")
+        raise OracleTypeError(f"bad {what} {show(value)}: give an int (0..9)")
     if value.bit_length() > 4 * MAX_NUMBER_CHARS:
-        raise OracleError(f"bad {what} {_show(value)}: at most {MAX_NUMBER_CHARS} digits")
+        raise OracleError(f"bad {what} {show(value)}: at most {MAX_NUMBER_CHARS} digits")
     return value
 
 
 def _claimed_flag(value: object, what: str) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
-    raise OracleTypeError(f"bad {what} {_show(value)}: give True, False or None")
+    raise OracleTypeError(f"bad {what} {show(value)}: give True, False or None")
 
 
 # -- exact values ------------------------------------------------------------------------------------
@@ -165,12 +139,12 @@ def probability(event: Callable[[Features], bool], shoe: Shoe | int = 8, level: 
     True
     """
     if not callable(event):
-        raise OracleTypeError(f"bad event {_show(event)}: give a function of the Features, "
+        raise OracleTypeError(f"bad event {show(event)}: give a function of the Features, "
                               "e.g. lambda f: f.cards == 4")
     if not isinstance(level, Level):
-        raise OracleTypeError(f"bad level {_show(level)}: give a Level (VALUE, RANK or CARD)")
+        raise OracleTypeError(f"bad level {show(level)}: give a Level (VALUE, RANK or CARD)")
     if not isinstance(thirds, bool):
-        raise OracleTypeError(f"bad thirds {_show(thirds)}: give True or False")
+        raise OracleTypeError(f"bad thirds {show(thirds)}: give True or False")
     dist = distribution(_shoe(shoe), level, thirds)
     # The event sees only the fields its level provides; reading a finer one raises, rather
     # than silently seeing None (see GuardedFeatures).
@@ -188,7 +162,7 @@ def house_edge(bet: str | Bet, shoe: Shoe | int = 8) -> Fraction:
     >>> round_fraction(100 * house_edge("banker", 8), 4)  # RULES.md: 1.0579%
     Decimal('1.0579')
     """
-    return price(_bet(bet), _shoe(shoe)).house_edge
+    return price(_as_bet(bet), _shoe(shoe)).house_edge
 
 
 # -- assertions ------------------------------------------------------------------------------------------
@@ -201,22 +175,18 @@ def dealing_order(coup: Coup) -> list[Card]:
     '2 4 3 10 6 A'
     """
     if not isinstance(coup, Coup):
-        raise OracleTypeError(f"bad coup {_show(coup)}: give a Coup (e.g. resolve('2 4 3 10 6 A'))")
+        raise OracleTypeError(f"bad coup {show(coup)}: give a Coup (e.g. resolve('2 4 3 10 6 A'))")
     return [coup.player[0], coup.banker[0], coup.player[1], coup.banker[1],
             *coup.player[2:], *coup.banker[2:]]
 
 
-def _winner(value: Winner | str) -> Winner:
-    if isinstance(value, Winner):
-        return value
-    if not isinstance(value, str):
-        raise OracleTypeError(f"bad winner {_show(value)}: use 'player', 'banker', 'tie' or a Winner")
-    text = value.strip().lower()
-    aliases = {"p": "player", "b": "banker", "t": "tie", "punto": "player", "banco": "banker"}
-    try:
-        return Winner(aliases.get(text, text))
-    except ValueError:
-        raise OracleError(f"bad winner {_show(value)}: use 'player', 'banker', 'tie' or a Winner") from None
+def _as_winner(value: Winner | str) -> Winner:
+    if not isinstance(value, Winner | str):
+        raise OracleTypeError(f"bad winner {show(value)}: use 'player', 'banker', 'tie' or a Winner")
+    found = winner_of(value)
+    if found is None:
+        raise OracleError(f"bad winner {show(value)}: use 'player', 'banker', 'tie' or a Winner")
+    return found
 
 
 def _fail(seq: Sequence[Card], found: Sequence[Discrepancy], extra: str = "") -> AssertionError:
@@ -269,11 +239,11 @@ def assert_coup(
       banker: expected Banker stands, ... -- Banker on 3 must stand when the Player's third card is 8
       reference: Player 2 3 8 (3), Banker K 3 (3): Tie
     """
-    seq = _cards(cards)
+    seq = _as_cards(cards)
     if len(seq) < 4:
         raise CoupError(f"a coup needs at least 4 cards (Player, Banker, Player, Banker); got {len(seq)}")
-    p_hand = _cards(player, "player") if player is not None else None
-    b_hand = _cards(banker, "banker") if banker is not None else None
+    p_hand = _as_cards(player, "player") if player is not None else None
+    b_hand = _as_cards(banker, "banker") if banker is not None else None
     player_total = _claimed_total(player_total, "player_total")
     banker_total = _claimed_total(banker_total, "banker_total")
     player_draws = _claimed_flag(player_draws, "player_draws")
@@ -301,7 +271,7 @@ def assert_coup(
     rec = Record(
         1, 1, cards=tuple(seq[:used]), player=tuple(p_hand), banker=tuple(b_hand),
         player_total=player_total, banker_total=banker_total,
-        winner=_winner(winner) if winner is not None else None,
+        winner=_as_winner(winner) if winner is not None else None,
     )
     found = Verifier().check(rec)
     p2 = (seq[0].point + seq[2].point) % 10
@@ -333,14 +303,14 @@ def assert_payout(bet: str | Bet, cards: CardsLike, stake: Fraction | int | str,
     >>> assert_payout("banker", "3 6 4 2", 10, "9.5")
     Fraction(19, 2)
     """
-    amount_stake = _amount(stake, "stake")
-    amount_paid = _amount(paid, "paid")
+    amount_stake = _as_amount(stake, "stake")
+    amount_paid = _as_amount(paid, "paid")
     if amount_stake <= 0:
-        raise OracleError(f"bad stake {_show(stake)}: a stake must be greater than 0")
+        raise OracleError(f"bad stake {show(stake)}: a stake must be greater than 0")
     if not isinstance(returned, bool):
-        raise OracleTypeError(f"bad returned {_show(returned)}: give True or False")
-    chosen = _bet(bet)
-    seq = _cards(cards)
+        raise OracleTypeError(f"bad returned {show(returned)}: give True or False")
+    chosen = _as_bet(bet)
+    seq = _as_cards(cards)
     coup = resolve(seq)
     claim = ClaimedBet(chosen.name, chosen, amount_stake, amount_paid)
     rec = Record(1, 1, cards=tuple(dealing_order(coup)), bets=(claim,))
@@ -366,7 +336,7 @@ def shoes(min_decks: int = 1, max_decks: int = 8, *, depleted: bool = True,
 
     for name, value in (("min_decks", min_decks), ("max_decks", max_decks)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OracleTypeError(f"bad {name} {_show(value)}: give a whole number of decks")
+            raise OracleTypeError(f"bad {name} {show(value)}: give a whole number of decks")
     if min_decks < 1 or max_decks < min_decks:
         raise OracleError(f"bad deck range {min_decks}..{max_decks}: use 1 <= min_decks <= max_decks")
     full = st.integers(min_decks, max_decks).map(Shoe.standard)
@@ -403,7 +373,7 @@ def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrat
     from hypothesis import strategies as st
 
     if isinstance(size, bool) or not isinstance(size, int):
-        raise OracleTypeError(f"bad size {_show(size)}: give a whole number from 4 to 6")
+        raise OracleTypeError(f"bad size {show(size)}: give a whole number from 4 to 6")
     if not 4 <= size <= 6:
         raise OracleError(f"bad size {size}: a coup uses 4 to 6 cards")
     fixed = _shoe(shoe) if shoe is not None else None

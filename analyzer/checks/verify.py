@@ -40,22 +40,33 @@ What is a discrepancy and what is unreadable input:
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
-import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from os import PathLike
 from pathlib import Path
-from typing import TextIO
 
-from analyzer.bets.catalogue import find_bet
 from analyzer.bets.model import Bet
+from analyzer.checks.logs import (
+    MAX_LINE_CHARS,
+    csv_rows,
+    exact_amount,
+    jsonl_objects,
+    lookup_bet,
+    open_log,
+    show,
+    text_lines,
+    whole_number,
+    winner_of,
+)
 from analyzer.core.cards import Card, parse_card
 from analyzer.core.coup import Winner
-from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.core.exact import MAX_NUMBER_CHARS
 from analyzer.core.features import Features, Level
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import (
@@ -67,7 +78,8 @@ from analyzer.core.tableau import (
     banker_rule_text,
     player_rule_text,
 )
-from analyzer.errors import AnalyzerError, ShoeError
+from analyzer.errors import AnalyzerError, LogError, ShoeError
+from analyzer.text import csv_cell, json_text, printable
 
 #: Log formats by file extension.
 LOG_FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
@@ -84,61 +96,10 @@ KNOWN_FIELDS = (
 DEALING_ORDER_RULE = (
     "dealing order: Player, Banker, Player, Banker, then the Player's third card, then the Banker's"
 )
+#: At most this many unknown field names are noted (a log whose every line names a new one
+#: keeps constant memory).
+MAX_IGNORED = 20
 TOTAL_RULE = "a hand's total is the sum of its point values modulo 10 (A = 1, 2-9 face value, 10/J/Q/K = 0)"
-
-
-class LogError(AnalyzerError):
-    """A hand log that cannot be read: bad syntax, a bad card, a bad number, an unknown bet.
-
-    The message starts with the line number (``line 12: ...``) when the error is in a record.
-    """
-
-
-def _show(value: object, limit: int = 40) -> str:
-    """``repr(value)``, cut to about ``limit`` characters (a message never quotes a whole
-    megabyte, nor converts a huge number to text)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
-        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
-    if isinstance(value, Decimal):  # a JSON number: shown as written, not as Decimal('...')
-        text = str(value) if len(value.as_tuple().digits) <= limit \
-            else f"<a number of {len(value.as_tuple().digits)} digits>"
-    else:
-        text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def _json_int(text: str) -> int | Decimal:
-    """JSON integers: as ``int`` when short, else as ``Decimal`` (no 4300-digit conversion
-    error; the field's own check then rejects it, naming the field)."""
-    return int(text) if len(text) <= MAX_NUMBER_CHARS else Decimal(text)
-
-
-class _DuplicateKeyError(ValueError):
-    """A key given twice in one JSON object (``json`` would keep the last one silently)."""
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKeyError(f"the key {_show(key)} is given twice in one JSON object: "
-                                     "give each key once")
-        out[key] = value
-    return out
-
-
-def _json_loads(text: str, line: int) -> object:
-    """``json.loads`` with exact, bounded numbers; errors as :class:`LogError` naming ``line``."""
-    try:
-        return json.loads(text, parse_float=Decimal, parse_int=_json_int, object_pairs_hook=_unique_keys)
-    except _DuplicateKeyError as exc:
-        raise LogError(f"line {line}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise LogError(f"line {line}: not JSON: {exc.msg} (column {exc.colno})") from None
-    except RecursionError:
-        raise LogError(f"line {line}: JSON nested too deeply: a record is a flat JSON object") from None
-    except ValueError as exc:  # e.g. a number Decimal cannot read
-        raise LogError(f"line {line}: not JSON: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -200,10 +161,14 @@ class Discrepancy:
     coup_id: str | None = None
 
     def __str__(self) -> str:
+        """One line: the log's own text (id, bet names) with control characters escaped
+        (:func:`analyzer.text.printable`), so an id can neither recolour the terminal nor
+        forge a report line."""
         where = f"record {self.record} (line {self.line}" + (
             f", id {self.coup_id})" if self.coup_id else ")"
         )
-        return f"{where}: {self.field}: expected {self.expected}, claimed {self.claimed} -- {self.rule}"
+        return printable(f"{where}: {self.field}: expected {self.expected}, claimed {self.claimed} "
+                         f"-- {self.rule}")
 
     def as_dict(self) -> dict[str, object]:
         """The discrepancy as a JSON-ready mapping."""
@@ -215,11 +180,15 @@ class Discrepancy:
 
 # -- reading --------------------------------------------------------------------------------------
 
+#: How many distinct amounts (as written), claims (bet, stake, amount settled) and settlements
+#: (bet, coup) are remembered, the least recently used dropped first: every cache is bounded,
+#: so memory stays flat however long the log and however many different bets it names.
+AMOUNT_CACHE_SIZE = 1024
+CLAIM_CACHE_SIZE = 1024
+SETTLE_CACHE_SIZE = 8192
+#: Card tokens remembered (the first ones seen; cards are few, and kept for the log's life).
+_CARD_CACHE_LIMIT = 4096
 _CARD_CACHE: dict[str, Card] = {}
-_BET_CACHE: dict[str, Bet] = {}
-_AMOUNT_CACHE: dict[object, Fraction] = {}
-_CLAIM_CACHE: dict[tuple[str, object, object], ClaimedBet] = {}
-_CACHE_LIMIT = 4096
 #: (point value, rank index, suit index or -1) of each card object held in ``_CARD_CACHE``, by
 #: ``id``: those cards live as long as the module, so their ids are never reused.
 _META: dict[int, tuple[int, int, int]] = {}
@@ -238,7 +207,7 @@ def _cards(value: object, what: str, line: int) -> tuple[Card, ...]:
     elif isinstance(value, list) and all(isinstance(t, str) for t in value):
         tokens = value
     else:
-        raise LogError(f"line {line}: bad {what} {_show(value)}: give cards as text such as '2 4 3 10 6 A' "
+        raise LogError(f"line {line}: bad {what} {show(value)}: give cards as text such as '2 4 3 10 6 A' "
                        "or a list of card strings")
     out = []
     for token in tokens:
@@ -248,34 +217,29 @@ def _cards(value: object, what: str, line: int) -> tuple[Card, ...]:
                 card = parse_card(token)
             except AnalyzerError as exc:
                 raise LogError(f"line {line}: {what}: {exc}") from None
-            if len(_CARD_CACHE) < _CACHE_LIMIT:
+            if len(_CARD_CACHE) < _CARD_CACHE_LIMIT:
                 _CARD_CACHE[token] = card
                 _META[id(card)] = _meta(card)
         out.append(card)
     return tuple(out)
 
 
-def _amount(value: object, what: str, line: int) -> Fraction:
-    found = _AMOUNT_CACHE.get(value) if isinstance(value, str) else None
-    if found is not None:
-        return found
-    if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
-        raise LogError(f"line {line}: bad {what} {_show(value)}: use a number such as 10, 9.5 or 19/2")
-    if isinstance(value, Decimal) and not value.is_finite():
-        raise LogError(f"line {line}: bad {what} {value}: use a number such as 10, 9.5 or 19/2")
-    if isinstance(value, int) and value.bit_length() > 4 * MAX_NUMBER_CHARS:
-        raise LogError(f"line {line}: bad {what} {_show(value)}: at most {MAX_NUMBER_CHARS} digits")
-    try:
-        amount = parse_exact(value, what)
-    except AnalyzerError as exc:
-        raise LogError(f"line {line}: {exc}") from None
-    if isinstance(value, str) and len(_AMOUNT_CACHE) < _CACHE_LIMIT:
-        _AMOUNT_CACHE[value] = amount
-    return amount
+@functools.lru_cache(maxsize=AMOUNT_CACHE_SIZE)
+def _text_amount(text: str, what: str) -> Fraction:
+    """An amount written as text (remembered: a log repeats its stakes and payouts)."""
+    return exact_amount(text, what, LogError)
+
+
+def _amount(value: object, what: str) -> Fraction:
+    """An exact amount from a log value (text or a JSON number).
+
+    Raises:
+        LogError: not such a number (the caller adds the line).
+    """
+    return _text_amount(value, what) if isinstance(value, str) else exact_amount(value, what, LogError)
 
 
 _TOTALS = {str(t): t for t in range(10)}
-_WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 def _total(value: object, what: str, line: int) -> int:
@@ -284,26 +248,17 @@ def _total(value: object, what: str, line: int) -> int:
     found = _TOTALS.get(value) if isinstance(value, str) else None
     if found is not None:
         return found
-    text = value.strip() if isinstance(value, str) else value
-    if isinstance(text, str) and _WHOLE.fullmatch(text) and len(text) <= MAX_NUMBER_CHARS:
-        return int(text)
-    if isinstance(text, int) and not isinstance(text, bool) and text.bit_length() <= 4 * MAX_NUMBER_CHARS:
-        return text
-    raise LogError(f"line {line}: bad {what} {_show(value)}: use a whole number such as 0..9 "
+    number = whole_number(value, signed=True)
+    if number is not None:
+        return number
+    raise LogError(f"line {line}: bad {what} {show(value)}: use a whole number such as 0..9 "
                    f"(at most {MAX_NUMBER_CHARS} digits)")
 
 
-_WINNERS = {
-    "player": Winner.PLAYER, "p": Winner.PLAYER, "punto": Winner.PLAYER,
-    "banker": Winner.BANKER, "b": Winner.BANKER, "banco": Winner.BANKER,
-    "tie": Winner.TIE, "t": Winner.TIE, "egalite": Winner.TIE, "égalité": Winner.TIE, "standoff": Winner.TIE,
-}
-
-
 def _winner(value: object, line: int) -> Winner:
-    found = _WINNERS.get(value.strip().lower()) if isinstance(value, str) else None
+    found = winner_of(value) if isinstance(value, str) else None
     if found is None:
-        raise LogError(f"line {line}: bad winner {_show(value)}: use player, banker or tie (or P, B, T)")
+        raise LogError(f"line {line}: bad winner {show(value)}: use player, banker or tie (or P, B, T)")
     return found
 
 
@@ -315,18 +270,32 @@ def _flag(value: object, what: str, line: int) -> bool:
         return True
     if text in ("", "0", "false", "no", "n", 0):
         return False
-    raise LogError(f"line {line}: bad {what} {_show(value)}: use true/false, yes/no or 1/0")
+    raise LogError(f"line {line}: bad {what} {show(value)}: use true/false, yes/no or 1/0")
 
 
 def _bet(spec: str, line: int) -> Bet:
-    bet = _BET_CACHE.get(spec)
-    if bet is None:
-        try:
-            bet = find_bet(spec)
-        except (AnalyzerError, ValueError, ArithmeticError) as exc:
-            raise LogError(f"line {line}: {exc}") from None
-        _BET_CACHE[spec] = bet
-    return bet
+    try:
+        return lookup_bet(spec)
+    except AnalyzerError as exc:
+        raise LogError(f"line {line}: {exc}") from None
+
+
+@functools.lru_cache(maxsize=CLAIM_CACHE_SIZE, typed=True)
+def _claim(spec: str, stake: object, paid: object) -> ClaimedBet:
+    """The claim that bet ``spec`` on ``stake`` settled ``paid`` (remembered, bounded).
+
+    Raises:
+        AnalyzerError: an unknown bet, no stake, a stake not above 0, a bad amount (the caller
+            adds the line).
+    """
+    bet = lookup_bet(spec)
+    if stake is None:
+        raise LogError(f"bet {spec!r} has a settled amount but no stake: add a 'stake' column "
+                       f"(or 'stake:{spec}')")
+    amount_stake = _amount(stake, f"stake of {spec}")
+    if amount_stake.numerator <= 0:
+        raise LogError(f"bad stake {show(stake)} for {spec}: a stake must be greater than 0")
+    return ClaimedBet(spec, bet, amount_stake, _amount(paid, f"amount settled for {spec}"))
 
 
 def _blank(value: object) -> bool:
@@ -343,23 +312,13 @@ def _build(number: int, line: int, fields: dict[str, object],
         if _blank(paid):
             continue
         stake_value = default_stake if _blank(stake) else stake
-        hashable = not isinstance(paid, list | dict) and not isinstance(stake_value, list | dict)
-        key = (spec, stake_value, paid)
-        known = _CLAIM_CACHE.get(key) if hashable else None
-        if known is not None:
-            claimed.append(known)
-            continue
-        bet = _bet(spec, line)
-        if stake_value is None:
-            raise LogError(f"line {line}: bet {spec!r} has a settled amount but no stake: add a 'stake' "
-                           f"column (or 'stake:{spec}')")
-        amount_stake = _amount(stake_value, f"stake of {spec}", line)
-        if amount_stake.numerator <= 0:
-            raise LogError(f"line {line}: bad stake {_show(stake_value)} for {spec}: "
-                           "a stake must be greater than 0")
-        claim = ClaimedBet(spec, bet, amount_stake, _amount(paid, f"amount settled for {spec}", line))
-        if hashable and len(_CLAIM_CACHE) < _CACHE_LIMIT:
-            _CLAIM_CACHE[key] = claim
+        try:
+            try:
+                claim = _claim(spec, stake_value, paid)
+            except TypeError:  # a list or an object as an amount: not hashable, not remembered
+                claim = _claim.__wrapped__(spec, stake_value, paid)
+        except AnalyzerError as exc:
+            raise LogError(f"line {line}: {exc}") from None
         claimed.append(claim)
 
     cards, player, banker = get("cards"), get("player"), get("banker")
@@ -367,7 +326,7 @@ def _build(number: int, line: int, fields: dict[str, object],
     shoe_id, new_shoe, burn, coup_id = get("shoe"), get("new_shoe"), get("burn"), get("id")
     for what, ident in (("shoe", shoe_id), ("id", coup_id)):
         if ident is not None and (isinstance(ident, bool) or not isinstance(ident, str | int | Decimal)):
-            raise LogError(f"line {line}: bad {what} {_show(ident)}: give an id as text or a number")
+            raise LogError(f"line {line}: bad {what} {show(ident)}: give an id as text or a number")
     return Record(
         number,
         line,
@@ -394,10 +353,10 @@ def detect_format(path: str, log_format: str | None = None) -> str:
     """
     if log_format is not None:
         if not isinstance(log_format, str) or log_format not in ("csv", "jsonl"):
-            raise LogError(f"bad log format {_show(log_format)}: use csv or jsonl")
+            raise LogError(f"bad log format {show(log_format)}: use csv or jsonl")
         return log_format
     if not isinstance(path, str | PathLike):
-        raise LogError(f"bad log path {_show(path)}: give a file name")
+        raise LogError(f"bad log path {show(path)}: give a file name")
     found = LOG_FORMATS.get(Path(path).suffix.lower())
     if found is None:
         raise LogError(f"cannot tell the format of {path!r} from its extension: name it .csv or .jsonl "
@@ -405,53 +364,22 @@ def detect_format(path: str, log_format: str | None = None) -> str:
     return found
 
 
-def _counted(lines: Iterable[str], progress: Callable[[int], None] | None) -> Iterator[str]:
-    pending = 0
-    number = 0
-    iterator = iter(lines)
-    while True:
-        try:
-            line = next(iterator)
-        except StopIteration:
-            break
-        except UnicodeDecodeError as exc:
-            raise LogError(f"line {number + 1}: not UTF-8 text ({exc.reason}): a hand log is a UTF-8 "
-                           "CSV or JSON Lines file") from None
-        number += 1
-        if not isinstance(line, str):
-            raise LogError(f"line {number}: got {type(line).__name__}, not text: open the log in text "
-                           "mode (analyzer.checks.verify.open_log) or give lines of text")
-        if number == 1 and line.startswith("\ufeff"):  # a UTF-8 byte order mark (Excel's "CSV UTF-8")
-            line = line[1:]
-        if not line.isascii():
-            try:
-                line.encode("utf-8")
-            except UnicodeEncodeError as exc:  # a byte open_log could not decode (surrogateescape)
-                bad = ord(line[exc.start]) - 0xDC00 if 0xDC80 <= ord(line[exc.start]) <= 0xDCFF else None
-                what = f"byte 0x{bad:02x}" if bad is not None else "a character"
-                raise LogError(f"line {number}: not UTF-8 text ({what} at column {exc.start + 1}): a hand "
-                               "log is a UTF-8 CSV or JSON Lines file") from None
-        if progress is not None:
-            pending += len(line)
-            if number % 4096 == 0:
-                progress(pending)
-                pending = 0
-        yield line
-    if progress is not None:
-        progress(pending)
-
-
 def read_records(stream: Iterable[str], log_format: str,
                  progress: Callable[[int], None] | None = None,
-                 ignored: list[str] | None = None) -> Iterator[Record]:
-    """Parse a hand log line by line into :class:`Record` objects (streaming).
+                 ignored: list[str] | None = None, *, name: str | None = None,
+                 max_line: int = MAX_LINE_CHARS) -> Iterator[Record]:
+    """Parse a hand log line by line into :class:`Record` objects (streaming, through the shared
+    reader :func:`analyzer.checks.logs.text_lines`).
 
     ``progress``, if given, is called now and then with the number of characters read since
     its last call.  Unknown CSV columns / JSON keys are skipped and their names appended to
-    ``ignored`` (once each).
+    ``ignored`` (once each, at most :data:`MAX_IGNORED` names).  ``name`` is how errors name
+    the log (default: the stream's file name); a line longer than ``max_line`` characters
+    stops the run.
 
     Raises:
-        LogError: unreadable input; the message gives the line number.
+        LogError: unreadable input; the message gives the line number (and, for a line over
+            the limit, the file and the limit).
     """
     if isinstance(stream, str):  # the whole log as one text
         stream = stream.splitlines(keepends=True)
@@ -459,8 +387,10 @@ def read_records(stream: Iterable[str], log_format: str,
         raise LogError(f"cannot read a hand log from {type(stream).__name__}: give a text file "
                        "(open_log) or lines of text")
     if not isinstance(log_format, str):
-        raise LogError(f"bad log format {_show(log_format)}: use csv or jsonl")
-    lines = _counted(stream, progress)
+        raise LogError(f"bad log format {show(log_format)}: use csv or jsonl")
+    if isinstance(max_line, bool) or not isinstance(max_line, int) or max_line < 1:
+        raise LogError(f"bad line-length limit {show(max_line)}: use a whole number >= 1")
+    lines = text_lines(stream, LogError, name=name, max_line=max_line, progress=progress)
     if log_format == "csv":
         yield from _read_csv(lines, ignored)
     elif log_format == "jsonl":
@@ -469,14 +399,18 @@ def read_records(stream: Iterable[str], log_format: str,
         raise LogError(f"bad log format {log_format!r}: use csv or jsonl")
 
 
+def _note_ignored(ignored: list[str] | None, name: str) -> None:
+    """Add ``name`` to the unknown fields noted, once, keeping at most :data:`MAX_IGNORED`."""
+    if ignored is not None and name not in ignored and len(ignored) < MAX_IGNORED:
+        ignored.append(name)
+
+
 def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Record]:
-    reader = csv.reader(lines)
-    try:
-        header = next(reader)
-    except StopIteration:
+    rows = csv_rows(lines, LogError)
+    head = next(rows, None)
+    if head is None:
         return
-    except csv.Error as exc:
-        raise LogError(f"line 1: {exc}") from None
+    header = head[1]
     names = [h.strip().lower() for h in header]
     first: dict[str, int] = {}
     for i, name in enumerate(names):
@@ -506,8 +440,8 @@ def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Recor
             bet_cols[name[4:].strip()] = i
         elif name.startswith("stake:") and name[6:].strip():
             stake_cols[name[6:].strip()] = i
-        elif ignored is not None and header[i] not in ignored:
-            ignored.append(header[i])
+        else:
+            _note_ignored(ignored, header[i])
     for spec in stake_cols:
         if spec not in bet_cols:
             raise LogError(f"line 1: column 'stake:{spec}' has no matching 'bet:{spec}' column")
@@ -515,16 +449,7 @@ def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Recor
         _bet(spec, 1)
     width = len(names)
     number = 0
-    last = reader.line_num
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as exc:
-            raise LogError(f"line {last + 1}: {exc}") from None
-        line = last + 1
-        last = reader.line_num
+    for line, row in rows:
         if not row or (len(row) == 1 and not row[0].strip()):
             continue
         if len(row) != width:
@@ -537,14 +462,7 @@ def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Recor
 
 
 def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Record]:
-    number = 0
-    for line_no, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        obj = _json_loads(text, line_no)
-        if not isinstance(obj, dict):
-            raise LogError(f"line {line_no}: each line must be a JSON object, got {type(obj).__name__}")
-        number += 1
+    for number, (line_no, obj) in enumerate(jsonl_objects(lines, LogError), 1):
         raw_bets = obj.get("bets")
         raw_bets = {} if raw_bets is None else raw_bets
         if not isinstance(raw_bets, dict):
@@ -555,7 +473,7 @@ def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Rec
             if isinstance(settled, dict):
                 extra = sorted(set(settled) - {"stake", "paid"})
                 if extra:
-                    raise LogError(f"line {line_no}: bet {spec!r}: unknown key {_show(extra[0])}: give "
+                    raise LogError(f"line {line_no}: bet {spec!r}: unknown key {show(extra[0])}: give "
                                    "{\"stake\": ..., \"paid\": ...}")
                 if "paid" not in settled:
                     raise LogError(f"line {line_no}: bet {spec!r}: no 'paid': give "
@@ -565,23 +483,9 @@ def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Rec
                 bets.append((str(spec).strip(), None, settled))
         if ignored is not None:
             for key in obj:
-                if key not in KNOWN_FIELDS and key != "bets" and key not in ignored:
-                    ignored.append(key)
+                if key not in KNOWN_FIELDS and key != "bets":
+                    _note_ignored(ignored, key)
         yield _build(number, line_no, {k: v for k, v in obj.items() if not _blank(v)}, bets)
-
-
-def open_log(path: str) -> TextIO:
-    """Open a hand log for reading (UTF-8, universal newlines as the csv module wants).
-
-    Bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``), so that
-    :func:`read_records` can name the line they are on.
-
-    Raises:
-        OSError: the file cannot be opened; LogError: ``path`` is not a file name.
-    """
-    if not isinstance(path, str | PathLike):
-        raise LogError(f"bad log path {_show(path)}: give a file name")
-    return open(path, encoding="utf-8-sig", errors="surrogateescape", newline="")
 
 
 # -- checking -------------------------------------------------------------------------------------
@@ -594,7 +498,7 @@ def amount_text(x: Fraction) -> str:
     ('9.5', '-10', '1/3')
     """
     if isinstance(x, bool) or not isinstance(x, int | Fraction):
-        raise LogError(f"bad amount {_show(x)}: give an int or a Fraction")
+        raise LogError(f"bad amount {show(x)}: give an int or a Fraction")
     x = Fraction(x)
     if x.denominator == 1:
         return str(x.numerator)
@@ -729,10 +633,10 @@ class Verifier:
     def __init__(self, shoe: Shoe | None = None, paid_means: str = "net",
                  keep_features: bool = False) -> None:
         if not isinstance(paid_means, str) or paid_means not in PAID_MEANINGS:
-            raise LogError(f"bad meaning of a settled amount {_show(paid_means)}: "
+            raise LogError(f"bad meaning of a settled amount {show(paid_means)}: "
                            f"use {' or '.join(PAID_MEANINGS)}")
         if shoe is not None and not isinstance(shoe, Shoe):
-            raise ShoeError(f"bad shoe {_show(shoe)}: give a Shoe (e.g. Shoe.standard(8)) or None")
+            raise ShoeError(f"bad shoe {show(shoe)}: give a Shoe (e.g. Shoe.standard(8)) or None")
         self.tracker = ShoeTracker(shoe) if shoe is not None else None
         self.returned = paid_means == "returned"
         self.records = 0
@@ -743,7 +647,8 @@ class Verifier:
         self.keep_features = keep_features
         #: With ``keep_features``: the features of the last coup as dealt (None if undecidable).
         self.last_features: Features | None = None
-        self._settled: dict[tuple[str, Features], tuple[str, Fraction]] = {}
+        #: Settlements by (bet spec, coup as dealt), the least recently used dropped first.
+        self._settled: OrderedDict[tuple[str, Features], tuple[str, Fraction]] = OrderedDict()
 
     def run(self, records: Iterable[Record], require_coups: bool = True) -> Iterator[Discrepancy]:
         """Check each record in turn, yielding its discrepancies (streaming).
@@ -754,7 +659,7 @@ class Verifier:
                 or, with ``require_coups``, no coup at all by the end ("no coups in the log").
         """
         if isinstance(records, str | bytes) or not isinstance(records, Iterable):
-            raise LogError(f"bad records {_show(records)}: give Record objects (e.g. from read_records)")
+            raise LogError(f"bad records {show(records)}: give Record objects (e.g. from read_records)")
         iterator = iter(records)
         while True:
             before = self.records
@@ -797,7 +702,7 @@ class Verifier:
                 cards; or a suited bet on cards without suits.
         """
         if not isinstance(rec, Record):
-            raise LogError(f"bad record {_show(rec)}: give a Record (e.g. from read_records)")
+            raise LogError(f"bad record {show(rec)}: give a Record (e.g. from read_records)")
         if not rec.is_coup:
             given = (("player_total", rec.player_total), ("banker_total", rec.banker_total),
                      ("winner", rec.winner))
@@ -939,11 +844,14 @@ class Verifier:
 
     def _settle(self, claim: ClaimedBet, features: Features) -> tuple[str, Fraction]:
         key = (claim.spec, features)
-        found = self._settled.get(key)
+        settled = self._settled
+        found = settled.get(key)
         if found is None:
-            found = claim.bet.settle(features)
-            if len(self._settled) < 65536:
-                self._settled[key] = found
+            found = settled[key] = claim.bet.settle(features)
+            if len(settled) > SETTLE_CACHE_SIZE:
+                settled.popitem(last=False)
+        else:
+            settled.move_to_end(key)
         return found
 
     def _check_bet(self, rec: Record, claim: ClaimedBet, features: Features,
@@ -1013,19 +921,28 @@ def report_header(fmt: str) -> str:
     return ",".join(CSV_FIELDS) + "\n" if fmt == "csv" else ""
 
 
-def report_line(found: Discrepancy, fmt: str) -> str:
+def report_line(found: Discrepancy, fmt: str, raw_csv: bool = False) -> str:
     """One discrepancy as a report line (with its newline) in ``fmt``: ``text`` (one sentence),
-    ``jsonl`` (one JSON object) or ``csv`` (the columns of :data:`CSV_FIELDS`)."""
+    ``jsonl`` (one JSON object) or ``csv`` (the columns of :data:`CSV_FIELDS`).
+
+    The log's text is made safe to show: control characters escaped in text and CSV, lone
+    surrogates as ``\\udXXXX`` in JSON (:mod:`analyzer.text`), and, unless ``raw_csv``, a CSV
+    text cell that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) prefixed
+    with a single quote (:func:`analyzer.text.csv_cell`; numbers are never changed)."""
     if not isinstance(found, Discrepancy):
-        raise LogError(f"bad discrepancy {_show(found)}: give a Discrepancy")
+        raise LogError(f"bad discrepancy {show(found)}: give a Discrepancy")
     if fmt not in REPORT_FORMATS:
-        raise LogError(f"bad report format {_show(fmt)}: use {', '.join(REPORT_FORMATS)}")
+        raise LogError(f"bad report format {show(fmt)}: use {', '.join(REPORT_FORMATS)}")
     if fmt == "jsonl":
-        return json.dumps(found.as_dict(), ensure_ascii=False) + "\n"
+        return json_text(json.dumps(found.as_dict(), ensure_ascii=False)) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         row = found.as_dict()
-        csv.writer(buf, lineterminator="\n").writerow(["" if row[k] is None else row[k] for k in CSV_FIELDS])
+        cells = [row[k] for k in CSV_FIELDS]
+        texts = ["" if c is None else c if isinstance(c, int) else printable(str(c)) for c in cells]
+        if not raw_csv:
+            texts = [c if isinstance(c, int) else csv_cell(c) for c in texts]
+        csv.writer(buf, lineterminator="\n").writerow(texts)
         return buf.getvalue()
     return str(found) + "\n"
 
@@ -1033,7 +950,7 @@ def report_line(found: Discrepancy, fmt: str) -> str:
 def summary_text(verifier: Verifier) -> str:
     """One line: how many coups were checked and how many broke a rule."""
     if not isinstance(verifier, Verifier):
-        raise LogError(f"bad verifier {_show(verifier)}: give a Verifier")
+        raise LogError(f"bad verifier {show(verifier)}: give a Verifier")
     head = f"verified {verifier.coups:,} coups ({verifier.records:,} records)"
     if not verifier.discrepancies:
         return f"{head}: all conform"
@@ -1054,7 +971,7 @@ def verify_file(path: str, log_format: str | None = None, shoe: Shoe | None = No
             file cannot be read.
     """
     if not isinstance(path, str | PathLike):
-        raise LogError(f"bad log path {_show(path)}: give a file name")
+        raise LogError(f"bad log path {show(path)}: give a file name")
     verifier = Verifier(shoe, paid_means)
     fmt = detect_format(path, log_format)
     with open_log(path) as fh:

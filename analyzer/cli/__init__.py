@@ -1,6 +1,7 @@
 """The ``punto-banco`` command line: parse, call the library, print (the only click import).
 
 Library errors become one-line messages with exit code 2; no command leaves a partial file.
+How a process ends (exit codes, signals, a closed pipe) is :mod:`analyzer.cli.process`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import functools
 import os
 import shlex
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -17,15 +19,36 @@ from typing import Any, TypeVar
 import click
 
 from analyzer import __version__
+from analyzer.bets.files import MAX_BETS_ENV, MAX_BETS_PER_FILE
+from analyzer.checks.logs import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV, whole_number
+from analyzer.cli.process import (
+    DEBUG_ENV,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_PIPE,
+    EXIT_USAGE,
+    Ended,
+    ascii_fallback,
+    echo,
+    env_flag,
+    say,
+    signals_raise,
+    silence_stdout,
+)
 from analyzer.errors import AnalyzerError
+from analyzer.text import printable
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
 
-
 class OneLineErrors(click.Group):
-    """A command group whose usage errors (bad option values, missing arguments) print as one
-    line, like the library's errors, with exit code 2."""
+    """The command group: every way a command can end is one line (or none) and one exit code
+    (see :mod:`analyzer.cli.process`): usage and library errors 2, an internal error 70 (the
+    traceback only with ``--debug`` or ``PUNTO_BANCO_DEBUG=1``), an interrupt 130, SIGTERM /
+    SIGHUP 128 + the signal, a closed standard output 141, quietly."""
+
+    #: Set by ``--debug`` (and ``PUNTO_BANCO_DEBUG``) for the run in progress.
+    debug = False
 
     def main(
         self, args: Sequence[str] | None = None, prog_name: str | None = None,
@@ -34,31 +57,77 @@ class OneLineErrors(click.Group):
         run = super().main
         if not standalone_mode:
             return run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        OneLineErrors.debug = env_flag(DEBUG_ENV)
+        with signals_raise(), ascii_fallback():
+            code = self._run(run, args, prog_name, complete_var, **extra)
+        sys.exit(code)
+
+    @staticmethod
+    def _run(run: Callable[..., Any], *args: Any, **extra: Any) -> int:
+        """Run the command; return its exit code, having said (at most) one line."""
         try:
-            code = run(args, prog_name, complete_var, standalone_mode=False, **extra)
+            try:
+                code = run(*args, standalone_mode=False, **extra)
+            except SystemExit as exc:  # a command's own exit code (1: a finding)
+                code = exc.code
+            sys.stdout.flush()
         except click.ClickException as exc:
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 hint = f" (see '{exc.ctx.command_path} --help')"
-            click.echo(f"Error: {exc.format_message()}{hint}", err=True)
-            sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("Aborted.", err=True)
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
+            say(printable(f"Error: {exc.format_message()}{hint}"))
+            return EXIT_USAGE
+        except (click.Abort, KeyboardInterrupt):
+            say("interrupted")
+            return EXIT_INTERRUPTED
+        except Ended as exc:
+            say(f"ended by {exc.name}")
+            return 128 + exc.signum
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do
+            silence_stdout()
+            return EXIT_PIPE
+        except Exception as exc:
+            if OneLineErrors.debug:
+                with contextlib.suppress(OSError, ValueError):
+                    traceback.print_exception(exc, file=sys.stderr)
+            words = printable(str(exc))
+            words = words if len(words) <= 300 else words[:297] + "..."
+            say(f"internal error: {type(exc).__name__}{': ' + words if words else ''}; rerun with --debug "
+                f"or {DEBUG_ENV}=1 for the traceback")
+            return EXIT_INTERNAL
+        return code if isinstance(code, int) else 0
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """As click's, but a closed standard output (help printed into ``| head``) ends with exit
+        code 141 (click itself would exit 1)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            silence_stdout()
+            raise click.exceptions.Exit(EXIT_PIPE) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """As click's, with a closed standard output ending as in :meth:`make_context`."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            silence_stdout()
+            raise click.exceptions.Exit(EXIT_PIPE) from None
 
 
 class UsageProblem(click.ClickException):
     """A bad input reported as one line, exit code 2."""
 
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"Error: {self.format_message()}", err=True)
+        say(printable(f"Error: {self.format_message()}"))
 
 
 def _guard(func: FuncT) -> FuncT:
-    """Turn library errors (bad cards, shoes, bets, files) into exit-code-2 one-liners."""
+    """Turn library errors (bad cards, shoes, bets, files) into exit-code-2 one-liners.  A closed
+    standard output (BrokenPipeError) passes through, to end quietly (exit code 141)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -67,14 +136,49 @@ def _guard(func: FuncT) -> FuncT:
         except AnalyzerError as exc:
             raise UsageProblem(str(exc)) from None
         except BrokenPipeError:
-            # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(1)
+            raise
         except OSError as exc:
             raise UsageProblem(f"{exc.filename or ''}: {exc.strerror or exc}".strip(": ")) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+class WholeNumber(click.IntRange):
+    """A whole number from ``minimum`` to ``maximum`` (if given), read as every number of the
+    tool is read (:func:`analyzer.checks.logs.whole_number`: ASCII digits only, so ``８``,
+    ``1_000`` and ``+8`` are errors in every integer option, as in ``--shoe``, where click's
+    ``int()`` would accept them); the range is checked and shown in the help as click's
+    ``IntRange`` does."""
+
+    def __init__(self, minimum: int = 0, maximum: int | None = None) -> None:
+        super().__init__(min=minimum, max=maximum)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """``value`` as an int in range, or a usage error naming it."""
+        number = whole_number(value)
+        if number is None:
+            self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
+    """--max-line-length (and, with ``counts_files``, --max-file-size): the bounds of the shared
+    reader (:mod:`analyzer.checks.logs`), each also set by its environment variable."""
+
+    def decorate(func: FuncT) -> FuncT:
+        if counts_files:
+            func = click.option(
+                "--max-file-size", "max_bytes", type=WholeNumber(1), default=MAX_FILE_BYTES, metavar="BYTES",
+                envvar=MAX_FILE_ENV, show_envvar=True, show_default=True,
+                help="Largest counts file read (a larger one is an error naming the file and the limit).",
+            )(func)
+        return click.option(
+            "--max-line-length", "max_line", type=WholeNumber(1), default=MAX_LINE_CHARS, metavar="CHARS",
+            envvar=MAX_LINE_ENV, show_envvar=True, show_default=True,
+            help="Longest line read from a log (a longer one is an error naming the file and the limit).",
+        )(func)
+
+    return decorate
 
 
 def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
@@ -87,7 +191,7 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
         func = click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
                             help="Shoe as 13 counts A,2,...,9,10,J,Q,K (e.g. 32,32,...), as RANK=COUNT "
                             "pairs (e.g. 8=2,K=3), or with suits: 52 counts or pairs such as Kh=2.")(func)
-        func = click.option("--decks", type=click.IntRange(min=1), default=None, help=decks_help)(func)
+        func = click.option("--decks", type=WholeNumber(1), default=None, help=decks_help)(func)
         return func
 
     return decorate
@@ -115,13 +219,21 @@ shoe_check_options = _shoe_options(
 )
 
 
+#: --raw-csv, on every command that writes CSV.
+raw_csv_option = click.option(
+    "--raw-csv", is_flag=True,
+    help="CSV cells exactly as computed: do not prefix a text cell starting with = + - @ with a single "
+    "quote (the guard against spreadsheet formulas; numbers are never changed).")
+
+
 def output_options(func: FuncT) -> FuncT:
-    """--format / --digits / --output."""
+    """--format / --digits / --output / --raw-csv."""
     from analyzer.output.render import FORMATS
 
+    func = raw_csv_option(func)
     func = click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
                         help="Write to this file (atomically) instead of standard output.")(func)
-    func = click.option("--digits", type=click.IntRange(min=0, max=1000), default=10, show_default=True,
+    func = click.option("--digits", type=WholeNumber(0, 1000), default=10, show_default=True,
                         help="Decimals shown, rounded exactly (never through a float).")(func)
     func = click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
                         help="Output format; JSON keeps every exact value.")(func)
@@ -135,15 +247,28 @@ def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> 
     if decks is not None and shoe_text is not None:
         raise UsageProblem("give --decks or --shoe, not both")
     shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(decks or 8)
-    if remove:
-        shoe = shoe.remove(remove)
-    return shoe
+    return removed(shoe, remove)
+
+
+def removed(shoe: Any, remove: str | None) -> Any:
+    """``shoe`` without the cards of ``--remove`` (none when the option is not given).
+
+    Raises:
+        UsageProblem: ``--remove`` names no card at all (``' '``, ``','``): removing nothing
+            silently would analyse the wrong shoe.
+    """
+    if remove is None:
+        return shoe
+    if not remove.replace(",", " ").split():
+        raise UsageProblem(f"--remove {remove!r} names no card: give the cards to take out, "
+                           "e.g. --remove 'K 5h'")
+    return shoe.remove(remove)
 
 
 def emit(text: str, output: str | None) -> None:
     """Print, or write ``output`` atomically (a temporary file renamed into place)."""
     if output is None:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
         return
     write_atomic(Path(output), text)
 
@@ -166,14 +291,35 @@ def _command_line() -> str:
     return "punto-banco " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
-@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+EPILOG = f"""\b
+Exit codes:
+  0    success
+  1    a finding: verify found discrepancies, conform found a misfit
+  2    bad input or usage (one line naming the problem)
+  70   internal error (one line; the traceback with --debug or {DEBUG_ENV}=1)
+  130  interrupted (Ctrl-C); 129 / 143: ended by SIGHUP / SIGTERM (128 + signal)
+  141  standard output closed (e.g. | head): stops quietly
+
+\b
+Environment:
+  {DEBUG_ENV + "=1":<28} print the traceback of an internal error
+  {MAX_LINE_ENV:<28} longest line read from a log (verify, conform)
+  {MAX_FILE_ENV:<28} largest counts file read (conform)
+  {MAX_BETS_ENV:<28} most bets read from one bet file (bets)
+"""
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
 @click.version_option(__version__, prog_name="punto-banco")
-def main() -> None:
+@click.option("--debug", is_flag=True, help=f"Print the traceback of an internal error (also {DEBUG_ENV}=1).")
+def main(debug: bool) -> None:
     """Exact combinatorial analyser for Punto Banco (baccarat).
 
     Every probability is exact: the analyser counts every ordered way the coup can be dealt
     from the shoe, with integer weights, under the fixed tableau.
     """
+    if debug:
+        OneLineErrors.debug = True
 
 
 @main.command()
@@ -183,7 +329,7 @@ def main() -> None:
 @output_options
 @_guard
 def analyze(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, table_names: str,
-            fmt: str, digits: int, output: str | None) -> None:
+            fmt: str, digits: int, output: str | None, raw_csv: bool) -> None:
     """Print the exact outcome and main-bet tables for a shoe (default: 8 decks)."""
     from analyzer.engine.evaluate import one_shot
     from analyzer.engine.pricing import analyze as run
@@ -195,7 +341,7 @@ def analyze(decks: int | None, shoe_text: str | None, remove: str | None, rules:
     tableau = tableau_of(rules)
     with one_shot():
         tables = analysis_tables(run(shoe, tableau=tableau), names)
-    emit(render(tables, fmt, digits, meta(_command_line(), shoe, tableau)), output)
+    emit(render(tables, fmt, digits, meta(_command_line(), shoe, tableau), raw_csv=raw_csv), output)
 
 
 def _table_names(text: str, known: Sequence[str]) -> list[str]:
@@ -221,12 +367,12 @@ def deal(cards: tuple[str, ...], rules: str) -> None:
     tableau = tableau_of(rules)
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
     coup = resolve(parsed, tableau)
-    click.echo(coup.announce())
+    echo(coup.announce())
     for line in _deal_story(coup, tableau):
-        click.echo(f"  {line}")
+        echo(f"  {line}")
     if len(parsed) > coup.cards_dealt:
         extra = " ".join(str(c) for c in parsed[coup.cards_dealt:])
-        click.echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
+        echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
 
 
 def _deal_story(coup: Any, tableau: Any) -> list[str]:
@@ -254,16 +400,16 @@ def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
 
     if list_only:
         for name, t in TABLEAUX.items():
-            click.echo(f"{name:<34} {t.title} (fingerprint {t.fingerprint})")
+            echo(f"{name:<34} {t.title} (fingerprint {t.fingerprint})")
         return
     tableau = tableau_of(spec)
     if toml_only:
-        click.echo(tableau.to_toml(), nl=False)
+        echo(tableau.to_toml(), nl=False)
         return
-    click.echo("\n".join(tableau.table_of_play()))
-    click.echo(f"Fingerprint: {tableau.fingerprint}")
-    click.echo("")
-    click.echo(tableau.to_toml(), nl=False)
+    echo("\n".join(tableau.table_of_play()))
+    echo(f"Fingerprint: {tableau.fingerprint}")
+    echo("")
+    echo(tableau.to_toml(), nl=False)
 
 
 @main.command()
@@ -273,15 +419,19 @@ def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
 def tables(out_dir: str) -> None:
     """Regenerate every committed file in results/: analysis tables for 1, 2, 4, 6, 8 decks and
     the bet catalogue for 1, 6, 8 decks (Markdown and JSON), and the closed forms in the number
-    of decks (Markdown and LaTeX)."""
-    from analyzer.output.files import OutputError, write_files
+    of decks (Markdown and LaTeX).
+
+    All or nothing: the files are written into a sibling folder that is then swapped into
+    place.  An existing folder may hold only these files (it is refused otherwise)."""
+    from analyzer.errors import OutputError
+    from analyzer.output.files import replace_folder
     from analyzer.output.results import generate
 
     if not out_dir.strip():
         raise OutputError("empty --out: give a folder, e.g. --out results/")
     files = generate()  # everything is built in memory first: no partial output on error
-    write_files({Path(out_dir) / name: text for name, text in files.items()})
-    click.echo(f"wrote {len(files)} files to {out_dir}")
+    replace_folder(out_dir, files)  # a sibling folder swapped into place: all or nothing
+    echo(f"wrote {len(files)} files to {out_dir}")
 
 
 @main.command()
@@ -295,18 +445,32 @@ def tables(out_dir: str) -> None:
 @click.option("--fair-pay", is_flag=True, help="Also print the pay at which each adjustable bet is fair.")
 @click.option("--target-edge", default=None, metavar="PERCENT",
               help="Also print the pay giving this house edge, e.g. 1.5 (percent).")
-@click.option("--list", "list_only", is_flag=True, help="List the catalogue and exit.")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the catalogue and exit (alone: not with bets, shoes or bet options).")
+@click.option("--max-bets", type=WholeNumber(1), default=MAX_BETS_PER_FILE, show_default=True, metavar="N",
+              envvar=MAX_BETS_ENV, show_envvar=True,
+              help="Most bets read from one --bet-file (a file with more is an error naming the limit).")
 @output_options
 @_guard
 def bets(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, bet_specs: tuple[str, ...],
          bet_files: tuple[str, ...], all_bets: bool, events: bool, fair_pay: bool,
-         target_edge: str | None, list_only: bool, fmt: str, digits: int, output: str | None) -> None:
+         target_edge: str | None, list_only: bool, max_bets: int, fmt: str, digits: int,
+         output: str | None, raw_csv: bool) -> None:
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
     from analyzer.output.bet_tables import bet_report, catalogue_listing
+    from analyzer.output.files import refuse_inputs
     from analyzer.output.render import render
 
+    refuse_inputs([output], bet_files)
     if list_only:
-        emit(render([catalogue_listing()], fmt, digits), output)
+        given = [name for name, value in (
+            ("--bet", bet_specs), ("--bet-file", bet_files), ("--all", all_bets), ("--events", events),
+            ("--fair-pay", fair_pay), ("--target-edge", target_edge), ("--decks", decks),
+            ("--shoe", shoe_text), ("--remove", remove)) if value not in (None, False, ())]
+        if given:
+            raise UsageProblem(f"--list prints the catalogue and takes no {', '.join(given)}: give --list "
+                               "alone, or the bets without --list")
+        emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
         return
     from analyzer.engine.evaluate import one_shot
 
@@ -314,8 +478,8 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, rules: st
     tableau = tableau_of(rules)
     with one_shot():
         tables = bet_report(shoe, bet_specs, bet_files, all_bets=all_bets, events=events,
-                            fair_pay=fair_pay, target_edge=target_edge, tableau=tableau)
-    emit(render(tables, fmt, digits, meta(_command_line(), shoe, tableau)), output)
+                            fair_pay=fair_pay, target_edge=target_edge, tableau=tableau, max_bets=max_bets)
+    emit(render(tables, fmt, digits, meta(_command_line(), shoe, tableau), raw_csv=raw_csv), output)
 
 
 @main.command()
@@ -332,7 +496,7 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, rules: st
               help="Smallest number of decks at which each bet's house edge crosses PERCENT (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "latex", "json"]), default="text",
               show_default=True, help="Output format; JSON keeps every exact value and coefficient.")
-@click.option("--digits", type=click.IntRange(min=0, max=1000), default=10, show_default=True,
+@click.option("--digits", type=WholeNumber(0, 1000), default=10, show_default=True,
               help="Decimals shown, rounded exactly (never through a float).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write to this file (atomically) instead of standard output.")
@@ -367,15 +531,18 @@ def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quant
               help="What a settled amount means: net win (0 push, -stake loss) or the amount returned.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl", "csv"]), default="text",
               show_default=True, help="Format of the discrepancy report.")
-@click.option("--max-report", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--max-report", type=WholeNumber(0), default=0, show_default=True,
               help="Report at most N discrepancies (0: all); all are counted.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the report to this file (atomically) instead of standard output.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on standard error (default: when it is a terminal).")
+@raw_csv_option
+@limit_options(counts_files=False)
 @_guard
 def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str | None, remove: str | None,
-           paid_means: str, fmt: str, max_report: int, output: str | None, progress: bool | None) -> None:
+           paid_means: str, fmt: str, max_report: int, output: str | None, progress: bool | None,
+           raw_csv: bool, max_line: int) -> None:
     """Check a hand log from another implementation against the tableau and the pay tables.
 
     LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
@@ -385,6 +552,7 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
     Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
     """
     from analyzer.checks.verify import (
+        MAX_IGNORED,
         Verifier,
         detect_format,
         open_log,
@@ -393,14 +561,14 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
         report_line,
         summary_text,
     )
+    from analyzer.output.files import open_atomic, refuse_inputs
 
+    refuse_inputs([output], [log])
     checked = decks is not None or shoe_text is not None or remove is not None
     verifier = Verifier(build_shoe(decks, shoe_text, remove) if checked else None, paid_means)
     log_fmt = detect_format(log, log_format)
     ignored: list[str] = []
     stream: Any = contextlib.nullcontext(sys.stdin) if log == "-" else open_log(log)
-    from analyzer.output.files import open_atomic
-
     sink_context: Any = open_atomic(output) if output is not None else contextlib.nullcontext(sys.stdout)
     with sink_context as sink, stream as lines:
         size = 0 if log == "-" else os.path.getsize(log)
@@ -410,10 +578,11 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
         with bar_context as bar:
             sink.write(report_header(fmt))
             shown = 0
-            records = read_records(lines, log_fmt, bar.update if show else None, ignored)
+            records = read_records(lines, log_fmt, bar.update if show else None, ignored,
+                                   name="standard input" if log == "-" else log, max_line=max_line)
             for found in verifier.run(records):
                 if not max_report or shown < max_report:
-                    sink.write(report_line(found, fmt))
+                    sink.write(report_line(found, fmt, raw_csv))
                     shown += 1
         summary = summary_text(verifier)
         if max_report and verifier.discrepancies > shown:
@@ -421,9 +590,10 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
         if fmt == "text":
             sink.write(summary + "\n")
         else:
-            click.echo(summary, err=True)
+            echo(summary, err=True)
     if ignored:
-        click.echo(f"note: ignored unknown fields: {', '.join(ignored)}", err=True)
+        more = " (and more)" if len(ignored) >= MAX_IGNORED else ""
+        echo(printable(f"note: ignored unknown fields: {', '.join(ignored)}{more}"), err=True)
     if verifier.discrepancies:
         sys.exit(1)
 
@@ -456,10 +626,12 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
 @click.option("--cut-card/--no-cut-card", "cut_card", default=None,
               help="Whether coups were dealt through shoes with a cut card (adds the cut-card note).")
 @output_options
+@limit_options(counts_files=True)
 @_guard
 def conform(observed: str, observed_format: str | None, decks: int | None, shoe_text: str | None,
             remove: str | None, alpha: str, families: tuple[str, ...], bet_specs: tuple[str, ...],
-            cut_card: bool | None, fmt: str, digits: int, output: str | None) -> None:
+            cut_card: bool | None, fmt: str, digits: int, output: str | None, raw_csv: bool, max_line: int,
+            max_bytes: int) -> None:
     """Test an implementation's simulated outcome counts against the exact probabilities.
 
     OBSERVED holds counts per family (winner, player_total, banker_total, cards, natural,
@@ -471,19 +643,22 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
     from analyzer.checks.conform import conform as run
     from analyzer.checks.conform import conformance_tables, parse_alpha, read_observed
     from analyzer.core.shoe import Shoe
+    from analyzer.output.files import refuse_inputs
     from analyzer.output.render import render
 
+    refuse_inputs([output], [observed])
     level = parse_alpha(alpha)
-    counts = read_observed(observed, observed_format, bet_specs)
+    counts = read_observed(observed, observed_format, bet_specs, max_line=max_line, max_bytes=max_bytes)
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
-        shoe = shoe.remove(remove) if remove else shoe
+        shoe = removed(shoe, remove)
     else:
         shoe = build_shoe(decks, shoe_text, remove)
     if cut_card is not None:
         counts.cut_card = cut_card
     result = run(counts, shoe, level, list(families) or None)
-    emit(render(conformance_tables(result), fmt, digits, meta(_command_line(), shoe)), output)
+    tables = conformance_tables(result)
+    emit(render(tables, fmt, digits, meta(_command_line(), shoe), raw_csv=raw_csv), output)
     if not result.passed:
         sys.exit(1)
 
@@ -495,9 +670,9 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
 @click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
 @click.option("--by", type=click.Choice(["rank", "value"]), default="rank", show_default=True,
               help="Remove one card of each rank (A..K) or of each point value (A..9, 10/J/Q/K).")
-@click.option("--depth", type=click.IntRange(min=1, max=13), default=4, show_default=True,
+@click.option("--depth", type=WholeNumber(1, 13), default=4, show_default=True,
               help="Depletion table: remove k = 1..DEPTH cards of one rank (or value).")
-@click.option("--max-tag", type=click.IntRange(min=1, max=20), default=3, show_default=True,
+@click.option("--max-tag", type=WholeNumber(1, 20), default=3, show_default=True,
               help="Largest |tag| tried for the suggested count systems.")
 @click.option("--table", "table_names", default="all", show_default=True, metavar="NAMES",
               help="Tables to print, comma-separated: summary, eor, depletion, published, or all.")
@@ -507,25 +682,30 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
 @_guard
 def eor(decks: int | None, shoe_text: str | None, remove: str | None, bet_specs: tuple[str, ...],
         all_bets: bool, by: str, depth: int, max_tag: int, table_names: str, plot_file: str | None,
-        fmt: str, digits: int, output: str | None) -> None:
+        fmt: str, digits: int, output: str | None, raw_csv: bool) -> None:
     """Effects of removal: the exact change in each bet's EV (and house edge) when one card of
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
     from analyzer.output.bet_tables import choose_bets
+    from analyzer.output.files import same_file, write_files
     from analyzer.output.render import render
-    from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables
-    from analyzer.studies.eor import plot as draw
+    from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables, plot_image
 
     names = _table_names(table_names, EOR_TABLES)
     shoe = build_shoe(decks, shoe_text, remove)
     chosen = choose_bets(bet_specs, (), all_bets)
     report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag)
-    text = render(eor_tables(report, names), fmt, digits, meta(_command_line(), shoe))
-    if plot_file is not None:
-        if output is not None and os.path.realpath(plot_file) == os.path.realpath(output):
-            raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
-        draw(report, plot_file)
-    emit(text, output)
+    text = render(eor_tables(report, names), fmt, digits, meta(_command_line(), shoe), raw_csv=raw_csv)
+    if plot_file is None:
+        emit(text, output)
+        return
+    if output is not None and same_file(plot_file, output):
+        raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
+    image = plot_image(report, plot_file)
+    # Both targets are checked before either is written: a bad -o leaves no plot behind.
+    write_files({plot_file: image, **({output: text} if output is not None else {})})
+    if output is None:
+        emit(text, None)
 
 
 from analyzer.cli.study import study as _study; main.add_command(_study)  # noqa: E402, E702, I001

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from analyzer.bets.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
-from analyzer.bets.files import load_bets
+from analyzer.bets.files import MAX_BETS_PER_FILE, load_bets
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
 from analyzer.core.tableau import STANDARD, Tableau
@@ -18,17 +18,19 @@ from analyzer.output.render import Cell, Column, Table
 from analyzer.output.tables import bets_table, events_table
 
 
-def choose_bets(specs: Sequence[str], files: Sequence[str], all_bets: bool = False) -> list[Bet]:
-    """Bets named on the command line: catalogue specs, then bets from files; the main bets when
-    nothing is named; the whole catalogue with ``all_bets``.
+def choose_bets(specs: Sequence[str], files: Sequence[str], all_bets: bool = False,
+                max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
+    """Bets named on the command line: catalogue specs, then bets from files (at most
+    ``max_bets`` per file); the main bets when nothing is named; the whole catalogue with
+    ``all_bets``.
 
     Raises:
-        BetError: an unknown name, bad parameter or malformed file.
+        BetError: an unknown name, bad parameter, malformed file, or a file of too many bets.
     """
     chosen: list[Bet] = catalogue_bets() if all_bets else []
     chosen += [find_bet(s) for s in specs]
     for path in files:
-        chosen += load_bets(path)
+        chosen += load_bets(path, max_bets=max_bets)
     seen: set[str] = set()
     for bet in chosen:
         if bet.name in seen:
@@ -47,10 +49,12 @@ def bet_report(
     fair_pay: bool = False,
     target_edge: str | None = None,
     tableau: Tableau = STANDARD,
+    max_bets: int = MAX_BETS_PER_FILE,
 ) -> list[Table]:
     """The summary table of the chosen bets on ``shoe``, then (optionally) each bet's events
-    table and the pays solved for a zero or target house edge."""
-    bets = choose_bets(specs, files, all_bets)
+    table and the pays solved for a zero or target house edge (bet files as
+    :func:`choose_bets` reads them)."""
+    bets = choose_bets(specs, files, all_bets, max_bets)
     skipped: list[str] = []
     if all_bets and shoe.suited is None:
         # --all on a shoe without suits: price everything that can be priced, say what cannot.

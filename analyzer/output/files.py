@@ -1,26 +1,60 @@
-"""Writing output files safely: all or nothing, never a partial file.
+"""Writing output safely: all or nothing, never a partial file, never onto an input.
 
-Regular files are written through a temporary file in the same folder and renamed into place
-(after every file of a batch has been written), with the mode a new file would get (or the
-mode of the file it replaces).  A symbolic link is written through to its target.  Special
-files (``/dev/stdout``, a FIFO) are written directly: there is nothing to replace atomically.
+* A regular file is written to a temporary file in its folder and renamed into place only when
+  complete (after every file of a batch has been written), with the mode a new file would get
+  (or the mode of the file it replaces).  A symbolic link is written through to its target.
+  The folder must exist: it is not created (a typo in a path is an error, not a new folder).
+* ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N`` (also through a link) are this process's
+  open descriptors: written directly, at the descriptor's own position and mode, so
+  ``-o /dev/stdout >> app.log`` appends and ``-o /dev/stdout | cat`` works.  Other special
+  files (a FIFO, ``/dev/null``, a terminal) are opened and written directly: there is nothing
+  to replace atomically, and nothing is truncated.
+* :func:`refuse_inputs` refuses an output that is one of the command's inputs (the same
+  device and inode: also through a link or a hard link, and standard output redirected onto
+  an input).
+* :func:`replace_folder` writes a whole folder (``tables --out``) as a sibling folder and swaps
+  it into place: the old folder stays whole until the new one is complete.
+
+Steps that must not be cut in half (create a temporary file and note it for cleanup; rename
+the files of a batch; swap two folders) run with SIGINT, SIGTERM and SIGHUP held back
+(``signal.pthread_sigmask``); the signal is then acted on as the step ends, and every other
+step cleans up in its ``finally`` (the CLI turns SIGTERM and SIGHUP into an exception).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
+import signal
 import stat
+import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TextIO
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import OutputError as OutputError  # re-exported: its old home
+from analyzer.text import ASCII_FALLBACK
+
+#: Paths that name one of this process's open descriptors.
+_DESCRIPTOR = re.compile(r"/dev/(?:(stdout)|(stderr)|fd/(\d+))|/proc/(self|thread-self|\d+)/fd/(\d+)")
+_HELD = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
 
 
-class OutputError(AnalyzerError):
-    """An output path that cannot be written (empty, a folder, no permission, ...)."""
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP wait until the block ends (then take effect as usual)."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _umask() -> int:
@@ -29,100 +63,345 @@ def _umask() -> int:
     return mask
 
 
-def _target(path: Path | str) -> tuple[Path, os.stat_result | None]:
+def _descriptor(text: str) -> int | None:
+    """The open descriptor of this process that ``text`` names (``/dev/stdout`` is 1,
+    ``/dev/fd/3`` is 3, ``/proc/self/fd/N``), following symbolic links to such a name; else
+    ``None``."""
+    path = text
+    for _ in range(40):
+        match = _DESCRIPTOR.fullmatch(os.path.normpath(path))
+        if match is not None:
+            out, err, fd, pid, proc_fd = match.groups()
+            if out or err:
+                return 1 if out else 2
+            if fd is not None:
+                return int(fd)
+            if pid in ("self", "thread-self") or pid == str(os.getpid()):
+                return int(proc_fd)
+            return None
+        try:
+            link = os.readlink(path)
+        except OSError:
+            return None
+        path = os.path.join(os.path.dirname(path), link)
+    return None
+
+
+@dataclass(frozen=True)
+class _Target:
+    """Where an output goes: ``given`` as named; an open descriptor ``fd``, or the resolved
+    ``path``; ``info`` the stat of what is there now (``None``: a new file)."""
+
+    given: str
+    path: Path | None
+    fd: int | None
+    info: os.stat_result | None
+
+    @property
+    def replaced(self) -> bool:
+        """True for a regular file (new or existing): written by temporary file and rename."""
+        return self.fd is None and (self.info is None or stat.S_ISREG(self.info.st_mode))
+
+    def fail(self, exc: OSError | str) -> OutputError:
+        why = exc if isinstance(exc, str) else exc.strerror or str(exc)
+        return OutputError(f"cannot write {self.given!r}: {why}")
+
+
+def _target(path: Path | str) -> _Target:
+    """Resolve an output path, checking it can be written.
+
+    Raises:
+        OutputError: an empty path, a folder, a missing parent folder, a closed descriptor.
+    """
     text = str(path)
     if not text.strip():
         raise OutputError("empty output path: give a file name")
-    target = Path(os.path.realpath(text))  # write through symbolic links
+    fd = _descriptor(text)
+    if fd is not None:
+        try:
+            return _Target(text, None, fd, os.fstat(fd))
+        except OSError:
+            raise OutputError(f"cannot write {text!r}: descriptor {fd} is not open") from None
+    real = Path(os.path.realpath(text))  # write through symbolic links
     try:
-        info = target.stat()
+        info: os.stat_result | None = real.stat()
     except FileNotFoundError:
-        return target, None
+        info = None
     except OSError as exc:
         raise OutputError(f"cannot write {text!r}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(info.st_mode):
+    if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"cannot write {text!r}: it is a folder")
-    return target, info
+    if info is None and not real.parent.is_dir():
+        folder = os.path.dirname(text) or "."
+        raise OutputError(f"cannot write {text!r}: the folder {folder!r} does not exist (create it first)")
+    return _Target(text, real, None, info)
+
+
+def refuse_inputs(outputs: Iterable[str | Path | None], inputs: Iterable[str | Path]) -> None:
+    """Refuse to write onto an input.  ``outputs`` are paths, or ``None`` for standard output;
+    ``inputs`` are paths, or ``"-"`` for standard input.  Two are the same when they are the
+    same regular file (device and inode): through a symbolic link, a hard link, ``/dev/stdout``
+    or a shell redirection alike.  An input that cannot be read is left to its reader.
+
+    Raises:
+        OutputError: an output is one of the inputs (the message names both).
+    """
+    known: dict[tuple[int, int], str] = {}
+    for given in inputs:
+        try:
+            info = os.fstat(sys.stdin.fileno()) if str(given) == "-" else os.stat(given)
+        except (OSError, ValueError, AttributeError):
+            continue
+        if stat.S_ISREG(info.st_mode):
+            name = "standard input" if str(given) == "-" else str(given)
+            known.setdefault((info.st_dev, info.st_ino), name)
+    if not known:
+        return
+    for output in outputs:
+        if output is None:
+            try:
+                out_info: os.stat_result | None = os.fstat(sys.stdout.fileno())
+            except (OSError, ValueError, AttributeError):
+                continue
+            name = "standard output"
+        else:
+            out_info, name = _target(output).info, repr(str(output))
+        if out_info is not None and stat.S_ISREG(out_info.st_mode):
+            source = known.get((out_info.st_dev, out_info.st_ino))
+            if source is not None:
+                raise OutputError(f"refusing to write {name}: it is the input {source!r} (the same file); "
+                                  "write the output elsewhere")
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """True when two output paths name one file: the same path once resolved (links followed),
+    or the same existing file (device and inode, e.g. hard links).
+
+    Raises:
+        OutputError: a path cannot be an output (see :func:`write_files`).
+    """
+    ta, tb = _target(a), _target(b)
+    if ta.fd is not None or tb.fd is not None:
+        return ta.fd == tb.fd
+    if ta.path == tb.path:
+        return True
+    return ta.info is not None and tb.info is not None and \
+        (ta.info.st_dev, ta.info.st_ino) == (tb.info.st_dev, tb.info.st_ino)
+
+
+def _encoded(content: str | bytes) -> bytes:
+    """Text as UTF-8 (a lone surrogate as its escape, never an error), bytes as they are."""
+    return content.encode("utf-8", ASCII_FALLBACK) if isinstance(content, str) else content
+
+
+def _write_new(path: Path, content: str | bytes, mode: int) -> None:
+    """Write a file that does not exist yet (a staging folder's member)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(_encoded(content))
+
+
+def _write_descriptor(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to an open descriptor (standard output first flushed)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if stream.fileno() == fd:
+                stream.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _write_special(target: _Target, content: str | bytes) -> None:
+    """Write to a descriptor or special file directly (nothing to replace, nothing truncated).
+
+    Raises:
+        BrokenPipeError: the reader went away (for the CLI to end quietly); OutputError: any
+            other failure.
+    """
+    data = _encoded(content)
+    try:
+        if target.fd is not None:
+            _write_descriptor(target.fd, data)
+        else:
+            assert target.path is not None
+            with open(target.path, "ab") as fh:  # a FIFO, a device: append mode never truncates
+                fh.write(data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise target.fail(exc) from None
+
+
+def _temporary(target: _Target) -> tuple[int, str]:
+    """A new temporary file beside ``target`` (call with signals held, and note it at once)."""
+    assert target.path is not None
+    try:
+        return tempfile.mkstemp(dir=target.path.parent, prefix=f".{target.path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise target.fail(exc) from None
+
+
+def _mode(target: _Target) -> int:
+    return stat.S_IMODE(target.info.st_mode) if target.info is not None else 0o666 & ~_umask()
 
 
 def write_files(files: Mapping[Path | str, str | bytes]) -> None:
-    """Write every ``path -> text`` (or bytes, e.g. an image); on any failure nothing is
-    replaced and no temporary file is left behind.
+    """Write every ``path -> text`` (or bytes, e.g. an image); every path is checked before any
+    is written; on any failure no regular file is replaced and no temporary file is left.
 
     Raises:
-        OutputError: a path is empty, a folder, or cannot be written; the message names the path
-            as given.
+        OutputError: a path is empty, a folder, in a folder that does not exist, or cannot be
+            written; the message names the path as given.  BrokenPipeError: a pipe's reader
+            went away.
     """
-    plan = [(str(p), *_target(p), text) for p, text in files.items()]
-    staged: list[tuple[str, str, Path]] = []
+    plan = [(_target(p), content) for p, content in files.items()]
+    staged: list[tuple[_Target, str]] = []
     try:
-        for given, target, info, text in plan:
-            if info is not None and not stat.S_ISREG(info.st_mode):
+        for target, content in plan:
+            if not target.replaced:
                 continue  # special files are written last, directly
+            with _signals_held():
+                fd, tmp = _temporary(target)
+                staged.append((target, tmp))
             try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(_encoded(content))
+                os.chmod(tmp, _mode(target))
             except OSError as exc:
-                raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
-            staged.append((given, tmp, target))
-            mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
-            try:
-                _write(os.fdopen(fd, "wb"), text)
-                os.chmod(tmp, mode)
-            except OSError as exc:
-                raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
-        for given, tmp, target in staged:
-            try:
-                os.replace(tmp, target)
-            except OSError as exc:
-                raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
-        staged = []
-        for given, target, info, text in plan:
-            if info is not None and not stat.S_ISREG(info.st_mode):
+                raise target.fail(exc) from None
+        with _signals_held():
+            for target, tmp in staged:
+                assert target.path is not None
                 try:
-                    _write(open(target, "wb"), text)  # noqa: SIM115 - _write closes it
+                    os.replace(tmp, target.path)
                 except OSError as exc:
-                    raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
+                    raise target.fail(exc) from None
+            staged = []
+        for target, content in plan:
+            if not target.replaced:
+                _write_special(target, content)
     finally:
-        for _, tmp, _ in staged:
+        for _, tmp in staged:
             Path(tmp).unlink(missing_ok=True)
-
-
-def _write(fh: BinaryIO, content: str | bytes) -> None:
-    """Write text as UTF-8 (newlines as written) or bytes as they are, then close."""
-    with fh:
-        fh.write(content.encode("utf-8") if isinstance(content, str) else content)
 
 
 @contextlib.contextmanager
 def open_atomic(path: Path | str) -> Iterator[TextIO]:
     """A text file to stream into; it replaces ``path`` only when the block ends without an
-    error (otherwise nothing is written).  Same rules as :func:`write_files`.
+    error or a signal (otherwise nothing is written, and no temporary file is left).  Same
+    rules as :func:`write_files`; a descriptor or special file is streamed into directly.
 
     Raises:
         OutputError: the path cannot be written.
     """
-    given = str(path)
-    target, info = _target(path)
-    if info is not None and not stat.S_ISREG(info.st_mode):
+    target = _target(path)
+    if not target.replaced:
         try:
-            with open(target, "w", encoding="utf-8", newline="\n") as fh:
-                yield fh
+            if target.fd is not None:
+                _write_descriptor(target.fd, b"")  # flush what standard output holds first
+                raw = os.dup(target.fd)
+                fh = open(raw, "w", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n")  # noqa: SIM115
+            else:
+                assert target.path is not None
+                fh = open(target.path, "a", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n")  # noqa: SIM115
         except OSError as exc:
-            raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
+            raise target.fail(exc) from None
+        try:
+            with fh:
+                yield fh
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise target.fail(exc) from None
         return
+    assert target.path is not None
+    tmp: str | None = None
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
-    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with _signals_held():
+            fd, tmp = _temporary(target)
+        with os.fdopen(fd, "w", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n") as fh:
             yield fh
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
+        os.chmod(tmp, _mode(target))
+        with _signals_held():
+            os.replace(tmp, target.path)
+            tmp = None
+    except BrokenPipeError:  # standard output's reader went away while the block ran
+        raise
     except OSError as exc:
-        raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
+        raise target.fail(exc) from None
     finally:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None:
+    """Make ``folder`` hold exactly ``files`` (file name -> content), all or nothing: the files
+    are written into a new sibling folder, which is then swapped into place; on any failure,
+    or a signal, the old folder is left as it was and no sibling folder remains.
+
+    An existing folder may hold only files of those names (the previous run's output): one
+    that holds anything else is refused, never replaced (``tables --out .`` would otherwise
+    swap away the current folder).  The parent folder must exist.
+
+    Raises:
+        OutputError: an empty name, a file where the folder should be, a missing parent folder,
+            a folder holding other files, a bad file name, or a write failure.
+    """
+    given = str(folder)
+    if not given.strip():
+        raise OutputError("empty folder name: give a folder, e.g. results/")
+    real = Path(os.path.realpath(given))
+    fail = _Target(given, real, None, None).fail
+    try:
+        info: os.stat_result | None = real.stat()
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise fail(exc) from None
+    if info is not None and not stat.S_ISDIR(info.st_mode):
+        raise fail("it is a file, not a folder")
+    if not real.parent.is_dir():
+        parent = os.path.dirname(given.rstrip("/")) or "."
+        raise fail(f"the folder {parent!r} does not exist (create it first)")
+    for name in files:
+        if not name or name in (".", "..") or "/" in name or os.sep in name:
+            raise OutputError(f"bad file name {name!r} for the folder {given!r}")
+    if info is not None:
+        with os.scandir(real) as entries:
+            others = sorted(e.name for e in entries
+                            if e.name not in files or not e.is_file(follow_symlinks=False))
+        if others:
+            more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+            raise OutputError(f"refusing to replace the folder {given!r}: it holds {others[0]!r}{more}, "
+                              "which this command does not write; give a new folder, or one holding "
+                              "only its output")
+    staging: str | None = None
+    try:
+        with _signals_held():
+            staging = tempfile.mkdtemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
+        mode = 0o666 & ~_umask()
+        for name, content in files.items():
+            _write_new(Path(staging, name), content, mode)
+        os.chmod(staging, stat.S_IMODE(info.st_mode) if info is not None else 0o777 & ~_umask())
+        with _signals_held():
+            if info is None:
+                os.rename(staging, real)
+            else:
+                old = staging.removesuffix(".tmp") + ".old"
+                os.rename(real, old)
+                try:
+                    os.rename(staging, real)
+                except OSError:
+                    os.rename(old, real)
+                    raise
+                shutil.rmtree(old)
+            staging = None
+    except OSError as exc:
+        raise fail(exc) from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+__all__ = ["OutputError", "open_atomic", "refuse_inputs", "replace_folder", "same_file", "write_files"]

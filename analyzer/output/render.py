@@ -13,6 +13,7 @@ import csv
 import html
 import io
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -22,6 +23,8 @@ from typing import Literal
 from tabulate import tabulate
 
 from analyzer.core.exact import fraction_text, round_fraction, sqrt_decimal
+from analyzer.errors import FormatError
+from analyzer.text import csv_cell, json_text, printable
 
 Cell = int | Fraction | Decimal | str | None
 #: How a column shows its values: plain text, an integer count, an exact fraction p/q, a
@@ -127,6 +130,19 @@ def _display_rows(table: Table, digits: int, grouped: bool) -> list[list[str]]:
     ]
 
 
+def _csv_rows(table: Table, digits: int) -> list[list[str]]:
+    """The display rows, each text cell guarded (:func:`analyzer.text.csv_cell`); cells computed
+    from numbers, and the ``-`` of a missing value, are left as they are."""
+    out = []
+    for row in table.rows:
+        cells: list[str] = []
+        for cell, col in zip(row, table.columns, strict=True):
+            shown = _display(cell, col.style, digits, grouped=False)
+            cells += [csv_cell(s) for s in shown] if isinstance(cell, str) else shown
+        out.append(cells)
+    return out
+
+
 def _json_row(table: Table, row: Sequence[Cell], digits: int) -> dict[str, object]:
     out: dict[str, object] = {}
     for cell, col in zip(row, table.columns, strict=True):
@@ -150,17 +166,23 @@ def _json_row(table: Table, row: Sequence[Cell], digits: int) -> dict[str, objec
     return out
 
 
-def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, object] | None = None) -> str:
+def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, object] | None = None,
+           *, raw_csv: bool = False) -> str:
     """Render tables in ``fmt`` (one of ``FORMATS``); ``meta`` (what produced them) heads the
     output: as a comment in text/Markdown/LaTeX/HTML, a ``meta`` object in JSON.
 
+    CSV guards spreadsheets unless ``raw_csv``: a text cell that starts with ``=``, ``+``, ``-``
+    or ``@`` gets a leading single quote (:func:`analyzer.text.csv_cell`); a cell computed from
+    a number (``-0.0105790578``) is data and is never changed.  Comments in Markdown and HTML
+    cannot be closed early by ``-->`` or ``--!>`` in the command line.
+
     Raises:
-        ValueError: unknown format or negative ``digits``.
+        FormatError: unknown format, or ``digits`` not a whole number >= 0.
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    if digits < 0:
-        raise ValueError(f"bad --digits {digits}: use 0 or more")
+    if not isinstance(fmt, str) or fmt not in FORMATS:
+        raise FormatError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+        raise FormatError(f"bad --digits {digits!r}: use a whole number, 0 or more")
     if fmt == "json":
         doc = {
             "meta": meta or {},
@@ -175,7 +197,7 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
                 for t in tables
             ],
         }
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
@@ -184,12 +206,12 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
                 writer.writerow([])
             writer.writerow([f"# {t.title}"])
             writer.writerow(_headers(t))
-            writer.writerows(_display_rows(t, digits, grouped=False))
+            writer.writerows(_display_rows(t, digits, grouped=False) if raw_csv else _csv_rows(t, digits))
         return buf.getvalue()
     parts: list[str] = []
     header = _meta_lines(meta)
     if header:
-        parts.append(_comment(fmt, header))
+        parts.append(comment(fmt, header))
     for t in tables:
         rows = _display_rows(t, digits, grouped=True)
         if fmt == "markdown":  # a '|' in a cell would end the cell
@@ -229,11 +251,25 @@ def _meta_lines(meta: dict[str, object] | None) -> list[str]:
     return [f"{k}: {v}" for k, v in (meta or {}).items()]
 
 
-def _comment(fmt: str, lines: list[str]) -> str:
+_COMMENT_BREAKERS = re.compile(r"--!?>|<!--")
+
+
+def comment(fmt: str, lines: Sequence[str]) -> str:
+    """``lines`` as a comment of ``fmt``: ``% ...`` (LaTeX), ``<!-- ... -->`` (Markdown, HTML;
+    a ``-->``, ``--!>`` or ``<!--`` inside is broken up with a space, so it cannot end the
+    comment early or open another), else ``# ...``.  Control characters are escaped.
+
+    >>> print(comment("html", ["a --!> b"]))
+    <!--
+    a - -!> b
+    -->
+    """
+    lines = [printable(line) for line in lines]
     if fmt == "latex":
         return "\n".join(f"% {line}" for line in lines)
-    if fmt in ("markdown", "html"):  # keep a stray '-->' from closing the comment early
-        return "<!--\n" + "\n".join(line.replace("-->", "- ->") for line in lines) + "\n-->"
+    if fmt in ("markdown", "html"):
+        return "<!--\n" + "\n".join(_COMMENT_BREAKERS.sub(lambda m: m.group()[0] + " " + m.group()[1:], line)
+                                      for line in lines) + "\n-->"
     return "\n".join(f"# {line}" for line in lines)
 
 

@@ -39,7 +39,8 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
 from analyzer.core.exact import sqrt_decimal
 from analyzer.core.shoe import MIN_CARDS, Shoe
-from analyzer.errors import AnalyzerError, BetError
+from analyzer.errors import BetError
+from analyzer.errors import PlotUnavailableError as PlotUnavailableError  # re-exported: its old home
 
 if TYPE_CHECKING:
     from analyzer.output.render import Cell, Table
@@ -58,11 +59,6 @@ PUBLISHED_TAGS: dict[str, tuple[str, tuple[int, ...]]] = {
     "dragon-7": ("Jacobson (888casino blog, Dragon 7)", (0, 0, 0, -1, -1, -1, -1, 2, 2, 0)),
     "panda-8": ("Jacobson / Wizard of Odds (888casino blog, Panda 8)", (1, 1, -2, -2, -2, -1, -1, -2, 4, 1)),
 }
-
-
-class PlotUnavailableError(AnalyzerError):
-    """``--plot`` needs matplotlib (``pip install 'punto-banco-analyzer[plot]'``), or the file
-    name does not end in .png or .svg."""
 
 
 @dataclass(frozen=True)
@@ -419,6 +415,19 @@ def plot(report: EORReport, path: str | Path) -> None:
 
     Raises:
         PlotUnavailableError: matplotlib is not installed, or the suffix is not .png / .svg.
+        OutputError: ``path`` cannot be written.
+    """
+    from analyzer.output.files import write_files
+
+    write_files({path: plot_image(report, path)})
+
+
+def plot_image(report: EORReport, path: str | Path) -> bytes:
+    """The EOR chart of :func:`plot` as the bytes of a .png or .svg file, in the format that
+    ``path``'s suffix names (nothing is written).
+
+    Raises:
+        PlotUnavailableError: matplotlib is not installed, or the suffix is not .png / .svg.
     """
     target = Path(path)
     fmt = target.suffix.lower().lstrip(".")
@@ -445,14 +454,12 @@ def plot(report: EORReport, path: str | Path) -> None:
         ax.tick_params(labelsize=8)
     fig.suptitle(f"Effects of removal: {report.shoe.describe()}", fontsize=10)
     fig.tight_layout()
-    from analyzer.output.files import write_files
-
     image = io.BytesIO()
     try:
         fig.savefig(image, format=fmt)
     finally:
         plt.close(fig)
-    write_files({path: image.getvalue()})
+    return image.getvalue()
 
 
 # -- printable tables ----------------------------------------------------------------------------

@@ -51,6 +51,7 @@ import sympy  # type: ignore[import-untyped]
 
 from analyzer.bets.catalogue import find_bet
 from analyzer.bets.model import Bet
+from analyzer.checks.logs import lookup_bet, show
 from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
 from analyzer.core.exact import MAX_NUMBER_CHARS, fraction_text
 from analyzer.core.reads import Reads
@@ -59,7 +60,14 @@ from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.evaluate import record_counts
 from analyzer.engine.pricing import ANALYSIS_READS, settlement, table_for
 from analyzer.engine.table import CompiledTable, compile_table
-from analyzer.errors import AnalyzerError, BetError
+from analyzer.errors import (
+    BetError,
+    SymbolicArithmeticError,
+    SymbolicError,
+    SymbolicTypeError,
+    SymbolicZeroDivisionError,
+)
+from analyzer.text import json_text
 
 __all__ = [
     "ENGINE_TABLES",
@@ -110,24 +118,6 @@ Poly = tuple[int, ...]
 """A polynomial in d with integer coefficients, constant term first; ``()`` is zero."""
 
 
-class SymbolicError(AnalyzerError):
-    """A bad argument to the symbolic API: a number too large or not exact, an empty list."""
-
-
-class SymbolicTypeError(SymbolicError, TypeError):
-    """An argument of the wrong type (also a ``TypeError``, for callers that catch that)."""
-
-
-class SymbolicArithmeticError(SymbolicError, ArithmeticError):
-    """A value that does not exist: no finite limit, values that are not those of an integer
-    polynomial (also an ``ArithmeticError``)."""
-
-
-class SymbolicZeroDivisionError(SymbolicArithmeticError, ZeroDivisionError):
-    """A division by zero: a rational function evaluated at a pole, a zero denominator (also a
-    ``ZeroDivisionError``)."""
-
-
 #: The note under a pays table with an impossible target (as ``punto-banco bets --target-edge``).
 IMPOSSIBLE_PAY_NOTE = ("'-': no positive pay gives that house edge, or the event cannot happen on this "
                        "shoe (for a commission: none from 0 to 100% gives it).")
@@ -136,24 +126,14 @@ IMPOSSIBLE_PAY_NOTE = ("'-': no positive pay gives that house edge, or the event
 def _coefficients(value: object, what: str) -> list[int | Fraction]:
     """Polynomial coefficients: a list of ints or Fractions (never floats or text)."""
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise SymbolicTypeError(f"bad {what} {_show(value)}: give a list of int or Fraction coefficients, "
+        raise SymbolicTypeError(f"bad {what} {show(value)}: give a list of int or Fraction coefficients, "
                                 "constant term first")
     out = list(value)
     for c in out:
         if isinstance(c, bool) or not isinstance(c, int | Fraction):
-            raise SymbolicTypeError(f"bad coefficient {_show(c)} in the {what}: give ints or Fractions "
+            raise SymbolicTypeError(f"bad coefficient {show(c)} in the {what}: give ints or Fractions "
                                     "(not floats or text)")
     return out
-
-
-def _show(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to about ``limit`` characters, never converting a huge number to text."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
-        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
-    if isinstance(value, Fraction) and max(abs(value.numerator), value.denominator).bit_length() > 4 * limit:
-        return "<a fraction with terms of more than 40 digits>"
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _exact(value: object, what: str) -> Fraction:
@@ -165,23 +145,23 @@ def _exact(value: object, what: str) -> Fraction:
         SymbolicTypeError: not an int or a Fraction; SymbolicError: too many digits.
     """
     if isinstance(value, bool) or not isinstance(value, int | Fraction):
-        raise SymbolicTypeError(f"bad {what} {_show(value)}: give an exact int or Fraction "
+        raise SymbolicTypeError(f"bad {what} {show(value)}: give an exact int or Fraction "
                                 "(not a float or text)")
     x = Fraction(value)
     if max(abs(x.numerator), x.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
-        raise SymbolicError(f"bad {what} {_show(x)}: at most {MAX_NUMBER_CHARS} digits")
+        raise SymbolicError(f"bad {what} {show(x)}: at most {MAX_NUMBER_CHARS} digits")
     return x
 
 
 def _names(value: object, what: str, allowed: Sequence[str]) -> list[str]:
     """A list of names (never one str, whose letters would be taken as names)."""
     if isinstance(value, str) or not isinstance(value, Iterable):
-        raise SymbolicTypeError(f"bad {what} {_show(value)}: give a list (not one text) of: "
+        raise SymbolicTypeError(f"bad {what} {show(value)}: give a list (not one text) of: "
                                 f"{', '.join(allowed)}")
     out = list(value)
     for name in out:
         if not isinstance(name, str):
-            raise SymbolicTypeError(f"bad {what[:-1] if what.endswith('s') else what} {_show(name)}: "
+            raise SymbolicTypeError(f"bad {what[:-1] if what.endswith('s') else what} {show(name)}: "
                                     f"use {', '.join(allowed)}")
     return out
 
@@ -238,7 +218,7 @@ def falling_poly(slope: int, offset: int, m: int) -> Poly:
     """
     for name, v in (("slope", slope), ("offset", offset), ("m", m)):
         if isinstance(v, bool) or not isinstance(v, int):
-            raise SymbolicTypeError(f"bad {name} {_show(v)}: give an int")
+            raise SymbolicTypeError(f"bad {name} {show(v)}: give an int")
     if m < 0:
         raise SymbolicError(f"bad m {m}: the number of factors must be >= 0")
     out: Poly = (1,)
@@ -283,12 +263,12 @@ def interpolate(values: Sequence[int]) -> Poly:
     (1, 0, 1)
     """
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise SymbolicTypeError(f"bad values {_show(values)}: give {len(NODES)} ints, the values at {NODES}")
+        raise SymbolicTypeError(f"bad values {show(values)}: give {len(NODES)} ints, the values at {NODES}")
     values = list(values)
     if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
-        raise SymbolicTypeError(f"bad values {_show(values)}: give {len(NODES)} ints, the values at {NODES}")
+        raise SymbolicTypeError(f"bad values {show(values)}: give {len(NODES)} ints, the values at {NODES}")
     if len(values) != len(NODES):
-        raise SymbolicError(f"bad values {_show(values)}: give {len(NODES)} ints, the values at {NODES}")
+        raise SymbolicError(f"bad values {show(values)}: give {len(NODES)} ints, the values at {NODES}")
     matrix, scale = _interpolation_matrix()
     out: list[int] = []
     for row in matrix:
@@ -365,7 +345,7 @@ class RationalFunction:
             SymbolicTypeError: ``value`` is not an int or a Fraction.
         """
         if isinstance(value, bool) or not isinstance(value, int | Fraction):
-            raise SymbolicTypeError(f"bad constant {_show(value)}: give an int or a Fraction "
+            raise SymbolicTypeError(f"bad constant {show(value)}: give an int or a Fraction "
                                     "(not a float or text)")
         return cls.of([Fraction(value)])
 
@@ -419,13 +399,13 @@ class RationalFunction:
                 SymbolicTypeError: ``decks`` is not an int or a Fraction.
         """
         if isinstance(decks, bool) or not isinstance(decks, int | Fraction):
-            raise SymbolicTypeError(f"bad number of decks {_show(decks)}: give an int or a Fraction")
+            raise SymbolicTypeError(f"bad number of decks {show(decks)}: give an int or a Fraction")
         if isinstance(decks, int):
             num, den = Fraction(_eval_int(self.num, decks)), Fraction(_eval_int(self.den, decks))
         else:
             num, den = _eval(self.num, Fraction(decks)), _eval(self.den, Fraction(decks))
         if den == 0:
-            raise SymbolicZeroDivisionError(f"d = {_show(decks)} is a pole of the function (its denominator "
+            raise SymbolicZeroDivisionError(f"d = {show(decks)} is a pole of the function (its denominator "
                                             "is 0 there): it has no value at that d")
         return num / den
 
@@ -444,7 +424,7 @@ class RationalFunction:
         """
         if isinstance(terms, bool) or not isinstance(terms, int) or not 0 <= terms <= 10_000:
             raise (SymbolicError if isinstance(terms, int) and not isinstance(terms, bool)
-                   else SymbolicTypeError)(f"bad number of terms {_show(terms)}: use a whole number from 0 "
+                   else SymbolicTypeError)(f"bad number of terms {show(terms)}: use a whole number from 0 "
                                            "to 10000")
         n, m = len(self.num) - 1, len(self.den) - 1
         if not self.num:
@@ -544,7 +524,7 @@ class SymbolicDistribution:
             SymbolicTypeError: ``predicate`` is not callable.
         """
         if not callable(predicate):
-            raise SymbolicTypeError(f"bad predicate {_show(predicate)}: give a function of the coup "
+            raise SymbolicTypeError(f"bad predicate {show(predicate)}: give a function of the coup "
                                     "record returning True or False")
         out: Poly = ()
         for r, c in zip(self.records, self.counts, strict=True):
@@ -566,9 +546,9 @@ def symbolic_distribution(reads: Reads | None = None, tableau: Tableau = STANDAR
     """
     chosen = Reads.everything_but_cards() if reads is None else reads
     if not isinstance(chosen, Reads):
-        raise SymbolicTypeError(f"bad reads {_show(reads)}: give a Reads, e.g. Reads.of(['winner'])")
+        raise SymbolicTypeError(f"bad reads {show(reads)}: give a Reads, e.g. Reads.of(['winner'])")
     if not isinstance(tableau, Tableau):
-        raise SymbolicTypeError(f"bad rules {_show(tableau)}: give a Tableau")
+        raise SymbolicTypeError(f"bad rules {show(tableau)}: give a Tableau")
     return _symbolic_table(compile_table(tableau, chosen, False))
 
 
@@ -702,7 +682,7 @@ def engine_forms(table: str) -> tuple[ClosedForm, ...]:
         AnalyzerError: unknown table name.
     """
     if not isinstance(table, str) or table not in ENGINE_TABLES:
-        raise SymbolicError(f"unknown table {_show(table)}: use {', '.join(ENGINE_TABLES)}")
+        raise SymbolicError(f"unknown table {show(table)}: use {', '.join(ENGINE_TABLES)}")
     return _engine_forms(table)
 
 
@@ -762,7 +742,7 @@ def bet_forms(bet: Bet) -> BetForms:
         SymbolicTypeError: ``bet`` is not a :class:`~analyzer.bets.model.Bet`.
     """
     if not isinstance(bet, Bet):
-        raise SymbolicTypeError(f"bad bet {_show(bet)}: give a Bet (e.g. find_bet('tie'))")
+        raise SymbolicTypeError(f"bad bet {show(bet)}: give a Bet (e.g. find_bet('tie'))")
     table = table_for(bet.reads, 52)
     sd = _symbolic_table(table)
     settled = settlement(bet, table)
@@ -812,7 +792,7 @@ def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
     """
     edge = _exact(house_edge, "house edge")
     if not isinstance(bet, Bet):
-        raise SymbolicTypeError(f"bad bet {_show(bet)}: give a Bet (e.g. find_bet('tie'))")
+        raise SymbolicTypeError(f"bad bet {show(bet)}: give a Bet (e.g. find_bet('tie'))")
     if bet.adjustable is None or bet.payout_function is not None:
         raise BetError(f"bet {bet.name!r} has no single adjustable pay to solve for")
     forms = bet_forms(bet)
@@ -864,9 +844,9 @@ def smallest_decks(f: RationalFunction, level: Fraction | int, above: bool = Tru
     9
     """
     if not isinstance(f, RationalFunction):
-        raise SymbolicTypeError(f"bad function {_show(f)}: give a RationalFunction")
+        raise SymbolicTypeError(f"bad function {show(f)}: give a RationalFunction")
     if not isinstance(above, bool):
-        raise SymbolicTypeError(f"bad above {_show(above)}: give True or False")
+        raise SymbolicTypeError(f"bad above {show(above)}: give True or False")
     lv = _exact(level, "level")
     p = _add(_scale(f.num, lv.denominator), _scale(f.den, -lv.numerator))
     candidates = {1} | _real_root_ceilings(p) | _real_root_ceilings(f.den)
@@ -890,7 +870,7 @@ def crossing(f: RationalFunction, level: Fraction | int) -> int | None:
     13
     """
     if not isinstance(f, RationalFunction):
-        raise SymbolicTypeError(f"bad function {_show(f)}: give a RationalFunction")
+        raise SymbolicTypeError(f"bad function {show(f)}: give a RationalFunction")
     lv = _exact(level, "level")
     start = f(1)
     if start == lv:
@@ -927,12 +907,12 @@ def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | 
     quantities = _names(quantities, "quantities", QUANTITIES)
     bad = [q for q in quantities if q not in QUANTITIES]
     if bad:
-        raise SymbolicError(f"unknown quantity {_show(bad[0])}: use {', '.join(QUANTITIES)}")
+        raise SymbolicError(f"unknown quantity {show(bad[0])}: use {', '.join(QUANTITIES)}")
     if not quantities:
         raise SymbolicError(f"no quantity named: use one or more of {', '.join(QUANTITIES)} (or all)")
     house_edge = _exact(house_edge, "house edge")
     if isinstance(bets, str) or not isinstance(bets, Iterable):
-        raise SymbolicTypeError(f"bad bets {_show(bets)}: give a list of Bet objects")
+        raise SymbolicTypeError(f"bad bets {show(bets)}: give a list of Bet objects")
     bets = list(bets)
     forms = [bet_forms(b) for b in bets]
     every = [x for bf in forms for x in bf.forms()]
@@ -979,7 +959,7 @@ def engine_sections(tables: Iterable[str] = ENGINE_TABLES) -> list[Section]:
     tables = _names(tables, "tables", ENGINE_TABLES)
     for t in tables:
         if t not in ENGINE_TABLES:
-            raise SymbolicError(f"unknown table {_show(t)}: use {', '.join(ENGINE_TABLES)}")
+            raise SymbolicError(f"unknown table {show(t)}: use {', '.join(ENGINE_TABLES)}")
     titles = {"outcomes": "Outcomes", "totals": "Final totals (Player p, Banker b)",
               "naturals": "Naturals", "cards": "Cards dealt per coup"}
     return [Section(f"{titles[t]}: probability per coup", engine_forms(t)) for t in tables]
@@ -1070,26 +1050,23 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
     """
     import json
 
-    from analyzer.output.render import render
+    from analyzer.output.render import comment, render
 
     if not isinstance(fmt, str) or fmt not in ("text", "markdown", "latex", "json"):
-        raise SymbolicError(f"unknown format {_show(fmt)}: use text, markdown, latex or json")
+        raise SymbolicError(f"unknown format {show(fmt)}: use text, markdown, latex or json")
     _check_digits(digits)
     for d in decks:
         if isinstance(d, bool) or not isinstance(d, int) or d < 1:
-            raise SymbolicError(f"bad number of decks {_show(d)}: use whole numbers >= 1")
+            raise SymbolicError(f"bad number of decks {show(d)}: use whole numbers >= 1")
     if fmt == "json":
         doc = {"meta": meta or {}, "intro": INTRO, "sections": [
             {"title": s.title, "forms": [_form_json(f, digits, decks) for f in s.forms]} for s in sections]}
         if extra:
             doc["tables"] = json.loads(render(extra, "json", digits))["tables"]
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
     parts: list[str] = []
     if meta:
-        lines = [f"{k}: {v}" for k, v in meta.items()]
-        parts.append("\n".join(f"% {x}" for x in lines) if fmt == "latex"
-                     else "<!--\n" + "\n".join(lines) + "\n-->" if fmt == "markdown"
-                     else "\n".join(f"# {x}" for x in lines))
+        parts.append(comment(fmt, [f"{k}: {v}" for k, v in meta.items()]))
     intro = textwrap.fill(INTRO, 100)
     parts.append(_latex_escape(intro).replace("∞", r"$\infty$").replace("1/d²", r"1/d$^2$")
                  if fmt == "latex" else intro)
@@ -1114,7 +1091,7 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
 
 def _check_digits(digits: object) -> None:
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 1000:
-        raise SymbolicError(f"bad number of digits {_show(digits)}: use a whole number from 0 to 1000")
+        raise SymbolicError(f"bad number of digits {show(digits)}: use a whole number from 0 to 1000")
 
 
 def catalogue_sections(bets: Sequence[Bet] | None = None, pays: bool = True) -> list[Section]:
@@ -1131,10 +1108,10 @@ def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction]) -> Any:
     from analyzer.output.render import Cell, Column, Table
 
     if isinstance(levels, str) or not isinstance(levels, Iterable):
-        raise SymbolicTypeError(f"bad levels {_show(levels)}: give a list of exact house edges (Fractions)")
+        raise SymbolicTypeError(f"bad levels {show(levels)}: give a list of exact house edges (Fractions)")
     levels = [_exact(level, "crossing level") for level in levels]
     if isinstance(bets, str) or not isinstance(bets, Iterable):
-        raise SymbolicTypeError(f"bad bets {_show(bets)}: give a list of Bet objects")
+        raise SymbolicTypeError(f"bad bets {show(bets)}: give a list of Bet objects")
     rows: list[tuple[Cell, ...]] = []
     for bet in bets:
         he = bet_forms(bet).house_edge
@@ -1187,25 +1164,20 @@ def symbolic_report(
 
     for t in _names(tables, "tables", ENGINE_TABLES):
         if t not in ENGINE_TABLES:
-            raise SymbolicError(f"unknown table {_show(t)}: use {', '.join(ENGINE_TABLES)}, all or none")
+            raise SymbolicError(f"unknown table {show(t)}: use {', '.join(ENGINE_TABLES)}, all or none")
     if not isinstance(fmt, str) or fmt not in SYMBOLIC_FORMATS:
-        raise SymbolicError(f"unknown format {_show(fmt)}: use {', '.join(SYMBOLIC_FORMATS)}")
+        raise SymbolicError(f"unknown format {show(fmt)}: use {', '.join(SYMBOLIC_FORMATS)}")
     _check_digits(digits)
     quantities = _names(quantities, "quantities", QUANTITIES)
     if not quantities:
         raise SymbolicError(f"no quantity named: use one or more of {', '.join(QUANTITIES)} (or all)")
     edge = Fraction(0) if target_edge is None else _exact(target_edge, "target edge")
     if isinstance(crossings, str) or not isinstance(crossings, Iterable):
-        raise SymbolicTypeError(f"bad crossings {_show(crossings)}: give a list of exact house edges")
+        raise SymbolicTypeError(f"bad crossings {show(crossings)}: give a list of exact house edges")
     levels = [_exact(level, "crossing level") for level in crossings]
     chosen: list[Bet] = []
     for spec in _names(bet_specs, "bet specs", ("catalogue bet names such as 'tie' or 'banker:4'",)):
-        try:
-            chosen.append(find_bet(spec))
-        except AnalyzerError:
-            raise
-        except (ValueError, ArithmeticError) as exc:
-            raise BetError(f"bad bet {_show(spec)}: {exc}") from None
+        chosen.append(lookup_bet(spec))
     bets = (catalogue_bets() if all_bets else []) + chosen
     seen: set[str] = set()
     for bet in bets:  # as punto-banco bets / eor: a bet twice would print every section twice

@@ -1,0 +1,150 @@
+"""How a ``punto-banco`` process ends: exit codes, signals, a closed pipe, streams that cannot
+encode a symbol (standard library only; used by :class:`analyzer.cli.OneLineErrors`).
+
+Exit codes (documented in ``punto-banco --help`` and the README):
+
+=====  ===========================================================================
+0      success
+1      a finding: ``verify`` found discrepancies, ``conform`` found a misfit
+2      bad input or usage (one line naming the problem)
+70     an internal error (``EX_SOFTWARE``): one line says so; the traceback only with
+       ``--debug`` or ``PUNTO_BANCO_DEBUG=1``
+130    interrupted (SIGINT, Ctrl-C)
+129    ended by SIGHUP; 143: ended by SIGTERM (128 + the signal's number)
+141    standard output closed (``| head``): the command stops quietly (128 + SIGPIPE)
+=====  ===========================================================================
+
+SIGTERM and SIGHUP are turned into an exception (:class:`Ended`), as SIGINT is into
+``KeyboardInterrupt``, so every ``finally`` runs: an atomic write removes its temporary file
+and a folder swap leaves the old folder whole.  A signal that the parent set to be ignored
+(``nohup`` ignores SIGHUP) stays ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import TextIO
+
+from analyzer.text import ASCII_FALLBACK
+
+EXIT_OK = 0
+EXIT_FINDING = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_PIPE = 141  # 128 + SIGPIPE (13), also where SIGPIPE does not exist
+#: Set to 1 (or true, yes, on) to print the traceback of an internal error.
+DEBUG_ENV = "PUNTO_BANCO_DEBUG"
+
+
+class Ended(BaseException):
+    """SIGTERM or SIGHUP arrived: unwinds like ``KeyboardInterrupt`` (a ``BaseException``, so no
+    ``except Exception`` swallows it and every ``finally`` cleans up)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        """The signal's name, e.g. ``SIGTERM``."""
+        return signal.Signals(self.signum).name
+
+
+def env_flag(name: str) -> bool:
+    """True when the environment variable ``name`` is set to 1, true, yes or on."""
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+@contextlib.contextmanager
+def signals_raise() -> Iterator[None]:
+    """While the block runs (main thread only), SIGTERM and SIGHUP raise :class:`Ended` and
+    SIGINT raises ``KeyboardInterrupt``.  The second signal is ignored, so the cleanup the
+    first one started finishes (a temporary file removed); a third one raises again, for a
+    user who insists.  Handlers a parent set (an ignored SIGHUP) are kept; the previous
+    handlers come back afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received = 0
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        nonlocal received
+        received += 1
+        if received == 2:
+            return
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Ended(signum)
+
+    defaults = {signal.SIGINT: signal.default_int_handler}
+    wanted = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {}
+    for signum in wanted:
+        current = signal.getsignal(signum)
+        if current in (signal.SIG_DFL, defaults.get(signum)):
+            previous[signum] = current
+            signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+@contextlib.contextmanager
+def ascii_fallback() -> Iterator[None]:
+    """While the block runs, standard output and error write a symbol they cannot encode in an
+    ASCII spelling (``∞`` as ``inf``, :data:`analyzer.text.ASCII_FALLBACK`) instead of raising
+    ``UnicodeEncodeError`` (``PYTHONIOENCODING=latin-1``, an ASCII terminal)."""
+    changed: list[tuple[TextIO, str | None]] = []
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(ValueError, OSError):
+                old = stream.errors
+                stream.reconfigure(errors=ASCII_FALLBACK)
+                changed.append((stream, old))
+    try:
+        yield
+    finally:
+        for stream, old in changed:
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(errors=old)  # type: ignore[attr-defined]
+
+
+def silence_stdout() -> None:
+    """Point standard output at the null device, after its reader went away, so the flush at
+    exit cannot fail again (the recipe of the Python documentation, "Note on SIGPIPE")."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print ``text`` on standard output (or error) in the stream's own encoding, with the ASCII
+    fallback of :func:`ascii_fallback` (``click.echo`` would write UTF-8 to a stream declared
+    ASCII)."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + ("\n" if nl else ""))
+    if err:
+        stream.flush()
+
+
+def say(text: str) -> None:
+    """One line on standard error, never raising (the terminal may be gone after SIGHUP)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+
+__all__ = [
+    "DEBUG_ENV", "EXIT_FINDING", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PIPE", "EXIT_USAGE",
+    "Ended", "ascii_fallback", "echo", "env_flag", "say", "signals_raise", "silence_stdout",
+]
