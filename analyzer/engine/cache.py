@@ -244,7 +244,7 @@ def _decode(doc: Any, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
 
     if not isinstance(doc, dict) or doc.get("key") != table_key(tableau, reads, first_four):
         raise ValueError("another table")
-    flat = _ints(doc["falls"], 64)
+    flat = _ints(doc["falls"])
     if len(flat) % 3:
         raise ValueError("bad falling factorials")
     falls = tuple(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
