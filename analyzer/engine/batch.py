@@ -72,15 +72,20 @@ class BatchEV:
         return out
 
 
+#: Counts at least this large are kept as Python ints: below it, the sums of up to 52 counts
+#: (cards per rank, cards per shoe) fit int64.
+_SMALL = 2**56
+
+
 def _as_counts(shoes: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
     """(n, 13) rank counts and, when given, (n, 52) rank-and-suit counts: int64 arrays, or
-    object arrays of Python ints when a count does not fit int64."""
+    object arrays of Python ints when a count is too large for int64 sums."""
     if isinstance(shoes, Shoe):
         shoes = [shoes]
     if isinstance(shoes, list | tuple) and shoes and all(isinstance(s, Shoe) for s in shoes):
         rows = [s.suited for s in shoes] if all(s.suited is not None for s in shoes) else [
             s.counts for s in shoes]
-        big = max(max(r) for r in rows if r is not None) >= 2**62
+        big = max(max(r) for r in rows if r is not None) >= _SMALL
         arr = np.asarray(rows, dtype=object if big else np.int64)
     else:
         if isinstance(shoes, np.ma.MaskedArray):
@@ -92,15 +97,22 @@ def _as_counts(shoes: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
         if raw.dtype.kind in "bcUSV" or (raw.dtype.kind == "O" and not all(
                 isinstance(x, int | np.integer) and not isinstance(x, bool) for x in raw.ravel())):
             raise ShoeError(f"bad batch of shoes: counts of type {raw.dtype}; give whole numbers >= 0")
+        if raw.dtype.kind == "f" and isinstance(shoes, list | tuple):
+            exact = np.asarray(shoes, dtype=object)
+            if all(isinstance(x, int) and not isinstance(x, bool) for x in exact.ravel()):
+                raw = exact  # Python ints beyond int64 made numpy choose floats
         if raw.dtype.kind == "f":
             if raw.size and not all(float(x).is_integer() for x in raw.ravel()):
                 raise ShoeError("shoe counts must be whole numbers >= 0")
             if raw.size and float(np.abs(raw).max()) >= 2**62:
                 raise ShoeError("bad batch of shoes: float counts this large are not exact; give integers")
             raw = raw.astype(np.int64)
-        if raw.dtype.kind == "O":
-            big = bool(raw.size) and max(abs(int(x)) for x in raw.ravel()) >= 2**62
-            arr = raw if big else raw.astype(np.int64)
+        if raw.dtype.kind in "Oiu":  # Python ints, or int64 / uint64 whose sums may overflow
+            if raw.dtype.kind == "O":
+                top = max((abs(int(x)) for x in raw.ravel()), default=0)
+            else:
+                top = max(int(raw.max(initial=0)), -int(raw.min(initial=0)))
+            arr = raw.astype(object) if top >= _SMALL else raw.astype(np.int64)
         else:
             arr = raw.astype(np.int64)
     if arr.ndim == 1:
