@@ -5,7 +5,7 @@ cannot crash the interpreter on bad bytes, unlike marshal or pickle) under a hea
 SHA-256 digest over the table's key (analyser version, rules fingerprint, reads) and the JSON.
 Loading checks, in order: the folder and the file belong to this user and no one else can write
 them (as ssh does with its keys); the digest; the JSON's structure and every index; then the
-table's meaning: evaluated on a one-deck shoe its counts are non-negative and sum to 52!/46!.
+table's meaning: evaluated on a six-deck shoe its counts are non-negative and sum to 312!/306!.
 Any failure is a miss: the table is compiled again and the file replaced atomically (a
 temporary file renamed into place).  Temporary files a killed writer left behind are removed.
 
@@ -280,12 +280,16 @@ def _decode(doc: Any, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
 
 
 def _sound(table: Any) -> bool:
-    """Evaluated on one deck, the table's counts are non-negative and sum to 52!/46!."""
+    """Evaluated on six decks, the table's counts are non-negative and sum to 312!/306!.
+
+    Six copies of every card let every composition (at most six cards) be dealt, so every
+    tally weighs on the sum; on one deck a composition holding two identical cards weighs 0,
+    and a wrong tally there would pass unseen."""
     from analyzer.engine.algebra import ShoeCounts, evaluate_scalar, falling
 
-    shoe = ShoeCounts.of([4] * 13, [1] * 52)
+    shoe = ShoeCounts.of([24] * 13, [6] * 52)
     weights = evaluate_scalar(table.program, shoe)
     counts = [0] * len(table.records)
     for c, r, t in zip(table.entry_comp, table.entry_record, table.tally, strict=True):
         counts[r] += t * weights[c]
-    return all(c >= 0 for c in counts) and sum(counts) == falling(52, 6)
+    return all(c >= 0 for c in counts) and sum(counts) == falling(312, 6)
