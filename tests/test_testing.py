@@ -229,7 +229,7 @@ def test_out_of_range_totals_are_claims_that_fail():
     lambda: expected_probabilities(8.0),
     lambda: expected_probabilities(0),
     lambda: probability(None),
-    lambda: probability(lambda f: True, 8, level="card"),
+    lambda: probability(lambda f: True, 8, reads="card"),
     lambda: house_edge(None),
     lambda: house_edge(5),
     lambda: dealing_order(None),

@@ -55,9 +55,10 @@ from analyzer.checks.logs import (
     winner_of,
 )
 from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
-from analyzer.core.features import Features, Level
+from analyzer.core.coup import Coup
+from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.core.shoe import Shoe
-from analyzer.engine.pricing import Pricer
+from analyzer.engine.pricing import ANALYSIS_READS, Pricer
 from analyzer.errors import AnalyzerError, ObservedError
 
 if TYPE_CHECKING:
@@ -317,7 +318,7 @@ def read_counts_csv(text: str) -> Observed:
     return obs
 
 
-def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
+def tally_log(records: Iterable[object], bets: Sequence[str] = (), tableau: Tableau = STANDARD) -> Observed:
     """Observed counts tallied from hand-log records (:class:`analyzer.checks.verify.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
     catalogue ``bets`` named.  ``cut_card`` is True when the log marks its shoes (``shoe`` ids
@@ -333,7 +334,7 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
         raise ObservedError(f"bad bets {show(bets)}: give a list of catalogue bet names")
     if isinstance(records, str | bytes) or not isinstance(records, Iterable):
         raise ObservedError(f"bad records {show(records)}: give hand-log records (verify.read_records)")
-    verifier = Verifier(keep_features=True)
+    verifier = Verifier(keep_coups=True, tableau=tableau)
     chosen = []
     for b in bets:
         if not isinstance(b, str):
@@ -374,7 +375,7 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
             verifier.check(rec)
         except AnalyzerError as exc:
             raise stopped(exc) from None
-        f = verifier.last_features
+        f = verifier.last_coup
         if not rec.is_coup or f is None:
             continue
         per_shoe += 1
@@ -382,8 +383,8 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
         obs.families["winner"][f.winner.value] += 1
         obs.families["player_total"][str(f.player_total)] += 1
         obs.families["banker_total"][str(f.banker_total)] += 1
-        obs.families["cards"][str(f.cards)] += 1
-        obs.families["natural"][_natural(f)] += 1
+        obs.families["cards"][str(f.cards_dealt)] += 1
+        obs.families["natural"][f.naturals] += 1
         for bet in chosen:
             pays = bet.payout(f)
             obs.families[f"bet:{bet.name}"]["win" if pays > 0 else "push" if pays == 0 else "loss"] += 1
@@ -396,7 +397,8 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = ()) -> Observed:
 
 
 def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = (), *,
-                  max_line: int = MAX_LINE_CHARS, max_bytes: int = MAX_FILE_BYTES) -> Observed:
+                  max_line: int = MAX_LINE_CHARS, max_bytes: int = MAX_FILE_BYTES,
+                  tableau: Tableau = STANDARD) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
     ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
     (``.json`` counts, ``.csv`` counts if its header is ``family,category,count`` else a hand
@@ -434,7 +436,7 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = (), 
                                 "pass --observed-format json, csv, log-csv or log-jsonl")
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
-            return tally_log(read_records(fh, kind[4:], name=str(path), max_line=max_line), bets)
+            return tally_log(read_records(fh, kind[4:], name=str(path), max_line=max_line), bets, tableau)
     if bets:
         raise ObservedError("--bet applies to hand logs only; name bets in the counts file (bet:NAME)")
     text = read_bounded(path, ObservedError, max_bytes=max_bytes)
@@ -448,18 +450,12 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = (), 
 # -- expected -------------------------------------------------------------------------------------
 
 
-def _natural(f: Features) -> str:
-    if f.player_natural and f.banker_natural:
-        return "both"
-    return "player" if f.player_natural else "banker" if f.banker_natural else "none"
-
-
-_KEYS: dict[str, Callable[[Features], str]] = {
-    "winner": lambda f: f.winner.value,
-    "player_total": lambda f: str(f.player_total),
-    "banker_total": lambda f: str(f.banker_total),
-    "cards": lambda f: str(f.cards),
-    "natural": _natural,
+_KEYS: dict[str, Callable[[Coup], str]] = {
+    "winner": lambda c: c.winner.value,
+    "player_total": lambda c: str(c.player_total),
+    "banker_total": lambda c: str(c.banker_total),
+    "cards": lambda c: str(c.cards_dealt),
+    "natural": lambda c: c.naturals,
 }
 
 
@@ -479,7 +475,7 @@ def expected(family: str, pricer: Pricer) -> dict[str, Fraction]:
         return out
     if family not in _KEYS:
         raise ObservedError(f"unknown family {family!r}: use {', '.join(FAMILIES)} or bet:NAME")
-    dist = pricer.distribution(Level.VALUE, False)
+    dist = pricer.distribution(ANALYSIS_READS)
     key = _KEYS[family]
     tally = dist.tally(key)
     return {cat: Fraction(tally.get(cat, 0), dist.denominator) for cat in FAMILIES[family]}
@@ -608,8 +604,9 @@ def fit_family(family: str, counts: Mapping[str, int], probs: Mapping[str, Fract
 
 
 def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
-            families: Sequence[str] | None = None) -> Conformance:
-    """Test every observed family (or those named) against the exact probabilities for ``shoe``.
+            families: Sequence[str] | None = None, tableau: Tableau = STANDARD) -> Conformance:
+    """Test every observed family (or those named) against the exact probabilities for ``shoe``
+    under ``tableau``.
 
     Raises:
         ObservedError: nothing to test, an unknown family, alpha outside (0, 1), or a shoe of
@@ -639,7 +636,7 @@ def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
                                 f"they have {', '.join(observed.families) or 'none'}")
     if not names:
         raise ObservedError("no observed counts to test: give at least one family, e.g. winner")
-    pricer = Pricer(shoe)
+    pricer = Pricer(shoe, tableau)
     level = alpha / len(names)
     results = tuple(
         fit_family(name, observed.families[name], expected(name, pricer), observed.coups, level)

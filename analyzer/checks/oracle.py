@@ -30,11 +30,13 @@ from typing import TYPE_CHECKING
 
 from analyzer.bets.model import Bet
 from analyzer.checks.logs import exact_amount, lookup_bet, show, winner_of
-from analyzer.checks.verify import ClaimedBet, Discrepancy, Record, Verifier, natural_rule_text
-from analyzer.core.cards import RANKS, SUITS, Card, parse_card, parse_cards
-from analyzer.core.coup import Coup, Winner, resolve
+from analyzer.checks.verify import ClaimedBet, Discrepancy, Record, Verifier
+from analyzer.core.cards import RANKS, SUITS, Card, Rank, parse_card, parse_cards
+from analyzer.core.coup import Coup, DealtCard, Winner, resolve
+from analyzer.core.coup import dealing_order as core_dealing_order
 from analyzer.core.exact import MAX_NUMBER_CHARS
-from analyzer.core.features import Features, GuardedFeatures, Level, features_of
+from analyzer.core.reads import Reads
+from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.core.shoe import Shoe
 from analyzer.engine.pricing import distribution, price
 from analyzer.errors import CoupError, OracleError, OracleTypeError, ShoeError
@@ -65,6 +67,8 @@ def _as_cards(cards: CardsLike, what: str = "cards") -> list[Card]:
     for c in cards:
         if isinstance(c, Card):
             out.append(c)
+        elif isinstance(c, DealtCard) and isinstance(c._rank, Rank):
+            out.append(c.card)  # a card of a full coup record (e.g. from resolve)
         elif isinstance(c, str):
             out.append(parse_card(c))
         else:
@@ -108,10 +112,17 @@ def _claimed_flag(value: object, what: str) -> bool | None:
 # -- exact values ------------------------------------------------------------------------------------
 
 
-def expected_probabilities(shoe: Shoe | int = 8) -> dict[str, Fraction]:
+def _as_tableau(tableau: object) -> Tableau:
+    if not isinstance(tableau, Tableau):
+        raise OracleTypeError(f"bad rules {show(tableau)}: give a Tableau (e.g. analyzer.STANDARD)")
+    return tableau
+
+
+def expected_probabilities(shoe: Shoe | int = 8, tableau: Tableau = STANDARD) -> dict[str, Fraction]:
     """Exact probability per coup of ``"banker"``, ``"player"`` and ``"tie"`` for a coup dealt
-    from ``shoe`` (a :class:`Shoe`, or a number of standard decks).  For a shoe of fewer than 6
-    cards the three do not add up to 1: the rest is the chance the shoe runs out mid-coup.
+    from ``shoe`` (a :class:`Shoe`, or a number of standard decks) under ``tableau``.  For a
+    shoe of fewer than 6 cards the three do not add up to 1: the rest is the chance the shoe
+    runs out mid-coup.
 
     Raises:
         ShoeError: a bad number of decks; OracleTypeError: ``shoe`` is neither.
@@ -119,41 +130,36 @@ def expected_probabilities(shoe: Shoe | int = 8) -> dict[str, Fraction]:
     >>> expected_probabilities(8)["tie"] == Fraction(475627426473216, 4998398275503360)
     True
     """
-    dist = distribution(_shoe(shoe), Level.VALUE)
-    tally = dist.tally(lambda f: f.winner)
+    dist = distribution(_shoe(shoe), Reads.of(["winner"]), _as_tableau(tableau))
+    tally = dist.tally(lambda c: c.winner)
     sides = (Winner.BANKER, Winner.PLAYER, Winner.TIE)
     return {w.value: Fraction(tally.get(w, 0), dist.denominator) for w in sides}
 
 
-def probability(event: Callable[[Features], bool], shoe: Shoe | int = 8, level: Level = Level.VALUE,
-                thirds: bool = True) -> Fraction:
-    """Exact probability per coup that ``event(features)`` holds (see
-    :class:`~analyzer.core.features.Features`; pass ``level=Level.RANK`` for pairs, ``Level.CARD``
-    for suited pairs).
+def probability(event: Callable[[Coup], bool], shoe: Shoe | int = 8, reads: Reads | None = None,
+                tableau: Tableau = STANDARD) -> Fraction:
+    """Exact probability per coup that ``event(coup)`` holds, the coup record read at ``reads``
+    (default: every base field; see :class:`~analyzer.core.reads.Reads` for card detail).
 
     Raises:
-        BetError: ``Level.CARD`` on a shoe whose suits are unknown, or ``event`` reads a field
-            finer than ``level`` (e.g. ``player_pair`` without ``level=Level.RANK``).
+        BetError: ``reads`` reads suits on a shoe whose suits are unknown, or ``event`` reads what
+            ``reads`` does not declare (:class:`~analyzer.errors.UndeclaredReadError`).
 
-    >>> probability(lambda f: f.cards == 4, 8) > Fraction(3, 8)
+    >>> probability(lambda c: c.cards_dealt == 4, 8) > Fraction(3, 8)
     True
     """
     if not callable(event):
-        raise OracleTypeError(f"bad event {show(event)}: give a function of the Features, "
-                              "e.g. lambda f: f.cards == 4")
-    if not isinstance(level, Level):
-        raise OracleTypeError(f"bad level {show(level)}: give a Level (VALUE, RANK or CARD)")
-    if not isinstance(thirds, bool):
-        raise OracleTypeError(f"bad thirds {show(thirds)}: give True or False")
-    dist = distribution(_shoe(shoe), level, thirds)
-    # The event sees only the fields its level provides; reading a finer one raises, rather
-    # than silently seeing None (see GuardedFeatures).
-    return dist.probability(lambda f: bool(event(GuardedFeatures(f, level, thirds, "the event"))))  # type: ignore[arg-type]
+        raise OracleTypeError(f"bad event {show(event)}: give a function of the coup record, "
+                              "e.g. lambda c: c.cards_dealt == 4")
+    if reads is not None and not isinstance(reads, Reads):
+        raise OracleTypeError(f"bad reads {show(reads)}: give a Reads, e.g. Reads.of(['winner'])")
+    dist = distribution(_shoe(shoe), reads, _as_tableau(tableau))
+    return dist.probability(lambda c: bool(event(c)))
 
 
-def house_edge(bet: str | Bet, shoe: Shoe | int = 8) -> Fraction:
+def house_edge(bet: str | Bet, shoe: Shoe | int = 8, tableau: Tableau = STANDARD) -> Fraction:
     """Exact house edge per unit staked per coup (pushes counted) of a catalogue bet (``"banker"``,
-    ``"tie:9"``, ...) or a :class:`~analyzer.bets.model.Bet`.
+    ``"tie:9"``, ...) or a :class:`~analyzer.bets.model.Bet`, under ``tableau``.
 
     Raises:
         BetError: unknown bet name.
@@ -162,7 +168,7 @@ def house_edge(bet: str | Bet, shoe: Shoe | int = 8) -> Fraction:
     >>> round_fraction(100 * house_edge("banker", 8), 4)  # RULES.md: 1.0579%
     Decimal('1.0579')
     """
-    return price(_as_bet(bet), _shoe(shoe)).house_edge
+    return price(_as_bet(bet), _shoe(shoe), _as_tableau(tableau)).house_edge
 
 
 # -- assertions ------------------------------------------------------------------------------------------
@@ -174,10 +180,9 @@ def dealing_order(coup: Coup) -> list[Card]:
     >>> " ".join(map(str, dealing_order(resolve("2 4 3 10 6 A"))))
     '2 4 3 10 6 A'
     """
-    if not isinstance(coup, Coup):
+    if not isinstance(coup, Coup) or not coup.is_full:
         raise OracleTypeError(f"bad coup {show(coup)}: give a Coup (e.g. resolve('2 4 3 10 6 A'))")
-    return [coup.player[0], coup.banker[0], coup.player[1], coup.banker[1],
-            *coup.player[2:], *coup.banker[2:]]
+    return core_dealing_order(coup)
 
 
 def _as_winner(value: Winner | str) -> Winner:
@@ -189,11 +194,12 @@ def _as_winner(value: Winner | str) -> Winner:
     return found
 
 
-def _fail(seq: Sequence[Card], found: Sequence[Discrepancy], extra: str = "") -> AssertionError:
+def _fail(seq: Sequence[Card], found: Sequence[Discrepancy], extra: str = "",
+          tableau: Tableau = STANDARD) -> AssertionError:
     lines = [f"coup {' '.join(map(str, seq))} does not follow the rules of Punto Banco:"]
     lines += [f"  {d.field}: expected {d.expected}, claimed {d.claimed} -- {d.rule}" for d in found]
     with contextlib.suppress(CoupError):
-        lines.append(f"  reference: {resolve(seq).announce()}")
+        lines.append(f"  reference: {resolve(seq, tableau).announce()}")
     if extra:
         lines.append(f"  {extra}")
     return AssertionError("\n".join(lines))
@@ -210,6 +216,7 @@ def assert_coup(
     player_draws: bool | None = None,
     banker_draws: bool | None = None,
     natural: bool | None = None,
+    tableau: Tableau = STANDARD,
 ) -> Coup:
     """Check an implementation's result for the coup dealt from ``cards`` against the tableau.
 
@@ -220,7 +227,9 @@ def assert_coup(
         player_total, banker_total: its final totals (0-9).
         winner: ``"player"`` / ``"banker"`` / ``"tie"`` (or a :class:`Winner`).
         player_draws, banker_draws: whether it gave that side a third card.
-        natural: whether it saw a natural (8 or 9 on either side's first two cards).
+        natural: whether it saw a natural (under the standard tableau, 8 or 9 on either side's
+            first two cards).
+        tableau: the rules to judge by (default: the standard tableau).
 
     Only the claims given are checked.  Returns the reference :class:`Coup`.
 
@@ -239,6 +248,7 @@ def assert_coup(
       banker: expected Banker stands, ... -- Banker on 3 must stand when the Player's third card is 8
       reference: Player 2 3 8 (3), Banker K 3 (3): Tie
     """
+    rules = _as_tableau(tableau)
     seq = _as_cards(cards)
     if len(seq) < 4:
         raise CoupError(f"a coup needs at least 4 cards (Player, Banker, Player, Banker); got {len(seq)}")
@@ -253,12 +263,12 @@ def assert_coup(
         if hand is not None and claim is not None and (len(hand) == 3) != claim:
             raise OracleError(f"{name}_draws={claim} contradicts the {name} hand of {len(hand)} cards")
     if p_hand is None and b_hand is None and player_draws is None and banker_draws is None:
-        reference = resolve(seq)
-        p_hand, b_hand = list(reference.player), list(reference.banker)
+        reference = resolve(seq, rules)
+        p_hand, b_hand = [c.card for c in reference.player], [c.card for c in reference.banker]
     pd = len(p_hand) == 3 if p_hand is not None else player_draws
     bd = len(b_hand) == 3 if b_hand is not None else banker_draws
     if pd is None or bd is None:
-        reference = resolve(seq)
+        reference = resolve(seq, rules)
         pd = reference.player_drew if pd is None else pd
         bd = reference.banker_drew if bd is None else bd
     used = 4 + pd + bd
@@ -273,21 +283,22 @@ def assert_coup(
         player_total=player_total, banker_total=banker_total,
         winner=_as_winner(winner) if winner is not None else None,
     )
-    found = Verifier().check(rec)
+    found = Verifier(tableau=rules).check(rec)
     p2 = (seq[0].point + seq[2].point) % 10
     b2 = (seq[1].point + seq[3].point) % 10
-    is_natural = p2 >= 8 or b2 >= 8
+    is_natural = rules.decided_by_naturals(p2, b2)
     if natural is not None and natural != is_natural:
-        rule = natural_rule_text(p2, b2) if is_natural else (
-            f"a natural is 8 or 9 on a side's first two cards; here Player {p2}, Banker {b2}")
+        naturals = " or ".join(map(str, sorted(rules.naturals))) or "no total"
+        rule = rules.natural_rule_text(p2, b2) if is_natural else (
+            f"a natural is {naturals} on a side's first two cards; here Player {p2}, Banker {b2}")
         found.append(Discrepancy(1, 1, "natural", str(is_natural), str(natural), rule))
     if found:
-        raise _fail(seq, found)
-    return resolve(seq)
+        raise _fail(seq, found, tableau=rules)
+    return resolve(seq, rules)
 
 
 def assert_payout(bet: str | Bet, cards: CardsLike, stake: Fraction | int | str,
-                  paid: Fraction | int | str, *, returned: bool = False) -> Fraction:
+                  paid: Fraction | int | str, *, returned: bool = False, tableau: Tableau = STANDARD) -> Fraction:
     """Check the amount an implementation settled for ``bet`` on the coup dealt from ``cards``.
 
     ``paid`` is the net win (0 for a push, minus the stake for a loss) or, with ``returned``,
@@ -309,15 +320,16 @@ def assert_payout(bet: str | Bet, cards: CardsLike, stake: Fraction | int | str,
         raise OracleError(f"bad stake {show(stake)}: a stake must be greater than 0")
     if not isinstance(returned, bool):
         raise OracleTypeError(f"bad returned {show(returned)}: give True or False")
+    rules = _as_tableau(tableau)
     chosen = _as_bet(bet)
     seq = _as_cards(cards)
-    coup = resolve(seq)
+    coup = resolve(seq, rules)
     claim = ClaimedBet(chosen.name, chosen, amount_stake, amount_paid)
     rec = Record(1, 1, cards=tuple(dealing_order(coup)), bets=(claim,))
-    found = Verifier(paid_means="returned" if returned else "net").check(rec)
+    found = Verifier(paid_means="returned" if returned else "net", tableau=rules).check(rec)
     if found:
-        raise _fail(seq, found)
-    return amount_stake * chosen.payout(features_of(coup)) + (amount_stake if returned else 0)
+        raise _fail(seq, found, tableau=rules)
+    return amount_stake * chosen.payout(coup) + (amount_stake if returned else 0)
 
 
 # -- hypothesis strategies ----------------------------------------------------------------------------

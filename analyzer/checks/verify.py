@@ -65,19 +65,10 @@ from analyzer.checks.logs import (
     winner_of,
 )
 from analyzer.core.cards import Card, parse_card
-from analyzer.core.coup import Winner
+from analyzer.core.coup import Coup, Winner, coup_from_cards
 from analyzer.core.exact import MAX_NUMBER_CHARS
-from analyzer.core.features import Features, Level
 from analyzer.core.shoe import Shoe
-from analyzer.core.tableau import (
-    BANKER_DRAWS_ON_PLAYER_THIRD,
-    BANKER_DRAWS_ON_WHEN_PLAYER_STOOD,
-    NATURALS,
-    PLAYER_DRAWS_ON,
-    banker_draws,
-    banker_rule_text,
-    player_rule_text,
-)
+from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import AnalyzerError, LogError, ShoeError
 from analyzer.text import csv_cell, json_text, printable
 
@@ -529,18 +520,6 @@ def _total_story(side: str, hand: Sequence[Card]) -> str:
     return f"{TOTAL_RULE}: {side} {shown} = {sum(points)} -> {sum(points) % 10}"
 
 
-def natural_rule_text(p2: int, b2: int) -> str:
-    """The natural rule as a sentence, naming who has the natural.
-
-    >>> natural_rule_text(8, 5)
-    'Player has a natural 8: both hands stand'
-    """
-    sides = [f"Player has a natural {p2}"] if p2 in NATURALS else []
-    if b2 in NATURALS:
-        sides.append(f"Banker has a natural {b2}")
-    return " and ".join(sides) + ": both hands stand"
-
-
 def _decision(side: str, drew: bool, hand: Sequence[Card]) -> str:
     return f"{side} draws a third card ({hand[2]})" if drew and len(hand) > 2 else (
         f"{side} draws a third card" if drew else f"{side} stands"
@@ -614,8 +593,9 @@ class Verifier:
     Args:
         shoe: the starting shoe for the shoe check, or ``None`` to skip it.
         paid_means: ``"net"`` (default) or ``"returned"``; see :data:`PAID_MEANINGS`.
-        keep_features: keep the :class:`~analyzer.core.features.Features` of each coup as dealt in
-            ``last_features`` (for tallies such as :func:`analyzer.checks.conform.tally_log`).
+        keep_coups: keep the record (:class:`~analyzer.core.coup.Coup`) of each coup as dealt in
+            ``last_coup`` (for tallies such as :func:`analyzer.checks.conform.tally_log`).
+        tableau: the rules each decision is judged by (default: the standard tableau).
 
     After :meth:`run`, ``records``, ``coups``, ``discrepancies`` and ``failed_coups`` hold the
     tallies.
@@ -631,12 +611,15 @@ class Verifier:
     """
 
     def __init__(self, shoe: Shoe | None = None, paid_means: str = "net",
-                 keep_features: bool = False) -> None:
+                 keep_coups: bool = False, tableau: Tableau = STANDARD) -> None:
         if not isinstance(paid_means, str) or paid_means not in PAID_MEANINGS:
             raise LogError(f"bad meaning of a settled amount {show(paid_means)}: "
                            f"use {' or '.join(PAID_MEANINGS)}")
         if shoe is not None and not isinstance(shoe, Shoe):
             raise ShoeError(f"bad shoe {show(shoe)}: give a Shoe (e.g. Shoe.standard(8)) or None")
+        if not isinstance(tableau, Tableau):
+            raise LogError(f"bad rules {show(tableau)}: give a Tableau (e.g. analyzer.STANDARD)")
+        self.tableau = tableau
         self.tracker = ShoeTracker(shoe) if shoe is not None else None
         self.returned = paid_means == "returned"
         self.records = 0
@@ -644,11 +627,11 @@ class Verifier:
         self.discrepancies = 0
         self.failed_coups = 0
         self._shoe_id: str | None = None
-        self.keep_features = keep_features
-        #: With ``keep_features``: the features of the last coup as dealt (None if undecidable).
-        self.last_features: Features | None = None
+        self.keep_coups = keep_coups
+        #: With ``keep_coups``: the record of the last coup as dealt (None if undecidable).
+        self.last_coup: Coup | None = None
         #: Settlements by (bet spec, coup as dealt), the least recently used dropped first.
-        self._settled: OrderedDict[tuple[str, Features], tuple[str, Fraction]] = OrderedDict()
+        self._settled: OrderedDict[tuple[str, Coup], tuple[str, Fraction]] = OrderedDict()
 
     def run(self, records: Iterable[Record], require_coups: bool = True) -> Iterator[Discrepancy]:
         """Check each record in turn, yielding its discrepancies (streaming).
@@ -716,7 +699,7 @@ class Verifier:
                                "(in dealing order) or both 'player' and 'banker' (a record without them "
                                "must be a marker: 'new_shoe' true or 'burn' cards)")
         self.records += 1
-        self.last_features = None
+        self.last_coup = None
         out: list[Discrepancy] = []
         if self.tracker is not None:
             if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != self._shoe_id
@@ -765,11 +748,12 @@ class Verifier:
                          "a coup deals two cards to each hand and at most one third card to each"))
             return out
 
+        rules = self.tableau
         points = [_meta(c)[0] for c in seq]
         p2 = (points[0] + points[2]) % 10
         b2 = (points[1] + points[3]) % 10
-        natural = p2 in NATURALS or b2 in NATURALS
-        ref_player = not natural and p2 in PLAYER_DRAWS_ON
+        natural = rules.decided_by_naturals(p2, b2)
+        ref_player = not natural and rules.player_draws(p2)
         extra = len(seq) - 4
 
         # The implementation's draw decisions: from its hands, else from how many cards it dealt.
@@ -780,10 +764,10 @@ class Verifier:
             if extra != 1:
                 cp = cb = extra == 2
             else:
-                cp, cb = _guess_fifth_card(seq, p2, b2, ref_player, natural, rec)
+                cp, cb = _guess_fifth_card(seq, p2, b2, ref_player, natural, rec, rules)
                 if cp is None or cb is None:
                     out.append(d(rec, "cards", "4 cards (both hands stand)", f"5 cards ({_hand_text(seq)})",
-                                 f"{player_rule_text(p2)}, and {banker_rule_text(b2, None)}"))
+                                 f"{rules.player_rule_text(p2)}, and {rules.banker_rule_text(b2, None)}"))
                     return out
         elif cp is None:
             cp = (extra - int(bool(cb))) == 1
@@ -808,16 +792,13 @@ class Verifier:
         # The tableau, each decision judged on the hands as the implementation dealt them.
         field_p, field_b = ("player", "banker") if hands_given else ("cards", "cards")
         if cp != ref_player:
-            rule = natural_rule_text(p2, b2) if natural else player_rule_text(p2)
+            rule = rules.natural_rule_text(p2, b2) if natural else rules.player_rule_text(p2)
             out.append(d(rec, field_p, _decision("Player", ref_player, player),
                          _decision("Player", cp, player), rule))
         third = points[4] if cp else None
-        ref_banker = not natural and (
-            b2 in BANKER_DRAWS_ON_WHEN_PLAYER_STOOD if third is None
-            else third in BANKER_DRAWS_ON_PLAYER_THIRD.get(b2, ())
-        )
+        ref_banker = not natural and rules.banker_draws(b2, third)
         if cb != ref_banker:
-            rule = natural_rule_text(p2, b2) if natural else banker_rule_text(b2, third)
+            rule = rules.natural_rule_text(p2, b2) if natural else rules.banker_rule_text(b2, third)
             out.append(d(rec, field_b, _decision("Banker", ref_banker, banker),
                          _decision("Banker", cb, banker), rule))
 
@@ -833,33 +814,33 @@ class Verifier:
             out.append(d(rec, "winner", winner.label, rec.winner.label,
                          f"the higher total wins and equal totals tie: Player {pt}, Banker {bt}"))
 
-        # Payouts, on the coup as dealt.
-        if self.keep_features:
-            self.last_features = _features(seq, pt, bt, cp, cb, points)
-        if rec.bets:
-            features = self.last_features or _features(seq, pt, bt, cp, cb, points)
+        # Payouts, on the coup as dealt (the one coup record, settled as every path settles it).
+        if self.keep_coups or rec.bets:
+            coup = coup_from_cards(seq[:4], seq[4] if cp else None, seq[4 + cp] if cb else None, rules)
+            if self.keep_coups:
+                self.last_coup = coup
             for claim in rec.bets:
-                out += self._check_bet(rec, claim, features, seq)
+                out += self._check_bet(rec, claim, coup, seq)
         return out
 
-    def _settle(self, claim: ClaimedBet, features: Features) -> tuple[str, Fraction]:
-        key = (claim.spec, features)
+    def _settle(self, claim: ClaimedBet, coup: Coup) -> tuple[str, Fraction]:
+        key = (claim.spec, coup)
         settled = self._settled
         found = settled.get(key)
         if found is None:
-            found = settled[key] = claim.bet.settle(features)
+            found = settled[key] = claim.bet.settle(coup)
             if len(settled) > SETTLE_CACHE_SIZE:
                 settled.popitem(last=False)
         else:
             settled.move_to_end(key)
         return found
 
-    def _check_bet(self, rec: Record, claim: ClaimedBet, features: Features,
+    def _check_bet(self, rec: Record, claim: ClaimedBet, coup: Coup,
                    seq: Sequence[Card]) -> list[Discrepancy]:
-        if claim.bet.level is Level.CARD and any(c.suit is None for c in seq[:4]):
+        if claim.bet.reads.needs_suits and any(c.suit is None for c in seq):
             raise LogError(f"line {rec.line}: bet {claim.spec!r} needs the suits of the cards; "
                            f"the cards {_hand_text(seq)} have none")
-        event, pays = self._settle(claim, features)
+        event, pays = self._settle(claim, coup)
         # paid == stake * (pays + [1 if returned]), in integers (no Fraction arithmetic per coup)
         stake, paid = claim.stake, claim.paid
         pn, pd = pays.numerator, pays.denominator
@@ -873,16 +854,6 @@ class Verifier:
                         amount_text(claim.paid) + meaning, _pays_text(claim.bet, event, pays, claim.stake))]
 
 
-def _features(seq: Sequence[Card], pt: int, bt: int, cp: bool, cb: bool, points: Sequence[int]) -> Features:
-    """What the bets read of the coup as dealt (as :func:`analyzer.core.features.features_of`)."""
-    p0, b0, p1, b1 = _meta(seq[0]), _meta(seq[1]), _meta(seq[2]), _meta(seq[3])
-    pp, bp = p0[1] == p1[1], b0[1] == b1[1]
-    ps = None if p0[2] < 0 or p1[2] < 0 else pp and p0[2] == p1[2]
-    bs = None if b0[2] < 0 or b1[2] < 0 else bp and b0[2] == b1[2]
-    return Features(pt, bt, 2 + cp, 2 + cb, points[4] if cp else None, points[4 + cp] if cb else None,
-                    pp, bp, ps, bs)
-
-
 def _same(a: Sequence[Card], b: Sequence[Card]) -> bool:
     return len(a) == len(b) and all(x is y or x == y for x, y in zip(a, b, strict=True))
 
@@ -892,7 +863,7 @@ def _interleave(player: Sequence[Card], banker: Sequence[Card]) -> tuple[Card, .
 
 
 def _guess_fifth_card(seq: Sequence[Card], p2: int, b2: int, ref_player: bool, natural: bool,
-                      rec: Record) -> tuple[bool | None, bool | None]:
+                      rec: Record, tableau: Tableau) -> tuple[bool | None, bool | None]:
     """Whose was a lone fifth card, when the log gives no hands: the one whose totals match the
     claimed totals if exactly one does; else the Player's if the tableau has the Player draw;
     the Banker's if it has the Banker draw (or on a natural); else unknown (None, None)."""
@@ -907,7 +878,7 @@ def _guess_fifth_card(seq: Sequence[Card], p2: int, b2: int, ref_player: bool, n
             return fits[0], not fits[0]
     if ref_player:
         return True, False
-    if natural or banker_draws(b2, None):
+    if natural or tableau.banker_draws(b2, None):
         return False, True
     return None, None
 
@@ -959,8 +930,8 @@ def summary_text(verifier: Verifier) -> str:
 
 
 def verify_file(path: str, log_format: str | None = None, shoe: Shoe | None = None,
-                paid_means: str = "net", progress: Callable[[int], None] | None = None
-                ) -> tuple[Verifier, list[Discrepancy]]:
+                paid_means: str = "net", progress: Callable[[int], None] | None = None,
+                tableau: Tableau = STANDARD) -> tuple[Verifier, list[Discrepancy]]:
     """Verify a whole log file and return the verifier (with its tallies) and every discrepancy.
 
     Convenience for small logs and tests; for large logs iterate :meth:`Verifier.run` over
@@ -972,7 +943,7 @@ def verify_file(path: str, log_format: str | None = None, shoe: Shoe | None = No
     """
     if not isinstance(path, str | PathLike):
         raise LogError(f"bad log path {show(path)}: give a file name")
-    verifier = Verifier(shoe, paid_means)
+    verifier = Verifier(shoe, paid_means, tableau=tableau)
     fmt = detect_format(path, log_format)
     with open_log(path) as fh:
         found = list(verifier.run(read_records(fh, fmt, progress)))
@@ -981,6 +952,6 @@ def verify_file(path: str, log_format: str | None = None, shoe: Shoe | None = No
 
 __all__ = [
     "KNOWN_FIELDS", "LOG_FORMATS", "PAID_MEANINGS", "ClaimedBet", "Discrepancy", "LogError",
-    "Record", "ShoeTracker", "Verifier", "amount_text", "detect_format", "natural_rule_text",
+    "Record", "ShoeTracker", "Verifier", "amount_text", "detect_format",
     "open_log", "read_records", "report_header", "report_line", "summary_text", "verify_file",
 ]

@@ -9,7 +9,15 @@ from typing import Any
 
 import click
 
-from analyzer.cli import UsageProblem, _command_line, _guard, _table_names, emit, rules_option, tableau_of
+from analyzer.cli.common import (
+    UsageProblem,
+    command_line,
+    emit,
+    guard,
+    rules_option,
+    table_names_of,
+    tableau_of,
+)
 
 
 @click.command("study")
@@ -61,7 +69,7 @@ from analyzer.cli import UsageProblem, _command_line, _guard, _table_names, emit
               help="Write to this file (atomically) instead of standard output.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on standard error (default: when it is a terminal).")
-@_guard
+@guard
 def study(bet_specs: tuple[str, ...], bet_files: tuple[str, ...], shoes: int, seed: int,
           strategies: tuple[str, ...], min_edge: str, tags: str | None, bet_when: str | None,
           initial_count: int,
@@ -76,7 +84,7 @@ def study(bet_specs: tuple[str, ...], bet_files: tuple[str, ...], shoes: int, se
     from analyzer.studies.study import execute as run
     from analyzer.studies.study import plot as draw
 
-    names = _table_names(table_names, STUDY_TABLES)
+    names = table_names_of(table_names, STUDY_TABLES)
     same = (plot_file is not None and output is not None
             and os.path.realpath(plot_file) == os.path.realpath(output))
     if same:
@@ -99,7 +107,7 @@ def study(bet_specs: tuple[str, ...], bet_files: tuple[str, ...], shoes: int, se
             result = run(spec, workers=workers, scheduler=scheduler, progress=step)
     else:
         result = run(spec, workers=workers, scheduler=scheduler)
-    meta: dict[str, Any] = provenance(_command_line(), f"{decks} decks ({52 * decks} cards)",
+    meta: dict[str, Any] = provenance(command_line(), f"{decks} decks ({52 * decks} cards)",
                                       spec.dealing.tableau.describe())
     if fmt == "json":
         text = study_json(result, meta)

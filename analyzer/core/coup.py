@@ -212,6 +212,19 @@ class DealtCard:
                 "suits='colour' or 'colour-equality'")
         return self._colour
 
+    @property
+    def card(self) -> Card:
+        """The concrete :class:`~analyzer.core.cards.Card` (rank, and suit when known) of a card
+        of a full record.
+
+        Raises:
+            UndeclaredReadError: the rank is not known by name (a bet record).
+        """
+        rank = self.rank
+        if not isinstance(rank, Rank) or not (self._suit is None or isinstance(self._suit, Suit)):
+            raise UndeclaredReadError("only the cards of a full coup record are concrete cards")
+        return Card(rank, self._suit)
+
     def same_card(self, other: DealtCard) -> bool:
         """True when both are the same card (same rank and same suit).
 
@@ -658,7 +671,8 @@ def _renamings(raw: RawBlocks) -> Iterator[tuple[dict[int, int], dict[int, int],
         for b, (_, cards, _) in enumerate(raw):
             for c in cards:
                 if c[part][:1] == (_CLASS,):
-                    others = tuple((_CLASS,) if c[i][:1] == (_CLASS,) else c[i] for i in (1, 2, 3) if i != part)
+                    others = tuple(c[i][:1] if c[i][:1] in ((_CLASS,), (_LOCAL,)) else c[i]
+                                   for i in (1, 2, 3) if i != part)
                     signature.setdefault(c[part][1], []).append((b, c[0], others))
         groups: dict[tuple[object, ...], list[int]] = {}
         for cls, sig in signature.items():
@@ -817,10 +831,12 @@ def _dealt_checked(code: tuple[int, ...]) -> DealtCard:
 # -- dealing ----------------------------------------------------------------------------------
 
 
-def _token(card: object) -> str:
+def _token(card: object) -> Card:
+    if isinstance(card, DealtCard):
+        return card.card  # a card of a full record
     if not isinstance(card, str):
         raise CoupError(f"bad card {card!r}: give a Card or text such as 'Kh'")
-    return card
+    return parse_cards([card])[0]
 
 
 def resolve(cards: Sequence[Card] | str, tableau: Tableau = STANDARD) -> Coup:
@@ -841,7 +857,7 @@ def resolve(cards: Sequence[Card] | str, tableau: Tableau = STANDARD) -> Coup:
     elif isinstance(cards, bytes) or not hasattr(cards, "__iter__"):
         raise CoupError(f"bad cards {cards!r}: give text such as '2 4 3 10 6 A' or a list of cards")
     else:
-        seq = [c if isinstance(c, Card) else parse_cards([_token(c)])[0] for c in cards]
+        seq = [c if isinstance(c, Card) else _token(c) for c in cards]
     if not isinstance(tableau, Tableau):
         raise CoupError(f"bad rules {tableau!r}: give a Tableau, e.g. analyzer.STANDARD")
     if len(seq) < 4:
@@ -885,7 +901,11 @@ def coup_from_cards(first_four: Sequence[Card], player_third: Card | None, banke
     return Coup(fields, cards)
 
 
-def dealing_order(coup: Coup) -> list[DealtCard]:
+def dealing_order(coup: Coup) -> list[Card]:
     """The cards of a full record in the order they came out of the shoe (P1 B1 P2 B2, then the
-    Player's third card, then the Banker's)."""
-    return [c for c in (coup.card(i) for i in POSITIONS) if c is not None]
+    Player's third card, then the Banker's).
+
+    >>> " ".join(map(str, dealing_order(resolve("2 4 3 10 6 A"))))
+    '2 4 3 10 6 A'
+    """
+    return [c.card for c in (coup.card(i) for i in POSITIONS) if c is not None]

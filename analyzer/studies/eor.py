@@ -39,6 +39,7 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
 from analyzer.core.exact import sqrt_decimal
 from analyzer.core.shoe import MIN_CARDS, Shoe
+from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import BetError
 from analyzer.errors import PlotUnavailableError as PlotUnavailableError  # re-exported: its old home
 
@@ -171,7 +172,8 @@ def _mixture(cells: list[tuple[int, int]], k: int) -> list[tuple[int, tuple[tupl
 
 
 def effects_of_removal(
-    shoe: Shoe, bets: Sequence[Bet], by: str = "rank", depth: int = 4, max_tag: int = 3
+    shoe: Shoe, bets: Sequence[Bet], by: str = "rank", depth: int = 4, max_tag: int = 3,
+    tableau: Tableau = STANDARD,
 ) -> EORReport:
     """Exact effects of removal of each group (rank or value) on each bet.
 
@@ -181,6 +183,7 @@ def effects_of_removal(
         by: ``"rank"`` (13 groups A..K) or ``"value"`` (10 groups A..9, 10/J/Q/K).
         depth: K, the most cards of one group removed in the depletion table (k = 1..K), >= 1.
         max_tag: the largest |tag| tried for the suggested count systems (1..max_tag), >= 1.
+        tableau: the rules.
 
     Returns:
         :class:`EORReport`: per bet, the exact EV, the EV after each removal, the EORs, the
@@ -241,7 +244,7 @@ def effects_of_removal(
                 parts.append((weight, vectors.setdefault(tuple(vec), len(vectors))))
             row.append(parts)
         plans.append(row)
-    result = batch_ev(list(vectors), chosen)
+    result = batch_ev(list(vectors), chosen, tableau=tableau)
     out: list[BetEOR] = []
     for j, bet in enumerate(chosen):
         ev = result.ev(0, j)

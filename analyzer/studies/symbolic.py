@@ -85,7 +85,6 @@ __all__ = [
     "SymbolicZeroDivisionError",
     "bet_forms",
     "bet_sections",
-    "catalogue_sections",
     "commission_form",
     "crossing",
     "crossing_table",
@@ -674,21 +673,24 @@ def _engine_events(table: str) -> list[tuple[str, str, Callable[[Coup], bool]]]:
     raise SymbolicError(f"unknown table {table!r}: use {', '.join(ENGINE_TABLES)}")
 
 
-def engine_forms(table: str) -> tuple[ClosedForm, ...]:
+def engine_forms(table: str, tableau: Tableau = STANDARD) -> tuple[ClosedForm, ...]:
     """The probabilities of one of the engine's tables (``ENGINE_TABLES``: outcomes, totals,
-    naturals, cards) as closed forms; events as in :class:`analyzer.engine.pricing.Analysis`.
+    naturals, cards) as closed forms under ``tableau``; events as in
+    :class:`analyzer.engine.pricing.Analysis`.
 
     Raises:
         AnalyzerError: unknown table name.
     """
     if not isinstance(table, str) or table not in ENGINE_TABLES:
         raise SymbolicError(f"unknown table {show(table)}: use {', '.join(ENGINE_TABLES)}")
-    return _engine_forms(table)
+    if not isinstance(tableau, Tableau):
+        raise SymbolicTypeError(f"bad rules {show(tableau)}: give a Tableau")
+    return _engine_forms(table, tableau)
 
 
-@functools.cache
-def _engine_forms(table: str) -> tuple[ClosedForm, ...]:
-    sd = symbolic_distribution(ANALYSIS_READS)
+@functools.lru_cache(maxsize=64)
+def _engine_forms(table: str, tableau: Tableau) -> tuple[ClosedForm, ...]:
+    sd = symbolic_distribution(ANALYSIS_READS, tableau)
     return tuple(ClosedForm(key, label, "probability", sd.probability(pred))
                  for key, label, pred in _engine_events(table))
 
@@ -730,7 +732,7 @@ class BetForms:
         return out
 
 
-def bet_forms(bet: Bet) -> BetForms:
+def bet_forms(bet: Bet, tableau: Tableau = STANDARD) -> BetForms:
     """The closed forms of ``bet`` (any :class:`~analyzer.bets.model.Bet`: catalogue, combined, from a
     function or a bet file), priced like :func:`analyzer.engine.pricing.summarize`.
 
@@ -743,7 +745,9 @@ def bet_forms(bet: Bet) -> BetForms:
     """
     if not isinstance(bet, Bet):
         raise SymbolicTypeError(f"bad bet {show(bet)}: give a Bet (e.g. find_bet('tie'))")
-    table = table_for(bet.reads, 52)
+    if not isinstance(tableau, Tableau):
+        raise SymbolicTypeError(f"bad rules {show(tableau)}: give a Tableau")
+    table = table_for(bet.reads, 52, tableau)
     sd = _symbolic_table(table)
     settled = settlement(bet, table)
     polys: list[Poly] = [()] * len(settled.keys)
@@ -775,7 +779,7 @@ def bet_forms(bet: Bet) -> BetForms:
 # -- pay questions -------------------------------------------------------------------------------
 
 
-def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
+def pay_form(bet: Bet, house_edge: Fraction | int = 0, tableau: Tableau = STANDARD) -> RationalFunction:
     """The pay of the bet's adjustable line (Tie's 8, Dragon 7's 40, Banker's 19/20, ...) at
     which its house edge per coup is ``house_edge`` (0: the fair pay), as a function of d.
 
@@ -795,7 +799,7 @@ def pay_form(bet: Bet, house_edge: Fraction | int = 0) -> RationalFunction:
         raise SymbolicTypeError(f"bad bet {show(bet)}: give a Bet (e.g. find_bet('tie'))")
     if bet.adjustable is None or bet.payout_function is not None:
         raise BetError(f"bet {bet.name!r} has no single adjustable pay to solve for")
-    forms = bet_forms(bet)
+    forms = bet_forms(bet, tableau)
     line = bet.lines[bet.adjustable]
     q = RationalFunction.constant(0)
     for event, _, prob in forms.events:
@@ -895,7 +899,7 @@ QUANTITIES = ("house-edge", "resolved", "ev", "variance", "pay")
 
 
 def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | int = 0,
-                 quantities: Sequence[str] = QUANTITIES) -> list[Section]:
+                 quantities: Sequence[str] = QUANTITIES, tableau: Tableau = STANDARD) -> list[Section]:
     """Sections for ``bets``, those named in ``quantities`` (``QUANTITIES``): house edges per
     coup, per resolved bet, EV, variance; and (``pay``, if ``pays``) the pay of each adjustable
     bet, and the Banker commission, for ``house_edge``.
@@ -914,7 +918,7 @@ def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | 
     if isinstance(bets, str) or not isinstance(bets, Iterable):
         raise SymbolicTypeError(f"bad bets {show(bets)}: give a list of Bet objects")
     bets = list(bets)
-    forms = [bet_forms(b) for b in bets]
+    forms = [bet_forms(b, tableau) for b in bets]
     every = [x for bf in forms for x in bf.forms()]
 
     def of_kind(kind: str) -> tuple[ClosedForm, ...]:
@@ -938,7 +942,7 @@ def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | 
             line = bet.lines[bet.adjustable]
             try:
                 rows.append(ClosedForm(f"{bet.name}:pay", f"{bet.title}: pay on '{line.event}'", "pay",
-                                       pay_form(bet, house_edge)))
+                                       pay_form(bet, house_edge, tableau)))
             except BetError:
                 continue
             if bet.name.split(":")[0] == "banker":
@@ -950,7 +954,7 @@ def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | 
     return [s for s in sections if s.forms]
 
 
-def engine_sections(tables: Iterable[str] = ENGINE_TABLES) -> list[Section]:
+def engine_sections(tables: Iterable[str] = ENGINE_TABLES, tableau: Tableau = STANDARD) -> list[Section]:
     """Sections for the engine's tables (outcome, totals, naturals, cards probabilities).
 
     Raises:
@@ -962,7 +966,7 @@ def engine_sections(tables: Iterable[str] = ENGINE_TABLES) -> list[Section]:
             raise SymbolicError(f"unknown table {show(t)}: use {', '.join(ENGINE_TABLES)}")
     titles = {"outcomes": "Outcomes", "totals": "Final totals (Player p, Banker b)",
               "naturals": "Naturals", "cards": "Cards dealt per coup"}
-    return [Section(f"{titles[t]}: probability per coup", engine_forms(t)) for t in tables]
+    return [Section(f"{titles[t]}: probability per coup", engine_forms(t, tableau)) for t in tables]
 
 
 def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
@@ -1094,14 +1098,7 @@ def _check_digits(digits: object) -> None:
         raise SymbolicError(f"bad number of digits {show(digits)}: use a whole number from 0 to 1000")
 
 
-def catalogue_sections(bets: Sequence[Bet] | None = None, pays: bool = True) -> list[Section]:
-    """Bet sections for ``bets`` (default: the whole catalogue, as ``catalogue_bets()``)."""
-    from analyzer.bets.catalogue import catalogue_bets
-
-    return bet_sections(catalogue_bets() if bets is None else bets, pays=pays)
-
-
-def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction]) -> Any:
+def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction], tableau: Tableau = STANDARD) -> Any:
     """A :class:`~analyzer.output.render.Table`: for each bet and house-edge level, the house edge on
     1 deck and on an infinite shoe, and the smallest number of decks at which the house edge
     crosses the level (:func:`crossing`; "never" when it does not)."""
@@ -1114,7 +1111,7 @@ def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction]) -> Any:
         raise SymbolicTypeError(f"bad bets {show(bets)}: give a list of Bet objects")
     rows: list[tuple[Cell, ...]] = []
     for bet in bets:
-        he = bet_forms(bet).house_edge
+        he = bet_forms(bet, tableau).house_edge
         for level in levels:
             d = crossing(he, level)
             start = he(1)
@@ -1148,6 +1145,7 @@ def symbolic_report(
     fmt: str = "text",
     digits: int = 10,
     meta: dict[str, object] | None = None,
+    tableau: Tableau = STANDARD,
 ) -> str:
     """What ``punto-banco symbolic`` prints: the engine ``tables``, then the bets named by
     ``bet_specs`` (catalogue specs; the main bets when none and not ``all_bets``): the
@@ -1190,8 +1188,9 @@ def symbolic_report(
                                 "each level once")
     if not bets:
         bets = main_bets()
-    sections = engine_sections(tables) + bet_sections(bets, house_edge=edge, quantities=quantities)
-    extra = [crossing_table(bets, levels)] if levels else []
+    sections = engine_sections(tables, tableau) + bet_sections(bets, house_edge=edge, quantities=quantities,
+                                                               tableau=tableau)
+    extra = [crossing_table(bets, levels, tableau)] if levels else []
     return render_sections(sections, fmt, digits, meta, extra=extra)
 
 

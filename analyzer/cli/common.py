@@ -1,0 +1,294 @@
+"""What every ``punto-banco`` command shares: the option sets (shoe, rules, output, limits),
+turning library errors into one-line messages, the shoe from the options, safe output."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import shlex
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from analyzer.checks.logs import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV, whole_number
+from analyzer.cli.process import (
+    DEBUG_ENV,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_PIPE,
+    EXIT_USAGE,
+    Ended,
+    ascii_fallback,
+    echo,
+    env_flag,
+    say,
+    signals_raise,
+    silence_stdout,
+)
+from analyzer.errors import AnalyzerError
+from analyzer.text import printable
+
+FuncT = TypeVar("FuncT", bound=Callable[..., Any])
+
+
+class OneLineErrors(click.Group):
+    """The command group: every way a command can end is one line (or none) and one exit code
+    (see :mod:`analyzer.cli.process`): usage and library errors 2, an internal error 70 (the
+    traceback only with ``--debug`` or ``PUNTO_BANCO_DEBUG=1``), an interrupt 130, SIGTERM /
+    SIGHUP 128 + the signal, a closed standard output 141, quietly."""
+
+    #: Set by ``--debug`` (and ``PUNTO_BANCO_DEBUG``) for the run in progress.
+    debug = False
+
+    def main(
+        self, args: Sequence[str] | None = None, prog_name: str | None = None,
+        complete_var: str | None = None, standalone_mode: bool = True, **extra: Any,
+    ) -> Any:
+        run = super().main
+        if not standalone_mode:
+            return run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        OneLineErrors.debug = env_flag(DEBUG_ENV)
+        with signals_raise(), ascii_fallback():
+            code = self._run(run, args, prog_name, complete_var, **extra)
+        sys.exit(code)
+
+    @staticmethod
+    def _run(run: Callable[..., Any], *args: Any, **extra: Any) -> int:
+        """Run the command; return its exit code, having said (at most) one line."""
+        try:
+            try:
+                code = run(*args, standalone_mode=False, **extra)
+            except SystemExit as exc:  # a command's own exit code (1: a finding)
+                code = exc.code
+            sys.stdout.flush()
+        except click.ClickException as exc:
+            hint = ""
+            if isinstance(exc, click.UsageError) and exc.ctx is not None:
+                hint = f" (see '{exc.ctx.command_path} --help')"
+            say(printable(f"Error: {exc.format_message()}{hint}"))
+            return EXIT_USAGE
+        except (click.Abort, KeyboardInterrupt):
+            say("interrupted")
+            return EXIT_INTERRUPTED
+        except Ended as exc:
+            say(f"ended by {exc.name}")
+            return 128 + exc.signum
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do
+            silence_stdout()
+            return EXIT_PIPE
+        except Exception as exc:
+            if OneLineErrors.debug:
+                with contextlib.suppress(OSError, ValueError):
+                    traceback.print_exception(exc, file=sys.stderr)
+            words = printable(str(exc))
+            words = words if len(words) <= 300 else words[:297] + "..."
+            say(f"internal error: {type(exc).__name__}{': ' + words if words else ''}; rerun with --debug "
+                f"or {DEBUG_ENV}=1 for the traceback")
+            return EXIT_INTERNAL
+        return code if isinstance(code, int) else 0
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """As click's, but a closed standard output (help printed into ``| head``) ends with exit
+        code 141 (click itself would exit 1)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            silence_stdout()
+            raise click.exceptions.Exit(EXIT_PIPE) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """As click's, with a closed standard output ending as in :meth:`make_context`."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            silence_stdout()
+            raise click.exceptions.Exit(EXIT_PIPE) from None
+
+
+class UsageProblem(click.ClickException):
+    """A bad input reported as one line, exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: Any = None) -> None:
+        say(printable(f"Error: {self.format_message()}"))
+
+
+def guard(func: FuncT) -> FuncT:
+    """Turn library errors (bad cards, shoes, bets, files) into exit-code-2 one-liners.  A closed
+    standard output (BrokenPipeError) passes through, to end quietly (exit code 141)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except AnalyzerError as exc:
+            raise UsageProblem(str(exc)) from None
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise UsageProblem(f"{exc.filename or ''}: {exc.strerror or exc}".strip(": ")) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class WholeNumber(click.IntRange):
+    """A whole number from ``minimum`` to ``maximum`` (if given), read as every number of the
+    tool is read (:func:`analyzer.checks.logs.whole_number`: ASCII digits only, so ``８``,
+    ``1_000`` and ``+8`` are errors in every integer option, as in ``--shoe``, where click's
+    ``int()`` would accept them); the range is checked and shown in the help as click's
+    ``IntRange`` does."""
+
+    def __init__(self, minimum: int = 0, maximum: int | None = None) -> None:
+        super().__init__(min=minimum, max=maximum)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """``value`` as an int in range, or a usage error naming it."""
+        number = whole_number(value)
+        if number is None:
+            self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
+    """--max-line-length (and, with ``counts_files``, --max-file-size): the bounds of the shared
+    reader (:mod:`analyzer.checks.logs`), each also set by its environment variable."""
+
+    def decorate(func: FuncT) -> FuncT:
+        if counts_files:
+            func = click.option(
+                "--max-file-size", "max_bytes", type=WholeNumber(1), default=MAX_FILE_BYTES, metavar="BYTES",
+                envvar=MAX_FILE_ENV, show_envvar=True, show_default=True,
+                help="Largest counts file read (a larger one is an error naming the file and the limit).",
+            )(func)
+        return click.option(
+            "--max-line-length", "max_line", type=WholeNumber(1), default=MAX_LINE_CHARS, metavar="CHARS",
+            envvar=MAX_LINE_ENV, show_envvar=True, show_default=True,
+            help="Longest line read from a log (a longer one is an error naming the file and the limit).",
+        )(func)
+
+    return decorate
+
+
+def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
+    """--decks / --shoe / --remove, with ``decks_help`` for --decks."""
+
+    def decorate(func: FuncT) -> FuncT:
+        func = rules_option(func)
+        func = click.option("--remove", "remove", default=None, metavar="CARDS",
+                            help="Cards to take out of the shoe, e.g. 'K 5h 5 A' (suit optional).")(func)
+        func = click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
+                            help="Shoe as 13 counts A,2,...,9,10,J,Q,K (e.g. 32,32,...), as RANK=COUNT "
+                            "pairs (e.g. 8=2,K=3), or with suits: 52 counts or pairs such as Kh=2.")(func)
+        func = click.option("--decks", type=WholeNumber(1), default=None, help=decks_help)(func)
+        return func
+
+    return decorate
+
+
+def rules_option(func: FuncT) -> FuncT:
+    """--rules NAME|FILE: the tableau (a registered rule set or a TOML rules file)."""
+    return click.option("--rules", "rules", default="standard", show_default=True, metavar="NAME|FILE",
+                        help="The tableau: a rule set by name (see 'punto-banco rules --list') or a TOML "
+                        "rules file.")(func)
+
+
+def tableau_of(rules: str) -> Any:
+    """The tableau chosen by --rules."""
+    from analyzer.core.tableau import find_tableau
+
+    return find_tableau(rules)
+
+
+#: --decks / --shoe / --remove for commands that analyse a shoe (8 decks by default).
+shoe_options = _shoe_options("Standard shoe of N 52-card decks (default 8).")
+#: The same for `verify`, where a shoe is optional and turns on the shoe check.
+shoe_check_options = _shoe_options(
+    "Check every card against a standard shoe of N decks (default: no shoe check)."
+)
+
+
+#: --raw-csv, on every command that writes CSV.
+raw_csv_option = click.option(
+    "--raw-csv", is_flag=True,
+    help="CSV cells exactly as computed: do not prefix a text cell starting with = + - @ with a single "
+    "quote (the guard against spreadsheet formulas; numbers are never changed).")
+
+
+def output_options(func: FuncT) -> FuncT:
+    """--format / --digits / --output / --raw-csv."""
+    from analyzer.output.render import FORMATS
+
+    func = raw_csv_option(func)
+    func = click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+                        help="Write to this file (atomically) instead of standard output.")(func)
+    func = click.option("--digits", type=WholeNumber(0, 1000), default=10, show_default=True,
+                        help="Decimals shown, rounded exactly (never through a float).")(func)
+    func = click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+                        help="Output format; JSON keeps every exact value.")(func)
+    return func
+
+
+def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> Any:
+    """The shoe chosen by the shared options (default: 8 decks)."""
+    from analyzer.core.shoe import Shoe
+
+    if decks is not None and shoe_text is not None:
+        raise UsageProblem("give --decks or --shoe, not both")
+    shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(decks or 8)
+    return removed(shoe, remove)
+
+
+def removed(shoe: Any, remove: str | None) -> Any:
+    """``shoe`` without the cards of ``--remove`` (none when the option is not given).
+
+    Raises:
+        UsageProblem: ``--remove`` names no card at all (``' '``, ``','``): removing nothing
+            silently would analyse the wrong shoe.
+    """
+    if remove is None:
+        return shoe
+    if not remove.replace(",", " ").split():
+        raise UsageProblem(f"--remove {remove!r} names no card: give the cards to take out, "
+                           "e.g. --remove 'K 5h'")
+    return shoe.remove(remove)
+
+
+def emit(text: str, output: str | None) -> None:
+    """Print, or write ``output`` atomically (a temporary file renamed into place)."""
+    if output is None:
+        echo(text, nl=False)
+        return
+    write_atomic(Path(output), text)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (see :func:`analyzer.output.files.write_files`)."""
+    from analyzer.output.files import write_files
+
+    write_files({path: text})
+
+
+def meta(command: str, shoe: Any, tableau: Any = None) -> dict[str, object]:
+    """What produced a table: tool and version, the command, the rules, the shoe."""
+    from analyzer.output.render import provenance
+
+    return provenance(command, shoe.describe(), tableau.describe() if tableau is not None else None)
+
+
+def command_line() -> str:
+    return "punto-banco " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+def table_names_of(text: str, known: Sequence[str]) -> list[str]:
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if names == ["all"]:
+        return list(known)
+    bad = [n for n in names if n not in known]
+    if bad or not names:
+        raise UsageProblem(f"bad --table {text!r}: use {', '.join(known)} or all (comma-separated)")
+    return names

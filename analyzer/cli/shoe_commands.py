@@ -1,0 +1,175 @@
+"""The commands about one shoe: ``analyze``, ``deal``, ``rules``, ``bets``, ``tables``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from analyzer.bets.files import MAX_BETS_ENV, MAX_BETS_PER_FILE
+from analyzer.cli.common import (
+    UsageProblem,
+    WholeNumber,
+    build_shoe,
+    command_line,
+    echo,
+    emit,
+    guard,
+    meta,
+    output_options,
+    rules_option,
+    shoe_options,
+    table_names_of,
+    tableau_of,
+)
+
+
+@click.command()
+@shoe_options
+@click.option("--table", "table_names", default="outcomes,bets", show_default=True, metavar="NAMES",
+              help="Tables to print, comma-separated: outcomes, bets, totals, cards, naturals, or all.")
+@output_options
+@guard
+def analyze(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, table_names: str,
+            fmt: str, digits: int, output: str | None, raw_csv: bool) -> None:
+    """Print the exact outcome and main-bet tables for a shoe (default: 8 decks)."""
+    from analyzer.engine.evaluate import one_shot
+    from analyzer.engine.pricing import analyze as run
+    from analyzer.output.render import render
+    from analyzer.output.tables import TABLE_NAMES, analysis_tables
+
+    names = table_names_of(table_names, TABLE_NAMES)
+    shoe = build_shoe(decks, shoe_text, remove)
+    tableau = tableau_of(rules)
+    with one_shot():
+        tables = analysis_tables(run(shoe, tableau=tableau), names)
+    emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)
+
+
+
+@click.command()
+@click.argument("cards", nargs=-1, required=True)
+@rules_option
+@guard
+def deal(cards: tuple[str, ...], rules: str) -> None:
+    """Resolve one coup from CARDS in dealing order (Player, Banker, Player, Banker, then third
+    cards), e.g. ``punto-banco deal 2 4 3 10 6 A``."""
+    from analyzer.core.cards import parse_cards
+    from analyzer.core.coup import resolve
+
+    tableau = tableau_of(rules)
+    parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
+    coup = resolve(parsed, tableau)
+    echo(coup.announce())
+    for line in _deal_story(coup, tableau):
+        echo(f"  {line}")
+    if len(parsed) > coup.cards_dealt:
+        extra = " ".join(str(c) for c in parsed[coup.cards_dealt:])
+        echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
+
+
+def _deal_story(coup: Any, tableau: Any) -> list[str]:
+    p2, b2 = coup.player_two_card_total, coup.banker_two_card_total
+    player, banker = coup.player, coup.banker
+    lines = [f"Player {player[0]} {player[1]} = {p2}; Banker {banker[0]} {banker[1]} = {b2}"]
+    if coup.natural:
+        lines.append("A natural: both hands stand.")
+        return lines
+    lines.append(tableau.player_rule_text(p2) + (f": draws {coup.player[2]}" if coup.player_drew else "."))
+    lines.append(tableau.banker_rule_text(b2, coup.player_third)
+                 + (f": draws {coup.banker[2]}" if coup.banker_drew else "."))
+    return lines
+
+
+@click.command("rules")
+@click.argument("spec", required=False, default="standard", metavar="[NAME|FILE]")
+@click.option("--toml", "toml_only", is_flag=True, help="Print only the TOML (to save as a rules file).")
+@click.option("--list", "list_only", is_flag=True, help="List the registered rule sets and exit.")
+@guard
+def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
+    """Print a tableau (default: standard) as the Table of Play and as the TOML rules file that
+    --rules reads back."""
+    from analyzer.core.tableau import TABLEAUX
+
+    if list_only:
+        for name, t in TABLEAUX.items():
+            echo(f"{name:<34} {t.title} (fingerprint {t.fingerprint})")
+        return
+    tableau = tableau_of(spec)
+    if toml_only:
+        echo(tableau.to_toml(), nl=False)
+        return
+    echo("\n".join(tableau.table_of_play()))
+    echo(f"Fingerprint: {tableau.fingerprint}")
+    echo("")
+    echo(tableau.to_toml(), nl=False)
+
+
+@click.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="results", show_default=True,
+              help="Folder to write the generated tables into.")
+@guard
+def tables(out_dir: str) -> None:
+    """Regenerate every committed file in results/: analysis tables for 1, 2, 4, 6, 8 decks and
+    the bet catalogue for 1, 6, 8 decks (Markdown and JSON), and the closed forms in the number
+    of decks (Markdown and LaTeX).
+
+    All or nothing: the files are written into a sibling folder that is then swapped into
+    place.  An existing folder may hold only these files (it is refused otherwise)."""
+    from analyzer.errors import OutputError
+    from analyzer.output.files import replace_folder
+    from analyzer.output.results import generate
+
+    if not out_dir.strip():
+        raise OutputError("empty --out: give a folder, e.g. --out results/")
+    files = generate()  # everything is built in memory first: no partial output on error
+    replace_folder(out_dir, files)  # a sibling folder swapped into place: all or nothing
+    echo(f"wrote {len(files)} files to {out_dir}")
+
+
+@click.command()
+@shoe_options
+@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
+              help="A catalogue bet (repeatable), e.g. banker, banker:4, tie:9, dragon-7, egalite:5.")
+@click.option("--bet-file", "bet_files", multiple=True, type=click.Path(dir_okay=False),
+              help="A TOML file of user-defined bets (repeatable).")
+@click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
+@click.option("--events", is_flag=True, help="Also print each bet's events table.")
+@click.option("--fair-pay", is_flag=True, help="Also print the pay at which each adjustable bet is fair.")
+@click.option("--target-edge", default=None, metavar="PERCENT",
+              help="Also print the pay giving this house edge, e.g. 1.5 (percent).")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the catalogue and exit (alone: not with bets, shoes or bet options).")
+@click.option("--max-bets", type=WholeNumber(1), default=MAX_BETS_PER_FILE, show_default=True, metavar="N",
+              envvar=MAX_BETS_ENV, show_envvar=True,
+              help="Most bets read from one --bet-file (a file with more is an error naming the limit).")
+@output_options
+@guard
+def bets(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, bet_specs: tuple[str, ...],
+         bet_files: tuple[str, ...], all_bets: bool, events: bool, fair_pay: bool,
+         target_edge: str | None, list_only: bool, max_bets: int, fmt: str, digits: int,
+         output: str | None, raw_csv: bool) -> None:
+    """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
+    from analyzer.output.bet_tables import bet_report, catalogue_listing
+    from analyzer.output.files import refuse_inputs
+    from analyzer.output.render import render
+
+    refuse_inputs([output], bet_files)
+    if list_only:
+        given = [name for name, value in (
+            ("--bet", bet_specs), ("--bet-file", bet_files), ("--all", all_bets), ("--events", events),
+            ("--fair-pay", fair_pay), ("--target-edge", target_edge), ("--decks", decks),
+            ("--shoe", shoe_text), ("--remove", remove)) if value not in (None, False, ())]
+        if given:
+            raise UsageProblem(f"--list prints the catalogue and takes no {', '.join(given)}: give --list "
+                               "alone, or the bets without --list")
+        emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
+        return
+    from analyzer.engine.evaluate import one_shot
+
+    shoe = build_shoe(decks, shoe_text, remove)
+    tableau = tableau_of(rules)
+    with one_shot():
+        tables = bet_report(shoe, bet_specs, bet_files, all_bets=all_bets, events=events,
+                            fair_pay=fair_pay, target_edge=target_edge, tableau=tableau, max_bets=max_bets)
+    emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)

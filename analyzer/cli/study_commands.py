@@ -1,0 +1,109 @@
+"""The studies built on exactness: ``symbolic`` (closed forms in d), ``eor`` (effects of removal)."""
+
+from __future__ import annotations
+
+import click
+
+from analyzer.cli.common import (
+    UsageProblem,
+    WholeNumber,
+    build_shoe,
+    command_line,
+    emit,
+    guard,
+    meta,
+    output_options,
+    rules_option,
+    shoe_options,
+    table_names_of,
+    tableau_of,
+)
+
+
+@click.command()
+@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
+              help="A catalogue bet (repeatable), e.g. banker, tie:9, dragon-7 (default: the main bets).")
+@click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
+@click.option("--table", "table_names", default="outcomes", show_default=True, metavar="NAMES",
+              help="Engine tables, comma-separated: outcomes, totals, naturals, cards, all, or none.")
+@click.option("--quantity", "quantity_names", default="all", show_default=True, metavar="NAMES",
+              help="Bet quantities, comma-separated: house-edge, resolved, ev, variance, pay, or all.")
+@click.option("--target-edge", default=None, metavar="PERCENT",
+              help="Solve the pays for this house edge (percent) instead of the fair pays.")
+@click.option("--crossing", "crossing_levels", multiple=True, metavar="PERCENT",
+              help="Smallest number of decks at which each bet's house edge crosses PERCENT (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "latex", "json"]), default="text",
+              show_default=True, help="Output format; JSON keeps every exact value and coefficient.")
+@click.option("--digits", type=WholeNumber(0, 1000), default=10, show_default=True,
+              help="Decimals shown, rounded exactly (never through a float).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write to this file (atomically) instead of standard output.")
+@rules_option
+@guard
+def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quantity_names: str,
+             target_edge: str | None, crossing_levels: tuple[str, ...], fmt: str, digits: int,
+             output: str | None, rules: str) -> None:
+    """Closed forms in the number of decks d: each probability, EV, house edge, variance and
+    fair pay as an exact rational function of d, with its infinite-deck limit, its 1/d
+    correction and its values for the first deck counts."""
+    from analyzer.bets.catalogue import parse_amount
+    from analyzer.core.shoe import Shoe
+    from analyzer.studies.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE, symbolic_report
+
+    names = [] if table_names.strip().lower() == "none" else table_names_of(table_names, ENGINE_TABLES)
+    quantities = [q.strip().lower() for q in quantity_names.split(",") if q.strip()]
+    quantities = list(QUANTITIES) if quantities == ["all"] else quantities
+    edge = None if target_edge is None else parse_amount(target_edge, "--target-edge") / 100
+    levels = [parse_amount(x, "--crossing") / 100 for x in crossing_levels]
+    tableau = tableau_of(rules)
+    info = {**meta(command_line(), Shoe.standard(1), tableau), "shoe": STANDARD_SHOE}
+    emit(symbolic_report(bet_specs, all_bets=all_bets, tables=names, quantities=quantities,
+                         target_edge=edge, crossings=levels, fmt=fmt, digits=digits, meta=info,
+                         tableau=tableau), output)
+
+
+@click.command()
+@shoe_options
+@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
+              help="A catalogue bet (repeatable); default: the main bets.")
+@click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
+@click.option("--by", type=click.Choice(["rank", "value"]), default="rank", show_default=True,
+              help="Remove one card of each rank (A..K) or of each point value (A..9, 10/J/Q/K).")
+@click.option("--depth", type=WholeNumber(1, 13), default=4, show_default=True,
+              help="Depletion table: remove k = 1..DEPTH cards of one rank (or value).")
+@click.option("--max-tag", type=WholeNumber(1, 20), default=3, show_default=True,
+              help="Largest |tag| tried for the suggested count systems.")
+@click.option("--table", "table_names", default="all", show_default=True, metavar="NAMES",
+              help="Tables to print, comma-separated: summary, eor, depletion, published, or all.")
+@click.option("--plot", "plot_file", default=None, metavar="FILE.png|svg",
+              help="Also draw the EOR chart (needs matplotlib: the 'plot' extra).")
+@output_options
+@guard
+def eor(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, bet_specs: tuple[str, ...],
+        all_bets: bool, by: str, depth: int, max_tag: int, table_names: str, plot_file: str | None,
+        fmt: str, digits: int, output: str | None, raw_csv: bool) -> None:
+    """Effects of removal: the exact change in each bet's EV (and house edge) when one card of
+    each rank or value leaves the shoe, the sum check, a suggested count system with its betting
+    correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
+    from analyzer.output.bet_tables import choose_bets
+    from analyzer.output.files import same_file, write_files
+    from analyzer.output.render import render
+    from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables, plot_image
+
+    names = table_names_of(table_names, EOR_TABLES)
+    shoe = build_shoe(decks, shoe_text, remove)
+    chosen = choose_bets(bet_specs, (), all_bets)
+    tableau = tableau_of(rules)
+    report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag, tableau=tableau)
+    text = render(eor_tables(report, names), fmt, digits, meta(command_line(), shoe, tableau),
+                  raw_csv=raw_csv)
+    if plot_file is None:
+        emit(text, output)
+        return
+    if output is not None and same_file(plot_file, output):
+        raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
+    image = plot_image(report, plot_file)
+    # Both targets are checked before either is written: a bad -o leaves no plot behind.
+    write_files({plot_file: image, **({output: text} if output is not None else {})})
+    if output is None:
+        emit(text, None)
