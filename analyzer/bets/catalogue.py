@@ -42,9 +42,16 @@ DRAGON_BONUS_MARGIN_PAYS: dict[int, int] = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1
 #: Égalité groupings as published by the Wizard of Odds ("Egalite Bets in Baccarat"):
 #: tie totals -> pays.
 EGALITE_GROUPS: dict[str, int] = {"0": 160, "1-3": 70, "4-5": 60, "6-7": 22, "8-9": 40}
-#: Even / odd final total pays (Wizard of Odds, "Even and Odd", Triple PG / eBET): even 0.86,
-#: odd 0.9.
-PARITY_PAYS: dict[bool, Fraction] = {False: Fraction(86, 100), True: Fraction(9, 10)}
+#: Even / odd final total pays, (side, odd) -> pays: the Triple PG table the Wizard of Odds
+#: analyses ("Even and Odd"): every bet pays 0.86 to 1 except Player Odd, which pays 0.9.
+PARITY_PAYS: dict[tuple[str, bool], Fraction] = {
+    ("player", False): Fraction(86, 100),
+    ("player", True): Fraction(9, 10),
+    ("banker", False): Fraction(86, 100),
+    ("banker", True): Fraction(86, 100),
+}
+PARITY_SOURCE = ('Wizard of Odds, "Even and Odd", https://wizardofodds.com/games/baccarat/side-bets/even-odd/ '
+                 "(Triple PG pay table: 0.86 to 1, Player Odd 0.9 to 1)")
 #: Lucky 6 pay tables: (two-card 6 pays, three-card 6 pays).
 LUCKY_6_TABLES: dict[str, tuple[int, int]] = {"1": (12, 20), "2": (12, 23)}
 
@@ -418,9 +425,9 @@ def _parity(side: Winner, odd: bool) -> Callable[[str | None], Bet]:
         return Bet(
             f"{mine}-{word}",
             f"{side.label} {word} total",
-            (PayLine(f"{side.label} total {word}", when, _pay(param, PARITY_PAYS[odd])),),
+            (PayLine(f"{side.label} total {word}", when, _pay(param, PARITY_PAYS[(mine, odd)])),),
             reads=Reads.of([f"{mine}_total"]),
-            source="Wizard of Odds, Even and Odd (Triple PG / eBET): even pays 0.86, odd 0.9",
+            source=PARITY_SOURCE,
             adjustable=0,
         )
 
@@ -525,7 +532,7 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("player-even", _parity(P, False), "Player's final total even (0 counts even), pays 0.86", "pay"),
     Entry("player-odd", _parity(P, True), "Player's final total odd, pays 0.9", "pay"),
     Entry("banker-even", _parity(B, False), "Banker's final total even, pays 0.86", "pay"),
-    Entry("banker-odd", _parity(B, True), "Banker's final total odd, pays 0.9", "pay"),
+    Entry("banker-odd", _parity(B, True), "Banker's final total odd, pays 0.86", "pay"),
 )
 
 _BY_NAME: dict[str, Entry] = {}
