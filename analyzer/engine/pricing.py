@@ -1,11 +1,12 @@
 """Pricing: which compiled table a bet needs, and its exact statistics on a shoe.
 
 The policy (:func:`table_reads`): bets that read no cards share one value-level table read at
-the union of their fields; bets that read only the first four cards share one first-four table
-(on shoes of 6 cards or more); any other card-reading bet shares a table with the bets that
-read the same cards.  Each bet settles every record of its table once (as the bet sees it:
-the record narrowed to the bet's own reads), so pricing a shoe is one table evaluation
-(:mod:`analyzer.engine.evaluate`) and a few additions per bet.
+the union of their fields; bets that read only the first four cards share a first-four table
+(on shoes of 6 cards or more) with the bets that read the same cards at the same detail; any
+other card-reading bet shares a table with the bets that read the same cards.  Each bet
+settles every record of its table once (as the bet sees it: the record narrowed to the bet's
+own reads), so pricing a shoe is one table evaluation (:mod:`analyzer.engine.evaluate`) and a
+few additions per bet.
 
 Everything is exact: counts are ``int``, probabilities and EVs are ``Fraction``.  The one
 irrational figure, the standard deviation, is a ``Decimal`` rounded exactly
@@ -74,7 +75,7 @@ def table_reads(reads: Iterable[Reads], size: int) -> list[tuple[Reads, list[int
             key: object = "values"
             r = r | ANALYSIS_READS  # one value table serves analyze, distributions and bets
         elif r.first_four_only and size >= MAX_CARDS:
-            key = "first-four"
+            key = ("first-four", r.sets, r.ranks, r.suits)
         else:
             key = (r.sets, r.ranks, r.suits)
         if key in groups:
