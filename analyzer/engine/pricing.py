@@ -1,12 +1,11 @@
 """Pricing: which compiled table a bet needs, and its exact statistics on a shoe.
 
 The policy (:func:`table_reads`): bets that read no cards share one value-level table read at
-the union of their fields; bets that read only the first four cards share a first-four table
-(on shoes of 6 cards or more) with the bets that read the same cards at the same detail; any
-other card-reading bet shares a table with the bets that read the same cards.  Each bet
-settles every record of its table once (as the bet sees it: the record narrowed to the bet's
-own reads), so pricing a shoe is one table evaluation (:mod:`analyzer.engine.evaluate`) and a
-few additions per bet.
+the union of their fields; bets that read only the first four cards share one first-four table
+(on shoes of 6 cards or more); any other card-reading bet shares a table with the bets that
+read the same cards.  Each bet settles every record of its table once (as the bet sees it:
+the record narrowed to the bet's own reads), so pricing a shoe is one table evaluation
+(:mod:`analyzer.engine.evaluate`) and a few additions per bet.
 
 Everything is exact: counts are ``int``, probabilities and EVs are ``Fraction``.  The one
 irrational figure, the standard deviation, is a ``Decimal`` rounded exactly
@@ -68,22 +67,43 @@ def _check_tableau(tableau: object) -> Tableau:
 
 def table_reads(reads: Iterable[Reads], size: int) -> list[tuple[Reads, list[int]]]:
     """Group reads into the tables that price them on a shoe of ``size`` cards: (the table's
-    reads, indices of the reads it prices), in first-use order."""
-    groups: dict[object, tuple[Reads, list[int]]] = {}
+    reads, indices of the reads it prices), in first-use order.
+
+    Value-level reads share one table (with the fields :data:`ANALYSIS_READS` shows); a card
+    read joins a table whose reads already tell everything it reads (or that it tells more
+    than), so a table is never refined further than its finest bet needs; first-four reads (on
+    shoes of 6 cards or more) and reads of the whole coup are kept apart.
+    """
+    groups: list[tuple[object, Reads, list[int]]] = []
     for i, r in enumerate(reads):
         if not r.sets:
-            key: object = "values"
+            kind: object = "values"
             r = r | ANALYSIS_READS  # one value table serves analyze, distributions and bets
-        elif r.first_four_only and size >= MAX_CARDS:
-            key = ("first-four", r.sets, r.ranks, r.suits)
         else:
-            key = (r.sets, r.ranks, r.suits)
-        if key in groups:
-            union, members = groups[key]
-            groups[key] = (union | r, [*members, i])
+            kind = "first-four" if r.first_four_only and size >= MAX_CARDS else "coup"
+        for k, (g_kind, g_reads, members) in enumerate(groups):
+            if g_kind != kind:
+                continue
+            if kind == "values" or g_reads.covers(r) or r.covers(g_reads):
+                groups[k] = (g_kind, g_reads | r, [*members, i])
+                break
         else:
-            groups[key] = (r, [i])
-    return list(groups.values())
+            groups.append((kind, r, [i]))
+    merged = True
+    while merged:  # a later, finer read may now cover an earlier group
+        merged = False
+        for a in range(len(groups)):
+            for b in range(len(groups)):
+                ka, ra, ma = groups[a]
+                kb, rb, mb = groups[b]
+                if a != b and ka == kb != "values" and ra.covers(rb):
+                    groups[a] = (ka, ra | rb, sorted(ma + mb))
+                    del groups[b]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(g_reads, members) for _, g_reads, members in groups]
 
 
 def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD) -> CompiledTable:
