@@ -74,7 +74,7 @@ def _plan(table: CompiledTable, suits_alike: bool, tens_alike: bool) -> tuple[Ve
 
 def record_counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
     """For each record of ``table``, the number of ordered K-card sequences (K = min(N, 6)) of
-    the shoe's physical cards whose coup ends in it; and N!/(N-K)!.
+    the shoe's physical cards whose coup ends in it (a list of Python integers); and N!/(N-K)!.
 
     Raises:
         SuitsUnknownError: the table reads suits and the shoe's suits are unknown.
@@ -88,6 +88,22 @@ def record_counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
         for c, r, t in zip(table.entry_comp, table.entry_record, table.tally, strict=True):
             out[r] += t * weights[c]
         return out, denominator(counts.size)
+    array, d = record_counts_array(table, shoe)
+    return array.tolist(), d
+
+
+def record_counts_array(table: CompiledTable, shoe: Shoe) -> tuple[Any, int]:
+    """:func:`record_counts` as an int64 numpy array, for a shoe whose counts fit int64
+    (:func:`~analyzer.engine.algebra.fits_int64`); else as a list of Python integers.
+
+    Raises:
+        SuitsUnknownError: the table reads suits and the shoe's suits are unknown.
+    """
+    counts = shoe_counts(shoe)
+    if counts.cards is None and table.program.needs_suits:
+        raise SuitsUnknownError
+    if _ONE_SHOT[0] or not fits_int64(counts.size) or not _numpy():
+        return record_counts(table, shoe)
     import numpy as np
 
     plan, (comps, tallies, starts, recs) = _plan(table, counts.suits_alike, counts.tens_alike)
@@ -95,7 +111,7 @@ def record_counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
     sums = np.add.reduceat(weights[comps] * tallies, starts) if len(comps) else comps
     full = np.zeros(len(table.records), dtype=np.int64)
     full[recs] = sums
-    return full.tolist(), denominator(counts.size)
+    return full, denominator(counts.size)
 
 
 def _numpy() -> bool:

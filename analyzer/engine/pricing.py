@@ -14,12 +14,14 @@ irrational figure, the standard deviation, is a ``Decimal`` rounded exactly
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from analyzer.bets.model import Bet
 from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
@@ -28,7 +30,7 @@ from analyzer.core.reads import Reads
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.algebra import SuitsUnknownError
-from analyzer.engine.evaluate import record_counts
+from analyzer.engine.evaluate import record_counts, record_counts_array
 from analyzer.engine.table import CompiledTable, compile_table
 from analyzer.errors import BetError, RulesError, ShoeError
 
@@ -65,22 +67,28 @@ def _check_tableau(tableau: object) -> Tableau:
 # -- the policy -------------------------------------------------------------------------------
 
 
-def table_reads(reads: Iterable[Reads], size: int) -> list[tuple[Reads, list[int]]]:
+def table_reads(reads: Iterable[Reads], size: int, values: Reads | None = None) -> list[tuple[Reads, list[int]]]:
     """Group reads into the tables that price them on a shoe of ``size`` cards: (the table's
     reads, indices of the reads it prices), in first-use order.
 
-    Value-level reads share one table (with the fields :data:`ANALYSIS_READS` shows); a card
-    read joins a table whose reads already tell everything it reads (or that it tells more
-    than), so a table is never refined further than its finest bet needs; first-four reads (on
-    shoes of 6 cards or more) and reads of the whole coup are kept apart.
+    Value-level reads share one table (read at least at ``values`` when given, so that one
+    table serves an analysis and its bets); a card read joins a table whose reads already tell
+    everything it reads (or that it tells more than), so a table is never refined further than
+    its finest bet needs; first-four reads (on shoes of 6 cards or more) and reads of the whole
+    coup are kept apart.
     """
+    return _table_reads(tuple(reads), size >= MAX_CARDS, values)
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_reads(reads: tuple[Reads, ...], full: bool, values: Reads | None) -> list[tuple[Reads, list[int]]]:
     groups: list[tuple[object, Reads, list[int]]] = []
     for i, r in enumerate(reads):
         if not r.sets:
             kind: object = "values"
-            r = r | ANALYSIS_READS  # one value table serves analyze, distributions and bets
+            r = r | values if values is not None else r
         else:
-            kind = "first-four" if r.first_four_only and size >= MAX_CARDS else "coup"
+            kind = "first-four" if r.first_four_only and full else "coup"
         for k, (g_kind, g_reads, members) in enumerate(groups):
             if g_kind != kind:
                 continue
@@ -182,6 +190,17 @@ def distribution(shoe: Shoe, reads: Reads | None = None, tableau: Tableau = STAN
     return Distribution(shoe, tableau, chosen, table.records, tuple(counts), denom)
 
 
+def np_add_reduceat(values: Any, starts: Any) -> Any:
+    """numpy's exact segment sum (int64 in, int64 out)."""
+    import numpy as np
+
+    return np.add.reduceat(values, starts)
+
+
+def _ints(counts: Any) -> list[int]:
+    return counts if isinstance(counts, list) else counts.tolist()
+
+
 def _counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
     try:
         return record_counts(table, shoe)
@@ -220,15 +239,39 @@ class BetSummary:
     ``ev`` is the expected win (negative: the house has the edge); ``house_edge`` = -ev;
     ``house_edge_resolved`` = -ev / P(the bet does not push), ``None`` for a bet that cannot
     push; ``hit_frequency`` = P(the bet wins); ``variance`` of the result per unit staked.
+    Integers inside (sums over the events of count x L pays and count x (L pays)^2, with L the
+    lcm of the pays' denominators); each Fraction is formed when it is read.
     """
 
     bet: Bet
     events: tuple[EventRow, ...]
     denominator: int
-    ev: Fraction
-    variance: Fraction
-    push_probability: Fraction
-    hit_frequency: Fraction
+    scale: int
+    first: int
+    second: int
+    pushes: int
+    hits: int
+
+    @property
+    def ev(self) -> Fraction:
+        """Expected win per unit staked per coup."""
+        return Fraction(self.first, self.denominator * self.scale)
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the result per unit staked."""
+        d = self.denominator
+        return Fraction(self.second * d - self.first * self.first, (d * self.scale) ** 2)
+
+    @property
+    def push_probability(self) -> Fraction:
+        """P(the bet pushes)."""
+        return Fraction(self.pushes, self.denominator)
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """P(the bet wins)."""
+        return Fraction(self.hits, self.denominator)
 
     @property
     def house_edge(self) -> Fraction:
@@ -239,7 +282,7 @@ class BetSummary:
     def house_edge_resolved(self) -> Fraction | None:
         """Expected loss per unit staked per resolved (non-push) bet; None if the bet cannot push
         (then it equals ``house_edge``) or never resolves."""
-        if self.push_probability in (0, 1):
+        if self.pushes in (0, self.denominator):
             return None
         return -self.ev / (1 - self.push_probability)
 
@@ -262,6 +305,20 @@ class _Settlement:
 
     keys: tuple[tuple[str, Fraction], ...]
     index: tuple[int, ...]
+    _arrays: list[Any] = field(default_factory=list, compare=False, repr=False)
+
+    def arrays(self) -> tuple[Any, Any, list[int]]:
+        """(records ordered by event, where each event's run starts, the events present), as
+        numpy arrays for exact segment sums of int64 counts."""
+        if not self._arrays:
+            import numpy as np
+
+            index = np.asarray(self.index, dtype=np.int64)
+            order = np.argsort(index, kind="stable")
+            ranked = index[order]
+            starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]]) if len(ranked) else ranked
+            self._arrays.extend([order, starts, ranked[starts].tolist()])
+        return self._arrays[0], self._arrays[1], self._arrays[2]
 
 
 _SETTLED: OrderedDict[tuple[int, int], tuple[Bet, CompiledTable, _Settlement]] = OrderedDict()
@@ -340,15 +397,7 @@ def summarize(bet: Bet, event_counts: Sequence[tuple[str, Fraction, int]], denom
             push += c
         elif pays > 0:
             hit += c
-    return BetSummary(
-        bet=bet,
-        events=rows,
-        denominator=d,
-        ev=Fraction(first, d * scale),
-        variance=Fraction(second * d - first * first, (d * scale) ** 2),
-        push_probability=Fraction(push, d),
-        hit_frequency=Fraction(hit, d),
-    )
+    return BetSummary(bet, rows, d, scale, first, second, push, hit)
 
 
 class Pricer:
@@ -359,15 +408,20 @@ class Pricer:
     True
     """
 
-    def __init__(self, shoe: Shoe, tableau: Tableau = STANDARD) -> None:
+    def __init__(self, shoe: Shoe, tableau: Tableau = STANDARD, values: Reads | None = None) -> None:
+        """``values``: read value-level bets at least this finely (see :func:`table_reads`)."""
         self.shoe = _check_shoe(shoe)
         self.tableau = _check_tableau(tableau)
+        self.values = values
         self._counts: dict[int, tuple[CompiledTable, list[int], int]] = {}
 
-    def _table_counts(self, table: CompiledTable) -> tuple[list[int], int]:
+    def _table_counts(self, table: CompiledTable) -> tuple[Any, int]:
         hit = self._counts.get(id(table))
         if hit is None or hit[0] is not table:
-            counts, d = _counts(table, self.shoe)
+            try:
+                counts, d = record_counts_array(table, self.shoe)
+            except SuitsUnknownError:
+                raise BetError(SUITS_NEEDED) from None
             hit = self._counts[id(table)] = (table, counts, d)
         return hit[1], hit[2]
 
@@ -376,7 +430,7 @@ class Pricer:
         pricer's table evaluations."""
         table = compile_table(self.tableau, reads, False)
         counts, d = self._table_counts(table)
-        return Distribution(self.shoe, self.tableau, reads, table.records, tuple(counts), d)
+        return Distribution(self.shoe, self.tableau, reads, table.records, tuple(_ints(counts)), d)
 
     def summaries(self, bets: Iterable[Bet]) -> list[BetSummary]:
         """Exact statistics of each bet, in order (bets that read alike share a table).
@@ -386,7 +440,7 @@ class Pricer:
         """
         chosen = [_check_bet(b) for b in bets]
         out: list[BetSummary | None] = [None] * len(chosen)
-        for reads, members in table_reads([b.reads for b in chosen], self.shoe.size):
+        for reads, members in table_reads([b.reads for b in chosen], self.shoe.size, self.values):
             table = table_for(reads, self.shoe.size, self.tableau)
             counts, d = self._table_counts(table)
             for i in members:
@@ -397,13 +451,22 @@ class Pricer:
         """:meth:`summaries` of one bet."""
         return self.summaries([bet])[0]
 
-    def _summary(self, bet: Bet, table: CompiledTable, counts: list[int], d: int) -> BetSummary:
+    def _summary(self, bet: Bet, table: CompiledTable, counts: Any, d: int) -> BetSummary:
         settled = settlement(bet, table)
-        sums = [0] * len(settled.keys)
-        for i, c in zip(settled.index, counts, strict=True):
-            sums[i] += c
+        if isinstance(counts, list):
+            sums = [0] * len(settled.keys)
+            for i, c in zip(settled.index, counts, strict=True):
+                if c:
+                    sums[i] += c
+            total = sum(counts)
+        else:  # int64 counts: one exact segment sum per event (records sorted by event)
+            order, starts, events_present = settled.arrays()
+            sums = [0] * len(settled.keys)
+            for e, n in zip(events_present, np_add_reduceat(counts[order], starts).tolist(), strict=True):
+                sums[e] = n
+            total = int(counts.sum())
         events = [(ev, pays, n) for (ev, pays), n in zip(settled.keys, sums, strict=True)]
-        run_out = d - sum(counts)
+        run_out = d - total
         if run_out:
             events.append((RUN_OUT, Fraction(0), run_out))
         return summarize(bet, events, d)
@@ -511,7 +574,7 @@ def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None, tableau: Tableau = ST
     >>> a.outcome_counts["Banker"], a.denominator
     (2292252566437888, 4998398275503360)
     """
-    pricer = Pricer(shoe, tableau)
+    pricer = Pricer(shoe, tableau, ANALYSIS_READS)  # one value table for the analysis and its bets
     dist = pricer.distribution(ANALYSIS_READS)
     if bets is None:
         from analyzer.bets.catalogue import main_bets
