@@ -1698,7 +1698,7 @@ def meter_line(priced: PricedBet) -> MeterLine:
     ``meter_line(price(find_bet("royal-9"), shoe))``.
 
     Raises:
-        BetError: the bet has no meter, or its events do not carry a meter's line.
+        BetError: the bet has no meter (or, internally, a meter names no single pay line).
     """
     listed = meters(priced.bet)
     if not listed:
@@ -1707,11 +1707,11 @@ def meter_line(priced: PricedBet) -> MeterLine:
     readings: dict[str, Fraction] = {}
     constant = priced.ev
     for meter in listed:
-        rows = [r for r in priced.events if r.event == meter.event]
-        if len({r.pays for r in rows}) != 1:
+        lines = [ln for ln in priced.bet.lines if ln.event == meter.event]
+        if len(lines) != 1:
             raise BetError(f"internal: bet {priced.bet.name!r} has no single line {meter.event!r}")
-        probability = sum((r.probability for r in rows), Fraction(0))
-        pays = rows[0].pays
+        pays = lines[0].pays
+        probability = sum((r.probability for r in priced.events if r.event == meter.event), Fraction(0))
         readings[meter.name] = (pays - meter.offset) / meter.per_unit
         slopes[meter.name] = probability * meter.per_unit
         constant -= probability * (pays - meter.offset)
