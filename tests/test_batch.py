@@ -1,28 +1,29 @@
-"""Bulk evaluation and the fast scalar path: exact, equal to the reference evaluation bit for bit."""
+"""Many shoes at once (``analyzer.engine.batch``) and the pricing policy: exact, equal bit for bit
+to pricing each shoe alone, for depleted, short, huge and giant shoes; which table prices what."""
 
 import random
 from fractions import Fraction
 
 import numpy as np
 import pytest
-import sympy
+from featurebets import quick_to_compile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer import Bet, Pricer, Shoe, catalogue_bets, find_bet, main_bets, price
-from analyzer.core.features import Level
-from analyzer.engine.kernel import PRIMES, batch_ev, crt, pair_only, primes_for, table_counts, table_for
-from analyzer.engine.pricing import summarize
-from analyzer.engine.walk import (
-    CACHE_ENV,
-    _load_cached,
-    _save_cached,
-    _walk,
-    compile_pair_table,
-    compile_table,
-    evaluate,
-)
+from analyzer import Bet, Pricer, Reads, Shoe, batch_ev, catalogue_bets, find_bet, main_bets, price
+from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO
+from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
+from analyzer.engine.evaluate import record_counts
+from analyzer.engine.pricing import summarize, table_for, table_reads
+from analyzer.engine.table import compile_table
 from analyzer.errors import BetError, ShoeError
+
+CATALOGUE = catalogue_bets()
+UNSUITED = [b for b in CATALOGUE if not b.reads.needs_suits]
+
+
+def quick(bets, size):
+    return [b for b in bets if quick_to_compile(b, size)]
 
 
 def _random_shoe(rng, decks=8, removed=200, suits=False):
@@ -35,116 +36,90 @@ def _random_shoe(rng, decks=8, removed=200, suits=False):
     return shoe if suits else Shoe(shoe.counts)
 
 
-def test_primes_are_distinct_primes_below_2_31():
-    assert len(set(PRIMES)) == len(PRIMES)
-    assert all(sympy.isprime(p) and p < 2**31 for p in PRIMES)
-
-
-def test_primes_for_covers_twice_the_bound():
-    for bound in (0, 1, 2**40, 2**61, 2**62, 2**100):
-        ps = primes_for(bound)
-        m = 1
-        for p in ps:
-            m *= p
-        assert m > 2 * bound + 1
-        assert len(ps) == 1 or m // ps[-1] <= 2 * bound + 1  # the fewest
-
-
-@given(st.lists(st.integers(-(2**120), 2**120), min_size=1, max_size=20))
-@settings(max_examples=50, deadline=None)
-def test_crt_rebuilds_signed_integers(values):
-    primes = primes_for(2**120)
-    res = [np.asarray([v % p for v in values], dtype=np.int64) for p in primes]
-    assert [int(x) for x in crt(res, primes, signed=True)] == values
-
-
-@pytest.mark.parametrize("level", list(Level))
-def test_fast_counts_equal_the_reference(level):
-    rng = random.Random(level)
-    table = compile_table(level, False)
-    shoes = [Shoe.standard(1), Shoe.standard(8), _random_shoe(rng, 8, 150, suits=True),
-             _random_shoe(rng, 1, 40, suits=True), Shoe.standard(10_000),
-             Shoe.from_suited_counts([rng.randrange(0, 3) for _ in range(52)] )]
-    for shoe in shoes:
-        if shoe.size < 4:
-            continue
-        assert table_counts(table, shoe) == evaluate(table, shoe), shoe.describe()
-
-
-@given(st.lists(st.integers(0, 10**7), min_size=13, max_size=13).filter(lambda c: sum(c) >= 4))
-@settings(max_examples=40, deadline=None)
-def test_fast_counts_equal_the_reference_on_any_shoe(counts):
-    # small, large and huge counts: int64 path below 2**63, residues + CRT above
-    table = compile_table(Level.VALUE, False)
-    shoe = Shoe(tuple(counts))
-    assert table_counts(table, shoe) == evaluate(table, shoe)
-
-
-@pytest.mark.parametrize("level", [Level.RANK, Level.CARD])
-def test_pair_table_is_the_full_tables_marginal(level):
-    rng = random.Random(7)
-    full, pairs = compile_table(level, False), compile_pair_table(level)
-    for shoe in (Shoe.standard(2), _random_shoe(rng, 4, 100, suits=True), Shoe.parse("As=2,Ah=1,Kd=3,Ks=1")):
-        counts, denom = evaluate(full, shoe)
-        marginal: dict[tuple, int] = {}
-        for f, c in zip(full.features, counts, strict=False):
-            marginal[f[6:]] = marginal.get(f[6:], 0) + c
-        pc, pd = evaluate(pairs, shoe)
-        assert pd == denom
-        assert {f[6:]: c for f, c in zip(pairs.features, pc, strict=False)} == marginal
-
-
-def test_pair_only_detection():
-    assert pair_only(find_bet("player-pair")) and pair_only(find_bet("perfect-pair:2"))
-    assert not pair_only(find_bet("dragon-7"))  # value level
-    mixed = Bet.from_function("pair-and-tie", lambda f: 5 if f.player_pair and f.winner.name == "TIE" else -1,
-                              level=Level.RANK)
-    assert not pair_only(mixed)
-
-
-def test_pricer_on_the_pair_table_equals_the_full_table():
-    rng = random.Random(3)
-    bets = [b for b in catalogue_bets() if b.level > Level.VALUE]
-    for shoe in (Shoe.standard(8), Shoe.standard(1), _random_shoe(rng, 6, 120, suits=True)):
-        fast = Pricer(shoe).summaries(bets)
-        slow = [summarize(b, Pricer(shoe).distribution(b.level, b.thirds)) for b in bets]
-        assert fast == slow
-
-
-def _check_batch(shoes, bets):
-    result = batch_ev(shoes, bets)
+def _check_batch(shoes, bets, **kwargs):
+    result = batch_ev(shoes, bets, **kwargs)
     for i, shoe in enumerate(shoes):
         for j, bet in enumerate(bets):
-            assert result.ev(i, j) == price(bet, shoe).ev, (shoe.describe(), bet.name)
+            expected = price(bet, shoe, kwargs.get("tableau", STANDARD)).ev
+            assert result.ev(i, j) == expected, (shoe.describe(), bet.name)
     return result
 
 
-def test_batch_equals_scalar_on_depleted_8_deck_shoes():
+@pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["quick", "all"])
+def test_batch_equals_pricing_each_depleted_8_deck_shoe(full):
     rng = random.Random(11)
-    shoes = [_random_shoe(rng, 8, rng.randrange(0, 380), suits=True) for _ in range(12)]
-    _check_batch(shoes, catalogue_bets())
+    shoes = [_random_shoe(rng, 8, rng.randrange(0, 380), suits=True) for _ in range(8 if full else 3)]
+    _check_batch(shoes, CATALOGUE if full else quick(CATALOGUE, 36))
 
 
-def test_batch_equals_scalar_on_small_and_short_shoes():
+@pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["quick", "all"])
+def test_batch_equals_pricing_each_small_and_short_shoe(full):
     rng = random.Random(5)
-    shoes = [Shoe.parse("8=2,K=3"), Shoe.parse("A=4"), Shoe.parse("A=6"), Shoe.parse("9=2,K=5"),
-             *(_random_shoe(rng, 1, rng.randrange(30, 46), suits=True) for _ in range(6))]
-    _check_batch([s for s in shoes if s.suited is None], [*main_bets(), find_bet("player-pair")])
-    _check_batch([s for s in shoes if s.suited is not None], catalogue_bets())
+    unsuited = [Shoe.parse("8=2,K=3"), Shoe.parse("A=4"), Shoe.parse("A=6"), Shoe.parse("9=2,K=5"),
+                Shoe.parse("A=3,8=1,5=1")]
+    suited = [Shoe.parse("Kh=2,Qd=1,8h=1,5c=1"), Shoe.parse("Kh=2,Ks=1,Qd=1,8h=2,8d=1,5c=2,9s=1"),
+              *(_random_shoe(rng, 1, rng.randrange(30, 46), suits=True) for _ in range(4))]
+    _check_batch(unsuited, [*main_bets(), find_bet("player-pair"), find_bet("dragon-bonus-player")])
+    _check_batch(suited, CATALOGUE if full else quick(CATALOGUE, 5))
 
 
-def test_batch_equals_scalar_on_huge_shoes():
+def test_batch_under_a_variant_tableau():
+    rng = random.Random(8)
+    shoes = [_random_shoe(rng, 2, rng.randrange(0, 90)) for _ in range(4)] + [Shoe.parse("8=2,K=3")]
+    _check_batch(shoes, UNSUITED[:10], tableau=BANKER_STANDS_ON_6)
+
+
+def test_batch_equals_pricing_each_huge_shoe():
     rng = random.Random(9)
     shoes = [Shoe.standard(10_000), Shoe(tuple(rng.randrange(10**5, 10**6) for _ in range(13))),
              Shoe(tuple(rng.randrange(0, 10**9) for _ in range(13)))]
-    _check_batch(shoes, [b for b in catalogue_bets() if b.level < Level.CARD])
+    _check_batch(shoes, quick(UNSUITED, 416)[::3])
+
+
+@pytest.mark.parametrize("count", [2**62, 10**18, 2**62 - 1, 2**63, 10**30],
+                         ids=["2**62", "10**18", "2**62-1", "2**63", "10**30"])
+def test_giant_shoes_are_exact_never_int64_overflow(count):
+    # Issue 9 item 4: counts whose sums do not fit int64 must be priced exactly (Python integers)
+    # or refused clearly; never wrapped around.
+    bets = [*main_bets(), find_bet("egalite:5"), find_bet("player-pair")]
+    giant = Shoe((count,) * 13)
+    expected = [price(b, giant).ev for b in bets]
+    small = Shoe.standard(8)
+    for given_as in ([[count] * 13, list(small.counts)], [giant, small]):
+        result = batch_ev(given_as, bets)
+        assert [result.ev(0, j) for j in range(len(bets))] == expected
+        assert [result.ev(1, j) for j in range(len(bets))] == [price(b, small).ev for b in bets]
+        assert result.denominators[0] == price(bets[0], giant).denominator
+
+
+@pytest.mark.parametrize("count", [2**62, 10**18])
+def test_giant_suited_shoes_are_exact(count):
+    bets = [find_bet("perfect-pair"), find_bet("banker")]
+    giant = Shoe.from_suited_counts([count] * 52)
+    result = batch_ev([giant], bets)
+    assert [result.ev(0, j) for j in range(len(bets))] == [price(b, giant).ev for b in bets]
+    result = batch_ev([[count] * 52], bets)
+    assert [result.ev(0, j) for j in range(len(bets))] == [price(b, giant).ev for b in bets]
+
+
+def test_giant_numpy_arrays_are_exact_or_refused():
+    bets = main_bets()
+    for arr in (np.full((1, 13), 2**62, dtype=np.int64), np.full((1, 13), 10**18, dtype=np.int64),
+                np.full((1, 13), 2**63, dtype=np.uint64)):
+        giant = Shoe(tuple(int(x) for x in arr[0]))
+        try:
+            result = batch_ev(arr, bets)
+        except ShoeError as exc:  # a refusal must say why, not blame a negative shoe
+            assert "cannot deal" not in str(exc) and ">= 0" not in str(exc)
+            continue
+        assert [result.ev(0, j) for j in range(len(bets))] == [price(b, giant).ev for b in bets]
 
 
 @given(st.lists(st.lists(st.integers(0, 40), min_size=13, max_size=13).filter(lambda c: sum(c) >= 4),
                 min_size=1, max_size=6),
        st.sampled_from([None, 1, 2, 5]))
-@settings(max_examples=25, deadline=None)
-def test_batch_equals_scalar_on_random_shoes(rows, chunk):
+@settings(max_examples=12, deadline=None)
+def test_batch_equals_pricing_each_random_shoe(rows, chunk):
     bets = [*main_bets(), find_bet("either-pair"), find_bet("dragon-bonus-player"), find_bet("egalite:5")]
     result = batch_ev(rows, bets, chunk=chunk)
     for i, row in enumerate(rows):
@@ -155,13 +130,29 @@ def test_batch_equals_scalar_on_random_shoes(rows, chunk):
 def test_batch_takes_arrays_and_big_pays_stay_exact():
     counts = np.array([[32] * 13, [31] + [32] * 12, [32] * 9 + [0] * 4])
     giant = find_bet("tie").with_pay(Fraction(10**30, 7))  # beyond int64: Python ints per shoe
-    large = find_bet("tie").with_pay(Fraction(2**34 + 1, 3))  # fails the float64 bound: same path
+    large = find_bet("tie").with_pay(Fraction(2**34 + 1, 3))
     bets = [*main_bets(), giant, large]
     result = batch_ev(counts, bets)
     for i, row in enumerate(counts):
         shoe = Shoe(tuple(int(x) for x in row))
         assert [result.ev(i, j) for j in range(len(bets))] == [price(b, shoe).ev for b in bets]
     assert result.evs().shape == (3, len(bets))
+    assert result.evs()[1, 0] == result.ev(1, 0)
+    one = batch_ev(Shoe.standard(8), bets)  # one shoe, not in a list
+    assert one.ev(0, 0) == price(bets[0], Shoe.standard(8)).ev
+
+
+def test_batch_of_function_and_file_style_bets():
+    rng = random.Random(4)
+    shoes = [_random_shoe(rng, 1, rng.randrange(0, 40), suits=True) for _ in range(3)]
+    bets = [
+        Bet.from_function("banker-7", lambda c: 3 if c.banker_total == 7 else -1,
+                          reads=Reads.of(["banker_total"])),
+        Bet.from_function("suited-p", lambda c: 4 if c.cards(PLAYER_FIRST_TWO).suited else -1,
+                          reads=Reads.of([], [PLAYER_FIRST_TWO], suits="suit-equality")),
+        find_bet("tie+banker"),
+    ]
+    _check_batch(shoes, bets)
 
 
 @pytest.mark.parametrize(
@@ -171,7 +162,11 @@ def test_batch_takes_arrays_and_big_pays_stay_exact():
         ([[-1] + [32] * 12], main_bets(), ShoeError),
         ([[1, 1, 1] + [0] * 10], main_bets(), ShoeError),
         ([[0.5] * 13], main_bets(), ShoeError),
+        ([["a"] * 13], main_bets(), ShoeError),
+        ([[True] * 13], main_bets(), ShoeError),
         ([[32] * 13], [find_bet("perfect-pair")], BetError),
+        ([[32] * 13], ["banker"], BetError),
+        ([[32] * 13], 5, BetError),
     ],
 )
 def test_batch_rejects_bad_input(shoes, bets, error):
@@ -179,27 +174,77 @@ def test_batch_rejects_bad_input(shoes, bets, error):
         batch_ev(shoes, bets)
 
 
-def test_table_for_routes_pair_bets_to_the_small_table():
-    assert table_for(find_bet("banker-pair"), 416) is compile_pair_table(Level.RANK)
-    assert table_for(find_bet("banker-pair"), 5) is compile_table(Level.RANK, False)
-    assert table_for(find_bet("banker"), 416) is compile_table(Level.VALUE, False)
+def test_batch_rejects_bad_chunks_and_indices():
+    for chunk in (0, -1, 1.5, True):
+        with pytest.raises(BetError, match="chunk"):
+            batch_ev([[32] * 13], main_bets(), chunk=chunk)
+    result = batch_ev([[32] * 13], main_bets())
+    for shoe, bet in ((1, 0), (0, 3), (-1, 0), (True, 0)):
+        with pytest.raises(BetError, match="index"):
+            result.ev(shoe, bet)
 
 
-def test_disk_cache_round_trips_and_survives_bad_folders(tmp_path, monkeypatch):
-    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
-    table = _walk(Level.VALUE)
-    _save_cached(table)
-    assert list((tmp_path / "cache").glob("table-value-*.marshal"))
-    assert _load_cached(Level.VALUE) == table
-    # a corrupt file is ignored (and recompiled by compile_table)
-    for f in (tmp_path / "cache").glob("*.marshal"):
-        f.write_bytes(b"not a table")
-    assert _load_cached(Level.VALUE) is None
-    # an unusable folder (a file in its place) is not an error
-    blocker = tmp_path / "file"
-    blocker.write_text("x")
-    monkeypatch.setenv(CACHE_ENV, str(blocker / "sub"))
-    _save_cached(table)
-    assert _load_cached(Level.VALUE) is None
-    monkeypatch.setenv(CACHE_ENV, "off")
-    assert _load_cached(Level.VALUE) is None
+# -- the pricing policy ------------------------------------------------------------------------------
+
+
+def test_table_reads_groups_bets_by_what_they_read():
+    bets = [find_bet("banker"), find_bet("dragon-bonus-player"), find_bet("player-pair"),
+            find_bet("perfect-pair"),
+            Bet.from_function("p3", lambda c: 1 if c.card(4) is not None else -1, reads=Reads.of([], [{4}]))]
+    groups = table_reads([b.reads for b in bets], 416)
+    members = [m for _, m in groups]
+    assert members == [[0, 1], [2, 3], [4]]  # values / first four / the rest
+    union = groups[1][0]
+    assert union.covers(bets[2].reads) and union.covers(bets[3].reads)
+    # on a shoe under 6 cards the first-four bets are no longer grouped by the first four
+    short = [m for _, m in table_reads([b.reads for b in bets], 5)]
+    assert [0, 1] in short and [4] in short
+
+
+def test_table_for_routes_first_four_bets_to_the_first_four_table():
+    pair = find_bet("banker-pair").reads
+    assert table_for(pair, 416) is compile_table(STANDARD, pair, True)
+    assert table_for(pair, 6) is compile_table(STANDARD, pair, True)
+    assert table_for(pair, 5) is compile_table(STANDARD, pair, False)
+    banker = find_bet("banker").reads
+    assert table_for(banker, 416) is compile_table(STANDARD, banker, False)
+    assert table_for(banker, 416, BANKER_STANDS_ON_6) is not table_for(banker, 416)
+    with pytest.raises(ValueError):
+        compile_table(STANDARD, banker, True)  # a first-four table for a bet that reads outcomes
+
+
+@pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["quick", "all"])
+def test_first_four_pricing_equals_the_full_walk(full):
+    rng = random.Random(3)
+    bets = [b for b in CATALOGUE
+            if b.reads.sets and b.reads.first_four_only and (full or quick_to_compile(b, 5))]
+    assert bets
+    for shoe in (Shoe.standard(8), Shoe.standard(1), _random_shoe(rng, 6, 120, suits=True)):
+        fast = Pricer(shoe).summaries(bets)
+        for bet, summary in zip(bets, fast, strict=True):
+            table = compile_table(STANDARD, bet.reads, False)
+            counts, d = record_counts(table, shoe)
+            by_event: dict = {}
+            for record, n in zip(table.records, counts, strict=True):
+                key = bet.settle(record)
+                by_event[key] = by_event.get(key, 0) + n
+            slow = summarize(bet, [(e, p, n) for (e, p), n in by_event.items()], d)
+            assert (summary.ev, summary.variance, summary.hit_frequency) == (slow.ev, slow.variance,
+                                                                            slow.hit_frequency), bet.name
+
+
+@pytest.mark.slow
+def test_pricing_together_equals_pricing_alone():
+    rng = random.Random(12)
+    shoe = _random_shoe(rng, 2, 40, suits=True)
+    together = Pricer(shoe).summaries(CATALOGUE)
+    assert together == [price(b, shoe) for b in CATALOGUE]
+
+
+def test_either_pair_is_player_pair_or_banker_pair():
+    bets = [find_bet("either-pair"), Bet.from_function(
+        "both", lambda c: 1 if c.player_pair and c.banker_pair else -1,
+        reads=Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], "equality"))]
+    s = Pricer(Shoe.standard(8)).summaries([*bets, find_bet("player-pair"), find_bet("banker-pair")])
+    either, both, player, banker = (x.hit_frequency for x in s)
+    assert either == player + banker - both  # inclusion-exclusion, exactly
