@@ -1,0 +1,388 @@
+"""The verified disk cache of compiled tables (issue 9 items 1 and 11): round trips; damaged,
+truncated or wrong files are detected, recompiled and replaced without changing a number;
+unsafe folders and files are refused once, loudly; stale temporary files are removed; two
+processes may cold-start at once; the folder never lands in ``/.cache`` or a relative path."""
+
+import json
+import multiprocessing
+import os
+import stat
+import subprocess
+import sys
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer import Bet, Reads, Shoe, find_bet, price
+from analyzer.core.coup import PLAYER_FIRST_TWO
+from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
+from analyzer.engine import cache
+from analyzer.engine import table as tables
+from analyzer.engine.algebra import ShoeCounts, evaluate_scalar
+from analyzer.engine.evaluate import record_counts
+from analyzer.engine.table import compile_table
+
+#: The table the tests damage: the Player's first two cards by rank and same-card equality (small,
+#: quick to compile, and with compositions of two identical cards, which one deck cannot deal).
+SAME_CARD = Reads.of([], [PLAYER_FIRST_TWO], "equality", "same-card")
+SUITED_PAIR = Bet.from_function(
+    "player-identical-pair", lambda c: 25 if c.cards(PLAYER_FIRST_TWO).same_card_pair else -1,
+    reads=SAME_CARD)
+# Wizard of Odds, "Pair Play" (as in test_catalogue.py), 8 decks: the Player's first two cards
+# pair in 6,448 of 86,320 two-card draws.
+PLAYER_PAIR_HIT = Fraction(6448, 86320)
+# RULES.md, "Counting conventions": 8 decks, Banker / Player / Tie permutation counts.
+OUTCOMES_8 = {"Banker": 2_292_252_566_437_888, "Player": 2_230_518_282_592_256, "Tie": 475_627_426_473_216}
+
+
+@pytest.fixture()
+def folder(tmp_path, monkeypatch):
+    """A fresh cache folder, an empty in-memory table cache and no warning shown yet."""
+    path = tmp_path / "cache"
+    monkeypatch.setenv(cache.CACHE_ENV, str(path))
+    monkeypatch.setattr(tables, "_MEMORY", {})
+    monkeypatch.setattr(cache, "_WARNED", set())
+    return path
+
+
+def cold(reads=SAME_CARD, first_four=True, tableau=STANDARD):
+    """Compile (or load) a table as a fresh process would: nothing in memory."""
+    tables._MEMORY.clear()
+    return compile_table(tableau, reads, first_four)
+
+
+def printed():
+    """What the commands print from the damaged table: the bet's exact EV and variance on 8
+    decks, and on a depleted suited shoe (where the suit sums are not shortcut)."""
+    tables._MEMORY.clear()
+    out = []
+    for shoe in (Shoe.standard(8), Shoe.standard(2).remove("Kh Kh Ks 5d 9c 9c")):
+        s = price(SUITED_PAIR, shoe)
+        out.append((s.ev, s.variance))
+    return out
+
+
+#: The clean numbers (computed once, without the disk cache).
+_CLEAN: list = []
+
+
+def clean_numbers():
+    if not _CLEAN:
+        before = os.environ.pop(cache.CACHE_ENV, None)
+        os.environ[cache.CACHE_ENV] = "off"
+        try:
+            _CLEAN.append(printed())
+        finally:
+            if before is None:
+                del os.environ[cache.CACHE_ENV]
+            else:
+                os.environ[cache.CACHE_ENV] = before
+            tables._MEMORY.clear()
+    return _CLEAN[0]
+
+
+def the_file(folder):
+    (path,) = folder.glob("table-*.json")
+    return path
+
+
+def test_a_table_round_trips(folder):
+    table = cold()
+    path = the_file(folder)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(folder.stat().st_mode) == 0o700
+    loaded = cache.load(table.key, STANDARD, SAME_CARD, True)
+    assert loaded is not None and loaded is not table
+    assert loaded == table
+    for shoe in (Shoe.standard(8), Shoe.parse("Kh=2,Ks=1,Qd=1,8h=2,8d=1,5c=2,9s=1")):
+        assert record_counts(loaded, shoe) == record_counts(table, shoe)
+    assert cold() == table  # a new process loads it instead of walking
+    assert printed() == clean_numbers()
+
+
+def test_tables_are_keyed_by_the_rules(folder):
+    reads = Reads.of([], [{5}])  # the Banker's third card: a full walk, cheap
+    a = cold(reads, False)
+    b = cold(reads, False, BANKER_STANDS_ON_6)
+    assert a.key != b.key and cache.file_for(a.key) != cache.file_for(b.key)
+    assert len(list(folder.glob("table-*.json"))) == 2
+    assert cache.load(a.key, BANKER_STANDS_ON_6, reads, False) is None  # another table's key
+
+
+def _replace_and_check(folder, path, blob, clean):
+    path.write_bytes(blob)
+    assert cache.load(tables.table_key(STANDARD, SAME_CARD, True), STANDARD, SAME_CARD, True) is None
+    assert printed() == clean_numbers()  # the printed number never changes ...
+    assert path.read_bytes() == clean  # ... and the file was compiled again and replaced
+
+
+@pytest.fixture()
+def clean(folder):
+    cold()
+    path = the_file(folder)
+    return path, path.read_bytes()
+
+
+def test_a_flipped_byte_is_detected_and_replaced(folder, clean):
+    path, data = clean
+    header_end = data.index(b"\n")
+    for at, bit in ((0, 0x01), (header_end - 1, 0x80), (header_end, 0x01), (header_end + 50, 0x04),
+                    (len(data) // 2, 0x01), (len(data) - 1, 0x80)):
+        blob = bytearray(data)
+        blob[at] ^= bit
+        _replace_and_check(folder, path, bytes(blob), data)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_any_flipped_byte_is_detected_and_replaced(tmp_path_factory, data):
+    # hypothesis cannot use the function-scoped fixtures: set the folder up by hand
+    base = tmp_path_factory.mktemp("cache")
+    os.environ[cache.CACHE_ENV] = str(base / "cache")
+    try:
+        cache._WARNED.clear()
+        cold()
+        path = the_file(base / "cache")
+        blob = bytearray(path.read_bytes())
+        at = data.draw(st.integers(0, len(blob) - 1))
+        blob[at] ^= data.draw(st.integers(1, 255))
+        path.write_bytes(bytes(blob))
+        assert printed() == clean_numbers()
+        assert cache.load(tables.table_key(STANDARD, SAME_CARD, True), STANDARD, SAME_CARD, True) is not None
+    finally:
+        del os.environ[cache.CACHE_ENV]
+        tables._MEMORY.clear()
+
+
+def test_a_truncated_file_is_detected_and_replaced(folder, clean):
+    path, data = clean
+    for length in (0, data.index(b"\n") + 1, len(data) // 3, len(data) - 1):
+        _replace_and_check(folder, path, data[:length], data)
+    _replace_and_check(folder, path, data + b" ", data)  # one byte too many
+
+
+def _resigned(data, edit):
+    """The file with its JSON edited by ``edit`` and the digest rewritten to match: a file that
+    passes the digest but holds a wrong table."""
+    _, _, body = data.partition(b"\n")
+    doc = json.loads(body)
+    key = doc["key"]
+    edit(doc)
+    new_body = json.dumps(doc, separators=(",", ":")).encode()
+    return f"{cache.FORMAT} {cache._signed(key, new_body)}\n".encode() + new_body
+
+
+def _tally_edit(index, delta=1):
+    def edit(doc):
+        doc["entries"][2][index] += delta
+
+    return edit
+
+
+def _one_deck_weights(table):
+    return evaluate_scalar(table.program, ShoeCounts.of([4] * 13, [1] * 52))
+
+
+def test_a_wrong_tally_without_its_digest_is_detected(folder, clean):
+    path, data = clean
+    header, _, body = data.partition(b"\n")
+    doc = json.loads(body)
+    doc["entries"][2][0] += 1
+    blob = header + b"\n" + json.dumps(doc, separators=(",", ":")).encode()
+    _replace_and_check(folder, path, blob, data)
+
+
+def test_a_wrong_tally_with_a_matching_digest_is_detected(folder, clean):
+    # One more sequence on a composition one deck can deal: the one-deck sum check sees it.
+    path, data = clean
+    table = cold()
+    weights = _one_deck_weights(table)
+    index = next(i for i, c in enumerate(table.entry_comp) if weights[c] > 0)
+    _replace_and_check(folder, path, _resigned(data, _tally_edit(index)), data)
+
+
+def test_a_wrong_tally_no_one_deck_shoe_can_see_is_detected(folder, clean):
+    # A composition of two identical cards weighs 0 on one deck, so a sum check on one deck
+    # cannot see a wrong tally there; on 8 decks it changes the bet's EV (it did: Perfect
+    # Pair's 8-deck EV came out -953717/7321015 instead of -220127/1689465).
+    path, data = clean
+    table = cold()
+    weights = _one_deck_weights(table)
+    index = next(i for i, c in enumerate(table.entry_comp) if weights[c] == 0)
+    _replace_and_check(folder, path, _resigned(data, _tally_edit(index)), data)
+
+
+@pytest.mark.slow
+def test_every_wrong_tally_is_detected(folder, clean):
+    path, data = clean
+    table = cold()
+    for index in range(0, len(table.tally), max(1, len(table.tally) // 60)):
+        for delta in (1, -1) if table.tally[index] > 1 else (1,):
+            _replace_and_check(folder, path, _resigned(data, _tally_edit(index, delta)), data)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda doc: doc["entries"][0].__setitem__(0, 10**9),  # an index out of range
+    lambda doc: doc["entries"][2].__setitem__(0, -5),
+    lambda doc: doc["entries"][2].__setitem__(0, "7"),
+    lambda doc: doc["entries"][2].pop(),
+    lambda doc: doc.__setitem__("key", "another"),
+    lambda doc: doc["records"].pop(),
+    lambda doc: doc["records"][0].__setitem__(0, ["?"] * 3),
+    lambda doc: doc.__setitem__("falls", [[1, 2, 3, 4]]),
+    lambda doc: doc.clear(),
+], ids=["index", "negative", "text", "short", "key", "records", "record", "falls", "empty"])
+def test_a_resigned_file_with_a_bad_structure_is_a_miss(folder, clean, edit):
+    path, data = clean
+    _replace_and_check(folder, path, _resigned(data, edit), data)
+
+
+def test_a_file_of_another_version_is_a_miss(folder, clean, monkeypatch):
+    monkeypatch.setattr(cache, "_version", lambda: "0.0.0-other")
+    assert cache.load(tables.table_key(STANDARD, SAME_CARD, True), STANDARD, SAME_CARD, True) is None
+
+
+def _count_cache_warnings(records):
+    return sum(1 for w in records if issubclass(w.category, cache.CacheWarning))
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o702, 0o720])
+def test_a_folder_others_can_write_is_refused_once(folder, mode):
+    folder.mkdir(mode=0o700)
+    folder.chmod(mode)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert printed() == clean_numbers()
+        cold(find_bet("player-pair").reads)
+        tables._MEMORY.clear()
+        assert price(find_bet("player-pair"), Shoe.standard(8)).hit_frequency == PLAYER_PAIR_HIT
+        assert printed() == clean_numbers()
+    assert _count_cache_warnings(seen) == 1
+    (warning,) = [w for w in seen if issubclass(w.category, cache.CacheWarning)]
+    assert str(folder) in str(warning.message) and "compiled in memory" in str(warning.message)
+    assert not list(folder.iterdir())  # nothing written there
+
+
+def test_a_file_others_can_write_is_refused_and_replaced(folder, clean):
+    path, data = clean
+    path.chmod(0o666)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert printed() == clean_numbers()
+        assert printed() == clean_numbers()
+    assert _count_cache_warnings(seen) == 1
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_bytes() == data
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a file away")
+def test_a_file_owned_by_someone_else_is_refused(folder, clean):
+    path, _ = clean
+    os.chown(path, 65534, 65534)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert cache.load(tables.table_key(STANDARD, SAME_CARD, True), STANDARD, SAME_CARD, True) is None
+    assert _count_cache_warnings(seen) == 1
+
+
+def test_an_unusable_folder_is_not_an_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv(cache.CACHE_ENV, str(blocker / "sub"))
+    monkeypatch.setattr(tables, "_MEMORY", {})
+    assert printed() == clean_numbers()
+    for off in ("", "off", "OFF", "none", "0"):
+        monkeypatch.setenv(cache.CACHE_ENV, off)
+        assert cache.cache_dir() is None and cache.file_for("x") is None
+        assert printed() == clean_numbers()
+
+
+def test_a_relative_cache_variable_is_taken_from_the_working_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(cache.CACHE_ENV, "rel/cache")
+    assert cache.cache_dir() == tmp_path / "rel" / "cache" and cache.cache_dir().is_absolute()
+
+
+def _dead_pid():
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    return int(done.stdout)
+
+
+def test_stale_temporary_files_of_dead_writers_are_removed(folder):
+    folder.mkdir(mode=0o700)
+    dead = folder / f".tmp-{_dead_pid()}-abc.json"
+    mine = folder / f".tmp-{os.getpid()}-mine.json"
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        alive_young = folder / f".tmp-{sleeper.pid}-young.json"
+        alive_old = folder / f".tmp-{sleeper.pid}-old.json"
+        garbage = folder / ".tmp-notapid-x.json"
+        for p in (dead, mine, alive_young, alive_old, garbage):
+            p.write_bytes(b"partial")
+        old = os.stat(alive_old).st_mtime - 2 * cache.STALE_SECONDS
+        os.utime(alive_old, (old, old))
+        cold()  # a miss: compiles and stores, clearing up first
+        assert not dead.exists() and not alive_old.exists() and not garbage.exists()
+        assert alive_young.exists() and mine.exists()
+        assert printed() == clean_numbers()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def _cold_start(args):
+    """In a fresh process: compile the tables from an empty memory and report the numbers."""
+    barrier, out = args
+    from analyzer import Shoe, analyze, find_bet, price
+
+    barrier.wait(timeout=60)
+    counts = analyze(Shoe.standard(8)).outcome_counts
+    hit = price(find_bet("player-pair"), Shoe.standard(8)).hit_frequency
+    out.put((dict(counts), str(hit)))
+
+
+@pytest.mark.slow
+def test_two_processes_cold_starting_at_once_both_get_the_right_numbers(folder):
+    ctx = multiprocessing.get_context("spawn")
+    barrier, out = ctx.Barrier(2), ctx.Queue()
+    workers = [ctx.Process(target=_cold_start, args=((barrier, out),)) for _ in range(2)]
+    for w in workers:
+        w.start()
+    results = [out.get(timeout=300) for _ in workers]
+    for w in workers:
+        w.join(timeout=60)
+        assert w.exitcode == 0
+    for counts, hit in results:
+        assert counts == OUTCOMES_8 and Fraction(hit) == PLAYER_PAIR_HIT
+    assert not list(folder.glob(".tmp-*"))
+    # what they left is sound: a third start loads it and gets the same numbers
+    for path in folder.glob("table-*.json"):
+        assert path.read_bytes().startswith(cache.FORMAT.encode())
+    assert printed() == clean_numbers()
+
+
+@pytest.mark.parametrize("env", [
+    {"HOME": ""},
+    {"HOME": "", "XDG_CACHE_HOME": "relative/cache"},
+    {"XDG_CACHE_HOME": "relative/cache"},
+    {"XDG_CACHE_HOME": ""},
+    {},
+], ids=["empty-home", "empty-home-relative-xdg", "relative-xdg", "empty-xdg", "no-home"])
+def test_the_default_folder_is_never_relative_nor_in_the_root(tmp_path, env):
+    # Issue 9 item 11: HOME="" made "~/.cache" expand to "/.cache"; a relative XDG_CACHE_HOME
+    # must be ignored (XDG Base Directory spec), not used from the working folder.
+    base = {k: v for k, v in os.environ.items() if k not in (cache.CACHE_ENV, "HOME", "XDG_CACHE_HOME")}
+    code = "from analyzer.engine import cache; d = cache.cache_dir(); print('' if d is None else d)"
+    done = subprocess.run([sys.executable, "-c", code], env={**base, **env}, cwd=tmp_path,
+                          capture_output=True, text=True, check=True)
+    text = done.stdout.strip()
+    if text:  # no folder at all (the disk cache off) is also safe
+        path = Path(text)
+        assert path.is_absolute(), text
+        assert not str(path).startswith("/.cache"), text
+        assert not path.is_relative_to(tmp_path), text
+    assert not (tmp_path / "relative").exists()
