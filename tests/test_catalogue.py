@@ -1,12 +1,12 @@
-"""The bet catalogue against published tables and the physical-card brute force."""
+"""The bet catalogue against published tables (every bet against the physical-card brute force
+is in test_bruteforce.py)."""
 
 from fractions import Fraction
 
 import pytest
-from bruteforce import brute_force
 
-from analyzer import Pricer, Shoe, catalogue_bets, find_bet, pay_for_edge, price
-from analyzer.core.features import features_of
+from analyzer import Pricer, Shoe, catalogue_bets, find_bet, main_bets, pay_for_edge, price
+from analyzer.bets.catalogue import CATALOGUE
 from analyzer.errors import BetError
 
 T8 = 4_998_398_275_503_360  # 416!/410!, ordered 6-card sequences from 8 decks
@@ -206,28 +206,35 @@ def test_suited_bet_on_a_rank_only_shoe_is_a_clear_error():
     assert price(find_bet("perfect-pair"), Shoe.standard(8).remove("Kh")).hit_frequency > 0
 
 
-# Small suited shoes with repeated identical cards, so that suited pairs happen.
-BRUTE_SHOES = [
-    "Kh=2,Ks=1,8h=2,8d=1,5c=2,9s=1,3h=1",
-    "Ah=2,Ad=1,2s=1,6c=2,6h=1,Tc=1,Qs=1,7d=1",
-    "9h=1,9s=1,4c=2,4d=1,Jh=2,Js=1,7c=1",
-]
+def test_catalogue_names_and_aliases():
+    names = [e.name for e in CATALOGUE]
+    assert len(names) == len(set(names))
+    seen: set[str] = set()
+    for entry in CATALOGUE:
+        for key in (entry.name, *entry.aliases):
+            assert key not in seen, key
+            seen.add(key)
+            try:
+                bet = find_bet(key)
+            except BetError:
+                assert entry.param, key  # only a bet that needs its parameter refuses none
+                continue
+            assert bet.name == entry.name
+            assert find_bet(key.upper().replace("-", "_")).name == entry.name
+    assert [b.name for b in main_bets()] == ["banker", "player", "tie"]
 
 
-@pytest.mark.parametrize("text", BRUTE_SHOES)
-def test_every_catalogue_bet_agrees_with_brute_force(text):
-    shoe = Shoe.parse(text)
-    brute, total = brute_force(shoe, features_of)
-    run_out = brute.pop("run out", 0)
-    pricer = Pricer(shoe)
+def test_every_catalogue_bet_is_sourced_and_reads_something():
     for bet in catalogue_bets():
-        expected: dict[tuple[str, Fraction], int] = {}
-        for features, n in brute.items():
-            key = bet.settle(features)
-            expected[key] = expected.get(key, 0) + n
-        summary = pricer.summary(bet)
-        got = {(r.event, r.pays): r.count for r in summary.events if r.count}
-        assert summary.denominator == total
-        if run_out:
-            expected[("Shoe runs out mid-coup (void)", Fraction(0))] = run_out
-        assert got == {k: v for k, v in expected.items() if v}, bet.name
+        assert bet.source, bet.name
+        assert bet.reads.fields or bet.reads.sets, bet.name
+        assert bet.title
+
+
+@pytest.mark.slow
+def test_every_catalogue_bet_is_a_probability_distribution(eight):
+    for bet in catalogue_bets():
+        summary = eight.summary(bet)
+        assert sum(r.count for r in summary.events) == summary.denominator == T8, bet.name
+        assert all(r.count >= 0 for r in summary.events), bet.name
+        assert 0 <= summary.hit_frequency <= 1 and summary.variance >= 0, bet.name
