@@ -50,22 +50,50 @@ def analyze(decks: int | None, shoe_text: str | None, remove: str | None, rules:
 @click.command()
 @click.argument("cards", nargs=-1, required=True)
 @rules_option
+@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
+              help="Also settle this bet on the coup (repeatable), e.g. banker, dragon-7, perfect-pair.")
+@click.option("--bet-file", "bet_files", multiple=True, type=click.Path(dir_okay=False),
+              help="Also settle every bet of this TOML file (repeatable).")
+@click.option("--stake", default="1", show_default=True, metavar="AMOUNT",
+              help="Stake per bet, for the net amounts shown (exact: 10, 2.5, 1/2).")
 @guard
-def deal(cards: tuple[str, ...], rules: str) -> None:
+def deal(cards: tuple[str, ...], rules: str, bet_specs: tuple[str, ...], bet_files: tuple[str, ...],
+         stake: str) -> None:
     """Resolve one coup from CARDS in dealing order (Player, Banker, Player, Banker, then third
-    cards), e.g. ``punto-banco deal 2 4 3 10 6 A``."""
+    cards), e.g. ``punto-banco deal 2 4 3 10 6 A``; with --bet, settle bets on it (each bet's
+    event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
+    cards with suits (``Kh``) for bets that read suits."""
+    from analyzer.bets.catalogue import parse_amount
     from analyzer.core.cards import parse_cards
     from analyzer.core.coup import resolve
+    from analyzer.core.exact import fraction_text
+    from analyzer.output.bet_tables import choose_bets
 
     tableau = tableau_of(rules)
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
+    amount = parse_amount(stake, "--stake")
+    if amount <= 0:
+        raise UsageProblem(f"bad --stake {stake!r}: a stake must be greater than 0")
+    chosen = choose_bets(bet_specs, bet_files) if (bet_specs or bet_files) else []
     coup = resolve(parsed, tableau)
+    settled = []
+    for bet in chosen:  # settle every bet before printing anything: no half-printed report
+        if bet.reads.needs_suits and any(c.suit is None for c in parsed[: coup.cards_dealt]):
+            raise UsageProblem(f"bet {bet.name!r} reads suits: give the cards with their suits, e.g. Kh 9s")
+        settled.append((bet, *bet.settle(coup)))
     echo(coup.announce())
     for line in _deal_story(coup, tableau):
         echo(f"  {line}")
     if len(parsed) > coup.cards_dealt:
         extra = " ".join(str(c) for c in parsed[coup.cards_dealt:])
         echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
+    if settled:
+        echo(f"Bets settled (stake {fraction_text(amount)} each):")
+        width = max(len(b.name) for b in chosen)
+    for bet, event, pays in settled:
+        net = amount * pays
+        sign = "+" if net > 0 else ""
+        echo(f"  {bet.name:<{width}}  {event}: pays {fraction_text(pays)} per unit, net {sign}{fraction_text(net)}")
 
 
 def _deal_story(coup: Any, tableau: Any) -> list[str]:
