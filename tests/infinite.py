@@ -2,78 +2,125 @@
 
 On an infinite shoe each card's rank is uniform over the 13 ranks and its suit uniform over the
 4 suits, independently of every other card.  So each point value 1-9 is drawn with probability
-1/13 and value 0 (10, J, Q, K) with 4/13; the two sides' first two cards are independent of
-each other and of the third cards.  This module walks that tree with exact fractions and lets
-:func:`analyzer.core.coup.resolve` apply the tableau to representative cards; it never touches the
-enumerator (``analyzer.engine.walk``) nor ``analyzer.studies.symbolic``.
+1/13 and value 0 (10, J, Q, K) with 4/13; two cards have the same rank with probability 1/13
+and are the same card (rank and suit) with probability 1/52.  This module walks that tree with
+exact fractions and builds *representative* full coup records with
+:func:`analyzer.core.coup.resolve` (the drawing rules); it never touches the engine
+(``analyzer.engine``) nor ``analyzer.studies.symbolic``.
+
+Two distributions, each fine enough for the bets it serves:
+
+* :func:`value_coups`: every coup by its two-card totals and third-card values (base fields:
+  winner, totals, cards, naturals, two-card totals, third cards), for bets that read no cards;
+* :func:`first_four_coups`: the first four cards by point value, which share a rank and which
+  are the same card, for bets that read only the first four cards, by rank equality and
+  same-card equality.
 """
 
+from __future__ import annotations
+
+import itertools
 from collections import defaultdict
 from fractions import Fraction
 
-from analyzer.core.cards import parse_card
-from analyzer.core.coup import resolve
-from analyzer.core.features import Features
+from analyzer.core.cards import Card, Rank, Suit
+from analyzer.core.coup import Coup, resolve
+from analyzer.core.tableau import STANDARD, Tableau
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-POINT = {r: (i + 1) % 10 if i < 9 else 0 for i, r in enumerate(RANKS)}
-#: A card of each point value, for the tableau.
-CARD_OF_VALUE = {v: parse_card("K" if v == 0 else "A" if v == 1 else str(v)) for v in range(10)}
+#: A card of each point value, for the tableau (the King stands for every 10-valued rank).
+RANK_OF_VALUE = {0: Rank.KING, 1: Rank.ACE, **{v: Rank(str(v)) for v in range(2, 10)}}
 VALUE_PROBABILITY = {v: Fraction(4 if v == 0 else 1, 13) for v in range(10)}
 
 
-def side_first_two() -> dict[tuple[int, bool, bool], Fraction]:
-    """Distribution of (two-card total, same rank, same rank and suit) for one side."""
-    out: dict[tuple[int, bool, bool], Fraction] = defaultdict(Fraction)
-    for r1 in RANKS:
-        for r2 in RANKS:
-            p = Fraction(1, 169)
-            total = (POINT[r1] + POINT[r2]) % 10
-            if r1 == r2:
-                out[(total, True, True)] += p / 4
-                out[(total, True, False)] += p * 3 / 4
-            else:
-                out[(total, False, False)] += p
+def _card(value: int, suit: Suit = Suit.SPADES, rank: Rank | None = None) -> Card:
+    return Card(rank or RANK_OF_VALUE[value], suit)
+
+
+def two_card_totals() -> dict[int, Fraction]:
+    """P(a side's two-card total is t), t = 0..9."""
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for v1 in range(10):
+        for v2 in range(10):
+            out[(v1 + v2) % 10] += VALUE_PROBABILITY[v1] * VALUE_PROBABILITY[v2]
     return dict(out)
 
 
-def _coups_from_totals(pt: int, bt: int) -> list[tuple[Features, Fraction]]:
-    """Every way a coup goes on from two-card totals pt, bt: (features without pairs, prob)."""
-    first = [CARD_OF_VALUE[pt], CARD_OF_VALUE[bt], CARD_OF_VALUE[0], CARD_OF_VALUE[0]]
-    out: list[tuple[Features, Fraction]] = []
+def value_coups(tableau: Tableau = STANDARD) -> dict[Coup, Fraction]:
+    """Full coup records and their probabilities, fine enough for bets that read base fields
+    only: the draws depend on the first four cards through the two-card totals alone, so each
+    pair of totals is dealt from representative cards (the total and a 10-valued card)."""
+    out: dict[Coup, Fraction] = defaultdict(Fraction)
+    totals = two_card_totals()
+    for pt, pp in totals.items():
+        for bt, bp in totals.items():
+            _deal_on([_card(pt), _card(bt), _card(0), _card(0)], pp * bp, tableau, out)
+    return dict(out)
 
-    def leaf(cards: list, p: Fraction) -> None:
-        c = resolve(cards)
-        out.append((Features(
-            player_total=c.player_total, banker_total=c.banker_total,
-            player_cards=len(c.player), banker_cards=len(c.banker),
-            player_third=c.player[2].point if len(c.player) == 3 else None,
-            banker_third=c.banker[2].point if len(c.banker) == 3 else None,
-        ), p))
 
-    filler = CARD_OF_VALUE[0]
-    if resolve([*first, filler, filler]).cards_used == 4:
-        leaf(first, Fraction(1))
-        return out
+def _deal_on(first: list[Card], p: Fraction, tableau: Tableau, out: dict[Coup, Fraction]) -> None:
+    """Add the coups that continue ``first`` (each third card by value) to ``out``."""
+    filler = _card(0)
+    if resolve([*first, filler, filler], tableau).cards_dealt == 4:
+        out[resolve(first, tableau)] += p
+        return
     for v5 in range(10):
-        five = [*first, CARD_OF_VALUE[v5]]
-        if resolve([*five, filler]).cards_used == 5:
-            leaf(five, VALUE_PROBABILITY[v5])
+        five = [*first, _card(v5)]
+        if resolve([*five, filler], tableau).cards_dealt == 5:
+            out[resolve(five, tableau)] += p * VALUE_PROBABILITY[v5]
             continue
         for v6 in range(10):
-            leaf([*five, CARD_OF_VALUE[v6]], VALUE_PROBABILITY[v5] * VALUE_PROBABILITY[v6])
+            out[resolve([*five, _card(v6)], tableau)] += p * VALUE_PROBABILITY[v5] * VALUE_PROBABILITY[v6]
+
+
+def set_partitions(n: int, most: int = 4) -> list[tuple[int, ...]]:
+    """Set partitions of n ordered items into at most ``most`` blocks (block of each item,
+    numbered in order of first appearance)."""
+    out: list[tuple[int, ...]] = [()]
+    for _ in range(n):
+        out = [(*p, b) for p in out for b in range(min((max(p) + 2) if p else 1, most))]
     return out
 
 
-def infinite_distribution() -> dict[Features, Fraction]:
-    """Exact probability of each full-level Features record on an infinite shoe."""
-    side = side_first_two()
-    by_totals = {(pt, bt): _coups_from_totals(pt, bt) for pt in range(10) for bt in range(10)}
-    out: dict[Features, Fraction] = defaultdict(Fraction)
-    for (pt, ppair, psuit), pp in side.items():
-        for (bt, bpair, bsuit), bp in side.items():
-            for f, p in by_totals[(pt, bt)]:
-                full = f._replace(player_pair=ppair, banker_pair=bpair,
-                                  player_suited_pair=psuit, banker_suited_pair=bsuit)
-                out[full] += pp * bp * p
+def _falling(n: int, k: int) -> int:
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+TEN_RANKS = (Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN)
+SUITS_IN_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+def first_four_coups() -> dict[Coup, Fraction]:
+    """Records of the first four cards (P1 B1 P2 B2) with their probabilities, as fine as rank
+    equality and same-card equality tell them: the point values, which 10-valued cards share a
+    rank (k distinct ranks among n tens: probability 4!/(4-k)!/4^n per partition), and which
+    cards of one rank share a suit (likewise over the 4 suits).  The coup is finished with
+    filler cards, which bets reading only the first four cards never see."""
+    out: dict[Coup, Fraction] = defaultdict(Fraction)
+    filler = Card(Rank.JACK, Suit.CLUBS)
+    for values in itertools.product(range(10), repeat=4):
+        p_values = Fraction(1)
+        for v in values:
+            p_values *= VALUE_PROBABILITY[v]
+        zeros = [i for i, v in enumerate(values) if v == 0]
+        for ranks in set_partitions(len(zeros)):
+            p_ranks = Fraction(_falling(4, len(set(ranks))), 4 ** len(zeros))
+            rank_of = [RANK_OF_VALUE[v] for v in values]
+            for i, r in zip(zeros, ranks, strict=True):
+                rank_of[i] = TEN_RANKS[r]
+            groups: dict[Rank, list[int]] = defaultdict(list)
+            for i, r in enumerate(rank_of):
+                groups[r].append(i)
+            members = list(groups.values())
+            for suits in itertools.product(*(set_partitions(len(m)) for m in members)):
+                p = p_values * p_ranks
+                suit_of = [Suit.SPADES] * 4
+                for m, part in zip(members, suits, strict=True):
+                    p *= Fraction(_falling(4, len(set(part))), 4 ** len(m))
+                    for i, s in zip(m, part, strict=True):
+                        suit_of[i] = SUITS_IN_ORDER[s]
+                cards = [Card(rank_of[i], suit_of[i]) for i in range(4)]
+                out[resolve([*cards, filler, filler])] += p
     return dict(out)

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.core.cards import RANKS, SUITS, Card
+from analyzer.core.cards import RANKS, SUITS, Card, parse_cards
 from analyzer.core.shoe import Shoe
 from analyzer.errors import CardError, ShoeError
 
@@ -92,3 +92,20 @@ def test_remove_then_add_round_trips(decks, removed):
         return  # more copies removed than the shoe holds: rejected, nothing to round-trip
     assert depleted.size == shoe.size - len(removed)
     assert depleted.add(removed) == shoe
+
+
+def test_shoe_views():
+    shoe = Shoe.parse("Kh=2,Ks=1,8d=2")
+    assert shoe.describe() and shoe.decks is None and shoe.point_counts[0] == 3 and shoe.point_counts[8] == 2
+    assert Shoe.standard(6).describe() == "6 decks (312 cards)" and Shoe.standard(1).decks == 1
+    assert Shoe.from_cards(parse_cards("Kh Kh Ks 8d 8d")) == shoe
+    assert Shoe.from_cards(parse_cards("K K K 8 8")) == Shoe(shoe.counts)
+    assert Shoe.from_counts({"K": 3, "8": 2}) == Shoe(shoe.counts)
+    assert Shoe.from_suited_counts(shoe.suited) == shoe
+    assert hash(shoe) == hash(Shoe.parse("8d=2,Ks=1,Kh=2"))  # a value: usable as a key
+
+
+@pytest.mark.parametrize("bad", ["x", b"123", 5, [1, 2], None])
+def test_bad_shoe_values(bad):
+    with pytest.raises(ShoeError):
+        Shoe(bad)

@@ -2,27 +2,33 @@
 polynomial evaluation of the compiled tables, and an independent infinite-deck computation."""
 
 import json
-import math
 import subprocess
 import sys
 from fractions import Fraction
 
 import pytest
+from bruteforce import settle_full
 from click.testing import CliRunner
-from infinite import infinite_distribution
+from featurebets import quick_to_compile
+from infinite import first_four_coups, value_coups
 
-from analyzer import Pricer, Shoe, analyze, catalogue_bets, find_bet, main_bets, pay_for_edge
+from analyzer import Pricer, Reads, Shoe, analyze, catalogue_bets, find_bet, main_bets, pay_for_edge
+from analyzer.bets.catalogue import PAIRS, PERFECT_PAIR
 from analyzer.cli import main
-from analyzer.core.cards import RANKS_OF_POINT
-from analyzer.core.coup import Winner
-from analyzer.core.features import Level
-from analyzer.engine.walk import compile_table
+from analyzer.core.coup import PLAYER_FIRST_TWO, Winner
+from analyzer.core.reads import RankDetail, SuitDetail
+from analyzer.core.tableau import STANDARD
+from analyzer.engine.algebra import POOLS, pool_members
+from analyzer.engine.pricing import ANALYSIS_READS
+from analyzer.engine.table import compile_table
 from analyzer.errors import AnalyzerError, BetError
 
 sym = pytest.importorskip("analyzer.studies.symbolic")
 
-#: d = 1..12 and a few large shoes.
+#: d = 1..12 and a few large shoes; the fast lane checks three of them.
 DECKS = (*range(1, 13), 20, 100, 1000, 10**6)
+QUICK_DECKS = (1, 8, 10**6)
+ALL_DECKS = [d if d in QUICK_DECKS else pytest.param(d, marks=pytest.mark.slow) for d in DECKS]
 
 
 def test_import_analyzer_stays_free_of_sympy():
@@ -53,10 +59,11 @@ def test_engine_tables_equal_the_engine(decks):
         Fraction(c, d) for c in a.cards_dealt.values()]
 
 
-@pytest.mark.parametrize("decks", DECKS)
-def test_every_catalogue_bet_equals_the_engine(decks):
+@pytest.mark.parametrize("decks", ALL_DECKS)
+@pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["quick", "all"])
+def test_every_catalogue_bet_equals_the_engine(decks, full):
     pricer = Pricer(Shoe.standard(decks))
-    for bet in catalogue_bets():
+    for bet in catalogue_bets() if full else [b for b in catalogue_bets() if quick_to_compile(b, 52)]:
         s = pricer.summary(bet)
         forms = sym.bet_forms(bet)
         assert forms.ev(decks) == s.ev, bet.name
@@ -91,36 +98,21 @@ def _pmul(a, b):
     return out
 
 
+def _padd(a, b):
+    out = [0] * max(len(a), len(b))
+    for i, x in enumerate(a):
+        out[i] += x
+    for i, x in enumerate(b):
+        out[i] += x
+    return out
+
+
 def _falling(slope, offset, m):
+    """(slope d + offset)(slope d + offset - 1)...: m factors, as a polynomial in d."""
     out = [1]
     for i in range(m):
         out = _pmul(out, [offset - i, slope])
     return out
-
-
-def _perm(n, k):
-    return math.perm(n, k)
-
-
-def _shape_poly(v, shape):
-    """Ordered ways, as a polynomial in d, to draw value-v cards with this first-four pattern
-    from a d-deck shoe (every rank has 4d cards, every rank and suit d)."""
-    kind, data = shape
-    per_value = 16 if v == 0 else 4
-    ranks = len(RANKS_OF_POINT[v])
-    if kind == "v":
-        return _falling(per_value, 0, data), data
-    if kind == "r":
-        out = [_perm(ranks, len(data))]
-        for s in data:
-            out = _pmul(out, _falling(4, 0, s))
-        return out, sum(data)
-    out = [_perm(ranks, len(data))]
-    for sizes in data:
-        out = _pmul(out, [_perm(4, len(sizes))])
-        for n in sizes:
-            out = _pmul(out, _falling(1, 0, n))
-    return out, sum(sum(s) for s in data)
 
 
 def _trim(p):
@@ -130,30 +122,51 @@ def _trim(p):
     return tuple(p)
 
 
-def direct_count_polynomials(level):
-    """Evaluate the compiled table with polynomial arithmetic in d (no interpolation)."""
-    table = compile_table(level, False)
-    factor_polys = []
-    for v, shape, m in table.factors:
-        weight, size = _shape_poly(v, shape)
-        factor_polys.append(_pmul(weight, _falling(16 if v == 0 else 4, -size, m)))
-    pad = [_falling(52, -k, 6 - k) for k in range(7)]
-    counts = [[0] * 7 for _ in table.features]
-    for (idx, k), entries in zip(table.compositions, table.entries, strict=True):
-        w = pad[k]
-        for i in idx:
-            w = _pmul(w, factor_polys[i])
-        for fi, t in entries:
-            for j, c in enumerate(w):
-                counts[fi][j] += t * c
-    return dict(zip(table.features, (_trim(c) for c in counts), strict=True))
+def direct_count_polynomials(reads):
+    """Evaluate the compiled table with polynomial arithmetic in d (no interpolation): on d
+    decks a pool of c cards per deck holds c d cards, so every falling factorial of the program
+    is a polynomial in d; subterms multiply them, factors add subterms (all of them: no
+    symmetry shortcut), compositions add signed terms of factor products, times the padding
+    falling(52 d - k, 6 - k)."""
+    table = compile_table(STANDARD, reads, False)
+    program = table.program
+    per_deck = [len(pool_members(pool)) for pool in POOLS]
+    falls = [_falling(per_deck[pool], -shift, m) for pool, shift, m in program.falls]
+    subterms = []
+    for members in program.subterms:
+        poly = [1]
+        for i in members:
+            poly = _pmul(poly, falls[i])
+        subterms.append(poly)
+    factors = []
+    for members, _, _ in program.factors:
+        poly = [0]
+        for j in members:
+            poly = _padd(poly, subterms[j])
+        factors.append(poly)
+    weights = []
+    for c, cards in enumerate(program.cards):
+        weight = [0]
+        for t in range(program.term_start[c], program.term_start[c + 1]):
+            term = [program.term_mult[t]]
+            for f in program.term_factors[program.factor_start[t]:program.factor_start[t + 1]]:
+                term = _pmul(term, factors[f])
+            weight = _padd(weight, term)
+        weights.append(_pmul(weight, _falling(52, -cards, 6 - cards)))
+    counts = [[0] for _ in table.records]
+    for comp, record, tally in zip(table.entry_comp, table.entry_record, table.tally, strict=True):
+        counts[record] = _padd(counts[record], [tally * x for x in weights[comp]])
+    return dict(zip(table.records, (_trim(c) for c in counts), strict=True))
 
 
-@pytest.mark.parametrize("level", list(Level))
-def test_interpolated_polynomials_equal_direct_symbolic_evaluation(level):
-    sd = sym.symbolic_distribution(level, False)
-    direct = direct_count_polynomials(level)
-    assert dict(zip(sd.features, sd.counts, strict=True)) == direct
+@pytest.mark.parametrize("reads", [ANALYSIS_READS, PAIRS["player"],
+                                   pytest.param(Reads.of([], [PLAYER_FIRST_TWO], "none", "suit"),
+                                                marks=pytest.mark.slow), PERFECT_PAIR],
+                         ids=["values", "player-pair", "named-suits", "perfect-pair"])
+def test_interpolated_polynomials_equal_direct_symbolic_evaluation(reads):
+    sd = sym.symbolic_distribution(reads)
+    direct = direct_count_polynomials(reads)
+    assert dict(zip(sd.records, sd.counts, strict=True)) == direct
     assert sd.denominator == tuple(_trim(_falling(52, 0, 6)))
 
 
@@ -168,13 +181,13 @@ def test_interpolation_rejects_what_is_not_an_integer_polynomial():
 
 @pytest.fixture(scope="module")
 def infinite():
-    dist = infinite_distribution()
+    dist = value_coups()
     assert sum(dist.values()) == 1
     return dist
 
 
 def _p(dist, predicate):
-    return sum((p for f, p in dist.items() if predicate(f)), Fraction(0))
+    return sum((p for c, p in dist.items() if predicate(c)), Fraction(0))
 
 
 def test_engine_limits_equal_the_infinite_shoe(infinite):
@@ -185,29 +198,47 @@ def test_engine_limits_equal_the_infinite_shoe(infinite):
     for f, (p, b) in zip(sym.engine_forms("totals"), pairs, strict=True):
         assert f.limit == _p(infinite, lambda x, p=p, b=b: (x.player_total, x.banker_total) == (p, b))
     for f, n in zip(sym.engine_forms("cards"), (4, 5, 6), strict=True):
-        assert f.limit == _p(infinite, lambda x, n=n: x.cards == n)
-    naturals = [lambda x: x.player_natural, lambda x: x.banker_natural, lambda x: x.natural,
-                lambda x: x.player_natural and x.banker_natural, lambda x: not x.natural]
-    for f, pred in zip(sym.engine_forms("naturals"), naturals, strict=True):
-        assert f.limit == _p(infinite, pred)
+        assert f.limit == _p(infinite, lambda x, n=n: x.cards_dealt == n)
+    for f, key in zip(sym.engine_forms("naturals"), ("player", "banker", "both", "none"), strict=True):
+        assert f.limit == _p(infinite, lambda x, key=key: x.naturals == key)
 
 
-def test_every_catalogue_bet_limit_equals_the_infinite_shoe(infinite):
-    projected = {}
-    for bet in catalogue_bets():
-        key = (bet.level, bet.thirds)
-        if key not in projected:
-            merged = {}
-            for f, p in infinite.items():
-                g = f.project(*key)
-                merged[g] = merged.get(g, 0) + p
-            projected[key] = merged
-        pays = [(bet.payout(f), p) for f, p in projected[key].items()]
-        ev = sum((x * p for x, p in pays), Fraction(0))
-        second = sum((x * x * p for x, p in pays), Fraction(0))
-        forms = sym.bet_forms(bet)
-        assert forms.ev.limit() == ev, bet.name
-        assert forms.variance.limit() == second - ev * ev, bet.name
+def _modelled(bet):
+    """Which infinite-shoe model prices ``bet``: base fields only, or the first four cards by
+    rank and same-card equality (None: neither)."""
+    reads = bet.reads
+    if not reads.sets:
+        return "values"
+    if reads.first_four_only and reads.ranks <= RankDetail.EQUALITY and reads.suits in (SuitDetail.NONE,
+                                                                                          SuitDetail.SAME_CARD):
+        return "first-four"
+    return None
+
+
+def _limit_check(bet, dist):
+    pays = [(settle_full(bet, c)[1], p) for c, p in dist.items()]
+    ev = sum((x * p for x, p in pays), Fraction(0))
+    second = sum((x * x * p for x, p in pays), Fraction(0))
+    forms = sym.bet_forms(bet)
+    assert forms.ev.limit() == ev, bet.name
+    assert forms.variance.limit() == second - ev * ev, bet.name
+
+
+def test_value_bet_limits_equal_the_infinite_shoe(infinite):
+    checked = [b for b in catalogue_bets() if _modelled(b) == "values"]
+    assert len(checked) >= 30
+    for bet in checked:
+        _limit_check(bet, infinite)
+
+
+@pytest.mark.slow
+def test_first_four_card_bet_limits_equal_the_infinite_shoe():
+    dist = first_four_coups()
+    assert sum(dist.values()) == 1
+    checked = [b for b in catalogue_bets() if _modelled(b) == "first-four"]
+    assert {"player-pair", "banker-pair", "either-pair", "perfect-pair"} <= {b.name for b in checked}
+    for bet in checked:
+        _limit_check(bet, dist)
 
 
 def test_published_infinite_deck_figures():
@@ -370,6 +401,7 @@ def test_cli_symbolic_bad_input(args, message):
     assert message in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_result_files_are_headed_and_cover_the_catalogue():
     files = sym.result_files(lambda command: {"generated_by": "punto-banco-analyzer", "command": command})
     assert sorted(files) == ["symbolic-catalogue.md", "symbolic-catalogue.tex",
@@ -527,8 +559,8 @@ def test_rational_function_at_a_pole_is_an_analyzer_error():
     lambda: sym.falling_poly(None, 0, 2),
     lambda: sym.falling_poly(1, 0, -1),
     lambda: sym.smallest_decks(sym.RationalFunction.of([1]), 1, above="no"),
-    lambda: sym.symbolic_distribution(Level.VALUE, "x"),
-    lambda: sym.symbolic_distribution([], False),
+    lambda: sym.symbolic_distribution(Reads.of(["winner"]), "standard"),
+    lambda: sym.symbolic_distribution([], STANDARD),
     lambda: sym.symbolic_distribution().count(None),
 ])
 def test_more_wrong_inputs_raise_analyzer_errors(call):
