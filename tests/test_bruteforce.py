@@ -20,12 +20,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from analyzer import Pricer, Shoe, catalogue_bets, find_bet, price
-from analyzer.bets.files import parse_bets
+from analyzer.bets.files import GROUP_FEATURES, parse_bets
 from analyzer.core.cards import RANKS, SUITS, Rank
 from analyzer.core.hands import FEATURE_NEEDS
 from analyzer.core.tableau import BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD, STANDARD, TABLEAUX
 from analyzer.engine.evaluate import one_shot
-from analyzer.errors import BetError
+from analyzer.errors import BetError, UndeclaredReadError
 
 #: Built once: the engine caches settlements per bet object.
 CATALOGUE = catalogue_bets()
@@ -337,6 +337,73 @@ pays = 20
 @pytest.fixture(scope="module")
 def file_bets_fast():
     return parse_bets(FILE_BETS_FAST, "fast.toml")
+
+
+#: One bet-file bet per card feature of GROUP_FEATURES, each on one set: (set, feature = value).
+FILE_FEATURES = [
+    ("player_first_two", "size = 2"),
+    ("player_first_two", "pair = true"),
+    ("player_hand", "size = 3"),
+    ("banker_first_two", "pairs = 1"),
+    ("player_first_two", "of_a_kind = { at_least = 2 }"),
+    ("first_four", "rank_pattern = [2, 1, 1]"),
+    ("first_four", "two_pair = true"),
+    ("all_cards", "full_house = true"),
+    ("banker_first_two", "same_card_pair = true"),
+    ("banker_first_two", "straight = true"),
+    ("player_first_two", "flush = true"),
+    ("banker_first_two", "straight_flush = true"),
+    ("player_first_two", "one_colour = true"),
+    ("banker_first_two", 'count_colour = { colour = "red", at_least = 1 }'),
+    ("player_first_two", 'count_suit = { suit = "h", at_least = 1 }'),
+    ("player_first_two", 'cards = ["Kh", "Kh"]'),
+    ("player_first_two", 'count_card = { card = "Kh", at_least = 1 }'),
+    ("first_four", 'count_rank = { rank = "K" }'),
+    ("banker_3", "value = 0"),
+    ("player_3", 'rank = ["K", "Q"]'),
+    ("banker_3", 'card = "8h"'),
+    ("first_four", "highest_value = { at_most = 8 }"),
+    ("player_hand", "lowest_value = 0"),
+    ("banker_hand", "total = [5, 8]"),
+    ("first_four", 'contains = ["K", "8"]'),
+    ("banker_first_two", 'pair_of = "8"'),
+]
+
+
+def file_feature_bets(which):
+    text = "".join(f'[[bet]]\nname = "f{i}"\n[[bet.pay]]\nwhen = {{ {where} = {{ {spec} }} }}\npays = 3\n\n'
+                   for i, (where, spec) in enumerate(which))
+    return parse_bets(text, "features.toml")
+
+
+def test_every_bet_file_card_feature_is_checked():
+    named = {spec.split(" =")[0] for _, spec in FILE_FEATURES}
+    in_fast = {"suited", "colour", "pair_of", "ranks", "contains", "highest_value", "total",
+               "lowest_value", "count_value", "card", "rank", "suit", "value"}  # FILE_BETS_FAST
+    assert set(GROUP_FEATURES) <= named | in_fast
+
+
+#: The bet-file ``cards`` feature declares the suits of the named cards' point values only
+#: (``suit_values``), but its test reads the suit of every card of the set: pricing it raises
+#: UndeclaredReadError as soon as a card of another value is dealt there.
+CARDS_XFAIL = pytest.mark.xfail(strict=True, raises=UndeclaredReadError,
+                                reason="bets/files.py: `cards` reads suits of values its reads leave out")
+
+
+@pytest.mark.parametrize("index", [
+    pytest.param(i, marks=CARDS_XFAIL) if spec.startswith("cards ") else i
+    for i, (w, spec) in enumerate(FILE_FEATURES) if w == "player_first_two"])
+def test_bet_file_card_features_quick(index):
+    (bet,) = file_feature_bets([FILE_FEATURES[index]])
+    check(bet, Shoe.parse(SMALL))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", [DEPLETED, SHORT])
+def test_bet_file_card_features_on_every_set(text):
+    working = [f for f in FILE_FEATURES if not f[1].startswith("cards ")]  # see CARDS_XFAIL
+    for bet in file_feature_bets(working):
+        check(bet, Shoe.parse(text))
 
 
 @pytest.mark.parametrize("text", [SMALL, pytest.param(SHORT, marks=pytest.mark.slow)])
