@@ -46,8 +46,9 @@ def printable(text: str) -> str:
     """
     if text.isprintable():
         return text
-    return "".join(_escape(ch) if ch in _BIDI or unicodedata.category(ch) in _ESCAPED_CATEGORIES else ch
-                   for ch in text)
+    return "".join(
+        _escape(ch) if ch in _BIDI or unicodedata.category(ch) in _ESCAPED_CATEGORIES else ch for ch in text
+    )
 
 
 #: A cell that reads as a number: an optional sign, digits with an optional decimal part and
@@ -73,9 +74,30 @@ def csv_cell(text: str) -> str:
 
 #: Named ASCII spellings of the symbols the tool prints (others: decomposed, else escaped).
 _SPELLINGS = {
-    "∞": "inf", "−": "-", "–": "-", "—": "-", "×": "x", "·": ".", "…": "...", "≤": "<=", "≥": ">=",
-    "≈": "~", "≠": "!=", "→": "->", "←": "<-", "√": "sqrt", "Σ": "sum", "‘": "'", "’": "'", "“": '"',
-    "”": '"', "♠": "s", "♥": "h", "♦": "d", "♣": "c", "\u00a0": " ",
+    "∞": "inf",
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "×": "x",
+    "·": ".",
+    "…": "...",
+    "≤": "<=",
+    "≥": ">=",
+    "≈": "~",
+    "≠": "!=",
+    "→": "->",
+    "←": "<-",
+    "√": "sqrt",
+    "Σ": "sum",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+    "♠": "s",
+    "♥": "h",
+    "♦": "d",
+    "♣": "c",
+    "\u00a0": " ",
 }
 
 
@@ -107,7 +129,7 @@ ASCII_FALLBACK = "punto_banco_ascii"
 def _fallback(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
-    return "".join(ascii_spelling(ch) for ch in exc.object[exc.start:exc.end]), exc.end
+    return "".join(ascii_spelling(ch) for ch in exc.object[exc.start : exc.end]), exc.end
 
 
 codecs.register_error(ASCII_FALLBACK, _fallback)

@@ -43,13 +43,10 @@ from analyzer.core.exact import parse_exact
 from analyzer.core.hands import FEATURE_NEEDS, CardGroup
 from analyzer.core.reads import RankDetail, Reads, SuitDetail
 from analyzer.errors import AnalyzerError, BetError
+from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
 
 #: A bet file is a few lines; refuse anything that is not (e.g. /dev/zero).
 MAX_FILE_BYTES = 1_000_000
-#: Most bets read from one file (each is priced in turn: a file of thousands would take
-#: minutes); ``load_bets(max_bets=...)``, ``bets --max-bets`` or this variable raise it.
-MAX_BETS_PER_FILE = 1_000
-MAX_BETS_ENV = "PUNTO_BANCO_MAX_BETS"
 
 Test = Callable[[Coup], bool]
 
@@ -58,26 +55,44 @@ FIELDS: dict[str, tuple[str, Callable[[Coup], object], tuple[str, ...]]] = {
     "winner": ("player, banker or tie", lambda c: c.winner.value, ("winner",)),
     "player_total": ("0-9", lambda c: c.player_total, ("player_total",)),
     "banker_total": ("0-9", lambda c: c.banker_total, ("banker_total",)),
-    "winner_total": ("0-9 (the winning side's total; never matches a tie)", lambda c: c.winner_total,
-                     ("winner_total",)),
+    "winner_total": (
+        "0-9 (the winning side's total; never matches a tie)",
+        lambda c: c.winner_total,
+        ("winner_total",),
+    ),
     "player_cards": ("2 or 3", lambda c: c.player_cards, ("player_cards",)),
     "banker_cards": ("2 or 3", lambda c: c.banker_cards, ("banker_cards",)),
-    "winner_cards": ("2 or 3 (the winning side's; never matches a tie)", lambda c: c.winner_cards,
-                     ("winner_cards",)),
+    "winner_cards": (
+        "2 or 3 (the winning side's; never matches a tie)",
+        lambda c: c.winner_cards,
+        ("winner_cards",),
+    ),
     "cards": ("4, 5 or 6 (cards dealt in the coup)", lambda c: c.cards_dealt, ("cards",)),
     "margin": ("0-9 (winning margin in points)", lambda c: c.margin, ("margin",)),
     "player_natural": ("true or false", lambda c: c.player_natural, ("player_natural",)),
     "banker_natural": ("true or false", lambda c: c.banker_natural, ("banker_natural",)),
     "natural": ("true or false (either side)", lambda c: c.natural, ("natural",)),
     "naturals": ("player, banker, both or none", lambda c: c.naturals, ("natural",)),
-    "player_two_card_total": ("0-9 (the Player's first two cards)", lambda c: c.player_two_card_total,
-                              ("player_two_card_total",)),
-    "banker_two_card_total": ("0-9 (the Banker's first two cards)", lambda c: c.banker_two_card_total,
-                              ("banker_two_card_total",)),
-    "player_third": ('0-9, or "none" when the Player stood',
-                     lambda c: "none" if c.player_third is None else c.player_third, ("player_third",)),
-    "banker_third": ('0-9, or "none" when the Banker stood',
-                     lambda c: "none" if c.banker_third is None else c.banker_third, ("banker_third",)),
+    "player_two_card_total": (
+        "0-9 (the Player's first two cards)",
+        lambda c: c.player_two_card_total,
+        ("player_two_card_total",),
+    ),
+    "banker_two_card_total": (
+        "0-9 (the Banker's first two cards)",
+        lambda c: c.banker_two_card_total,
+        ("banker_two_card_total",),
+    ),
+    "player_third": (
+        '0-9, or "none" when the Player stood',
+        lambda c: "none" if c.player_third is None else c.player_third,
+        ("player_third",),
+    ),
+    "banker_third": (
+        '0-9, or "none" when the Banker stood',
+        lambda c: "none" if c.banker_third is None else c.banker_third,
+        ("banker_third",),
+    ),
 }
 _RANGES = {"player_cards": (2, 3), "banker_cards": (2, 3), "winner_cards": (2, 3), "cards": (4, 6)}
 _WORDS = {"winner": ("player", "banker", "tie"), "naturals": ("player", "banker", "both", "none")}
@@ -98,8 +113,8 @@ GROUP_FEATURES: dict[str, str] = {
     "full_house": "true or false",
     "same_card_pair": "true or false: two of the cards are the same card (rank and suit)",
     "rank": "a single position's rank (A, 2-9, 10/T, J, Q, K), or a list (any of)",
-    "ranks": "the cards' ranks exactly, as a list (any order), e.g. [\"K\", \"Q\"]",
-    "contains": "ranks the set holds at least, as a list, e.g. [\"K\", \"Q\"]",
+    "ranks": 'the cards\' ranks exactly, as a list (any order), e.g. ["K", "Q"]',
+    "contains": 'ranks the set holds at least, as a list, e.g. ["K", "Q"]',
     "count_rank": "{ rank = R, <comparison> }: cards of rank R",
     "pair_of": "a rank: at least two cards of it",
     "straight": "true or false: distinct consecutive ranks (ace low or high)",
@@ -111,21 +126,26 @@ GROUP_FEATURES: dict[str, str] = {
     "count_colour": "{ colour = C, <comparison> }: cards of colour C",
     "suit": "s, h, d or c: every card of that suit (or a single position's suit)",
     "count_suit": "{ suit = S, <comparison> }: cards of suit S",
-    "card": "a single position's card, e.g. \"Kh\"",
-    "cards": "the cards exactly, as a list, e.g. [\"Kh\", \"9h\"]",
-    "count_card": "{ card = \"9d\", <comparison> }: copies of that card",
+    "card": 'a single position\'s card, e.g. "Kh"',
+    "cards": 'the cards exactly, as a list, e.g. ["Kh", "9h"]',
+    "count_card": '{ card = "9d", <comparison> }: copies of that card',
 }
 #: Side-against-side conditions (first two cards of each side).
 DUELS: dict[str, tuple[str, Callable[[Coup], bool]]] = {
-    "pairs_same_rank": ("true or false: both sides' first two cards are pairs of one rank", lambda c: (
-        c.player_pair and c.banker_pair and c.cards(FIRST_FOUR).of_a_kind == 4)),
-    "identical_pairs": ("true or false: both sides' first two cards are pairs of the same card "
-                        "(rank and suit)", lambda c: (
-        c.player_pair and c.banker_pair and _same_card_four(c.cards(FIRST_FOUR)))),
+    "pairs_same_rank": (
+        "true or false: both sides' first two cards are pairs of one rank",
+        lambda c: c.player_pair and c.banker_pair and c.cards(FIRST_FOUR).of_a_kind == 4,
+    ),
+    "identical_pairs": (
+        "true or false: both sides' first two cards are pairs of the same card (rank and suit)",
+        lambda c: c.player_pair and c.banker_pair and _same_card_four(c.cards(FIRST_FOUR)),
+    ),
 }
 _DUEL_READS = {
     "pairs_same_rank": Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], ranks="equality"),
-    "identical_pairs": Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], ranks="equality", suits="same-card"),
+    "identical_pairs": Reads.of(
+        [], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], ranks="equality", suits="same-card"
+    ),
 }
 
 #: Short names for common card conditions: name -> (position set, card feature).
@@ -194,8 +214,10 @@ def parse_bets(text: str, where: str = "bet file", max_bets: int = MAX_BETS_PER_
     if not isinstance(specs, list) or not specs:
         raise BetError(f"{where}: no bets: define at least one [[bet]] table")
     if len(specs) > max_bets:
-        raise BetError(f"{where}: {len(specs):,} bets, more than the limit of {max_bets:,} bets per file "
-                       f"(--max-bets or {MAX_BETS_ENV} raise it)")
+        raise BetError(
+            f"{where}: {len(specs):,} bets, more than the limit of {max_bets:,} bets per file "
+            f"(--max-bets or {MAX_BETS_ENV} raise it)"
+        )
     bets = [_bet(where, i, spec) for i, spec in enumerate(specs, 1)]
     names: set[str] = set()
     for bet in bets:
@@ -282,7 +304,9 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
             reads = reads | r
         elif key in POSITION_SETS:
             if not isinstance(raw, dict) or not raw:
-                raise BetError(f"{label}: {key!r} needs a table of card features, e.g. {key} = {{ suited = true }}")
+                raise BetError(
+                    f"{label}: {key!r} needs a table of card features, e.g. {key} = {{ suited = true }}"
+                )
             test, r = _group(f"{label}: {key}", key, raw)
             tests.append(test)
             reads = reads | r
@@ -371,10 +395,14 @@ def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
     values: set[int] | None = set()  # point values whose suits are read (None: all)
     for feature, raw in spec.items():
         if feature not in GROUP_FEATURES:
-            raise BetError(f"{label}: unknown card feature {feature!r}: known are {', '.join(GROUP_FEATURES)}")
+            raise BetError(
+                f"{label}: unknown card feature {feature!r}: known are {', '.join(GROUP_FEATURES)}"
+            )
         if feature in ("value", "rank", "card") and not single:
-            raise BetError(f"{label}: {feature!r} is a feature of one card position (e.g. player_1); "
-                           f"for a set use count_value / count_rank / cards")
+            raise BetError(
+                f"{label}: {feature!r} is a feature of one card position (e.g. player_1); "
+                f"for a set use count_value / count_rank / cards"
+            )
         test, need_rank, need_suit = _feature(f"{label}: {feature}", feature, raw, single)
         tests.append(test)
         ranks = max(ranks, need_rank)
@@ -395,27 +423,43 @@ def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
     return check, reads
 
 
-def _feature(label: str, feature: str, raw: object,
-             single: bool) -> tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]:
+def _feature(
+    label: str, feature: str, raw: object, single: bool
+) -> tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]:
     need_rank, need_suit = FEATURE_NEEDS.get(feature, (RankDetail.NONE, SuitDetail.NONE))
     if feature in ("size", "total", "highest_value", "lowest_value", "pairs", "of_a_kind", "value"):
         hi = 6 if feature in ("size", "pairs", "of_a_kind") else 9
         accept = _numbers(label, raw, 0, hi)
         getter: Callable[[CardGroup], object] = {
-            "size": lambda g: g.size, "total": lambda g: g.total,
-            "highest_value": lambda g: g.highest_value, "lowest_value": lambda g: g.lowest_value,
-            "pairs": lambda g: g.pairs, "of_a_kind": lambda g: g.of_a_kind,
+            "size": lambda g: g.size,
+            "total": lambda g: g.total,
+            "highest_value": lambda g: g.highest_value,
+            "lowest_value": lambda g: g.lowest_value,
+            "pairs": lambda g: g.pairs,
+            "of_a_kind": lambda g: g.of_a_kind,
             "value": lambda g: g.highest_value,
         }[feature]
         return (lambda g: accept(getter(g))), need_rank, need_suit
-    if feature in ("pair", "two_pair", "full_house", "same_card_pair", "straight", "suited", "flush",
-                   "straight_flush", "one_colour"):
+    if feature in (
+        "pair",
+        "two_pair",
+        "full_house",
+        "same_card_pair",
+        "straight",
+        "suited",
+        "flush",
+        "straight_flush",
+        "one_colour",
+    ):
         want = _bool(label, raw)
         prop = feature
         return (lambda g: bool(getattr(g, prop)) is want), need_rank, need_suit
     if feature == "rank_pattern":
-        if not isinstance(raw, list) or not raw or not all(isinstance(x, int) and not isinstance(x, bool)
-                                                            and 1 <= x <= 6 for x in raw):
+        if (
+            not isinstance(raw, list)
+            or not raw
+            or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in raw)
+        ):
             raise BetError(f"{label}: give the cards per rank, largest first, e.g. [3, 3]")
         pattern = tuple(sorted(raw, reverse=True))
         return (lambda g: g.rank_pattern == pattern), need_rank, need_suit
@@ -448,13 +492,21 @@ def _feature(label: str, feature: str, raw: object,
         return (lambda g: g.suit(suit)), need_rank, SuitDetail.SUIT
     if feature == "card":
         card = _card(label, raw)
-        return (lambda g: g.size == 1 and g.count_card(card.rank, card.suit) == 1), RankDetail.NAMED, SuitDetail.SUIT
+        return (
+            (lambda g: g.size == 1 and g.count_card(card.rank, card.suit) == 1),
+            RankDetail.NAMED,
+            SuitDetail.SUIT,
+        )
     if feature == "cards":
         if not isinstance(raw, list) or not raw:
-            raise BetError(f"{label}: give a list of cards with suits, e.g. [\"Kh\", \"9h\"]")
+            raise BetError(f'{label}: give a list of cards with suits, e.g. ["Kh", "9h"]')
         cards = [_card(label, x) for x in raw]
         key = sorted((c.rank.index, c.suit.index) for c in cards)  # type: ignore[union-attr]
-        return (lambda g: sorted((_r(c).index, _s(c).index) for c in g) == key), RankDetail.NAMED, SuitDetail.SUIT
+        return (
+            (lambda g: sorted((_r(c).index, _s(c).index) for c in g) == key),
+            RankDetail.NAMED,
+            SuitDetail.SUIT,
+        )
     # counts: { <param> = X, comparison }
     if not isinstance(raw, dict):
         raise BetError(f"{label}: give a table, e.g. {{ {_PARAM[feature]} = ..., at_least = 1 }}")
@@ -505,8 +557,13 @@ def _rank_need(rank: Rank) -> RankDetail:
     return RankDetail.NAMED if rank.point == 0 else RankDetail.NONE
 
 
-_PARAM = {"count_value": "value", "count_rank": "rank", "count_colour": "colour", "count_suit": "suit",
-          "count_card": "card"}
+_PARAM = {
+    "count_value": "value",
+    "count_rank": "rank",
+    "count_colour": "colour",
+    "count_suit": "suit",
+    "count_card": "card",
+}
 
 
 def _r(card: Any) -> Rank:
@@ -525,7 +582,9 @@ def _numbers(label: str, raw: object, lo: int, hi: int) -> Callable[[object], bo
     if isinstance(raw, dict):
         return _comparison(label, "value", raw, lo, hi)
     values = raw if isinstance(raw, list) else [raw]
-    if not values or not all(isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in values):
+    if not values or not all(
+        isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in values
+    ):
         raise BetError(f"{label}: give a whole number {lo}-{hi}, a list of them, or {{ at_least = N }}")
     accepted = set(values)
     return lambda x: x in accepted
@@ -539,7 +598,7 @@ def _bool(label: str, raw: object) -> bool:
 
 def _one_rank(label: str, raw: object) -> Rank:
     if not isinstance(raw, str | int) or isinstance(raw, bool):
-        raise BetError(f"{label}: give a rank such as \"A\", \"9\", \"10\" or \"K\"")
+        raise BetError(f'{label}: give a rank such as "A", "9", "10" or "K"')
     try:
         return parse_rank(str(raw))
     except AnalyzerError as exc:
@@ -561,8 +620,16 @@ def _colour(label: str, raw: object) -> Colour:
 
 
 def _suit(label: str, raw: object) -> Suit:
-    words = {"s": Suit.SPADES, "spades": Suit.SPADES, "h": Suit.HEARTS, "hearts": Suit.HEARTS,
-             "d": Suit.DIAMONDS, "diamonds": Suit.DIAMONDS, "c": Suit.CLUBS, "clubs": Suit.CLUBS}
+    words = {
+        "s": Suit.SPADES,
+        "spades": Suit.SPADES,
+        "h": Suit.HEARTS,
+        "hearts": Suit.HEARTS,
+        "d": Suit.DIAMONDS,
+        "diamonds": Suit.DIAMONDS,
+        "c": Suit.CLUBS,
+        "clubs": Suit.CLUBS,
+    }
     if isinstance(raw, str) and raw.strip().lower() in words:
         return words[raw.strip().lower()]
     raise BetError(f"{label}: give a suit: s, h, d or c (or spades, hearts, diamonds, clubs)")
@@ -570,13 +637,13 @@ def _suit(label: str, raw: object) -> Suit:
 
 def _card(label: str, raw: object) -> Any:
     if not isinstance(raw, str):
-        raise BetError(f"{label}: give a card with its suit, e.g. \"Kh\"")
+        raise BetError(f'{label}: give a card with its suit, e.g. "Kh"')
     try:
         card = parse_card(raw)
     except AnalyzerError as exc:
         raise BetError(f"{label}: {exc}") from None
     if card.suit is None:
-        raise BetError(f"{label}: card {raw!r} needs its suit, e.g. \"{raw}h\"")
+        raise BetError(f'{label}: card {raw!r} needs its suit, e.g. "{raw}h"')
     return card
 
 
@@ -593,7 +660,7 @@ def _amount(label: str, raw: object) -> Fraction:
     if isinstance(raw, float):
         raise BetError(
             f"{label}: bad amount {raw!r}: write it as an integer or a quoted exact number "
-            "(\"19/20\", \"0.95\"); TOML floats are not exact"
+            '("19/20", "0.95"); TOML floats are not exact'
         )
     try:
         value = parse_exact(raw, "amount")
@@ -613,4 +680,6 @@ def _check_possible(label: str, bet: Bet) -> None:
     records = [r.narrow(bet.reads) if reads != bet.reads else r for r in table.records]
     for j, line in enumerate(bet.lines, 1):
         if not any(line.when(r) for r in records):
-            raise BetError(f"{label}: pay line {j} ({line.event!r}) can never hold: no coup meets its condition")
+            raise BetError(
+                f"{label}: pay line {j} ({line.event!r}) can never hold: no coup meets its condition"
+            )

@@ -114,8 +114,12 @@ class Bet:
         pays = _checked_pay(self.name, pays)
         lines = list(self.lines)
         lines[idx] = PayLine(lines[idx].event, lines[idx].when, pays)
-        return replace(self, title=f"{self.title} [{lines[idx].event} pays {fraction_text(pays)}]",
-                       lines=tuple(lines), adjustable=idx)
+        return replace(
+            self,
+            title=f"{self.title} [{lines[idx].event} pays {fraction_text(pays)}]",
+            lines=tuple(lines),
+            adjustable=idx,
+        )
 
     @classmethod
     def from_function(
@@ -148,8 +152,14 @@ class Bet:
             raise BetError(f"bad payout {payout!r}: give a function of the coup record")
         if not isinstance(name, str) or not name.strip():
             raise BetError(f"bad bet name {name!r}: give a non-empty name")
-        return cls(name=name, title=title or name, lines=(), reads=chosen, payout_function=payout,
-                   event_function=event)
+        return cls(
+            name=name,
+            title=title or name,
+            lines=(),
+            reads=chosen,
+            payout_function=payout,
+            event_function=event,
+        )
 
 
 def _checked_pay(name: str, pays: object) -> Fraction:
@@ -190,8 +200,16 @@ def combine(bets: Sequence[Bet], stakes: Sequence[Fraction | int] | None = None)
         reads = reads | b.reads
 
     def payout(c: Coup) -> Fraction:
-        return sum((w * b.payout(c.project(b.reads) if c.is_full else _narrow(c, b))
-                    for w, b in zip(weights, bets, strict=True)), Fraction(0)) / total
+        return (
+            sum(
+                (
+                    w * b.payout(c.project(b.reads) if c.is_full else _narrow(c, b))
+                    for w, b in zip(weights, bets, strict=True)
+                ),
+                Fraction(0),
+            )
+            / total
+        )
 
     def settle_event(c: Coup) -> str:
         return " + ".join(b.settle(_narrow(c, b))[0] for b in bets)

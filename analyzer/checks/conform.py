@@ -54,10 +54,10 @@ from analyzer.checks.logs import (
     whole_number,
     winner_of,
 )
-from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
 from analyzer.core.coup import Coup
-from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
 from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import ANALYSIS_READS, Pricer
 from analyzer.errors import AnalyzerError, ObservedError
 
@@ -88,8 +88,16 @@ CUT_CARD_NOTE = (
     "coup from a freshly shuffled full shoe."
 )
 
-_BET_ALIASES = {"hit": "win", "hits": "win", "wins": "win", "won": "win", "pushes": "push",
-                "lose": "loss", "losses": "loss", "lost": "loss"}
+_BET_ALIASES = {
+    "hit": "win",
+    "hits": "win",
+    "wins": "win",
+    "won": "win",
+    "pushes": "push",
+    "lose": "loss",
+    "losses": "loss",
+    "lost": "loss",
+}
 
 
 @dataclass
@@ -111,10 +119,16 @@ class Observed:
             ObservedError: unknown family or category, or a count that is not a whole number >= 0.
         """
         fam, cat = normalise(family, category, where)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0 \
-                or count.bit_length() > 4 * MAX_NUMBER_CHARS:
-            raise ObservedError(f"{where}bad count {show(count)} for {fam} {cat}: use a whole number >= 0 "
-                                f"(at most {MAX_NUMBER_CHARS} digits)")
+        if (
+            isinstance(count, bool)
+            or not isinstance(count, int)
+            or count < 0
+            or count.bit_length() > 4 * MAX_NUMBER_CHARS
+        ):
+            raise ObservedError(
+                f"{where}bad count {show(count)} for {fam} {cat}: use a whole number >= 0 "
+                f"(at most {MAX_NUMBER_CHARS} digits)"
+            )
         bucket = self.families.setdefault(fam, {})
         bucket[cat] = bucket.get(cat, 0) + count
 
@@ -167,8 +181,9 @@ def _family(family: str, where: str = "") -> str:
 def _count(value: object, what: str) -> int:
     """A count: a whole number >= 0 of at most :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits
     (an int, or its ASCII digits as text)."""
-    bad = ObservedError(f"bad count {show(value)} for {what}: use a whole number >= 0 "
-                        f"(at most {MAX_NUMBER_CHARS} digits)")
+    bad = ObservedError(
+        f"bad count {show(value)} for {what}: use a whole number >= 0 (at most {MAX_NUMBER_CHARS} digits)"
+    )
     number = whole_number(value)
     if number is None:
         raise bad
@@ -178,8 +193,9 @@ def _count(value: object, what: str) -> int:
 def _decks(value: object) -> int:
     """A number of decks: a whole number >= 1 of at most
     :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits (an int, or its ASCII digits as text)."""
-    bad = ObservedError(f"bad decks {show(value)}: use a whole number of decks >= 1 "
-                        f"(at most {MAX_NUMBER_CHARS} digits)")
+    bad = ObservedError(
+        f"bad decks {show(value)}: use a whole number of decks >= 1 (at most {MAX_NUMBER_CHARS} digits)"
+    )
     try:
         n = _count(value, "decks")
     except ObservedError:
@@ -207,8 +223,9 @@ class _Seen:
     def category(self, fam: str, cat: str, spelling: str, where: str = "") -> None:
         first = self.categories.get((fam, cat))
         if first is not None:
-            raise ObservedError(f"{where}{first} and {spelling} both give {fam} {cat}: "
-                                "give each category once")
+            raise ObservedError(
+                f"{where}{first} and {spelling} both give {fam} {cat}: give each category once"
+            )
         self.categories[(fam, cat)] = spelling
 
 
@@ -228,11 +245,13 @@ def read_counts_json(text: str) -> Observed:
     if not isinstance(text, str):
         raise ObservedError(f"bad JSON text {show(text)}: give the file's contents as text")
     text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark, as some editors write
-    doc = json_loads(text, ObservedError, shape="observed counts are an object of families, each "
-                     "mapping categories to counts")
+    doc = json_loads(
+        text,
+        ObservedError,
+        shape="observed counts are an object of families, each mapping categories to counts",
+    )
     if not isinstance(doc, dict):
-        raise ObservedError("observed counts must be a JSON object such as "
-                            "{\"winner\": {\"banker\": 4586, ...}}")
+        raise ObservedError('observed counts must be a JSON object such as {"winner": {"banker": 4586, ...}}')
     obs = Observed()
     seen = _Seen()
 
@@ -255,8 +274,9 @@ def read_counts_json(text: str) -> Observed:
             obs.decks = _decks(value)
         elif key == "shoe":
             if not isinstance(value, str) or not value.strip():
-                raise ObservedError(f"bad shoe {show(value)}: give the shoe as text, as for --shoe "
-                                    "(e.g. \"K=50,A=50\")")
+                raise ObservedError(
+                    f'bad shoe {show(value)}: give the shoe as text, as for --shoe (e.g. "K=50,A=50")'
+                )
             obs.shoe = value
         elif key == "bets":
             if not isinstance(value, dict):
@@ -289,8 +309,7 @@ def read_counts_csv(text: str) -> Observed:
     first = next(rows, None)
     header = [h.strip().lower() for h in first[1]] if first is not None else []
     if header != ["family", "category", "count"]:
-        raise ObservedError("line 1: the header must be family,category,count, "
-                            f"got {show(','.join(header))}")
+        raise ObservedError(f"line 1: the header must be family,category,count, got {show(','.join(header))}")
     obs = Observed()
     seen = _Seen()
     coups_line = 0
@@ -304,8 +323,9 @@ def read_counts_csv(text: str) -> Observed:
         try:
             if fam.strip().lower() == "coups":
                 if coups_line:
-                    raise ObservedError(f"coups is given twice, on line {coups_line} and line {line}: "
-                                        "give it once")
+                    raise ObservedError(
+                        f"coups is given twice, on line {coups_line} and line {line}: give it once"
+                    )
                 obs.coups = _count(n, "coups")
                 coups_line = line
             else:
@@ -352,10 +372,14 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = (), tableau: Tabl
     several = False
     shoe_info = False
     last_shoe: str | None = None
+
     def stopped(exc: AnalyzerError) -> LogError:
         done = verifier.records
-        return LogError(f"{exc} (stopped here: {done:,} record{'s' if done != 1 else ''} tallied "
-                        "before this one)" if done else str(exc))
+        return LogError(
+            f"{exc} (stopped here: {done:,} record{'s' if done != 1 else ''} tallied before this one)"
+            if done
+            else str(exc)
+        )
 
     iterator = iter(records)
     while True:
@@ -390,15 +414,23 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = (), tableau: Tabl
             obs.families[f"bet:{bet.name}"]["win" if pays > 0 else "push" if pays == 0 else "loss"] += 1
     obs.coups = sum(obs.families["winner"].values())
     if not verifier.coups:
-        raise LogError("no coups in the log: it is empty, has only a header or only new-shoe/burn "
-                       "markers; there is nothing to tally")
+        raise LogError(
+            "no coups in the log: it is empty, has only a header or only new-shoe/burn "
+            "markers; there is nothing to tally"
+        )
     obs.cut_card = several if shoe_info else None
     return obs
 
 
-def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = (), *,
-                  max_line: int = MAX_LINE_CHARS, max_bytes: int = MAX_FILE_BYTES,
-                  tableau: Tableau = STANDARD) -> Observed:
+def read_observed(
+    path: str,
+    kind: str | None = None,
+    bets: Sequence[str] = (),
+    *,
+    max_line: int = MAX_LINE_CHARS,
+    max_bytes: int = MAX_FILE_BYTES,
+    tableau: Tableau = STANDARD,
+) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
     ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
     (``.json`` counts, ``.csv`` counts if its header is ``family,category,count`` else a hand
@@ -432,8 +464,10 @@ def read_observed(path: str, kind: str | None = None, bets: Sequence[str] = (), 
             # a counts file's header starts with 'family' (read_counts_csv then names a wrong one)
             kind = "csv" if first.split(",")[0] == "family" else "log-csv"
         else:
-            raise ObservedError(f"cannot tell the kind of {path!r} from its extension: "
-                                "pass --observed-format json, csv, log-csv or log-jsonl")
+            raise ObservedError(
+                f"cannot tell the kind of {path!r} from its extension: "
+                "pass --observed-format json, csv, log-csv or log-jsonl"
+            )
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
             return tally_log(read_records(fh, kind[4:], name=str(path), max_line=max_line), bets, tableau)
@@ -565,8 +599,9 @@ def _chi2_sf(stat: float, df: int) -> float:
     return float(stats.chi2.sf(stat, df))
 
 
-def fit_family(family: str, counts: Mapping[str, int], probs: Mapping[str, Fraction],
-                coups: int | None, level: Fraction) -> FamilyResult:
+def fit_family(
+    family: str, counts: Mapping[str, int], probs: Mapping[str, Fraction], coups: int | None, level: Fraction
+) -> FamilyResult:
     """Chi-square goodness of fit of one family's observed ``counts`` to exact ``probs``.
 
     Categories absent from ``counts`` are merged into ``other`` when ``coups`` is known (their
@@ -581,12 +616,15 @@ def fit_family(family: str, counts: Mapping[str, int], probs: Mapping[str, Fract
     cats: list[tuple[str, Fraction, int]] = [(c, probs[c], given[c]) for c in probs if c in given]
     if missing:
         if coups is None:
-            raise ObservedError(f"family {family} lacks categories {', '.join(missing)}: give their counts, "
-                                "or the total number of coups ('coups') to test the rest as 'other'")
+            raise ObservedError(
+                f"family {family} lacks categories {', '.join(missing)}: give their counts, "
+                "or the total number of coups ('coups') to test the rest as 'other'"
+            )
         rest = coups - sum(given.values())
         if rest < 0:
-            raise ObservedError(f"family {family} counts {sum(given.values())} coups, "
-                                f"more than coups = {coups}")
+            raise ObservedError(
+                f"family {family} counts {sum(given.values())} coups, more than coups = {coups}"
+            )
         cats.append((OTHER, sum((probs[c] for c in missing), Fraction(0)), rest))
     elif coups is not None and sum(given.values()) != coups:
         raise ObservedError(f"family {family} counts {sum(given.values())} coups, but coups = {coups}")
@@ -603,8 +641,13 @@ def fit_family(family: str, counts: Mapping[str, int], probs: Mapping[str, Fract
     return FamilyResult(family, rows, n, stat, df, p_value, level, impossible, g)
 
 
-def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
-            families: Sequence[str] | None = None, tableau: Tableau = STANDARD) -> Conformance:
+def conform(
+    observed: Observed,
+    shoe: Shoe,
+    alpha: Fraction = DEFAULT_ALPHA,
+    families: Sequence[str] | None = None,
+    tableau: Tableau = STANDARD,
+) -> Conformance:
     """Test every observed family (or those named) against the exact probabilities for ``shoe``
     under ``tableau``.
 
@@ -624,16 +667,21 @@ def conform(observed: Observed, shoe: Shoe, alpha: Fraction = DEFAULT_ALPHA,
         raise ObservedError(f"bad families {show(families)}: give a list of family names")
     if shoe.size < 6:
         raise ObservedError(f"a shoe of {shoe.size} cards can run out mid-coup: conform needs at least 6")
-    names = list(observed.families) if families is None else [
-        normalise(f, _any_category(f))[0] for f in families]
+    names = (
+        list(observed.families) if families is None else [normalise(f, _any_category(f))[0] for f in families]
+    )
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise ObservedError(f"family {name} is named twice: name each family once (the "
-                                "Bonferroni correction counts the families tested)")
+            raise ObservedError(
+                f"family {name} is named twice: name each family once (the "
+                "Bonferroni correction counts the families tested)"
+            )
     for name in names:
         if name not in observed.families:
-            raise ObservedError(f"family {name!r} is not in the observed counts: "
-                                f"they have {', '.join(observed.families) or 'none'}")
+            raise ObservedError(
+                f"family {name!r} is not in the observed counts: "
+                f"they have {', '.join(observed.families) or 'none'}"
+            )
     if not names:
         raise ObservedError("no observed counts to test: give at least one family, e.g. winner")
     pricer = Pricer(shoe, tableau)
@@ -671,18 +719,34 @@ def conformance_tables(result: Conformance) -> list[Table]:
     rows = []
     for fam in result.results:
         for r in fam.rows:
-            rows.append((fam.family, r.category, r.probability, r.expected_count, r.observed, r.frequency,
-                         _float_text(r.residual_float)))
+            rows.append(
+                (
+                    fam.family,
+                    r.category,
+                    r.probability,
+                    r.expected_count,
+                    r.observed,
+                    r.frequency,
+                    _float_text(r.residual_float),
+                )
+            )
     detail = Table(
         "conform-categories",
         f"Observed against exact expected: {result.shoe.describe()}",
-        (Column("Family"), Column("Category"), Column("Expected probability", "decimal", "probability"),
-         Column("Expected count", "decimal", "expected_count"), Column("Observed", "count", "observed"),
-         Column("Observed frequency", "decimal", "frequency"),
-         Column("Std. residual (float)", "text", "residual_float")),
+        (
+            Column("Family"),
+            Column("Category"),
+            Column("Expected probability", "decimal", "probability"),
+            Column("Expected count", "decimal", "expected_count"),
+            Column("Observed", "count", "observed"),
+            Column("Observed frequency", "decimal", "frequency"),
+            Column("Std. residual (float)", "text", "residual_float"),
+        ),
         tuple(rows),
-        ("Expected probabilities are exact (JSON output gives each as a fraction p/q); the "
-         "standardised residual (O - np) / sqrt(np(1 - p)) is a float.",),
+        (
+            "Expected probabilities are exact (JSON output gives each as a fraction p/q); the "
+            "standardised residual (O - np) / sqrt(np(1 - p)) is a float.",
+        ),
     )
     m = len(result.results)
     tests = []
@@ -690,8 +754,18 @@ def conformance_tables(result: Conformance) -> list[Table]:
         verdict = "PASS" if fam.passed else "FAIL"
         if fam.impossible:
             verdict += f" (observed impossible: {', '.join(fam.impossible)})"
-        tests.append((fam.family, fam.n, len(fam.rows), fam.df, fam.chi_square, _p_text(fam.p_value_float),
-                      f"{fam.g_float:.4f}", verdict))
+        tests.append(
+            (
+                fam.family,
+                fam.n,
+                len(fam.rows),
+                fam.df,
+                fam.chi_square,
+                _p_text(fam.p_value_float),
+                f"{fam.g_float:.4f}",
+                verdict,
+            )
+        )
     notes = [
         f"Pearson chi-square (exact, shown rounded) with k - 1 degrees of freedom; p-value and G "
         f"statistic are floats (scipy.stats).  Verdict at alpha = {_alpha_text(result.alpha)}, "
@@ -701,20 +775,30 @@ def conformance_tables(result: Conformance) -> list[Table]:
     ]
     low = [f"{fam.family}: {', '.join(fam.low_expected)}" for fam in result.results if fam.low_expected]
     if low:
-        notes.append(f"Expected count below {MIN_EXPECTED} in {'; '.join(low)}: the chi-square "
-                     "approximation is doubtful there; use more coups.")
+        notes.append(
+            f"Expected count below {MIN_EXPECTED} in {'; '.join(low)}: the chi-square "
+            "approximation is doubtful there; use more coups."
+        )
     if result.cut_card:
         notes.append(CUT_CARD_NOTE)
     elif result.cut_card is None:
-        notes.append("The expected probabilities are per coup from a full, freshly shuffled shoe; if the "
-                     "coups were dealt through shoes with a cut card, pass --cut-card (cut-card effect).")
+        notes.append(
+            "The expected probabilities are per coup from a full, freshly shuffled shoe; if the "
+            "coups were dealt through shoes with a cut card, pass --cut-card (cut-card effect)."
+        )
     summary = Table(
         "conform-tests",
         "Goodness of fit per family",
-        (Column("Family"), Column("Coups", "count", "coups"), Column("Categories", "count", "categories"),
-         Column("df", "count", "df"), Column("Chi-square", "decimal", "chi_square"),
-         Column("p-value (float)", "text", "p_value_float"), Column("G (float)", "text", "g_float"),
-         Column("Verdict")),
+        (
+            Column("Family"),
+            Column("Coups", "count", "coups"),
+            Column("Categories", "count", "categories"),
+            Column("df", "count", "df"),
+            Column("Chi-square", "decimal", "chi_square"),
+            Column("p-value (float)", "text", "p_value_float"),
+            Column("G (float)", "text", "g_float"),
+            Column("Verdict"),
+        ),
         tuple(tests),
         tuple(notes),
     )
@@ -739,11 +823,16 @@ def parse_alpha(text: str) -> Fraction:
         raise ObservedError(f"bad significance level {show(text)}: give it as text such as '0.01'")
     raw = text.strip()
     try:
-        value = parse_exact(raw[:-1], "significance level") / 100 if raw.endswith("%") \
+        value = (
+            parse_exact(raw[:-1], "significance level") / 100
+            if raw.endswith("%")
             else parse_exact(raw, "significance level")
+        )
     except AnalyzerError:
-        raise ObservedError(f"bad significance level {show(text)}: use a number between 0 and 1, "
-                            "e.g. 0.01, 1/100 or 1% (at most 80 characters, exponent at most 30)") from None
+        raise ObservedError(
+            f"bad significance level {show(text)}: use a number between 0 and 1, "
+            "e.g. 0.01, 1/100 or 1% (at most 80 characters, exponent at most 30)"
+        ) from None
     if not 0 < value < 1:
         raise ObservedError(f"bad significance level {show(text)}: use a number between 0 and 1, e.g. 0.01")
     return value

@@ -25,27 +25,20 @@ from __future__ import annotations
 import csv
 import functools
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from fractions import Fraction
 from os import PathLike
 from typing import TextIO
 
-from analyzer.bets.catalogue import find_bet
 from analyzer.bets.model import Bet
 from analyzer.core.coup import Winner
-from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact, whole_number
 from analyzer.errors import AnalyzerError, BetError
+from analyzer.limits import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
 
 #: Longest line (in characters, line ending not counted) read from a hand log; a longer line is
 #: an error naming the file and the limit.  A coup's record is a few hundred characters.
-MAX_LINE_CHARS = 1_000_000
-#: Largest counts file (in bytes) that ``conform`` reads whole; counts are a few kilobytes.
-MAX_FILE_BYTES = 1_000_000
-#: Environment variables (and command-line options) that adjust the two limits.
-MAX_LINE_ENV = "PUNTO_BANCO_MAX_LINE_LENGTH"
-MAX_FILE_ENV = "PUNTO_BANCO_MAX_FILE_SIZE"
 #: How many distinct bet specs :func:`lookup_bet` keeps (least recently used dropped first).
 BET_CACHE_SIZE = 256
 
@@ -71,7 +64,7 @@ def show(value: object, limit: int = 40) -> str:
         text = str(value) if digits <= limit else f"<a number of {digits} digits>"
     else:
         text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
@@ -127,8 +120,9 @@ def json_loads(text: str, error: ErrorClass, line: int | None = None, shape: str
         out: dict[str, object] = {}
         for key, value in pairs:
             if key in out:
-                raise error(f"{where}the key {show(key)} is given twice in one JSON object: "
-                            "give each key once")
+                raise error(
+                    f"{where}the key {show(key)} is given twice in one JSON object: give each key once"
+                )
             out[key] = value
         return out
 
@@ -151,9 +145,17 @@ def json_loads(text: str, error: ErrorClass, line: int | None = None, shape: str
 
 #: Every name of the winner a log or a count may use (case-insensitive, spaces trimmed).
 WINNER_ALIASES: dict[str, Winner] = {
-    "player": Winner.PLAYER, "p": Winner.PLAYER, "punto": Winner.PLAYER,
-    "banker": Winner.BANKER, "b": Winner.BANKER, "banco": Winner.BANKER,
-    "tie": Winner.TIE, "t": Winner.TIE, "egalite": Winner.TIE, "égalité": Winner.TIE, "standoff": Winner.TIE,
+    "player": Winner.PLAYER,
+    "p": Winner.PLAYER,
+    "punto": Winner.PLAYER,
+    "banker": Winner.BANKER,
+    "b": Winner.BANKER,
+    "banco": Winner.BANKER,
+    "tie": Winner.TIE,
+    "t": Winner.TIE,
+    "egalite": Winner.TIE,
+    "égalité": Winner.TIE,
+    "standoff": Winner.TIE,
 }
 
 
@@ -169,33 +171,6 @@ def winner_of(value: object) -> Winner | None:
     return WINNER_ALIASES.get(value.strip().lower()) if isinstance(value, str) else None
 
 
-_WHOLE = re.compile(r"[0-9]+")
-_SIGNED = re.compile(r"[+-]?[0-9]+")
-
-
-def whole_number(value: object, *, signed: bool = False) -> int | None:
-    """``value`` as a whole number, or ``None`` when it is not one: an ``int`` (not a bool), or
-    text of ASCII digits 0-9 (a sign only when ``signed``; spaces around ignored), at most
-    :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits.  Fullwidth or other Unicode digits,
-    ``1_000``, ``1.0`` and ``1e3`` are not whole numbers here, whatever Python's ``int()`` says.
-    Negative numbers need ``signed``.
-
-    >>> whole_number("12"), whole_number("-1", signed=True), whole_number("８"), whole_number("1_000")
-    (12, -1, None, None)
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        if value.bit_length() > 4 * MAX_NUMBER_CHARS or (value < 0 and not signed):
-            return None
-        return value
-    if isinstance(value, str):
-        text = value.strip()
-        if len(text) <= MAX_NUMBER_CHARS and (_SIGNED if signed else _WHOLE).fullmatch(text):
-            return int(text)
-    return None
-
-
 def exact_amount(value: object, what: str, error: ErrorClass = AnalyzerError, where: str = "") -> Fraction:
     """An exact amount from an int, a ``Fraction``, a JSON ``Decimal`` or decimal text
     (``"9.5"``, ``"19/2"``), bounded as :func:`~analyzer.core.exact.parse_exact` bounds text
@@ -205,11 +180,16 @@ def exact_amount(value: object, what: str, error: ErrorClass = AnalyzerError, wh
         error: not such a number (a float, a bool, infinity, text that is not a number, too
             many digits); the message names ``what``.
     """
-    if isinstance(value, bool) or not isinstance(value, int | Fraction | Decimal | str) or (
-            isinstance(value, Decimal) and not value.is_finite()):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | Fraction | Decimal | str)
+        or (isinstance(value, Decimal) and not value.is_finite())
+    ):
         raise error(f"{where}bad {what} {show(value)}: use a number such as 10, 9.5 or 19/2")
-    if isinstance(value, int | Fraction) and \
-            max(abs(value.numerator), value.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
+    if (
+        isinstance(value, int | Fraction)
+        and max(abs(value.numerator), value.denominator).bit_length() > 4 * MAX_NUMBER_CHARS
+    ):
         raise error(f"{where}bad {what} {show(value)}: at most {MAX_NUMBER_CHARS} digits")
     try:
         return parse_exact(value, what)
@@ -226,6 +206,8 @@ def lookup_bet(spec: str) -> Bet:
     Raises:
         BetError: unknown bet or bad parameter (never a bare ``ValueError``).
     """
+    from analyzer.bets.catalogue import find_bet  # the catalogue loads on the first bet looked up
+
     try:
         return find_bet(spec)
     except AnalyzerError:
@@ -255,9 +237,14 @@ def _name(stream: object) -> str:
     return str(name) if isinstance(name, str) and name else "the log"
 
 
-def text_lines(stream: Iterable[str], error: ErrorClass, *, name: str | None = None,
-               max_line: int = MAX_LINE_CHARS,
-               progress: Callable[[int], None] | None = None) -> Iterator[str]:
+def text_lines(
+    stream: Iterable[str],
+    error: ErrorClass,
+    *,
+    name: str | None = None,
+    max_line: int = MAX_LINE_CHARS,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[str]:
     """The lines of ``stream`` (a text file, or any iterable of text lines), streamed and
     checked: at most ``max_line`` characters each (line ending not counted; a file object is
     read at most ``max_line + 2`` characters at a time, so one endless line costs no more), a
@@ -272,8 +259,7 @@ def text_lines(stream: Iterable[str], error: ErrorClass, *, name: str | None = N
     """
     label = name if name is not None else _name(stream)
     readline = getattr(stream, "readline", None)
-    source: Iterator[str] = iter(lambda: readline(max_line + 2), "") if callable(readline) \
-        else iter(stream)
+    source: Iterator[str] = iter(lambda: readline(max_line + 2), "") if callable(readline) else iter(stream)
     pending = 0
     number = 0
     while True:
@@ -282,15 +268,21 @@ def text_lines(stream: Iterable[str], error: ErrorClass, *, name: str | None = N
         except StopIteration:
             break
         except UnicodeDecodeError as exc:
-            raise error(f"line {number + 1}: not UTF-8 text ({exc.reason}): a hand log is a UTF-8 "
-                        "CSV or JSON Lines file") from None
+            raise error(
+                f"line {number + 1}: not UTF-8 text ({exc.reason}): a hand log is a UTF-8 "
+                "CSV or JSON Lines file"
+            ) from None
         number += 1
         if not isinstance(line, str):
-            raise error(f"line {number}: got {type(line).__name__}, not text: open the log in text "
-                        "mode (analyzer.checks.logs.open_log) or give lines of text")
+            raise error(
+                f"line {number}: got {type(line).__name__}, not text: open the log in text "
+                "mode (analyzer.checks.logs.open_log) or give lines of text"
+            )
         if len(line) > max_line and len(line.rstrip("\r\n")) > max_line:
-            raise error(f"{label}: line {number} is longer than the limit of {max_line:,} characters "
-                        f"(--max-line-length or {MAX_LINE_ENV} raise it)")
+            raise error(
+                f"{label}: line {number} is longer than the limit of {max_line:,} characters "
+                f"(--max-line-length or {MAX_LINE_ENV} raise it)"
+            )
         if number == 1 and line.startswith("\ufeff"):  # a UTF-8 byte order mark (Excel's "CSV UTF-8")
             line = line[1:]
         if not line.isascii():
@@ -299,8 +291,10 @@ def text_lines(stream: Iterable[str], error: ErrorClass, *, name: str | None = N
             except UnicodeEncodeError as exc:  # a byte open_log could not decode (surrogateescape)
                 code = ord(line[exc.start])
                 what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else "a character"
-                raise error(f"line {number}: not UTF-8 text ({what} at column {exc.start + 1}): a hand "
-                            "log is a UTF-8 CSV or JSON Lines file") from None
+                raise error(
+                    f"line {number}: not UTF-8 text ({what} at column {exc.start + 1}): a hand "
+                    "log is a UTF-8 CSV or JSON Lines file"
+                ) from None
         if progress is not None:
             pending += len(line)
             if number % 4096 == 0:
@@ -357,8 +351,10 @@ def read_bounded(path: str | PathLike[str], error: ErrorClass, *, max_bytes: int
     with open(path, "rb") as fh:
         data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise error(f"{path}: larger than the limit of {max_bytes:,} bytes "
-                    f"(--max-file-size or {MAX_FILE_ENV} raise it)")
+        raise error(
+            f"{path}: larger than the limit of {max_bytes:,} bytes "
+            f"(--max-file-size or {MAX_FILE_ENV} raise it)"
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -366,7 +362,22 @@ def read_bounded(path: str | PathLike[str], error: ErrorClass, *, max_bytes: int
 
 
 __all__ = [
-    "BET_CACHE_SIZE", "MAX_FILE_BYTES", "MAX_FILE_ENV", "MAX_LINE_CHARS", "MAX_LINE_ENV", "WINNER_ALIASES",
-    "csv_rows", "exact_amount", "json_int", "json_loads", "jsonl_objects", "lookup_bet", "open_log",
-    "read_bounded", "show", "text_lines", "whole_number", "winner_of",
+    "BET_CACHE_SIZE",
+    "MAX_FILE_BYTES",
+    "MAX_FILE_ENV",
+    "MAX_LINE_CHARS",
+    "MAX_LINE_ENV",
+    "WINNER_ALIASES",
+    "csv_rows",
+    "exact_amount",
+    "json_int",
+    "json_loads",
+    "jsonl_objects",
+    "lookup_bet",
+    "open_log",
+    "read_bounded",
+    "show",
+    "text_lines",
+    "whole_number",
+    "winner_of",
 ]

@@ -36,8 +36,8 @@ from analyzer.core.coup import Coup, DealtCard, Winner, resolve
 from analyzer.core.coup import dealing_order as core_dealing_order
 from analyzer.core.exact import MAX_NUMBER_CHARS
 from analyzer.core.reads import Reads
-from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import distribution, price
 from analyzer.errors import CoupError, OracleError, OracleTypeError, ShoeError
 
@@ -61,8 +61,10 @@ def _as_cards(cards: CardsLike, what: str = "cards") -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards)
     if isinstance(cards, bytes | bytearray) or not isinstance(cards, Sequence):
-        raise OracleTypeError(f"bad {what} {show(cards)}: give text such as '2 4 3 10 6 A' or a "
-                              "sequence of Card objects or card strings")
+        raise OracleTypeError(
+            f"bad {what} {show(cards)}: give text such as '2 4 3 10 6 A' or a "
+            "sequence of Card objects or card strings"
+        )
     out = []
     for c in cards:
         if isinstance(c, Card):
@@ -87,8 +89,10 @@ def _as_bet(bet: str | Bet) -> Bet:
 def _as_amount(value: object, what: str) -> Fraction:
     """An exact amount: an int, a Fraction or decimal text (bounded, via the shared reader)."""
     if isinstance(value, bool) or not isinstance(value, int | Fraction | str):
-        raise OracleTypeError(f"{what} {show(value)} is a {type(value).__name__}: give an int, a Fraction "
-                              "or decimal text such as '9.5'")
+        raise OracleTypeError(
+            f"{what} {show(value)} is a {type(value).__name__}: give an int, a Fraction "
+            "or decimal text such as '9.5'"
+        )
     return exact_amount(value, what, OracleError)
 
 
@@ -136,8 +140,12 @@ def expected_probabilities(shoe: Shoe | int = 8, tableau: Tableau = STANDARD) ->
     return {w.value: Fraction(tally.get(w, 0), dist.denominator) for w in sides}
 
 
-def probability(event: Callable[[Coup], bool], shoe: Shoe | int = 8, reads: Reads | None = None,
-                tableau: Tableau = STANDARD) -> Fraction:
+def probability(
+    event: Callable[[Coup], bool],
+    shoe: Shoe | int = 8,
+    reads: Reads | None = None,
+    tableau: Tableau = STANDARD,
+) -> Fraction:
     """Exact probability per coup that ``event(coup)`` holds, the coup record read at ``reads``
     (default: every base field; see :class:`~analyzer.core.reads.Reads` for card detail).
 
@@ -149,8 +157,9 @@ def probability(event: Callable[[Coup], bool], shoe: Shoe | int = 8, reads: Read
     True
     """
     if not callable(event):
-        raise OracleTypeError(f"bad event {show(event)}: give a function of the coup record, "
-                              "e.g. lambda c: c.cards_dealt == 4")
+        raise OracleTypeError(
+            f"bad event {show(event)}: give a function of the coup record, e.g. lambda c: c.cards_dealt == 4"
+        )
     if reads is not None and not isinstance(reads, Reads):
         raise OracleTypeError(f"bad reads {show(reads)}: give a Reads, e.g. Reads.of(['winner'])")
     dist = distribution(_shoe(shoe), reads, _as_tableau(tableau))
@@ -194,8 +203,9 @@ def _as_winner(value: Winner | str) -> Winner:
     return found
 
 
-def _fail(seq: Sequence[Card], found: Sequence[Discrepancy], extra: str = "",
-          tableau: Tableau = STANDARD) -> AssertionError:
+def _fail(
+    seq: Sequence[Card], found: Sequence[Discrepancy], extra: str = "", tableau: Tableau = STANDARD
+) -> AssertionError:
     lines = [f"coup {' '.join(map(str, seq))} does not follow the rules of Punto Banco:"]
     lines += [f"  {d.field}: expected {d.expected}, claimed {d.claimed} -- {d.rule}" for d in found]
     with contextlib.suppress(CoupError):
@@ -279,8 +289,13 @@ def assert_coup(
     if b_hand is None:
         b_hand = [seq[1], seq[3]] + ([seq[4 + pd]] if bd else [])
     rec = Record(
-        1, 1, cards=tuple(seq[:used]), player=tuple(p_hand), banker=tuple(b_hand),
-        player_total=player_total, banker_total=banker_total,
+        1,
+        1,
+        cards=tuple(seq[:used]),
+        player=tuple(p_hand),
+        banker=tuple(b_hand),
+        player_total=player_total,
+        banker_total=banker_total,
         winner=_as_winner(winner) if winner is not None else None,
     )
     found = Verifier(tableau=rules).check(rec)
@@ -289,16 +304,26 @@ def assert_coup(
     is_natural = rules.decided_by_naturals(p2, b2)
     if natural is not None and natural != is_natural:
         naturals = " or ".join(map(str, sorted(rules.naturals))) or "no total"
-        rule = rules.natural_rule_text(p2, b2) if is_natural else (
-            f"a natural is {naturals} on a side's first two cards; here Player {p2}, Banker {b2}")
+        rule = (
+            rules.natural_rule_text(p2, b2)
+            if is_natural
+            else (f"a natural is {naturals} on a side's first two cards; here Player {p2}, Banker {b2}")
+        )
         found.append(Discrepancy(1, 1, "natural", str(is_natural), str(natural), rule))
     if found:
         raise _fail(seq, found, tableau=rules)
     return resolve(seq, rules)
 
 
-def assert_payout(bet: str | Bet, cards: CardsLike, stake: Fraction | int | str,
-                  paid: Fraction | int | str, *, returned: bool = False, tableau: Tableau = STANDARD) -> Fraction:
+def assert_payout(
+    bet: str | Bet,
+    cards: CardsLike,
+    stake: Fraction | int | str,
+    paid: Fraction | int | str,
+    *,
+    returned: bool = False,
+    tableau: Tableau = STANDARD,
+) -> Fraction:
     """Check the amount an implementation settled for ``bet`` on the coup dealt from ``cards``.
 
     ``paid`` is the net win (0 for a push, minus the stake for a loss) or, with ``returned``,
@@ -335,8 +360,9 @@ def assert_payout(bet: str | Bet, cards: CardsLike, stake: Fraction | int | str,
 # -- hypothesis strategies ----------------------------------------------------------------------------
 
 
-def shoes(min_decks: int = 1, max_decks: int = 8, *, depleted: bool = True,
-          suits: bool = True) -> SearchStrategy[Shoe]:
+def shoes(
+    min_decks: int = 1, max_decks: int = 8, *, depleted: bool = True, suits: bool = True
+) -> SearchStrategy[Shoe]:
     """Strategy for shoes: full standard shoes of ``min_decks``..``max_decks`` decks and, with
     ``depleted``, shoes with any cards removed (at least 6 left); with ``suits``, the shoes know
     their suits.  Needs hypothesis.
@@ -422,7 +448,15 @@ def coups(shoe: Shoe | int | None = None) -> SearchStrategy[Coup]:
 
 
 __all__ = [
-    "OracleError", "OracleTypeError",
-    "assert_coup", "assert_payout", "card_sequences", "coups", "dealing_order", "expected_probabilities",
-    "house_edge", "probability", "shoes",
+    "OracleError",
+    "OracleTypeError",
+    "assert_coup",
+    "assert_payout",
+    "card_sequences",
+    "coups",
+    "dealing_order",
+    "expected_probabilities",
+    "house_edge",
+    "probability",
+    "shoes",
 ]

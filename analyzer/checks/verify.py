@@ -80,8 +80,17 @@ PAID_MEANINGS = ("net", "returned")
 
 #: CSV columns (and JSON keys) the reader understands; ``bet:NAME`` and ``stake:NAME`` too.
 KNOWN_FIELDS = (
-    "cards", "player", "banker", "player_total", "banker_total", "winner", "stake",
-    "shoe", "new_shoe", "burn", "id",
+    "cards",
+    "player",
+    "banker",
+    "player_total",
+    "banker_total",
+    "winner",
+    "stake",
+    "shoe",
+    "new_shoe",
+    "burn",
+    "id",
 )
 
 DEALING_ORDER_RULE = (
@@ -155,17 +164,21 @@ class Discrepancy:
         """One line: the log's own text (id, bet names) with control characters escaped
         (:func:`analyzer.text.printable`), so an id can neither recolour the terminal nor
         forge a report line."""
-        where = f"record {self.record} (line {self.line}" + (
-            f", id {self.coup_id})" if self.coup_id else ")"
+        where = f"record {self.record} (line {self.line}" + (f", id {self.coup_id})" if self.coup_id else ")")
+        return printable(
+            f"{where}: {self.field}: expected {self.expected}, claimed {self.claimed} -- {self.rule}"
         )
-        return printable(f"{where}: {self.field}: expected {self.expected}, claimed {self.claimed} "
-                         f"-- {self.rule}")
 
     def as_dict(self) -> dict[str, object]:
         """The discrepancy as a JSON-ready mapping."""
         return {
-            "record": self.record, "line": self.line, "id": self.coup_id, "field": self.field,
-            "expected": self.expected, "claimed": self.claimed, "rule": self.rule,
+            "record": self.record,
+            "line": self.line,
+            "id": self.coup_id,
+            "field": self.field,
+            "expected": self.expected,
+            "claimed": self.claimed,
+            "rule": self.rule,
         }
 
 
@@ -198,8 +211,10 @@ def _cards(value: object, what: str, line: int) -> tuple[Card, ...]:
     elif isinstance(value, list) and all(isinstance(t, str) for t in value):
         tokens = value
     else:
-        raise LogError(f"line {line}: bad {what} {show(value)}: give cards as text such as '2 4 3 10 6 A' "
-                       "or a list of card strings")
+        raise LogError(
+            f"line {line}: bad {what} {show(value)}: give cards as text such as '2 4 3 10 6 A' "
+            "or a list of card strings"
+        )
     out = []
     for token in tokens:
         card = _CARD_CACHE.get(token)
@@ -242,8 +257,10 @@ def _total(value: object, what: str, line: int) -> int:
     number = whole_number(value, signed=True)
     if number is not None:
         return number
-    raise LogError(f"line {line}: bad {what} {show(value)}: use a whole number such as 0..9 "
-                   f"(at most {MAX_NUMBER_CHARS} digits)")
+    raise LogError(
+        f"line {line}: bad {what} {show(value)}: use a whole number such as 0..9 "
+        f"(at most {MAX_NUMBER_CHARS} digits)"
+    )
 
 
 def _winner(value: object, line: int) -> Winner:
@@ -281,8 +298,9 @@ def _claim(spec: str, stake: object, paid: object) -> ClaimedBet:
     """
     bet = lookup_bet(spec)
     if stake is None:
-        raise LogError(f"bet {spec!r} has a settled amount but no stake: add a 'stake' column "
-                       f"(or 'stake:{spec}')")
+        raise LogError(
+            f"bet {spec!r} has a settled amount but no stake: add a 'stake' column (or 'stake:{spec}')"
+        )
     amount_stake = _amount(stake, f"stake of {spec}")
     if amount_stake.numerator <= 0:
         raise LogError(f"bad stake {show(stake)} for {spec}: a stake must be greater than 0")
@@ -293,8 +311,9 @@ def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and (not value or value.isspace()))
 
 
-def _build(number: int, line: int, fields: dict[str, object],
-           bets: Sequence[tuple[str, object, object]]) -> Record:
+def _build(
+    number: int, line: int, fields: dict[str, object], bets: Sequence[tuple[str, object, object]]
+) -> Record:
     """A record from the fields given (blank ones left out) and bets as (spec, stake, paid)."""
     claimed: list[ClaimedBet] = []
     get = fields.get
@@ -350,15 +369,22 @@ def detect_format(path: str, log_format: str | None = None) -> str:
         raise LogError(f"bad log path {show(path)}: give a file name")
     found = LOG_FORMATS.get(Path(path).suffix.lower())
     if found is None:
-        raise LogError(f"cannot tell the format of {path!r} from its extension: name it .csv or .jsonl "
-                       "(or .ndjson), or pass --log-format csv|jsonl")
+        raise LogError(
+            f"cannot tell the format of {path!r} from its extension: name it .csv or .jsonl "
+            "(or .ndjson), or pass --log-format csv|jsonl"
+        )
     return found
 
 
-def read_records(stream: Iterable[str], log_format: str,
-                 progress: Callable[[int], None] | None = None,
-                 ignored: list[str] | None = None, *, name: str | None = None,
-                 max_line: int = MAX_LINE_CHARS) -> Iterator[Record]:
+def read_records(
+    stream: Iterable[str],
+    log_format: str,
+    progress: Callable[[int], None] | None = None,
+    ignored: list[str] | None = None,
+    *,
+    name: str | None = None,
+    max_line: int = MAX_LINE_CHARS,
+) -> Iterator[Record]:
     """Parse a hand log line by line into :class:`Record` objects (streaming, through the shared
     reader :func:`analyzer.checks.logs.text_lines`).
 
@@ -375,8 +401,10 @@ def read_records(stream: Iterable[str], log_format: str,
     if isinstance(stream, str):  # the whole log as one text
         stream = stream.splitlines(keepends=True)
     if isinstance(stream, bytes | bytearray) or not isinstance(stream, Iterable):
-        raise LogError(f"cannot read a hand log from {type(stream).__name__}: give a text file "
-                       "(open_log) or lines of text")
+        raise LogError(
+            f"cannot read a hand log from {type(stream).__name__}: give a text file "
+            "(open_log) or lines of text"
+        )
     if not isinstance(log_format, str):
         raise LogError(f"bad log format {show(log_format)}: use csv or jsonl")
     if isinstance(max_line, bool) or not isinstance(max_line, int) or max_line < 1:
@@ -413,14 +441,21 @@ def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Recor
             key = f"{kind}:{spec.strip()}"
         if key in first:
             j = first[key]
-            same = repr(header[j].strip()) if header[j].strip() == header[i].strip() \
+            same = (
+                repr(header[j].strip())
+                if header[j].strip() == header[i].strip()
                 else f"{header[j].strip()!r} and {header[i].strip()!r}"
-            raise LogError(f"line 1: the column {same} appears twice (columns {j + 1} and {i + 1}): "
-                           "give each column once")
+            )
+            raise LogError(
+                f"line 1: the column {same} appears twice (columns {j + 1} and {i + 1}): "
+                "give each column once"
+            )
         first[key] = i
     if "cards" not in names and not ("player" in names and "banker" in names):
-        raise LogError(f"line 1: the header {','.join(header)!r} needs a 'cards' column (cards in dealing "
-                       "order) or both 'player' and 'banker' columns")
+        raise LogError(
+            f"line 1: the header {','.join(header)!r} needs a 'cards' column (cards in dealing "
+            "order) or both 'player' and 'banker' columns"
+        )
     plain: list[tuple[int, str]] = []
     bet_cols: dict[str, int] = {}
     stake_cols: dict[str, int] = {}
@@ -447,8 +482,10 @@ def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Recor
             raise LogError(f"line {line}: {len(row)} fields where the header has {width}")
         number += 1
         fields: dict[str, object] = {name: row[i] for i, name in plain if row[i] and not row[i].isspace()}
-        bets = [(spec, row[stake_cols[spec]] if spec in stake_cols else None, row[i])
-                for spec, i in bet_cols.items()]
+        bets = [
+            (spec, row[stake_cols[spec]] if spec in stake_cols else None, row[i])
+            for spec, i in bet_cols.items()
+        ]
         yield _build(number, line, fields, bets)
 
 
@@ -457,18 +494,23 @@ def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Rec
         raw_bets = obj.get("bets")
         raw_bets = {} if raw_bets is None else raw_bets
         if not isinstance(raw_bets, dict):
-            raise LogError(f"line {line_no}: 'bets' must map bet names to {{\"stake\": ..., \"paid\": ...}} "
-                           "or to the amount paid")
+            raise LogError(
+                f'line {line_no}: \'bets\' must map bet names to {{"stake": ..., "paid": ...}} '
+                "or to the amount paid"
+            )
         bets: list[tuple[str, object, object]] = []
         for spec, settled in raw_bets.items():
             if isinstance(settled, dict):
                 extra = sorted(set(settled) - {"stake", "paid"})
                 if extra:
-                    raise LogError(f"line {line_no}: bet {spec!r}: unknown key {show(extra[0])}: give "
-                                   "{\"stake\": ..., \"paid\": ...}")
+                    raise LogError(
+                        f"line {line_no}: bet {spec!r}: unknown key {show(extra[0])}: give "
+                        '{"stake": ..., "paid": ...}'
+                    )
                 if "paid" not in settled:
-                    raise LogError(f"line {line_no}: bet {spec!r}: no 'paid': give "
-                                   "{\"stake\": ..., \"paid\": ...}")
+                    raise LogError(
+                        f'line {line_no}: bet {spec!r}: no \'paid\': give {{"stake": ..., "paid": ...}}'
+                    )
                 bets.append((str(spec).strip(), settled.get("stake"), settled["paid"]))
             else:
                 bets.append((str(spec).strip(), None, settled))
@@ -521,8 +563,10 @@ def _total_story(side: str, hand: Sequence[Card]) -> str:
 
 
 def _decision(side: str, drew: bool, hand: Sequence[Card]) -> str:
-    return f"{side} draws a third card ({hand[2]})" if drew and len(hand) > 2 else (
-        f"{side} draws a third card" if drew else f"{side} stands"
+    return (
+        f"{side} draws a third card ({hand[2]})"
+        if drew and len(hand) > 2
+        else (f"{side} draws a third card" if drew else f"{side} stands")
     )
 
 
@@ -569,16 +613,20 @@ class ShoeTracker:
             held = self.start.counts[r]
             if held == 0:
                 return f"the shoe ({self.start.describe()}) holds no {card.rank.label} {where}"
-            return (f"the shoe ({self.start.describe()}) holds {held} of rank "
-                    f"{card.rank.label}, all dealt before this card {where}")
+            return (
+                f"the shoe ({self.start.describe()}) holds {held} of rank "
+                f"{card.rank.label}, all dealt before this card {where}"
+            )
         if s >= 0 and self.suited is not None:
             i = 4 * r + s
             if self.suited[i] == 0:
                 held = self.start.suited[i] if self.start.suited else 0
                 if held == 0:
                     return f"the shoe ({self.start.describe()}) holds no {card} {where}"
-                return (f"the shoe ({self.start.describe()}) holds {held} of {card}, "
-                        f"all dealt before this card {where}")
+                return (
+                    f"the shoe ({self.start.describe()}) holds {held} of {card}, "
+                    f"all dealt before this card {where}"
+                )
             self.suited[i] -= 1
         self.counts[r] -= 1
         return None
@@ -610,11 +658,17 @@ class Verifier:
     -- Banker on 3 must stand when the Player's third card is 8
     """
 
-    def __init__(self, shoe: Shoe | None = None, paid_means: str = "net",
-                 keep_coups: bool = False, tableau: Tableau = STANDARD) -> None:
+    def __init__(
+        self,
+        shoe: Shoe | None = None,
+        paid_means: str = "net",
+        keep_coups: bool = False,
+        tableau: Tableau = STANDARD,
+    ) -> None:
         if not isinstance(paid_means, str) or paid_means not in PAID_MEANINGS:
-            raise LogError(f"bad meaning of a settled amount {show(paid_means)}: "
-                           f"use {' or '.join(PAID_MEANINGS)}")
+            raise LogError(
+                f"bad meaning of a settled amount {show(paid_means)}: use {' or '.join(PAID_MEANINGS)}"
+            )
         if shoe is not None and not isinstance(shoe, Shoe):
             raise ShoeError(f"bad shoe {show(shoe)}: give a Shoe (e.g. Shoe.standard(8)) or None")
         if not isinstance(tableau, Tableau):
@@ -661,10 +715,13 @@ class Verifier:
                 self.failed_coups += 1
                 yield from found
         if require_coups and not self.coups:
-            markers = (f" ({self.records:,} marker record{'s' if self.records != 1 else ''})"
-                       if self.records else "")
-            raise LogError(f"no coups in the log{markers}: it is empty, has only a header or only "
-                           "new-shoe/burn markers; nothing was verified")
+            markers = (
+                f" ({self.records:,} marker record{'s' if self.records != 1 else ''})" if self.records else ""
+            )
+            raise LogError(
+                f"no coups in the log{markers}: it is empty, has only a header or only "
+                "new-shoe/burn markers; nothing was verified"
+            )
 
     def _stopped(self, exc: AnalyzerError, before: int) -> LogError:
         """``exc`` as the error that stops a run, saying how much was verified before it."""
@@ -674,7 +731,8 @@ class Verifier:
         return LogError(
             f"{exc} (stopped here: the {before:,} record{'s' if before != 1 else ''} before this one "
             f"{'were' if before != 1 else 'was'} verified, with {found:,} "
-            f"discrepanc{'y' if found == 1 else 'ies'})")
+            f"discrepanc{'y' if found == 1 else 'ies'})"
+        )
 
     def check(self, rec: Record) -> list[Discrepancy]:
         """The discrepancies of one record (updates the shoe state and the tallies).
@@ -687,31 +745,40 @@ class Verifier:
         if not isinstance(rec, Record):
             raise LogError(f"bad record {show(rec)}: give a Record (e.g. from read_records)")
         if not rec.is_coup:
-            given = (("player_total", rec.player_total), ("banker_total", rec.banker_total),
-                     ("winner", rec.winner))
+            given = (
+                ("player_total", rec.player_total),
+                ("banker_total", rec.banker_total),
+                ("winner", rec.winner),
+            )
             claims = [name for name, v in given if v is not None]
             claims += [f"bet:{b.spec}" for b in rec.bets]
             if claims:
-                raise LogError(f"line {rec.line}: record {rec.number} claims {', '.join(claims)} but gives "
-                               "no cards: add 'cards' (in dealing order) or both 'player' and 'banker'")
+                raise LogError(
+                    f"line {rec.line}: record {rec.number} claims {', '.join(claims)} but gives "
+                    "no cards: add 'cards' (in dealing order) or both 'player' and 'banker'"
+                )
             if not rec.new_shoe and not rec.burn:
-                raise LogError(f"line {rec.line}: record {rec.number} has nothing to check: give 'cards' "
-                               "(in dealing order) or both 'player' and 'banker' (a record without them "
-                               "must be a marker: 'new_shoe' true or 'burn' cards)")
+                raise LogError(
+                    f"line {rec.line}: record {rec.number} has nothing to check: give 'cards' "
+                    "(in dealing order) or both 'player' and 'banker' (a record without them "
+                    "must be a marker: 'new_shoe' true or 'burn' cards)"
+                )
         self.records += 1
         self.last_coup = None
         out: list[Discrepancy] = []
         if self.tracker is not None:
-            if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != self._shoe_id
-                                and self._shoe_id is not None):
+            if rec.new_shoe or (
+                rec.shoe_id is not None and rec.shoe_id != self._shoe_id and self._shoe_id is not None
+            ):
                 self.tracker.reset()
             if rec.shoe_id is not None:
                 self._shoe_id = rec.shoe_id
             for card in rec.burn:
                 why = self.tracker.take(card)
                 if why:
-                    out.append(self._d(rec, "burn", "a card the shoe still holds", str(card),
-                                       f"{why} {SHOE_HINT}"))
+                    out.append(
+                        self._d(rec, "burn", "a card the shoe still holds", str(card), f"{why} {SHOE_HINT}")
+                    )
         if not rec.is_coup:
             return out
         self.coups += 1
@@ -726,8 +793,15 @@ class Verifier:
         d = self._d
         for side, hand in (("player", rec.player), ("banker", rec.banker)):
             if hand is not None and len(hand) not in (2, 3):
-                out.append(d(rec, side, "2 or 3 cards", f"{len(hand)} cards ({_hand_text(hand)})",
-                             "each hand gets two cards and at most one third card"))
+                out.append(
+                    d(
+                        rec,
+                        side,
+                        "2 or 3 cards",
+                        f"{len(hand)} cards ({_hand_text(hand)})",
+                        "each hand gets two cards and at most one third card",
+                    )
+                )
         if out:
             return out
         if rec.cards is not None:
@@ -735,17 +809,32 @@ class Verifier:
         elif rec.player is not None and rec.banker is not None:
             seq = _interleave(rec.player, rec.banker)
         else:
-            return [d(rec, "cards", "the cards in dealing order, or both hands", "one hand only",
-                      DEALING_ORDER_RULE)]
+            return [
+                d(
+                    rec,
+                    "cards",
+                    "the cards in dealing order, or both hands",
+                    "one hand only",
+                    DEALING_ORDER_RULE,
+                )
+            ]
         if self.tracker is not None:
             for card in seq:
                 why = self.tracker.take(card)
                 if why:
-                    out.append(d(rec, "cards", "a card the shoe still holds", str(card),
-                                 f"{why} {SHOE_HINT}"))
+                    out.append(
+                        d(rec, "cards", "a card the shoe still holds", str(card), f"{why} {SHOE_HINT}")
+                    )
         if not 4 <= len(seq) <= 6:
-            out.append(d(rec, "cards", "4 to 6 cards", f"{len(seq)} cards ({_hand_text(seq)})",
-                         "a coup deals two cards to each hand and at most one third card to each"))
+            out.append(
+                d(
+                    rec,
+                    "cards",
+                    "4 to 6 cards",
+                    f"{len(seq)} cards ({_hand_text(seq)})",
+                    "a coup deals two cards to each hand and at most one third card to each",
+                )
+            )
             return out
 
         rules = self.tableau
@@ -766,8 +855,15 @@ class Verifier:
             else:
                 cp, cb = _guess_fifth_card(seq, p2, b2, ref_player, natural, rec, rules)
                 if cp is None or cb is None:
-                    out.append(d(rec, "cards", "4 cards (both hands stand)", f"5 cards ({_hand_text(seq)})",
-                                 f"{rules.player_rule_text(p2)}, and {rules.banker_rule_text(b2, None)}"))
+                    out.append(
+                        d(
+                            rec,
+                            "cards",
+                            "4 cards (both hands stand)",
+                            f"5 cards ({_hand_text(seq)})",
+                            f"{rules.player_rule_text(p2)}, and {rules.banker_rule_text(b2, None)}",
+                        )
+                    )
                     return out
         elif cp is None:
             cp = (extra - int(bool(cb))) == 1
@@ -775,14 +871,26 @@ class Verifier:
             cb = (extra - int(cp)) == 1
         assert cp is not None and cb is not None
         if 4 + cp + cb != len(seq):
-            out.append(d(rec, "cards", f"{4 + cp + cb} cards (the hands hold that many)",
-                         f"{len(seq)} cards ({_hand_text(seq)})", DEALING_ORDER_RULE))
+            out.append(
+                d(
+                    rec,
+                    "cards",
+                    f"{4 + cp + cb} cards (the hands hold that many)",
+                    f"{len(seq)} cards ({_hand_text(seq)})",
+                    DEALING_ORDER_RULE,
+                )
+            )
             return out
         player = [seq[0], seq[2]] + ([seq[4]] if cp else [])
         banker = [seq[1], seq[3]] + ([seq[4 + cp]] if cb else [])
         misdealt = [
-            d(rec, side, _hand_text(dealt), _hand_text(given),
-              f"{DEALING_ORDER_RULE}; the cards were {_hand_text(seq)}")
+            d(
+                rec,
+                side,
+                _hand_text(dealt),
+                _hand_text(given),
+                f"{DEALING_ORDER_RULE}; the cards were {_hand_text(seq)}",
+            )
             for side, given, dealt in (("player", rec.player, player), ("banker", rec.banker, banker))
             if given is not None and not _same(given, dealt)
         ]
@@ -793,14 +901,28 @@ class Verifier:
         field_p, field_b = ("player", "banker") if hands_given else ("cards", "cards")
         if cp != ref_player:
             rule = rules.natural_rule_text(p2, b2) if natural else rules.player_rule_text(p2)
-            out.append(d(rec, field_p, _decision("Player", ref_player, player),
-                         _decision("Player", cp, player), rule))
+            out.append(
+                d(
+                    rec,
+                    field_p,
+                    _decision("Player", ref_player, player),
+                    _decision("Player", cp, player),
+                    rule,
+                )
+            )
         third = points[4] if cp else None
         ref_banker = not natural and rules.banker_draws(b2, third)
         if cb != ref_banker:
             rule = rules.natural_rule_text(p2, b2) if natural else rules.banker_rule_text(b2, third)
-            out.append(d(rec, field_b, _decision("Banker", ref_banker, banker),
-                         _decision("Banker", cb, banker), rule))
+            out.append(
+                d(
+                    rec,
+                    field_b,
+                    _decision("Banker", ref_banker, banker),
+                    _decision("Banker", cb, banker),
+                    rule,
+                )
+            )
 
         # Totals and winner, on the hands as dealt.
         pt = (p2 + points[4]) % 10 if cp else p2
@@ -811,8 +933,15 @@ class Verifier:
         if rec.banker_total is not None and rec.banker_total != bt:
             out.append(d(rec, "banker_total", str(bt), str(rec.banker_total), _total_story("Banker", banker)))
         if rec.winner is not None and rec.winner is not winner:
-            out.append(d(rec, "winner", winner.label, rec.winner.label,
-                         f"the higher total wins and equal totals tie: Player {pt}, Banker {bt}"))
+            out.append(
+                d(
+                    rec,
+                    "winner",
+                    winner.label,
+                    rec.winner.label,
+                    f"the higher total wins and equal totals tie: Player {pt}, Banker {bt}",
+                )
+            )
 
         # Payouts, on the coup as dealt (the one coup record, settled as every path settles it).
         if self.keep_coups or rec.bets:
@@ -835,11 +964,14 @@ class Verifier:
             settled.move_to_end(key)
         return found
 
-    def _check_bet(self, rec: Record, claim: ClaimedBet, coup: Coup,
-                   seq: Sequence[Card]) -> list[Discrepancy]:
+    def _check_bet(
+        self, rec: Record, claim: ClaimedBet, coup: Coup, seq: Sequence[Card]
+    ) -> list[Discrepancy]:
         if claim.bet.reads.needs_suits and any(c.suit is None for c in seq):
-            raise LogError(f"line {rec.line}: bet {claim.spec!r} needs the suits of the cards; "
-                           f"the cards {_hand_text(seq)} have none")
+            raise LogError(
+                f"line {rec.line}: bet {claim.spec!r} needs the suits of the cards; "
+                f"the cards {_hand_text(seq)} have none"
+            )
         event, pays = self._settle(claim, coup)
         # paid == stake * (pays + [1 if returned]), in integers (no Fraction arithmetic per coup)
         stake, paid = claim.stake, claim.paid
@@ -850,8 +982,15 @@ class Verifier:
             return []
         expected = stake * Fraction(pn, pd)
         meaning = " returned" if self.returned else " net"
-        return [self._d(rec, f"bet:{claim.spec}", amount_text(expected) + meaning,
-                        amount_text(claim.paid) + meaning, _pays_text(claim.bet, event, pays, claim.stake))]
+        return [
+            self._d(
+                rec,
+                f"bet:{claim.spec}",
+                amount_text(expected) + meaning,
+                amount_text(claim.paid) + meaning,
+                _pays_text(claim.bet, event, pays, claim.stake),
+            )
+        ]
 
 
 def _same(a: Sequence[Card], b: Sequence[Card]) -> bool:
@@ -862,8 +1001,9 @@ def _interleave(player: Sequence[Card], banker: Sequence[Card]) -> tuple[Card, .
     return (player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:])
 
 
-def _guess_fifth_card(seq: Sequence[Card], p2: int, b2: int, ref_player: bool, natural: bool,
-                      rec: Record, tableau: Tableau) -> tuple[bool | None, bool | None]:
+def _guess_fifth_card(
+    seq: Sequence[Card], p2: int, b2: int, ref_player: bool, natural: bool, rec: Record, tableau: Tableau
+) -> tuple[bool | None, bool | None]:
     """Whose was a lone fifth card, when the log gives no hands: the one whose totals match the
     claimed totals if exactly one does; else the Player's if the tableau has the Player draw;
     the Banker's if it has the Banker draw (or on a natural); else unknown (None, None)."""
@@ -925,13 +1065,20 @@ def summary_text(verifier: Verifier) -> str:
     head = f"verified {verifier.coups:,} coups ({verifier.records:,} records)"
     if not verifier.discrepancies:
         return f"{head}: all conform"
-    return (f"{head}: {verifier.discrepancies:,} discrepanc{'y' if verifier.discrepancies == 1 else 'ies'} "
-            f"in {verifier.failed_coups:,} record{'s' if verifier.failed_coups != 1 else ''}")
+    return (
+        f"{head}: {verifier.discrepancies:,} discrepanc{'y' if verifier.discrepancies == 1 else 'ies'} "
+        f"in {verifier.failed_coups:,} record{'s' if verifier.failed_coups != 1 else ''}"
+    )
 
 
-def verify_file(path: str, log_format: str | None = None, shoe: Shoe | None = None,
-                paid_means: str = "net", progress: Callable[[int], None] | None = None,
-                tableau: Tableau = STANDARD) -> tuple[Verifier, list[Discrepancy]]:
+def verify_file(
+    path: str,
+    log_format: str | None = None,
+    shoe: Shoe | None = None,
+    paid_means: str = "net",
+    progress: Callable[[int], None] | None = None,
+    tableau: Tableau = STANDARD,
+) -> tuple[Verifier, list[Discrepancy]]:
     """Verify a whole log file and return the verifier (with its tallies) and every discrepancy.
 
     Convenience for small logs and tests; for large logs iterate :meth:`Verifier.run` over
@@ -951,7 +1098,21 @@ def verify_file(path: str, log_format: str | None = None, shoe: Shoe | None = No
 
 
 __all__ = [
-    "KNOWN_FIELDS", "LOG_FORMATS", "PAID_MEANINGS", "ClaimedBet", "Discrepancy", "LogError",
-    "Record", "ShoeTracker", "Verifier", "amount_text", "detect_format",
-    "open_log", "read_records", "report_header", "report_line", "summary_text", "verify_file",
+    "KNOWN_FIELDS",
+    "LOG_FORMATS",
+    "PAID_MEANINGS",
+    "ClaimedBet",
+    "Discrepancy",
+    "LogError",
+    "Record",
+    "ShoeTracker",
+    "Verifier",
+    "amount_text",
+    "detect_format",
+    "open_log",
+    "read_records",
+    "report_header",
+    "report_line",
+    "summary_text",
+    "verify_file",
 ]

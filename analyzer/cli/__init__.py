@@ -12,8 +12,6 @@ from __future__ import annotations
 import click
 
 from analyzer import __version__
-from analyzer.bets.files import MAX_BETS_ENV
-from analyzer.checks.logs import MAX_FILE_ENV, MAX_LINE_ENV
 from analyzer.cli.common import (  # noqa: F401 - the command line's public helpers
     OneLineErrors,
     UsageProblem,
@@ -27,6 +25,7 @@ from analyzer.cli.common import (  # noqa: F401 - the command line's public help
     shoe_options,
 )
 from analyzer.cli.process import DEBUG_ENV
+from analyzer.limits import MAX_BETS_ENV, MAX_FILE_ENV, MAX_LINE_ENV
 
 EPILOG = f"""\b
 Exit codes:
@@ -44,7 +43,6 @@ Environment:
   {MAX_FILE_ENV:<28} largest counts file read (conform)
   {MAX_BETS_ENV:<28} most bets read from one bet file (bets)
 """
-
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
@@ -65,7 +63,10 @@ def _register() -> None:
 
     for module in (shoe_commands, check_commands, study_commands):
         for value in vars(module).values():
-            if isinstance(value, click.Command) and getattr(value.callback, "__module__", "") == module.__name__:
+            if (
+                isinstance(value, click.Command)
+                and getattr(value.callback, "__module__", "") == module.__name__
+            ):
                 main.add_command(value)
     main.add_command(study.study)
 

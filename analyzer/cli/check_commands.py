@@ -30,26 +30,66 @@ from analyzer.cli.common import (
 
 @click.command()
 @click.argument("log", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--log-format", type=click.Choice(["csv", "jsonl"]), default=None,
-              help="Format of LOG (default: from its extension, .csv or .jsonl/.ndjson).")
+@click.option(
+    "--log-format",
+    type=click.Choice(["csv", "jsonl"]),
+    default=None,
+    help="Format of LOG (default: from its extension, .csv or .jsonl/.ndjson).",
+)
 @shoe_check_options
-@click.option("--paid", "paid_means", type=click.Choice(["net", "returned"]), default="net",
-              show_default=True,
-              help="What a settled amount means: net win (0 push, -stake loss) or the amount returned.")
-@click.option("--format", "fmt", type=click.Choice(["text", "jsonl", "csv"]), default="text",
-              show_default=True, help="Format of the discrepancy report.")
-@click.option("--max-report", type=WholeNumber(0), default=0, show_default=True,
-              help="Report at most N discrepancies (0: all); all are counted.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the report to this file (atomically) instead of standard output.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on standard error (default: when it is a terminal).")
+@click.option(
+    "--paid",
+    "paid_means",
+    type=click.Choice(["net", "returned"]),
+    default="net",
+    show_default=True,
+    help="What a settled amount means: net win (0 push, -stake loss) or the amount returned.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "jsonl", "csv"]),
+    default="text",
+    show_default=True,
+    help="Format of the discrepancy report.",
+)
+@click.option(
+    "--max-report",
+    type=WholeNumber(0),
+    default=0,
+    show_default=True,
+    help="Report at most N discrepancies (0: all); all are counted.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the report to this file (atomically) instead of standard output.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on standard error (default: when it is a terminal).",
+)
 @raw_csv_option
 @limit_options(counts_files=False)
 @guard
-def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str | None, remove: str | None,
-           rules: str, paid_means: str, fmt: str, max_report: int, output: str | None, progress: bool | None,
-           raw_csv: bool, max_line: int) -> None:
+def verify(
+    log: str,
+    log_format: str | None,
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules: str,
+    paid_means: str,
+    fmt: str,
+    max_report: int,
+    output: str | None,
+    progress: bool | None,
+    raw_csv: bool,
+    max_line: int,
+) -> None:
     """Check a hand log from another implementation against the tableau and the pay tables.
 
     LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
@@ -72,8 +112,9 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
 
     refuse_inputs([output], [log])
     checked = decks is not None or shoe_text is not None or remove is not None
-    verifier = Verifier(build_shoe(decks, shoe_text, remove) if checked else None, paid_means,
-                        tableau=tableau_of(rules))
+    verifier = Verifier(
+        build_shoe(decks, shoe_text, remove) if checked else None, paid_means, tableau=tableau_of(rules)
+    )
     log_fmt = detect_format(log, log_format)
     ignored: list[str] = []
     stream: Any = contextlib.nullcontext(sys.stdin) if log == "-" else open_log(log)
@@ -81,13 +122,20 @@ def verify(log: str, log_format: str | None, decks: int | None, shoe_text: str |
     with sink_context as sink, stream as lines:
         size = 0 if log == "-" else os.path.getsize(log)
         show = (sys.stderr.isatty() if progress is None else progress) and size > 0
-        bar_context: Any = (click.progressbar(length=size, label="verifying", file=sys.stderr)
-                            if show else _no_bar())
+        bar_context: Any = (
+            click.progressbar(length=size, label="verifying", file=sys.stderr) if show else _no_bar()
+        )
         with bar_context as bar:
             sink.write(report_header(fmt))
             shown = 0
-            records = read_records(lines, log_fmt, bar.update if show else None, ignored,
-                                   name="standard input" if log == "-" else log, max_line=max_line)
+            records = read_records(
+                lines,
+                log_fmt,
+                bar.update if show else None,
+                ignored,
+                name="standard input" if log == "-" else log,
+                max_line=max_line,
+            )
             for found in verifier.run(records):
                 if not max_report or shown < max_report:
                     sink.write(report_line(found, fmt, raw_csv))
@@ -121,25 +169,61 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
 
 @click.command()
 @click.argument("observed", type=click.Path(exists=True, dir_okay=False))
-@click.option("--observed-format", type=click.Choice(["json", "csv", "log-csv", "log-jsonl"]), default=None,
-              help="Counts as JSON or CSV, or a hand log to tally (default: from the extension).")
+@click.option(
+    "--observed-format",
+    type=click.Choice(["json", "csv", "log-csv", "log-jsonl"]),
+    default=None,
+    help="Counts as JSON or CSV, or a hand log to tally (default: from the extension).",
+)
 @shoe_options
-@click.option("--alpha", default="0.01", show_default=True, metavar="LEVEL",
-              help="Significance level (Bonferroni-corrected over the families tested).")
-@click.option("--family", "families", multiple=True, metavar="NAME",
-              help="Test only this family (repeatable): winner, player_total, banker_total, cards, "
-              "natural, bet:NAME.")
-@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
-              help="With a hand log: also tally this catalogue bet's win/push/loss (repeatable).")
-@click.option("--cut-card/--no-cut-card", "cut_card", default=None,
-              help="Whether coups were dealt through shoes with a cut card (adds the cut-card note).")
+@click.option(
+    "--alpha",
+    default="0.01",
+    show_default=True,
+    metavar="LEVEL",
+    help="Significance level (Bonferroni-corrected over the families tested).",
+)
+@click.option(
+    "--family",
+    "families",
+    multiple=True,
+    metavar="NAME",
+    help="Test only this family (repeatable): winner, player_total, banker_total, cards, natural, bet:NAME.",
+)
+@click.option(
+    "--bet",
+    "bet_specs",
+    multiple=True,
+    metavar="NAME[:PARAM]",
+    help="With a hand log: also tally this catalogue bet's win/push/loss (repeatable).",
+)
+@click.option(
+    "--cut-card/--no-cut-card",
+    "cut_card",
+    default=None,
+    help="Whether coups were dealt through shoes with a cut card (adds the cut-card note).",
+)
 @output_options
 @limit_options(counts_files=True)
 @guard
-def conform(observed: str, observed_format: str | None, decks: int | None, shoe_text: str | None,
-            remove: str | None, rules: str, alpha: str, families: tuple[str, ...], bet_specs: tuple[str, ...],
-            cut_card: bool | None, fmt: str, digits: int, output: str | None, raw_csv: bool, max_line: int,
-            max_bytes: int) -> None:
+def conform(
+    observed: str,
+    observed_format: str | None,
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules: str,
+    alpha: str,
+    families: tuple[str, ...],
+    bet_specs: tuple[str, ...],
+    cut_card: bool | None,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    raw_csv: bool,
+    max_line: int,
+    max_bytes: int,
+) -> None:
     """Test an implementation's simulated outcome counts against the exact probabilities.
 
     OBSERVED holds counts per family (winner, player_total, banker_total, cards, natural,
@@ -157,8 +241,9 @@ def conform(observed: str, observed_format: str | None, decks: int | None, shoe_
     refuse_inputs([output], [observed])
     level = parse_alpha(alpha)
     tableau = tableau_of(rules)
-    counts = read_observed(observed, observed_format, bet_specs, max_line=max_line, max_bytes=max_bytes,
-                           tableau=tableau)
+    counts = read_observed(
+        observed, observed_format, bet_specs, max_line=max_line, max_bytes=max_bytes, tableau=tableau
+    )
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
         shoe = removed(shoe, remove)

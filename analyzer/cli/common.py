@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 
 import click
 
-from analyzer.checks.logs import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV, whole_number
 from analyzer.cli.process import (
     DEBUG_ENV,
     EXIT_INTERNAL,
@@ -29,7 +28,9 @@ from analyzer.cli.process import (
     signals_raise,
     silence_stdout,
 )
+from analyzer.core.exact import whole_number
 from analyzer.errors import AnalyzerError
+from analyzer.limits import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
 from analyzer.text import printable
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
@@ -45,8 +46,12 @@ class OneLineErrors(click.Group):
     debug = False
 
     def main(
-        self, args: Sequence[str] | None = None, prog_name: str | None = None,
-        complete_var: str | None = None, standalone_mode: bool = True, **extra: Any,
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
     ) -> Any:
         run = super().main
         if not standalone_mode:
@@ -86,13 +91,16 @@ class OneLineErrors(click.Group):
                     traceback.print_exception(exc, file=sys.stderr)
             words = printable(str(exc))
             words = words if len(words) <= 300 else words[:297] + "..."
-            say(f"internal error: {type(exc).__name__}{': ' + words if words else ''}; rerun with --debug "
-                f"or {DEBUG_ENV}=1 for the traceback")
+            say(
+                f"internal error: {type(exc).__name__}{': ' + words if words else ''}; rerun with --debug "
+                f"or {DEBUG_ENV}=1 for the traceback"
+            )
             return EXIT_INTERNAL
         return code if isinstance(code, int) else 0
 
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
         """As click's, but a closed standard output (help printed into ``| head``) ends with exit
         code 141 (click itself would exit 1)."""
         try:
@@ -162,13 +170,25 @@ def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
     def decorate(func: FuncT) -> FuncT:
         if counts_files:
             func = click.option(
-                "--max-file-size", "max_bytes", type=WholeNumber(1), default=MAX_FILE_BYTES, metavar="BYTES",
-                envvar=MAX_FILE_ENV, show_envvar=True, show_default=True,
+                "--max-file-size",
+                "max_bytes",
+                type=WholeNumber(1),
+                default=MAX_FILE_BYTES,
+                metavar="BYTES",
+                envvar=MAX_FILE_ENV,
+                show_envvar=True,
+                show_default=True,
                 help="Largest counts file read (a larger one is an error naming the file and the limit).",
             )(func)
         return click.option(
-            "--max-line-length", "max_line", type=WholeNumber(1), default=MAX_LINE_CHARS, metavar="CHARS",
-            envvar=MAX_LINE_ENV, show_envvar=True, show_default=True,
+            "--max-line-length",
+            "max_line",
+            type=WholeNumber(1),
+            default=MAX_LINE_CHARS,
+            metavar="CHARS",
+            envvar=MAX_LINE_ENV,
+            show_envvar=True,
+            show_default=True,
             help="Longest line read from a log (a longer one is an error naming the file and the limit).",
         )(func)
 
@@ -180,11 +200,21 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
 
     def decorate(func: FuncT) -> FuncT:
         func = rules_option(func)
-        func = click.option("--remove", "remove", default=None, metavar="CARDS",
-                            help="Cards to take out of the shoe, e.g. 'K 5h 5 A' (suit optional).")(func)
-        func = click.option("--shoe", "shoe_text", default=None, metavar="COUNTS",
-                            help="Shoe as 13 counts A,2,...,9,10,J,Q,K (e.g. 32,32,...), as RANK=COUNT "
-                            "pairs (e.g. 8=2,K=3), or with suits: 52 counts or pairs such as Kh=2.")(func)
+        func = click.option(
+            "--remove",
+            "remove",
+            default=None,
+            metavar="CARDS",
+            help="Cards to take out of the shoe, e.g. 'K 5h 5 A' (suit optional).",
+        )(func)
+        func = click.option(
+            "--shoe",
+            "shoe_text",
+            default=None,
+            metavar="COUNTS",
+            help="Shoe as 13 counts A,2,...,9,10,J,Q,K (e.g. 32,32,...), as RANK=COUNT "
+            "pairs (e.g. 8=2,K=3), or with suits: 52 counts or pairs such as Kh=2.",
+        )(func)
         func = click.option("--decks", type=WholeNumber(1), default=None, help=decks_help)(func)
         return func
 
@@ -193,9 +223,14 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
 
 def rules_option(func: FuncT) -> FuncT:
     """--rules NAME|FILE: the tableau (a registered rule set or a TOML rules file)."""
-    return click.option("--rules", "rules", default="standard", show_default=True, metavar="NAME|FILE",
-                        help="The tableau: a rule set by name (see 'punto-banco rules --list') or a TOML "
-                        "rules file.")(func)
+    return click.option(
+        "--rules",
+        "rules",
+        default="standard",
+        show_default=True,
+        metavar="NAME|FILE",
+        help="The tableau: a rule set by name (see 'punto-banco rules --list') or a TOML rules file.",
+    )(func)
 
 
 def tableau_of(rules: str) -> Any:
@@ -215,9 +250,11 @@ shoe_check_options = _shoe_options(
 
 #: --raw-csv, on every command that writes CSV.
 raw_csv_option = click.option(
-    "--raw-csv", is_flag=True,
+    "--raw-csv",
+    is_flag=True,
     help="CSV cells exactly as computed: do not prefix a text cell starting with = + - @ with a single "
-    "quote (the guard against spreadsheet formulas; numbers are never changed).")
+    "quote (the guard against spreadsheet formulas; numbers are never changed).",
+)
 
 
 def output_options(func: FuncT) -> FuncT:
@@ -225,12 +262,28 @@ def output_options(func: FuncT) -> FuncT:
     from analyzer.output.render import FORMATS
 
     func = raw_csv_option(func)
-    func = click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
-                        help="Write to this file (atomically) instead of standard output.")(func)
-    func = click.option("--digits", type=WholeNumber(0, 1000), default=10, show_default=True,
-                        help="Decimals shown, rounded exactly (never through a float).")(func)
-    func = click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-                        help="Output format; JSON keeps every exact value.")(func)
+    func = click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        help="Write to this file (atomically) instead of standard output.",
+    )(func)
+    func = click.option(
+        "--digits",
+        type=WholeNumber(0, 1000),
+        default=10,
+        show_default=True,
+        help="Decimals shown, rounded exactly (never through a float).",
+    )(func)
+    func = click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="text",
+        show_default=True,
+        help="Output format; JSON keeps every exact value.",
+    )(func)
     return func
 
 
@@ -254,8 +307,9 @@ def removed(shoe: Any, remove: str | None) -> Any:
     if remove is None:
         return shoe
     if not remove.replace(",", " ").split():
-        raise UsageProblem(f"--remove {remove!r} names no card: give the cards to take out, "
-                           "e.g. --remove 'K 5h'")
+        raise UsageProblem(
+            f"--remove {remove!r} names no card: give the cards to take out, e.g. --remove 'K 5h'"
+        )
     return shoe.remove(remove)
 
 
@@ -283,6 +337,7 @@ def meta(command: str, shoe: Any, tableau: Any = None) -> dict[str, object]:
 
 def command_line() -> str:
     return "punto-banco " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
 
 def table_names_of(text: str, known: Sequence[str]) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]

@@ -145,6 +145,18 @@ def say(text: str) -> None:
 
 
 __all__ = [
-    "DEBUG_ENV", "EXIT_FINDING", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PIPE", "EXIT_USAGE",
-    "Ended", "ascii_fallback", "echo", "env_flag", "say", "signals_raise", "silence_stdout",
+    "DEBUG_ENV",
+    "EXIT_FINDING",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_PIPE",
+    "EXIT_USAGE",
+    "Ended",
+    "ascii_fallback",
+    "echo",
+    "env_flag",
+    "say",
+    "signals_raise",
+    "silence_stdout",
 ]

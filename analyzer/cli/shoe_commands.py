@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from analyzer.bets.files import MAX_BETS_ENV, MAX_BETS_PER_FILE
 from analyzer.cli.common import (
     UsageProblem,
     WholeNumber,
@@ -22,16 +21,32 @@ from analyzer.cli.common import (
     table_names_of,
     tableau_of,
 )
+from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
 
 
 @click.command()
 @shoe_options
-@click.option("--table", "table_names", default="outcomes,bets", show_default=True, metavar="NAMES",
-              help="Tables to print, comma-separated: outcomes, bets, totals, cards, naturals, or all.")
+@click.option(
+    "--table",
+    "table_names",
+    default="outcomes,bets",
+    show_default=True,
+    metavar="NAMES",
+    help="Tables to print, comma-separated: outcomes, bets, totals, cards, naturals, or all.",
+)
 @output_options
 @guard
-def analyze(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, table_names: str,
-            fmt: str, digits: int, output: str | None, raw_csv: bool) -> None:
+def analyze(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules: str,
+    table_names: str,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    raw_csv: bool,
+) -> None:
     """Print the exact outcome and main-bet tables for a shoe (default: 8 decks)."""
     from analyzer.engine.evaluate import one_shot
     from analyzer.engine.pricing import analyze as run
@@ -46,19 +61,34 @@ def analyze(decks: int | None, shoe_text: str | None, remove: str | None, rules:
     emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)
 
 
-
 @click.command()
 @click.argument("cards", nargs=-1, required=True)
 @rules_option
-@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
-              help="Also settle this bet on the coup (repeatable), e.g. banker, dragon-7, perfect-pair.")
-@click.option("--bet-file", "bet_files", multiple=True, type=click.Path(dir_okay=False),
-              help="Also settle every bet of this TOML file (repeatable).")
-@click.option("--stake", default="1", show_default=True, metavar="AMOUNT",
-              help="Stake per bet, for the net amounts shown (exact: 10, 2.5, 1/2).")
+@click.option(
+    "--bet",
+    "bet_specs",
+    multiple=True,
+    metavar="NAME[:PARAM]",
+    help="Also settle this bet on the coup (repeatable), e.g. banker, dragon-7, perfect-pair.",
+)
+@click.option(
+    "--bet-file",
+    "bet_files",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="Also settle every bet of this TOML file (repeatable).",
+)
+@click.option(
+    "--stake",
+    default="1",
+    show_default=True,
+    metavar="AMOUNT",
+    help="Stake per bet, for the net amounts shown (exact: 10, 2.5, 1/2).",
+)
 @guard
-def deal(cards: tuple[str, ...], rules: str, bet_specs: tuple[str, ...], bet_files: tuple[str, ...],
-         stake: str) -> None:
+def deal(
+    cards: tuple[str, ...], rules: str, bet_specs: tuple[str, ...], bet_files: tuple[str, ...], stake: str
+) -> None:
     """Resolve one coup from CARDS in dealing order (Player, Banker, Player, Banker, then third
     cards), e.g. ``punto-banco deal 2 4 3 10 6 A``; with --bet, settle bets on it (each bet's
     event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
@@ -85,7 +115,7 @@ def deal(cards: tuple[str, ...], rules: str, bet_specs: tuple[str, ...], bet_fil
     for line in _deal_story(coup, tableau):
         echo(f"  {line}")
     if len(parsed) > coup.cards_dealt:
-        extra = " ".join(str(c) for c in parsed[coup.cards_dealt:])
+        extra = " ".join(str(c) for c in parsed[coup.cards_dealt :])
         echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
     if settled:
         echo(f"Bets settled (stake {fraction_text(amount)} each):")
@@ -93,7 +123,10 @@ def deal(cards: tuple[str, ...], rules: str, bet_specs: tuple[str, ...], bet_fil
     for bet, event, pays in settled:
         net = amount * pays
         sign = "+" if net > 0 else ""
-        echo(f"  {bet.name:<{width}}  {event}: pays {fraction_text(pays)} per unit, net {sign}{fraction_text(net)}")
+        echo(
+            f"  {bet.name:<{width}}  {event}: pays {fraction_text(pays)} per unit, "
+            f"net {sign}{fraction_text(net)}"
+        )
 
 
 def _deal_story(coup: Any, tableau: Any) -> list[str]:
@@ -104,8 +137,10 @@ def _deal_story(coup: Any, tableau: Any) -> list[str]:
         lines.append("A natural: both hands stand.")
         return lines
     lines.append(tableau.player_rule_text(p2) + (f": draws {coup.player[2]}" if coup.player_drew else "."))
-    lines.append(tableau.banker_rule_text(b2, coup.player_third)
-                 + (f": draws {coup.banker[2]}" if coup.banker_drew else "."))
+    lines.append(
+        tableau.banker_rule_text(b2, coup.player_third)
+        + (f": draws {coup.banker[2]}" if coup.banker_drew else ".")
+    )
     return lines
 
 
@@ -134,8 +169,14 @@ def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
 
 
 @click.command()
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="results", show_default=True,
-              help="Folder to write the generated tables into.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="results",
+    show_default=True,
+    help="Folder to write the generated tables into.",
+)
 @guard
 def tables(out_dir: str) -> None:
     """Regenerate every committed file in results/: analysis tables for 1, 2, 4, 6, 8 decks and
@@ -157,26 +198,65 @@ def tables(out_dir: str) -> None:
 
 @click.command()
 @shoe_options
-@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
-              help="A catalogue bet (repeatable), e.g. banker, banker:4, tie:9, dragon-7, egalite:5.")
-@click.option("--bet-file", "bet_files", multiple=True, type=click.Path(dir_okay=False),
-              help="A TOML file of user-defined bets (repeatable).")
+@click.option(
+    "--bet",
+    "bet_specs",
+    multiple=True,
+    metavar="NAME[:PARAM]",
+    help="A catalogue bet (repeatable), e.g. banker, banker:4, tie:9, dragon-7, egalite:5.",
+)
+@click.option(
+    "--bet-file",
+    "bet_files",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="A TOML file of user-defined bets (repeatable).",
+)
 @click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
 @click.option("--events", is_flag=True, help="Also print each bet's events table.")
 @click.option("--fair-pay", is_flag=True, help="Also print the pay at which each adjustable bet is fair.")
-@click.option("--target-edge", default=None, metavar="PERCENT",
-              help="Also print the pay giving this house edge, e.g. 1.5 (percent).")
-@click.option("--list", "list_only", is_flag=True,
-              help="List the catalogue and exit (alone: not with bets, shoes or bet options).")
-@click.option("--max-bets", type=WholeNumber(1), default=MAX_BETS_PER_FILE, show_default=True, metavar="N",
-              envvar=MAX_BETS_ENV, show_envvar=True,
-              help="Most bets read from one --bet-file (a file with more is an error naming the limit).")
+@click.option(
+    "--target-edge",
+    default=None,
+    metavar="PERCENT",
+    help="Also print the pay giving this house edge, e.g. 1.5 (percent).",
+)
+@click.option(
+    "--list",
+    "list_only",
+    is_flag=True,
+    help="List the catalogue and exit (alone: not with bets, shoes or bet options).",
+)
+@click.option(
+    "--max-bets",
+    type=WholeNumber(1),
+    default=MAX_BETS_PER_FILE,
+    show_default=True,
+    metavar="N",
+    envvar=MAX_BETS_ENV,
+    show_envvar=True,
+    help="Most bets read from one --bet-file (a file with more is an error naming the limit).",
+)
 @output_options
 @guard
-def bets(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, bet_specs: tuple[str, ...],
-         bet_files: tuple[str, ...], all_bets: bool, events: bool, fair_pay: bool,
-         target_edge: str | None, list_only: bool, max_bets: int, fmt: str, digits: int,
-         output: str | None, raw_csv: bool) -> None:
+def bets(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules: str,
+    bet_specs: tuple[str, ...],
+    bet_files: tuple[str, ...],
+    all_bets: bool,
+    events: bool,
+    fair_pay: bool,
+    target_edge: str | None,
+    list_only: bool,
+    max_bets: int,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    raw_csv: bool,
+) -> None:
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
     from analyzer.output.bet_tables import bet_report, catalogue_listing
     from analyzer.output.files import refuse_inputs
@@ -184,13 +264,26 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, rules: st
 
     refuse_inputs([output], bet_files)
     if list_only:
-        given = [name for name, value in (
-            ("--bet", bet_specs), ("--bet-file", bet_files), ("--all", all_bets), ("--events", events),
-            ("--fair-pay", fair_pay), ("--target-edge", target_edge), ("--decks", decks),
-            ("--shoe", shoe_text), ("--remove", remove)) if value not in (None, False, ())]
+        given = [
+            name
+            for name, value in (
+                ("--bet", bet_specs),
+                ("--bet-file", bet_files),
+                ("--all", all_bets),
+                ("--events", events),
+                ("--fair-pay", fair_pay),
+                ("--target-edge", target_edge),
+                ("--decks", decks),
+                ("--shoe", shoe_text),
+                ("--remove", remove),
+            )
+            if value not in (None, False, ())
+        ]
         if given:
-            raise UsageProblem(f"--list prints the catalogue and takes no {', '.join(given)}: give --list "
-                               "alone, or the bets without --list")
+            raise UsageProblem(
+                f"--list prints the catalogue and takes no {', '.join(given)}: give --list "
+                "alone, or the bets without --list"
+            )
         emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
         return
     from analyzer.engine.evaluate import one_shot
@@ -198,6 +291,15 @@ def bets(decks: int | None, shoe_text: str | None, remove: str | None, rules: st
     shoe = build_shoe(decks, shoe_text, remove)
     tableau = tableau_of(rules)
     with one_shot():
-        tables = bet_report(shoe, bet_specs, bet_files, all_bets=all_bets, events=events,
-                            fair_pay=fair_pay, target_edge=target_edge, tableau=tableau, max_bets=max_bets)
+        tables = bet_report(
+            shoe,
+            bet_specs,
+            bet_files,
+            all_bets=all_bets,
+            events=events,
+            fair_pay=fair_pay,
+            target_edge=target_edge,
+            tableau=tableau,
+            max_bets=max_bets,
+        )
     emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)

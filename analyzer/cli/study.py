@@ -21,61 +21,173 @@ from analyzer.cli.common import (
 
 
 @click.command("study")
-@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
-              help="A bet to study (repeatable): any catalogue bet (dragon-7, panda-8, tie:9, ...) or the "
-              "multi-coup banker-streak[:1-4].")
-@click.option("--bet-file", "bet_files", multiple=True, type=click.Path(dir_okay=False),
-              help="A TOML file of bets to study (repeatable).")
+@click.option(
+    "--bet",
+    "bet_specs",
+    multiple=True,
+    metavar="NAME[:PARAM]",
+    help="A bet to study (repeatable): any catalogue bet (dragon-7, panda-8, tie:9, ...) or the "
+    "multi-coup banker-streak[:1-4].",
+)
+@click.option(
+    "--bet-file",
+    "bet_files",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="A TOML file of bets to study (repeatable).",
+)
 @click.option("--shoes", type=click.IntRange(min=1), default=10_000, show_default=True, help="Shoes to deal.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed: shoe i is the same for a seed whatever the partitioning.")
-@click.option("--strategy", "strategies", multiple=True, type=click.Choice(["perfect", "count", "flat"]),
-              help="perfect (bet when the exact EV > --min-edge), count (--tags, --bet-when) or flat "
-              "(every coup); repeatable (default: perfect).")
-@click.option("--min-edge", default="0", show_default=True, metavar="EDGE",
-              help="Perfect play bets when the exact EV exceeds this (units, e.g. 0.01, or 1%).")
-@click.option("--tags", default=None, metavar="TAGS",
-              help="Count tags: 10 (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), e.g. 0,0,0,-1,-1,-1,-1,2,2,0.")
-@click.option("--bet-when", default=None, metavar="TRIGGER",
-              help="Count trigger: rc>=N (running count) or tc>=X (true count = rc / (unseen cards / 52)).")
-@click.option("--initial-count", type=int, default=0, show_default=True,
-              help="Running count at the start of each shoe (before the shown card).")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed: shoe i is the same for a seed whatever the partitioning.",
+)
+@click.option(
+    "--strategy",
+    "strategies",
+    multiple=True,
+    type=click.Choice(["perfect", "count", "flat"]),
+    help="perfect (bet when the exact EV > --min-edge), count (--tags, --bet-when) or flat "
+    "(every coup); repeatable (default: perfect).",
+)
+@click.option(
+    "--min-edge",
+    default="0",
+    show_default=True,
+    metavar="EDGE",
+    help="Perfect play bets when the exact EV exceeds this (units, e.g. 0.01, or 1%).",
+)
+@click.option(
+    "--tags",
+    default=None,
+    metavar="TAGS",
+    help="Count tags: 10 (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), e.g. 0,0,0,-1,-1,-1,-1,2,2,0.",
+)
+@click.option(
+    "--bet-when",
+    default=None,
+    metavar="TRIGGER",
+    help="Count trigger: rc>=N (running count) or tc>=X (true count = rc / (unseen cards / 52)).",
+)
+@click.option(
+    "--initial-count",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Running count at the start of each shoe (before the shown card).",
+)
 @click.option("--decks", type=click.IntRange(min=1), default=8, show_default=True, help="Decks in the shoe.")
-@click.option("--cut-card", type=click.IntRange(min=0), default=14, show_default=True,
-              help="Cards behind the cut card.")
-@click.option("--burn", type=click.Choice(["standard", "none"]), default="standard", show_default=True,
-              help="standard: show the first card, burn as many as its value (10/J/Q/K: 10) unseen.")
-@click.option("--end-rule", type=click.Choice(["jacobson", "wizard"]), default="jacobson", show_default=True,
-              help="jacobson: after the cut card, finish the coup and deal one more (cut card first: that "
-              "coup and one more); wizard: the same, but cut card first: only that coup.")
+@click.option(
+    "--cut-card", type=click.IntRange(min=0), default=14, show_default=True, help="Cards behind the cut card."
+)
+@click.option(
+    "--burn",
+    type=click.Choice(["standard", "none"]),
+    default="standard",
+    show_default=True,
+    help="standard: show the first card, burn as many as its value (10/J/Q/K: 10) unseen.",
+)
+@click.option(
+    "--end-rule",
+    type=click.Choice(["jacobson", "wizard"]),
+    default="jacobson",
+    show_default=True,
+    help="jacobson: after the cut card, finish the coup and deal one more (cut card first: that "
+    "coup and one more); wizard: the same, but cut card first: only that coup.",
+)
 @rules_option
-@click.option("--depth-bin", type=click.IntRange(min=1), default=26, show_default=True,
-              help="Cards per row of the EV-by-depth table.")
-@click.option("--block", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Shoes per block of work (a setting: results depend on it, never on the workers).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Local processes.")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run on this Dask distributed scheduler (e.g. tcp://10.0.0.5:8786; the 'cluster' extra).")
-@click.option("--table", "table_names", default="all", show_default=True, metavar="NAMES",
-              help="Tables: results, depth, cut-card, or all (comma-separated).")
-@click.option("--plot", "plot_file", default=None, metavar="FILE.png|svg",
-              help="Also draw the EV and P(EV > 0) by depth (needs matplotlib: the 'plot' extra).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "csv", "json"]), default="text",
-              show_default=True, help="Output format; JSON gives {\"results\": [...]} with every estimate.")
-@click.option("--digits", type=click.IntRange(min=0, max=12), default=4, show_default=True,
-              help="Decimals shown in text tables.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write to this file (atomically) instead of standard output.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on standard error (default: when it is a terminal).")
+@click.option(
+    "--depth-bin",
+    type=click.IntRange(min=1),
+    default=26,
+    show_default=True,
+    help="Cards per row of the EV-by-depth table.",
+)
+@click.option(
+    "--block",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Shoes per block of work (a setting: results depend on it, never on the workers).",
+)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local processes.")
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on this Dask distributed scheduler (e.g. tcp://10.0.0.5:8786; the 'cluster' extra).",
+)
+@click.option(
+    "--table",
+    "table_names",
+    default="all",
+    show_default=True,
+    metavar="NAMES",
+    help="Tables: results, depth, cut-card, or all (comma-separated).",
+)
+@click.option(
+    "--plot",
+    "plot_file",
+    default=None,
+    metavar="FILE.png|svg",
+    help="Also draw the EV and P(EV > 0) by depth (needs matplotlib: the 'plot' extra).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "csv", "json"]),
+    default="text",
+    show_default=True,
+    help='Output format; JSON gives {"results": [...]} with every estimate.',
+)
+@click.option(
+    "--digits",
+    type=click.IntRange(min=0, max=12),
+    default=4,
+    show_default=True,
+    help="Decimals shown in text tables.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write to this file (atomically) instead of standard output.",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on standard error (default: when it is a terminal).",
+)
 @guard
-def study(bet_specs: tuple[str, ...], bet_files: tuple[str, ...], shoes: int, seed: int,
-          strategies: tuple[str, ...], min_edge: str, tags: str | None, bet_when: str | None,
-          initial_count: int,
-          decks: int, cut_card: int, burn: str, end_rule: str, rules: str, depth_bin: int, block: int,
-          workers: int, scheduler: str | None, table_names: str, plot_file: str | None, fmt: str, digits: int,
-          output: str | None, progress: bool | None) -> None:
+def study(
+    bet_specs: tuple[str, ...],
+    bet_files: tuple[str, ...],
+    shoes: int,
+    seed: int,
+    strategies: tuple[str, ...],
+    min_edge: str,
+    tags: str | None,
+    bet_when: str | None,
+    initial_count: int,
+    decks: int,
+    cut_card: int,
+    burn: str,
+    end_rule: str,
+    rules: str,
+    depth_bin: int,
+    block: int,
+    workers: int,
+    scheduler: str | None,
+    table_names: str,
+    plot_file: str | None,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    progress: bool | None,
+) -> None:
     """Walk real shoes and price every bet before every coup exactly: what card counting (or
     computer-perfect play) is worth, with standard errors, the EV by depth and the cut-card
     effect.  Example: ``punto-banco study --bet dragon-7 --shoes 100000 --strategy perfect``."""
@@ -85,16 +197,31 @@ def study(bet_specs: tuple[str, ...], bet_files: tuple[str, ...], shoes: int, se
     from analyzer.studies.study import plot as draw
 
     names = table_names_of(table_names, STUDY_TABLES)
-    same = (plot_file is not None and output is not None
-            and os.path.realpath(plot_file) == os.path.realpath(output))
+    same = (
+        plot_file is not None
+        and output is not None
+        and os.path.realpath(plot_file) == os.path.realpath(output)
+    )
     if same:
         raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
-    spec = make_spec(bet_specs or (() if bet_files else ("dragon-7",)), bet_files=bet_files, shoes=shoes,
-                     seed=seed, strategies=strategies or ("perfect",), decks=decks, cut_card=cut_card,
-                     burn=burn,
-                     end_rule=end_rule, tableau=tableau_of(rules), min_edge=min_edge, tags=tags,
-                     bet_when=bet_when,
-                     initial_count=initial_count, depth_bin=depth_bin, block=block)
+    spec = make_spec(
+        bet_specs or (() if bet_files else ("dragon-7",)),
+        bet_files=bet_files,
+        shoes=shoes,
+        seed=seed,
+        strategies=strategies or ("perfect",),
+        decks=decks,
+        cut_card=cut_card,
+        burn=burn,
+        end_rule=end_rule,
+        tableau=tableau_of(rules),
+        min_edge=min_edge,
+        tags=tags,
+        bet_when=bet_when,
+        initial_count=initial_count,
+        depth_bin=depth_bin,
+        block=block,
+    )
     show = sys.stderr.isatty() if progress is None else progress
     if show:
         with click.progressbar(length=shoes, label="dealing shoes", file=sys.stderr) as bar:
@@ -107,8 +234,9 @@ def study(bet_specs: tuple[str, ...], bet_files: tuple[str, ...], shoes: int, se
             result = run(spec, workers=workers, scheduler=scheduler, progress=step)
     else:
         result = run(spec, workers=workers, scheduler=scheduler)
-    meta: dict[str, Any] = provenance(command_line(), f"{decks} decks ({52 * decks} cards)",
-                                      spec.dealing.tableau.describe())
+    meta: dict[str, Any] = provenance(
+        command_line(), f"{decks} decks ({52 * decks} cards)", spec.dealing.tableau.describe()
+    )
     if fmt == "json":
         text = study_json(result, meta)
     else:

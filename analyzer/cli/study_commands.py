@@ -21,28 +21,79 @@ from analyzer.cli.common import (
 
 
 @click.command()
-@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
-              help="A catalogue bet (repeatable), e.g. banker, tie:9, dragon-7 (default: the main bets).")
+@click.option(
+    "--bet",
+    "bet_specs",
+    multiple=True,
+    metavar="NAME[:PARAM]",
+    help="A catalogue bet (repeatable), e.g. banker, tie:9, dragon-7 (default: the main bets).",
+)
 @click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
-@click.option("--table", "table_names", default="outcomes", show_default=True, metavar="NAMES",
-              help="Engine tables, comma-separated: outcomes, totals, naturals, cards, all, or none.")
-@click.option("--quantity", "quantity_names", default="all", show_default=True, metavar="NAMES",
-              help="Bet quantities, comma-separated: house-edge, resolved, ev, variance, pay, or all.")
-@click.option("--target-edge", default=None, metavar="PERCENT",
-              help="Solve the pays for this house edge (percent) instead of the fair pays.")
-@click.option("--crossing", "crossing_levels", multiple=True, metavar="PERCENT",
-              help="Smallest number of decks at which each bet's house edge crosses PERCENT (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "latex", "json"]), default="text",
-              show_default=True, help="Output format; JSON keeps every exact value and coefficient.")
-@click.option("--digits", type=WholeNumber(0, 1000), default=10, show_default=True,
-              help="Decimals shown, rounded exactly (never through a float).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write to this file (atomically) instead of standard output.")
+@click.option(
+    "--table",
+    "table_names",
+    default="outcomes",
+    show_default=True,
+    metavar="NAMES",
+    help="Engine tables, comma-separated: outcomes, totals, naturals, cards, all, or none.",
+)
+@click.option(
+    "--quantity",
+    "quantity_names",
+    default="all",
+    show_default=True,
+    metavar="NAMES",
+    help="Bet quantities, comma-separated: house-edge, resolved, ev, variance, pay, or all.",
+)
+@click.option(
+    "--target-edge",
+    default=None,
+    metavar="PERCENT",
+    help="Solve the pays for this house edge (percent) instead of the fair pays.",
+)
+@click.option(
+    "--crossing",
+    "crossing_levels",
+    multiple=True,
+    metavar="PERCENT",
+    help="Smallest number of decks at which each bet's house edge crosses PERCENT (repeatable).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "latex", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format; JSON keeps every exact value and coefficient.",
+)
+@click.option(
+    "--digits",
+    type=WholeNumber(0, 1000),
+    default=10,
+    show_default=True,
+    help="Decimals shown, rounded exactly (never through a float).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write to this file (atomically) instead of standard output.",
+)
 @rules_option
 @guard
-def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quantity_names: str,
-             target_edge: str | None, crossing_levels: tuple[str, ...], fmt: str, digits: int,
-             output: str | None, rules: str) -> None:
+def symbolic(
+    bet_specs: tuple[str, ...],
+    all_bets: bool,
+    table_names: str,
+    quantity_names: str,
+    target_edge: str | None,
+    crossing_levels: tuple[str, ...],
+    fmt: str,
+    digits: int,
+    output: str | None,
+    rules: str,
+) -> None:
     """Closed forms in the number of decks d: each probability, EV, house edge, variance and
     fair pay as an exact rational function of d, with its infinite-deck limit, its 1/d
     correction and its values for the first deck counts."""
@@ -57,31 +108,88 @@ def symbolic(bet_specs: tuple[str, ...], all_bets: bool, table_names: str, quant
     levels = [parse_amount(x, "--crossing") / 100 for x in crossing_levels]
     tableau = tableau_of(rules)
     info = {**meta(command_line(), Shoe.standard(1), tableau), "shoe": STANDARD_SHOE}
-    emit(symbolic_report(bet_specs, all_bets=all_bets, tables=names, quantities=quantities,
-                         target_edge=edge, crossings=levels, fmt=fmt, digits=digits, meta=info,
-                         tableau=tableau), output)
+    emit(
+        symbolic_report(
+            bet_specs,
+            all_bets=all_bets,
+            tables=names,
+            quantities=quantities,
+            target_edge=edge,
+            crossings=levels,
+            fmt=fmt,
+            digits=digits,
+            meta=info,
+            tableau=tableau,
+        ),
+        output,
+    )
 
 
 @click.command()
 @shoe_options
-@click.option("--bet", "bet_specs", multiple=True, metavar="NAME[:PARAM]",
-              help="A catalogue bet (repeatable); default: the main bets.")
+@click.option(
+    "--bet",
+    "bet_specs",
+    multiple=True,
+    metavar="NAME[:PARAM]",
+    help="A catalogue bet (repeatable); default: the main bets.",
+)
 @click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
-@click.option("--by", type=click.Choice(["rank", "value"]), default="rank", show_default=True,
-              help="Remove one card of each rank (A..K) or of each point value (A..9, 10/J/Q/K).")
-@click.option("--depth", type=WholeNumber(1, 13), default=4, show_default=True,
-              help="Depletion table: remove k = 1..DEPTH cards of one rank (or value).")
-@click.option("--max-tag", type=WholeNumber(1, 20), default=3, show_default=True,
-              help="Largest |tag| tried for the suggested count systems.")
-@click.option("--table", "table_names", default="all", show_default=True, metavar="NAMES",
-              help="Tables to print, comma-separated: summary, eor, depletion, published, or all.")
-@click.option("--plot", "plot_file", default=None, metavar="FILE.png|svg",
-              help="Also draw the EOR chart (needs matplotlib: the 'plot' extra).")
+@click.option(
+    "--by",
+    type=click.Choice(["rank", "value"]),
+    default="rank",
+    show_default=True,
+    help="Remove one card of each rank (A..K) or of each point value (A..9, 10/J/Q/K).",
+)
+@click.option(
+    "--depth",
+    type=WholeNumber(1, 13),
+    default=4,
+    show_default=True,
+    help="Depletion table: remove k = 1..DEPTH cards of one rank (or value).",
+)
+@click.option(
+    "--max-tag",
+    type=WholeNumber(1, 20),
+    default=3,
+    show_default=True,
+    help="Largest |tag| tried for the suggested count systems.",
+)
+@click.option(
+    "--table",
+    "table_names",
+    default="all",
+    show_default=True,
+    metavar="NAMES",
+    help="Tables to print, comma-separated: summary, eor, depletion, published, or all.",
+)
+@click.option(
+    "--plot",
+    "plot_file",
+    default=None,
+    metavar="FILE.png|svg",
+    help="Also draw the EOR chart (needs matplotlib: the 'plot' extra).",
+)
 @output_options
 @guard
-def eor(decks: int | None, shoe_text: str | None, remove: str | None, rules: str, bet_specs: tuple[str, ...],
-        all_bets: bool, by: str, depth: int, max_tag: int, table_names: str, plot_file: str | None,
-        fmt: str, digits: int, output: str | None, raw_csv: bool) -> None:
+def eor(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules: str,
+    bet_specs: tuple[str, ...],
+    all_bets: bool,
+    by: str,
+    depth: int,
+    max_tag: int,
+    table_names: str,
+    plot_file: str | None,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    raw_csv: bool,
+) -> None:
     """Effects of removal: the exact change in each bet's EV (and house edge) when one card of
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
@@ -95,8 +203,9 @@ def eor(decks: int | None, shoe_text: str | None, remove: str | None, rules: str
     chosen = choose_bets(bet_specs, (), all_bets)
     tableau = tableau_of(rules)
     report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag, tableau=tableau)
-    text = render(eor_tables(report, names), fmt, digits, meta(command_line(), shoe, tableau),
-                  raw_csv=raw_csv)
+    text = render(
+        eor_tables(report, names), fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv
+    )
     if plot_file is None:
         emit(text, output)
         return

@@ -29,7 +29,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from analyzer.core.cards import COLOURS, RANKS, SUITS, Card, Colour, Rank, Suit, hand_total, parse_cards
-from analyzer.core.reads import BASE_FIELDS, FIELD_INDEX, POSITIONS, PositionSet, RankDetail, Reads, SuitDetail
+from analyzer.core.reads import (
+    BASE_FIELDS,
+    FIELD_INDEX,
+    POSITIONS,
+    PositionSet,
+    RankDetail,
+    Reads,
+    SuitDetail,
+)
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import CoupError, UndeclaredReadError
 
@@ -50,8 +58,12 @@ class Winner(enum.StrEnum):
 #: Record positions: index -> (machine name, label).
 POSITION_NAMES: tuple[str, ...] = ("player_1", "banker_1", "player_2", "banker_2", "player_3", "banker_3")
 POSITION_LABELS: tuple[str, ...] = (
-    "Player 1st card", "Banker 1st card", "Player 2nd card", "Banker 2nd card",
-    "Player 3rd card", "Banker 3rd card",
+    "Player 1st card",
+    "Banker 1st card",
+    "Player 2nd card",
+    "Banker 2nd card",
+    "Player 3rd card",
+    "Banker 3rd card",
 )
 P1, B1, P2, B2, P3, B3 = POSITIONS
 #: The naturals partition of a coup (:attr:`Coup.naturals`) and how tables label it.
@@ -176,8 +188,14 @@ class DealtCard:
 
     __slots__ = ("_card", "_code", "_colour", "_rank", "_suit", "value")
 
-    def __init__(self, value: int, rank: RankLabel | None = None, suit: SuitLabel | None = None,
-                 colour: ColourLabel | None = None, card: object = None) -> None:
+    def __init__(
+        self,
+        value: int,
+        rank: RankLabel | None = None,
+        suit: SuitLabel | None = None,
+        colour: ColourLabel | None = None,
+        card: object = None,
+    ) -> None:
         self.value = value
         self._rank = rank
         self._suit = suit
@@ -191,7 +209,8 @@ class DealtCard:
         if self._rank is None:
             raise UndeclaredReadError(
                 f"a bet read the rank of a card of value {self.value}, but it declared it reads "
-                "point values only (ranks='none')")
+                "point values only (ranks='none')"
+            )
         return self._rank
 
     @property
@@ -200,7 +219,8 @@ class DealtCard:
         if self._suit is None:
             raise UndeclaredReadError(
                 "a bet read the suit of a card, but the card's suit is not known to it: declare "
-                "suits='suit' or 'suit-equality' (or give the cards with their suits)")
+                "suits='suit' or 'suit-equality' (or give the cards with their suits)"
+            )
         return self._suit
 
     @property
@@ -209,7 +229,8 @@ class DealtCard:
         if self._colour is None:
             raise UndeclaredReadError(
                 "a bet read the colour of a card, but the card's colour is not known to it: declare "
-                "suits='colour' or 'colour-equality'")
+                "suits='colour' or 'colour-equality'"
+            )
         return self._colour
 
     @property
@@ -242,14 +263,20 @@ class DealtCard:
         if self._suit is None or self._rank is None:
             raise UndeclaredReadError(
                 "a bet compared two cards as cards (rank and suit), but declared less: declare "
-                "suits='same-card' (or finer)")
+                "suits='same-card' (or finer)"
+            )
         return ("card", self.value, _label_key(self._rank), _label_key(self._suit))
 
     @property
     def key(self) -> tuple[object, ...]:
         """Hashable, sortable identity of what is known of the card."""
-        return (self.value, _label_key(self._rank), _label_key(self._suit), _label_key(self._colour),
-                self._card if self._card is not None else ())
+        return (
+            self.value,
+            _label_key(self._rank),
+            _label_key(self._suit),
+            _label_key(self._colour),
+            self._card if self._card is not None else (),
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DealtCard) and self.key == other.key
@@ -272,7 +299,9 @@ class DealtCard:
         if self._suit is not None:
             return text + f"~{self._suit.index}"
         if self._colour is not None:
-            return text + (self._colour.value[0] if isinstance(self._colour, Colour) else f"~c{self._colour.index}")
+            return text + (
+                self._colour.value[0] if isinstance(self._colour, Colour) else f"~c{self._colour.index}"
+            )
         return text
 
 
@@ -301,8 +330,12 @@ class Coup:
 
     __slots__ = ("_blocks", "_cards", "_fields", "_hash")
 
-    def __init__(self, fields: Sequence[object], cards: Sequence[DealtCard | None] | None,
-                 blocks: Sequence[tuple[PositionSet, tuple[DealtCard, ...], Flag]] = ()) -> None:
+    def __init__(
+        self,
+        fields: Sequence[object],
+        cards: Sequence[DealtCard | None] | None,
+        blocks: Sequence[tuple[PositionSet, tuple[DealtCard, ...], Flag]] = (),
+    ) -> None:
         """Low level; use :func:`resolve` or :meth:`project`.  ``fields`` follow
         :data:`~analyzer.core.reads.BASE_FIELDS` (``UNKNOWN`` where not carried); ``cards`` by
         position (``None`` where not dealt) for a full record, else ``None`` with ``blocks``:
@@ -315,8 +348,13 @@ class Coup:
     # -- identity ---------------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Coup) and self._hash == other._hash and self._fields == other._fields
-                and self._cards == other._cards and self._blocks == other._blocks)
+        return (
+            isinstance(other, Coup)
+            and self._hash == other._hash
+            and self._fields == other._fields
+            and self._cards == other._cards
+            and self._blocks == other._blocks
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -337,8 +375,8 @@ class Coup:
         value = self._fields[FIELD_INDEX[name]]
         if value is UNKNOWN:
             raise UndeclaredReadError(
-                f"a bet read the coup's {name}, which it did not declare it reads: add {name!r} "
-                "to its reads")
+                f"a bet read the coup's {name}, which it did not declare it reads: add {name!r} to its reads"
+            )
         return value
 
     winner: Winner = property(lambda self: self._get("winner"))  # type: ignore[assignment]
@@ -349,9 +387,11 @@ class Coup:
     player_natural: bool = property(lambda self: self._get("player_natural"))  # type: ignore[assignment]
     banker_natural: bool = property(lambda self: self._get("banker_natural"))  # type: ignore[assignment]
     player_two_card_total: int = property(  # type: ignore[assignment]
-        lambda self: self._get("player_two_card_total"))
+        lambda self: self._get("player_two_card_total")
+    )
     banker_two_card_total: int = property(  # type: ignore[assignment]
-        lambda self: self._get("banker_two_card_total"))
+        lambda self: self._get("banker_two_card_total")
+    )
     player_third: int | None = property(lambda self: self._get("player_third"))  # type: ignore[assignment]
     banker_third: int | None = property(lambda self: self._get("banker_third"))  # type: ignore[assignment]
 
@@ -414,7 +454,8 @@ class Coup:
                 return cards[0] if cards else None
         raise UndeclaredReadError(
             f"a bet read the {POSITION_LABELS[position]} by position, which it did not declare: "
-            f"declare the set {{{POSITION_NAMES[position]}}} (or read a set that holds it as a set)")
+            f"declare the set {{{POSITION_NAMES[position]}}} (or read a set that holds it as a set)"
+        )
 
     def cards(self, positions: Iterable[int]) -> Any:
         """The dealt cards at ``positions`` as a :class:`~analyzer.core.hands.CardGroup`
@@ -456,7 +497,9 @@ class Coup:
     def _hand(self, side: int) -> tuple[DealtCard, ...]:
         if self._cards is None:
             raise UndeclaredReadError("a bet read a hand by position; read it as a set: cards(PLAYER_HAND)")
-        return tuple(c for c in (self._cards[side], self._cards[side + 2], self._cards[side + 4]) if c is not None)
+        return tuple(
+            c for c in (self._cards[side], self._cards[side + 2], self._cards[side + 4]) if c is not None
+        )
 
     # -- pair flags (derived from the cards, here only) --------------------------------------
 
@@ -491,8 +534,10 @@ class Coup:
             return f"{name} {' '.join(map(str, hand))} ({tag})"
 
         result = "Tie" if self.winner is Winner.TIE else f"{self.winner.label} wins"
-        return (f"{side('Player', self.player, self.player_total, self.player_natural)}, "
-                f"{side('Banker', self.banker, self.banker_total, self.banker_natural)}: {result}")
+        return (
+            f"{side('Player', self.player, self.player_total, self.player_natural)}, "
+            f"{side('Banker', self.banker, self.banker_total, self.banker_natural)}: {result}"
+        )
 
     # -- projection ---------------------------------------------------------------------------
 
@@ -507,10 +552,14 @@ class Coup:
         if not self.is_full:
             raise CoupError("only a full coup record (from resolve) can be projected")
         assert self._cards is not None
-        fields = [v if name in reads.fields else UNKNOWN for name, v in zip(BASE_FIELDS, self._fields, strict=True)]
+        fields = [
+            v if name in reads.fields else UNKNOWN for name, v in zip(BASE_FIELDS, self._fields, strict=True)
+        ]
         if "player_total" in reads.fields and "banker_total" in reads.fields:
             fields[0] = self._fields[0]
-        blocks = [(b, [c for i, c in enumerate(self._cards) if i in b and c is not None]) for b in reads.blocks]
+        blocks = [
+            (b, [c for i, c in enumerate(self._cards) if i in b and c is not None]) for b in reads.blocks
+        ]
         return build_record(fields, blocks, reads)
 
     def narrow(self, reads: Reads) -> Coup:
@@ -526,12 +575,24 @@ class Coup:
         for name in reads.fields:
             fields[FIELD_INDEX[name]] = self._get(name)
         if "player_total" in reads.fields and "banker_total" in reads.fields:
-            fields[0] = self._fields[0] if self._fields[0] is not UNKNOWN else (
-                Winner.PLAYER if self.player_total > self.banker_total
-                else Winner.BANKER if self.banker_total > self.player_total else Winner.TIE)
+            fields[0] = (
+                self._fields[0]
+                if self._fields[0] is not UNKNOWN
+                else (
+                    Winner.PLAYER
+                    if self.player_total > self.banker_total
+                    else Winner.BANKER
+                    if self.banker_total > self.player_total
+                    else Winner.TIE
+                )
+            )
         groups = [self.cards(b) for b in reads.blocks]
-        return build_record(fields, [(b, list(g)) for b, g in zip(reads.blocks, groups, strict=True)], reads,
-                            [g.flag for g in groups])
+        return build_record(
+            fields,
+            [(b, list(g)) for b, g in zip(reads.blocks, groups, strict=True)],
+            reads,
+            [g.flag for g in groups],
+        )
 
 
 def card_of(card: Card) -> DealtCard:
@@ -544,8 +605,12 @@ def card_of(card: Card) -> DealtCard:
 Flag = tuple[str, str, int] | None
 
 
-def build_record(fields: Sequence[object], blocks: Sequence[tuple[PositionSet, Sequence[DealtCard]]],
-                 reads: Reads, flags: Sequence[Flag] | None = None) -> Coup:
+def build_record(
+    fields: Sequence[object],
+    blocks: Sequence[tuple[PositionSet, Sequence[DealtCard]]],
+    reads: Reads,
+    flags: Sequence[Flag] | None = None,
+) -> Coup:
     """The record a bet with ``reads`` sees: ``fields`` (base fields, UNKNOWN where not read)
     and, per block of ``reads``, its dealt cards; ranks and suits are reduced to what ``reads``
     tells apart, anonymous classes numbered canonically (the smallest labelling under renaming
@@ -558,8 +623,10 @@ def build_record(fields: Sequence[object], blocks: Sequence[tuple[PositionSet, S
         UndeclaredReadError: a card lacks the rank or suit ``reads`` needs.
     """
     given = list(flags) if flags is not None else [None] * len(blocks)
-    raw = tuple((members, tuple(_reduce(c, reads) for c in cards), _flag(cards, reads, given[i]))
-                for i, (members, cards) in enumerate(blocks))
+    raw = tuple(
+        (members, tuple(_reduce(c, reads) for c in cards), _flag(cards, reads, given[i]))
+        for i, (members, cards) in enumerate(blocks)
+    )
     return Coup(fields, None, canonical_blocks(raw))
 
 
@@ -651,8 +718,10 @@ def canonical_blocks(raw: RawBlocks) -> tuple[tuple[PositionSet, tuple[DealtCard
         if best is None or key < best:
             best = key
     assert best is not None
-    out = tuple((members, tuple(_dealt(c) for c in cards), flag)
-                for (members, _, flag), cards in zip(raw, best, strict=True))
+    out = tuple(
+        (members, tuple(_dealt(c) for c in cards), flag)
+        for (members, _, flag), cards in zip(raw, best, strict=True)
+    )
     if len(_CANONICAL) > 200_000:
         _CANONICAL.clear()
     _CANONICAL[raw] = out
@@ -671,8 +740,11 @@ def _renamings(raw: RawBlocks) -> Iterator[tuple[dict[int, int], dict[int, int],
         for b, (_, cards, _) in enumerate(raw):
             for c in cards:
                 if c[part][:1] == (_CLASS,):
-                    others = tuple(c[i][:1] if c[i][:1] in ((_CLASS,), (_LOCAL,)) else c[i]
-                                   for i in (1, 2, 3) if i != part)
+                    others = tuple(
+                        c[i][:1] if c[i][:1] in ((_CLASS,), (_LOCAL,)) else c[i]
+                        for i in (1, 2, 3)
+                        if i != part
+                    )
                     signature.setdefault(c[part][1], []).append((b, c[0], others))
         groups: dict[tuple[object, ...], list[int]] = {}
         for cls, sig in signature.items():
@@ -683,11 +755,16 @@ def _renamings(raw: RawBlocks) -> Iterator[tuple[dict[int, int], dict[int, int],
         options = [list(itertools.permutations(g)) for g in groups]
         choices.append([[c for perm in combo for c in perm] for combo in itertools.product(*options)])
     for ranks, suits, colours in itertools.product(*choices):
-        yield ({c: i for i, c in enumerate(ranks)}, {c: i for i, c in enumerate(suits)},
-               {c: i for i, c in enumerate(colours)})
+        yield (
+            {c: i for i, c in enumerate(ranks)},
+            {c: i for i, c in enumerate(suits)},
+            {c: i for i, c in enumerate(colours)},
+        )
 
 
-def _rename(card: RawCard, rmap: dict[int, int], smap: dict[int, int], cmap: dict[int, int]) -> tuple[int, ...]:
+def _rename(
+    card: RawCard, rmap: dict[int, int], smap: dict[int, int], cmap: dict[int, int]
+) -> tuple[int, ...]:
     value, rank, suit, colour = card
     r = (_CLASS, rmap[rank[1]]) if rank[:1] == (_CLASS,) else rank
     s = (_CLASS, smap[suit[1]]) if suit[:1] == (_CLASS,) else suit
@@ -790,7 +867,7 @@ def record_from_json(data: object) -> Coup:
             values.append(v)
         elif v is None and name.endswith("third"):
             values.append(None)
-        elif type(v) is int and 0 <= v <= 9 or (name.endswith("cards") and v in (2, 3)):
+        elif (type(v) is int and 0 <= v <= 9) or (name.endswith("cards") and v in (2, 3)):
             values.append(v)
         else:
             raise ValueError(f"bad {name}")
@@ -799,8 +876,14 @@ def record_from_json(data: object) -> Coup:
         raise ValueError("bad record blocks")
     for block in blocks:
         members, codes, flag = block
-        if flag is not None and not (isinstance(flag, list) and len(flag) == 3 and flag[0] in ("suit", "colour")
-                                     and flag[1] in ("one", "mixed") and type(flag[2]) is int and -1 <= flag[2] < 4):
+        if flag is not None and not (
+            isinstance(flag, list)
+            and len(flag) == 3
+            and flag[0] in ("suit", "colour")
+            and flag[1] in ("one", "mixed")
+            and type(flag[2]) is int
+            and -1 <= flag[2] < 4
+        ):
             raise ValueError("bad flag")
         if not isinstance(members, list) or not all(type(m) is int and 0 <= m < 6 for m in members):
             raise ValueError("bad positions")
@@ -881,8 +964,12 @@ def resolve(cards: Sequence[Card] | str, tableau: Tableau = STANDARD) -> Coup:
     return coup_from_cards(seq[:4], third_p, third_b, tableau)
 
 
-def coup_from_cards(first_four: Sequence[Card], player_third: Card | None, banker_third: Card | None,
-                    tableau: Tableau = STANDARD) -> Coup:
+def coup_from_cards(
+    first_four: Sequence[Card],
+    player_third: Card | None,
+    banker_third: Card | None,
+    tableau: Tableau = STANDARD,
+) -> Coup:
     """The full record of a coup whose draws are already decided: the first four cards in
     dealing order and each side's third card (``None`` when it stood).  Totals, naturals and the
     winner come from the cards and ``tableau``'s naturals; the draws are not re-checked."""
@@ -891,9 +978,19 @@ def coup_from_cards(first_four: Sequence[Card], player_third: Card | None, banke
     pt = (p2 + (player_third.point if player_third else 0)) % 10
     bt = (b2 + (banker_third.point if banker_third else 0)) % 10
     winner = Winner.PLAYER if pt > bt else Winner.BANKER if bt > pt else Winner.TIE
-    fields = (winner, pt, bt, 2 + (player_third is not None), 2 + (banker_third is not None),
-              p2 in tableau.naturals, b2 in tableau.naturals, p2, b2,
-              player_third.point if player_third else None, banker_third.point if banker_third else None)
+    fields = (
+        winner,
+        pt,
+        bt,
+        2 + (player_third is not None),
+        2 + (banker_third is not None),
+        p2 in tableau.naturals,
+        b2 in tableau.naturals,
+        p2,
+        b2,
+        player_third.point if player_third else None,
+        banker_third.point if banker_third else None,
+    )
     cards = [card_of(c) for c in first_four] + [
         card_of(player_third) if player_third else None,
         card_of(banker_third) if banker_third else None,

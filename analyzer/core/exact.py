@@ -64,7 +64,6 @@ def _decimal(scaled: int, digits: int) -> Decimal:
     return Decimal((sign, tuple(int(ch) for ch in str(abs(scaled))), -digits))
 
 
-
 #: Bounds on numbers read from users and files: enough for any pay, stake or rate, small enough
 #: that no input can make the exact arithmetic explode (``1e999999999`` would).
 MAX_NUMBER_CHARS = 80
@@ -110,3 +109,30 @@ def parse_exact(text: object, what: str) -> Fraction:
     if match is None or (match.group(3) and abs(int(match.group(3)[1:])) > MAX_EXPONENT):
         raise bad
     return Fraction(raw)
+
+
+_WHOLE = re.compile(r"[0-9]+")
+_SIGNED = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(value: object, *, signed: bool = False) -> int | None:
+    """``value`` as a whole number, or ``None`` when it is not one: an ``int`` (not a bool), or
+    text of ASCII digits 0-9 (a sign only when ``signed``; spaces around ignored), at most
+    :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` digits.  Fullwidth or other Unicode digits,
+    ``1_000``, ``1.0`` and ``1e3`` are not whole numbers here, whatever Python's ``int()`` says.
+    Negative numbers need ``signed``.
+
+    >>> whole_number("12"), whole_number("-1", signed=True), whole_number("８"), whole_number("1_000")
+    (12, -1, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        if value.bit_length() > 4 * MAX_NUMBER_CHARS or (value < 0 and not signed):
+            return None
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) <= MAX_NUMBER_CHARS and (_SIGNED if signed else _WHOLE).fullmatch(text):
+            return int(text)
+    return None

@@ -84,15 +84,22 @@ class SuitDetail(enum.Enum):
     @property
     def per_set(self) -> bool:
         """True for the details that only say whether each read set is of one suit (colour)."""
-        return self in (SuitDetail.ONE_COLOUR, SuitDetail.ONE_SUIT, SuitDetail.ONE_COLOUR_NAMED,
-                        SuitDetail.ONE_SUIT_NAMED)
+        return self in (
+            SuitDetail.ONE_COLOUR,
+            SuitDetail.ONE_SUIT,
+            SuitDetail.ONE_COLOUR_NAMED,
+            SuitDetail.ONE_SUIT_NAMED,
+        )
 
     @property
     def exact_equivalent(self) -> SuitDetail:
         """The card-by-card detail that tells at least as much (for overlapping read sets)."""
-        return {SuitDetail.ONE_COLOUR: SuitDetail.COLOUR_EQUALITY, SuitDetail.ONE_SUIT: SuitDetail.SUIT_EQUALITY,
-                SuitDetail.ONE_COLOUR_NAMED: SuitDetail.COLOUR,
-                SuitDetail.ONE_SUIT_NAMED: SuitDetail.SUIT}.get(self, self)
+        return {
+            SuitDetail.ONE_COLOUR: SuitDetail.COLOUR_EQUALITY,
+            SuitDetail.ONE_SUIT: SuitDetail.SUIT_EQUALITY,
+            SuitDetail.ONE_COLOUR_NAMED: SuitDetail.COLOUR,
+            SuitDetail.ONE_SUIT_NAMED: SuitDetail.SUIT,
+        }.get(self, self)
 
     def covers(self, other: SuitDetail) -> bool:
         """True when a record read at ``self`` answers everything ``other`` asks."""
@@ -119,8 +126,18 @@ _COVERS: dict[SuitDetail, frozenset[SuitDetail]] = {
     _S.SUIT_EQUALITY: frozenset({_S.NONE, _S.SAME_CARD, _S.ONE_SUIT, _S.SUIT_EQUALITY}),
     _S.SUIT: frozenset(_S),
 }
-_JOIN_ORDER = (_S.NONE, _S.SAME_CARD, _S.ONE_COLOUR, _S.ONE_SUIT, _S.ONE_COLOUR_NAMED, _S.ONE_SUIT_NAMED,
-               _S.COLOUR_EQUALITY, _S.COLOUR, _S.SUIT_EQUALITY, _S.SUIT)
+_JOIN_ORDER = (
+    _S.NONE,
+    _S.SAME_CARD,
+    _S.ONE_COLOUR,
+    _S.ONE_SUIT,
+    _S.ONE_COLOUR_NAMED,
+    _S.ONE_SUIT_NAMED,
+    _S.COLOUR_EQUALITY,
+    _S.COLOUR,
+    _S.SUIT_EQUALITY,
+    _S.SUIT,
+)
 ALL_VALUES = frozenset(range(10))
 
 #: Positions by their index in a coup record: Player 1st, Banker 1st, Player 2nd, Banker 2nd

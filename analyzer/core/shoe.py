@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card, Rank, parse_card, parse_cards, parse_rank
+from analyzer.core.exact import whole_number
 from analyzer.errors import ShoeError
 
 #: The fewest cards a shoe may hold: one coup needs at least four.
@@ -285,7 +286,7 @@ def _one_card(token: object) -> Card:
 
 
 def _parse_int(text: str, what: str) -> int:
-    digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
-        raise ShoeError(f"bad count {digits!r} for {what}: use a whole number >= 0 (digits 0-9)")
-    return int(digits)
+    value = whole_number(text)
+    if value is None:
+        raise ShoeError(f"bad count {text.strip()!r} for {what}: use a whole number >= 0 (digits 0-9)")
+    return value

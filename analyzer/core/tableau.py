@@ -209,7 +209,7 @@ class Tableau:
             f"when_player_stood = {arr(self.banker_draws_when_player_stood)}",
             "",
             "# when the Player drew: for each Banker two-card total, the point values of the",
-            "# Player's third card on which the Banker draws (\"any\", or a list; [] for never)",
+            '# Player\'s third card on which the Banker draws ("any", or a list; [] for never)',
             "[banker.when_player_drew]",
         ]
         for total in TOTALS:
@@ -294,7 +294,9 @@ def parse_tableau(text: str, where: str = "rules") -> Tableau:
     for key, values in drew.items():
         if not (key.isascii() and key.isdigit() and len(key) == 1):
             raise RulesError(f"{where}: banker.when_player_drew key {key!r} is not a Banker total 0-9")
-        table[int(key)] = list(TOTALS) if values == "any" else _int_list(where, f"when_player_drew.{key}", values)
+        table[int(key)] = (
+            list(TOTALS) if values == "any" else _int_list(where, f"when_player_drew.{key}", values)
+        )
     for key in ("name", "title", "source"):
         if key in doc and not isinstance(doc[key], str):
             raise RulesError(f"{where}: key {key!r} must be text")
@@ -304,7 +306,9 @@ def parse_tableau(text: str, where: str = "rules") -> Tableau:
             doc.get("title", doc["name"]),
             naturals=_int_list(where, "naturals", doc["naturals"]),
             player_draws=_int_list(where, "player_draws", doc["player_draws"]),
-            banker_when_player_stood=_int_list(where, "banker.when_player_stood", banker["when_player_stood"]),
+            banker_when_player_stood=_int_list(
+                where, "banker.when_player_stood", banker["when_player_stood"]
+            ),
             banker_when_player_drew=table,
             source=doc.get("source", f"rules file {where}"),
         )
@@ -313,7 +317,9 @@ def parse_tableau(text: str, where: str = "rules") -> Tableau:
 
 
 def _int_list(where: str, key: str, values: object) -> list[int]:
-    if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+    if not isinstance(values, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
         raise RulesError(f"{where}: {key} must be a list of totals 0-9, e.g. [0, 1, 2]")
     if len(set(values)) != len(values):
         raise RulesError(f"{where}: {key} lists a total twice")
@@ -344,7 +350,9 @@ BANKER_STANDS_ON_6 = replace(
     STANDARD,
     name="banker-stands-on-6",
     title="Banker never draws on 6 (all else standard)",
-    banker_draws_on_third=tuple(frozenset() if t == 6 else s for t, s in enumerate(STANDARD.banker_draws_on_third)),
+    banker_draws_on_third=tuple(
+        frozenset() if t == 6 else s for t, s in enumerate(STANDARD.banker_draws_on_third)
+    ),
     source="variant for diagnosing engines; examples/rules/banker-stands-on-6.toml",
 )
 
@@ -355,11 +363,14 @@ BANKER_UNDER_5_WHEN_PLAYER_STOOD = replace(
     name="banker-under-5-when-player-stood",
     title="Banker draws on 0-4 only when the Player stood (all else standard)",
     banker_draws_when_player_stood=frozenset(range(5)),
-    source="a misreading printed on a public rules page; examples/rules/banker-under-5-when-player-stood.toml",
+    source="a misreading printed on a public rules page; "
+    "examples/rules/banker-under-5-when-player-stood.toml",
 )
 
 #: Named rule sets (cf. python-chess ``find_variant``).
-TABLEAUX: dict[str, Tableau] = {t.name: t for t in (STANDARD, BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD)}
+TABLEAUX: dict[str, Tableau] = {
+    t.name: t for t in (STANDARD, BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD)
+}
 
 
 def find_tableau(spec: str | Tableau) -> Tableau:

@@ -117,7 +117,9 @@ class ProgramBuilder:
         self.subterms: dict[tuple[int, ...], int] = {}
         self.factors: dict[FactorKey, int] = {}
         self.factor_parts: list[tuple[list[int], bool, bool]] = []  # subterms, needs ten, needs suit
-        self.compositions: dict[tuple[int, tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], int], ...]], int] = {}
+        self.compositions: dict[
+            tuple[int, tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], int], ...]], int
+        ] = {}
         self._by_demand: dict[tuple[SignedDemands, tuple[int, ...], int], int | None] = {}
         self._orbits: dict[tuple[Demand, tuple[int, ...]], tuple[tuple[tuple[int, ...], int], ...]] = {}
         self._value_factor: dict[tuple[object, ...], int] = {}
@@ -151,9 +153,12 @@ class ProgramBuilder:
             else:
                 per_value.setdefault(v, []).append((_norm_rank(v, r), s, m))
         values = sorted(set(per_value) | set(loose))
-        suits = sorted({s[1] for slots in per_value.values() for _, s, _ in slots if s is not None and s[0] == "g"})
-        colours = sorted({s[1] for slots in per_value.values() for _, s, _ in slots
-                          if s is not None and s[0] == "gc"})
+        suits = sorted(
+            {s[1] for slots in per_value.values() for _, s, _ in slots if s is not None and s[0] == "g"}
+        )
+        colours = sorted(
+            {s[1] for slots in per_value.values() for _, s, _ in slots if s is not None and s[0] == "gc"}
+        )
         frozen = {v: tuple(per_value.get(v, ())) for v in values}
         for sp in itertools.permutations(range(4), len(suits)):
             smap = dict(zip(suits, sp, strict=True))
@@ -162,13 +167,18 @@ class ProgramBuilder:
                 fids = []
                 for v in values:
                     slots = frozen[v]
-                    labels = tuple(smap[s[1]] if s[0] == "g" else cmap[s[1]] if s[0] == "gc" else -1
-                                   for _, s, _ in slots if s is not None)
+                    labels = tuple(
+                        smap[s[1]] if s[0] == "g" else cmap[s[1]] if s[0] == "gc" else -1
+                        for _, s, _ in slots
+                        if s is not None
+                    )
                     memo_key = (v, slots, loose.get(v, 0), labels)
                     fid = self._value_factor.get(memo_key)
                     if fid is None:
                         pools = [((r, _named_suit(s, smap, cmap)), m) for r, s, m in slots]
-                        fid = self._value_factor[memo_key] = self._factor((v, _canonical_pools(pools), loose.get(v, 0)))
+                        fid = self._value_factor[memo_key] = self._factor(
+                            (v, _canonical_pools(pools), loose.get(v, 0))
+                        )
                     fids.append(fid)
                 terms[tuple(sorted(fids))] += 1
         out = tuple(sorted(terms.items()))
@@ -285,7 +295,9 @@ def _canonical_pools(pools: list[tuple[tuple[Part, Part], int]]) -> tuple[tuple[
 
 
 @functools.lru_cache(maxsize=65536)
-def _canonical_pools_of(pools: tuple[tuple[tuple[Part, Part], int], ...]) -> tuple[tuple[tuple[Part, Part], int], ...]:
+def _canonical_pools_of(
+    pools: tuple[tuple[tuple[Part, Part], int], ...],
+) -> tuple[tuple[tuple[Part, Part], int], ...]:
     """Rename rank classes (by trying every renaming) and same-card suits (within each rank, by
     their counts) so that equal factors get equal keys."""
     merged: Counter[tuple[Part, Part]] = Counter()
@@ -304,8 +316,10 @@ def _canonical_pools_of(pools: tuple[tuple[tuple[Part, Part], int], ...]) -> tup
             if s is not None and s[0] == "l":
                 locals_by_rank.setdefault(r, []).append((m, s[1]))
         final: Counter[tuple[Part, Part]] = Counter()
-        relabel = {r: {old: new for new, (_, old) in enumerate(sorted(v, key=lambda x: (-x[0], x[1])))}
-                   for r, v in locals_by_rank.items()}
+        relabel = {
+            r: {old: new for new, (_, old) in enumerate(sorted(v, key=lambda x: (-x[0], x[1])))}
+            for r, v in locals_by_rank.items()
+        }
         for (r, s), m in renamed.items():
             if s is not None and s[0] == "l":
                 s = ("l", relabel[r][s[1]])
@@ -316,7 +330,9 @@ def _canonical_pools_of(pools: tuple[tuple[tuple[Part, Part], int], ...]) -> tup
     return best if best is not None else ()
 
 
-def _expand_locals(v: int, pools: tuple[tuple[tuple[Part, Part], int], ...]) -> list[list[tuple[tuple[object, ...], int]]]:
+def _expand_locals(
+    v: int, pools: tuple[tuple[tuple[Part, Part], int], ...]
+) -> list[list[tuple[tuple[object, ...], int]]]:
     """Every injective assignment of rank classes to 10-valued ranks and, per rank, of
     same-card suits to suits: the concrete pools of each summand."""
     classes = sorted({r[1] for (r, _), _ in pools if r is not None and r[0] == "c"})
@@ -325,7 +341,9 @@ def _expand_locals(v: int, pools: tuple[tuple[tuple[Part, Part], int], ...]) -> 
     out = []
     for ranks in itertools.permutations(free, len(classes)):
         rmap = dict(zip(classes, ranks, strict=True))
-        concrete_rank = [((("n", rmap[r[1]]) if r is not None and r[0] == "c" else r), s, m) for (r, s), m in pools]
+        concrete_rank = [
+            ((("n", rmap[r[1]]) if r is not None and r[0] == "c" else r), s, m) for (r, s), m in pools
+        ]
         by_rank: dict[Part, list[int]] = {}
         for i, (r, s, _) in enumerate(concrete_rank):
             if s is not None and s[0] == "l":
@@ -500,7 +518,7 @@ def evaluate_scalar(program: Program, shoe: ShoeCounts) -> list[int]:
 def fits_int64(size: int) -> bool:
     """True when every weight and count of a shoe of ``size`` cards fits int64: all are
     numbers of ordered draws of distinct cards, at most N!/(N-6)! (N <= 1448 cards)."""
-    return falling(size, min(size, MAX_CARDS)) <= INT64_MAX and size ** MAX_CARDS <= INT64_MAX
+    return falling(size, min(size, MAX_CARDS)) <= INT64_MAX and size**MAX_CARDS <= INT64_MAX
 
 
 class VectorPlan:
@@ -545,12 +563,17 @@ class VectorPlan:
         orbit = np.asarray(program.term_orbit, dtype=np.int64)
         if suits_alike:  # one term per orbit, carrying the orbit's total multiplicity
             comp_of = np.repeat(np.arange(len(cards)), ts[1:] - ts[:-1])
-            first = np.flatnonzero(np.r_[True, (comp_of[1:] != comp_of[:-1]) | (orbit[1:] != orbit[:-1])]) \
-                if len(comp_of) else comp_of
+            first = (
+                np.flatnonzero(np.r_[True, (comp_of[1:] != comp_of[:-1]) | (orbit[1:] != orbit[:-1])])
+                if len(comp_of)
+                else comp_of
+            )
             rows = first
             counts = np.add.reduceat(mult, first) if len(first) else mult[:0]
             row_comp = comp_of[first]
-            self.comp_start = np.flatnonzero(np.r_[True, row_comp[1:] != row_comp[:-1]]) if len(row_comp) else row_comp
+            self.comp_start = (
+                np.flatnonzero(np.r_[True, row_comp[1:] != row_comp[:-1]]) if len(row_comp) else row_comp
+            )
             term_cards = cards[row_comp]
         else:
             rows, counts = np.arange(len(mult), dtype=np.int64), mult

@@ -83,8 +83,11 @@ def _as_counts(shoes: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
     if isinstance(shoes, Shoe):
         shoes = [shoes]
     if isinstance(shoes, list | tuple) and shoes and all(isinstance(s, Shoe) for s in shoes):
-        rows = [s.suited for s in shoes] if all(s.suited is not None for s in shoes) else [
-            s.counts for s in shoes]
+        rows = (
+            [s.suited for s in shoes]
+            if all(s.suited is not None for s in shoes)
+            else [s.counts for s in shoes]
+        )
         big = max(max(r) for r in rows if r is not None) >= _SMALL
         arr = np.asarray(rows, dtype=object if big else np.int64)
     else:
@@ -94,8 +97,10 @@ def _as_counts(shoes: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
             raw = np.asarray(shoes)
         except (TypeError, ValueError) as exc:
             raise ShoeError(f"bad batch of shoes: {exc}; give whole-number counts per rank") from None
-        if raw.dtype.kind in "bcUSV" or (raw.dtype.kind == "O" and not all(
-                isinstance(x, int | np.integer) and not isinstance(x, bool) for x in raw.ravel())):
+        if raw.dtype.kind in "bcUSV" or (
+            raw.dtype.kind == "O"
+            and not all(isinstance(x, int | np.integer) and not isinstance(x, bool) for x in raw.ravel())
+        ):
             raise ShoeError(f"bad batch of shoes: counts of type {raw.dtype}; give whole numbers >= 0")
         if raw.dtype.kind == "f" and isinstance(shoes, list | tuple):
             exact = np.asarray(shoes, dtype=object)
@@ -118,20 +123,29 @@ def _as_counts(shoes: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[1] not in (13, 52):
-        raise ShoeError(f"batch shoes need shape (n, 13) rank counts or (n, 52) rank-and-suit counts, "
-                        f"got {tuple(np.shape(shoes))}")
+        raise ShoeError(
+            f"batch shoes need shape (n, 13) rank counts or (n, 52) rank-and-suit counts, "
+            f"got {tuple(np.shape(shoes))}"
+        )
     negative = any(int(x) < 0 for x in arr.ravel()) if arr.dtype == object else bool((arr < 0).any())
     if negative:
         raise ShoeError("shoe counts must be whole numbers >= 0")
     if arr.shape[1] == 52:
-        ranks = np.asarray([[sum(int(x) for x in row[4 * r : 4 * r + 4]) for r in range(13)] for row in arr],
-                           dtype=object) if arr.dtype == object else arr.reshape(-1, 13, 4).sum(axis=2)
+        ranks = (
+            np.asarray(
+                [[sum(int(x) for x in row[4 * r : 4 * r + 4]) for r in range(13)] for row in arr],
+                dtype=object,
+            )
+            if arr.dtype == object
+            else arr.reshape(-1, 13, 4).sum(axis=2)
+        )
         return ranks, arr
     return arr, None
 
 
-def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None,
-             tableau: Tableau = STANDARD) -> BatchEV:
+def batch_ev(
+    shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None, tableau: Tableau = STANDARD
+) -> BatchEV:
     """Exact EVs of ``bets`` on many shoes at once.
 
     Args:
@@ -167,7 +181,11 @@ def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None,
         raise BetError(f"bad chunk {chunk!r}: use a whole number of 1 or more shoes per step")
     cnt, suited = _as_counts(shoes)
     n = cnt.shape[0]
-    sizes = [int(x) for x in cnt.sum(axis=1)] if cnt.dtype != object else [sum(int(x) for x in row) for row in cnt]
+    sizes = (
+        [int(x) for x in cnt.sum(axis=1)]
+        if cnt.dtype != object
+        else [sum(int(x) for x in row) for row in cnt]
+    )
     if n and min(sizes) < MIN_CARDS:
         raise ShoeError(f"a shoe of {min(sizes)} cards cannot deal a coup: it needs at least {MIN_CARDS}")
     if suited is None and any(b.reads.needs_suits for b in chosen):
@@ -196,7 +214,9 @@ def batch_ev(shoes: Any, bets: Iterable[Bet], *, chunk: int | None = None,
     for s in range(n):
         if s in fast_set:
             continue
-        shoe = Shoe(tuple(int(x) for x in cnt[s]), None if suited is None else tuple(int(x) for x in suited[s]))
+        shoe = Shoe(
+            tuple(int(x) for x in cnt[s]), None if suited is None else tuple(int(x) for x in suited[s])
+        )
         for reads, members in table_reads([b.reads for b in chosen], sizes[s]):
             table = table_for(reads, sizes[s], tableau)
             counts, _ = record_counts(table, shoe)
@@ -226,8 +246,11 @@ def _event_vectors(bet: Bet, table: CompiledTable) -> tuple[Any, list[int], int]
     settled = settlement(bet, table)
     tallies = np.zeros((table.program.size, len(settled.keys)), dtype=np.int64)
     events = np.asarray(settled.index, dtype=np.int64)[np.asarray(table.entry_record, dtype=np.int64)]
-    np.add.at(tallies, (np.asarray(table.entry_comp, dtype=np.int64), events),
-              np.asarray(table.tally, dtype=np.int64))
+    np.add.at(
+        tallies,
+        (np.asarray(table.entry_comp, dtype=np.int64), events),
+        np.asarray(table.tally, dtype=np.int64),
+    )
     ints, scale = _scaled_pays(settled.keys)
     if len(_VECTORS) > 1024:
         _VECTORS.clear()

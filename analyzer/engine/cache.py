@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -217,8 +218,9 @@ def _ints(values: object, limit: int | None = None, low: int = 0) -> tuple[int, 
     """``values`` as a tuple of whole numbers in [low, limit), checked at C speed."""
     if not isinstance(values, list):
         raise TypeError("expected a list")
-    if values and (set(map(type, values)) != {int} or min(values) < low
-                   or (limit is not None and max(values) >= limit)):
+    if values and (
+        set(map(type, values)) != {int} or min(values) < low or (limit is not None and max(values) >= limit)
+    ):
         raise ValueError("bad index")
     return tuple(values)
 
@@ -233,7 +235,7 @@ def _signed_ints(values: object) -> tuple[int, ...]:
 def _offsets(values: object, end: int) -> tuple[int, ...]:
     """Non-decreasing offsets from 0 to ``end``."""
     out = _ints(values, end + 1)
-    if not out or out[0] != 0 or out[-1] != end or any(b < a for a, b in zip(out, out[1:], strict=False)):
+    if not out or out[0] != 0 or out[-1] != end or any(b < a for a, b in itertools.pairwise(out)):
         raise ValueError("bad offsets")
     return out
 
@@ -267,15 +269,18 @@ def _decode(doc: Any, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
     factor_start = _offsets(doc["factor_start"], len(term_factors))
     if len(term_start) != len(cards) + 1 or len(factor_start) != len(term_mult) + 1:
         raise ValueError("bad compositions")
-    if any(b == a for a, b in zip(term_start, term_start[1:], strict=False)):
+    if any(b == a for a, b in itertools.pairwise(term_start)):
         raise ValueError("a composition without terms")
     records = tuple(record_from_json(r) for r in doc["records"])
     comps, recs, tallies = doc["entries"]
     comps, recs, tallies = _ints(comps, len(cards)), _ints(recs, len(records)), _ints(tallies, None, 1)
-    if not (len(comps) == len(recs) == len(tallies)) or any(b < a for a, b in zip(recs, recs[1:], strict=False)):
+    if not (len(comps) == len(recs) == len(tallies)) or any(
+        b < a for a, b in itertools.pairwise(recs)
+    ):
         raise ValueError("bad entries")
-    program = Program(falls, subterms, tuple(factors), cards, term_start, term_factors, factor_start, term_mult,
-                      term_orbit)
+    program = Program(
+        falls, subterms, tuple(factors), cards, term_start, term_factors, factor_start, term_mult, term_orbit
+    )
     return CompiledTable(tableau.fingerprint, reads, first_four, program, records, comps, recs, tallies)
 
 

@@ -101,7 +101,7 @@ def composition_terms(program: Program) -> list[tuple[int, list[tuple[tuple[int,
     mult: Sequence[int] = getattr(program, "term_mult")  # noqa: B009
     out = []
     for c, cards in enumerate(getattr(program, "cards")):  # noqa: B009
-        out.append((cards, [(tuple(tf[fs[t]:fs[t + 1]]), mult[t]) for t in range(ts[c], ts[c + 1])]))
+        out.append((cards, [(tuple(tf[fs[t] : fs[t + 1]]), mult[t]) for t in range(ts[c], ts[c + 1])]))
     return out
 
 
@@ -224,8 +224,13 @@ class _Levels:
                 at += 1
         self.offsets.append(at)
         self.size = at
-        self.steps = [(np.asarray([index[n[:-1]] for n in nodes], dtype=np.intp),
-                       np.asarray([n[-1] for n in nodes], dtype=np.intp)) for nodes in levels[1:]]
+        self.steps = [
+            (
+                np.asarray([index[n[:-1]] for n in nodes], dtype=np.intp),
+                np.asarray([n[-1] for n in nodes], dtype=np.intp),
+            )
+            for nodes in levels[1:]
+        ]
         self.index = index
         self.depth = depth
 
@@ -327,8 +332,9 @@ class EVKernel:
         self.fac_start = np.asarray(starts, dtype=np.intp)
         self.single = len(order) == len(starts)
 
-    def _sides(self, keys: list[tuple[int, tuple[int, ...]]], factor_value: list[int],
-               split: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    def _sides(
+        self, keys: list[tuple[int, tuple[int, ...]]], factor_value: list[int], split: int
+    ) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
         gs = [tuple(f for f in fids if factor_value[f] < split) for _, fids in keys]
         es = [tuple(f for f in fids if factor_value[f] >= split) for _, fids in keys]
         return gs, es
@@ -346,8 +352,9 @@ class EVKernel:
         rows = sum(len(b) for _, b in blocks.values())
         return 6 * (g_nodes + e_nodes) + cells * self.columns // 2 + 6 * rows * self.columns
 
-    def _build(self, keys: list[tuple[int, tuple[int, ...]]], coefs: list[list[int]],
-               factor_value: list[int]) -> None:
+    def _build(
+        self, keys: list[tuple[int, tuple[int, ...]]], coefs: list[list[int]], factor_value: list[int]
+    ) -> None:
         gs, es = self._sides(keys, factor_value, self.split)
         cards = self.factor_cards
         self.g_levels = _Levels(gs, cards)
@@ -367,10 +374,17 @@ class EVKernel:
             dense = np.zeros((hi - lo, len(rows), self.columns), dtype=np.float64)
             for i in members:
                 dense[self.g_levels.index[gs[i]] - lo, rpos[(keys[i][0], es[i])]] += np.asarray(
-                    coefs[i], dtype=np.float64)
-            blocks.append(_Block(lo, hi, np.asarray([self.e_levels.index[e] for _, e in rows], dtype=np.intp),
-                                 np.asarray([k - 4 for k, _ in rows], dtype=np.intp),
-                                 np.ascontiguousarray(dense.reshape(hi - lo, -1).T)))
+                    coefs[i], dtype=np.float64
+                )
+            blocks.append(
+                _Block(
+                    lo,
+                    hi,
+                    np.asarray([self.e_levels.index[e] for _, e in rows], dtype=np.intp),
+                    np.asarray([k - 4 for k, _ in rows], dtype=np.intp),
+                    np.ascontiguousarray(dense.reshape(hi - lo, -1).T),
+                )
+            )
             outer += len(rows)
             widest = max(widest, hi - lo)
         self.blocks = blocks
@@ -380,8 +394,9 @@ class EVKernel:
         # coefficient, M x G and the matrix product's additions, x E, the outer additions
         # (every block's rows and the blocks), the division
         rounds = self.factor_roundings
-        factors = max((sum(rounds[f] for f in g + e) + len(g) + len(e) for g, e in zip(gs, es, strict=True)),
-                      default=0)
+        factors = max(
+            (sum(rounds[f] for f in g + e) + len(g) + len(e) for g, e in zip(gs, es, strict=True)), default=0
+        )
         # factors and their G / E products; the padding (1) and x padding (1); the coefficient
         # (1, exact below 2**53); M x G (1) and the additions of the product; x E (1); the outer
         # additions; the denominator (5), x scale (1), the quotient (1), + base (1)

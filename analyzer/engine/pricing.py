@@ -38,8 +38,17 @@ from analyzer.errors import BetError, RulesError, ShoeError
 RUN_OUT = "Shoe runs out mid-coup (void)"
 MAX_CARDS = 6
 #: What ``analyze`` reads: everything its tables show.
-ANALYSIS_READS = Reads.of(["winner", "player_total", "banker_total", "player_cards", "banker_cards",
-                           "player_natural", "banker_natural"])
+ANALYSIS_READS = Reads.of(
+    [
+        "winner",
+        "player_total",
+        "banker_total",
+        "player_cards",
+        "banker_cards",
+        "player_natural",
+        "banker_natural",
+    ]
+)
 SUITS_NEEDED = (
     "suited bets need the suits of the cards, and this shoe gives counts per rank only: use a "
     "standard shoe (--decks), remove cards with their suits (e.g. Kh), or give counts per rank and suit"
@@ -60,14 +69,18 @@ def _check_bet(bet: object) -> Bet:
 
 def _check_tableau(tableau: object) -> Tableau:
     if not isinstance(tableau, Tableau):
-        raise RulesError(f"bad rules {tableau!r}: give a Tableau, e.g. analyzer.STANDARD or find_tableau('standard')")
+        raise RulesError(
+            f"bad rules {tableau!r}: give a Tableau, e.g. analyzer.STANDARD or find_tableau('standard')"
+        )
     return tableau
 
 
 # -- the policy -------------------------------------------------------------------------------
 
 
-def table_reads(reads: Iterable[Reads], size: int, values: Reads | None = None) -> list[tuple[Reads, list[int]]]:
+def table_reads(
+    reads: Iterable[Reads], size: int, values: Reads | None = None
+) -> list[tuple[Reads, list[int]]]:
     """Group reads into the tables that price them on a shoe of ``size`` cards: (the table's
     reads, indices of the reads it prices), in first-use order.
 
@@ -352,7 +365,9 @@ def settlement(bet: Bet, table: CompiledTable) -> _Settlement:
     return settled
 
 
-_NARROWED: OrderedDict[tuple[int, Reads], tuple[CompiledTable, tuple[Coup, ...], tuple[int, ...]]] = OrderedDict()
+_NARROWED: OrderedDict[tuple[int, Reads], tuple[CompiledTable, tuple[Coup, ...], tuple[int, ...]]] = (
+    OrderedDict()
+)
 
 
 def narrowed(table: CompiledTable, reads: Reads) -> tuple[tuple[Coup, ...], tuple[int, ...]]:
@@ -481,7 +496,9 @@ def price(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> BetSummary:
     return Pricer(shoe, tableau).summary(_check_bet(bet))
 
 
-def pay_for_edge(bet: Bet, shoe: Shoe, house_edge: Fraction | int = 0, tableau: Tableau = STANDARD) -> Fraction:
+def pay_for_edge(
+    bet: Bet, shoe: Shoe, house_edge: Fraction | int = 0, tableau: Tableau = STANDARD
+) -> Fraction:
     """The pay of the bet's adjustable line (e.g. Tie's 8, Dragon 7's 40) at which its house
     edge per coup equals ``house_edge`` (0 = the fair pay), exactly.
 

@@ -112,8 +112,9 @@ def patterns(reads: Reads, signature: tuple[tuple[int, ...], ...]) -> tuple[Patt
     return tuple(out)
 
 
-def _per_set(reads: Reads, signature: tuple[tuple[int, ...], ...], slots: list[tuple[int, int, Part, Part]]
-             ) -> Iterator[tuple[list[tuple[int, int, Part, Part]], SignedDemands]]:
+def _per_set(
+    reads: Reads, signature: tuple[tuple[int, ...], ...], slots: list[tuple[int, int, Part, Part]]
+) -> Iterator[tuple[list[tuple[int, int, Part, Part]], SignedDemands]]:
     """Patterns that tell only whether each read set (block) is all of one suit (colour), and,
     when named, which: each block is *uniform* or *mixed*.  A mixed block's weight is the
     block's weight with no suit read minus its uniform weights, so a pattern weighs a signed
@@ -131,17 +132,26 @@ def _per_set(reads: Reads, signature: tuple[tuple[int, ...], ...], slots: list[t
         if named:
             for picks in itertools.product(range(labels), repeat=len(uniform)):
                 given = dict(zip(uniform, picks, strict=True))
-                yield _label(slots, given, mixed, colour, named=True), _inclusion_exclusion(
-                    slots, given, mixed, labels, colour, named=True)
+                yield (
+                    _label(slots, given, mixed, colour, named=True),
+                    _inclusion_exclusion(slots, given, mixed, labels, colour, named=True),
+                )
         else:
             for rgs in restricted_growth(len(uniform), labels):
                 given = dict(zip(uniform, rgs, strict=True))
-                yield _label(slots, given, mixed, colour, named=False), _inclusion_exclusion(
-                    slots, given, mixed, labels, colour, named=False)
+                yield (
+                    _label(slots, given, mixed, colour, named=False),
+                    _inclusion_exclusion(slots, given, mixed, labels, colour, named=False),
+                )
 
 
-def _label(slots: list[tuple[int, int, Part, Part]], given: dict[int, int], mixed: list[int], colour: bool,
-           named: bool) -> list[tuple[int, int, Part, Part]]:
+def _label(
+    slots: list[tuple[int, int, Part, Part]],
+    given: dict[int, int],
+    mixed: list[int],
+    colour: bool,
+    named: bool,
+) -> list[tuple[int, int, Part, Part]]:
     """Slots with representative suits: a uniform block's label (or class) on all its cards, a
     mixed block alternating a black and a red suit."""
     tag = ("nc" if colour else "n") if named else ("gc" if colour else "g")
@@ -157,8 +167,14 @@ def _label(slots: list[tuple[int, int, Part, Part]], given: dict[int, int], mixe
     return out
 
 
-def _inclusion_exclusion(slots: list[tuple[int, int, Part, Part]], given: dict[int, int], mixed: list[int],
-                         labels: int, colour: bool, named: bool) -> SignedDemands:
+def _inclusion_exclusion(
+    slots: list[tuple[int, int, Part, Part]],
+    given: dict[int, int],
+    mixed: list[int],
+    labels: int,
+    colour: bool,
+    named: bool,
+) -> SignedDemands:
     """sum over subsets T of the mixed blocks of (-1)^|T| x the demand with the given blocks
     uniform as given and the blocks of T uniform in any suit (colour)."""
     tag = ("nc" if colour else "n") if named else ("gc" if colour else "g")
@@ -170,8 +186,11 @@ def _inclusion_exclusion(slots: list[tuple[int, int, Part, Part]], given: dict[i
                 options: Iterator[tuple[int, ...]] = itertools.product(range(labels), repeat=size)
             else:  # join an existing class or open new ones (still at most `labels` classes)
                 top = max(given.values(), default=-1)
-                options = (o for o in itertools.product(range(top + 1 + size), repeat=size)
-                           if _extends(o, top) and len(set(given.values()) | set(o)) <= labels)
+                options = (
+                    o
+                    for o in itertools.product(range(top + 1 + size), repeat=size)
+                    if _extends(o, top) and len(set(given.values()) | set(o)) <= labels
+                )
             for extra in options:
                 labelled = {**given, **dict(zip(chosen, extra, strict=True))}
                 suited = [(b, v, r, (tag, labelled[b]) if b in labelled else None) for b, v, r, _ in slots]
@@ -189,7 +208,9 @@ def _extends(labels: tuple[int, ...], top: int) -> bool:
     return True
 
 
-def _rank_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Iterator[list[tuple[int, int, Part, Part]]]:
+def _rank_classes(
+    reads: Reads, slots: list[tuple[int, int, Part, Part]]
+) -> Iterator[list[tuple[int, int, Part, Part]]]:
     if reads.ranks is not RankDetail.EQUALITY:
         yield slots
         return
@@ -202,7 +223,9 @@ def _rank_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Ite
         yield out
 
 
-def _suit_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Iterator[list[tuple[int, int, Part, Part]]]:
+def _suit_classes(
+    reads: Reads, slots: list[tuple[int, int, Part, Part]]
+) -> Iterator[list[tuple[int, int, Part, Part]]]:
     detail = reads.suits
     read = [i for i, (_, v, _, _) in enumerate(slots) if v in reads.suit_values]
     if detail in (SuitDetail.SUIT_EQUALITY, SuitDetail.COLOUR_EQUALITY):
@@ -231,8 +254,9 @@ def _suit_classes(reads: Reads, slots: list[tuple[int, int, Part, Part]]) -> Ite
         yield out
 
 
-def _representatives(signature: tuple[tuple[int, ...], ...],
-                     slots: list[tuple[int, int, Part, Part]]) -> tuple[tuple[Card, ...], ...]:
+def _representatives(
+    signature: tuple[tuple[int, ...], ...], slots: list[tuple[int, int, Part, Part]]
+) -> tuple[tuple[Card, ...], ...]:
     cards: list[list[Card]] = [[] for _ in signature]
     for b, v, r, s in slots:
         if r is None:
@@ -243,9 +267,7 @@ def _representatives(signature: tuple[tuple[int, ...], ...],
             rank = RANKS[_TEN_RANKS[r[1]]]
         if s is None:
             suit = SUITS[0]
-        elif s[0] in ("n", "g", "l"):
-            suit = SUITS[s[1]]
-        elif s[0] == "mixed":  # a mixed block: a black and a red suit, alternately
+        elif s[0] in ("n", "g", "l") or s[0] == "mixed":
             suit = SUITS[s[1]]
         else:
             suit = _RED_SUIT[COLOURS[s[1]]]

@@ -103,10 +103,21 @@ def build_table(tableau: Tableau, reads: Reads, first_four: bool = False) -> Com
             record = made.get(memo)
             if record is None:
                 record = made[memo] = build_record(
-                    fields, [(b, [card_of(c) for c in rep]) for b, rep in zip(blocks, reps, strict=True)], reads)
+                    fields,
+                    [(b, [card_of(c) for c in rep]) for b, rep in zip(blocks, reps, strict=True)],
+                    reads,
+                )
             comp = builder.composition(demand, unread, cards)
             if comp is not None:
                 tallies[(comp, records.setdefault(record, len(records)))] += n * ways
     entries = sorted(((c, r, t) for (c, r), t in tallies.items()), key=lambda e: (e[1], e[0]))
-    return CompiledTable(tableau.fingerprint, reads, first_four, builder.build(), tuple(records),
-                         tuple(e[0] for e in entries), tuple(e[1] for e in entries), tuple(e[2] for e in entries))
+    return CompiledTable(
+        tableau.fingerprint,
+        reads,
+        first_four,
+        builder.build(),
+        tuple(records),
+        tuple(e[0] for e in entries),
+        tuple(e[1] for e in entries),
+        tuple(e[2] for e in entries),
+    )

@@ -58,8 +58,19 @@ def base_fields(tableau: Tableau, p2: int, b2: int, p3: int | None, b3: int | No
     pt = (p2 + (p3 or 0)) % 10
     bt = (b2 + (b3 or 0)) % 10
     winner = Winner.PLAYER if pt > bt else Winner.BANKER if bt > pt else Winner.TIE
-    return (winner, pt, bt, 2 + (p3 is not None), 2 + (b3 is not None),
-            p2 in tableau.naturals, b2 in tableau.naturals, p2, b2, p3, b3)
+    return (
+        winner,
+        pt,
+        bt,
+        2 + (p3 is not None),
+        2 + (b3 is not None),
+        p2 in tableau.naturals,
+        b2 in tableau.naturals,
+        p2,
+        b2,
+        p3,
+        b3,
+    )
 
 
 def project_fields(fields: tuple[object, ...], reads: Reads) -> tuple[object, ...]:
@@ -76,7 +87,7 @@ def code(values: tuple[int, ...] | list[int]) -> int:
     return sum(8**v for v in values)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def multiset(coded: int) -> tuple[int, ...]:
     """The sorted values of a multiset code (the inverse of :func:`code`).
 
@@ -89,7 +100,9 @@ def multiset(coded: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _prefix_part(prefix: tuple[int, ...], block_of: dict[int, int], blocks: int) -> tuple[tuple[int, ...], int]:
+def _prefix_part(
+    prefix: tuple[int, ...], block_of: dict[int, int], blocks: int
+) -> tuple[tuple[int, ...], int]:
     parts = [0] * blocks
     rest = 0
     for pos, value in enumerate(prefix):
@@ -118,8 +131,12 @@ def walk(tableau: Tableau, reads: Reads) -> dict[GroupKey, int]:
         conts = ways.get((p2, b2))
         if conts is None:
             conts = ways[(p2, b2)] = [
-                (p3, b3, project_fields(base_fields(tableau, p2, b2, p3, b3), reads),
-                 4 + (p3 is not None) + (b3 is not None))
+                (
+                    p3,
+                    b3,
+                    project_fields(base_fields(tableau, p2, b2, p3, b3), reads),
+                    4 + (p3 is not None) + (b3 is not None),
+                )
                 for p3, b3 in continuations(tableau, p2, b2)
             ]
         for p3, b3, fields, cards in conts:
@@ -160,5 +177,7 @@ def walk_first_four(reads: Reads) -> dict[GroupKey, int]:
 def leaf_count(tableau: Tableau) -> int:
     """Number of leaves of the value-level dealing tree (339,400 under the standard tableau):
     a structural check for compiled tables."""
-    return sum(len(continuations(tableau, (a + c) % 10, (b + d) % 10))
-               for a, b, c, d in itertools.product(range(10), repeat=4))
+    return sum(
+        len(continuations(tableau, (a + c) % 10, (b + d) % 10))
+        for a, b, c, d in itertools.product(range(10), repeat=4)
+    )

@@ -10,16 +10,17 @@ from analyzer.bets.catalogue import CATALOGUE, catalogue_bets, find_bet, main_be
 from analyzer.bets.files import MAX_BETS_PER_FILE, load_bets
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
-from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import Pricer, pay_for_edge
 from analyzer.errors import BetError
 from analyzer.output.render import Cell, Column, Table
 from analyzer.output.tables import bets_table, events_table
 
 
-def choose_bets(specs: Sequence[str], files: Sequence[str], all_bets: bool = False,
-                max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
+def choose_bets(
+    specs: Sequence[str], files: Sequence[str], all_bets: bool = False, max_bets: int = MAX_BETS_PER_FILE
+) -> list[Bet]:
     """Bets named on the command line: catalogue specs, then bets from files (at most
     ``max_bets`` per file); the main bets when nothing is named; the whole catalogue with
     ``all_bets``.
@@ -65,12 +66,15 @@ def bet_report(
     summaries = pricer.summaries(bets)
     summary = bets_table(summaries, f"Bets: {shoe.describe()}")
     if skipped:
-        summary = dataclasses.replace(summary, notes=(
-            *summary.notes,
-            f"Not priced: {', '.join(skipped)} (suited bets need the suits of the cards, which "
-            "this shoe does not give; use --decks, remove cards with their suits, or give counts "
-            "per rank and suit).",
-        ))
+        summary = dataclasses.replace(
+            summary,
+            notes=(
+                *summary.notes,
+                f"Not priced: {', '.join(skipped)} (suited bets need the suits of the cards, which "
+                "this shoe does not give; use --decks, remove cards with their suits, or give counts "
+                "per rank and suit).",
+            ),
+        )
     tables = [summary]
     if events:
         tables += [events_table(s) for s in summaries]

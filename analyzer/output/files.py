@@ -169,8 +169,10 @@ def refuse_inputs(outputs: Iterable[str | Path | None], inputs: Iterable[str | P
         if out_info is not None and stat.S_ISREG(out_info.st_mode):
             source = known.get((out_info.st_dev, out_info.st_ino))
             if source is not None:
-                raise OutputError(f"refusing to write {name}: it is the input {source!r} (the same file); "
-                                  "write the output elsewhere")
+                raise OutputError(
+                    f"refusing to write {name}: it is the input {source!r} (the same file); "
+                    "write the output elsewhere"
+                )
 
 
 def same_file(a: str | Path, b: str | Path) -> bool:
@@ -185,8 +187,11 @@ def same_file(a: str | Path, b: str | Path) -> bool:
         return ta.fd == tb.fd
     if ta.path == tb.path:
         return True
-    return ta.info is not None and tb.info is not None and \
-        (ta.info.st_dev, ta.info.st_ino) == (tb.info.st_dev, tb.info.st_ino)
+    return (
+        ta.info is not None
+        and tb.info is not None
+        and (ta.info.st_dev, ta.info.st_ino) == (tb.info.st_dev, tb.info.st_ino)
+    )
 
 
 def _encoded(content: str | bytes) -> bytes:
@@ -209,7 +214,7 @@ def _write_descriptor(fd: int, data: bytes) -> None:
                 stream.flush()
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def _write_special(target: _Target, content: str | bytes) -> None:
@@ -369,13 +374,16 @@ def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None
             raise OutputError(f"bad file name {name!r} for the folder {given!r}")
     if info is not None:
         with os.scandir(real) as entries:
-            others = sorted(e.name for e in entries
-                            if e.name not in files or not e.is_file(follow_symlinks=False))
+            others = sorted(
+                e.name for e in entries if e.name not in files or not e.is_file(follow_symlinks=False)
+            )
         if others:
             more = f" and {len(others) - 1} more" if len(others) > 1 else ""
-            raise OutputError(f"refusing to replace the folder {given!r}: it holds {others[0]!r}{more}, "
-                              "which this command does not write; give a new folder, or one holding "
-                              "only its output")
+            raise OutputError(
+                f"refusing to replace the folder {given!r}: it holds {others[0]!r}{more}, "
+                "which this command does not write; give a new folder, or one holding "
+                "only its output"
+            )
     staging: str | None = None
     try:
         with _signals_held():

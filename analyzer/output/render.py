@@ -166,8 +166,14 @@ def _json_row(table: Table, row: Sequence[Cell], digits: int) -> dict[str, objec
     return out
 
 
-def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, object] | None = None,
-           *, raw_csv: bool = False) -> str:
+def render(
+    tables: Sequence[Table],
+    fmt: str,
+    digits: int = 10,
+    meta: dict[str, object] | None = None,
+    *,
+    raw_csv: bool = False,
+) -> str:
     """Render tables in ``fmt`` (one of ``FORMATS``); ``meta`` (what produced them) heads the
     output: as a comment in text/Markdown/LaTeX/HTML, a ``meta`` object in JSON.
 
@@ -223,8 +229,11 @@ def render(tables: Sequence[Table], fmt: str, digits: int = 10, meta: dict[str, 
             disable_numparse=True,
             colalign=_aligns(t),
         )
-        headings = {"markdown": f"### {t.title}", "html": f"<h3>{html.escape(t.title)}</h3>",
-                    "latex": f"% {t.title}"}
+        headings = {
+            "markdown": f"### {t.title}",
+            "html": f"<h3>{html.escape(t.title)}</h3>",
+            "latex": f"% {t.title}",
+        }
         title = headings.get(fmt, t.title)
         notes = [_note(fmt, n) for n in t.notes]
         parts.append("\n".join([title, "", body, *(["", *notes] if notes else [])]))
@@ -268,8 +277,13 @@ def comment(fmt: str, lines: Sequence[str]) -> str:
     if fmt == "latex":
         return "\n".join(f"% {line}" for line in lines)
     if fmt in ("markdown", "html"):
-        return "<!--\n" + "\n".join(_COMMENT_BREAKERS.sub(lambda m: m.group()[0] + " " + m.group()[1:], line)
-                                      for line in lines) + "\n-->"
+        return (
+            "<!--\n"
+            + "\n".join(
+                _COMMENT_BREAKERS.sub(lambda m: m.group()[0] + " " + m.group()[1:], line) for line in lines
+            )
+            + "\n-->"
+        )
     return "\n".join(f"# {line}" for line in lines)
 
 

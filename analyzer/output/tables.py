@@ -98,8 +98,10 @@ def totals_table(analysis: Analysis) -> Table:
         "the diagonal is the Tie.",
     )
     if analysis.distribution.run_out:
-        notes += (f"The rest, {fraction_text(Fraction(analysis.distribution.run_out, d))}, is the "
-                  "probability that the shoe runs out mid-coup (void).",)
+        notes += (
+            f"The rest, {fraction_text(Fraction(analysis.distribution.run_out, d))}, is the "
+            "probability that the shoe runs out mid-coup (void).",
+        )
     return Table("totals", f"Final totals: {analysis.shoe.describe()}", cols, rows, notes)
 
 

@@ -200,8 +200,9 @@ def deal(dealing: Dealing, seed: int, first: int, count: int) -> DealtShoes:
         winner = np.where(pt > bt, PLAYER, np.where(bt > pt, BANKER, TIE))
         winner[void] = VOID
         dealt = np.where(offsets[None, :] < n[:, None], cards, -1)
-        parts.append((idx, coups[idx].copy(), p.copy(), remaining, unseen[idx].copy(), dealt, n, pdraw,
-                      winner))
+        parts.append(
+            (idx, coups[idx].copy(), p.copy(), remaining, unseen[idx].copy(), dealt, n, pdraw, winner)
+        )
         # the cards leave the shoe (a void coup ends the shoe: its cards do not matter)
         gone = (dealt >= 0) & ~void[:, None]
         flat = (idx[:, None] * 52 + dealt)[gone]
@@ -223,6 +224,18 @@ def deal(dealing: Dealing, seed: int, first: int, count: int) -> DealtShoes:
         cols = [empty] * 4 + [np.zeros((0, 52), dtype=np.int16), np.zeros((0, 6), dtype=np.int64)]
         cols += [empty] * 3
     order = np.lexsort((cols[1], cols[0]))
-    return DealtShoes(first, count, shown, coups, cols[0][order], cols[1][order], cols[2][order],
-                      cols[3][order], cols[4][order], cols[5][order], cols[6][order],
-                      cols[7][order].astype(bool), cols[8][order])
+    return DealtShoes(
+        first,
+        count,
+        shown,
+        coups,
+        cols[0][order],
+        cols[1][order],
+        cols[2][order],
+        cols[3][order],
+        cols[4][order],
+        cols[5][order],
+        cols[6][order],
+        cols[7][order].astype(bool),
+        cols[8][order],
+    )

@@ -172,7 +172,11 @@ def _mixture(cells: list[tuple[int, int]], k: int) -> list[tuple[int, tuple[tupl
 
 
 def effects_of_removal(
-    shoe: Shoe, bets: Sequence[Bet], by: str = "rank", depth: int = 4, max_tag: int = 3,
+    shoe: Shoe,
+    bets: Sequence[Bet],
+    by: str = "rank",
+    depth: int = 4,
+    max_tag: int = 3,
     tableau: Tableau = STANDARD,
 ) -> EORReport:
     """Exact effects of removal of each group (rank or value) on each bet.
@@ -268,8 +272,7 @@ def effects_of_removal(
         if all(e is not None for c, e in zip(counts, eor, strict=False) if c):
             pairs = zip(counts, removed, strict=True)
             avg = sum((c * r for c, r in pairs if r is not None), Fraction(0)) / shoe.size
-        out.append(BetEOR(bet, ev, removed, eor, tuple(dep), ident, avg,
-                          count_system(eor, counts, max_tag)))
+        out.append(BetEOR(bet, ev, removed, eor, tuple(dep), ident, avg, count_system(eor, counts, max_tag)))
     return EORReport(shoe, by, grps, counts, depth, tuple(out))
 
 
@@ -282,8 +285,10 @@ def _check_mixture_size(shoe: Shoe, grps: Sequence[Group], suits: bool, depth: i
     k cards spread over m card cells have at most C(m + k - 1, k) patterns)."""
     total = _mixture_bound(shoe, grps, suits, depth)
     if total > MAX_MIXTURE_SHOES:
-        best = max((d for d in range(1, depth) if _mixture_bound(shoe, grps, suits, d) <= MAX_MIXTURE_SHOES),
-                   default=1)
+        best = max(
+            (d for d in range(1, depth) if _mixture_bound(shoe, grps, suits, d) <= MAX_MIXTURE_SHOES),
+            default=1,
+        )
         raise BetError(
             f"depth {depth} would price about {total:,} shoes (suited removals mix over every way "
             f"to draw the cards); use --depth {best} or less, or --by rank"
@@ -292,12 +297,14 @@ def _check_mixture_size(shoe: Shoe, grps: Sequence[Group], suits: bool, depth: i
 
 def _mixture_bound(shoe: Shoe, grps: Sequence[Group], suits: bool, depth: int) -> int:
     """Upper bound on the shoes a report prices: the full shoe, then per group and k <= depth."""
-    return 1 + sum(math.comb(len(_removal_cells(shoe, g, suits)) + k - 1, k)
-                   for g in grps for k in range(1, depth + 1))
+    return 1 + sum(
+        math.comb(len(_removal_cells(shoe, g, suits)) + k - 1, k) for g in grps for k in range(1, depth + 1)
+    )
 
 
-def betting_correlation(tags: Sequence[int | Fraction], eor: Sequence[Fraction | None],
-                        counts: Sequence[int]) -> tuple[Fraction | None, int]:
+def betting_correlation(
+    tags: Sequence[int | Fraction], eor: Sequence[Fraction | None], counts: Sequence[int]
+) -> tuple[Fraction | None, int]:
     """(square of the betting correlation, its sign) of ``tags`` against ``eor``: the Pearson
     correlation over the cards of the shoe (each group weighted by its count ``counts``).
     Groups with no cards (EOR None) are left out.  ``(None, 0)`` when either side is constant.
@@ -311,8 +318,7 @@ def betting_correlation(tags: Sequence[int | Fraction], eor: Sequence[Fraction |
     # integers inside: put tags and EORs over common denominators (they cancel in the ratio)
     dt = math.lcm(*(t.denominator for t, _, _ in live))
     de = math.lcm(*(e.denominator for _, e, _ in live))
-    rows = [(t.numerator * (dt // t.denominator), e.numerator * (de // e.denominator), c)
-            for t, e, c in live]
+    rows = [(t.numerator * (dt // t.denominator), e.numerator * (de // e.denominator), c) for t, e, c in live]
     n = sum(c for _, _, c in rows)
     st = sum(c * t for t, _, c in rows)
     se = sum(c * e for _, e, c in rows)
@@ -499,76 +505,122 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
     rows: list[tuple[Cell, ...]] = []
     for b in report.bets:
         sysm = b.system
-        rows.append((
-            b.bet.title, b.ev, b.ev, -b.ev, b.identity_sum,
-            "-" if b.average_removed_ev is None else ("yes" if b.average_removed_ev == b.ev else "NO"),
-            tags_text(sysm.tags), sysm.max_tag, "yes" if sysm.balanced else "no",
-            _bc_text(sysm, digits),
-        ))
+        rows.append(
+            (
+                b.bet.title,
+                b.ev,
+                b.ev,
+                -b.ev,
+                b.identity_sum,
+                "-" if b.average_removed_ev is None else ("yes" if b.average_removed_ev == b.ev else "NO"),
+                tags_text(sysm.tags),
+                sysm.max_tag,
+                "yes" if sysm.balanced else "no",
+                _bc_text(sysm, digits),
+            )
+        )
     summary = Table(
-        "eor-summary", f"Effects of removal by {unit}: {report.shoe.describe()}",
-        (Column("Bet", "text", "bet"), Column("EV", "fraction", "ev"),
-         Column("EV (decimal)", "decimal", "ev_value"), Column("House edge", "percent", "house_edge"),
-         Column("Sum of count x EOR", "fraction", "identity_sum"),
-         Column("Mean EV after one card = EV", "text", "identity_holds"),
-         Column(f"Suggested tags ({' '.join(labels)})", "text", "tags"),
-         Column("Largest tag", "count", "max_tag"), Column("Balanced", "text", "balanced"),
-         Column("Betting correlation", "text", "betting_correlation")),
+        "eor-summary",
+        f"Effects of removal by {unit}: {report.shoe.describe()}",
+        (
+            Column("Bet", "text", "bet"),
+            Column("EV", "fraction", "ev"),
+            Column("EV (decimal)", "decimal", "ev_value"),
+            Column("House edge", "percent", "house_edge"),
+            Column("Sum of count x EOR", "fraction", "identity_sum"),
+            Column("Mean EV after one card = EV", "text", "identity_holds"),
+            Column(f"Suggested tags ({' '.join(labels)})", "text", "tags"),
+            Column("Largest tag", "count", "max_tag"),
+            Column("Balanced", "text", "balanced"),
+            Column("Betting correlation", "text", "betting_correlation"),
+        ),
         tuple(rows),
-        (identity, "Tags are proportional to the EORs (scaled so the largest |tag| is the 'Largest tag', "
-         "rounded half to even), chosen for the best betting correlation (count-weighted Pearson "
-         "correlation of tags and EORs over the cards of the shoe)."),
+        (
+            identity,
+            "Tags are proportional to the EORs (scaled so the largest |tag| is the 'Largest tag', "
+            "rounded half to even), chosen for the best betting correlation (count-weighted Pearson "
+            "correlation of tags and EORs over the cards of the shoe).",
+        ),
     )
     tables: list[Table] = [summary]
     for b in report.bets:
         erows = tuple(
             (g.label, c, r, e, None if e is None else -e, t)
-            for g, c, r, e, t in zip(report.groups, report.counts, b.removed_ev, b.eor, b.system.tags,
-                                     strict=True)
+            for g, c, r, e, t in zip(
+                report.groups, report.counts, b.removed_ev, b.eor, b.system.tags, strict=True
+            )
         )
-        tables.append(Table(
-            f"eor:{b.bet.name}", f"{b.bet.title}: effect of removing one card ({report.shoe.describe()})",
-            (Column(unit.capitalize(), "text", unit), Column("Cards", "count", "cards"),
-             Column("EV after removal", "decimal", "ev_after"),
-             Column("EOR (change in EV)", "decimal", "eor"),
-             Column("Change in house edge", "percent", "house_edge_change"), Column("Tag", "count", "tag")),
-            erows,
-            (f"EV per unit staked on the full shoe: {float_free(b.ev, 10)}; EOR = EV after removal - EV. "
-             + identity,),
-        ))
+        tables.append(
+            Table(
+                f"eor:{b.bet.name}",
+                f"{b.bet.title}: effect of removing one card ({report.shoe.describe()})",
+                (
+                    Column(unit.capitalize(), "text", unit),
+                    Column("Cards", "count", "cards"),
+                    Column("EV after removal", "decimal", "ev_after"),
+                    Column("EOR (change in EV)", "decimal", "eor"),
+                    Column("Change in house edge", "percent", "house_edge_change"),
+                    Column("Tag", "count", "tag"),
+                ),
+                erows,
+                (
+                    f"EV per unit staked on the full shoe: {float_free(b.ev, 10)}; "
+                    "EOR = EV after removal - EV. " + identity,
+                ),
+            )
+        )
         drows: list[tuple[Cell, ...]] = []
         for g, e, dep in zip(report.groups, b.eor, b.depletion, strict=False):
             last = dep[-1]
             ratio = None if (e is None or e == 0 or last is None) else last / (report.depth * e)
             drows.append((g.label, *dep, ratio))
-        tables.append(Table(
-            f"depletion:{b.bet.name}", f"{b.bet.title}: change in EV after removing k cards of one {unit}",
-            (Column(unit.capitalize(), "text", unit),
-             *(Column(f"k={k}", "decimal", f"k{k}") for k in range(1, report.depth + 1)),
-             Column(f"Linearity: change(k={report.depth}) / ({report.depth} x EOR)", "decimal", "linearity")),
-            tuple(drows),
-            ("Exact change in EV per unit staked; a linearity ratio of 1 means k cards move the EV k times "
-             "as much as one.",),
-        ))
+        tables.append(
+            Table(
+                f"depletion:{b.bet.name}",
+                f"{b.bet.title}: change in EV after removing k cards of one {unit}",
+                (
+                    Column(unit.capitalize(), "text", unit),
+                    *(Column(f"k={k}", "decimal", f"k{k}") for k in range(1, report.depth + 1)),
+                    Column(
+                        f"Linearity: change(k={report.depth}) / ({report.depth} x EOR)",
+                        "decimal",
+                        "linearity",
+                    ),
+                ),
+                tuple(drows),
+                (
+                    "Exact change in EV per unit staked; a linearity ratio of 1 means k cards move the "
+                    "EV k times as much as one.",
+                ),
+            )
+        )
     published = published_comparison(report)
     if published:
         prow = tuple(
             (name, source, tags_text(tags), _bc_text(pub, digits), tags_text(der.tags), _bc_text(der, digits))
             for name, source, tags, pub, der in published
         )
-        tables.append(Table(
-            "published-tags",
-            "Published count systems against the exact EORs (by value, A 2 3 4 5 6 7 8 9 10/J/Q/K)",
-            (Column("Bet", "text", "bet"), Column("Source", "text", "source"),
-             Column("Published tags", "text", "published_tags"),
-             Column("Published betting correlation", "text", "published_bc"),
-             Column("Derived tags", "text", "derived_tags"),
-             Column("Derived betting correlation", "text", "derived_bc")),
-            prow,
-            ("Betting correlations computed against this shoe's exact EORs. Source of the published tags: "
-             "E. Jacobson, 'Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat', "
-             "https://www.888casino.com/blog/side-bets/co-card-counting-the-dragon-and-panda-side-bets-in-ez-baccarat",),
-        ))
+        tables.append(
+            Table(
+                "published-tags",
+                "Published count systems against the exact EORs (by value, A 2 3 4 5 6 7 8 9 10/J/Q/K)",
+                (
+                    Column("Bet", "text", "bet"),
+                    Column("Source", "text", "source"),
+                    Column("Published tags", "text", "published_tags"),
+                    Column("Published betting correlation", "text", "published_bc"),
+                    Column("Derived tags", "text", "derived_tags"),
+                    Column("Derived betting correlation", "text", "derived_bc"),
+                ),
+                prow,
+                (
+                    "Betting correlations computed against this shoe's exact EORs. "
+                    "Source of the published tags: E. Jacobson, "
+                    "'Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat', "
+                    "https://www.888casino.com/blog/side-bets/co-card-counting-the-dragon-and-panda-side-bets-in-ez-baccarat",
+                ),
+            )
+        )
     return tables
 
 

@@ -91,8 +91,9 @@ class CountSystem:
     def describe(self) -> str:
         """e.g. ``"tags A..K 0,0,0,-1,...; bet when tc>=7"``."""
         tags = ",".join(str(t) for t in self.tags)
-        return (f"tags (A..K) {tags}; initial count {self.initial}; "
-                f"bet when {self.kind}{self.op}{self.threshold}")
+        return (
+            f"tags (A..K) {tags}; initial count {self.initial}; bet when {self.kind}{self.op}{self.threshold}"
+        )
 
 
 _TRIGGER = re.compile(r"^\s*(rc|tc)\s*(>=|<=|>|<|==|=)\s*([+-]?\d+(?:\.\d+)?(?:/\d+)?)\s*$", re.IGNORECASE)
@@ -117,8 +118,9 @@ def parse_tags(text: str) -> tuple[int, ...]:
         return (*values[:9], values[9], values[9], values[9], values[9])
     if len(values) == 13:
         return tuple(values)
-    raise StudyError(f"bad --tags {text!r}: give 10 tags (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), "
-                     f"got {len(values)}")
+    raise StudyError(
+        f"bad --tags {text!r}: give 10 tags (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), got {len(values)}"
+    )
 
 
 def parse_trigger(text: str) -> tuple[str, str, Fraction]:
@@ -129,8 +131,9 @@ def parse_trigger(text: str) -> tuple[str, str, Fraction]:
     """
     m = _TRIGGER.match(text)
     if not m:
-        raise StudyError(f"bad --bet-when {text!r}: use rc>=N (running count) or tc>=X (true count), "
-                         "e.g. rc>=32 or tc>=7")
+        raise StudyError(
+            f"bad --bet-when {text!r}: use rc>=N (running count) or tc>=X (true count), e.g. rc>=32 or tc>=7"
+        )
     op = "==" if m.group(2) == "=" else m.group(2)
     return m.group(1).lower(), op, Fraction(m.group(3))
 
@@ -264,20 +267,36 @@ class StudySpec:
         return (self.shoes + self.block - 1) // self.block
 
 
-def make_spec(bets: Sequence[str | Bet | BetSource] = (), *, bet_files: Sequence[str] = (),
-              shoes: int = 10_000,
-              seed: int = 0, strategies: Sequence[str] = ("perfect",), decks: int = 8, cut_card: int = 14,
-              burn: str = "standard", end_rule: str = "jacobson", tableau: Tableau = STANDARD,
-              min_edge: str | Fraction | int = 0, tags: str | Sequence[int] | None = None,
-              bet_when: str | None = None, initial_count: int = 0, depth_bin: int = 26,
-              block: int = BLOCK) -> StudySpec:
+def make_spec(
+    bets: Sequence[str | Bet | BetSource] = (),
+    *,
+    bet_files: Sequence[str] = (),
+    shoes: int = 10_000,
+    seed: int = 0,
+    strategies: Sequence[str] = ("perfect",),
+    decks: int = 8,
+    cut_card: int = 14,
+    burn: str = "standard",
+    end_rule: str = "jacobson",
+    tableau: Tableau = STANDARD,
+    min_edge: str | Fraction | int = 0,
+    tags: str | Sequence[int] | None = None,
+    bet_when: str | None = None,
+    initial_count: int = 0,
+    depth_bin: int = 26,
+    block: int = BLOCK,
+) -> StudySpec:
     """A checked :class:`StudySpec` (see :func:`run_study` for the arguments).
 
     Raises:
         StudyError / BetError: a bad setting (one line naming it).
     """
-    for name, value, low in (("shoes", shoes, 1), ("seed", seed, 0), ("depth bin", depth_bin, 1),
-                             ("block", block, 1)):
+    for name, value, low in (
+        ("shoes", shoes, 1),
+        ("seed", seed, 0),
+        ("depth bin", depth_bin, 1),
+        ("block", block, 1),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise StudyError(f"bad {name} {value!r}: use a whole number of at least {low}")
     if isinstance(initial_count, bool) or not isinstance(initial_count, int):
@@ -298,10 +317,13 @@ def make_spec(bets: Sequence[str | Bet | BetSource] = (), *, bet_files: Sequence
     elif tags is not None or bet_when is not None:
         raise StudyError("--tags and --bet-when belong to --strategy count: add it")
     if "perfect" in chosen and any(s.kind == "streak" for s in sources):
-        raise StudyError("banker-streak is a multi-coup bet with no exact per-coup EV: study it with "
-                         "--strategy flat or count")
-    return StudySpec(tuple(sources), chosen, shoes, seed, dealing, parse_edge(min_edge), count, depth_bin,
-                     block)
+        raise StudyError(
+            "banker-streak is a multi-coup bet with no exact per-coup EV: study it with "
+            "--strategy flat or count"
+        )
+    return StudySpec(
+        tuple(sources), chosen, shoes, seed, dealing, parse_edge(min_edge), count, depth_bin, block
+    )
 
 
 # -- one block of shoes --------------------------------------------------------------------------
@@ -368,8 +390,10 @@ def _record_keys(bet: Bet, dealt: DealtShoes) -> tuple[IntArray, list[tuple[int,
     b3_card = np.where(third, cards[:, 5], cards[:, 4])
     b3 = np.where(b3_card >= 0, np.asarray(RANK_POINTS)[np.maximum(b3_card, 0) // 4], 10)
     key = ((p2 * 10 + b2) * 11 + p3) * 11 + b3
-    record = np.stack([cards[:, 0], cards[:, 1], cards[:, 2], cards[:, 3], np.where(third, cards[:, 4], -1),
-                       b3_card], axis=1)
+    record = np.stack(
+        [cards[:, 0], cards[:, 1], cards[:, 2], cards[:, 3], np.where(third, cards[:, 4], -1), b3_card],
+        axis=1,
+    )
     layout: list[tuple[int, int]] = []  # (record position, base) per part of the key
     if bet.reads.sets:
         base = 53 if bet.reads.needs_suits else 14
@@ -399,8 +423,9 @@ def _settle_key(bet: Bet, key: int, layout: list[tuple[int, int]], tableau: Tabl
     p3 = key % 11
     key //= 11
     p2, b2 = divmod(key, 10)
-    fields = project_fields(base_fields(tableau, p2, b2, None if p3 == 10 else p3, None if b3 == 10 else b3),
-                            bet.reads)
+    fields = project_fields(
+        base_fields(tableau, p2, b2, None if p3 == 10 else p3, None if b3 == 10 else b3), bet.reads
+    )
     blocks = []
     at = 0
     for block in bet.reads.blocks:
@@ -416,8 +441,9 @@ def _settle_key(bet: Bet, key: int, layout: list[tuple[int, int]], tableau: Tabl
     return bet.settle(build_record(fields, blocks, bet.reads))[1]
 
 
-def realised_pays(bet: Bet, source_key: str, scale: int, dealt: DealtShoes, void: npt.NDArray[np.bool_],
-                  tableau: Tableau) -> IntArray:
+def realised_pays(
+    bet: Bet, source_key: str, scale: int, dealt: DealtShoes, void: npt.NDArray[np.bool_], tableau: Tableau
+) -> IntArray:
     """The realised result of ``bet`` on each dealt coup, as integers over ``scale`` (0 on a
     void coup).  Each distinct coup, as the bet sees it (:func:`_record_keys`), is settled once
     per process, on the record :func:`analyzer.core.coup.build_record` builds for it -- the
@@ -465,12 +491,18 @@ def _trigger(spec: StudySpec, dealt: DealtShoes) -> npt.NDArray[np.bool_]:
         unseen = dealt.unseen.astype(np.int64).sum(axis=1)
         lhs, rhs = 52 * c.threshold.denominator * rc, c.threshold.numerator * unseen
     ops: dict[str, Callable[[Any, Any], Any]] = {
-        ">=": np.greater_equal, ">": np.greater, "<=": np.less_equal, "<": np.less, "==": np.equal}
+        ">=": np.greater_equal,
+        ">": np.greater,
+        "<=": np.less_equal,
+        "<": np.less,
+        "==": np.equal,
+    }
     return np.asarray(ops[c.op](lhs, rhs), dtype=bool)
 
 
-def _exact_above(bet: Bet, dealt: DealtShoes, states: IntArray, threshold: Fraction,
-                 tableau: Tableau) -> IntArray:
+def _exact_above(
+    bet: Bet, dealt: DealtShoes, states: IntArray, threshold: Fraction, tableau: Tableau
+) -> IntArray:
     """Exact EV > threshold for the given states (the cases the float bound cannot decide)."""
     from analyzer.engine.kernel import exact_ev
 
@@ -481,8 +513,15 @@ def _exact_above(bet: Bet, dealt: DealtShoes, states: IntArray, threshold: Fract
     return np.asarray(out, dtype=np.int64)
 
 
-def _above(ev: FloatArray, bound: float, exact: dict[int, Fraction], threshold: Fraction, bet: Bet,
-           dealt: DealtShoes, tableau: Tableau) -> tuple[npt.NDArray[np.bool_], int]:
+def _above(
+    ev: FloatArray,
+    bound: float,
+    exact: dict[int, Fraction],
+    threshold: Fraction,
+    bet: Bet,
+    dealt: DealtShoes,
+    tableau: Tableau,
+) -> tuple[npt.NDArray[np.bool_], int]:
     """EV > threshold per state, decided by the float where the bound allows, else exactly;
     and how many states needed the exact EV."""
     t = float(threshold)
@@ -537,9 +576,10 @@ def run_block(spec: StudySpec, block: int) -> BlockResult:
         nbins = spec.dealing.size // spec.depth_bin + 1
         bins = dealt.depth // spec.depth_bin
         for j, (src, bet) in enumerate(zip(per_coup, bets, strict=True)):
-            exact = {s: exact_ev(bet, dealt.unseen[s].astype(np.int64).tolist(), int(dealt.physical[s]),
-                                 tableau)
-                     for s in slow}
+            exact = {
+                s: exact_ev(bet, dealt.unseen[s].astype(np.int64).tolist(), int(dealt.physical[s]), tableau)
+                for s in slow
+            }
             for s, value in exact.items():
                 evs[s, j] = float(value)
             ev = evs[:, j]
@@ -571,15 +611,21 @@ def run_block(spec: StudySpec, block: int) -> BlockResult:
     return BlockResult(block, coups, voids, tallies, depth, opportunities)
 
 
-def _tally(take: npt.NDArray[np.bool_], ev: FloatArray, realised: IntArray, shoe: IntArray, shoes: int,
-           exact: int) -> _Tally:
+def _tally(
+    take: npt.NDArray[np.bool_], ev: FloatArray, realised: IntArray, shoe: IntArray, shoes: int, exact: int
+) -> _Tally:
     idx = np.flatnonzero(take)
-    return _Tally(_per_shoe(np.ones(len(idx), dtype=np.int64), shoe[idx], shoes),
-                  _per_shoe(ev[idx], shoe[idx], shoes), _per_shoe(realised[idx], shoe[idx], shoes), exact)
+    return _Tally(
+        _per_shoe(np.ones(len(idx), dtype=np.int64), shoe[idx], shoes),
+        _per_shoe(ev[idx], shoe[idx], shoes),
+        _per_shoe(realised[idx], shoe[idx], shoes),
+        exact,
+    )
 
 
-def _depth_stats(ev: FloatArray, positive: npt.NDArray[np.bool_], bins: IntArray, nbins: int,
-                 exact: int) -> _Depth:
+def _depth_stats(
+    ev: FloatArray, positive: npt.NDArray[np.bool_], bins: IntArray, nbins: int, exact: int
+) -> _Depth:
     count = np.bincount(bins, minlength=nbins).astype(np.int64)
     pos = np.bincount(bins[positive], minlength=nbins).astype(np.int64)
     total = np.bincount(bins, weights=ev, minlength=nbins).astype(np.float64)
@@ -594,8 +640,9 @@ def _depth_stats(ev: FloatArray, positive: npt.NDArray[np.bool_], bins: IntArray
     return _Depth(count, pos, total, squares, low, high, hist, exact)
 
 
-def _streak(dealt: DealtShoes, shoes: int, table: dict[int, int],
-            take: npt.NDArray[np.bool_] | None) -> tuple[IntArray, IntArray, IntArray]:
+def _streak(
+    dealt: DealtShoes, shoes: int, table: dict[int, int], take: npt.NDArray[np.bool_] | None
+) -> tuple[IntArray, IntArray, IntArray]:
     """Banker Streak over each shoe: (bets placed, realised units, opportunities) per shoe.
     ``take`` (per state) says whether the strategy bets at an opportunity (``None``: always)."""
     width = int(dealt.coup.max(initial=-1)) + 1
@@ -758,15 +805,27 @@ class StudyResult:
         s = self.spec
         d = s.dealing
         out: dict[str, object] = {
-            "shoes": s.shoes, "seed": s.seed, "decks": d.decks, "cut_card": d.cut_card, "burn": d.burn,
-            "end_rule": d.end_rule, "rules": d.tableau.name, "rules_fingerprint": d.tableau.fingerprint,
-            "min_edge": str(s.min_edge), "depth_bin": s.depth_bin, "block": s.block,
+            "shoes": s.shoes,
+            "seed": s.seed,
+            "decks": d.decks,
+            "cut_card": d.cut_card,
+            "burn": d.burn,
+            "end_rule": d.end_rule,
+            "rules": d.tableau.name,
+            "rules_fingerprint": d.tableau.fingerprint,
+            "min_edge": str(s.min_edge),
+            "depth_bin": s.depth_bin,
+            "block": s.block,
             "standard_errors": "CLT over shoes (delta method for ratios); 95% interval = value +- 1.96 SE",
         }
         if s.count is not None:
-            out.update({"tags": list(s.count.tags),
-                        "bet_when": f"{s.count.kind}{s.count.op}{s.count.threshold}",
-                        "initial_count": s.count.initial})
+            out.update(
+                {
+                    "tags": list(s.count.tags),
+                    "bet_when": f"{s.count.kind}{s.count.op}{s.count.threshold}",
+                    "initial_count": s.count.initial,
+                }
+            )
         return out
 
 
@@ -791,8 +850,20 @@ def _depth_rows(name: str, parts: list[_Depth], depth_bin: int) -> list[DepthRow
         for q in (0.05, 0.25, 0.5, 0.75, 0.95):
             cell = int(np.searchsorted(cum, q * n, side="left"))
             pct.append(-1.0 + (cell + 0.5) * float(EV_BIN))
-        rows.append(DepthRow(name, b * depth_bin, (b + 1) * depth_bin - 1, n, mean, math.sqrt(var),
-                             float(low[b]), float(high[b]), tuple(pct), Fraction(int(pos[b]), n)))
+        rows.append(
+            DepthRow(
+                name,
+                b * depth_bin,
+                (b + 1) * depth_bin - 1,
+                n,
+                mean,
+                math.sqrt(var),
+                float(low[b]),
+                float(high[b]),
+                tuple(pct),
+                Fraction(int(pos[b]), n),
+            )
+        )
     return rows
 
 
@@ -826,17 +897,27 @@ def reduce_blocks(spec: StudySpec, parts: Sequence[BlockResult]) -> StudyResult:
             realised = np.concatenate([x.realised for x in t]).astype(np.float64) / scale
             if strategy in spec.strategies:
                 ev = None if streak else np.concatenate([x.ev for x in t])
-                opp = (mean_estimate(np.concatenate([b.opportunities[name] for b in blocks])) if streak
-                       else None)
-                results.append(StrategyResult(
-                    name, strategy, spec.shoes, mean_estimate(coups), mean_estimate(placed),
-                    ratio_estimate(placed, coups),
-                    None if ev is None else ratio_estimate(ev, placed),
-                    None if ev is None else mean_estimate(ev),
-                    None if ev is None else _scaled(ratio_estimate(ev, coups), 100.0),
-                    ratio_estimate(realised, placed), mean_estimate(realised),
-                    _scaled(ratio_estimate(realised, coups), 100.0),
-                    sum(x.exact for x in t), opp))
+                opp = (
+                    mean_estimate(np.concatenate([b.opportunities[name] for b in blocks])) if streak else None
+                )
+                results.append(
+                    StrategyResult(
+                        name,
+                        strategy,
+                        spec.shoes,
+                        mean_estimate(coups),
+                        mean_estimate(placed),
+                        ratio_estimate(placed, coups),
+                        None if ev is None else ratio_estimate(ev, placed),
+                        None if ev is None else mean_estimate(ev),
+                        None if ev is None else _scaled(ratio_estimate(ev, coups), 100.0),
+                        ratio_estimate(realised, placed),
+                        mean_estimate(realised),
+                        _scaled(ratio_estimate(realised, coups), 100.0),
+                        sum(x.exact for x in t),
+                        opp,
+                    )
+                )
             if strategy == "flat" and not streak:
                 flat_ev = np.concatenate([x.ev for x in t])
                 est = ratio_estimate(flat_ev, coups)
@@ -865,8 +946,9 @@ def _tasks(spec: StudySpec, workers: int) -> list[list[int]]:
     return [list(range(i, min(n, i + per))) for i in range(0, n, per)]
 
 
-def execute(spec: StudySpec, *, workers: int = 1, scheduler: str | Any | None = None,
-            progress: Progress | None = None) -> StudyResult:
+def execute(
+    spec: StudySpec, *, workers: int = 1, scheduler: str | Any | None = None, progress: Progress | None = None
+) -> StudyResult:
     """Run ``spec`` in this process (``workers`` = 1), on ``workers`` local processes, or on a
     Dask distributed cluster (``scheduler``: its address, or a ``distributed.Client``).
 
@@ -896,8 +978,9 @@ def execute(spec: StudySpec, *, workers: int = 1, scheduler: str | Any | None = 
     return reduce_blocks(spec, done)
 
 
-def _on_processes(spec: StudySpec, tasks: list[list[int]], workers: int,
-                  note: Callable[[list[BlockResult]], None]) -> None:
+def _on_processes(
+    spec: StudySpec, tasks: list[list[int]], workers: int, note: Callable[[list[BlockResult]], None]
+) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -919,13 +1002,15 @@ def _on_processes(spec: StudySpec, tasks: list[list[int]], workers: int,
 _ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
-def _on_dask(spec: StudySpec, tasks: list[list[int]], scheduler: str | Any,
-             note: Callable[[list[BlockResult]], None]) -> None:
+def _on_dask(
+    spec: StudySpec, tasks: list[list[int]], scheduler: str | Any, note: Callable[[list[BlockResult]], None]
+) -> None:
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise StudyError("--scheduler needs dask distributed: "
-                         "pip install 'punto-banco-analyzer[cluster]'") from None
+        raise StudyError(
+            "--scheduler needs dask distributed: pip install 'punto-banco-analyzer[cluster]'"
+        ) from None
     own = not isinstance(scheduler, Client)
     try:
         client: Any = Client(scheduler, timeout=30) if own else scheduler  # type: ignore[no-untyped-call]
@@ -940,13 +1025,28 @@ def _on_dask(spec: StudySpec, tasks: list[list[int]], scheduler: str | Any,
             client.close()
 
 
-def run_study(bets: Sequence[str | Bet | BetSource] = ("dragon-7",), *, bet_files: Sequence[str] = (),
-              shoes: int = 10_000, seed: int = 0, strategies: Sequence[str] = ("perfect",), decks: int = 8,
-              cut_card: int = 14, burn: str = "standard", end_rule: str = "jacobson",
-              tableau: Tableau = STANDARD, min_edge: str | Fraction | int = 0,
-              tags: str | Sequence[int] | None = None, bet_when: str | None = None, initial_count: int = 0,
-              depth_bin: int = 26, block: int = BLOCK, workers: int = 1, scheduler: str | Any | None = None,
-              progress: Progress | None = None) -> StudyResult:
+def run_study(
+    bets: Sequence[str | Bet | BetSource] = ("dragon-7",),
+    *,
+    bet_files: Sequence[str] = (),
+    shoes: int = 10_000,
+    seed: int = 0,
+    strategies: Sequence[str] = ("perfect",),
+    decks: int = 8,
+    cut_card: int = 14,
+    burn: str = "standard",
+    end_rule: str = "jacobson",
+    tableau: Tableau = STANDARD,
+    min_edge: str | Fraction | int = 0,
+    tags: str | Sequence[int] | None = None,
+    bet_when: str | None = None,
+    initial_count: int = 0,
+    depth_bin: int = 26,
+    block: int = BLOCK,
+    workers: int = 1,
+    scheduler: str | Any | None = None,
+    progress: Progress | None = None,
+) -> StudyResult:
     """Deal ``shoes`` seeded shoes and study each bet under each strategy (module docstring).
 
     Args:
@@ -969,10 +1069,24 @@ def run_study(bets: Sequence[str | Bet | BetSource] = ("dragon-7",), *, bet_file
     >>> [(x.bet, x.strategy) for x in r.results]
     [('dragon-7', 'perfect'), ('dragon-7', 'flat')]
     """
-    spec = make_spec(bets, bet_files=bet_files, shoes=shoes, seed=seed, strategies=strategies, decks=decks,
-                     cut_card=cut_card, burn=burn, end_rule=end_rule, tableau=tableau, min_edge=min_edge,
-                     tags=tags, bet_when=bet_when, initial_count=initial_count, depth_bin=depth_bin,
-                     block=block)
+    spec = make_spec(
+        bets,
+        bet_files=bet_files,
+        shoes=shoes,
+        seed=seed,
+        strategies=strategies,
+        decks=decks,
+        cut_card=cut_card,
+        burn=burn,
+        end_rule=end_rule,
+        tableau=tableau,
+        min_edge=min_edge,
+        tags=tags,
+        bet_when=bet_when,
+        initial_count=initial_count,
+        depth_bin=depth_bin,
+        block=block,
+    )
     try:
         return execute(spec, workers=workers, scheduler=scheduler, progress=progress)
     except AnalyzerError:
@@ -982,9 +1096,18 @@ def run_study(bets: Sequence[str | Bet | BetSource] = ("dragon-7",), *, bet_file
 # -- output --------------------------------------------------------------------------------------
 
 STUDY_TABLES = ("results", "depth", "cut-card")
-_ESTIMATES = ("coups_per_shoe", "bets_per_shoe", "bet_frequency", "edge_when_betting", "units_per_shoe",
-              "units_per_100_coups", "realised_edge_when_betting", "realised_units_per_shoe",
-              "realised_units_per_100_coups", "opportunities_per_shoe")
+_ESTIMATES = (
+    "coups_per_shoe",
+    "bets_per_shoe",
+    "bet_frequency",
+    "edge_when_betting",
+    "units_per_shoe",
+    "units_per_100_coups",
+    "realised_edge_when_betting",
+    "realised_units_per_shoe",
+    "realised_units_per_100_coups",
+    "opportunities_per_shoe",
+)
 
 
 def _number(x: float) -> float | None:
@@ -1007,8 +1130,11 @@ def result_record(result: StudyResult, row: StrategyResult) -> dict[str, object]
         lo, hi = est.ci95
         out[f"{key}_ci95"] = [_number(lo), _number(hi)]
     multi = row.units_per_shoe is None
-    out["ev_method"] = ("realised results only (a multi-coup bet has no exact per-coup EV)" if multi else
-                        "exact EV before every coup, float64 within ev_bound (decisions exact)")
+    out["ev_method"] = (
+        "realised results only (a multi-coup bet has no exact per-coup EV)"
+        if multi
+        else "exact EV before every coup, float64 within ev_bound (decisions exact)"
+    )
     out["ev_bound"] = None if multi else result.ev_bounds.get(row.bet)
     out["exact_decisions"] = row.exact_decisions
     out["settings"] = {**result.settings(), "strategy": row.strategy}
@@ -1025,19 +1151,34 @@ def study_json(result: StudyResult, meta: dict[str, object] | None = None) -> st
         "settings": result.settings(),
         "results": [result_record(result, r) for r in result.results],
         "voids_per_shoe": _number(result.voids_per_shoe.value),
-        "depth": [{"bet": d.bet, "depth_from": d.low, "depth_to": d.high, "coups": d.coups,
-                   "ev_mean": _number(d.mean), "ev_sd": _number(d.sd), "ev_min": _number(d.smallest),
-                   "ev_max": _number(d.largest),
-                   "ev_percentiles": dict(zip(("p5", "p25", "p50", "p75", "p95"), d.percentiles,
-                                              strict=True)),
-                   "p_ev_positive": float(d.positive), "p_ev_positive_exact": str(d.positive)}
-                  for d in result.depth],
-        "cut_card": [{"bet": c.bet, "full_shoe_ev": float(c.full_shoe_ev),
-                      "full_shoe_ev_exact": str(c.full_shoe_ev),
-                      "flat_ev_per_coup": _number(c.flat_ev_per_coup.value),
-                      "flat_ev_per_coup_se": _number(c.flat_ev_per_coup.se),
-                      "effect": _number(c.effect.value), "effect_se": _number(c.effect.se)}
-                     for c in result.cut_card],
+        "depth": [
+            {
+                "bet": d.bet,
+                "depth_from": d.low,
+                "depth_to": d.high,
+                "coups": d.coups,
+                "ev_mean": _number(d.mean),
+                "ev_sd": _number(d.sd),
+                "ev_min": _number(d.smallest),
+                "ev_max": _number(d.largest),
+                "ev_percentiles": dict(zip(("p5", "p25", "p50", "p75", "p95"), d.percentiles, strict=True)),
+                "p_ev_positive": float(d.positive),
+                "p_ev_positive_exact": str(d.positive),
+            }
+            for d in result.depth
+        ],
+        "cut_card": [
+            {
+                "bet": c.bet,
+                "full_shoe_ev": float(c.full_shoe_ev),
+                "full_shoe_ev_exact": str(c.full_shoe_ev),
+                "flat_ev_per_coup": _number(c.flat_ev_per_coup.value),
+                "flat_ev_per_coup_se": _number(c.flat_ev_per_coup.se),
+                "effect": _number(c.effect.value),
+                "effect_se": _number(c.effect.se),
+            }
+            for c in result.cut_card
+        ],
     }
     return json.dumps(doc, indent=2, allow_nan=False) + "\n"
 
@@ -1060,47 +1201,134 @@ def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digit
 
     d = min(digits, 8)
     s = result.spec
-    setting = (f"{s.shoes:,} shoes, seed {s.seed}; {s.dealing.decks} decks, cut card {s.dealing.cut_card}, "
-               f"burn {s.dealing.burn}, end rule {s.dealing.end_rule}; block {s.block}")
+    setting = (
+        f"{s.shoes:,} shoes, seed {s.seed}; {s.dealing.decks} decks, cut card {s.dealing.cut_card}, "
+        f"burn {s.dealing.burn}, end rule {s.dealing.end_rule}; block {s.block}"
+    )
     tables = []
     rows: tuple[tuple[Any, ...], ...]
     if "results" in names:
-        cols = tuple(Column(h) for h in (
-            "Bet", "Strategy", "Coups/shoe", "Bets/shoe", "Bet frequency", "Edge when betting", "Units/shoe",
-            "Units/100 coups", "Realised units/shoe", "Realised units/100 coups", "Exact decisions"))
-        rows = tuple((r.bet, r.strategy, _pm(r.coups_per_shoe, 2), _pm(r.bets_per_shoe, 3),
-                      _pm(r.bet_frequency, d), _pm(r.edge_when_betting, d), _pm(r.units_per_shoe, d),
-                      _pm(r.units_per_100_coups, d), _pm(r.realised_units_per_shoe, d),
-                      _pm(r.realised_units_per_100_coups, d), str(r.exact_decisions)) for r in result.results)
-        notes = [setting, "Each estimate ± its standard error (CLT over shoes; 95% interval = ± 1.96 SE). "
-                 "Units per unit staked. 'Units' use the exact EV before each coup bet (float64 within "
-                 "the bound below); 'realised' the coups' actual results (the cross-check)."]
+        cols = tuple(
+            Column(h)
+            for h in (
+                "Bet",
+                "Strategy",
+                "Coups/shoe",
+                "Bets/shoe",
+                "Bet frequency",
+                "Edge when betting",
+                "Units/shoe",
+                "Units/100 coups",
+                "Realised units/shoe",
+                "Realised units/100 coups",
+                "Exact decisions",
+            )
+        )
+        rows = tuple(
+            (
+                r.bet,
+                r.strategy,
+                _pm(r.coups_per_shoe, 2),
+                _pm(r.bets_per_shoe, 3),
+                _pm(r.bet_frequency, d),
+                _pm(r.edge_when_betting, d),
+                _pm(r.units_per_shoe, d),
+                _pm(r.units_per_100_coups, d),
+                _pm(r.realised_units_per_shoe, d),
+                _pm(r.realised_units_per_100_coups, d),
+                str(r.exact_decisions),
+            )
+            for r in result.results
+        )
+        notes = [
+            setting,
+            "Each estimate ± its standard error (CLT over shoes; 95% interval = ± 1.96 SE). "
+            "Units per unit staked. 'Units' use the exact EV before each coup bet (float64 within "
+            "the bound below); 'realised' the coups' actual results (the cross-check).",
+        ]
         notes += [f"{b}: |float EV - exact EV| <= {v:.3g} per coup" for b, v in result.ev_bounds.items()]
         if s.count is not None:
             notes.append("count: " + s.count.describe())
         if any(r.units_per_shoe is None for r in result.results):
-            notes.append("banker-streak: a multi-coup bet, priced by its realised results only; a streak "
-                         "running when the shoe ends is settled on the wins so far.")
-        tables.append(Table("study", "Shoe-walk study: results per bet and strategy", cols, rows,
-                            tuple(notes)))
+            notes.append(
+                "banker-streak: a multi-coup bet, priced by its realised results only; a streak "
+                "running when the shoe ends is settled on the wins so far."
+            )
+        tables.append(
+            Table("study", "Shoe-walk study: results per bet and strategy", cols, rows, tuple(notes))
+        )
     if "depth" in names and result.depth:
-        cols = tuple(Column(h) for h in ("Bet", "Depth (cards out)", "Coups", "Mean EV", "SD", "Min", "P5",
-                                         "Median", "P95", "Max", "P(EV > 0)"))
-        rows = tuple((r.bet, f"{r.low}-{r.high}", f"{r.coups:,}", _text(r.mean, d), _text(r.sd, d),
-                      _text(r.smallest, d), _text(r.percentiles[0], 3), _text(r.percentiles[2], 3),
-                      _text(r.percentiles[4], 3), _text(r.largest, d), _text(float(r.positive), d))
-                     for r in result.depth)
-        tables.append(Table("depth", "The exact EV before each coup, by depth", cols, rows, (
-            setting, "Depth counts the shown and burned cards. Percentiles to 0.001; P(EV > 0) is decided "
-            "exactly for every coup.")))
+        cols = tuple(
+            Column(h)
+            for h in (
+                "Bet",
+                "Depth (cards out)",
+                "Coups",
+                "Mean EV",
+                "SD",
+                "Min",
+                "P5",
+                "Median",
+                "P95",
+                "Max",
+                "P(EV > 0)",
+            )
+        )
+        rows = tuple(
+            (
+                r.bet,
+                f"{r.low}-{r.high}",
+                f"{r.coups:,}",
+                _text(r.mean, d),
+                _text(r.sd, d),
+                _text(r.smallest, d),
+                _text(r.percentiles[0], 3),
+                _text(r.percentiles[2], 3),
+                _text(r.percentiles[4], 3),
+                _text(r.largest, d),
+                _text(float(r.positive), d),
+            )
+            for r in result.depth
+        )
+        tables.append(
+            Table(
+                "depth",
+                "The exact EV before each coup, by depth",
+                cols,
+                rows,
+                (
+                    setting,
+                    "Depth counts the shown and burned cards. Percentiles to 0.001; P(EV > 0) is decided "
+                    "exactly for every coup.",
+                ),
+            )
+        )
     if "cut-card" in names and result.cut_card:
-        cols = tuple(Column(h) for h in ("Bet", "Full-shoe EV (exact)", "Flat EV per coup",
-                                         "Cut-card effect"))
-        rows = tuple((c.bet, _text(float(c.full_shoe_ev), max(d, 6)), _pm(c.flat_ev_per_coup, max(d, 6)),
-                      _pm(c.effect, max(d, 6))) for c in result.cut_card)
-        tables.append(Table("cut-card", "The cut-card effect: flat betting over real shoes", cols, rows, (
-            setting, "Flat EV per coup = sum of the exact EVs of every coup / coups dealt; the effect is its "
-            "difference from the EV off the top of a full shoe.")))
+        cols = tuple(
+            Column(h) for h in ("Bet", "Full-shoe EV (exact)", "Flat EV per coup", "Cut-card effect")
+        )
+        rows = tuple(
+            (
+                c.bet,
+                _text(float(c.full_shoe_ev), max(d, 6)),
+                _pm(c.flat_ev_per_coup, max(d, 6)),
+                _pm(c.effect, max(d, 6)),
+            )
+            for c in result.cut_card
+        )
+        tables.append(
+            Table(
+                "cut-card",
+                "The cut-card effect: flat betting over real shoes",
+                cols,
+                rows,
+                (
+                    setting,
+                    "Flat EV per coup = sum of the exact EVs of every coup / coups dealt; the effect is its "
+                    "difference from the EV off the top of a full shoe.",
+                ),
+            )
+        )
     return tables
 
 
@@ -1123,8 +1351,13 @@ def plot(result: StudyResult, path: str) -> None:
         rows = [r for r in result.depth if r.bet == name]
         mid = [(r.low + r.high) / 2 for r in rows]
         (line,) = top.plot(mid, [r.mean for r in rows], marker="o", label=name)
-        top.fill_between(mid, [r.percentiles[0] for r in rows], [r.percentiles[4] for r in rows],
-                         color=line.get_color(), alpha=0.15)
+        top.fill_between(
+            mid,
+            [r.percentiles[0] for r in rows],
+            [r.percentiles[4] for r in rows],
+            color=line.get_color(),
+            alpha=0.15,
+        )
         bottom.plot(mid, [float(r.positive) for r in rows], marker="o", label=name)
     top.axhline(0, color="grey", linewidth=0.8)
     top.set_ylabel("exact EV per unit (mean, 5-95%)")

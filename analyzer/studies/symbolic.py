@@ -118,20 +118,24 @@ Poly = tuple[int, ...]
 
 
 #: The note under a pays table with an impossible target (as ``punto-banco bets --target-edge``).
-IMPOSSIBLE_PAY_NOTE = ("'-': no positive pay gives that house edge, or the event cannot happen on this "
-                       "shoe (for a commission: none from 0 to 100% gives it).")
+IMPOSSIBLE_PAY_NOTE = (
+    "'-': no positive pay gives that house edge, or the event cannot happen on this "
+    "shoe (for a commission: none from 0 to 100% gives it)."
+)
 
 
 def _coefficients(value: object, what: str) -> list[int | Fraction]:
     """Polynomial coefficients: a list of ints or Fractions (never floats or text)."""
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise SymbolicTypeError(f"bad {what} {show(value)}: give a list of int or Fraction coefficients, "
-                                "constant term first")
+        raise SymbolicTypeError(
+            f"bad {what} {show(value)}: give a list of int or Fraction coefficients, constant term first"
+        )
     out = list(value)
     for c in out:
         if isinstance(c, bool) or not isinstance(c, int | Fraction):
-            raise SymbolicTypeError(f"bad coefficient {show(c)} in the {what}: give ints or Fractions "
-                                    "(not floats or text)")
+            raise SymbolicTypeError(
+                f"bad coefficient {show(c)} in the {what}: give ints or Fractions (not floats or text)"
+            )
     return out
 
 
@@ -144,8 +148,9 @@ def _exact(value: object, what: str) -> Fraction:
         SymbolicTypeError: not an int or a Fraction; SymbolicError: too many digits.
     """
     if isinstance(value, bool) or not isinstance(value, int | Fraction):
-        raise SymbolicTypeError(f"bad {what} {show(value)}: give an exact int or Fraction "
-                                "(not a float or text)")
+        raise SymbolicTypeError(
+            f"bad {what} {show(value)}: give an exact int or Fraction (not a float or text)"
+        )
     x = Fraction(value)
     if max(abs(x.numerator), x.denominator).bit_length() > 4 * MAX_NUMBER_CHARS:
         raise SymbolicError(f"bad {what} {show(x)}: at most {MAX_NUMBER_CHARS} digits")
@@ -155,13 +160,15 @@ def _exact(value: object, what: str) -> Fraction:
 def _names(value: object, what: str, allowed: Sequence[str]) -> list[str]:
     """A list of names (never one str, whose letters would be taken as names)."""
     if isinstance(value, str) or not isinstance(value, Iterable):
-        raise SymbolicTypeError(f"bad {what} {show(value)}: give a list (not one text) of: "
-                                f"{', '.join(allowed)}")
+        raise SymbolicTypeError(
+            f"bad {what} {show(value)}: give a list (not one text) of: {', '.join(allowed)}"
+        )
     out = list(value)
     for name in out:
         if not isinstance(name, str):
-            raise SymbolicTypeError(f"bad {what[:-1] if what.endswith('s') else what} {show(name)}: "
-                                    f"use {', '.join(allowed)}")
+            raise SymbolicTypeError(
+                f"bad {what[:-1] if what.endswith('s') else what} {show(name)}: use {', '.join(allowed)}"
+            )
     return out
 
 
@@ -234,8 +241,10 @@ DENOMINATOR: Poly = falling_poly(52, 0, DEGREE)
 def _interpolation_matrix() -> tuple[tuple[tuple[int, ...], ...], int]:
     """(M, L) with M = L x inverse Vandermonde matrix of ``NODES``, integer, L > 0 minimal."""
     n = len(NODES)
-    rows = [[Fraction(x) ** i for i in range(n)] + [Fraction(int(j == r)) for j in range(n)]
-            for r, x in enumerate(NODES)]
+    rows = [
+        [Fraction(x) ** i for i in range(n)] + [Fraction(int(j == r)) for j in range(n)]
+        for r, x in enumerate(NODES)
+    ]
     for col in range(n):  # Gauss-Jordan elimination, exact
         piv = next(r for r in range(col, n) if rows[r][col] != 0)
         rows[col], rows[piv] = rows[piv], rows[col]
@@ -323,8 +332,9 @@ class RationalFunction:
         """
         n, m = _as_int_polys(_coefficients(num, "numerator"), _coefficients(den, "denominator"))
         if not m:
-            raise SymbolicZeroDivisionError("rational function with a zero denominator: give a "
-                                            "denominator with a nonzero coefficient")
+            raise SymbolicZeroDivisionError(
+                "rational function with a zero denominator: give a denominator with a nonzero coefficient"
+            )
         if not n:
             return cls((), (1,))
         g = _gcd(n, m)
@@ -344,8 +354,9 @@ class RationalFunction:
             SymbolicTypeError: ``value`` is not an int or a Fraction.
         """
         if isinstance(value, bool) or not isinstance(value, int | Fraction):
-            raise SymbolicTypeError(f"bad constant {show(value)}: give an int or a Fraction "
-                                    "(not a float or text)")
+            raise SymbolicTypeError(
+                f"bad constant {show(value)}: give an int or a Fraction (not a float or text)"
+            )
         return cls.of([Fraction(value)])
 
     # arithmetic
@@ -354,8 +365,10 @@ class RationalFunction:
             return other
         if isinstance(other, int | Fraction) and not isinstance(other, bool):
             return RationalFunction.constant(other)
-        raise SymbolicTypeError(f"cannot combine a rational function with {type(other).__name__}: "
-                                "use another RationalFunction, an int or a Fraction")
+        raise SymbolicTypeError(
+            f"cannot combine a rational function with {type(other).__name__}: "
+            "use another RationalFunction, an int or a Fraction"
+        )
 
     def __add__(self, other: object) -> RationalFunction:
         o = self._coerce(other)
@@ -404,8 +417,10 @@ class RationalFunction:
         else:
             num, den = _eval(self.num, Fraction(decks)), _eval(self.den, Fraction(decks))
         if den == 0:
-            raise SymbolicZeroDivisionError(f"d = {show(decks)} is a pole of the function (its denominator "
-                                            "is 0 there): it has no value at that d")
+            raise SymbolicZeroDivisionError(
+                f"d = {show(decks)} is a pole of the function (its denominator "
+                "is 0 there): it has no value at that d"
+            )
         return num / den
 
     @property
@@ -422,9 +437,9 @@ class RationalFunction:
             SymbolicError: ``terms`` is not a whole number from 0 to 10000.
         """
         if isinstance(terms, bool) or not isinstance(terms, int) or not 0 <= terms <= 10_000:
-            raise (SymbolicError if isinstance(terms, int) and not isinstance(terms, bool)
-                   else SymbolicTypeError)(f"bad number of terms {show(terms)}: use a whole number from 0 "
-                                           "to 10000")
+            raise (
+                SymbolicError if isinstance(terms, int) and not isinstance(terms, bool) else SymbolicTypeError
+            )(f"bad number of terms {show(terms)}: use a whole number from 0 to 10000")
         n, m = len(self.num) - 1, len(self.den) - 1
         if not self.num:
             return (Fraction(0),) * terms
@@ -523,8 +538,9 @@ class SymbolicDistribution:
             SymbolicTypeError: ``predicate`` is not callable.
         """
         if not callable(predicate):
-            raise SymbolicTypeError(f"bad predicate {show(predicate)}: give a function of the coup "
-                                    "record returning True or False")
+            raise SymbolicTypeError(
+                f"bad predicate {show(predicate)}: give a function of the coup record returning True or False"
+            )
         out: Poly = ()
         for r, c in zip(self.records, self.counts, strict=True):
             if predicate(r):
@@ -661,15 +677,20 @@ def _naturals_are(key: str) -> Callable[[Coup], bool]:
 
 def _engine_events(table: str) -> list[tuple[str, str, Callable[[Coup], bool]]]:
     if table == "outcomes":
-        return [(f"outcome:{w.value}", f"{w.label} wins" if w is not Winner.TIE else "Tie", _winner_is(w))
-                for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE)]
+        return [
+            (f"outcome:{w.value}", f"{w.label} wins" if w is not Winner.TIE else "Tie", _winner_is(w))
+            for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE)
+        ]
     if table == "naturals":
         return [(f"natural:{key}", label, _naturals_are(key)) for key, label in NATURAL_CLASSES.items()]
     if table == "cards":
         return [(f"cards:{n}", f"{n} cards dealt", _cards_are(n)) for n in (4, 5, 6)]
     if table == "totals":
-        return [(f"totals:{p}:{b}", f"Player {p}, Banker {b}", _totals_are(p, b))
-                for p in range(10) for b in range(10)]
+        return [
+            (f"totals:{p}:{b}", f"Player {p}, Banker {b}", _totals_are(p, b))
+            for p in range(10)
+            for b in range(10)
+        ]
     raise SymbolicError(f"unknown table {table!r}: use {', '.join(ENGINE_TABLES)}")
 
 
@@ -691,8 +712,10 @@ def engine_forms(table: str, tableau: Tableau = STANDARD) -> tuple[ClosedForm, .
 @functools.lru_cache(maxsize=64)
 def _engine_forms(table: str, tableau: Tableau) -> tuple[ClosedForm, ...]:
     sd = symbolic_distribution(ANALYSIS_READS, tableau)
-    return tuple(ClosedForm(key, label, "probability", sd.probability(pred))
-                 for key, label, pred in _engine_events(table))
+    return tuple(
+        ClosedForm(key, label, "probability", sd.probability(pred))
+        for key, label, pred in _engine_events(table)
+    )
 
 
 @dataclass(frozen=True)
@@ -725,9 +748,14 @@ class BetForms:
             ClosedForm(f"{name}:house_edge", f"{self.bet.title}: house edge", "house_edge", self.house_edge),
         ]
         if self.house_edge_resolved is not None:
-            out.append(ClosedForm(f"{name}:house_edge_resolved",
-                                  f"{self.bet.title}: house edge per resolved bet",
-                                  "house_edge_resolved", self.house_edge_resolved))
+            out.append(
+                ClosedForm(
+                    f"{name}:house_edge_resolved",
+                    f"{self.bet.title}: house edge per resolved bet",
+                    "house_edge_resolved",
+                    self.house_edge_resolved,
+                )
+            )
         out.append(ClosedForm(f"{name}:variance", f"{self.bet.title}: variance", "variance", self.variance))
         return out
 
@@ -898,8 +926,13 @@ class Section:
 QUANTITIES = ("house-edge", "resolved", "ev", "variance", "pay")
 
 
-def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | int = 0,
-                 quantities: Sequence[str] = QUANTITIES, tableau: Tableau = STANDARD) -> list[Section]:
+def bet_sections(
+    bets: Sequence[Bet],
+    pays: bool = True,
+    house_edge: Fraction | int = 0,
+    quantities: Sequence[str] = QUANTITIES,
+    tableau: Tableau = STANDARD,
+) -> list[Section]:
     """Sections for ``bets``, those named in ``quantities`` (``QUANTITIES``): house edges per
     coup, per resolved bet, EV, variance; and (``pay``, if ``pays``) the pay of each adjustable
     bet, and the Banker commission, for ``house_edge``.
@@ -926,8 +959,9 @@ def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | 
 
     named = {
         "house-edge": Section("House edge per coup", of_kind("house_edge"), percent=True),
-        "resolved": Section("House edge per resolved bet (pushes excluded)", of_kind("house_edge_resolved"),
-                            percent=True),
+        "resolved": Section(
+            "House edge per resolved bet (pushes excluded)", of_kind("house_edge_resolved"), percent=True
+        ),
         "ev": Section("EV per unit staked", of_kind("ev")),
         "variance": Section("Variance per unit staked", of_kind("variance")),
     }
@@ -941,14 +975,25 @@ def bet_sections(bets: Sequence[Bet], pays: bool = True, house_edge: Fraction | 
                 continue
             line = bet.lines[bet.adjustable]
             try:
-                rows.append(ClosedForm(f"{bet.name}:pay", f"{bet.title}: pay on '{line.event}'", "pay",
-                                       pay_form(bet, house_edge, tableau)))
+                rows.append(
+                    ClosedForm(
+                        f"{bet.name}:pay",
+                        f"{bet.title}: pay on '{line.event}'",
+                        "pay",
+                        pay_form(bet, house_edge, tableau),
+                    )
+                )
             except BetError:
                 continue
             if bet.name.split(":")[0] == "banker":
-                rows.append(ClosedForm(f"{bet.name}:commission",
-                                       f"{bet.title}: commission (fraction of a win)",
-                                       "commission", 1 - rows[-1].function))
+                rows.append(
+                    ClosedForm(
+                        f"{bet.name}:commission",
+                        f"{bet.title}: commission (fraction of a win)",
+                        "commission",
+                        1 - rows[-1].function,
+                    )
+                )
         if rows:
             sections.append(Section(f"Pays for a {target} bet", tuple(rows)))
     return [s for s in sections if s.forms]
@@ -964,8 +1009,12 @@ def engine_sections(tables: Iterable[str] = ENGINE_TABLES, tableau: Tableau = ST
     for t in tables:
         if t not in ENGINE_TABLES:
             raise SymbolicError(f"unknown table {show(t)}: use {', '.join(ENGINE_TABLES)}")
-    titles = {"outcomes": "Outcomes", "totals": "Final totals (Player p, Banker b)",
-              "naturals": "Naturals", "cards": "Cards dealt per coup"}
+    titles = {
+        "outcomes": "Outcomes",
+        "totals": "Final totals (Player p, Banker b)",
+        "naturals": "Naturals",
+        "cards": "Cards dealt per coup",
+    }
     return [Section(f"{titles[t]}: probability per coup", engine_forms(t, tableau)) for t in tables]
 
 
@@ -981,11 +1030,18 @@ def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
         *(Column(f"d = {d}", style, f"d{d}") for d in decks),
     )
     rows: tuple[tuple[Cell, ...], ...] = tuple(
-        (f.label, f.shown_limit, f.shown_limit, None if f.shown_limit is None else f.correction,
-         *(f.shown_at(d) for d in decks)) for f in section.forms
+        (
+            f.label,
+            f.shown_limit,
+            f.shown_limit,
+            None if f.shown_limit is None else f.correction,
+            *(f.shown_at(d) for d in decks),
+        )
+        for f in section.forms
     )
-    notes: tuple[str, ...] = ("f(d) = f(∞) + c/d + O(1/d²)."
-                              + (" Values in percent." if section.percent else ""),)
+    notes: tuple[str, ...] = (
+        "f(d) = f(∞) + c/d + O(1/d²)." + (" Values in percent." if section.percent else ""),
+    )
     if any(cell is None for row in rows for cell in row):
         notes += (IMPOSSIBLE_PAY_NOTE,)
     name = section.title.lower().replace(" ", "-")
@@ -1036,15 +1092,22 @@ def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, ob
     }
 
 
-INTRO = ("Closed forms in the number of decks d (a standard shoe of 52d cards, d >= 1): each "
-         "quantity is an exact rational function f(d), numerator and denominator factored. "
-         "f(∞) is the infinite-deck value; c is the leading correction in f(d) = f(∞) + c/d + O(1/d²). "
-         "Probabilities per coup; EV and house edge per unit staked per coup.")
+INTRO = (
+    "Closed forms in the number of decks d (a standard shoe of 52d cards, d >= 1): each "
+    "quantity is an exact rational function f(d), numerator and denominator factored. "
+    "f(∞) is the infinite-deck value; c is the leading correction in f(d) = f(∞) + c/d + O(1/d²). "
+    "Probabilities per coup; EV and house edge per unit staked per coup."
+)
 
 
-def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
-                    meta: dict[str, object] | None = None, decks: Sequence[int] = SHOWN_DECKS,
-                    extra: Sequence[Any] = ()) -> str:
+def render_sections(
+    sections: Sequence[Section],
+    fmt: str,
+    digits: int = 10,
+    meta: dict[str, object] | None = None,
+    decks: Sequence[int] = SHOWN_DECKS,
+    extra: Sequence[Any] = (),
+) -> str:
     """The sections as a report in ``fmt`` (text, markdown, latex or json): the formulas, then a
     table per section of limits, 1/d corrections and values at ``decks``; then the ``extra``
     report tables (:class:`~analyzer.output.render.Table`).  Deterministic.
@@ -1063,8 +1126,13 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
         if isinstance(d, bool) or not isinstance(d, int) or d < 1:
             raise SymbolicError(f"bad number of decks {show(d)}: use whole numbers >= 1")
     if fmt == "json":
-        doc = {"meta": meta or {}, "intro": INTRO, "sections": [
-            {"title": s.title, "forms": [_form_json(f, digits, decks) for f in s.forms]} for s in sections]}
+        doc = {
+            "meta": meta or {},
+            "intro": INTRO,
+            "sections": [
+                {"title": s.title, "forms": [_form_json(f, digits, decks) for f in s.forms]} for s in sections
+            ],
+        }
         if extra:
             doc["tables"] = json.loads(render(extra, "json", digits))["tables"]
         return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
@@ -1072,8 +1140,11 @@ def render_sections(sections: Sequence[Section], fmt: str, digits: int = 10,
     if meta:
         parts.append(comment(fmt, [f"{k}: {v}" for k, v in meta.items()]))
     intro = textwrap.fill(INTRO, 100)
-    parts.append(_latex_escape(intro).replace("∞", r"$\infty$").replace("1/d²", r"1/d$^2$")
-                 if fmt == "latex" else intro)
+    parts.append(
+        _latex_escape(intro).replace("∞", r"$\infty$").replace("1/d²", r"1/d$^2$")
+        if fmt == "latex"
+        else intro
+    )
     for s in sections:
         block: list[str] = []
         if fmt == "markdown":
@@ -1116,16 +1187,31 @@ def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction], tableau: Tab
             d = crossing(he, level)
             start = he(1)
             way = "equal at 1 deck" if start == level else ("rises to" if start < level else "falls to")
-            rows.append((bet.title, level, start, he.limit(), way,
-                         "never" if d is None else str(d), None if d is None else he(d)))
-    cols = (Column("Bet", "text", "bet"), Column("Level", "percent", "level"),
-            Column("House edge, 1 deck", "percent", "house_edge_1"),
-            Column("House edge, infinite deck", "percent", "house_edge_limit"),
-            Column("Direction", "text", "direction"), Column("Smallest d", "text", "decks"),
-            Column("House edge at that d", "percent", "house_edge_at"))
-    notes = ("Smallest whole d >= 1 at which the house edge per coup reaches the level from the side "
-             "it starts on at 1 deck; exact (root isolation of the rational inequality, "
-             "then exact evaluation at the candidate d).",)
+            rows.append(
+                (
+                    bet.title,
+                    level,
+                    start,
+                    he.limit(),
+                    way,
+                    "never" if d is None else str(d),
+                    None if d is None else he(d),
+                )
+            )
+    cols = (
+        Column("Bet", "text", "bet"),
+        Column("Level", "percent", "level"),
+        Column("House edge, 1 deck", "percent", "house_edge_1"),
+        Column("House edge, infinite deck", "percent", "house_edge_limit"),
+        Column("Direction", "text", "direction"),
+        Column("Smallest d", "text", "decks"),
+        Column("House edge at that d", "percent", "house_edge_at"),
+    )
+    notes = (
+        "Smallest whole d >= 1 at which the house edge per coup reaches the level from the side "
+        "it starts on at 1 deck; exact (root isolation of the rational inequality, "
+        "then exact evaluation at the candidate d).",
+    )
     return Table("crossings", "Decks at which the house edge crosses a level", cols, tuple(rows), notes)
 
 
@@ -1184,12 +1270,14 @@ def symbolic_report(
         seen.add(bet.name)
     for i, level in enumerate(levels):
         if level in levels[:i]:
-            raise SymbolicError(f"crossing level {fraction_text(level * 100)}% is given twice: give "
-                                "each level once")
+            raise SymbolicError(
+                f"crossing level {fraction_text(level * 100)}% is given twice: give each level once"
+            )
     if not bets:
         bets = main_bets()
-    sections = engine_sections(tables, tableau) + bet_sections(bets, house_edge=edge, quantities=quantities,
-                                                               tableau=tableau)
+    sections = engine_sections(tables, tableau) + bet_sections(
+        bets, house_edge=edge, quantities=quantities, tableau=tableau
+    )
     extra = [crossing_table(bets, levels, tableau)] if levels else []
     return render_sections(sections, fmt, digits, meta, extra=extra)
 
