@@ -58,17 +58,24 @@ def main(debug: bool) -> None:
         OneLineErrors.debug = True
 
 
-def _register() -> None:
-    from analyzer.cli import check_commands, shoe_commands, study, study_commands
+#: The modules that define commands (each click command in them is registered on ``main``).
+COMMAND_MODULES = ("shoe_commands", "check_commands", "study_commands", "study", "report_commands")
 
-    for module in (shoe_commands, check_commands, study_commands):
+
+def _register() -> None:
+    import importlib
+
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"analyzer.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"analyzer.cli.{name}":
+                raise
+            continue  # a command module not (yet) present
         for value in vars(module).values():
-            if (
-                isinstance(value, click.Command)
-                and getattr(value.callback, "__module__", "") == module.__name__
-            ):
+            callback_module = getattr(getattr(value, "callback", None), "__module__", "")
+            if isinstance(value, click.Command) and callback_module == module.__name__:
                 main.add_command(value)
-    main.add_command(study.study)
 
 
 _register()
