@@ -115,7 +115,7 @@ class _Class:
 
     def __eq__(self, other: object) -> bool:
         if type(other) is type(self):
-            return self.index == other.index  # type: ignore[attr-defined, no-any-return]
+            return bool(self.index == getattr(other, "index", None))
         if isinstance(other, self.named | str):
             raise UndeclaredReadError(
                 f"a bet compared a card's {self.kind} with the named {self.kind} {other!r}, but it "
@@ -141,7 +141,7 @@ class RankClass(_Class):
             return False  # a 10-valued class never equals a rank of another value
         return super().__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 class SuitClass(_Class):
@@ -681,7 +681,9 @@ def _reduce(card: DealtCard, reads: Reads) -> RawCard:
     if detail.per_set or card.value not in reads.suit_values:
         detail = SuitDetail.NONE
     if detail is SuitDetail.SAME_CARD and card._card is not None:
-        suit = (_LOCAL, int(card._card[1]))  # type: ignore[call-overload]
+        local = card._card
+        assert isinstance(local, tuple)
+        suit = (_LOCAL, int(local[1]))
     elif detail in (SuitDetail.SUIT, SuitDetail.SUIT_EQUALITY, SuitDetail.SAME_CARD):
         s = card.suit
         kind = {SuitDetail.SUIT: _NAMED, SuitDetail.SUIT_EQUALITY: _CLASS}.get(detail, _LOCAL)
@@ -735,24 +737,26 @@ def _renamings(raw: RawBlocks) -> Iterator[tuple[dict[int, int], dict[int, int],
     are the same set for any two records that are renamings of each other, so the smallest
     renamed record is canonical."""
     per_kind: list[list[list[int]]] = []
-    for part in (1, 2, 3):
-        signature: dict[int, list[tuple[object, ...]]] = {}
+    for part in range(3):
+        signature: dict[int, list[tuple[int, int, tuple[tuple[int, ...], ...]]]] = {}
         for b, (_, cards, _) in enumerate(raw):
             for c in cards:
-                if c[part][:1] == (_CLASS,):
+                labels = (c[1], c[2], c[3])
+                label = labels[part]
+                if label[:1] == (_CLASS,):
                     others = tuple(
-                        c[i][:1] if c[i][:1] in ((_CLASS,), (_LOCAL,)) else c[i]
-                        for i in (1, 2, 3)
+                        x[:1] if x[:1] in ((_CLASS,), (_LOCAL,)) else x
+                        for i, x in enumerate(labels)
                         if i != part
                     )
-                    signature.setdefault(c[part][1], []).append((b, c[0], others))
-        groups: dict[tuple[object, ...], list[int]] = {}
+                    signature.setdefault(label[1], []).append((b, c[0], others))
+        groups: dict[tuple[tuple[int, int, tuple[tuple[int, ...], ...]], ...], list[int]] = {}
         for cls, sig in signature.items():
             groups.setdefault(tuple(sorted(sig)), []).append(cls)
         per_kind.append([groups[k] for k in sorted(groups)])
-    choices = []
-    for groups in per_kind:
-        options = [list(itertools.permutations(g)) for g in groups]
+    choices: list[list[list[int]]] = []
+    for kind_groups in per_kind:
+        options = [list(itertools.permutations(g)) for g in kind_groups]
         choices.append([[c for perm in combo for c in perm] for combo in itertools.product(*options)])
     for ranks, suits, colours in itertools.product(*choices):
         yield (

@@ -195,8 +195,8 @@ class Reads:
             if not members or not members <= set(POSITIONS):
                 raise BetError(f"bad position set {sorted(members)!r}: positions are 0-5 (P1 B1 P2 B2 P3 B3)")
             position_sets.add(members)
-        rank = ranks if isinstance(ranks, RankDetail) else _detail(RankDetail, ranks, "ranks")
-        suit = suits if isinstance(suits, SuitDetail) else _detail(SuitDetail, suits, "suits")
+        rank = ranks if isinstance(ranks, RankDetail) else _rank_detail(ranks)
+        suit = suits if isinstance(suits, SuitDetail) else _suit_detail(suits)
         if suit is SuitDetail.SAME_CARD and rank is RankDetail.NONE:
             rank = RankDetail.EQUALITY
         if suit.per_set and any(a != b and a & b for a in position_sets for b in position_sets):
@@ -289,10 +289,17 @@ def _is_union_of(members: PositionSet, blocks: tuple[PositionSet, ...]) -> bool:
     return covered == members
 
 
-def _detail(kind: type[RankDetail] | type[SuitDetail], text: str, what: str) -> RankDetail | SuitDetail:
+def _rank_detail(text: str) -> RankDetail:
     key = str(text).strip().lower().replace("_", "-")
-    for member in kind:
-        if key in (member.name.lower().replace("_", "-"), str(member.value).lower()):
+    for member in RankDetail:
+        if key == member.name.lower():
             return member
-    names = ", ".join(m.name.lower().replace("_", "-") for m in kind)
-    raise BetError(f"bad {what} detail {text!r}: use one of {names}")
+    raise BetError(f"bad ranks detail {text!r}: use one of {', '.join(m.name.lower() for m in RankDetail)}")
+
+
+def _suit_detail(text: str) -> SuitDetail:
+    key = str(text).strip().lower().replace("_", "-")
+    for member in SuitDetail:
+        if key in (member.name.lower().replace("_", "-"), member.value):
+            return member
+    raise BetError(f"bad suits detail {text!r}: use one of {', '.join(m.value for m in SuitDetail)}")

@@ -250,11 +250,11 @@ def make_tableau(
             raise RulesError(f"{what} lists {both[0]}, which is a natural: a natural never draws")
     table: list[frozenset[int]] = [frozenset()] * 10
     seen: set[int] = set()
-    for key, values in banker_when_player_drew.items():
+    for key, thirds in banker_when_player_drew.items():
         total = _check_total("Banker total", key)
         if total in nat:
             raise RulesError(f"banker when_player_drew gives total {total}, which is a natural")
-        table[total] = frozenset(_check_total("Player third-card value", v) for v in values)
+        table[total] = frozenset(_check_total("Player third-card value", v) for v in thirds)
         seen.add(total)
     missing = [t for t in TOTALS if t not in nat and t not in seen]
     if missing:

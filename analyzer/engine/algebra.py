@@ -37,36 +37,38 @@ MAX_CARDS = 6
 INT64_MAX = 2**63 - 1
 _TEN_RANKS = RANKS_OF_POINT[0]
 
+#: A pool of physical cards: (kind, value or rank, suit or colour or -1).
+Pool = tuple[str, int, int]
 #: Pools, each a set of physical cards: value v, rank r, card (r, s), value-suit (v, s),
 #: value-colour (v, c), rank-colour (r, c); their indices in a pool vector.
-POOLS: tuple[tuple[object, ...], ...] = (
-    *(("v", v) for v in range(10)),
-    *(("r", r) for r in range(13)),
+POOLS: tuple[Pool, ...] = (
+    *(("v", v, -1) for v in range(10)),
+    *(("r", r, -1) for r in range(13)),
     *(("c", r, s) for r in range(13) for s in range(4)),
     *(("vs", v, s) for v in range(10) for s in range(4)),
     *(("vc", v, c) for v in range(10) for c in range(2)),
     *(("rc", r, c) for r in range(13) for c in range(2)),
 )
-POOL_INDEX: dict[tuple[object, ...], int] = {p: i for i, p in enumerate(POOLS)}
+POOL_INDEX: dict[Pool, int] = {p: i for i, p in enumerate(POOLS)}
 #: Pools whose size needs the suits of the cards (not just their ranks).
 SUITED_POOLS = frozenset(i for i, p in enumerate(POOLS) if p[0] not in ("v", "r"))
 _COLOUR_SUITS = ((1, 2), (0, 3))  # red: hearts, diamonds; black: spades, clubs
 
 
-def pool_members(pool: tuple[object, ...]) -> list[int]:
+def pool_members(pool: Pool) -> list[int]:
     """The card indices (4 x rank + suit) a pool holds."""
-    kind = pool[0]
+    kind, a, b = pool
     if kind == "v":
-        return [4 * r + s for r in RANKS_OF_POINT[pool[1]] for s in range(4)]  # type: ignore[index]
+        return [4 * r + s for r in RANKS_OF_POINT[a] for s in range(4)]
     if kind == "r":
-        return [4 * pool[1] + s for s in range(4)]  # type: ignore[operator]
+        return [4 * a + s for s in range(4)]
     if kind == "c":
-        return [4 * pool[1] + pool[2]]  # type: ignore[operator]
+        return [4 * a + b]
     if kind == "vs":
-        return [4 * r + pool[2] for r in RANKS_OF_POINT[pool[1]]]  # type: ignore[index, operator]
+        return [4 * r + b for r in RANKS_OF_POINT[a]]
     if kind == "vc":
-        return [4 * r + s for r in RANKS_OF_POINT[pool[1]] for s in _COLOUR_SUITS[pool[2]]]  # type: ignore[index]
-    return [4 * pool[1] + s for s in _COLOUR_SUITS[pool[2]]]  # type: ignore[index, operator]
+        return [4 * r + s for r in RANKS_OF_POINT[a] for s in _COLOUR_SUITS[b]]
+    return [4 * a + s for s in _COLOUR_SUITS[b]]
 
 
 def falling(x: int, m: int) -> int:
@@ -90,14 +92,14 @@ FallKey = tuple[int, int, int]  # (pool index, shift, m): falling(|pool| - shift
 FactorKey = tuple[int, tuple[tuple[tuple[Part, Part], int], ...], int]
 
 
-def _concrete_pool(v: int, r: Part, s: Part) -> tuple[object, ...] | None:
+def _concrete_pool(v: int, r: Part, s: Part) -> Pool | None:
     """The pool of a slot with concrete labels; ``None`` when it is the value pool itself."""
     rank = None if r is None else r[1]
     if rank is not None and v != 0:
         rank = None  # a value of one rank: its rank pool is the value pool
     single = RANKS_OF_POINT[v][0] if v != 0 else None
     if s is None:
-        return None if rank is None else ("r", rank)
+        return None if rank is None else ("r", rank, -1)
     kind, label = s
     if kind == "n":
         if rank is not None:
@@ -185,7 +187,7 @@ class ProgramBuilder:
         self._orbits[(demand, unread)] = out
         return out
 
-    def _fall(self, pool: tuple[object, ...], shift: int, m: int) -> int:
+    def _fall(self, pool: Pool, shift: int, m: int) -> int:
         return self.falls.setdefault((POOL_INDEX[pool], shift, m), len(self.falls))
 
     def _factor(self, key: FactorKey) -> int:
@@ -200,7 +202,7 @@ class ProgramBuilder:
         for concrete in _expand_locals(v, pools):
             falls = [self._fall(p, 0, m) for p, m in concrete if m]
             if unread:
-                falls.append(self._fall(("v", v), read, unread))
+                falls.append(self._fall(("v", v, -1), read, unread))
             subterms.append(self.subterms.setdefault(tuple(sorted(falls)), len(self.subterms)))
         index = self.factors[key] = len(self.factors)
         self.factor_parts.append((subterms, has_ranks, has_local))
@@ -332,7 +334,7 @@ def _canonical_pools_of(
 
 def _expand_locals(
     v: int, pools: tuple[tuple[tuple[Part, Part], int], ...]
-) -> list[list[tuple[tuple[object, ...], int]]]:
+) -> list[list[tuple[Pool, int]]]:
     """Every injective assignment of rank classes to 10-valued ranks and, per rank, of
     same-card suits to suits: the concrete pools of each summand."""
     classes = sorted({r[1] for (r, _), _ in pools if r is not None and r[0] == "c"})
@@ -358,7 +360,7 @@ def _expand_locals(
                 for i in g:
                     r, s, m = slots[i]
                     slots[i] = (r, ("n", smap[s[1]]), m)  # type: ignore[index]
-            concrete: list[tuple[tuple[object, ...], int]] = []
+            concrete: list[tuple[Pool, int]] = []
             for r, s, m in slots:
                 pool = _concrete_pool(v, r, s)
                 assert pool is not None
@@ -434,9 +436,9 @@ class ShoeCounts:
         """Cards in pool number ``pool`` (see :data:`POOLS`)."""
         spec = POOLS[pool]
         if spec[0] == "v":
-            return sum(self.ranks[r] for r in RANKS_OF_POINT[spec[1]])  # type: ignore[index]
+            return sum(self.ranks[r] for r in RANKS_OF_POINT[spec[1]])
         if spec[0] == "r":
-            return self.ranks[spec[1]]  # type: ignore[index]
+            return self.ranks[spec[1]]
         if self.cards is None:
             raise SuitsUnknownError
         return sum(self.cards[i] for i in pool_members(spec))
@@ -541,18 +543,18 @@ class VectorPlan:
         # factors: segments of subterms, or one subterm times a multiplier
         seg_sub: list[int] = []
         seg_start: list[int] = []
-        mult: list[int] = []
+        fac_mult: list[int] = []
         for subterms, ten, suit in program.factors:
             seg_start.append(len(seg_sub))
             if (not ten or tens_alike) and (not suit or suits_alike):
                 seg_sub.append(subterms[0])
-                mult.append(len(subterms))
+                fac_mult.append(len(subterms))
             else:
                 seg_sub.extend(subterms)
-                mult.append(1)
+                fac_mult.append(1)
         self.fac_sub = np.asarray(seg_sub, dtype=np.int64)
         self.fac_start = np.asarray(seg_start, dtype=np.int64)
-        self.fac_mult = np.asarray(mult, dtype=np.int64)
+        self.fac_mult = np.asarray(fac_mult, dtype=np.int64)
         # compositions: segments of terms, each a product of factors x multiplicity x padding
         nf = len(program.factors)
         ts = np.asarray(program.term_start, dtype=np.int64)
@@ -589,7 +591,7 @@ class VectorPlan:
         self.term_mult = counts
         self.term_pad = term_cards - 4
         self.one_term_each = len(rows) == len(cards)
-        self.scaled = bool((counts != 1).any()) if len(counts) else False
+        self.scaled = bool(np.any(counts != 1)) if len(counts) else False
 
     def weights(self, pool_sizes: Any, size: int) -> Any:
         """Composition weights (int64 array) for one shoe's pool sizes (int64 array)."""
@@ -620,11 +622,12 @@ class VectorPlan:
         pad = np.asarray([[p[k] for p in pads] for k in (4, 5, 6)], dtype=np.int64)
         if not many:
             pad = pad[:, 0]
+        term_mult: Any = self.term_mult
         term = pad[self.term_pad]
         for c in self.term_cols:
             term = term * fac[c]
         if self.scaled:
-            term = term * (self.term_mult[:, None] if many else self.term_mult)
+            term = term * (term_mult[:, None] if many else term_mult)
         if self.one_term_each or not len(self.comp_start):
             return term
         return np.add.reduceat(term, self.comp_start, axis=0)

@@ -155,7 +155,7 @@ def _label(
     """Slots with representative suits: a uniform block's label (or class) on all its cards, a
     mixed block alternating a black and a red suit."""
     tag = ("nc" if colour else "n") if named else ("gc" if colour else "g")
-    out = []
+    out: list[tuple[int, int, Part, Part]] = []
     seen: dict[int, int] = {}
     for b, v, r, _ in slots:
         if b in given:

@@ -79,7 +79,7 @@ def compile_table(tableau: Tableau, reads: Reads, first_four: bool = False) -> C
             return hit
         from analyzer.engine import cache
 
-        table = cache.load(key, tableau, reads, first_four)
+        table: CompiledTable | None = cache.load(key, tableau, reads, first_four)
         if table is None:
             table = build_table(tableau, reads, first_four)
             cache.store(table)
