@@ -595,9 +595,16 @@ class Coup:
         )
 
 
+_OF_CARD: dict[Card, DealtCard] = {}
+
+
 def card_of(card: Card) -> DealtCard:
-    """A full-knowledge :class:`DealtCard` from a concrete card (suit ``None`` when unknown)."""
-    return DealtCard(card.point, card.rank, card.suit)
+    """A full-knowledge :class:`DealtCard` from a concrete card (suit ``None`` when unknown);
+    shared per card (dealt cards are never changed)."""
+    hit = _OF_CARD.get(card)
+    if hit is None:
+        hit = _OF_CARD[card] = DealtCard(card.point, card.rank, card.suit)
+    return hit
 
 
 #: Whether a read set is all of one suit (colour), for the "one suit / one colour" reads:
@@ -713,7 +720,10 @@ def canonical_blocks(raw: RawBlocks) -> tuple[tuple[PositionSet, tuple[DealtCard
     if hit is not None:
         return hit
     best: tuple[tuple[tuple[int, ...], ...], ...] | None = None
-    for rmap, smap, cmap in _renamings(raw):
+    if not any(x[:1] in ((_CLASS,), (_LOCAL,)) for _, cards, _ in raw for c in cards for x in c[1:]):
+        none: dict[int, int] = {}  # nothing to rename: every label is named
+        best = tuple(tuple(sorted(_rename(c, none, none, none) for c in cards)) for _, cards, _ in raw)
+    for rmap, smap, cmap in _renamings(raw) if best is None else ():
         renamed = [[_rename(c, rmap, smap, cmap) for c in cards] for _, cards, _ in raw]
         _rename_local(renamed)
         key = tuple(tuple(sorted(cards)) for cards in renamed)
@@ -800,7 +810,18 @@ def _rename_local(blocks: list[list[tuple[int, ...]]]) -> None:
                 cards[i] = (*card[: at + 2], renames[(rank, card[at + 2])], *card[at + 3 :])
 
 
+_DEALT: dict[tuple[int, ...], DealtCard] = {}
+
+
 def _dealt(key: tuple[int, ...]) -> DealtCard:
+    """The card of a canonical key (shared: cards of bet records are never changed)."""
+    hit = _DEALT.get(key)
+    if hit is None:
+        hit = _DEALT[key] = _make_dealt(key)
+    return hit
+
+
+def _make_dealt(key: tuple[int, ...]) -> DealtCard:
     value = key[0]
     at = 1
     parts: list[tuple[int, ...]] = []
@@ -912,7 +933,7 @@ def _dealt_checked(code: tuple[int, ...]) -> DealtCard:
         at += 1 + code[at]
     if at != len(code):
         raise ValueError("bad card length")
-    return _dealt(code)
+    return _make_dealt(code)
 
 
 # -- dealing ----------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
-from analyzer.engine.refine import Demand, Part, SignedDemands
+from analyzer.engine.refine import Demand, Part, SignedDemands, part_key
 
 MAX_CARDS = 6
 INT64_MAX = 2**63 - 1
@@ -326,10 +326,15 @@ def _canonical_pools_of(
             if s is not None and s[0] == "l":
                 s = ("l", relabel[r][s[1]])
             final[(r, s)] += m
-        key = tuple(sorted(final.items(), key=repr))
-        if best is None or repr(key) < repr(best):
+        key = tuple(sorted(final.items(), key=_pool_key))
+        if best is None or [_pool_key(x) for x in key] < [_pool_key(x) for x in best]:
             best = key
     return best if best is not None else ()
+
+
+def _pool_key(item: tuple[tuple[Part, Part], int]) -> tuple[tuple[str, int], tuple[str, int], int]:
+    (r, s), m = item
+    return (part_key(r), part_key(s), m)
 
 
 def _expand_locals(

@@ -254,27 +254,40 @@ def _suit_classes(
         yield out
 
 
+#: Every card, by (rank index, suit index): representatives are shared, not rebuilt.
+_CARDS = {(r, s): Card(RANKS[r], SUITS[s]) for r in range(13) for s in range(4)}
+_RED, _BLACK = SUITS.index(_RED_SUIT[COLOURS[0]]), SUITS.index(_RED_SUIT[COLOURS[1]])
+
+
 def _representatives(
     signature: tuple[tuple[int, ...], ...], slots: list[tuple[int, int, Part, Part]]
 ) -> tuple[tuple[Card, ...], ...]:
     cards: list[list[Card]] = [[] for _ in signature]
     for b, v, r, s in slots:
         if r is None:
-            rank = RANKS[RANKS_OF_POINT[v][0]]
+            rank = RANKS_OF_POINT[v][0]
         elif r[0] == "n":
-            rank = RANKS[r[1]]
+            rank = r[1]
         else:
-            rank = RANKS[_TEN_RANKS[r[1]]]
+            rank = _TEN_RANKS[r[1]]
         if s is None:
-            suit = SUITS[0]
-        elif s[0] in ("n", "g", "l") or s[0] == "mixed":
-            suit = SUITS[s[1]]
-        else:
-            suit = _RED_SUIT[COLOURS[s[1]]]
-        cards[b].append(Card(rank, suit))
+            suit = 0
+        elif s[0] in ("nc", "gc"):
+            suit = _RED if s[1] == 0 else _BLACK
+        else:  # a suit, a suit class, a same-card suit, or a mixed block's alternating suits
+            suit = s[1]
+        cards[b].append(_CARDS[(rank, suit)])
     return tuple(tuple(c) for c in cards)
 
 
+def part_key(part: Part) -> tuple[str, int]:
+    """A sort key for a rank or suit part (``None`` first)."""
+    return ("", -1) if part is None else part
+
+
 def _demand(slots: list[tuple[int, int, Part, Part]]) -> Demand:
-    counts = Counter((v, r, s) for _, v, r, s in slots)
-    return tuple(sorted(counts.items(), key=repr))
+    counts: dict[Slot, int] = {}
+    for _, v, r, s in slots:
+        key = (v, r, s)
+        counts[key] = counts.get(key, 0) + 1
+    return tuple(sorted(counts.items(), key=lambda kv: (kv[0][0], part_key(kv[0][1]), part_key(kv[0][2]))))
