@@ -22,7 +22,7 @@ from _timing import fresh_process_seconds, median_seconds, ms, rate
 from baseline import recursive_counts
 
 from analyzer import Pricer, Shoe, analyze, catalogue_bets, main_bets
-from analyzer.engine.kernel import batch_ev
+from analyzer.engine.batch import batch_ev
 from analyzer.studies.eor import effects_of_removal
 
 IMPORT = "import time; t = time.perf_counter(); import analyzer; print(time.perf_counter() - t)"

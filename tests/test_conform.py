@@ -36,7 +36,7 @@ from analyzer.checks.conform import (
 from analyzer.checks.verify import LogError, read_records
 from analyzer.cli import main
 from analyzer.core.cards import RANKS, SUITS, Card
-from analyzer.core.coup import coup_from_cards, Coup, Winner, resolve
+from analyzer.core.coup import Coup, Winner, coup_from_cards, resolve
 from analyzer.core.shoe import Shoe
 from analyzer.engine.pricing import Pricer, analyze
 from analyzer.errors import AnalyzerError
@@ -84,9 +84,6 @@ def banker_ignores_third_card(cards: Sequence[Card]) -> Coup:
             used += 1
         if b2 <= 5:
             banker.append(cards[used])
-    pt = sum(c.point for c in player) % 10
-    bt = sum(c.point for c in banker) % 10
-    winner = Winner.PLAYER if pt > bt else Winner.BANKER if bt > pt else Winner.TIE
     return coup_from_cards(cards[:4], player[2] if len(player) == 3 else None,
                            banker[2] if len(banker) == 3 else None)
 

@@ -154,7 +154,7 @@ def test_batch_handles_giant_shoes_exactly_and_rejects_non_counts():
     import numpy as np
 
     from analyzer import price
-    from analyzer.engine.kernel import batch_ev
+    from analyzer.engine.batch import batch_ev
 
     banker = find_bet("banker")
     giant = Shoe.standard(10**25)  # beyond the vectorised kernels: exact Python integers

@@ -30,6 +30,7 @@ reported when the file is read.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Callable
 from fractions import Fraction
@@ -320,10 +321,10 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
             known = [*FIELDS, *SHORTCUTS, *POSITION_SETS, *DUELS]
             raise BetError(f"{label}: unknown feature {key!r}: known are {', '.join(known)}")
 
-    def test(c: Coup) -> bool:
+    def every(c: Coup) -> bool:
         return all(t(c) for t in tests)
 
-    return test, reads
+    return every, reads
 
 
 def _membership(getter: Callable[[Coup], object], accepted: object) -> Test:
@@ -501,7 +502,7 @@ def _feature(
         if not isinstance(raw, list) or not raw:
             raise BetError(f'{label}: give a list of cards with suits, e.g. ["Kh", "9h"]')
         cards = [_card(label, x) for x in raw]
-        key = sorted((c.rank.index, c.suit.index) for c in cards)  # type: ignore[union-attr]
+        key = sorted((_r(c).index, _s(c).index) for c in cards)
         return (
             (lambda g: sorted((_r(c).index, _s(c).index) for c in g) == key),
             RankDetail.NAMED,
@@ -520,21 +521,19 @@ def _feature(
     if feature == "count_value":
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 9:
             raise BetError(f"{label}: value must be 0-9")
-        counter = lambda g, v=p: g.count_value(v)  # noqa: E731
+        counter = functools.partial(CardGroup.count_value, value=p)
     elif feature == "count_rank":
         rank = _one_rank(label, p)
         need_rank = _rank_need(rank)
-        counter = lambda g, r=rank: g.count_rank(r)  # noqa: E731
+        counter = functools.partial(CardGroup.count_rank, rank=rank)
     elif feature == "count_colour":
-        colour = _colour(label, p)
-        counter = lambda g, c=colour: g.count_colour(c)  # noqa: E731
+        counter = functools.partial(CardGroup.count_colour, colour=_colour(label, p))
     elif feature == "count_suit":
-        suit = _suit(label, p)
-        counter = lambda g, s=suit: g.count_suit(s)  # noqa: E731
+        counter = functools.partial(CardGroup.count_suit, suit=_suit(label, p))
     else:
         card = _card(label, p)
         need_rank = _rank_need(card.rank)
-        counter = lambda g, c=card: g.count_card(c.rank, c.suit)  # type: ignore[arg-type]  # noqa: E731
+        counter = functools.partial(CardGroup.count_card, rank=card.rank, suit=_s(card))
     return (lambda g: bool(accept_n(counter(g)))), need_rank, need_suit
 
 

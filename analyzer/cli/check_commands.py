@@ -13,19 +13,19 @@ from analyzer.cli.common import (
     WholeNumber,
     build_shoe,
     command_line,
-    echo,
     emit,
     guard,
     limit_options,
     meta,
     output_options,
-    printable,
     raw_csv_option,
     removed,
     shoe_check_options,
     shoe_options,
     tableau_of,
 )
+from analyzer.cli.process import echo
+from analyzer.text import printable
 
 
 @click.command()

@@ -11,7 +11,6 @@ from analyzer.cli.common import (
     WholeNumber,
     build_shoe,
     command_line,
-    echo,
     emit,
     guard,
     meta,
@@ -21,6 +20,7 @@ from analyzer.cli.common import (
     table_names_of,
     tableau_of,
 )
+from analyzer.cli.process import echo
 from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
 
 

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from analyzer.bets.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
-from analyzer.bets.files import MAX_BETS_PER_FILE, load_bets
+from analyzer.bets.files import load_bets
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import Pricer, pay_for_edge
 from analyzer.errors import BetError
+from analyzer.limits import MAX_BETS_PER_FILE
 from analyzer.output.render import Cell, Column, Table
 from analyzer.output.tables import bets_table, events_table
 
