@@ -25,7 +25,7 @@ from analyzer.core.cards import RANKS, SUITS, Rank
 from analyzer.core.hands import FEATURE_NEEDS
 from analyzer.core.tableau import BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD, STANDARD, TABLEAUX
 from analyzer.engine.evaluate import one_shot
-from analyzer.errors import BetError, UndeclaredReadError
+from analyzer.errors import BetError
 
 #: Built once: the engine caches settlements per bet object.
 CATALOGUE = catalogue_bets()
@@ -367,6 +367,8 @@ FILE_FEATURES = [
     ("banker_hand", "total = [5, 8]"),
     ("first_four", 'contains = ["K", "8"]'),
     ("banker_first_two", 'pair_of = "8"'),
+    ("player_hand", "royal_flush = true"),
+    ("first_four", 'four_card_poker = "two_pair"'),
 ]
 
 
@@ -383,16 +385,8 @@ def test_every_bet_file_card_feature_is_checked():
     assert set(GROUP_FEATURES) <= named | in_fast
 
 
-#: The bet-file ``cards`` feature declares the suits of the named cards' point values only
-#: (``suit_values``), but its test reads the suit of every card of the set: pricing it raises
-#: UndeclaredReadError as soon as a card of another value is dealt there.
-CARDS_XFAIL = pytest.mark.xfail(strict=True, raises=UndeclaredReadError,
-                                reason="bets/files.py: `cards` reads suits of values its reads leave out")
-
-
 @pytest.mark.parametrize("index", [
-    pytest.param(i, marks=CARDS_XFAIL) if spec.startswith("cards ") else i
-    for i, (w, spec) in enumerate(FILE_FEATURES) if w == "player_first_two"])
+    i for i, (w, spec) in enumerate(FILE_FEATURES) if w == "player_first_two"])
 def test_bet_file_card_features_quick(index):
     (bet,) = file_feature_bets([FILE_FEATURES[index]])
     check(bet, Shoe.parse(SMALL))
@@ -401,8 +395,7 @@ def test_bet_file_card_features_quick(index):
 @pytest.mark.slow
 @pytest.mark.parametrize("text", [DEPLETED, SHORT])
 def test_bet_file_card_features_on_every_set(text):
-    working = [f for f in FILE_FEATURES if not f[1].startswith("cards ")]  # see CARDS_XFAIL
-    for bet in file_feature_bets(working):
+    for bet in file_feature_bets(FILE_FEATURES):
         check(bet, Shoe.parse(text))
 
 

@@ -84,14 +84,15 @@ cards = st.builds(Card, st.sampled_from(RANKS), st.sampled_from(SUITS))
 
 
 @given(st.integers(1, 8), st.lists(cards, max_size=30))
-def test_remove_then_add_round_trips(decks, removed):
+def test_remove_takes_the_cards_out(decks, removed):
     shoe = Shoe.standard(decks)
     try:
         depleted = shoe.remove(removed)
     except ShoeError:
         return  # more copies removed than the shoe holds: rejected, nothing to round-trip
     assert depleted.size == shoe.size - len(removed)
-    assert depleted.add(removed) == shoe
+    for card in set(removed):
+        assert depleted.count_of(card) == shoe.count_of(card) - removed.count(card)
 
 
 def test_shoe_views():

@@ -41,7 +41,7 @@ from analyzer.bets.model import Bet, PayLine
 from analyzer.core.cards import Colour, Rank, Suit, parse_card, parse_rank
 from analyzer.core.coup import BANKER_FIRST_TWO, FIRST_FOUR, PLAYER_FIRST_TWO, POSITION_SETS, Coup
 from analyzer.core.exact import parse_exact
-from analyzer.core.hands import FEATURE_NEEDS, CardGroup
+from analyzer.core.hands import FEATURE_NEEDS, FOUR_CARD_POKER, CardGroup
 from analyzer.core.reads import RankDetail, Reads, SuitDetail
 from analyzer.errors import AnalyzerError, BetError
 from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
@@ -122,6 +122,8 @@ GROUP_FEATURES: dict[str, str] = {
     "suited": "true or false: every card of one suit",
     "flush": "true or false: every card of one suit",
     "straight_flush": "true or false",
+    "royal_flush": "true or false: a straight flush to the ace played high (Q-K-A, J-Q-K-A, 10-J-Q-K-A)",
+    "four_card_poker": "a Four Card Poker category of exactly four cards: " + ", ".join(FOUR_CARD_POKER),
     "one_colour": "true or false: every card of one colour",
     "colour": "red or black: every card of that colour (or a single position's colour)",
     "count_colour": "{ colour = C, <comparison> }: cards of colour C",
@@ -451,10 +453,15 @@ def _feature(
         "flush",
         "straight_flush",
         "one_colour",
+        "royal_flush",
     ):
         want = _bool(label, raw)
         prop = feature
         return (lambda g: bool(getattr(g, prop)) is want), need_rank, need_suit
+    if feature == "four_card_poker":
+        if raw not in FOUR_CARD_POKER:
+            raise BetError(f"{label}: four_card_poker is one of {', '.join(FOUR_CARD_POKER)}, got {raw!r}")
+        return (lambda g: g.four_card_poker == raw), need_rank, need_suit
     if feature == "rank_pattern":
         if (
             not isinstance(raw, list)
@@ -503,8 +510,17 @@ def _feature(
             raise BetError(f'{label}: give a list of cards with suits, e.g. ["Kh", "9h"]')
         cards = [_card(label, x) for x in raw]
         key = sorted((_r(c).index, _s(c).index) for c in cards)
+        values = sorted(_r(c).point for c in cards)
+
+        def exactly(g: CardGroup) -> bool:
+            # values first: the reads carry suits only for the named cards' values
+            # (suit_values), so suits are looked at only once every value matches
+            if sorted(c.value for c in g) != values:
+                return False
+            return sorted((_r(c).index, _s(c).index) for c in g) == key
+
         return (
-            (lambda g: sorted((_r(c).index, _s(c).index) for c in g) == key),
+            exactly,
             RankDetail.NAMED,
             SuitDetail.SUIT,
         )

@@ -252,23 +252,6 @@ class Shoe:
             )
         return Shoe(tuple(counts), tuple(suited) if suited is not None else None)
 
-    def add(self, cards: str | Iterable[Card]) -> Shoe:
-        """The shoe with the given cards put back (the inverse of :meth:`remove`).
-
-        Raises:
-            CardError: a card token is malformed.
-        """
-        listed = _card_list(cards)
-        counts = list(self.counts)
-        suited = list(self.suited) if self.suited is not None else None
-        for card in listed:
-            counts[card.rank.index] += 1
-            if card.suit is None:
-                suited = None
-            elif suited is not None:
-                suited[4 * card.rank.index + card.suit.index] += 1
-        return Shoe(tuple(counts), tuple(suited) if suited is not None else None)
-
 
 def _card_list(cards: object) -> list[Card]:
     """Cards given as text, or as Card objects / card tokens."""
