@@ -183,7 +183,8 @@ def choose(
         bets = file_bets(path)
         chosen += bets
         from_files += bets
-    refuse_clashes(from_files)  # a file bet twice, or one on a catalogue name
+    for bet in from_files:
+        refuse_clashes([bet])  # a file bet on a catalogue name (one twice: "chosen twice" below)
     seen: set[str] = set()
     for bet in chosen:
         if bet_key(bet.name) in seen:

@@ -276,6 +276,8 @@ def lookup_bet(spec: str) -> Bet:
     found = scope.bets.get(bet_key(spec))
     if found is not None:
         return found
+    if not scope.bets:
+        return catalogue_bet(spec)
     try:
         return catalogue_bet(spec)
     except BetError as exc:
