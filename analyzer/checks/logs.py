@@ -269,18 +269,21 @@ def lookup_bet(spec: str) -> Bet:
             the bets in scope beside the catalogue's.
     """
     scope = _SCOPE.get()
-    if scope is None or not isinstance(spec, str):
-        return catalogue_bet(spec)
-    from analyzer.bets.catalogue import bet_key
+    if scope is not None and isinstance(spec, str):
+        from analyzer.bets.catalogue import bet_key
 
-    found = scope.bets.get(bet_key(spec))
-    if found is not None:
-        return found
-    if not scope.bets:
-        return catalogue_bet(spec)
+        found = scope.bets.get(bet_key(spec))
+        if found is not None:
+            return found
     try:
         return catalogue_bet(spec)
     except BetError as exc:
+        if not str(exc).startswith("unknown bet"):
+            raise
+        if scope is None or not scope.bets:
+            raise BetError(
+                f"{exc} (a bet from a file is known once its file is given: --bet-file FILE)"
+            ) from None
         names = ", ".join(b.name for b in scope.bets.values())
         raise BetError(f"{exc}; or a bet of the bet files given: {names}") from None
 
