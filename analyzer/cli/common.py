@@ -158,7 +158,7 @@ def refuse_repeats(command: click.Command, ctx: click.Context, args: Sequence[st
         if key in seen:
             names = "/".join(param.opts + param.secondary_opts)
             raise click.UsageError(
-                f"option {names} is given twice: give it once (click would keep only the last)",
+                f"option {names} is given twice: give it once",
                 ctx=ctx,
             )
         seen.add(key)
