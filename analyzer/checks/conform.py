@@ -495,7 +495,10 @@ def read_observed(
         with open_log(path) as fh:
             return tally_log(read_records(fh, kind[4:], name=str(path), max_line=max_line), bets, tableau)
     if bets:
-        raise ObservedError("--bet applies to hand logs only; name bets in the counts file (bet:NAME)")
+        raise ObservedError(
+            "--bet applies to hand logs only; name bets in the counts file (bet:NAME), and give the "
+            "bet files of bets from files with --bet-file"
+        )
     text = read_bounded(path, ObservedError, max_bytes=max_bytes)
     if kind == "json":
         return read_counts_json(text)
