@@ -45,12 +45,12 @@ pays = 40
 
 def test_example_files_load_and_price(eight):
     bets = {b.name: b for f in sorted(EXAMPLES.glob("*.toml")) for b in load_bets(f)}
-    assert {"big-tiger", "natural-tie", "pair-and-win", "dragon-bonus-alt"} <= set(bets)
+    assert {"banker-three-card-6", "natural-tie", "pair-and-win", "dragon-bonus-alt"} <= set(bets)
     assert bets["pair-and-win"].reads == Reads.of(["winner"], [PLAYER_FIRST_TWO], "equality")
-    assert bets["big-tiger"].reads == Reads.of(["winner", "banker_total", "banker_cards"])
+    assert bets["banker-three-card-6"].reads == Reads.of(["winner", "banker_total", "banker_cards"])
     # Big Tiger (Banker wins with a three-card 6, pays 50): Jacobson, "Card Counting the Big
     # Tiger Baccarat Side Bet" (advancedadvantageplay.com, 2024): house edge 15.2533%, 8 decks.
-    assert round(eight.summary(bets["big-tiger"]).house_edge * 100, 4) == Fraction("15.2533")
+    assert round(eight.summary(bets["banker-three-card-6"]).house_edge * 100, 4) == Fraction("15.2533")
 
 
 def test_exact_pays_and_lists(tmp_path, eight):

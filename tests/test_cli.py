@@ -116,3 +116,76 @@ def test_python_dash_m(tmp_path):
     done = subprocess.run([sys.executable, "-m", "analyzer", "deal", "9", "2", "K", "3"],
                           capture_output=True, text=True, check=True)
     assert "natural 9" in done.stdout
+
+
+# -- a single-value option given twice (issue 13, item 2) --------------------------------------
+
+
+def _single_value_options():
+    for name, command in sorted(main.commands.items()):
+        for param in command.params:
+            if isinstance(param, click.Option) and not (param.multiple or param.count or param.is_eager):
+                yield name, param
+
+
+@pytest.mark.parametrize(
+    "name, param", list(_single_value_options()), ids=lambda x: x if isinstance(x, str) else x.name
+)
+def test_every_single_value_option_given_twice_is_an_error(name, param):
+    """Every command, every option that keeps one value: the second would silently replace the
+    first, so it is refused in one line naming the option, exit code 2 (checked before the
+    values are read: any value will do)."""
+    first = param.opts[-1]
+    args = [first, (param.secondary_opts or [first])[0]] if param.is_flag else [first, "1", first, "2"]
+    result = CliRunner().invoke(main, [name, *args])
+    assert result.exit_code == 2, (name, args, result.output)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "given twice" in lines[0], result.output
+    assert all(opt in lines[0] for opt in param.opts), lines[0]
+
+
+@pytest.mark.parametrize("args, named", [
+    (["analyze", "--decks=8", "--decks", "6"], "--decks"),
+    (["analyze", "-o", "a.md", "-ob.md"], "-o/--output"),
+    (["analyze", "--format", "csv", "--format=json"], "--format"),
+    (["bets", "--rules", "standard", "--bet", "tie", "--rules", "standard"], "--rules"),
+    (["analyze", "--shoe", "A=8", "--shoe", "A=9"], "--shoe"),
+    (["analyze", "--remove", "5", "--remove", "9"], "--remove"),
+    (["verify", "log.csv", "--progress", "--no-progress"], "--progress/--no-progress"),
+    (["study", "--decks", "8", "--decks", "6"], "--decks"),
+    (["--debug", "--debug", "analyze"], "--debug"),
+])
+def test_option_given_twice_in_any_spelling(args, named):
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert f"option {named} is given twice" in result.output
+    assert len([line for line in result.output.splitlines() if line.strip()]) == 1
+
+
+def test_repeatable_options_stay_repeatable(run):
+    result = run("bets", "--bet", "banker", "--bet", "tie:9", "--format", "json")
+    assert result.exit_code == 0
+    assert len(json.loads(result.output)["tables"][0]["rows"]) == 2
+    assert run("deal", "2", "4", "3", "10", "6", "A", "--bet", "banker", "--bet", "player").exit_code == 0
+
+
+def test_remove_counts_on_the_command_line(run):
+    """--remove 5=20,9=10 is the shoe --shoe names with those counts taken off."""
+    counts = ["32"] * 13
+    counts[4], counts[8] = "12", "22"
+    by_remove = run("analyze", "--remove", "5=20,9=10", "--table", "outcomes", "--format", "json").output
+    by_shoe = run("analyze", "--shoe", ",".join(counts), "--table", "outcomes", "--format", "json").output
+    assert json.loads(by_remove)["tables"] == json.loads(by_shoe)["tables"]
+    assert run("analyze", "--remove", "5,5,9", "--table", "outcomes").exit_code == 0  # the old form
+
+
+@pytest.mark.parametrize("remove, words", [
+    ("5=0", "removes no card"),
+    ("5=40", "cannot remove 40 of 5"),
+    ("K 5=2", "not both"),
+    ("5=2,5=1", "twice"),
+])
+def test_bad_remove_counts_are_one_line_exit_2(remove, words):
+    result = CliRunner().invoke(main, ["analyze", "--remove", remove])
+    assert result.exit_code == 2 and words in result.output, result.output
+    assert len([line for line in result.output.splitlines() if line.strip()]) == 1

@@ -481,8 +481,8 @@ def test_every_verify_cache_is_bounded(tmp_path):
     with verify.open_log(log) as fh:
         assert list(verifier.run(verify.read_records(fh, "jsonl", ignored=ignored))) == []
     assert verifier.coups == coups
-    assert logs.lookup_bet.cache_info().currsize <= logs.BET_CACHE_SIZE
-    assert verify._claim.cache_info().currsize <= verify.CLAIM_CACHE_SIZE
+    assert logs.catalogue_bet.cache_info().currsize <= logs.BET_CACHE_SIZE
+    assert verify._remembered_claim.cache_info().currsize <= verify.CLAIM_CACHE_SIZE
     assert verify._text_amount.cache_info().currsize <= verify.AMOUNT_CACHE_SIZE
     assert len(verify._CARD_CACHE) <= verify._CARD_CACHE_LIMIT
     assert 0 < len(verifier._settled) <= verify.SETTLE_CACHE_SIZE

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -78,6 +80,41 @@ def test_remove_keeps_or_forgets_suits():
     assert shoe.remove("Kh").suited is not None
     assert shoe.remove("K").suited is None
     assert shoe.remove("K").counts[12] == 3
+
+
+def test_remove_counts_as_shoe_reads_them():
+    """``--remove 5=20,9=10`` (issue 13, item 2): counts per rank, read by the reader of
+    ``--shoe``, the same shoe as the thirty cards named one by one."""
+    shoe = Shoe.standard(8)
+    by_counts = shoe.remove("5=20,9=10")
+    assert by_counts == shoe.remove(" ".join(["5"] * 20 + ["9"] * 10))
+    assert by_counts.counts[4] == 12 and by_counts.counts[8] == 22 and by_counts.suited is None
+    assert shoe.remove("5 : 20; 9=10") == by_counts  # spaces, ':' and ';' as --shoe takes them
+    assert shoe.remove("5,5,9") == shoe.remove("5 5 9")  # the old token form
+    suited = shoe.remove("Kh=2,As=8")
+    assert suited.suited is not None and suited.counts[12] == 30 and suited.counts[0] == 24
+    assert suited == shoe.remove("Kh Kh " + "As " * 8)
+    assert shoe.remove("5=0,9=1") == shoe.remove("9")
+    assert shoe.remove("5=0").suited is not None  # removing none of a rank forgets no suit
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("5=33", "cannot remove 33 of 5: the shoe holds 32"),
+        ("Kh=9", "cannot remove 9 of Kh: the shoe holds 8"),
+        ("K 5=2", "not both"),
+        ("5=2,5=3", "twice"),
+        ("5=-1", "'-1'"),
+        ("5=２", "digits 0-9"),
+        ("5=1_0", "'1_0'"),
+        ("Z=1", "'Z'"),
+        ("A=32,2=32,3=32,4=32,5=32,6=32,7=32,8=32,9=32,10=32,J=32,Q=32,K=30", "at least 4"),
+    ],
+)
+def test_remove_counts_errors(text, words):
+    with pytest.raises((ShoeError, CardError), match=re.escape(words)):
+        Shoe.standard(8).remove(text)
 
 
 cards = st.builds(Card, st.sampled_from(RANKS), st.sampled_from(SUITS))

@@ -335,7 +335,7 @@ def test_big_tiger_count_jacobson_2024():
     # 3.536%, average edge 7.227%, 0.256 units per 100 hands (100,000,000 shoes).
     r = S.run_study(bet_files=[BETS], bets=(), shoes=14000, seed=8, strategies=["count"], workers=2,
                     tags="0,0,-1,-1,-1,-2,1,2,2,0", bet_when="tc>=8")
-    row = _row(r, "big-tiger")
+    row = _row(r, "banker-three-card-6")
     _close(row.bet_frequency, 0.03536, 0.000005)
     _close(row.edge_when_betting, 0.07227, 0.000005)
     _close(row.units_per_100_coups, 0.256, 0.0005)

@@ -260,3 +260,21 @@ def test_out_of_range_totals_are_claims_that_fail():
 def test_wrong_arguments_raise_analyzer_errors(call):
     with pytest.raises(AnalyzerError):
         call()
+
+
+def test_the_oracle_takes_bets_from_files_and_their_names_in_scope():
+    """Issue 13: a Bet from ``load_bets`` / ``parse_bets`` is taken as it is; inside
+    ``user_bets`` its name is known too, outside it is not."""
+    from analyzer.bets.files import parse_bets
+    from analyzer.errors import BetError
+    from analyzer.testing import user_bets
+
+    (mine,) = parse_bets('[[bet]]\nname = "tie-pays-9"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 9\n')
+    assert house_edge(mine, 8) == house_edge("tie:9", 8)
+    assert assert_payout(mine, "K 10 9 9", 10, 90) == 90
+    with user_bets([mine]):
+        assert house_edge("tie-pays-9", 6) == house_edge("tie:9", 6)
+        with pytest.raises(AssertionError):
+            assert_payout("tie-pays-9", "K 10 9 9", 10, 80)
+    with pytest.raises(BetError, match="unknown bet 'tie-pays-9'"):
+        house_edge("tie-pays-9", 8)

@@ -639,3 +639,23 @@ def test_json_numbers_are_shown_as_written():
 def test_jsonl_junk_is_rejected(record, message):
     with pytest.raises(LogError, match="^line 1: .*" + re.escape(message)):
         run(record)
+
+
+def test_a_jsonl_log_may_name_a_bet_from_a_file():
+    """Issue 13: a log's ``bets`` objects name a bet of a file once it is in scope
+    (``verify --bet-file``); outside the scope the name is unknown, with the hint."""
+    from analyzer.bets.files import parse_bets
+    from analyzer.checks.logs import user_bets
+    from analyzer.checks.verify import Verifier, read_records
+
+    mine = parse_bets('[[bet]]\nname = "natural-tie"\n[[bet.pay]]\n'
+                      'when = { winner = "tie", natural = true }\npays = 25\n')
+    log = ['{"cards": "K 10 9 9", "bets": {"natural-tie": {"stake": 2, "paid": 50}, '
+           '"tie": {"stake": 1, "paid": 8}}}',
+           '{"cards": "2 4 3 10 6 A", "bets": {"natural-tie": {"stake": 2, "paid": -2}}}']
+    with user_bets(mine):
+        verifier = Verifier()
+        assert list(verifier.run(read_records(iter(line + "\n" for line in log), "jsonl"))) == []
+        assert verifier.coups == 2
+    with pytest.raises(LogError, match=r"unknown bet 'natural-tie'.*--bet-file FILE"):
+        list(Verifier().run(read_records(iter(line + "\n" for line in log), "jsonl")))

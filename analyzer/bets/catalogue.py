@@ -1549,6 +1549,28 @@ def _key(name: str) -> str:
     return name.strip().lower().replace("_", "-").replace(" ", "-")
 
 
+def bet_key(name: str) -> str:
+    """How bet names compare (catalogue names, aliases and the names of bets from files alike):
+    case-insensitive, ``_`` and spaces counting as ``-``, spaces around ignored.
+
+    >>> bet_key(" Big_Tiger "), bet_key("Banker:4")
+    ('big-tiger', 'banker:4')
+    """
+    return _key(name)
+
+
+def catalogue_name(name: str) -> str | None:
+    """The catalogue bet whose name or alias ``name`` takes, comparing the part before the
+    first ``:`` (as ``NAME:PARAM`` is read), or ``None``.  A bet from a file must not take one:
+    a log column, a family ``bet:NAME`` or a table row naming it could mean either.
+
+    >>> catalogue_name("Banker:4"), catalogue_name("B"), catalogue_name("natural-tie")
+    ('banker', 'banker', None)
+    """
+    entry = _entry(name.partition(":")[0])
+    return entry.name if entry is not None else None
+
+
 def _entry(name: str) -> Entry | None:
     return _BY_NAME.get(_key(name))
 

@@ -180,6 +180,17 @@ def load_bets(path: str | Path, max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
     """
     if isinstance(max_bets, bool) or not isinstance(max_bets, int) or max_bets < 1:
         raise BetError(f"bad limit on bets per file {max_bets!r}: use a whole number >= 1")
+    return parse_bets(read_bet_text(path), str(path), max_bets)
+
+
+def read_bet_text(path: str | Path) -> str:
+    """The text of a bet file: UTF-8, a leading byte order mark dropped, at most
+    :data:`MAX_FILE_BYTES` bytes.
+
+    Raises:
+        BetError: the name is empty, the file is missing, a folder or not a regular file, cannot
+            be read, is too large or is not UTF-8 (the message names the file).
+    """
     where = str(path)
     if not where.strip():
         raise BetError("empty bet-file name: give the path of a TOML file")
@@ -191,6 +202,8 @@ def load_bets(path: str | Path, max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
     try:
         with open(p, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise BetError(f"{where}: no such bet file") from None
     except OSError as exc:
         raise BetError(f"{where}: cannot read: {exc.strerror or exc}") from None
     if len(data) > MAX_FILE_BYTES:
@@ -199,7 +212,7 @@ def load_bets(path: str | Path, max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
         text = data.decode("utf-8").removeprefix("\ufeff")  # Windows editors write a byte order mark
     except UnicodeDecodeError as exc:
         raise BetError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    return parse_bets(text, where, max_bets)
+    return text
 
 
 def parse_bets(text: str, where: str = "bet file", max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:

@@ -42,6 +42,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from analyzer.bets.model import Bet
 from analyzer.checks.logs import (
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
@@ -338,10 +339,15 @@ def read_counts_csv(text: str) -> Observed:
     return obs
 
 
-def tally_log(records: Iterable[object], bets: Sequence[str] = (), tableau: Tableau = STANDARD) -> Observed:
+def tally_log(
+    records: Iterable[object], bets: Sequence[str | Bet] = (), tableau: Tableau = STANDARD
+) -> Observed:
     """Observed counts tallied from hand-log records (:class:`analyzer.checks.verify.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
-    catalogue ``bets`` named.  ``cut_card`` is True when the log marks its shoes (``shoe`` ids
+    ``bets``: catalogue names (or names of bets from files in scope, see
+    :func:`~analyzer.checks.logs.user_bets`) or :class:`~analyzer.bets.model.Bet` objects (e.g.
+    from :func:`~analyzer.bets.files.load_bets`; the family ``bet:NAME`` of such a bet is then
+    tested with the bet in scope).  ``cut_card`` is True when the log marks its shoes (``shoe`` ids
     or ``new_shoe`` records) and deals more than one coup from one of them, False when every
     marked shoe deals one coup, and None (not known) when the log does not mark shoes.
 
@@ -357,8 +363,11 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = (), tableau: Tabl
     verifier = Verifier(keep_coups=True, tableau=tableau)
     chosen = []
     for b in bets:
+        if isinstance(b, Bet):
+            chosen.append(b)
+            continue
         if not isinstance(b, str):
-            raise ObservedError(f"bad bet {show(b)}: give a catalogue bet name such as 'tie'")
+            raise ObservedError(f"bad bet {show(b)}: give a catalogue bet name such as 'tie' or a Bet")
         try:
             chosen.append(lookup_bet(b))
         except AnalyzerError as exc:
@@ -422,10 +431,41 @@ def tally_log(records: Iterable[object], bets: Sequence[str] = (), tableau: Tabl
     return obs
 
 
+def observed_kind(path: str | PathLike[str], kind: str | None = None) -> str:
+    """What :func:`read_observed` reads ``path`` as: ``kind`` when given, else from the
+    extension (``.json`` counts, ``.csv`` counts if its header starts with ``family`` else a
+    hand log, ``.jsonl`` / ``.ndjson`` a hand log): ``json``, ``csv``, ``log-csv`` or
+    ``log-jsonl``.
+
+    Raises:
+        ObservedError: ``kind`` is not text, or no kind follows from the extension; OSError: a
+            ``.csv`` file cannot be read.
+    """
+    if kind is not None and not isinstance(kind, str):
+        raise ObservedError(f"bad observed format {show(kind)}: use json, csv, log-csv or log-jsonl")
+    suffix = Path(path).suffix.lower()
+    if kind is None:
+        if suffix == ".json":
+            kind = "json"
+        elif suffix in (".jsonl", ".ndjson"):
+            kind = "log-jsonl"
+        elif suffix == ".csv":
+            with open(path, encoding="utf-8-sig", errors="replace") as fh:
+                first = fh.readline(200).strip().lower().replace(" ", "").replace('"', "")
+            # a counts file's header starts with 'family' (read_counts_csv then names a wrong one)
+            kind = "csv" if first.split(",")[0] == "family" else "log-csv"
+        else:
+            raise ObservedError(
+                f"cannot tell the kind of {path!r} from its extension: "
+                "pass --observed-format json, csv, log-csv or log-jsonl"
+            )
+    return kind
+
+
 def read_observed(
     path: str,
     kind: str | None = None,
-    bets: Sequence[str] = (),
+    bets: Sequence[str | Bet] = (),
     *,
     max_line: int = MAX_LINE_CHARS,
     max_bytes: int = MAX_FILE_BYTES,
@@ -450,29 +490,15 @@ def read_observed(
     for what, limit in (("line-length", max_line), ("file-size", max_bytes)):
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ObservedError(f"bad {what} limit {show(limit)}: use a whole number >= 1")
-    if kind is not None and not isinstance(kind, str):
-        raise ObservedError(f"bad observed format {show(kind)}: use json, csv, log-csv or log-jsonl")
-    suffix = Path(path).suffix.lower()
-    if kind is None:
-        if suffix == ".json":
-            kind = "json"
-        elif suffix in (".jsonl", ".ndjson"):
-            kind = "log-jsonl"
-        elif suffix == ".csv":
-            with open(path, encoding="utf-8-sig", errors="replace") as fh:
-                first = fh.readline(200).strip().lower().replace(" ", "").replace('"', "")
-            # a counts file's header starts with 'family' (read_counts_csv then names a wrong one)
-            kind = "csv" if first.split(",")[0] == "family" else "log-csv"
-        else:
-            raise ObservedError(
-                f"cannot tell the kind of {path!r} from its extension: "
-                "pass --observed-format json, csv, log-csv or log-jsonl"
-            )
+    kind = observed_kind(path, kind)
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
             return tally_log(read_records(fh, kind[4:], name=str(path), max_line=max_line), bets, tableau)
     if bets:
-        raise ObservedError("--bet applies to hand logs only; name bets in the counts file (bet:NAME)")
+        raise ObservedError(
+            "--bet applies to hand logs only; name bets in the counts file (bet:NAME), and give the "
+            "bet files of bets from files with --bet-file"
+        )
     text = read_bounded(path, ObservedError, max_bytes=max_bytes)
     if kind == "json":
         return read_counts_json(text)
@@ -853,6 +879,7 @@ __all__ = [
     "expected",
     "fit_family",
     "normalise",
+    "observed_kind",
     "parse_alpha",
     "read_counts_csv",
     "read_counts_json",

@@ -8,7 +8,11 @@ strategies import hypothesis when called (install it as a test dependency).
 * :func:`assert_coup`: compare what an implementation made of a card sequence (hands, totals,
   winner, draws, natural) with the tableau; on a difference, raise ``AssertionError`` naming
   the rule broken (e.g. "Banker on 3 must stand when the Player's third card is 8").
-* :func:`assert_payout`: the same for a settled bet, against the catalogue's pay table.
+* :func:`assert_payout`: the same for a settled bet, against the catalogue's pay table or a
+  bet's own (a :class:`~analyzer.bets.model.Bet`, e.g. from
+  :func:`~analyzer.bets.files.load_bets`).
+* :func:`user_bets`: a block in which bets from files are known by name as well (every
+  function here that takes a bet name, and :func:`house_edge`).
 * :func:`shoes`, :func:`card_sequences`, :func:`coups`: hypothesis strategies.
 
 Bad arguments raise :class:`OracleError` (an :class:`~analyzer.errors.AnalyzerError`; for an
@@ -29,7 +33,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analyzer.bets.model import Bet
-from analyzer.checks.logs import exact_amount, lookup_bet, show, winner_of
+from analyzer.checks.logs import exact_amount, lookup_bet, show, user_bets, winner_of
 from analyzer.checks.verify import ClaimedBet, Discrepancy, Record, Verifier
 from analyzer.core.cards import RANKS, SUITS, Card, Rank, parse_card, parse_cards
 from analyzer.core.coup import Coup, DealtCard, Winner, resolve
@@ -82,7 +86,9 @@ def _as_bet(bet: str | Bet) -> Bet:
     if isinstance(bet, Bet):
         return bet
     if not isinstance(bet, str):
-        raise OracleTypeError(f"bad bet {show(bet)}: give a catalogue bet name such as 'tie' or a Bet")
+        raise OracleTypeError(
+            f"bad bet {show(bet)}: give a catalogue bet name such as 'tie', or a Bet (e.g. from load_bets)"
+        )
     return lookup_bet(bet)
 
 
@@ -459,4 +465,5 @@ __all__ = [
     "house_edge",
     "probability",
     "shoes",
+    "user_bets",
 ]

@@ -54,6 +54,7 @@ from pathlib import Path
 from analyzer.bets.model import Bet
 from analyzer.checks.logs import (
     MAX_LINE_CHARS,
+    bet_scope,
     csv_rows,
     exact_amount,
     jsonl_objects,
@@ -288,9 +289,26 @@ def _bet(spec: str, line: int) -> Bet:
         raise LogError(f"line {line}: {exc}") from None
 
 
-@functools.lru_cache(maxsize=CLAIM_CACHE_SIZE, typed=True)
 def _claim(spec: str, stake: object, paid: object) -> ClaimedBet:
-    """The claim that bet ``spec`` on ``stake`` settled ``paid`` (remembered, bounded).
+    """The claim that bet ``spec`` on ``stake`` settled ``paid`` (remembered, bounded, per
+    scope of bets from files: :func:`~analyzer.checks.logs.user_bets`).
+
+    Raises:
+        TypeError: ``stake`` or ``paid`` cannot be hashed (the caller then calls
+            :func:`_make_claim` itself); AnalyzerError as :func:`_make_claim`.
+    """
+    return _remembered_claim(bet_scope(), spec, stake, paid)
+
+
+@functools.lru_cache(maxsize=CLAIM_CACHE_SIZE, typed=True)
+def _remembered_claim(scope: object, spec: str, stake: object, paid: object) -> ClaimedBet:
+    """:func:`_make_claim`, remembered by the scope of file bets too: a name means the bet in
+    scope when the claim was made, never a bet of an earlier scope."""
+    return _make_claim(spec, stake, paid)
+
+
+def _make_claim(spec: str, stake: object, paid: object) -> ClaimedBet:
+    """The claim that bet ``spec`` on ``stake`` settled ``paid``.
 
     Raises:
         AnalyzerError: an unknown bet, no stake, a stake not above 0, a bad amount (the caller
@@ -326,7 +344,7 @@ def _build(
             try:
                 claim = _claim(spec, stake_value, paid)
             except TypeError:  # a list or an object as an amount: not hashable, not remembered
-                claim = _claim.__wrapped__(spec, stake_value, paid)
+                claim = _make_claim(spec, stake_value, paid)
         except AnalyzerError as exc:
             raise LogError(f"line {line}: {exc}") from None
         claimed.append(claim)

@@ -11,10 +11,14 @@ import click
 
 from analyzer.cli.common import (
     WholeNumber,
+    bet_choice,
+    bet_inputs,
+    bet_options,
     build_shoe,
     command_line,
     emit,
     guard,
+    known_bets,
     limit_options,
     meta,
     output_options,
@@ -72,6 +76,11 @@ from analyzer.text import printable
     default=None,
     help="Progress bar on standard error (default: when it is a terminal).",
 )
+@bet_options(
+    "A bet the log may name in its bet:NAME columns or bets objects (repeatable); catalogue bets "
+    "are always known.",
+    "Every bet of this TOML file: the log may name them (repeatable).",
+)
 @raw_csv_option
 @limit_options(counts_files=False)
 @guard
@@ -87,17 +96,57 @@ def verify(
     max_report: int,
     output: str | None,
     progress: bool | None,
+    bet_specs: tuple[str, ...],
+    bet_files: tuple[str, ...],
     raw_csv: bool,
     max_line: int,
 ) -> None:
     """Check a hand log from another implementation against the tableau and the pay tables.
 
     LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
-    and optionally the claimed totals, winner and settled bets (README, "Hand-log format").  Each
+    and optionally the claimed totals, winner and settled bets (README, "Hand-log format"): of
+    catalogue bets, or of bets from files given with --bet-file or --bet FILE:NAME.  Each
     discrepancy names its record, line, field, the expected and claimed values and the rule.
     With --decks or --shoe, also checks that the shoe could still hold every card dealt.
     Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
     """
+    from analyzer.output.files import refuse_inputs
+
+    refuse_inputs([output], [log, *bet_inputs(bet_specs, bet_files)])
+    with known_bets(bet_choice(bet_specs, bet_files)):
+        _verify(
+            log,
+            log_format,
+            decks,
+            shoe_text,
+            remove,
+            rules,
+            paid_means,
+            fmt,
+            max_report,
+            output,
+            progress,
+            raw_csv,
+            max_line,
+        )
+
+
+def _verify(
+    log: str,
+    log_format: str | None,
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules: str,
+    paid_means: str,
+    fmt: str,
+    max_report: int,
+    output: str | None,
+    progress: bool | None,
+    raw_csv: bool,
+    max_line: int,
+) -> None:
+    """The body of :func:`verify`, with the bets from files known."""
     from analyzer.checks.verify import (
         MAX_IGNORED,
         Verifier,
@@ -108,9 +157,8 @@ def verify(
         report_line,
         summary_text,
     )
-    from analyzer.output.files import open_atomic, refuse_inputs
+    from analyzer.output.files import open_atomic
 
-    refuse_inputs([output], [log])
     checked = decks is not None or shoe_text is not None or remove is not None
     verifier = Verifier(
         build_shoe(decks, shoe_text, remove) if checked else None, paid_means, tableau=tableau_of(rules)
@@ -190,12 +238,10 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
     metavar="NAME",
     help="Test only this family (repeatable): winner, player_total, banker_total, cards, natural, bet:NAME.",
 )
-@click.option(
-    "--bet",
-    "bet_specs",
-    multiple=True,
-    metavar="NAME[:PARAM]",
-    help="With a hand log: also tally this catalogue bet's win/push/loss (repeatable).",
+@bet_options(
+    "With a hand log: also tally this bet's win/push/loss (repeatable), a catalogue bet or a bet of a file.",
+    "The bets of this TOML file (repeatable): tallied from a hand log; counts may name them as "
+    "bet:NAME families, and so may --family.",
 )
 @click.option(
     "--cut-card/--no-cut-card",
@@ -216,6 +262,7 @@ def conform(
     alpha: str,
     families: tuple[str, ...],
     bet_specs: tuple[str, ...],
+    bet_files: tuple[str, ...],
     cut_card: bool | None,
     fmt: str,
     digits: int,
@@ -232,18 +279,45 @@ def conform(
     chi-square test per family with its p-value and verdict.  Exit code 0: conforms; 1: does
     not; 2: unreadable input.
     """
-    from analyzer.checks.conform import conform as run
-    from analyzer.checks.conform import conformance_tables, parse_alpha, read_observed
-    from analyzer.core.shoe import Shoe
+    from analyzer.checks.conform import observed_kind, parse_alpha, read_observed
     from analyzer.output.files import refuse_inputs
-    from analyzer.output.render import render
 
-    refuse_inputs([output], [observed])
+    refuse_inputs([output], [observed, *bet_inputs(bet_specs, bet_files)])
     level = parse_alpha(alpha)
     tableau = tableau_of(rules)
-    counts = read_observed(
-        observed, observed_format, bet_specs, max_line=max_line, max_bytes=max_bytes, tableau=tableau
-    )
+    kind = observed_kind(observed, observed_format)
+    choice = bet_choice(bet_specs, bet_files)
+    # A hand log tallies every bet chosen; counts name their bets (--bet is refused there).
+    tallied = choice.bets if kind.startswith("log-") else bet_specs
+    with known_bets(choice):
+        counts = read_observed(
+            observed, kind, tallied, max_line=max_line, max_bytes=max_bytes, tableau=tableau
+        )
+        _conform(
+            counts, decks, shoe_text, remove, tableau, level, families, cut_card, fmt, digits, output, raw_csv
+        )
+
+
+def _conform(
+    counts: Any,
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    tableau: Any,
+    level: Any,
+    families: tuple[str, ...],
+    cut_card: bool | None,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    raw_csv: bool,
+) -> None:
+    """The test and report of :func:`conform`, with the bets from files known."""
+    from analyzer.checks.conform import conform as run
+    from analyzer.checks.conform import conformance_tables
+    from analyzer.core.shoe import Shoe
+    from analyzer.output.render import render
+
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
         shoe = removed(shoe, remove)

@@ -98,6 +98,22 @@ class OneLineErrors(click.Group):
             return EXIT_INTERNAL
         return code if isinstance(code, int) else 0
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """As click's, refusing a single-value option of the group given twice."""
+        if not ctx.resilient_parsing:
+            refuse_repeats(self, ctx, args)
+        return super().parse_args(ctx, args)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click's, refusing a single-value option of the command given twice (every
+        command of the group, whoever wrote it: see :func:`refuse_repeats`)."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None and not ctx.resilient_parsing:
+            refuse_repeats(command, click.Context(command, info_name=name, parent=ctx), rest)
+        return name, command, rest
+
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
@@ -116,6 +132,36 @@ class OneLineErrors(click.Group):
         except BrokenPipeError:
             silence_stdout()
             raise click.exceptions.Exit(EXIT_PIPE) from None
+
+
+def refuse_repeats(command: click.Command, ctx: click.Context, args: Sequence[str]) -> None:
+    """Refuse a single-value option given twice on ``command``'s line ``args`` (``--decks 8
+    --decks 6``, ``-o a -o b``, ``--format csv --format json``, a flag and its ``--no-`` form):
+    click would keep the last value silently.  Options declared ``multiple=True`` (``--bet``,
+    ``--bet-file``, ``--family``), counting options and eager ones (``--help``, ``--version``)
+    may repeat.  ``args`` are parsed with the command's own parser, so ``--decks=8``, a short
+    option glued to its value (``-ofile``) and a value that looks like an option count as click
+    counts them; a line the parser cannot read is left for click to report.
+
+    Raises:
+        click.UsageError: the first option given twice, named in the message (exit code 2).
+    """
+    try:
+        _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    except click.UsageError:
+        return  # the real parse reports it, as click words it
+    seen: set[str] = set()
+    for param in order:
+        if not isinstance(param, click.Option) or param.multiple or param.count or param.is_eager:
+            continue
+        key = param.name or "/".join(param.opts)
+        if key in seen:
+            names = "/".join(param.opts + param.secondary_opts)
+            raise click.UsageError(
+                f"option {names} is given twice: give it once",
+                ctx=ctx,
+            )
+        seen.add(key)
 
 
 class UsageProblem(click.ClickException):
@@ -205,7 +251,8 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
             "remove",
             default=None,
             metavar="CARDS",
-            help="Cards to take out of the shoe, e.g. 'K 5h 5 A' (suit optional).",
+            help="Cards to take out of the shoe: cards, e.g. 'K 5h 5 A' (suit optional), or counts "
+            "as --shoe reads them, RANK=COUNT pairs, e.g. 5=20,9=10 (or Kh=2 with a suit).",
         )(func)
         func = click.option(
             "--shoe",
@@ -219,6 +266,65 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
         return func
 
     return decorate
+
+
+#: How --bet reads FILE:NAME, said once in every command's help.
+FILE_SPEC_HELP = (
+    "FILE:NAME picks the bet NAME of a bet file (FILE ends with .toml or holds a '/'; "
+    "write ./FILE:NAME for another file name)."
+)
+
+
+def bet_options(bet_help: str, file_help: str) -> Callable[[FuncT], FuncT]:
+    """--bet SPEC and --bet-file FILE (both repeatable), with each command's own help: a spec is
+    ``NAME[:PARAM]`` (the catalogue) or ``FILE:NAME`` (one bet of a file, read as
+    :func:`analyzer.bets.choice.split_file_spec` reads it)."""
+
+    def decorate(func: FuncT) -> FuncT:
+        func = click.option(
+            "--bet-file",
+            "bet_files",
+            multiple=True,
+            type=click.Path(dir_okay=False),
+            metavar="FILE",
+            help=file_help,
+        )(func)
+        return click.option(
+            "--bet",
+            "bet_specs",
+            multiple=True,
+            metavar="NAME[:PARAM]|FILE:NAME",
+            help=f"{bet_help} {FILE_SPEC_HELP}",
+        )(func)
+
+    return decorate
+
+
+def bet_choice(
+    specs: Sequence[str], files: Sequence[str], *, all_bets: bool = False, max_bets: int | None = None
+) -> Any:
+    """The :class:`analyzer.bets.choice.Choice` of --bet / --bet-file (and --all)."""
+    from analyzer.bets.choice import choose
+    from analyzer.limits import MAX_BETS_PER_FILE
+
+    return choose(specs, files, all_bets=all_bets, max_bets=max_bets or MAX_BETS_PER_FILE)
+
+
+def bet_inputs(specs: Sequence[str], files: Sequence[str]) -> list[str]:
+    """The files a command reads bets from (--bet-file, and the FILE of each --bet FILE:NAME):
+    inputs that no output may overwrite."""
+    from analyzer.bets.choice import split_file_spec
+
+    picked = [split_file_spec(s) for s in specs]
+    return [*files, *(p[0] for p in picked if p is not None)]
+
+
+def known_bets(choice: Any) -> Any:
+    """A context in which the bets from files of ``choice`` are known by name (a log's
+    ``bet:NAME`` columns, conform's ``bet:NAME`` families): :func:`analyzer.checks.logs.user_bets`."""
+    from analyzer.checks.logs import user_bets
+
+    return user_bets(choice.from_files)
 
 
 def rules_option(func: FuncT) -> FuncT:
@@ -301,8 +407,8 @@ def removed(shoe: Any, remove: str | None) -> Any:
     """``shoe`` without the cards of ``--remove`` (none when the option is not given).
 
     Raises:
-        UsageProblem: ``--remove`` names no card at all (``' '``, ``','``): removing nothing
-            silently would analyse the wrong shoe.
+        UsageProblem: ``--remove`` names no card at all (``' '``, ``','``, ``5=0``): removing
+            nothing silently would analyse the wrong shoe.
     """
     if remove is None:
         return shoe
@@ -310,7 +416,10 @@ def removed(shoe: Any, remove: str | None) -> Any:
         raise UsageProblem(
             f"--remove {remove!r} names no card: give the cards to take out, e.g. --remove 'K 5h'"
         )
-    return shoe.remove(remove)
+    out = shoe.remove(remove)
+    if out.size == shoe.size:
+        raise UsageProblem(f"--remove {remove!r} removes no card: give a count above 0, e.g. --remove 5=20")
+    return out
 
 
 def emit(text: str, output: str | None) -> None:

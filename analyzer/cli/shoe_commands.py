@@ -9,6 +9,8 @@ import click
 from analyzer.cli.common import (
     UsageProblem,
     WholeNumber,
+    bet_inputs,
+    bet_options,
     build_shoe,
     command_line,
     emit,
@@ -64,19 +66,9 @@ def analyze(
 @click.command()
 @click.argument("cards", nargs=-1, required=True)
 @rules_option
-@click.option(
-    "--bet",
-    "bet_specs",
-    multiple=True,
-    metavar="NAME[:PARAM]",
-    help="Also settle this bet on the coup (repeatable), e.g. banker, dragon-7, perfect-pair.",
-)
-@click.option(
-    "--bet-file",
-    "bet_files",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    help="Also settle every bet of this TOML file (repeatable).",
+@bet_options(
+    "Also settle this bet on the coup (repeatable), e.g. banker, dragon-7, perfect-pair.",
+    "Also settle every bet of this TOML file (repeatable).",
 )
 @click.option(
     "--stake",
@@ -198,19 +190,9 @@ def tables(out_dir: str) -> None:
 
 @click.command()
 @shoe_options
-@click.option(
-    "--bet",
-    "bet_specs",
-    multiple=True,
-    metavar="NAME[:PARAM]",
-    help="A catalogue bet (repeatable), e.g. banker, banker:4, tie:9, dragon-7, egalite:5.",
-)
-@click.option(
-    "--bet-file",
-    "bet_files",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    help="A TOML file of user-defined bets (repeatable).",
+@bet_options(
+    "A bet (repeatable): a catalogue bet, e.g. banker, banker:4, tie:9, dragon-7, egalite:5.",
+    "Every bet of this TOML file of user-defined bets (repeatable).",
 )
 @click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
 @click.option("--events", is_flag=True, help="Also print each bet's events table.")
@@ -262,7 +244,7 @@ def bets(
     from analyzer.output.files import refuse_inputs
     from analyzer.output.render import render
 
-    refuse_inputs([output], bet_files)
+    refuse_inputs([output], bet_inputs(bet_specs, bet_files))
     if list_only:
         given = [
             name

@@ -11,6 +11,8 @@ import click
 
 from analyzer.cli.common import (
     UsageProblem,
+    bet_inputs,
+    bet_options,
     command_line,
     emit,
     guard,
@@ -21,20 +23,10 @@ from analyzer.cli.common import (
 
 
 @click.command("study")
-@click.option(
-    "--bet",
-    "bet_specs",
-    multiple=True,
-    metavar="NAME[:PARAM]",
-    help="A bet to study (repeatable): any catalogue bet (dragon-7, panda-8, tie:9, ...) or the "
-    "multi-coup banker-streak[:1-4].",
-)
-@click.option(
-    "--bet-file",
-    "bet_files",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    help="A TOML file of bets to study (repeatable).",
+@bet_options(
+    "A bet to study (repeatable): any catalogue bet (dragon-7, panda-8, tie:9, ...), the "
+    "multi-coup banker-streak[:1-4], or a bet of a file.",
+    "Every bet of this TOML file, to study (repeatable).",
 )
 @click.option("--shoes", type=click.IntRange(min=1), default=10_000, show_default=True, help="Shoes to deal.")
 @click.option(
@@ -191,11 +183,13 @@ def study(
     """Walk real shoes and price every bet before every coup exactly: what card counting (or
     computer-perfect play) is worth, with standard errors, the EV by depth and the cut-card
     effect.  Example: ``punto-banco study --bet dragon-7 --shoes 100000 --strategy perfect``."""
+    from analyzer.output.files import refuse_inputs
     from analyzer.output.render import provenance, render
     from analyzer.studies.study import STUDY_TABLES, make_spec, study_json, study_tables
     from analyzer.studies.study import execute as run
     from analyzer.studies.study import plot as draw
 
+    refuse_inputs([output, plot_file], bet_inputs(bet_specs, bet_files))
     names = table_names_of(table_names, STUDY_TABLES)
     same = (
         plot_file is not None

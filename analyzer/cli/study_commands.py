@@ -7,6 +7,9 @@ import click
 from analyzer.cli.common import (
     UsageProblem,
     WholeNumber,
+    bet_choice,
+    bet_inputs,
+    bet_options,
     build_shoe,
     command_line,
     emit,
@@ -21,12 +24,9 @@ from analyzer.cli.common import (
 
 
 @click.command()
-@click.option(
-    "--bet",
-    "bet_specs",
-    multiple=True,
-    metavar="NAME[:PARAM]",
-    help="A catalogue bet (repeatable), e.g. banker, tie:9, dragon-7 (default: the main bets).",
+@bet_options(
+    "A bet (repeatable): a catalogue bet, e.g. banker, tie:9, dragon-7 (default: the main bets).",
+    "Every bet of this TOML file of user-defined bets (repeatable).",
 )
 @click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
 @click.option(
@@ -84,6 +84,7 @@ from analyzer.cli.common import (
 @guard
 def symbolic(
     bet_specs: tuple[str, ...],
+    bet_files: tuple[str, ...],
     all_bets: bool,
     table_names: str,
     quantity_names: str,
@@ -99,8 +100,10 @@ def symbolic(
     correction and its values for the first deck counts."""
     from analyzer.bets.catalogue import parse_amount
     from analyzer.core.shoe import Shoe
+    from analyzer.output.files import refuse_inputs
     from analyzer.studies.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE, symbolic_report
 
+    refuse_inputs([output], bet_inputs(bet_specs, bet_files))
     names = [] if table_names.strip().lower() == "none" else table_names_of(table_names, ENGINE_TABLES)
     quantities = [q.strip().lower() for q in quantity_names.split(",") if q.strip()]
     quantities = list(QUANTITIES) if quantities == ["all"] else quantities
@@ -108,9 +111,10 @@ def symbolic(
     levels = [parse_amount(x, "--crossing") / 100 for x in crossing_levels]
     tableau = tableau_of(rules)
     info = {**meta(command_line(), Shoe.standard(1), tableau), "shoe": STANDARD_SHOE}
+    choice = bet_choice(bet_specs, bet_files)
     emit(
         symbolic_report(
-            bet_specs,
+            choice.bets,
             all_bets=all_bets,
             tables=names,
             quantities=quantities,
@@ -127,12 +131,9 @@ def symbolic(
 
 @click.command()
 @shoe_options
-@click.option(
-    "--bet",
-    "bet_specs",
-    multiple=True,
-    metavar="NAME[:PARAM]",
-    help="A catalogue bet (repeatable); default: the main bets.",
+@bet_options(
+    "A bet (repeatable): a catalogue bet, e.g. banker, dragon-7 (default: the main bets).",
+    "Every bet of this TOML file of user-defined bets (repeatable).",
 )
 @click.option("--all", "all_bets", is_flag=True, help="Every catalogue bet.")
 @click.option(
@@ -179,6 +180,7 @@ def eor(
     remove: str | None,
     rules: str,
     bet_specs: tuple[str, ...],
+    bet_files: tuple[str, ...],
     all_bets: bool,
     by: str,
     depth: int,
@@ -194,13 +196,14 @@ def eor(
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
     from analyzer.output.bet_tables import choose_bets
-    from analyzer.output.files import same_file, write_files
+    from analyzer.output.files import refuse_inputs, same_file, write_files
     from analyzer.output.render import render
     from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables, plot_image
 
+    refuse_inputs([output, plot_file], bet_inputs(bet_specs, bet_files))
     names = table_names_of(table_names, EOR_TABLES)
     shoe = build_shoe(decks, shoe_text, remove)
-    chosen = choose_bets(bet_specs, (), all_bets)
+    chosen = choose_bets(bet_specs, bet_files, all_bets)
     tableau = tableau_of(rules)
     report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag, tableau=tableau)
     text = render(

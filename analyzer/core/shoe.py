@@ -144,7 +144,7 @@ class Shoe:
         """
         if not isinstance(text, str):
             raise ShoeError(f"bad shoe {text!r}: give the shoe as text, e.g. '8=2,K=3'")
-        parts = [p for p in re.split(r"[,;\s]+", re.sub(r"\s*[=:]\s*", "=", text.strip())) if p]
+        parts = _parts(text)
         if not parts:
             raise ShoeError("empty shoe: give 13 counts (A..K) or RANK=COUNT pairs such as 8=2,K=3")
         if any("=" in p or ":" in p for p in parts):
@@ -162,22 +162,10 @@ class Shoe:
 
     @classmethod
     def _parse_pairs(cls, text: str, parts: list[str]) -> Shoe:
-        entries: list[tuple[Card, int]] = []
-        for part in parts:
-            key, sep, value = part.replace(":", "=").partition("=")
-            if not sep:
-                raise ShoeError(f"bad shoe entry {part!r}: expected RANK=COUNT, e.g. K=32 or Kh=8")
-            entries.append((parse_card(key), _parse_int(value, f"card {key.strip()}")))
+        entries = count_pairs(text, parts)
         with_suit = [card.suit is not None for card, _ in entries]
         if any(with_suit) and not all(with_suit):
             raise ShoeError(f"bad shoe {text!r}: give a suit on every entry (Kh=2) or on none (K=2)")
-        seen: set[Card] = set()
-        for card, _ in entries:
-            if card in seen:
-                raise ShoeError(
-                    f"{'card' if card.suit else 'rank'} {card} appears twice in the shoe {text!r}"
-                )
-            seen.add(card)
         if all(with_suit):
             suited = [0] * 52
             for card, n in entries:
@@ -221,16 +209,25 @@ class Shoe:
     # -- removal ------------------------------------------------------------------------------
 
     def remove(self, cards: str | Iterable[Card]) -> Shoe:
-        """The shoe without the given cards (text such as ``"K 5h 5"`` or Card objects).
+        """The shoe without the given cards: text naming each card (``"K 5h 5"``, ``"5,5,9"``),
+        text of counts as :meth:`parse` reads them (``RANK=COUNT`` or ``CARD=COUNT`` pairs:
+        ``"5=20,9=10"``, ``"Kh=2"``; ``:`` works in place of ``=``), or Card objects.
 
         A card with a suit is removed from that suit.  Removing a card without a suit from a
         shoe whose suits are known forgets the suits (the shoe becomes rank-only), since which
         suit left is unknown.
 
         Raises:
-            ShoeError: a card is not in the shoe, or fewer than 4 cards would remain.
+            ShoeError: a card is not in the shoe (or not that many of it), fewer than 4 cards
+                would remain, a count is not a whole number, a rank or card is counted twice,
+                or the text mixes cards and counts (``"K 5=2"``).
             CardError: a card token is malformed.
+
+        >>> Shoe.standard(1).remove("5=3,9:1").counts[4:9]
+        (1, 4, 4, 4, 3)
         """
+        if isinstance(cards, str) and ("=" in cards or ":" in cards):
+            return self._remove_counts(cards)
         listed = _card_list(cards)
         counts = list(self.counts)
         suited = list(self.suited) if self.suited is not None else None
@@ -251,6 +248,68 @@ class Shoe:
                 f"removing {len(listed)} cards leaves {sum(counts)}: a shoe needs at least {MIN_CARDS}"
             )
         return Shoe(tuple(counts), tuple(suited) if suited is not None else None)
+
+    def _remove_counts(self, text: str) -> Shoe:
+        """:meth:`remove` for counts (``"5=20,9=10"``)."""
+        parts = _parts(text)
+        if not all("=" in p for p in parts):
+            bad = next(p for p in parts if "=" not in p)
+            raise ShoeError(
+                f"bad cards to remove {text!r}: {bad!r} is a card among counts; give cards ('K 5h 5') "
+                "or RANK=COUNT pairs ('5=20,9=10'), not both"
+            )
+        counts = list(self.counts)
+        suited = list(self.suited) if self.suited is not None else None
+        total = 0
+        for card, n in count_pairs(text, parts):
+            r = card.rank.index
+            if n > counts[r]:
+                raise ShoeError(f"cannot remove {n} of {card.rank.label}: the shoe holds {counts[r]}")
+            counts[r] -= n
+            total += n
+            if n and card.suit is None:
+                suited = None
+            elif n and suited is not None:
+                i = 4 * r + card.suit.index  # type: ignore[union-attr]
+                if n > suited[i]:
+                    raise ShoeError(f"cannot remove {n} of {card}: the shoe holds {suited[i]}")
+                suited[i] -= n
+        if sum(counts) < MIN_CARDS:
+            raise ShoeError(f"removing {total} cards leaves {sum(counts)}: a shoe needs at least {MIN_CARDS}")
+        return Shoe(tuple(counts), tuple(suited) if suited is not None else None)
+
+
+def _parts(text: str) -> list[str]:
+    """The entries of shoe text, split at commas, semicolons and spaces, ``:`` read as ``=``
+    and spaces around it dropped (``"8 = 2; K:3"`` -> ``["8=2", "K=3"]``)."""
+    return [p for p in re.split(r"[,;\s]+", re.sub(r"\s*[=:]\s*", "=", text.strip())) if p]
+
+
+def count_pairs(text: str, parts: list[str] | None = None) -> list[tuple[Card, int]]:
+    """The ``RANK=COUNT`` / ``CARD=COUNT`` pairs of ``text`` (its entries ``parts``, by default
+    split as :meth:`Shoe.parse` splits them), as (card, count): the one reader of counts for
+    ``--shoe`` and ``--remove``.  A count is a whole number of ASCII digits
+    (:func:`~analyzer.core.exact.whole_number`).
+
+    Raises:
+        ShoeError: an entry is not ``KEY=COUNT``, a count is not a whole number, or a rank (or
+            card) appears twice; CardError: a key names no rank or card.
+
+    >>> [(str(c), n) for c, n in count_pairs("5=20, Kh:2")]
+    [('5', 20), ('Kh', 2)]
+    """
+    entries: list[tuple[Card, int]] = []
+    for part in _parts(text) if parts is None else parts:
+        key, sep, value = part.replace(":", "=").partition("=")
+        if not sep:
+            raise ShoeError(f"bad shoe entry {part!r}: expected RANK=COUNT, e.g. K=32 or Kh=8")
+        entries.append((parse_card(key), _parse_int(value, f"card {key.strip()}")))
+    seen: set[Card] = set()
+    for card, _ in entries:
+        if card in seen:
+            raise ShoeError(f"{'card' if card.suit else 'rank'} {card} appears twice in {text!r}")
+        seen.add(card)
+    return entries
 
 
 def _card_list(cards: object) -> list[Card]:

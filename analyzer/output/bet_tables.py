@@ -6,8 +6,8 @@ import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.bets.catalogue import CATALOGUE, catalogue_bets, find_bet, main_bets, parse_amount
-from analyzer.bets.files import load_bets
+from analyzer.bets.catalogue import CATALOGUE, main_bets, parse_amount
+from analyzer.bets.choice import choose
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
@@ -22,23 +22,15 @@ from analyzer.output.tables import bets_table, events_table
 def choose_bets(
     specs: Sequence[str], files: Sequence[str], all_bets: bool = False, max_bets: int = MAX_BETS_PER_FILE
 ) -> list[Bet]:
-    """Bets named on the command line: catalogue specs, then bets from files (at most
-    ``max_bets`` per file); the main bets when nothing is named; the whole catalogue with
-    ``all_bets``.
+    """Bets named on the command line (:func:`analyzer.bets.choice.choose`: catalogue specs and
+    ``FILE:NAME`` picks, then every bet of each file, at most ``max_bets`` per file); the main
+    bets when nothing is named; the whole catalogue first with ``all_bets``.
 
     Raises:
-        BetError: an unknown name, bad parameter, malformed file, or a file of too many bets.
+        BetError: an unknown name, bad parameter, missing or malformed file, a file of too many
+            bets, a file bet on a catalogue name, a bet chosen twice.
     """
-    chosen: list[Bet] = catalogue_bets() if all_bets else []
-    chosen += [find_bet(s) for s in specs]
-    for path in files:
-        chosen += load_bets(path, max_bets=max_bets)
-    seen: set[str] = set()
-    for bet in chosen:
-        if bet.name in seen:
-            raise BetError(f"bet {bet.name!r} is chosen twice: give each bet once, with a distinct name")
-        seen.add(bet.name)
-    return chosen or main_bets()
+    return list(choose(specs, files, all_bets=all_bets, max_bets=max_bets).bets) or main_bets()
 
 
 def bet_report(
@@ -60,7 +52,7 @@ def bet_report(
     skipped: list[str] = []
     if all_bets and shoe.suited is None:
         # --all on a shoe without suits: price everything that can be priced, say what cannot.
-        named = {find_bet(s).name for s in specs}
+        named = {b.name for b in choose(specs, files, max_bets=max_bets).bets}
         skipped = [b.name for b in bets if b.reads.needs_suits and b.name not in named]
         bets = [b for b in bets if b.name not in skipped]
     pricer = Pricer(shoe, tableau)

@@ -201,16 +201,42 @@ class BetSource:
 
 
 def bet_sources(specs: Sequence[str | Bet] = (), files: Sequence[str] = ()) -> list[BetSource]:
-    """Sources for catalogue specs (``NAME[:PARAM]``, ``banker-streak[:1-4]``) or Bet objects,
-    and for every bet of each bet file.
+    """Sources for catalogue specs (``NAME[:PARAM]``, ``banker-streak[:1-4]``), one bet of a bet
+    file (``FILE:NAME``, read as :func:`analyzer.bets.choice.split_file_spec` reads it) or Bet
+    objects, and for every bet of each bet file.
 
     Raises:
-        BetError / StudyError: an unknown bet, a bad file, a bet chosen twice.
+        BetError / StudyError: an unknown bet, a bad or missing file, a ``FILE:NAME`` whose file
+            holds no such bet, a bet of a file on a catalogue name
+            (:func:`analyzer.bets.choice.refuse_clashes`), a bet chosen twice.
     """
+    from analyzer.bets.catalogue import bet_key
+    from analyzer.bets.choice import refuse_clashes, split_file_spec
+    from analyzer.bets.files import parse_bets, read_bet_text
+
     out: list[BetSource] = []
+    texts: dict[str, str] = {}
+
+    def file_sources(path: str) -> list[tuple[BetSource, Bet]]:
+        if path not in texts:
+            texts[path] = read_bet_text(path)
+        bets = parse_bets(texts[path], path)
+        return [(BetSource("file", path, texts[path], i), b) for i, b in enumerate(bets)]
+
+    from_files: list[Bet] = []
     for spec in specs:
         if isinstance(spec, Bet):
             out.append(BetSource("object", spec.name, bet=spec))
+            continue
+        picked = split_file_spec(str(spec))
+        if picked is not None:
+            path, wanted = picked
+            found = [(src, b) for src, b in file_sources(path) if bet_key(b.name) == bet_key(wanted)]
+            if not found:
+                held = ", ".join(b.name for _, b in file_sources(path))
+                raise StudyError(f"{path}: no bet {wanted!r} in this file; its bets are {held}")
+            out.append(found[0][0])
+            from_files.append(found[0][1])
             continue
         name, _, param = str(spec).strip().partition(":")
         if name.strip().lower().replace("_", "-") == "banker-streak":
@@ -223,21 +249,10 @@ def bet_sources(specs: Sequence[str | Bet] = (), files: Sequence[str] = ()) -> l
         src.build()  # a bad name fails here, in the caller
         out.append(src)
     for path in files:
-        from analyzer.bets.files import MAX_FILE_BYTES, parse_bets
-
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            raise StudyError(f"{path}: cannot read the bet file: {exc.strerror or exc}") from None
-        if len(data) > MAX_FILE_BYTES:
-            raise StudyError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes: not a bet file")
-        try:
-            text = data.decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError:
-            raise StudyError(f"{path}: not UTF-8 text") from None
-        for i, _ in enumerate(parse_bets(text, str(path))):
-            out.append(BetSource("file", str(path), text, i))
+        for src, bet in file_sources(str(path)):
+            out.append(src)
+            from_files.append(bet)
+    refuse_clashes(from_files)
     names = [s.name for s in out]
     for n in names:
         if names.count(n) > 1:

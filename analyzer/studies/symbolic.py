@@ -1221,7 +1221,7 @@ SYMBOLIC_FORMATS = ("text", "markdown", "latex", "json")
 
 
 def symbolic_report(
-    bet_specs: Sequence[str] = (),
+    bet_specs: Sequence[str | Bet] = (),
     *,
     all_bets: bool = False,
     tables: Sequence[str] = ("outcomes",),
@@ -1234,7 +1234,9 @@ def symbolic_report(
     tableau: Tableau = STANDARD,
 ) -> str:
     """What ``punto-banco symbolic`` prints: the engine ``tables``, then the bets named by
-    ``bet_specs`` (catalogue specs; the main bets when none and not ``all_bets``): the
+    ``bet_specs`` (catalogue specs, names of bets from files in scope
+    (:func:`~analyzer.checks.logs.user_bets`), or :class:`~analyzer.bets.model.Bet` objects such
+    as the bets of a file; the main bets when none and not ``all_bets``): the
     ``quantities`` (see :func:`bet_sections`), pays for ``target_edge`` (default: fair); then
     the ``crossings`` table if levels are given.
 
@@ -1259,9 +1261,18 @@ def symbolic_report(
     if isinstance(crossings, str) or not isinstance(crossings, Iterable):
         raise SymbolicTypeError(f"bad crossings {show(crossings)}: give a list of exact house edges")
     levels = [_exact(level, "crossing level") for level in crossings]
+    if isinstance(bet_specs, str) or not isinstance(bet_specs, Iterable):
+        raise SymbolicTypeError(f"bad bet specs {show(bet_specs)}: give a list of names or Bet objects")
     chosen: list[Bet] = []
-    for spec in _names(bet_specs, "bet specs", ("catalogue bet names such as 'tie' or 'banker:4'",)):
-        chosen.append(lookup_bet(spec))
+    for spec in bet_specs:
+        if isinstance(spec, Bet):
+            chosen.append(spec)
+        elif isinstance(spec, str):
+            chosen.append(lookup_bet(spec))
+        else:
+            raise SymbolicTypeError(
+                f"bad bet spec {show(spec)}: use catalogue names such as 'tie' or 'banker:4', or Bet objects"
+            )
     bets = (catalogue_bets() if all_bets else []) + chosen
     seen: set[str] = set()
     for bet in bets:  # as punto-banco bets / eor: a bet twice would print every section twice

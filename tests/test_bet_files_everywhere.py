@@ -1,0 +1,373 @@
+"""A bet from a TOML file is first-class in every command that takes a bet (issue 13, item 1):
+``--bet-file FILE`` and ``--bet FILE:NAME`` in bets, deal, verify, conform, eor, symbolic and
+study, the oracle taking the Bet, and the same exact values on every path."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer import Shoe, price
+from analyzer.bets.catalogue import bet_key, catalogue_name, find_bet
+from analyzer.bets.choice import choose, refuse_clashes, split_file_spec
+from analyzer.bets.files import load_bets, parse_bets
+from analyzer.checks import verify
+from analyzer.checks.logs import bet_scope, lookup_bet, user_bets
+from analyzer.cli import main
+from analyzer.core.coup import resolve
+from analyzer.core.exact import fraction_text
+from analyzer.errors import BetError
+from analyzer.studies.symbolic import bet_forms
+from analyzer.testing import assert_payout, house_edge
+
+#: A value-level bet with a win, a push and a loss line (so conform's three categories differ)
+#: and a first-two-cards bet that reads ranks and suits (a refined table).
+BETS_TOML = """
+[[bet]]
+name = "tie-bonus"
+title = "Tie bonus"
+[[bet.pay]]
+event = "Tie on naturals"
+when = { winner = "tie", natural = true }
+pays = 25
+[[bet.pay]]
+event = "Other tie"
+when = { winner = "tie" }
+pays = "3/2"
+[[bet.pay]]
+event = "Banker wins with three cards"
+when = { winner = "banker", banker_cards = 3 }
+pays = 0
+
+[[bet]]
+name = "suited-player-pair"
+title = "Player's first two cards: same rank and suit"
+[[bet.pay]]
+event = "Suited pair"
+when = { player_first_two = { same_card_pair = true } }
+pays = 30
+"""
+
+
+@pytest.fixture()
+def bet_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "mine.toml"
+    path.write_text(BETS_TOML, encoding="utf-8")
+    return path
+
+
+def run(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def one_line_error(args, *words):
+    code, out = run(*args)
+    assert code == 2, out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:"), out
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+# -- how a spec is read ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, split",
+    [
+        ("tie", None),
+        ("tie:9", None),
+        ("banker:4", None),
+        ("egalite:8,9@40", None),
+        ("mine.toml:tie-bonus", ("mine.toml", "tie-bonus")),
+        ("MINE.TOML:tie-bonus", ("MINE.TOML", "tie-bonus")),
+        ("bets/mine:tie-bonus", ("bets/mine", "tie-bonus")),
+        ("./mybets:x", ("./mybets", "x")),
+        ("/abs/path/v1.toml: tie-bonus ", ("/abs/path/v1.toml", "tie-bonus")),
+    ],
+)
+def test_file_name_or_name_param(spec, split):
+    assert split_file_spec(spec) == split
+
+
+def test_a_file_named_like_a_catalogue_bet_never_changes_a_catalogue_spec(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tie").write_text(BETS_TOML, encoding="utf-8")
+    assert split_file_spec("tie:9") is None  # the catalogue's Tie paying 9, whatever files exist
+    assert split_file_spec("./tie:tie-bonus") == ("./tie", "tie-bonus")
+
+
+def test_the_ambiguous_case_is_one_clear_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mybets").write_text(BETS_TOML, encoding="utf-8")
+    with pytest.raises(BetError, match=r"write \./mybets:tie-bonus"):
+        split_file_spec("mybets:tie-bonus")
+    line = one_line_error(["bets", "--bet", "mybets:tie-bonus"], "./mybets:tie-bonus")
+    assert "catalogue" in line
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("mine.toml", ["--bet-file mine.toml", "mine.toml:NAME"]),
+        ("mine.toml:", ["no bet name"]),
+    ],
+)
+def test_a_file_without_a_name_is_an_error(spec, words):
+    with pytest.raises(BetError) as err:
+        split_file_spec(spec)
+    for word in words:
+        assert word in str(err.value)
+
+
+def test_names_compare_as_the_catalogue_compares():
+    assert bet_key(" Tie_Bonus ") == "tie-bonus"
+    assert catalogue_name("BIG_TIGER") == "big-tiger"
+    assert catalogue_name("b") == "banker" and catalogue_name("tie:special") == "tie"
+    assert catalogue_name("tie-bonus") is None
+
+
+# -- choosing ----------------------------------------------------------------------------------
+
+
+def test_file_name_picks_one_bet_and_bet_file_picks_all(bet_file):
+    one = choose(["mine.toml:TIE_BONUS", "tie:9"])
+    assert [b.name for b in one.bets] == ["tie-bonus", "tie:9"]
+    assert [b.name for b in one.from_files] == ["tie-bonus"]
+    every = choose([], [str(bet_file)])
+    assert [b.name for b in every.bets] == ["tie-bonus", "suited-player-pair"]
+
+
+def clash_file(tmp_path, name):
+    path = tmp_path / "clash.toml"
+    path.write_text(
+        f'[[bet]]\nname = "{name}"\n[[bet.pay]]\nwhen = {{ winner = "tie" }}\npays = 8\n', encoding="utf-8"
+    )
+    return path
+
+
+@pytest.mark.parametrize("name", ["big-tiger", "Banker", "b", "tie:special", "Dragon_7"])
+def test_a_file_bet_on_a_catalogue_name_is_refused(tmp_path, name):
+    path = clash_file(tmp_path, name)
+    with pytest.raises(BetError, match="takes the name of the catalogue bet"):
+        choose([], [str(path)])
+    with pytest.raises(BetError, match="takes the name of the catalogue bet"):
+        refuse_clashes(load_bets(path))
+    with pytest.raises(BetError, match="takes the name of the catalogue bet"), user_bets(load_bets(path)):
+        pass
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["bets"],
+        ["deal", "2", "4", "3", "10"],
+        ["verify", "log.csv"],
+        ["conform", "obs.json"],
+        ["eor", "--depth", "1"],
+        ["symbolic", "--table", "none"],
+        ["study", "--shoes", "1"],
+    ],
+)
+def test_every_command_refuses_bad_bet_files_in_one_line(tmp_path, bet_file, command):
+    (tmp_path / "log.csv").write_text("cards\n2 4 3 10\n", encoding="utf-8")
+    (tmp_path / "obs.json").write_text('{"decks": 8, "winner": {"banker": 1, "player": 1, "tie": 0}}')
+    clash = clash_file(tmp_path, "big-tiger")
+    one_line_error([*command, "--bet-file", "missing.toml"], "missing.toml", "no such bet file")
+    one_line_error([*command, "--bet", "mine.toml:nope"], "no bet 'nope'", "tie-bonus, suited-player-pair")
+    one_line_error([*command, "--bet-file", clash], "'big-tiger'", "catalogue bet 'big-tiger'")
+    one_line_error([*command, "--bet", f"{clash}:big-tiger"], "catalogue bet 'big-tiger'")
+
+
+def test_a_bet_chosen_twice_is_an_error(bet_file):
+    with pytest.raises(BetError, match="chosen twice"):
+        choose(["mine.toml:tie-bonus"], [str(bet_file)])
+    with pytest.raises(BetError, match="chosen twice"):
+        choose(["mine.toml:tie-bonus", "./mine.toml:tie-bonus"])
+
+
+# -- the scope of names ------------------------------------------------------------------------
+
+
+def test_user_bets_makes_names_known_only_inside(bet_file):
+    mine = load_bets(bet_file)
+    with pytest.raises(BetError, match="unknown bet 'tie-bonus'"):
+        lookup_bet("tie-bonus")
+    with user_bets(mine) as scope:
+        assert bet_scope() is scope
+        assert lookup_bet("Tie_Bonus") is mine[0]
+        assert lookup_bet("tie:9").name == "tie:9"
+        with pytest.raises(BetError, match="bet files given: tie-bonus, suited-player-pair"):
+            lookup_bet("nope")
+        with user_bets(mine[:1]):  # the same bet again in an inner scope is no clash
+            assert lookup_bet("suited-player-pair") is mine[1]
+    assert bet_scope() is None
+
+
+def test_a_remembered_claim_never_crosses_scopes():
+    """Two scopes, one name, two different bets: each log is settled by its own bet (verify
+    remembers claims by the scope too)."""
+    pays_8 = parse_bets('[[bet]]\nname = "x-tie"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 8\n')
+    pays_9 = parse_bets('[[bet]]\nname = "x-tie"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 9\n')
+    tie = "K 10 9 9"  # Player 9, Banker 9: a tie
+    for bets, pays in ((pays_8, "8"), (pays_9, "9"), (pays_8, "8")):
+        with user_bets(bets):
+            lines = iter(["cards,stake,bet:x-tie\n", f"{tie},1,{pays}\n"])
+            records = verify.read_records(lines, "csv")
+            assert list(verify.Verifier().run(records)) == []
+
+
+# -- the same exact values everywhere ----------------------------------------------------------
+
+
+def _json(args):
+    code, out = run(*args)
+    assert code in (0, 1), out
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("name", ["tie-bonus", "suited-player-pair"])
+def test_one_file_bet_gives_the_same_fractions_on_every_path(bet_file, name):
+    bet = {b.name: b for b in load_bets(bet_file)}[name]
+    shoe = Shoe.standard(8)
+    summary = price(bet, shoe)
+    ev = summary.ev
+    spec = f"mine.toml:{name}"
+
+    # bets, by --bet FILE:NAME and by --bet-file
+    for args in (["--bet", spec], ["--bet-file", bet_file]):
+        rows = _json(["bets", *args, "--format", "json"])["tables"][0]["rows"]
+        row = next(r for r in rows if r["bet"] == bet.title)
+        assert Fraction(row["ev"]) == ev and Fraction(row["variance"]) == summary.variance
+
+    # eor: the EV of the full shoe and after removing one 9
+    tables = {
+        t["name"]: t for t in _json(["eor", "--bet", spec, "--depth", "1", "--format", "json"])["tables"]
+    }
+    assert Fraction(tables["eor-summary"]["rows"][0]["ev"]) == ev
+    nine = next(r for r in tables[f"eor:{name}"]["rows"] if r["rank"] == "9")
+    assert Fraction(nine["ev_after"]) == price(bet, shoe.remove("9s")).ev  # suits alike: any 9
+
+    # symbolic: the closed form at d = 8, on the command line and in the library
+    doc = _json(["symbolic", "--bet", spec, "--table", "none", "--quantity", "ev", "--format", "json"])
+    form = next(f for s in doc["sections"] for f in s["forms"] if f["key"] == f"{name}:ev")
+    assert Fraction(form["values"]["8"]) == ev == bet_forms(bet).ev(8)
+
+    # the oracle: the Bet object, and its name inside user_bets
+    assert house_edge(bet, 8) == -ev
+    with user_bets([bet]):
+        assert house_edge(name, shoe) == -ev
+
+    # conform: the exact probabilities of win / push / loss
+    expected = {"win": Fraction(0), "push": Fraction(0), "loss": Fraction(0)}
+    for event in summary.events:
+        expected["win" if event.pays > 0 else "push" if event.pays == 0 else "loss"] += event.probability
+    counts = {"decks": 8, f"bet:{name}": {"win": 10, "push": 10, "loss": 980}}
+    (bet_file.parent / "obs.json").write_text(json.dumps(counts), encoding="utf-8")
+    rows = _json(["conform", "obs.json", "--bet-file", bet_file, "--format", "json"])["tables"][0]["rows"]
+    assert {r["category"]: Fraction(r["probability"]) for r in rows} == {
+        k: v for k, v in expected.items() if k in {r["category"] for r in rows}
+    }
+    assert sum(expected.values()) == 1
+
+
+def test_verify_settles_a_file_bet_as_the_bet_pays(bet_file):
+    """A settled log naming a file bet: right amounts pass (exit 0); a wrong one is reported
+    with the exact expected amount (exit 1), by --bet-file and by --bet FILE:NAME alike."""
+    bet = load_bets(bet_file)[0]
+    coups = ["K 10 9 9", "2 4 3 10 6 A", "3 4 3 2", "9 K K 4"]
+    lines = ["cards,stake,bet:tie-bonus"]
+    for cards in coups:
+        lines.append(f"{cards},2,{fraction_text(2 * bet.payout(resolve(cards)))}")
+    (bet_file.parent / "good.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for args in (["--bet-file", bet_file], ["--bet", "mine.toml:tie-bonus"]):
+        code, out = run("verify", "good.csv", *args)
+        assert code == 0, out
+    assert [bet.payout(resolve(c)) for c in coups] == [25, 0, Fraction(3, 2), -1]
+    bad = [*lines[:2], "3 4 3 2,2,2"]  # a tie on 6: pays 3/2, so 3 on a stake of 2
+    (bet_file.parent / "bad.csv").write_text("\n".join(bad) + "\n", encoding="utf-8")
+    code, out = run("verify", "bad.csv", "--bet-file", bet_file, "--format", "jsonl")
+    assert code == 1
+    found = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert [(f["field"], f["expected"], f["claimed"]) for f in found] == [("bet:tie-bonus", "3 net", "2 net")]
+    code, out = run("verify", "good.csv")
+    assert code == 2 and "tie-bonus" in out  # without the file the name is unknown
+
+
+def test_conform_tallies_file_bets_from_a_hand_log(bet_file):
+    lines = ["cards", "Ks 10h 9d 9c", "2s 4h 3d 10c 6s Ah", "3s 4h 3s 2d", "9h Kh Kh 4c"]
+    (bet_file.parent / "log.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for args in (["--bet-file", bet_file], ["--bet", "mine.toml:tie-bonus"]):
+        doc = _json(["conform", "log.csv", *args, "--family", "bet:tie-bonus", "--format", "json"])
+        observed = {r["category"]: r["observed"] for r in doc["tables"][0]["rows"]}
+        assert observed == {"win": 2, "push": 1, "loss": 1}
+    doc = _json(
+        [
+            "conform",
+            "log.csv",
+            "--bet-file",
+            bet_file,
+            "--family",
+            "bet:suited-player-pair",
+            "--format",
+            "json",
+        ]
+    )
+    observed = {r["category"]: r["observed"] for r in doc["tables"][0]["rows"]}
+    assert observed == {"win": 1, "push": 0, "loss": 3}  # 3s 3s: the same card twice
+
+
+def test_the_oracle_takes_bets_from_load_bets(bet_file):
+    tie_bonus, suited = load_bets(bet_file)
+    assert assert_payout(tie_bonus, "K 10 9 9", 10, 250) == 250
+    assert assert_payout(suited, "Kh 9s Kh 9d", 1, 30) == 30
+    assert assert_payout(suited, "Kh 9s Kd 9d", 1, -1) == -1
+    with pytest.raises(AssertionError, match="Tie on naturals"):
+        assert_payout(tie_bonus, "K 10 9 9", 10, 80)
+    with user_bets([tie_bonus]):
+        assert assert_payout("tie-bonus", "3 4 3 2", 2, 3) == 3
+
+
+def test_brute_force_agrees_on_a_tiny_shoe(bet_file):
+    from bruteforce import brute_events, deal_every_coup, engine_events
+
+    shoe = Shoe.parse("Ks=2,9h=2,3s=2,2d=2,6c=1,Ah=1")
+    for bet in load_bets(bet_file):
+        summary = price(bet, shoe)
+        assert engine_events(bet, summary) == brute_events(bet, deal_every_coup(shoe))
+        code, out = run(
+            "bets",
+            "--shoe",
+            "Ks=2,9h=2,3s=2,2d=2,6c=1,Ah=1",
+            "--bet",
+            f"mine.toml:{bet.name}",
+            "--format",
+            "json",
+        )
+        assert code == 0, out
+        assert Fraction(json.loads(out)["tables"][0]["rows"][0]["ev"]) == summary.ev
+
+
+def test_deal_and_study_take_file_bets(bet_file):
+    code, out = run("deal", "K", "10", "9", "9", "--bet", "mine.toml:tie-bonus", "--stake", "2")
+    assert code == 0 and "Tie on naturals: pays 25 per unit, net +50" in out
+    code, out = run(
+        "study", "--bet", "mine.toml:tie-bonus", "--shoes", "2", "--strategy", "flat", "--format", "json"
+    )
+    assert code == 0, out
+    assert "tie-bonus" in out
+
+
+def test_output_never_overwrites_a_bet_file(bet_file):
+    for command in (["bets"], ["eor", "--depth", "1"], ["symbolic", "--table", "none"]):
+        one_line_error([*command, "--bet", "mine.toml:tie-bonus", "-o", "mine.toml"], "mine.toml")
+    assert load_bets(bet_file)[0].name == "tie-bonus"
+
+
+def test_catalogue_bets_still_resolve_everywhere():
+    assert lookup_bet("tie:9") == find_bet("tie:9")
+    assert bet_scope() is None
