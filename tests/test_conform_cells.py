@@ -291,3 +291,22 @@ def test_tally_log_keeps_the_decisions():
     with open(ROOT / "examples" / "hands.jsonl", encoding="utf-8") as fh:
         obs = tally_log(read_records(fh, "jsonl"))
     assert obs.decisions is not None and obs.decisions.total == obs.coups
+
+
+def test_one_coup_against_the_tableau_is_enough(tmp_path):
+    # Player 2 3 (5) draws a 5; Banker K 6 (6) must stand against a 5, but draws a 4.
+    log = tmp_path / "one.jsonl"
+    log.write_text('{"cards": "2 K 3 6 5 4"}\n', encoding="utf-8")
+    res = CliRunner().invoke(main, ["conform", str(log), "--family", "winner"])
+    assert res.exit_code == 1, res.output
+    assert "Banker on 6 must stand when the Player's third card is 5, but drew on line 1." in res.output
+
+
+def test_the_example_log_is_the_seeded_bugged_engine(tmp_path):
+    # examples/hands-banker-draws-on-6-against-5.jsonl: 1000 coups, seed 1306, under the rules file.
+    rules = find_tableau(str(ROOT / "examples" / "rules" / "banker-draws-on-6-against-5.toml"))
+    assert rules.fingerprint == banker_draws_on_6_against_5().fingerprint
+    fresh = write_log(tmp_path / "log.jsonl", rules, 1000, seed=1306)
+    example = ROOT / "examples" / "hands-banker-draws-on-6-against-5.jsonl"
+    assert fresh.read_text(encoding="utf-8") == example.read_text(encoding="utf-8")
+    assert conform(observed_of(example), Shoe.standard(8), tableau=rules).passed

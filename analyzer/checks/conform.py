@@ -1053,7 +1053,6 @@ def decisions_table(check: DecisionCheck) -> Table:
         "Each coup passes through the natural cell, or one Player cell (its two-card total) and one "
         "Banker cell (its two-card total and the Player's third card, or 'stood'), judged on the "
         "hands as dealt.  A single coup against the rule fails the test, whatever alpha.",
-        decisions_summary(check),
     ]
     if check.malformed:
         notes.append(
