@@ -179,6 +179,29 @@ def test_effect_power_is_the_smallest_n():
     assert below.power_at_n_float < 0.9 <= at.power_at_n_float
 
 
+@pytest.mark.parametrize("family", ["cards", "banker_total"])
+def test_the_power_approximation_agrees_with_a_simulation(family):
+    # Multinomial samples of the reported n coups under the alternative: about 90% are rejected.
+    import numpy as np
+    from scipy import stats
+
+    from analyzer.checks.conform import expected
+    from analyzer.checks.power import effect_size_squared, impossible_mass
+    from analyzer.engine.pricing import Pricer
+
+    level = Fraction(1, 700)
+    p = expected(family, Pricer(Shoe.standard(8)))
+    q = expected(family, Pricer(Shoe.standard(8), find_tableau("banker-under-5-when-player-stood")))
+    n = family_power(len(p) - 1, effect_size_squared(p, q), impossible_mass(p, q), level, 1).coups
+    assert n is not None
+    pv = np.array([float(p[c]) for c in p])
+    qv = np.array([float(q[c]) for c in p])
+    counts = np.random.default_rng(2026).multinomial(n, qv / qv.sum(), size=2000)
+    stat = ((counts - n * pv) ** 2 / (n * pv)).sum(axis=1)
+    rejected = float((stat > stats.chi2.isf(float(level), len(p) - 1)).mean())
+    assert rejected == pytest.approx(0.9, abs=0.03)
+
+
 def test_power_against_banker_stands_on_6(tmp_path):
     log = write_log(tmp_path / "fair.jsonl", STANDARD, 1000, seed=3)
     alt = find_tableau("banker-stands-on-6")
@@ -261,26 +284,24 @@ def test_cli_compare_with_a_rules_file(tmp_path):
     assert "-inf" in ranking
 
 
+COUNTS = str(ROOT / "examples" / "observed.json")
+LOG = str(ROOT / "examples" / "hands.jsonl")
+
+
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("target", "args", "message"),
     [
-        (["--compare", "standard"], "--compare needs a hand log"),
-        (["--compare", " , "], "names no tableau"),
-        (["--compare", "standard,nonesuch"], "unknown rules 'nonesuch'"),
-        (["--compare", "standard,standard"], "same tableau"),
-        (["--against", "nonesuch"], "unknown rules 'nonesuch'"),
-        (["--effect", "0"], "bad --effect"),
-        (["--power", "1.5"], "bad --power"),
-        (["--power", "0.001"], "must exceed the significance level"),
+        (COUNTS, ["--compare", "standard"], "--compare needs a hand log"),
+        (LOG, ["--compare", " , "], "names no tableau"),
+        (LOG, ["--compare", "standard,nonesuch"], "unknown rules 'nonesuch'"),
+        (LOG, ["--compare", "standard,standard"], "same tableau"),
+        (COUNTS, ["--against", "nonesuch"], "unknown rules 'nonesuch'"),
+        (COUNTS, ["--effect", "0"], "bad --effect"),
+        (COUNTS, ["--power", "1.5"], "bad --power"),
+        (COUNTS, ["--power", "0.001"], "must exceed the significance level"),
     ],
 )
-def test_cli_bad_options_are_one_line_exit_2(args, message):
-    counts = str(ROOT / "examples" / "observed.json")
-    target = (
-        counts
-        if args[:1] != ["--compare"] or args[1] == "standard"
-        else str(ROOT / "examples" / "hands.jsonl")
-    )
+def test_cli_bad_options_are_one_line_exit_2(target, args, message):
     res = CliRunner().invoke(main, ["conform", target, *args])
     assert res.exit_code == 2, res.output
     assert message in res.output
