@@ -64,7 +64,7 @@ from analyzer.checks.decisions import (
     decisions_summary,
     lines_text,
     player_cell_of,
-    reach_table,
+    rarest_cell,
 )
 from analyzer.checks.logs import (
     MAX_FILE_BYTES,
@@ -389,9 +389,12 @@ def read_counts_csv(text: str) -> Observed:
 def tally_log(records: Iterable[object], bets: Sequence[str] = (), tableau: Tableau = STANDARD) -> Observed:
     """Observed counts tallied from hand-log records (:class:`analyzer.checks.verify.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
-    catalogue ``bets`` named.  ``cut_card`` is True when the log marks its shoes (``shoe`` ids
-    or ``new_shoe`` records) and deals more than one coup from one of them, False when every
-    marked shoe deals one coup, and None (not known) when the log does not mark shoes.
+    catalogue ``bets`` named, with the two cell families (``player_cell``, ``banker_cell``) and
+    the coups by value in ``decisions`` (:class:`~analyzer.checks.decisions.DecisionLog`, for
+    the decision cells and :mod:`analyzer.checks.compare`).  ``cut_card`` is True when the log
+    marks its shoes (``shoe`` ids or ``new_shoe`` records) and deals more than one coup from one
+    of them, False when every marked shoe deals one coup, and None (not known) when the log
+    does not mark shoes.
 
     Raises:
         LogError: unreadable log, or no coups in it; ObservedError: a bad bet name.
@@ -861,7 +864,7 @@ def _power_rows(
                 )
             )
         if decisions is not None:
-            rarest = reach_table(
+            rarest = rarest_cell(
                 cell_probabilities(null_cells.records, null_cells.counts, null_cells.denominator)
             )
             if rarest is not None:

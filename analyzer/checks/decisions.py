@@ -441,7 +441,7 @@ def decisions_summary(check: DecisionCheck) -> str:
     return "Decision cells: FAIL: " + "; ".join(parts) + "."
 
 
-def reach_table(probabilities: Mapping[Cell, Fraction]) -> tuple[Cell, Fraction] | None:
+def rarest_cell(probabilities: Mapping[Cell, Fraction]) -> tuple[Cell, Fraction] | None:
     """The reachable Player or Banker cell of smallest probability, with its probability."""
     cells = [(c, p) for c, p in probabilities.items() if p > 0 and c.kind in ("player", "banker")]
     if not cells:
@@ -473,6 +473,6 @@ __all__ = [
     "judge",
     "lines_text",
     "player_cell_of",
-    "reach_table",
+    "rarest_cell",
     "value_coup",
 ]
