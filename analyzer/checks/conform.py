@@ -1080,10 +1080,6 @@ def decisions_table(check: DecisionCheck) -> Table:
     )
 
 
-def _coups_text(n: int | None) -> str:
-    return "never" if n is None else f"{n:,}"
-
-
 def power_table(result: Conformance) -> Table:
     """The power of each test: the coups needed to detect each alternative at the target power,
     and the power at the log's own number of coups."""
@@ -1096,9 +1092,9 @@ def power_table(result: Conformance) -> Table:
         (
             r.family,
             r.alternative,
-            "-" if r.df is None else str(r.df),
+            r.df,
             "-" if r.w_float is None else f"{r.w_float:.4g}",
-            _coups_text(r.coups),
+            r.coups,
             r.n,
             f"{r.power_at_n_float:.3f}",
             r.note or "-",
@@ -1113,8 +1109,9 @@ def power_table(result: Conformance) -> Table:
         "distributions (Cohen 1988, ch. 7; Patnaik 1949; Mitra 1958); an asymptotic approximation.",
         "Decision cells: one coup through a cell where the tableaux differ fails the test; coups needed "
         "= the fewest n with 1 - (1 - r)^n at least the power, r its exact probability per coup "
-        "(independent of alpha).  'never': the test cannot see that change.",
-        "w, the power and the noncentral chi-square are floats; the distributions they come from are exact.",
+        "(independent of alpha).",
+        "Coups '-': never, the test cannot see that change.  w and the power are floats; the "
+        "distributions they come from are exact.",
     )
     return Table(
         "conform-power",
@@ -1122,9 +1119,9 @@ def power_table(result: Conformance) -> Table:
         (
             Column("Family"),
             Column("Alternative"),
-            Column("df"),
+            Column("df", "count", "df"),
             Column("Effect w (float)", "text", "w_float"),
-            Column(f"Coups for {pct}% power", "text", "coups_needed"),
+            Column(f"Coups for {pct}% power", "count", "coups_needed"),
             Column("Coups in log", "count", "coups"),
             Column("Power at these coups (float)", "text", "power_at_n_float"),
             Column("Note"),
