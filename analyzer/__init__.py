@@ -61,6 +61,8 @@ _EXPORTS: dict[str, str] = {
     "analyze": "analyzer.engine.pricing",
     "distribution": "analyzer.engine.pricing",
     "pay_for_edge": "analyzer.engine.pricing",
+    "practical_pays": "analyzer.engine.pricing",
+    "PracticalPay": "analyzer.engine.pricing",
     "price": "analyzer.engine.pricing",
     "batch_ev": "analyzer.engine.batch",
     "BatchEV": "analyzer.engine.batch",

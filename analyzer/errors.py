@@ -93,7 +93,8 @@ class ObservedError(InputError):
     value), or a counts file larger than its limit.
 
     Raised by: :mod:`analyzer.checks.conform` (``read_observed``, ``read_counts_json``,
-    ``read_counts_csv``, ``conform``, ``parse_alpha``).
+    ``read_counts_csv``, ``conform``, ``parse_alpha``); :mod:`analyzer.checks.power` (a bad
+    level, power or effect size); :mod:`analyzer.checks.compare` (bad or repeated tableaux).
     """
 
 

@@ -11,8 +11,17 @@ player_total  0 .. 9 (final Player total)
 banker_total  0 .. 9 (final Banker total)
 cards         4, 5, 6 (cards dealt in the coup)
 natural       none, player, banker, both (which sides had a natural)
+player_cell   natural, 0 .. 9 (the Player's decision cell: its two-card total)
+banker_cell   natural, B/V or B/stood (the Banker's decision cell: its two-card
+              total B and the point value V of the Player's third card)
 bet:NAME      win, push, loss for catalogue bet NAME (e.g. ``bet:dragon-7``)
 ============  ==================================================================
+
+A hand log is also checked cell by cell against the tableau (:mod:`analyzer.checks.decisions`):
+a coup that the tableau would have dealt differently fails the test at once, whatever alpha, and
+the report names the cell and the first lines.  The report gives the power of each test
+(:mod:`analyzer.checks.power`): the coups needed to detect, at 90% power, a change to a named
+alternative tableau (``against``) or, when none is named, an effect of Cohen's w = 0.01.
 
 A family may leave out categories when the total number of coups is known: the missing ones
 are merged into one ``other`` category (so ``{"bets": {"dragon-7": 2253}}`` with ``coups``
@@ -43,6 +52,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from analyzer.bets.model import Bet
+from analyzer.checks.decisions import (
+    BANKER_CELLS,
+    CELL_READS,
+    PLAYER_CELLS,
+    DecisionCheck,
+    DecisionLog,
+    banker_cell_of,
+    cell_probabilities,
+    check_decisions,
+    contradiction_probability,
+    decisions_summary,
+    lines_text,
+    player_cell_of,
+    rarest_cell,
+)
 from analyzer.checks.logs import (
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
@@ -54,6 +78,16 @@ from analyzer.checks.logs import (
     show,
     whole_number,
     winner_of,
+)
+from analyzer.checks.power import (
+    DEFAULT_EFFECT,
+    DEFAULT_POWER,
+    chance_to_see,
+    coups_to_see,
+    effect_power,
+    effect_size_squared,
+    family_power,
+    impossible_mass,
 )
 from analyzer.core.coup import Coup
 from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
@@ -73,6 +107,10 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "cards": ("4", "5", "6"),
     "natural": ("none", "player", "banker", "both"),
 }
+#: The decision-cell families (tallied from hand logs; see :mod:`analyzer.checks.decisions`).
+CELL_FAMILIES: dict[str, tuple[str, ...]] = {"player_cell": PLAYER_CELLS, "banker_cell": BANKER_CELLS}
+#: Every family by name: the outcome families and the cell families.
+KNOWN_FAMILIES: dict[str, tuple[str, ...]] = {**FAMILIES, **CELL_FAMILIES}
 BET_CATEGORIES = ("win", "push", "loss")
 OTHER = "other"
 #: Expected counts below this make the chi-square approximation doubtful (Cochran's rule).
@@ -105,13 +143,15 @@ _BET_ALIASES = {
 class Observed:
     """Observed counts: ``families[family][category] = count``; ``coups`` is the total number of
     coups if known; ``cut_card`` says whether coups were dealt through shoes with a cut card
-    (``None``: not said); ``decks`` / ``shoe`` name the shoe if the input does."""
+    (``None``: not said); ``decks`` / ``shoe`` name the shoe if the input does; ``decisions``
+    holds a hand log's coups by value, for the decision cells (``None`` for a counts file)."""
 
     families: dict[str, dict[str, int]] = field(default_factory=dict)
     coups: int | None = None
     cut_card: bool | None = None
     decks: int | None = None
     shoe: str | None = None
+    decisions: DecisionLog | None = None
 
     def add(self, family: str, category: str, count: int, where: str = "") -> None:
         """Add ``count`` to a category, normalising names.
@@ -152,8 +192,16 @@ def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
     if fam == "winner":
         named = winner_of(cat)
         cat = named.value if named is not None else cat
-    if cat not in FAMILIES[fam]:
-        raise ObservedError(f"{where}bad category {category!r} for {fam}: use {', '.join(FAMILIES[fam])}")
+    if fam == "banker_cell":
+        cat = cat.replace(" ", "")
+    if cat not in KNOWN_FAMILIES[fam]:
+        allowed = (
+            "natural, or TOTAL/VALUE (the Banker's two-card total and the Player's third card, "
+            "e.g. 6/5) or TOTAL/stood"
+            if fam == "banker_cell"
+            else ", ".join(KNOWN_FAMILIES[fam])
+        )
+        raise ObservedError(f"{where}bad category {category!r} for {fam}: use {allowed}")
     return fam, cat
 
 
@@ -171,8 +219,8 @@ def _family(family: str, where: str = "") -> str:
         except AnalyzerError as exc:
             raise ObservedError(f"{where}family {show(family)}: {exc}") from None
     fam = family.strip().lower().replace("-", "_")
-    if fam not in FAMILIES:
-        raise ObservedError(f"{where}unknown family {family!r}: use {', '.join(FAMILIES)} or bet:NAME")
+    if fam not in KNOWN_FAMILIES:
+        raise ObservedError(f"{where}unknown family {family!r}: use {', '.join(KNOWN_FAMILIES)} or bet:NAME")
     return fam
 
 
@@ -347,9 +395,12 @@ def tally_log(
     ``bets``: catalogue names (or names of bets from files in scope, see
     :func:`~analyzer.checks.logs.user_bets`) or :class:`~analyzer.bets.model.Bet` objects (e.g.
     from :func:`~analyzer.bets.files.load_bets`; the family ``bet:NAME`` of such a bet is then
-    tested with the bet in scope).  ``cut_card`` is True when the log marks its shoes (``shoe`` ids
-    or ``new_shoe`` records) and deals more than one coup from one of them, False when every
-    marked shoe deals one coup, and None (not known) when the log does not mark shoes.
+    tested with the bet in scope), with the two cell families (``player_cell``,
+    ``banker_cell``) and the coups by value in ``decisions``
+    (:class:`~analyzer.checks.decisions.DecisionLog`, for the decision cells and
+    :mod:`analyzer.checks.compare`).  ``cut_card`` is True when the log marks its shoes
+    (``shoe`` ids or ``new_shoe`` records) and deals more than one coup from one of them, False
+    when every marked shoe deals one coup, and None (not known) when the log does not mark shoes.
 
     Raises:
         LogError: unreadable log, or no coups in it; ObservedError: a bad bet name.
@@ -373,10 +424,11 @@ def tally_log(
         except AnalyzerError as exc:
             raise ObservedError(f"--bet {show(b)}: {exc}") from None
     obs = Observed()
-    for fam, cats in FAMILIES.items():
+    for fam, cats in KNOWN_FAMILIES.items():
         obs.families[fam] = dict.fromkeys(cats, 0)
     for bet in chosen:
         obs.families[f"bet:{bet.name}"] = dict.fromkeys(BET_CATEGORIES, 0)
+    decisions = obs.decisions = DecisionLog()
     per_shoe = 0
     several = False
     shoe_info = False
@@ -409,7 +461,16 @@ def tally_log(
         except AnalyzerError as exc:
             raise stopped(exc) from None
         f = verifier.last_coup
-        if not rec.is_coup or f is None:
+        if not rec.is_coup:
+            continue
+        decisions.add_record(
+            rec.cards,
+            rec.player is not None or rec.banker is not None,
+            (rec.player_total, rec.banker_total),
+            f,
+            rec.line,
+        )
+        if f is None:
             continue
         per_shoe += 1
         several = several or per_shoe > 1
@@ -418,6 +479,8 @@ def tally_log(
         obs.families["banker_total"][str(f.banker_total)] += 1
         obs.families["cards"][str(f.cards_dealt)] += 1
         obs.families["natural"][f.naturals] += 1
+        obs.families["player_cell"][player_cell_of(f)] += 1
+        obs.families["banker_cell"][banker_cell_of(f)] += 1
         for bet in chosen:
             pays = bet.payout(f)
             obs.families[f"bet:{bet.name}"]["win" if pays > 0 else "push" if pays == 0 else "loss"] += 1
@@ -517,6 +580,7 @@ _KEYS: dict[str, Callable[[Coup], str]] = {
     "cards": lambda c: str(c.cards_dealt),
     "natural": lambda c: c.naturals,
 }
+_CELL_KEYS: dict[str, Callable[[Coup], str]] = {"player_cell": player_cell_of, "banker_cell": banker_cell_of}
 
 
 def expected(family: str, pricer: Pricer) -> dict[str, Fraction]:
@@ -533,8 +597,12 @@ def expected(family: str, pricer: Pricer) -> dict[str, Fraction]:
         for row in summary.events:
             out["win" if row.pays > 0 else "push" if row.pays == 0 else "loss"] += row.probability
         return out
+    if family in _CELL_KEYS:
+        cells = pricer.distribution(CELL_READS)
+        counts = cells.tally(_CELL_KEYS[family])
+        return {cat: Fraction(counts.get(cat, 0), cells.denominator) for cat in CELL_FAMILIES[family]}
     if family not in _KEYS:
-        raise ObservedError(f"unknown family {family!r}: use {', '.join(FAMILIES)} or bet:NAME")
+        raise ObservedError(f"unknown family {family!r}: use {', '.join(KNOWN_FAMILIES)} or bet:NAME")
     dist = pricer.distribution(ANALYSIS_READS)
     key = _KEYS[family]
     tally = dist.tally(key)
@@ -605,18 +673,45 @@ class FamilyResult:
 
 
 @dataclass(frozen=True)
+class PowerRow:
+    """The power of one test against one alternative (see :mod:`analyzer.checks.power`).
+
+    ``family`` is a family tested, or ``"decisions"`` for the decision cells; ``alternative``
+    names the change (a tableau's name, or ``"w = 0.01"``); ``df`` and ``w_float`` are ``None``
+    for the decision cells; ``coups`` the coups needed for ``power`` (``None``: never, the test
+    cannot see that change); ``power_at_n_float`` the power at the log's ``n`` coups; ``note``
+    says what the decision-cell row assumes.
+    """
+
+    family: str
+    alternative: str
+    df: int | None
+    w_float: float | None
+    coups: int | None
+    n: int
+    power_at_n_float: float
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Conformance:
-    """Every family's test, the significance level ``alpha`` and the shoe."""
+    """Every family's test, the significance level ``alpha`` and the shoe; for a hand log the
+    decision-cell check (``decisions``); the power of each test (``power``, at ``target_power``)."""
 
     shoe: Shoe
     alpha: Fraction
     results: tuple[FamilyResult, ...]
     cut_card: bool | None
+    decisions: DecisionCheck | None = None
+    power: tuple[PowerRow, ...] = ()
+    target_power: Fraction = DEFAULT_POWER
+    tableau: Tableau = STANDARD
 
     @property
     def passed(self) -> bool:
-        """True when every family passes at alpha / (number of families)."""
-        return all(r.passed for r in self.results)
+        """True when every family passes at alpha / (number of families) and no coup
+        contradicts the tableau's decision cells."""
+        return all(r.passed for r in self.results) and (self.decisions is None or self.decisions.passed)
 
 
 def _chi2_sf(stat: float, df: int) -> float:
@@ -673,13 +768,21 @@ def conform(
     alpha: Fraction = DEFAULT_ALPHA,
     families: Sequence[str] | None = None,
     tableau: Tableau = STANDARD,
+    *,
+    against: Sequence[Tableau] = (),
+    effect: Fraction = DEFAULT_EFFECT,
+    power: Fraction = DEFAULT_POWER,
 ) -> Conformance:
     """Test every observed family (or those named) against the exact probabilities for ``shoe``
-    under ``tableau``.
+    under ``tableau``; for a hand log, check every decision cell against ``tableau``.
+
+    The power of each test is computed against each alternative tableau of ``against`` (the
+    exact distributions under both tableaux, :mod:`analyzer.checks.power`), or, when none is
+    given, against an effect of Cohen's w = ``effect``; ``power`` is the power aimed at.
 
     Raises:
-        ObservedError: nothing to test, an unknown family, alpha outside (0, 1), or a shoe of
-            fewer than 6 cards (coups could run out mid-coup).
+        ObservedError: nothing to test, an unknown family, alpha or power outside (0, 1), an
+            effect not above 0, or a shoe of fewer than 6 cards (coups could run out mid-coup).
     """
     if not isinstance(observed, Observed):
         raise ObservedError(f"bad observed counts {show(observed)}: give an Observed (read_observed)")
@@ -710,20 +813,138 @@ def conform(
             )
     if not names:
         raise ObservedError("no observed counts to test: give at least one family, e.g. winner")
+    if isinstance(against, str) or not isinstance(against, Iterable):
+        raise ObservedError(f"bad alternatives {show(against)}: give a list of Tableau objects")
+    alternatives = list(against)
+    for alt in alternatives:
+        if not isinstance(alt, Tableau):
+            raise ObservedError(f"bad alternative {show(alt)}: give a Tableau (e.g. find_tableau(NAME))")
+    if isinstance(effect, bool) or not isinstance(effect, int | Fraction) or effect <= 0:
+        raise ObservedError(f"bad effect size {show(effect)}: give Cohen's w as a number above 0, e.g. 0.01")
+    if isinstance(power, bool) or not isinstance(power, int | Fraction) or not 0 < power < 1:
+        raise ObservedError(f"bad power {show(power)}: use a number between 0 and 1, e.g. 0.9")
     pricer = Pricer(shoe, tableau)
     level = alpha / len(names)
+    if power <= level:
+        raise ObservedError(
+            f"power {_alpha_text(power)} must exceed the significance level {_alpha_text(level)}"
+        )
     results = tuple(
-        fit_family(name, observed.families[name], expected(name, pricer), observed.coups, level)
-        for name in names
+        _fit(name, observed.families[name], expected(name, pricer), observed.coups, level) for name in names
     )
-    return Conformance(shoe, alpha, results, observed.cut_card)
+    decisions = check_decisions(observed.decisions, tableau) if observed.decisions is not None else None
+    rows = _power_rows(results, pricer, alternatives, effect, power, level, decisions)
+    return Conformance(shoe, alpha, results, observed.cut_card, decisions, rows, power, tableau)
+
+
+def _fit(
+    name: str, counts: Mapping[str, int], probs: Mapping[str, Fraction], coups: int | None, level: Fraction
+) -> FamilyResult:
+    """:func:`fit_family`; for a cell family, without the cells that are impossible under the
+    tableau and not observed (most of the 111 Banker categories)."""
+    if name in CELL_FAMILIES:
+        probs = {c: p for c, p in probs.items() if p > 0 or counts.get(c, 0) > 0}
+        counts = {c: n for c, n in counts.items() if c in probs}
+    return fit_family(name, counts, probs, coups, level)
+
+
+def _as_tested(result: FamilyResult, full: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """A family's probabilities ``full`` (every category) grouped as ``result`` tested them:
+    its categories, the missing ones merged into ``other``; categories it left out as
+    impossible under the null (cell families) kept apart, so they count as impossible."""
+    cats = [r.category for r in result.rows]
+    out = {c: full.get(c, Fraction(0)) for c in cats if c != OTHER}
+    rest = {c: q for c, q in full.items() if c not in out}
+    if OTHER in cats:
+        out[OTHER] = sum(rest.values(), Fraction(0))
+    else:
+        out.update(rest)
+    return out
+
+
+def _power_rows(
+    results: Sequence[FamilyResult],
+    pricer: Pricer,
+    against: Sequence[Tableau],
+    effect: Fraction,
+    power: Fraction,
+    level: Fraction,
+    decisions: DecisionCheck | None,
+) -> tuple[PowerRow, ...]:
+    rows: list[PowerRow] = []
+    null_cells = pricer.distribution(CELL_READS)
+    n_log = decisions.coups if decisions is not None else 0
+    if not against:
+        label = f"w = {_alpha_text(effect)}"
+        for res in results:
+            fp = effect_power(res.df, effect, level, res.n, power) if res.df > 0 else None
+            rows.append(
+                PowerRow(
+                    res.family,
+                    label,
+                    res.df,
+                    float(effect),
+                    fp.coups if fp else None,
+                    res.n,
+                    fp.power_at_n_float if fp else 0.0,
+                )
+            )
+        if decisions is not None:
+            rarest = rarest_cell(
+                cell_probabilities(null_cells.records, null_cells.counts, null_cells.denominator)
+            )
+            if rarest is not None:
+                cell, p = rarest
+                rows.append(
+                    PowerRow(
+                        "decisions",
+                        "any one cell changed",
+                        None,
+                        None,
+                        coups_to_see(p, power),
+                        n_log,
+                        chance_to_see(p, n_log),
+                        f"worst case: the rarest cell, {cell.label}, reached with probability "
+                        f"about {float(p):.3g} per coup",
+                    )
+                )
+        return tuple(rows)
+    for alt in against:
+        other = Pricer(pricer.shoe, alt)
+        for res in results:
+            null = {r.category: r.probability for r in res.rows}
+            alt_probs = _as_tested(res, expected(res.family, other))
+            w2 = effect_size_squared(null, alt_probs)
+            fp = family_power(res.df, w2, impossible_mass(null, alt_probs), level, res.n, power)
+            rows.append(
+                PowerRow(res.family, alt.name, res.df, fp.w_float, fp.coups, res.n, fp.power_at_n_float)
+            )
+        if decisions is not None:
+            cells = other.distribution(CELL_READS)
+            r = contradiction_probability(cells.records, cells.counts, cells.denominator, pricer.tableau)
+            rows.append(
+                PowerRow(
+                    "decisions",
+                    alt.name,
+                    None,
+                    None,
+                    coups_to_see(r, power),
+                    n_log,
+                    chance_to_see(r, n_log),
+                    f"a coup through a cell where the two tableaux differ: probability about "
+                    f"{float(r):.3g} per coup"
+                    if r
+                    else "the two tableaux deal every coup alike",
+                )
+            )
+    return tuple(rows)
 
 
 def _any_category(family: str) -> str:
     if not isinstance(family, str):
         return "?"  # normalise() rejects the family, naming it
     fam = family.strip().lower().replace("-", "_")
-    return "win" if fam.startswith("bet:") else FAMILIES.get(fam, ("?",))[0]
+    return "win" if fam.startswith("bet:") else KNOWN_FAMILIES.get(fam, ("?",))[0]
 
 
 # -- tables -----------------------------------------------------------------------------------------
@@ -797,8 +1018,10 @@ def conformance_tables(result: Conformance) -> list[Table]:
         f"statistic are floats (scipy.stats).  Verdict at alpha = {_alpha_text(result.alpha)}, "
         f"Bonferroni-corrected over {m} famil{'y' if m == 1 else 'ies'}: a family fails when "
         f"p < {_alpha_text(result.alpha / m)}.",
-        f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.",
     ]
+    if result.decisions is not None:
+        notes.append(decisions_summary(result.decisions))
+    notes.append(f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.")
     low = [f"{fam.family}: {', '.join(fam.low_expected)}" for fam in result.results if fam.low_expected]
     if low:
         notes.append(
@@ -828,7 +1051,110 @@ def conformance_tables(result: Conformance) -> list[Table]:
         tuple(tests),
         tuple(notes),
     )
-    return [detail, summary]
+    tables = [detail, summary]
+    if result.decisions is not None:
+        tables.append(decisions_table(result.decisions))
+    if result.power:
+        tables.append(power_table(result))
+    return tables
+
+
+def decisions_table(check: DecisionCheck) -> Table:
+    """The decision cells a log reaches: the tableau's rule, the coups that drew and stood
+    there, and the contradicting coups with their first lines."""
+    from analyzer.output.render import Column, Table
+
+    rows = []
+    for r in check.rows:
+        verdict = "ok" if not r.contradicting else "FAIL"
+        rows.append(
+            (
+                r.cell.label,
+                "draw" if r.should_draw else "stand",
+                r.drew,
+                r.stood,
+                r.contradicting,
+                lines_text(r.lines, r.contradicting > len(r.lines)) if r.contradicting else "-",
+                verdict,
+            )
+        )
+    notes = [
+        "Each coup passes through the natural cell, or one Player cell (its two-card total) and one "
+        "Banker cell (its two-card total and the Player's third card, or 'stood'), judged on the "
+        "hands as dealt.  A single coup against the rule fails the test, whatever alpha.",
+    ]
+    if check.malformed:
+        notes.append(
+            f"{check.malformed:,} coup{'s' if check.malformed != 1 else ''} could not be read as a coup "
+            f"(not 4-6 cards, or hands that are not the cards in dealing order): "
+            f"{lines_text(check.malformed_lines, check.malformed > len(check.malformed_lines))}."
+        )
+    return Table(
+        "conform-decisions",
+        f"Decision cells against the tableau: {check.tableau.describe()}",
+        (
+            Column("Cell"),
+            Column("Tableau says", "text", "rule"),
+            Column("Drew", "count", "drew"),
+            Column("Stood", "count", "stood"),
+            Column("Against the rule", "count", "contradicting"),
+            Column("First lines against it", "text", "lines"),
+            Column("Verdict"),
+        ),
+        tuple(rows),
+        tuple(notes),
+    )
+
+
+def power_table(result: Conformance) -> Table:
+    """The power of each test: the coups needed to detect each alternative at the target power,
+    and the power at the log's own number of coups."""
+    from analyzer.output.render import Column, Table
+
+    m = len(result.results)
+    level = result.alpha / m
+    pct = _alpha_text(result.target_power * 100)
+    rows = tuple(
+        (
+            r.family,
+            r.alternative,
+            r.df,
+            "-" if r.w_float is None else f"{r.w_float:.4g}",
+            r.coups,
+            r.n,
+            f"{r.power_at_n_float:.3f}",
+            r.note or "-",
+        )
+        for r in result.power
+    )
+    notes = (
+        f"Coups needed for {pct}% power at the test's level {_alpha_text(level)} (alpha "
+        f"{_alpha_text(result.alpha)}, Bonferroni over {m} famil{'y' if m == 1 else 'ies'}): Pearson's "
+        "statistic under the alternative taken as noncentral chi-square with k - 1 df and "
+        "noncentrality n w^2, w = Cohen's effect size sqrt(sum (q - p)^2 / p) between the exact "
+        "distributions (Cohen 1988, ch. 7; Patnaik 1949; Mitra 1958); an asymptotic approximation.",
+        "Decision cells: one coup through a cell where the tableaux differ fails the test; coups needed "
+        "= the fewest n with 1 - (1 - r)^n at least the power, r its exact probability per coup "
+        "(independent of alpha).",
+        "Coups '-': never, the test cannot see that change.  w and the power are floats; the "
+        "distributions they come from are exact.",
+    )
+    return Table(
+        "conform-power",
+        f"Power: coups needed to detect a change ({result.tableau.describe()})",
+        (
+            Column("Family"),
+            Column("Alternative"),
+            Column("df", "count", "df"),
+            Column("Effect w (float)", "text", "w_float"),
+            Column(f"Coups for {pct}% power", "count", "coups_needed"),
+            Column("Coups in log", "count", "coups"),
+            Column("Power at these coups (float)", "text", "power_at_n_float"),
+            Column("Note"),
+        ),
+        rows,
+        notes,
+    )
 
 
 def _alpha_text(x: Fraction) -> str:

@@ -264,6 +264,7 @@ def assert_coup(
       banker: expected Banker stands, ... -- Banker on 3 must stand when the Player's third card is 8
       reference: Player 2 3 8 (3), Banker K 3 (3): Tie
     """
+    __tracebackhide__ = True  # pytest: report the caller's line and the rule, not this frame
     rules = _as_tableau(tableau)
     seq = _as_cards(cards)
     if len(seq) < 4:
@@ -345,6 +346,7 @@ def assert_payout(
     >>> assert_payout("banker", "3 6 4 2", 10, "9.5")
     Fraction(19, 2)
     """
+    __tracebackhide__ = True  # pytest: report the caller's line and the rule, not this frame
     amount_stake = _as_amount(stake, "stake")
     amount_paid = _as_amount(paid, "paid")
     if amount_stake <= 0:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from fractions import Fraction
 from typing import Any
 
 import click
 
 from analyzer.cli.common import (
+    UsageProblem,
     WholeNumber,
     bet_choice,
     bet_inputs,
@@ -249,6 +251,35 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
     default=None,
     help="Whether coups were dealt through shoes with a cut card (adds the cut-card note).",
 )
+@click.option(
+    "--against",
+    "against",
+    multiple=True,
+    metavar="NAME|FILE",
+    help="Power against this alternative tableau (repeatable): the coups each test needs to detect it.",
+)
+@click.option(
+    "--effect",
+    default="0.01",
+    show_default=True,
+    metavar="W",
+    help="Without --against: the effect size (Cohen's w) the power table is computed for.",
+)
+@click.option(
+    "--power",
+    "target_power",
+    default="0.9",
+    show_default=True,
+    metavar="LEVEL",
+    help="The power aimed at in the power table (e.g. 0.9, 90%).",
+)
+@click.option(
+    "--compare",
+    "compare",
+    multiple=True,
+    metavar="NAME|FILE,...",
+    help="With a hand log: rank these tableaux by how well the log fits them (comma-separated, repeatable).",
+)
 @output_options
 @limit_options(counts_files=True)
 @guard
@@ -264,6 +295,10 @@ def conform(
     bet_specs: tuple[str, ...],
     bet_files: tuple[str, ...],
     cut_card: bool | None,
+    against: tuple[str, ...],
+    effect: str,
+    target_power: str,
+    compare: tuple[str, ...],
     fmt: str,
     digits: int,
     output: str | None,
@@ -276,15 +311,25 @@ def conform(
     OBSERVED holds counts per family (winner, player_total, banker_total, cards, natural,
     bet:NAME) as JSON or CSV, or is a hand log whose coups are tallied.  Prints the exact
     expected probabilities beside the observed frequencies, standardised residuals, and a
-    chi-square test per family with its p-value and verdict.  Exit code 0: conforms; 1: does
-    not; 2: unreadable input.
+    chi-square test per family with its p-value and verdict.  A hand log is also checked
+    cell by cell against the tableau: one coup the tableau would have dealt otherwise fails at
+    once.  The power table gives the coups each test needs to detect an alternative tableau
+    (--against) or an effect size (--effect).  --compare ranks tableaux by how well the log
+    fits them.  Exit code 0: conforms (to --rules); 1: does not; 2: unreadable input.
     """
     from analyzer.checks.conform import observed_kind, parse_alpha, read_observed
+    from analyzer.checks.power import parse_fraction_option
     from analyzer.output.files import refuse_inputs
 
     refuse_inputs([output], [observed, *bet_inputs(bet_specs, bet_files)])
     level = parse_alpha(alpha)
     tableau = tableau_of(rules)
+    alternatives = [tableau_of(a) for a in against]
+    w = parse_fraction_option(effect, "--effect", Fraction(0), None)
+    aim = parse_fraction_option(target_power, "--power", Fraction(0), Fraction(1))
+    ranked = [tableau_of(name.strip()) for spec in compare for name in spec.split(",") if name.strip()]
+    if compare and not ranked:
+        raise UsageProblem(f"--compare {compare[0]!r} names no tableau: give names or files, comma-separated")
     kind = observed_kind(observed, observed_format)
     choice = bet_choice(bet_specs, bet_files)
     # A hand log tallies every bet chosen; counts name their bets (--bet is refused there).
@@ -294,7 +339,19 @@ def conform(
             observed, kind, tallied, max_line=max_line, max_bytes=max_bytes, tableau=tableau
         )
         _conform(
-            counts, decks, shoe_text, remove, tableau, level, families, cut_card, fmt, digits, output, raw_csv
+            counts,
+            decks,
+            shoe_text,
+            remove,
+            tableau,
+            level,
+            families,
+            cut_card,
+            (alternatives, w, aim, ranked),
+            fmt,
+            digits,
+            output,
+            raw_csv,
         )
 
 
@@ -307,17 +364,21 @@ def _conform(
     level: Any,
     families: tuple[str, ...],
     cut_card: bool | None,
+    power: tuple[list[Any], Fraction, Fraction, list[Any]],
     fmt: str,
     digits: int,
     output: str | None,
     raw_csv: bool,
 ) -> None:
-    """The test and report of :func:`conform`, with the bets from files known."""
+    """The test and report of :func:`conform`, with the bets from files known; ``power`` is
+    (the --against tableaux, the --effect, the --power, the --compare tableaux)."""
+    from analyzer.checks.compare import rank_tableaux, ranking_table
     from analyzer.checks.conform import conform as run
     from analyzer.checks.conform import conformance_tables
     from analyzer.core.shoe import Shoe
     from analyzer.output.render import render
 
+    alternatives, w, aim, ranked = power
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
         shoe = removed(shoe, remove)
@@ -325,8 +386,22 @@ def _conform(
         shoe = build_shoe(decks, shoe_text, remove)
     if cut_card is not None:
         counts.cut_card = cut_card
-    result = run(counts, shoe, level, list(families) or None, tableau=tableau)
+    if ranked and counts.decisions is None:
+        raise UsageProblem("--compare needs a hand log (the coups' cards): OBSERVED is a counts file")
+    result = run(
+        counts,
+        shoe,
+        level,
+        list(families) or None,
+        tableau=tableau,
+        against=alternatives,
+        effect=w,
+        power=aim,
+    )
     tables = conformance_tables(result)
+    if ranked:
+        assert counts.decisions is not None
+        tables.append(ranking_table(rank_tableaux(counts.decisions, shoe, ranked), shoe))
     emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)
     if not result.passed:
         sys.exit(1)

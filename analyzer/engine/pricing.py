@@ -508,11 +508,21 @@ def pay_for_edge(
     Raises:
         BetError: the bet has no adjustable line, or the line's event cannot happen on this shoe.
     """
-    _check_bet(bet)
     if isinstance(house_edge, bool) or not isinstance(house_edge, int | Fraction):
         raise BetError(
             f"bad house edge {house_edge!r}: give an exact int or Fraction (e.g. Fraction(1, 100) for 1%)"
         )
+    q, rest = _adjustable_terms(bet, shoe, tableau)
+    return (-Fraction(house_edge) - rest) / q
+
+
+def _adjustable_terms(bet: Bet, shoe: Shoe, tableau: Tableau) -> tuple[Fraction, Fraction]:
+    """(q, r) with EV(x) = q x + r for the pay x of the bet's adjustable line (exact).
+
+    Raises:
+        BetError: no adjustable line, or its event cannot happen on this shoe.
+    """
+    _check_bet(bet)
     if bet.adjustable is None or bet.payout_function is not None:
         raise BetError(f"bet {bet.name!r} has no single adjustable pay to solve for")
     summary = price(bet, shoe, tableau)
@@ -520,8 +530,91 @@ def pay_for_edge(
     q = sum((r.probability for r in summary.events if r.event == line.event), Fraction(0))
     if q == 0:
         raise BetError(f"the event {line.event!r} of bet {bet.name!r} cannot happen on this shoe")
-    rest = summary.ev - q * line.pays
-    return (-Fraction(house_edge) - rest) / q
+    return q, summary.ev - q * line.pays
+
+
+#: The grid of practical pays, by the size of the number quoted ("X to 1" or "X for 1"): below
+#: 2 in hundredths (commission-style pays: 0.95 or 0.96 to 1, 1.5 to 1), below 10 in halves
+#: (2.5 to 1, 7.5 for 1), below 100 in whole numbers (8 to 1, 40 to 1), from 100 in fives (150,
+#: 215 to 1).  Each limit is on the coarser grid above it, so the grids join without gaps.
+PRACTICAL_STEPS: tuple[tuple[Fraction | None, Fraction], ...] = (
+    (Fraction(2), Fraction(1, 100)),
+    (Fraction(10), Fraction(1, 2)),
+    (Fraction(100), Fraction(1)),
+    (None, Fraction(5)),
+)
+#: How a pay is quoted: "X to 1" (net win X per unit staked) or "X for 1" (X returned, the stake
+#: included: a net win of X - 1).
+PAY_FORMS = ("to", "for")
+
+
+def practical_step(quoted: Fraction) -> Fraction:
+    """The grid step of :data:`PRACTICAL_STEPS` for a quoted number ``quoted`` (> 0).
+
+    >>> practical_step(Fraction(19, 20)), practical_step(Fraction(17, 2)), practical_step(Fraction(150))
+    (Fraction(1, 100), Fraction(1, 2), Fraction(5, 1))
+    """
+    for limit, step in PRACTICAL_STEPS:
+        if limit is None or quoted < limit:
+            return step
+    raise AssertionError("unreachable: the last step has no limit")
+
+
+@dataclass(frozen=True)
+class PracticalPay:
+    """A practical pay near a target: quoted as ``quoted`` ``form`` 1 (``form`` is ``"to"`` or
+    ``"for"``), a net win of ``pays`` per unit staked, with its exact ``house_edge`` per coup;
+    ``side`` is ``"below"`` or ``"above"`` the target (``"exact"`` when the target is on the grid)."""
+
+    form: str
+    side: str
+    quoted: Fraction
+    pays: Fraction
+    house_edge: Fraction
+
+    @property
+    def text(self) -> str:
+        """``"8 to 1"``, ``"9 for 1"``, ``"0.96 to 1"`` (the grid's numbers are exact decimals
+        of at most two places)."""
+        q = self.quoted
+        cents = q * 100
+        if cents.denominator != 1:
+            raise AssertionError(f"a practical pay is on the grid of hundredths, not {q}")
+        whole, frac = divmod(int(cents), 100)
+        body = str(whole) if not frac else f"{whole}.{frac:02d}".rstrip("0")
+        return f"{body} {self.form} 1"
+
+
+def practical_pays(
+    bet: Bet, shoe: Shoe, house_edge: Fraction | int = 0, tableau: Tableau = STANDARD
+) -> tuple[PracticalPay, ...]:
+    """The practical pays (grid :data:`PRACTICAL_STEPS`) nearest the pay that gives
+    ``house_edge``, on either side, in each form "X to 1" and "X for 1", each with its exact
+    house edge: EV(x) = q x + r (as :func:`pay_for_edge`), so the edge at pay x is -(q x + r).
+    A pay that would not be a win (net 0 or less) is left out.
+
+    Raises:
+        BetError: as :func:`pay_for_edge`.
+
+    >>> from analyzer.bets.catalogue import find_bet
+    >>> [p.text for p in practical_pays(find_bet("tie"), Shoe.standard(8))]
+    ['9.5 to 1', '10 to 1', '10 for 1', '11 for 1']
+    """
+    target = pay_for_edge(bet, shoe, house_edge, tableau)
+    q, rest = _adjustable_terms(bet, shoe, tableau)
+    out: list[PracticalPay] = []
+    for form in PAY_FORMS:
+        quoted = target + (1 if form == "for" else 0)
+        step = practical_step(quoted) if quoted > 0 else PRACTICAL_STEPS[0][1]
+        low = (quoted // step) * step
+        high = -((-quoted) // step) * step
+        sides = [("exact", low)] if low == high else [("below", low), ("above", high)]
+        for side, value in sides:
+            pays = value - (1 if form == "for" else 0)
+            if pays <= 0:
+                continue
+            out.append(PracticalPay(form, side, value, pays, -(q * pays + rest)))
+    return tuple(out)
 
 
 # -- the engine-level analysis ---------------------------------------------------------------------

@@ -12,7 +12,7 @@ from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.pricing import Pricer, pay_for_edge
+from analyzer.engine.pricing import PRACTICAL_STEPS, Pricer, pay_for_edge, practical_pays
 from analyzer.errors import BetError
 from analyzer.limits import MAX_BETS_PER_FILE
 from analyzer.output.render import Cell, Column, Table
@@ -74,6 +74,7 @@ def bet_report(
     if fair_pay or target_edge is not None:
         edge = Fraction(0) if target_edge is None else parse_amount(target_edge, "--target-edge") / 100
         tables.append(pay_table(shoe, bets, edge, tableau))
+        tables.append(practical_pay_table(shoe, bets, edge, tableau))
     return tables
 
 
@@ -103,6 +104,48 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Ta
     )
     notes = ("'-': no positive pay gives that house edge, or the event cannot happen on this shoe.",)
     return Table("pays", f"Pays for a {what}: {shoe.describe()}", cols, tuple(rows), notes)
+
+
+def practical_pay_table(
+    shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Tableau = STANDARD
+) -> Table:
+    """For each bet with one adjustable pay: the practical pays nearest the pay giving
+    ``house_edge``, below and above it, quoted "X to 1" and "X for 1", each with its exact
+    house edge (:func:`analyzer.engine.pricing.practical_pays`)."""
+    rows: list[tuple[Cell, ...]] = []
+    for bet in bets:
+        if bet.adjustable is None or bet.payout_function is not None:
+            continue
+        try:
+            near = practical_pays(bet, shoe, house_edge, tableau)
+        except BetError:
+            continue
+        for p in near:
+            rows.append((bet.title, p.text, p.side, p.pays, p.house_edge, p.house_edge))
+    percent = fraction_text(house_edge * 100)
+    what = "the fair pay" if house_edge == 0 else f"the pay for a house edge of {percent}%"
+    steps = ", ".join(
+        f"below {fraction_text(limit)} in steps of {fraction_text(step)}"
+        if limit is not None
+        else f"then steps of {fraction_text(step)}"
+        for limit, step in PRACTICAL_STEPS
+    )
+    cols = (
+        Column("Bet", "text", "bet"),
+        Column("Practical pay", "text", "pay"),
+        Column("Side of target", "text", "side"),
+        Column("Net win per unit", "fraction", "net_pay"),
+        Column("House edge", "fraction", "house_edge"),
+        Column("House edge (percent)", "percent", "house_edge_percent"),
+    )
+    notes = (
+        "'X to 1' wins X per unit staked; 'X for 1' returns X, the stake included (a win of X - 1).",
+        f"Practical pays: the quoted number X on a grid ({steps}); the nearest on each side of "
+        "the target in each form.  A negative house edge is a player advantage.",
+    )
+    return Table(
+        "practical-pays", f"Practical pays nearest {what}: {shoe.describe()}", cols, tuple(rows), notes
+    )
 
 
 def catalogue_listing() -> Table:
