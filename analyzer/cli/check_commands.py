@@ -236,7 +236,7 @@ def conform(
     from analyzer.checks.conform import conformance_tables, parse_alpha, read_observed
     from analyzer.core.shoe import Shoe
     from analyzer.output.files import refuse_inputs
-    from analyzer.output.render import render
+    from analyzer.output.render import context_of, render
 
     refuse_inputs([output], [observed])
     level = parse_alpha(alpha)
@@ -253,6 +253,7 @@ def conform(
         counts.cut_card = cut_card
     result = run(counts, shoe, level, list(families) or None, tableau=tableau)
     tables = conformance_tables(result)
-    emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)
+    info = meta(command_line(), shoe, tableau)
+    emit(render(tables, fmt, digits, info, raw_csv=raw_csv, context=context_of(shoe, tableau)), output)
     if not result.passed:
         sys.exit(1)

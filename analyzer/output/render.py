@@ -128,9 +128,9 @@ def stack_tables(runs: Sequence[tuple[Mapping[str, Cell], Sequence[Table]]], lab
     """A sweep: the tables of several runs (one per shoe, each with its :func:`context_of`)
     stacked into one table per table name, in the order of the first run.  Each stacked table
     starts with a ``Decks`` column (the run's ``decks``) and ends with the run's other context
-    fields as data-only columns; its title has each run's shoe description replaced by
-    ``label`` (e.g. ``"1, 6, 8 decks"``); a note that every run shares is kept once, the others
-    once per run, prefixed with that run's shoe.
+    fields (those of the first run) as data-only columns; its title has the first run's shoe
+    description replaced by ``label`` (e.g. ``"1, 6, 8 decks"``); a note that every run shares
+    is kept once, the others once per run, prefixed with that run's shoe.
 
     Raises:
         FormatError: the runs do not give the same tables with the same columns.
@@ -157,8 +157,7 @@ def stack_tables(runs: Sequence[tuple[Mapping[str, Cell], Sequence[Table]]], lab
         if any(t.columns != first.columns for _, t in parts):
             raise FormatError(f"a sweep's runs give table {name!r} with different columns: cannot stack it")
         have = {c.json_key for c in first.columns}
-        extra = [k for k in CONTEXT_KEYS if k not in have and k != "decks"]
-        extra += [k for k in parts[0][0] if k not in CONTEXT_KEYS and k not in have]
+        extra = [k for k in parts[0][0] if k not in have and k != "decks"]
         cols = (
             Column("Decks", "count", "decks"),
             *(c for c in first.columns if c.json_key != "decks"),
@@ -215,6 +214,8 @@ def _display(cell: Cell, style: Style, digits: int, grouped: bool) -> list[str]:
             return [fraction_text(x), decimal_text(x, digits)]
         if style == "sqrt":
             return [f"{sqrt_decimal(x, digits):f}"]
+    if isinstance(cell, Decimal) and cell.is_finite():
+        return [f"{cell:f}"]
     return [str(cell)]
 
 
@@ -300,12 +301,22 @@ def data_rows(
     ``KEY_decimal``; a missing value ``None``.  ``context`` adds its fields to tables that lack
     them (see :func:`with_context`).
 
+    Raises:
+        FormatError: two columns give the same field (say a ``fraction`` column ``pay`` and a
+            ``decimal`` column ``pay_decimal``: use one ``both`` column).
+
     >>> t = Table("t", "T", (Column("Bet"), Column("Edge", "percent", "edge")), (("tie", Fraction(1, 8)),))
     >>> data_rows(t, 2)
     [{'bet': 'tie', 'edge': '1/8', 'edge_decimal': Decimal('0.12'), 'edge_percent': Decimal('12.50')}]
     """
     if context:
         table = with_context(table, context)
+    seen: set[str] = set()
+    for col in table.columns:
+        for key in _data_keys(col):
+            if key in seen:
+                raise FormatError(f"table {table.name!r} gives the data field {key!r} twice")
+            seen.add(key)
     return [_data_row(table, row, digits) for row in table.rows]
 
 

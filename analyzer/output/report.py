@@ -398,7 +398,7 @@ def eor_table(report: GameMathReport, section: BetSection) -> Table:
 
     b = section.eor
     rows = tuple(
-        (g.label, c, r, e, e, None if e is None else -e, t)
+        (g.label, c, r, e, None if e is None else -e, t)
         for g, c, r, e, t in zip(
             report.eor.groups, report.eor.counts, b.removed_ev, b.eor, b.system.tags, strict=True
         )
@@ -412,8 +412,7 @@ def eor_table(report: GameMathReport, section: BetSection) -> Table:
             Column("Rank", "text", "rank"),
             Column("Cards", "count", "cards"),
             Column("EV after removal", "decimal", "ev_after"),
-            Column("EOR (change in EV)", "decimal", "eor_decimal"),
-            Column("EOR (exact)", "fraction", "eor"),
+            Column("EOR (change in EV)", "both", "eor"),
             Column("Change in house edge", "percent", "house_edge_change"),
             Column("Tag", "count", "tag"),
         ),
@@ -445,14 +444,13 @@ def _forms(section: BetSection, report: GameMathReport) -> list[tuple[str, Ratio
 def forms_table(report: GameMathReport, section: BetSection) -> Table:
     """The closed forms of the bet in the number of decks d: each quantity's infinite-deck
     limit and its 1/d correction (the formulas themselves are :func:`_forms`'s functions)."""
-    rows = tuple((label, fn.limit(), fn.limit(), fn.correction()) for label, fn in _forms(section, report))
+    rows = tuple((label, fn.limit(), fn.correction()) for label, fn in _forms(section, report))
     return Table(
         f"forms:{section.bet.name}",
         f"{section.bet.title}: closed forms in the number of decks d",
         (
             Column("Quantity", "text", "quantity"),
-            Column("Infinite deck", "fraction", "limit"),
-            Column("Infinite deck (decimal)", "decimal", "limit_decimal"),
+            Column("Infinite deck", "both", "limit"),
             Column("1/d coefficient c", "decimal", "correction"),
         ),
         rows,

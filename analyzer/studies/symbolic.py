@@ -1025,7 +1025,7 @@ def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
     cols = (
         Column("Quantity", "text", "quantity"),
         Column("Infinite deck", "fraction", "limit"),
-        Column("Infinite deck (decimal)", style, "limit_decimal"),
+        Column("Infinite deck (decimal)", style, "limit_shown"),
         Column("1/d coefficient c", style, "correction"),
         *(Column(f"d = {d}", style, f"d{d}") for d in decks),
     )
