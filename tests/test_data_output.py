@@ -281,3 +281,15 @@ def test_single_deck_count_output_for_people_is_unchanged(run):
     body = render(tables, "text")  # no meta, no context: the tables people read
     assert text.endswith(body) and "Decks" not in text and "bet_name" not in text
     run("analyze", "--decks", "6,", code=2)
+
+
+def test_symbolic_json_decimals_are_numbers(run):
+    from analyzer.studies.symbolic import bet_forms
+
+    doc = load_json(run("symbolic", "--bet", "tie", "--table", "none", "--format", "json"))
+    forms = {f["key"]: f for s in doc["sections"] for f in s["forms"]}
+    edge = forms["tie:house_edge"]
+    want = bet_forms(find_bet("tie")).house_edge
+    assert Fraction(edge["limit"]) == want.limit() and Fraction(edge["correction"]) == want.correction()
+    assert edge["limit_decimal"] == round_fraction(want.limit(), 10)
+    assert isinstance(edge["correction_decimal"], Decimal)

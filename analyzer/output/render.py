@@ -350,6 +350,19 @@ def _csv_value(value: object, raw: bool) -> str:
     return str(value)
 
 
+def json_document(value: object) -> str:
+    """``value`` as indented JSON text (as ``json.dumps(indent=2, ensure_ascii=False)`` writes
+    it), each ``Decimal`` written as the JSON number it is, digit for digit.
+
+    >>> print(json_document({"p": "1/3", "p_decimal": Decimal("0.3333")}))
+    {
+      "p": "1/3",
+      "p_decimal": 0.3333
+    }
+    """
+    return _json_value(value, "")
+
+
 def csv_text(
     tables: Sequence[Table],
     digits: int = 10,
@@ -428,7 +441,7 @@ def render(
                 for t in tables
             ],
         }
-        return json_text(_json_value(doc, "")) + "\n"
+        return json_text(json_document(doc)) + "\n"
     if fmt == "csv":
         return csv_text(tables, digits, context=context, raw_csv=raw_csv)
     parts: list[str] = []
