@@ -138,7 +138,7 @@ def report(
     from analyzer.output.bet_tables import choose_bets
     from analyzer.output.files import refuse_inputs, write_files
     from analyzer.output.render import provenance
-    from analyzer.output.report import game_math_report, report_files
+    from analyzer.output.report import decks_text, game_math_report, report_files
 
     if not bet_specs and not bet_files:
         raise UsageProblem("name the bets to report on: --bet NAME (repeatable) or --bet-file FILE")
@@ -148,8 +148,7 @@ def report(
     refuse_inputs([output], [*bet_files, *rules_file])
     edge = parse_amount(target_edge, "--target-edge") / 100
     bets = choose_bets(bet_specs, bet_files, max_bets=max_bets)
-    label = ", ".join(str(d) for d in decks) + (" decks" if decks != (1,) else " deck")
-    info = provenance(command_line(), f"standard shoes of {label}", tableau.describe())
+    info = provenance(command_line(), f"standard shoes of {decks_text(decks)}", tableau.describe())
     doc = game_math_report(bets, decks, target_edge=edge, eor_decks=eor_decks, tableau=tableau, meta=info)
     files = report_files(doc, chosen_format, output, digits)
     if output is None:

@@ -250,7 +250,8 @@ def game_math_report(
         )
         for i, bet in enumerate(chosen)
     )
-    info = dict(meta) if meta is not None else provenance("analyzer.output.report", "", tableau.describe())
+    shoes = f"standard shoes of {decks_text(counts)}"
+    info = dict(meta) if meta is not None else provenance("analyzer.output.report", shoes, tableau.describe())
     return GameMathReport(sections, counts, at, eor, edge, tableau, info)
 
 
@@ -285,7 +286,8 @@ def _title(report: GameMathReport) -> str:
     return f"Game-math report: {names}"
 
 
-def _decks_text(decks: Sequence[int]) -> str:
+def decks_text(decks: Sequence[int]) -> str:
+    """Deck counts in words: ``"1, 6, 8 decks"``, ``"1 deck"``."""
     return ", ".join(str(d) for d in decks) + (" decks" if len(decks) > 1 or decks[0] > 1 else " deck")
 
 
@@ -560,7 +562,7 @@ def _intro(report: GameMathReport) -> str:
         else f" Pays are solved for a fair bet and for a {_edge_words(report.target_edge)}."
     )
     return (
-        f"Standard shoes of {_decks_text(report.decks)} (52 cards per deck, 4 suits), rules: "
+        f"Standard shoes of {decks_text(report.decks)} (52 cards per deck, 4 suits), rules: "
         f"{report.tableau.describe()}. Effects of removal on {Shoe.standard(report.eor_decks).describe()}."
         + target
     )
