@@ -29,7 +29,7 @@ from analyzer.cli.process import (
     silence_stdout,
 )
 from analyzer.core.exact import whole_number
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, ShoeError
 from analyzer.limits import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
 from analyzer.text import printable
 
@@ -177,38 +177,38 @@ def deck_counts(text: str) -> tuple[int, ...]:
     ((8,), (1, 6, 8), (1, 2, 3, 8))
 
     Raises:
-        ValueError: the text is not such a list; the message says what is wrong.
+        ShoeError: the text is not such a list; the message says what is wrong.
     """
     out: list[int] = []
     items = text.split(",")
     if not text.strip() or any(not item.strip() for item in items):
-        raise ValueError(f"{text!r} is not a deck count, list or range (e.g. 8, 1,6,8 or 1-8)")
+        raise ShoeError(f"{text!r} is not a deck count, list or range (e.g. 8, 1,6,8 or 1-8)")
     for item in items:
         if "-" in item.strip()[1:]:
             low_text, _, high_text = item.strip().partition("-")
             low, high = whole_number(low_text), whole_number(high_text)
             if low is None or high is None or not low_text.strip() or not high_text.strip():
-                raise ValueError(f"bad range {item.strip()!r}: give two whole numbers (digits 0-9), e.g. 1-8")
+                raise ShoeError(f"bad range {item.strip()!r}: give two whole numbers (digits 0-9), e.g. 1-8")
             if low > high:
-                raise ValueError(f"bad range {item.strip()!r}: the first number is larger than the second")
+                raise ShoeError(f"bad range {item.strip()!r}: the first number is larger than the second")
             if low < 1:
-                raise ValueError(f"bad range {item.strip()!r}: a shoe has 1 deck or more")
+                raise ShoeError(f"bad range {item.strip()!r}: a shoe has 1 deck or more")
             if high - low + 1 + len(out) > MAX_SWEEP:
-                raise ValueError(f"{text!r} gives more than {MAX_SWEEP} deck counts: give fewer")
+                raise ShoeError(f"{text!r} gives more than {MAX_SWEEP} deck counts: give fewer")
             numbers = list(range(low, high + 1))
         else:
             number = whole_number(item)
             if number is None:
-                raise ValueError(f"{item.strip()!r} is not a whole number (digits 0-9)")
+                raise ShoeError(f"{item.strip()!r} is not a whole number (digits 0-9)")
             if number < 1:
-                raise ValueError(f"{number} decks: a shoe has 1 deck or more")
+                raise ShoeError(f"{number} decks: a shoe has 1 deck or more")
             numbers = [number]
         for n in numbers:
             if n in out:
-                raise ValueError(f"{n} decks given twice in {text!r}: give each deck count once")
+                raise ShoeError(f"{n} decks given twice in {text!r}: give each deck count once")
             out.append(n)
     if len(out) > MAX_SWEEP:
-        raise ValueError(f"{text!r} gives more than {MAX_SWEEP} deck counts: give fewer")
+        raise ShoeError(f"{text!r} gives more than {MAX_SWEEP} deck counts: give fewer")
     return tuple(out)
 
 
@@ -224,7 +224,7 @@ class DeckCounts(click.ParamType):  # type: ignore[type-arg,unused-ignore]
             return value
         try:
             return deck_counts(str(value))
-        except ValueError as exc:
+        except ShoeError as exc:
             self.fail(str(exc), param, ctx)
 
 

@@ -692,7 +692,7 @@ class _Sheet:
             cell = self.ws.cell(row=self.row, column=col, value=float(sqrt_decimal(value, XLSX_MAX_DECIMALS)))
             cell.number_format = self.decimal_format
         else:  # pragma: no cover - a programming error
-            raise ValueError(kind)
+            raise FormatError(f"unknown cell kind {kind!r}")
 
     def header(self, names: Sequence[str]) -> None:
         from openpyxl.styles import Font  # type: ignore[import-untyped,unused-ignore]
