@@ -409,7 +409,7 @@ def eor_table(report: GameMathReport, section: BetSection) -> Table:
     shoe = report.eor.shoe.describe()
     return Table(
         f"eor:{section.bet.name}",
-        f"{section.bet.title}: effect of removing one card ({shoe})",
+        f"{section.bet.title}: effect of removing one card, {shoe}",
         (
             Column("Rank", "text", "rank"),
             Column("Cards", "count", "cards"),
@@ -453,7 +453,7 @@ def forms_table(report: GameMathReport, section: BetSection) -> Table:
         (
             Column("Quantity", "text", "quantity"),
             Column("Infinite deck", "both", "limit"),
-            Column("1/d coefficient c", "decimal", "correction"),
+            Column("1/d coefficient c", "both", "correction"),
         ),
         rows,
         (
