@@ -194,6 +194,10 @@ def test_verify_csv_loads(run, tmp_path):
     log.write_text("cards,winner\n2 4 3 10 6 A,player\n2 4 3 10 6 A,banker\n", encoding="utf-8")
     frame = read_csv(run("verify", str(log), "--format", "csv", code=1))
     assert len(frame) == 1 and numeric(frame, "line") and list(frame["field"]) == ["winner"]
+    assert list(frame["rules"]) == ["standard"] and "decks" not in frame.columns  # no shoe checked
+    lines = run("verify", str(log), "--format", "jsonl", "--decks", "6", code=1).splitlines()
+    row = json.loads(lines[0])
+    assert (row["decks"], row["rules"], row["field"]) == (6, "standard", "winner")
 
 
 # -- sweeps -------------------------------------------------------------------------------------

@@ -109,11 +109,18 @@ def verify(
         summary_text,
     )
     from analyzer.output.files import open_atomic, refuse_inputs
+    from analyzer.output.render import context_of
 
     refuse_inputs([output], [log])
     checked = decks is not None or shoe_text is not None or remove is not None
-    verifier = Verifier(
-        build_shoe(decks, shoe_text, remove) if checked else None, paid_means, tableau=tableau_of(rules)
+    tableau = tableau_of(rules)
+    shoe = build_shoe(decks, shoe_text, remove) if checked else None
+    verifier = Verifier(shoe, paid_means, tableau=tableau)
+    # what the log was checked against, on every data row (the shoe only when it was checked)
+    context: dict[str, object] = (
+        dict(context_of(shoe, tableau))
+        if shoe is not None
+        else {"rules": tableau.name, "rules_fingerprint": tableau.fingerprint}
     )
     log_fmt = detect_format(log, log_format)
     ignored: list[str] = []
@@ -126,7 +133,7 @@ def verify(
             click.progressbar(length=size, label="verifying", file=sys.stderr) if show else _no_bar()
         )
         with bar_context as bar:
-            sink.write(report_header(fmt))
+            sink.write(report_header(fmt, context))
             shown = 0
             records = read_records(
                 lines,
@@ -138,7 +145,7 @@ def verify(
             )
             for found in verifier.run(records):
                 if not max_report or shown < max_report:
-                    sink.write(report_line(found, fmt, raw_csv))
+                    sink.write(report_line(found, fmt, raw_csv, context))
                     shown += 1
         summary = summary_text(verifier)
         if max_report and verifier.discrepancies > shown:
