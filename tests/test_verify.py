@@ -28,6 +28,7 @@ from analyzer.checks.verify import (
 )
 from analyzer.cli import main
 from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD
 from analyzer.errors import AnalyzerError, ShoeError
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -378,12 +379,13 @@ def test_cli_report_formats_and_output_file(tmp_path):
     assert [r["record"] for r in rows] == [2, 4, 5, 6, 7]
     res = runner.invoke(main, ["verify", str(EXAMPLES / "hands.csv"), "--format", "csv", "--max-report", "2"])
     assert res.exit_code == 1
+    rules = f",standard,{STANDARD.fingerprint}"  # what the log was checked against, on every row
     assert res.stdout.splitlines() == [
-        "record,line,id,field,expected,claimed,rule",
+        "record,line,id,field,expected,claimed,rule,rules,rules_fingerprint",
         "2,3,c2,banker,Banker stands,Banker draws a third card (4),Banker on 3 must stand when the Player's "
-        "third card is 8",
+        "third card is 8" + rules,
         "4,5,c4,bet:banker,9.5 net,10 net,"
-        "\"Banker (5% commission), stake 10: Banker wins: pays 19/20 per unit staked\"",
+        "\"Banker (5% commission), stake 10: Banker wins: pays 19/20 per unit staked\"" + rules,
     ]
     summary = "verified 7 coups (7 records): 5 discrepancies in 5 records (first 2 reported)"
     assert res.stderr.strip() == summary

@@ -44,7 +44,7 @@ import functools
 import io
 import json
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -1045,14 +1045,19 @@ REPORT_FORMATS = ("text", "jsonl", "csv")
 CSV_FIELDS = ("record", "line", "id", "field", "expected", "claimed", "rule")
 
 
-def report_header(fmt: str) -> str:
-    """The first line of a discrepancy report in ``fmt`` (CSV header; empty for text / jsonl)."""
-    return ",".join(CSV_FIELDS) + "\n" if fmt == "csv" else ""
+def report_header(fmt: str, context: Mapping[str, object] | None = None) -> str:
+    """The first line of a discrepancy report in ``fmt`` (CSV header: :data:`CSV_FIELDS`, then
+    the keys of ``context``; empty for text / jsonl)."""
+    return ",".join((*CSV_FIELDS, *(context or {}))) + "\n" if fmt == "csv" else ""
 
 
-def report_line(found: Discrepancy, fmt: str, raw_csv: bool = False) -> str:
+def report_line(
+    found: Discrepancy, fmt: str, raw_csv: bool = False, context: Mapping[str, object] | None = None
+) -> str:
     """One discrepancy as a report line (with its newline) in ``fmt``: ``text`` (one sentence),
-    ``jsonl`` (one JSON object) or ``csv`` (the columns of :data:`CSV_FIELDS`).
+    ``jsonl`` (one JSON object) or ``csv`` (the columns of :data:`CSV_FIELDS`).  ``context``
+    (e.g. ``{"rules": "standard", "rules_fingerprint": ...}``, what the log was checked
+    against) adds its fields to each JSON object and CSV row (not to text).
 
     The log's text is made safe to show: control characters escaped in text and CSV, lone
     surrogates as ``\\udXXXX`` in JSON (:mod:`analyzer.text`), and, unless ``raw_csv``, a CSV
@@ -1062,12 +1067,13 @@ def report_line(found: Discrepancy, fmt: str, raw_csv: bool = False) -> str:
         raise LogError(f"bad discrepancy {show(found)}: give a Discrepancy")
     if fmt not in REPORT_FORMATS:
         raise LogError(f"bad report format {show(fmt)}: use {', '.join(REPORT_FORMATS)}")
+    extra = dict(context or {})
     if fmt == "jsonl":
-        return json_text(json.dumps(found.as_dict(), ensure_ascii=False)) + "\n"
+        return json_text(json.dumps({**found.as_dict(), **extra}, ensure_ascii=False)) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
-        row = found.as_dict()
-        cells = [row[k] for k in CSV_FIELDS]
+        row = {**found.as_dict(), **extra}
+        cells = [row[k] for k in (*CSV_FIELDS, *extra)]
         texts = ["" if c is None else c if isinstance(c, int) else printable(str(c)) for c in cells]
         if not raw_csv:
             texts = [c if isinstance(c, int) else csv_cell(c) for c in texts]

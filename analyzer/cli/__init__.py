@@ -4,7 +4,8 @@ Library errors become one-line messages with exit code 2; no command leaves a pa
 How a process ends (exit codes, signals, a closed pipe) is :mod:`analyzer.cli.process`; the
 options and helpers every command shares are :mod:`analyzer.cli.common`; the commands live in
 :mod:`~analyzer.cli.shoe_commands`, :mod:`~analyzer.cli.check_commands`,
-:mod:`~analyzer.cli.study_commands` and :mod:`~analyzer.cli.study`.
+:mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study` and
+:mod:`~analyzer.cli.report_commands`.
 """
 
 from __future__ import annotations

@@ -160,10 +160,17 @@ def _verify(
         summary_text,
     )
     from analyzer.output.files import open_atomic
+    from analyzer.output.render import context_of
 
     checked = decks is not None or shoe_text is not None or remove is not None
-    verifier = Verifier(
-        build_shoe(decks, shoe_text, remove) if checked else None, paid_means, tableau=tableau_of(rules)
+    tableau = tableau_of(rules)
+    shoe = build_shoe(decks, shoe_text, remove) if checked else None
+    verifier = Verifier(shoe, paid_means, tableau=tableau)
+    # what the log was checked against, on every data row (the shoe only when it was checked)
+    context: dict[str, object] = (
+        dict(context_of(shoe, tableau))
+        if shoe is not None
+        else {"rules": tableau.name, "rules_fingerprint": tableau.fingerprint}
     )
     log_fmt = detect_format(log, log_format)
     ignored: list[str] = []
@@ -176,7 +183,7 @@ def _verify(
             click.progressbar(length=size, label="verifying", file=sys.stderr) if show else _no_bar()
         )
         with bar_context as bar:
-            sink.write(report_header(fmt))
+            sink.write(report_header(fmt, context))
             shown = 0
             records = read_records(
                 lines,
@@ -188,7 +195,7 @@ def _verify(
             )
             for found in verifier.run(records):
                 if not max_report or shown < max_report:
-                    sink.write(report_line(found, fmt, raw_csv))
+                    sink.write(report_line(found, fmt, raw_csv, context))
                     shown += 1
         summary = summary_text(verifier)
         if max_report and verifier.discrepancies > shown:
@@ -376,7 +383,7 @@ def _conform(
     from analyzer.checks.conform import conform as run
     from analyzer.checks.conform import conformance_tables
     from analyzer.core.shoe import Shoe
-    from analyzer.output.render import render
+    from analyzer.output.render import context_of, render
 
     alternatives, w, aim, ranked = power
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
@@ -402,6 +409,7 @@ def _conform(
     if ranked:
         assert counts.decisions is not None
         tables.append(ranking_table(rank_tableaux(counts.decisions, shoe, ranked), shoe))
-    emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)
+    info = meta(command_line(), shoe, tableau)
+    emit(render(tables, fmt, digits, info, raw_csv=raw_csv, context=context_of(shoe, tableau)), output)
     if not result.passed:
         sys.exit(1)

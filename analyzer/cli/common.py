@@ -29,7 +29,7 @@ from analyzer.cli.process import (
     silence_stdout,
 )
 from analyzer.core.exact import whole_number
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, ShoeError
 from analyzer.limits import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
 from analyzer.text import printable
 
@@ -209,6 +209,71 @@ class WholeNumber(click.IntRange):
         return super().convert(number, param, ctx)
 
 
+#: Most deck counts in one sweep (``--decks 1-100``): each is a full analysis.
+MAX_SWEEP = 100
+
+
+def deck_counts(text: str) -> tuple[int, ...]:
+    """The deck counts of a ``--decks`` value: one whole number (``8``), a comma-separated list
+    (``1,6,8``), a range ``A-B`` (``1-8``: 1, 2, ..., 8), or lists of both (``1-4,6,8``); every
+    number read by :func:`~analyzer.core.exact.whole_number`, each >= 1, each count once, at
+    most :data:`MAX_SWEEP` of them, in the order given.
+
+    >>> deck_counts("8"), deck_counts("1,6,8"), deck_counts("1-3,8")
+    ((8,), (1, 6, 8), (1, 2, 3, 8))
+
+    Raises:
+        ShoeError: the text is not such a list; the message says what is wrong.
+    """
+    out: list[int] = []
+    items = text.split(",")
+    if not text.strip() or any(not item.strip() for item in items):
+        raise ShoeError(f"{text!r} is not a deck count, list or range (e.g. 8, 1,6,8 or 1-8)")
+    for item in items:
+        if "-" in item.strip()[1:]:
+            low_text, _, high_text = item.strip().partition("-")
+            low, high = whole_number(low_text), whole_number(high_text)
+            if low is None or high is None or not low_text.strip() or not high_text.strip():
+                raise ShoeError(f"bad range {item.strip()!r}: give two whole numbers (digits 0-9), e.g. 1-8")
+            if low > high:
+                raise ShoeError(f"bad range {item.strip()!r}: the first number is larger than the second")
+            if low < 1:
+                raise ShoeError(f"bad range {item.strip()!r}: a shoe has 1 deck or more")
+            if high - low + 1 + len(out) > MAX_SWEEP:
+                raise ShoeError(f"{text!r} gives more than {MAX_SWEEP} deck counts: give fewer")
+            numbers = list(range(low, high + 1))
+        else:
+            number = whole_number(item)
+            if number is None:
+                raise ShoeError(f"{item.strip()!r} is not a whole number (digits 0-9)")
+            if number < 1:
+                raise ShoeError(f"{number} decks: a shoe has 1 deck or more")
+            numbers = [number]
+        for n in numbers:
+            if n in out:
+                raise ShoeError(f"{n} decks given twice in {text!r}: give each deck count once")
+            out.append(n)
+    if len(out) > MAX_SWEEP:
+        raise ShoeError(f"{text!r} gives more than {MAX_SWEEP} deck counts: give fewer")
+    return tuple(out)
+
+
+class DeckCounts(click.ParamType):  # type: ignore[type-arg,unused-ignore]
+    """A ``--decks`` sweep: one deck count, a list or a range (:func:`deck_counts`), converted
+    to a tuple of ints; a bad value is a usage error (one line, exit code 2)."""
+
+    name = "N|LIST|A-B"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """``value`` as a tuple of deck counts, or a usage error naming the problem."""
+        if isinstance(value, tuple):
+            return value
+        try:
+            return deck_counts(str(value))
+        except ShoeError as exc:
+            self.fail(str(exc), param, ctx)
+
+
 def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
     """--max-line-length (and, with ``counts_files``, --max-file-size): the bounds of the shared
     reader (:mod:`analyzer.checks.logs`), each also set by its environment variable."""
@@ -241,8 +306,9 @@ def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
     return decorate
 
 
-def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
-    """--decks / --shoe / --remove, with ``decks_help`` for --decks."""
+def _shoe_options(decks_help: str, sweep: bool = False) -> Callable[[FuncT], FuncT]:
+    """--decks / --shoe / --remove, with ``decks_help`` for --decks (with ``sweep``, --decks
+    takes a list or range of deck counts: :class:`DeckCounts`)."""
 
     def decorate(func: FuncT) -> FuncT:
         func = rules_option(func)
@@ -262,7 +328,9 @@ def _shoe_options(decks_help: str) -> Callable[[FuncT], FuncT]:
             help="Shoe as 13 counts A,2,...,9,10,J,Q,K (e.g. 32,32,...), as RANK=COUNT "
             "pairs (e.g. 8=2,K=3), or with suits: 52 counts or pairs such as Kh=2.",
         )(func)
-        func = click.option("--decks", type=WholeNumber(1), default=None, help=decks_help)(func)
+        func = click.option(
+            "--decks", type=DeckCounts() if sweep else WholeNumber(1), default=None, help=decks_help
+        )(func)
         return func
 
     return decorate
@@ -348,6 +416,12 @@ def tableau_of(rules: str) -> Any:
 
 #: --decks / --shoe / --remove for commands that analyse a shoe (8 decks by default).
 shoe_options = _shoe_options("Standard shoe of N 52-card decks (default 8).")
+#: The same with --decks a sweep (analyze, bets): one table with a row per deck count.
+sweep_shoe_options = _shoe_options(
+    "Standard shoe of N 52-card decks (default 8); a list (1,6,8) or a range (1-8) gives one "
+    "table with rows for each deck count.",
+    sweep=True,
+)
 #: The same for `verify`, where a shoe is optional and turns on the shoe check.
 shoe_check_options = _shoe_options(
     "Check every card against a standard shoe of N decks (default: no shoe check)."
@@ -401,6 +475,49 @@ def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> 
         raise UsageProblem("give --decks or --shoe, not both")
     shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(decks or 8)
     return removed(shoe, remove)
+
+
+def build_shoes(decks: tuple[int, ...] | None, shoe_text: str | None, remove: str | None) -> list[Any]:
+    """The shoes of a sweep's options (:data:`sweep_shoe_options`): one per deck count, or the
+    one shoe of ``--shoe`` (default: 8 decks).
+
+    Raises:
+        UsageProblem: ``--decks`` and ``--shoe`` both given; ``--remove`` with several deck
+            counts (cards are removed from one shoe).
+    """
+    if decks is not None and len(decks) > 1:
+        if shoe_text is not None:
+            raise UsageProblem("give --decks or --shoe, not both")
+        if remove is not None:
+            raise UsageProblem("--remove takes cards out of one shoe: give one --decks value with it")
+        from analyzer.core.shoe import Shoe
+
+        return [Shoe.standard(d) for d in decks]
+    return [build_shoe(decks[0] if decks else None, shoe_text, remove)]
+
+
+def decks_label(shoes: Sequence[Any]) -> str:
+    """How a sweep's shoes are named in titles: ``"1, 6, 8 decks"``."""
+    return ", ".join(str(s.decks) for s in shoes) + " decks"
+
+
+def sweep_tables(shoes: Sequence[Any], tableau: Any, build: Callable[[Any], Sequence[Any]]) -> list[Any]:
+    """The tables ``build(shoe)`` gives for each shoe; for several shoes, stacked into one table
+    per name with a row per deck count (:func:`analyzer.output.render.stack_tables`)."""
+    from analyzer.output.render import context_of, stack_tables
+
+    if len(shoes) == 1:
+        return list(build(shoes[0]))
+    runs = [(context_of(shoe, tableau), build(shoe)) for shoe in shoes]
+    return stack_tables(runs, decks_label(shoes))
+
+
+def sweep_meta(shoes: Sequence[Any], tableau: Any) -> dict[str, object]:
+    """:func:`meta` of a sweep: the shoe field names every deck count."""
+    info = meta(command_line(), shoes[0], tableau)
+    if len(shoes) > 1:
+        info["shoe"] = f"standard shoes of {decks_label(shoes)}"
+    return info
 
 
 def removed(shoe: Any, remove: str | None) -> Any:

@@ -11,14 +11,14 @@ from analyzer.cli.common import (
     WholeNumber,
     bet_inputs,
     bet_options,
-    build_shoe,
-    command_line,
+    build_shoes,
     emit,
     guard,
-    meta,
     output_options,
     rules_option,
-    shoe_options,
+    sweep_meta,
+    sweep_shoe_options,
+    sweep_tables,
     table_names_of,
     tableau_of,
 )
@@ -27,7 +27,7 @@ from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
 
 
 @click.command()
-@shoe_options
+@sweep_shoe_options
 @click.option(
     "--table",
     "table_names",
@@ -39,7 +39,7 @@ from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
 @output_options
 @guard
 def analyze(
-    decks: int | None,
+    decks: tuple[int, ...] | None,
     shoe_text: str | None,
     remove: str | None,
     rules: str,
@@ -49,18 +49,21 @@ def analyze(
     output: str | None,
     raw_csv: bool,
 ) -> None:
-    """Print the exact outcome and main-bet tables for a shoe (default: 8 decks)."""
+    """Print the exact outcome and main-bet tables for a shoe (default: 8 decks); with a list or
+    range of deck counts (--decks 1,6,8 or 1-8), one table each with rows for every count."""
     from analyzer.engine.evaluate import one_shot
     from analyzer.engine.pricing import analyze as run
-    from analyzer.output.render import render
+    from analyzer.output.render import context_of, render
     from analyzer.output.tables import TABLE_NAMES, analysis_tables
 
     names = table_names_of(table_names, TABLE_NAMES)
-    shoe = build_shoe(decks, shoe_text, remove)
+    shoes = build_shoes(decks, shoe_text, remove)
     tableau = tableau_of(rules)
     with one_shot():
-        tables = analysis_tables(run(shoe, tableau=tableau), names)
-    emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)
+        tables = sweep_tables(shoes, tableau, lambda shoe: analysis_tables(run(shoe, tableau=tableau), names))
+    info = sweep_meta(shoes, tableau)
+    context = context_of(shoes[0], tableau)
+    emit(render(tables, fmt, digits, info, raw_csv=raw_csv, context=context), output)
 
 
 @click.command()
@@ -189,7 +192,7 @@ def tables(out_dir: str) -> None:
 
 
 @click.command()
-@shoe_options
+@sweep_shoe_options
 @bet_options(
     "A bet (repeatable): a catalogue bet, e.g. banker, banker:4, tie:9, dragon-7, egalite:5.",
     "Every bet of this TOML file of user-defined bets (repeatable).",
@@ -222,7 +225,7 @@ def tables(out_dir: str) -> None:
 @output_options
 @guard
 def bets(
-    decks: int | None,
+    decks: tuple[int, ...] | None,
     shoe_text: str | None,
     remove: str | None,
     rules: str,
@@ -239,10 +242,12 @@ def bets(
     output: str | None,
     raw_csv: bool,
 ) -> None:
-    """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe."""
+    """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe;
+    with a list or range of deck counts (--decks 1,6,8 or 1-8), one table each with rows for
+    every count."""
     from analyzer.output.bet_tables import bet_report, catalogue_listing
     from analyzer.output.files import refuse_inputs
-    from analyzer.output.render import render
+    from analyzer.output.render import context_of, render
 
     refuse_inputs([output], bet_inputs(bet_specs, bet_files))
     if list_only:
@@ -270,10 +275,11 @@ def bets(
         return
     from analyzer.engine.evaluate import one_shot
 
-    shoe = build_shoe(decks, shoe_text, remove)
+    shoes = build_shoes(decks, shoe_text, remove)
     tableau = tableau_of(rules)
-    with one_shot():
-        tables = bet_report(
+
+    def build(shoe: Any) -> list[Any]:
+        return bet_report(
             shoe,
             bet_specs,
             bet_files,
@@ -284,4 +290,8 @@ def bets(
             tableau=tableau,
             max_bets=max_bets,
         )
-    emit(render(tables, fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv), output)
+
+    with one_shot():
+        tables = sweep_tables(shoes, tableau, build)
+    context = context_of(shoes[0], tableau)
+    emit(render(tables, fmt, digits, sweep_meta(shoes, tableau), raw_csv=raw_csv, context=context), output)

@@ -197,7 +197,7 @@ def eor(
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
     from analyzer.output.bet_tables import choose_bets
     from analyzer.output.files import refuse_inputs, same_file, write_files
-    from analyzer.output.render import render
+    from analyzer.output.render import context_of, render
     from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables, plot_image
 
     refuse_inputs([output, plot_file], bet_inputs(bet_specs, bet_files))
@@ -207,7 +207,12 @@ def eor(
     tableau = tableau_of(rules)
     report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag, tableau=tableau)
     text = render(
-        eor_tables(report, names), fmt, digits, meta(command_line(), shoe, tableau), raw_csv=raw_csv
+        eor_tables(report, names),
+        fmt,
+        digits,
+        meta(command_line(), shoe, tableau),
+        raw_csv=raw_csv,
+        context=context_of(shoe, tableau),
     )
     if plot_file is None:
         emit(text, output)

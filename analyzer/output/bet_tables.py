@@ -79,7 +79,8 @@ def bet_report(
 
 
 def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Tableau = STANDARD) -> Table:
-    """For each bet with one adjustable pay: the exact pay giving ``house_edge`` per coup."""
+    """For each bet with one adjustable pay: the exact pay giving ``house_edge`` per coup (the
+    bet's machine name as the data-only ``bet_name``)."""
     rows: list[tuple[Cell, ...]] = []
     for bet in bets:
         if bet.adjustable is None or bet.payout_function is not None:
@@ -88,19 +89,19 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Ta
         try:
             pay: Fraction | None = pay_for_edge(bet, shoe, house_edge, tableau)
         except BetError:
-            rows.append((bet.title, line.event, line.pays, None, None))
+            rows.append((bet.title, bet.name, line.event, line.pays, None))
             continue
         if pay is not None and pay <= 0:
             pay = None  # no winning pay gives that edge
-        rows.append((bet.title, line.event, line.pays, pay, pay))
+        rows.append((bet.title, bet.name, line.event, line.pays, pay))
     percent = fraction_text(house_edge * 100)
     what = "fair bet (house edge 0)" if house_edge == 0 else f"house edge of {percent}%"
     cols = (
         Column("Bet", "text", "bet"),
+        Column("Bet name", "text", "bet_name", data_only=True),
         Column("Adjustable line", "text", "line"),
         Column("Pays now", "fraction", "pays_now"),
-        Column("Pay for target", "fraction", "pay"),
-        Column("Pay for target (decimal)", "decimal", "pay_decimal"),
+        Column("Pay for target", "both", "pay"),
     )
     notes = ("'-': no positive pay gives that house edge, or the event cannot happen on this shoe.",)
     return Table("pays", f"Pays for a {what}: {shoe.describe()}", cols, tuple(rows), notes)

@@ -3,8 +3,15 @@
 A :class:`Table` holds exact cells (``int``, ``Fraction``, ``Decimal``, ``str`` or ``None``)
 and a style per column; it is rendered as text, Markdown, CSV, JSON, LaTeX or HTML.  Values
 are formatted to strings *before* tabulate sees them (with ``disable_numparse=True``), so
-nothing is re-rounded through a float.  JSON keeps every exact value: integers as integers,
-fractions as ``"p/q"`` strings, each next to its decimal.
+nothing is re-rounded through a float.
+
+Data formats (JSON and CSV) give each row the same fields (:func:`data_rows`): integers as
+integers, each exact fraction as a ``"p/q"`` string beside its exactly rounded decimal (a JSON
+number, never formed through a float; ``KEY_decimal``), percentages also as a number of percent
+(``KEY_percent``), a missing value as ``null`` (an empty CSV cell).  Data-only columns (a bet's
+machine name, the shoe, the rules: :data:`CONTEXT_KEYS`) appear in JSON and CSV, not in the
+tables for people.  CSV is one long tidy table: a header row, then every row of every table,
+with a ``table`` column naming the table it comes from (:func:`csv_text`).
 """
 
 from __future__ import annotations
@@ -14,8 +21,8 @@ import html
 import io
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
@@ -32,15 +39,21 @@ Cell = int | Fraction | Decimal | str | None
 Style = Literal["text", "count", "fraction", "decimal", "percent", "both", "sqrt"]
 FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
 _TABLEFMT = {"text": "simple", "markdown": "pipe", "latex": "latex_booktabs", "html": "html"}
+#: The data-only fields that say where a row's numbers come from: the standard number of decks
+#: (``None`` for any other shoe), the shoe as described in headers, the rule set's name and its
+#: fingerprint (:attr:`~analyzer.core.tableau.Tableau.fingerprint`).
+CONTEXT_KEYS = ("decks", "shoe", "rules", "rules_fingerprint")
 
 
 @dataclass(frozen=True)
 class Column:
-    """A column: its header, display style, and JSON key."""
+    """A column: its header, display style, and JSON key; a ``data_only`` column is written in
+    JSON and CSV only (say, a bet's machine name beside the title people read)."""
 
     header: str
     style: Style = "text"
     key: str = ""
+    data_only: bool = False
 
     @property
     def json_key(self) -> str:
@@ -60,6 +73,109 @@ class Table:
     columns: tuple[Column, ...]
     rows: tuple[tuple[Cell, ...], ...]
     notes: tuple[str, ...] = field(default=())
+
+    @property
+    def shown(self) -> tuple[int, ...]:
+        """Indices of the columns shown to people (not :attr:`Column.data_only`)."""
+        return tuple(i for i, c in enumerate(self.columns) if not c.data_only)
+
+
+def with_context(table: Table, context: Mapping[str, Cell]) -> Table:
+    """``table`` with a data-only column for each field of ``context`` (e.g. the
+    :data:`CONTEXT_KEYS`) that it does not have yet, every cell that value; a whole number (the
+    decks) is a count column, anything else text.
+
+    >>> t = with_context(Table("t", "T", (Column("A"),), (("x",),)), {"decks": 8})
+    >>> [c.key for c in t.columns], t.rows
+    (['', 'decks'], (('x', 8),))
+    """
+    have = {c.json_key for c in table.columns}
+    extra = [(k, v) for k, v in context.items() if k not in have]
+    if not extra:
+        return table
+    cols = tuple(
+        Column(
+            k, "count" if isinstance(v, int) or (v is None and k == "decks") else "text", k, data_only=True
+        )
+        for k, v in extra
+    )
+    values = tuple(v for _, v in extra)
+    return replace(table, columns=table.columns + cols, rows=tuple(row + values for row in table.rows))
+
+
+def context_of(shoe: object, tableau: object) -> dict[str, Cell]:
+    """The :data:`CONTEXT_KEYS` of results on ``shoe`` (a :class:`~analyzer.core.shoe.Shoe`)
+    under ``tableau`` (a :class:`~analyzer.core.tableau.Tableau`; ``None``: the standard rules):
+    ``decks`` (``None`` unless a full standard shoe), ``shoe`` (its description), ``rules``
+    (the rule set's registry name) and ``rules_fingerprint``.
+
+    >>> from analyzer.core.shoe import Shoe
+    >>> context_of(Shoe.standard(6), None)["decks"], context_of(Shoe.standard(6), None)["rules"]
+    (6, 'standard')
+    """
+    from analyzer.core.tableau import STANDARD
+
+    rules = tableau if tableau is not None else STANDARD
+    return {
+        "decks": getattr(shoe, "decks", None),
+        "shoe": str(shoe.describe()),  # type: ignore[attr-defined]
+        "rules": str(rules.name),  # type: ignore[attr-defined]
+        "rules_fingerprint": str(rules.fingerprint),  # type: ignore[attr-defined]
+    }
+
+
+def stack_tables(runs: Sequence[tuple[Mapping[str, Cell], Sequence[Table]]], label: str) -> list[Table]:
+    """A sweep: the tables of several runs (one per shoe, each with its :func:`context_of`)
+    stacked into one table per table name, in the order of the first run.  Each stacked table
+    starts with a ``Decks`` column (the run's ``decks``) and ends with the run's other context
+    fields (those of the first run) as data-only columns; its title has the first run's shoe
+    description replaced by ``label`` (e.g. ``"1, 6, 8 decks"``); a note that every run shares
+    is kept once, the others once per run, prefixed with that run's shoe.
+
+    Raises:
+        FormatError: the runs do not give the same tables with the same columns.
+
+    >>> t = lambda d: Table("t", f"T: {d} decks", (Column("A", "count", "a"),), ((d,),))
+    >>> runs = [({"decks": d, "shoe": f"{d} decks"}, [t(d)]) for d in (1, 2)]
+    >>> s = stack_tables(runs, "1, 2 decks")
+    >>> s[0].title, s[0].rows, [c.key for c in s[0].columns]
+    ('T: 1, 2 decks', ((1, 1, '1 decks'), (2, 2, '2 decks')), ['decks', 'a', 'shoe'])
+    """
+    if not runs:
+        return []
+    order = [t.name for t in runs[0][1]]
+    by_name: dict[str, list[tuple[Mapping[str, Cell], Table]]] = {n: [] for n in order}
+    for context, tables in runs:
+        if [t.name for t in tables] != order:
+            raise FormatError("a sweep's runs give different tables: cannot stack them")
+        for t in tables:
+            by_name[t.name].append((context, t))
+    out: list[Table] = []
+    for name in order:
+        parts = by_name[name]
+        first = parts[0][1]
+        if any(t.columns != first.columns for _, t in parts):
+            raise FormatError(f"a sweep's runs give table {name!r} with different columns: cannot stack it")
+        have = {c.json_key for c in first.columns}
+        extra = [k for k in parts[0][0] if k not in have and k != "decks"]
+        cols = (
+            Column("Decks", "count", "decks"),
+            *(c for c in first.columns if c.json_key != "decks"),
+            *(Column(k, "text", k, data_only=True) for k in extra),
+        )
+        keep = [i for i, c in enumerate(first.columns) if c.json_key != "decks"]
+        rows: list[tuple[Cell, ...]] = []
+        for context, t in parts:
+            for row in t.rows:
+                rows.append((context.get("decks"), *(row[i] for i in keep), *(context.get(k) for k in extra)))
+        shared = [n for n in first.notes if all(n in t.notes for _, t in parts)]
+        notes = list(shared)
+        for context, t in parts:
+            notes += [f"{context.get('shoe')}: {n}" for n in t.notes if n not in shared]
+        shoe = parts[0][0].get("shoe")
+        title = first.title.replace(str(shoe), label) if isinstance(shoe, str) and shoe else first.title
+        out.append(Table(name, title, cols, tuple(rows), tuple(notes)))
+    return out
 
 
 def decimal_text(x: Fraction, digits: int) -> str:
@@ -98,12 +214,14 @@ def _display(cell: Cell, style: Style, digits: int, grouped: bool) -> list[str]:
             return [fraction_text(x), decimal_text(x, digits)]
         if style == "sqrt":
             return [f"{sqrt_decimal(x, digits):f}"]
+    if isinstance(cell, Decimal) and cell.is_finite():
+        return [f"{cell:f}"]
     return [str(cell)]
 
 
 def _headers(table: Table) -> list[str]:
     out: list[str] = []
-    for col in table.columns:
+    for col in (table.columns[i] for i in table.shown):
         if col.style == "both":
             out += [col.header, f"{col.header} (decimal)"]
         else:
@@ -114,56 +232,169 @@ def _headers(table: Table) -> list[str]:
 def _aligns(table: Table) -> tuple[str, ...]:
     """Text columns align left, numbers right."""
     out: list[str] = []
-    for col in table.columns:
+    for col in (table.columns[i] for i in table.shown):
         out += ["right"] * (2 if col.style == "both" else 1) if col.style != "text" else ["left"]
     return tuple(out)
 
 
 def _display_rows(table: Table, digits: int, grouped: bool) -> list[list[str]]:
+    shown = table.shown
     return [
-        [
-            text
-            for cell, col in zip(row, table.columns, strict=True)
-            for text in _display(cell, col.style, digits, grouped)
-        ]
+        [text for i in shown for text in _display(row[i], table.columns[i].style, digits, grouped)]
         for row in table.rows
     ]
 
 
-def _csv_rows(table: Table, digits: int) -> list[list[str]]:
-    """The display rows, each text cell guarded (:func:`analyzer.text.csv_cell`); cells computed
-    from numbers, and the ``-`` of a missing value, are left as they are."""
-    out = []
-    for row in table.rows:
-        cells: list[str] = []
-        for cell, col in zip(row, table.columns, strict=True):
-            shown = _display(cell, col.style, digits, grouped=False)
-            cells += [csv_cell(s) for s in shown] if isinstance(cell, str) else shown
-        out.append(cells)
-    return out
+class ExactText(str):
+    """Text computed from an exact number (``"-19/20"``): data, which the CSV guard against
+    spreadsheet formulas leaves as it is (a ``str`` from a table cell is guarded)."""
+
+    __slots__ = ()
 
 
-def _json_row(table: Table, row: Sequence[Cell], digits: int) -> dict[str, object]:
+def _data_keys(col: Column) -> tuple[str, ...]:
+    """The fields a column gives each data row (see :func:`data_rows`)."""
+    key = col.json_key
+    if col.style in ("text", "count"):
+        return (key,)
+    if col.style == "sqrt":
+        return (f"{key}_variance", f"{key}_decimal")
+    if col.style == "percent":
+        return (key, f"{key}_decimal", f"{key}_percent")
+    return (key, f"{key}_decimal")
+
+
+def _data_row(table: Table, row: Sequence[Cell], digits: int) -> dict[str, object]:
     out: dict[str, object] = {}
     for cell, col in zip(row, table.columns, strict=True):
-        key = col.json_key
+        keys = _data_keys(col)
         if cell is None:
-            out[key] = None
+            out.update(dict.fromkeys(keys))
         elif isinstance(cell, bool | str) or (col.style == "count" and isinstance(cell, int)):
-            out[key] = cell
+            out[keys[0]] = cell
         elif isinstance(cell, Fraction | int):
             x = Fraction(cell)
             if col.style == "sqrt":
-                out[f"{key}_variance"] = fraction_text(x)
-                out[f"{key}_decimal"] = f"{sqrt_decimal(x, digits):f}"
+                out[keys[0]] = ExactText(fraction_text(x))
+                out[keys[1]] = sqrt_decimal(x, digits)
+            elif col.style in ("text", "count"):  # a fraction in a text or count column: exact text
+                out[keys[0]] = ExactText(fraction_text(x))
             else:
-                out[key] = fraction_text(x)
-                out[f"{key}_decimal"] = decimal_text(x, digits)
+                out[keys[0]] = ExactText(fraction_text(x))
+                out[keys[1]] = round_fraction(x, digits)
                 if col.style == "percent":
-                    out[f"{key}_percent"] = decimal_text(x * 100, digits)
+                    out[keys[2]] = round_fraction(x * 100, digits)
+        elif isinstance(cell, Decimal) and cell.is_finite():
+            out[keys[0]] = cell
         else:
-            out[key] = str(cell)
+            out[keys[0]] = str(cell)
     return out
+
+
+def data_rows(
+    table: Table, digits: int = 10, context: Mapping[str, Cell] | None = None
+) -> list[dict[str, object]]:
+    """The rows of ``table`` as data (what JSON and CSV write): one dict per row, the same keys
+    in the same order for every row.  A text or count column gives its JSON key; an exact column
+    ``KEY`` (a :class:`ExactText` ``"p/q"``) and ``KEY_decimal`` (a ``Decimal`` rounded exactly to
+    ``digits``), a percentage also ``KEY_percent`` (in percent), an SD ``KEY_variance`` and
+    ``KEY_decimal``; a missing value ``None``.  ``context`` adds its fields to tables that lack
+    them (see :func:`with_context`).
+
+    Raises:
+        FormatError: two columns give the same field (say a ``fraction`` column ``pay`` and a
+            ``decimal`` column ``pay_decimal``: use one ``both`` column).
+
+    >>> t = Table("t", "T", (Column("Bet"), Column("Edge", "percent", "edge")), (("tie", Fraction(1, 8)),))
+    >>> data_rows(t, 2)
+    [{'bet': 'tie', 'edge': '1/8', 'edge_decimal': Decimal('0.12'), 'edge_percent': Decimal('12.50')}]
+    """
+    if context:
+        table = with_context(table, context)
+    seen: set[str] = set()
+    for col in table.columns:
+        for key in _data_keys(col):
+            if key in seen:
+                raise FormatError(f"table {table.name!r} gives the data field {key!r} twice")
+            seen.add(key)
+    return [_data_row(table, row, digits) for row in table.rows]
+
+
+def _json_value(value: object, indent: str) -> str:
+    """JSON text of ``value`` as ``json.dumps(indent=2, ensure_ascii=False)`` writes it, with a
+    ``Decimal`` written as the JSON number it is, digit for digit (never through a float)."""
+    if isinstance(value, Decimal):
+        return f"{value:f}"
+    if isinstance(value, Mapping) and value:
+        inner = indent + "  "
+        items = ",\n".join(
+            f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_json_value(v, inner)}"
+            for k, v in value.items()
+        )
+        return "{\n" + items + "\n" + indent + "}"
+    if isinstance(value, list | tuple) and value:
+        inner = indent + "  "
+        return "[\n" + ",\n".join(inner + _json_value(v, inner) for v in value) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _csv_value(value: object, raw: bool) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return f"{value:f}"
+    if isinstance(value, str) and not isinstance(value, ExactText):
+        return value if raw else csv_cell(value)
+    return str(value)
+
+
+def json_document(value: object) -> str:
+    """``value`` as indented JSON text (as ``json.dumps(indent=2, ensure_ascii=False)`` writes
+    it), each ``Decimal`` written as the JSON number it is, digit for digit.
+
+    >>> print(json_document({"p": "1/3", "p_decimal": Decimal("0.3333")}))
+    {
+      "p": "1/3",
+      "p_decimal": 0.3333
+    }
+    """
+    return _json_value(value, "")
+
+
+def csv_text(
+    tables: Sequence[Table],
+    digits: int = 10,
+    *,
+    context: Mapping[str, Cell] | None = None,
+    raw_csv: bool = False,
+) -> str:
+    """``tables`` as one long tidy CSV table that ``pandas.read_csv`` loads as it is: a header,
+    then one line per row of every table.  Columns: ``table`` (the table's name), the
+    :data:`CONTEXT_KEYS` present, then every other field of :func:`data_rows` in order of first
+    appearance; a field a table does not have is an empty cell.  No comment lines; percentages
+    are numbers of percent; a missing value is empty.
+
+    Text cells that start with ``=``, ``+``, ``-`` or ``@`` get a leading single quote (unless
+    ``raw_csv``, :func:`analyzer.text.csv_cell`); cells computed from numbers never do.
+    """
+    rows: list[dict[str, object]] = []
+    keys: dict[str, None] = {"table": None}
+    for t in tables:
+        for data in data_rows(t, digits, context):
+            rows.append({"table": t.name, **data})
+    for k in CONTEXT_KEYS:
+        if any(k in r for r in rows):
+            keys[k] = None
+    for r in rows:
+        keys.update(dict.fromkeys(r))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(list(keys))
+    for r in rows:
+        writer.writerow([_csv_value(r.get(k), raw_csv) for k in keys])
+    return buf.getvalue()
 
 
 def render(
@@ -173,14 +404,21 @@ def render(
     meta: dict[str, object] | None = None,
     *,
     raw_csv: bool = False,
+    context: Mapping[str, Cell] | None = None,
 ) -> str:
     """Render tables in ``fmt`` (one of ``FORMATS``); ``meta`` (what produced them) heads the
-    output: as a comment in text/Markdown/LaTeX/HTML, a ``meta`` object in JSON.
+    output: as a comment in text/Markdown/LaTeX/HTML, a ``meta`` object in JSON (CSV has no
+    header but its column names: every row carries its context instead).  ``context`` (e.g.
+    ``{"decks": 8, "shoe": ..., "rules": ..., "rules_fingerprint": ...}``) is added to each JSON
+    and CSV row of a table that does not carry those fields itself.
 
-    CSV guards spreadsheets unless ``raw_csv``: a text cell that starts with ``=``, ``+``, ``-``
-    or ``@`` gets a leading single quote (:func:`analyzer.text.csv_cell`); a cell computed from
-    a number (``-0.0105790578``) is data and is never changed.  Comments in Markdown and HTML
-    cannot be closed early by ``-->`` or ``--!>`` in the command line.
+    JSON: ``{"meta": {...}, "tables": [{"name", "title", "columns", "rows", "notes"}]}``, each
+    row as :func:`data_rows` gives it (exact values as strings, decimals as JSON numbers).  CSV:
+    one long table, see :func:`csv_text`; it guards spreadsheets unless ``raw_csv``: a text cell
+    that starts with ``=``, ``+``, ``-`` or ``@`` gets a leading single quote
+    (:func:`analyzer.text.csv_cell`); a cell computed from a number (``-0.0105790578``) is data
+    and is never changed.  Comments in Markdown and HTML cannot be closed early by ``-->`` or
+    ``--!>`` in the command line.
 
     Raises:
         FormatError: unknown format, or ``digits`` not a whole number >= 0.
@@ -196,24 +434,16 @@ def render(
                 {
                     "name": t.name,
                     "title": t.title,
-                    "columns": [c.json_key for c in t.columns],
-                    "rows": [_json_row(t, r, digits) for r in t.rows],
+                    "columns": [c.json_key for c in (with_context(t, context) if context else t).columns],
+                    "rows": data_rows(t, digits, context),
                     "notes": list(t.notes),
                 }
                 for t in tables
             ],
         }
-        return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
+        return json_text(json_document(doc)) + "\n"
     if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        for i, t in enumerate(tables):
-            if i:
-                writer.writerow([])
-            writer.writerow([f"# {t.title}"])
-            writer.writerow(_headers(t))
-            writer.writerows(_display_rows(t, digits, grouped=False) if raw_csv else _csv_rows(t, digits))
-        return buf.getvalue()
+        return csv_text(tables, digits, context=context, raw_csv=raw_csv)
     parts: list[str] = []
     header = _meta_lines(meta)
     if header:

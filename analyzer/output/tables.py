@@ -106,9 +106,12 @@ def totals_table(analysis: Analysis) -> Table:
 
 
 def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
-    """One row per bet: pays, EV, house edge (per coup and per resolved bet), hit frequency, SD."""
+    """One row per bet: pays, EV, house edge (per coup and per resolved bet), hit frequency, SD;
+    the bet's machine name (``banker:4``, :attr:`~analyzer.bets.model.Bet.name`) as the
+    data-only ``bet_name``."""
     cols = (
         Column("Bet", "text", "bet"),
+        Column("Bet name", "text", "bet_name", data_only=True),
         Column("Pays", "text", "pays"),
         Column("EV per unit", "decimal", "ev"),
         Column("House edge", "percent", "house_edge"),
@@ -120,6 +123,7 @@ def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
     rows = tuple(
         (
             s.bet.title,
+            s.bet.name,
             s.bet.pays_text(),
             s.ev,
             s.house_edge,
@@ -135,17 +139,23 @@ def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
 
 
 def events_table(summary: BetSummary) -> Table:
-    """A bet's events as casinos publish them: event, pays, count, probability, return."""
+    """A bet's events as casinos publish them: event, pays, count, probability, return (and the
+    bet's machine name as the data-only ``bet_name``)."""
     cols = [
+        Column("Bet name", "text", "bet_name", data_only=True),
         Column("Event", "text", "event"),
         Column("Pays", "fraction", "pays"),
         Column("Count", "count", "count"),
         Column("Probability", "decimal", "probability"),
         Column("Return", "decimal", "return"),
     ]
-    rows: list[tuple[Cell, ...]] = [(r.event, r.pays, r.count, r.probability, r.ret) for r in summary.events]
+    name = summary.bet.name
+    rows: list[tuple[Cell, ...]] = [
+        (name, r.event, r.pays, r.count, r.probability, r.ret) for r in summary.events
+    ]
     rows.append(
         (
+            name,
             "Total",
             None,
             sum(r.count for r in summary.events),

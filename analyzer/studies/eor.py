@@ -508,7 +508,7 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
         rows.append(
             (
                 b.bet.title,
-                b.ev,
+                b.bet.name,
                 b.ev,
                 -b.ev,
                 b.identity_sum,
@@ -516,7 +516,7 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
                 tags_text(sysm.tags),
                 sysm.max_tag,
                 "yes" if sysm.balanced else "no",
-                _bc_text(sysm, digits),
+                sysm.betting_correlation(digits),
             )
         )
     summary = Table(
@@ -524,8 +524,8 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
         f"Effects of removal by {unit}: {report.shoe.describe()}",
         (
             Column("Bet", "text", "bet"),
-            Column("EV", "fraction", "ev"),
-            Column("EV (decimal)", "decimal", "ev_value"),
+            Column("Bet name", "text", "bet_name", data_only=True),
+            Column("EV", "both", "ev"),
             Column("House edge", "percent", "house_edge"),
             Column("Sum of count x EOR", "fraction", "identity_sum"),
             Column("Mean EV after one card = EV", "text", "identity_holds"),
@@ -545,7 +545,7 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
     tables: list[Table] = [summary]
     for b in report.bets:
         erows = tuple(
-            (g.label, c, r, e, None if e is None else -e, t)
+            (b.bet.name, g.label, c, r, e, None if e is None else -e, t)
             for g, c, r, e, t in zip(
                 report.groups, report.counts, b.removed_ev, b.eor, b.system.tags, strict=True
             )
@@ -555,6 +555,7 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
                 f"eor:{b.bet.name}",
                 f"{b.bet.title}: effect of removing one card ({report.shoe.describe()})",
                 (
+                    Column("Bet name", "text", "bet_name", data_only=True),
                     Column(unit.capitalize(), "text", unit),
                     Column("Cards", "count", "cards"),
                     Column("EV after removal", "decimal", "ev_after"),
@@ -573,12 +574,13 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
         for g, e, dep in zip(report.groups, b.eor, b.depletion, strict=False):
             last = dep[-1]
             ratio = None if (e is None or e == 0 or last is None) else last / (report.depth * e)
-            drows.append((g.label, *dep, ratio))
+            drows.append((b.bet.name, g.label, *dep, ratio))
         tables.append(
             Table(
                 f"depletion:{b.bet.name}",
                 f"{b.bet.title}: change in EV after removing k cards of one {unit}",
                 (
+                    Column("Bet name", "text", "bet_name", data_only=True),
                     Column(unit.capitalize(), "text", unit),
                     *(Column(f"k={k}", "decimal", f"k{k}") for k in range(1, report.depth + 1)),
                     Column(
@@ -597,7 +599,14 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
     published = published_comparison(report)
     if published:
         prow = tuple(
-            (name, source, tags_text(tags), _bc_text(pub, digits), tags_text(der.tags), _bc_text(der, digits))
+            (
+                name,
+                source,
+                tags_text(tags),
+                pub.betting_correlation(digits),
+                tags_text(der.tags),
+                der.betting_correlation(digits),
+            )
             for name, source, tags, pub, der in published
         )
         tables.append(

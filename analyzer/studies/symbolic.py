@@ -1025,7 +1025,7 @@ def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
     cols = (
         Column("Quantity", "text", "quantity"),
         Column("Infinite deck", "fraction", "limit"),
-        Column("Infinite deck (decimal)", style, "limit_decimal"),
+        Column("Infinite deck (decimal)", style, "limit_shown"),
         Column("1/d coefficient c", style, "correction"),
         *(Column(f"d = {d}", style, f"d{d}") for d in decks),
     )
@@ -1065,7 +1065,9 @@ def _latex_escape(text: str) -> str:
 
 
 def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, object]:
-    from analyzer.output.render import decimal_text
+    """One form as JSON data: exact values as ``"p/q"`` strings, each ``*_decimal`` beside them
+    a ``Decimal`` (written as a JSON number, rounded exactly to ``digits``)."""
+    from analyzer.core.exact import round_fraction
 
     fn = f.function
     limit = f.shown_limit
@@ -1084,9 +1086,9 @@ def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, ob
         "numerator_factored": fn.numerator_text(),
         "denominator_factored": fn.denominator_text(),
         "limit": None if limit is None else fraction_text(limit),
-        "limit_decimal": None if limit is None else decimal_text(limit, digits),
+        "limit_decimal": None if limit is None else round_fraction(limit, digits),
         "correction": None if limit is None else fraction_text(f.correction),
-        "correction_decimal": None if limit is None else decimal_text(f.correction, digits),
+        "correction_decimal": None if limit is None else round_fraction(f.correction, digits),
         "values": {d: None if v is None else fraction_text(v) for d, v in values.items()},
         **extra,
     }
@@ -1116,8 +1118,9 @@ def render_sections(
         AnalyzerError: unknown format or negative ``digits``.
     """
     import json
+    from decimal import Decimal
 
-    from analyzer.output.render import comment, render
+    from analyzer.output.render import comment, json_document, render
 
     if not isinstance(fmt, str) or fmt not in ("text", "markdown", "latex", "json"):
         raise SymbolicError(f"unknown format {show(fmt)}: use text, markdown, latex or json")
@@ -1133,9 +1136,9 @@ def render_sections(
                 {"title": s.title, "forms": [_form_json(f, digits, decks) for f in s.forms]} for s in sections
             ],
         }
-        if extra:
-            doc["tables"] = json.loads(render(extra, "json", digits))["tables"]
-        return json_text(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
+        if extra:  # read back with its decimal numbers exact, digit for digit
+            doc["tables"] = json.loads(render(extra, "json", digits), parse_float=Decimal)["tables"]
+        return json_text(json_document(doc)) + "\n"
     parts: list[str] = []
     if meta:
         parts.append(comment(fmt, [f"{k}: {v}" for k, v in meta.items()]))
