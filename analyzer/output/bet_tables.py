@@ -112,7 +112,8 @@ def practical_pay_table(
 ) -> Table:
     """For each bet with one adjustable pay: the practical pays nearest the pay giving
     ``house_edge``, below and above it, quoted "X to 1" and "X for 1", each with its exact
-    house edge (:func:`analyzer.engine.pricing.practical_pays`)."""
+    house edge (:func:`analyzer.engine.pricing.practical_pays`); the bet's machine name as the
+    data-only ``bet_name``."""
     rows: list[tuple[Cell, ...]] = []
     for bet in bets:
         if bet.adjustable is None or bet.payout_function is not None:
@@ -122,7 +123,7 @@ def practical_pay_table(
         except BetError:
             continue
         for p in near:
-            rows.append((bet.title, p.text, p.side, p.pays, p.house_edge, p.house_edge))
+            rows.append((bet.title, bet.name, p.text, p.side, p.pays, p.house_edge))
     percent = fraction_text(house_edge * 100)
     what = "the fair pay" if house_edge == 0 else f"the pay for a house edge of {percent}%"
     steps = ", ".join(
@@ -133,11 +134,11 @@ def practical_pay_table(
     )
     cols = (
         Column("Bet", "text", "bet"),
+        Column("Bet name", "text", "bet_name", data_only=True),
         Column("Practical pay", "text", "pay"),
         Column("Side of target", "text", "side"),
         Column("Net win per unit", "fraction", "net_pay"),
-        Column("House edge", "fraction", "house_edge"),
-        Column("House edge (percent)", "percent", "house_edge_percent"),
+        Column("House edge", "percent", "house_edge"),
     )
     notes = (
         "'X to 1' wins X per unit staked; 'X for 1' returns X, the stake included (a win of X - 1).",
