@@ -24,7 +24,7 @@ BLOCK = re.compile(r"```console\n\$ (punto-banco [^\n]*)\n(.*?)```", re.S)
 def _run(command: str) -> str:
     """The command's output (standard output and error), then ``[exit code N]`` unless 0."""
     args = shlex.split(command)[1:]
-    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    result = CliRunner().invoke(main, args, prog_name="punto-banco", catch_exceptions=False)
     assert isinstance(result.exit_code, int), command
     return result.output + (f"[exit code {result.exit_code}]\n" if result.exit_code else "")
 
