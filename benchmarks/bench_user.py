@@ -47,13 +47,20 @@ PAIR_SET = (
 )
 
 
+def user_env(extra: dict[str, str]) -> dict[str, str]:
+    """The environment of a user's shell: bytecode caches written (as pip installs a package),
+    plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, **extra}
+
+
 def child_cpu(argv: list[str], env: dict[str, str], repeat: int) -> tuple[float, float]:
     """Median (CPU seconds, wall seconds) of running ``argv`` as a fresh process."""
     cpus, walls = [], []
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(argv, env={**os.environ, **env}, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(argv, env=user_env(env), check=True, stdout=subprocess.DEVNULL)
         walls.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
