@@ -4,7 +4,8 @@ Library errors become one-line messages with exit code 2; no command leaves a pa
 How a process ends (exit codes, signals, a closed pipe) is :mod:`analyzer.cli.process`; the
 options and helpers every command shares are :mod:`analyzer.cli.common`; the commands live in
 :mod:`~analyzer.cli.shoe_commands`, :mod:`~analyzer.cli.check_commands`,
-:mod:`~analyzer.cli.study_commands` and :mod:`~analyzer.cli.study`.
+:mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study` and
+:mod:`~analyzer.cli.vectors_commands`.
 """
 
 from __future__ import annotations
@@ -59,7 +60,14 @@ def main(debug: bool) -> None:
 
 
 #: The modules that define commands (each click command in them is registered on ``main``).
-COMMAND_MODULES = ("shoe_commands", "check_commands", "study_commands", "study", "report_commands")
+COMMAND_MODULES = (
+    "shoe_commands",
+    "check_commands",
+    "study_commands",
+    "study",
+    "report_commands",
+    "vectors_commands",
+)
 
 
 def _register() -> None:
