@@ -62,11 +62,11 @@ def vectors(out_dir: str, rules: str, seed: int, coups: int, fmt: str, bet_specs
     The same options write byte-identical files.  All or nothing: the kit is built in memory,
     written into a sibling folder and renamed into place."""
     from analyzer.bets.catalogue import catalogue_bets, find_bet
-    from analyzer.output.vectors import KitOptions, build_kit, check_folder, write_kit
+    from analyzer.output.vectors import KitOptions, build_kit, check_folder, kit_names, write_kit
 
     if not out_dir.strip():
         raise UsageProblem("empty --out: give a new folder, e.g. -o vectors/")
-    check_folder(out_dir)  # before the build, which takes seconds
+    check_folder(out_dir, kit_names(FORMATS[fmt]))  # before the build, which takes seconds
     tableau = tableau_of(rules)
     bets = tuple(find_bet(s) for s in bet_specs) if bet_specs else tuple(catalogue_bets())
     spec = tableau.name if rules.strip().lower().replace("_", "-") == tableau.name else rules

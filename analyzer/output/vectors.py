@@ -38,7 +38,7 @@ import itertools
 import json
 import os
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -69,9 +69,7 @@ MANIFEST = "MANIFEST.json"
 SCHEMA = "schema.json"
 DATA_FILES = ("coups", "settlements", "probabilities")
 #: Every file name a kit can hold (a folder holding only these is a previous kit).
-KIT_NAMES = frozenset(
-    {MANIFEST, SCHEMA} | {f"{stem}.{ext}" for stem in DATA_FILES for ext in ("jsonl", "csv")}
-)
+KIT_NAMES = frozenset({MANIFEST, SCHEMA} | {f"{s}.{e}" for s in DATA_FILES for e in ("jsonl", "csv")})
 
 
 # -- the value-level coups ----------------------------------------------------------------------
@@ -367,6 +365,32 @@ _MANIFEST_FIELDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: Closed sets and ranges of values, per (file, field), for schema.json.
+_LIMITS: dict[tuple[str, str], dict[str, object]] = {
+    ("coups", "winner"): {"enum": ["player", "banker", "tie"]},
+    ("coups", "naturals"): {"enum": list(NATURAL_CLASSES)},
+    ("coups", "player_total"): {"minimum": 0, "maximum": 9},
+    ("coups", "banker_total"): {"minimum": 0, "maximum": 9},
+    ("coups", "cards_used"): {"minimum": 4, "maximum": 6},
+    ("coups", "cards"): {
+        "items": {"type": "integer", "minimum": 0, "maximum": 9},
+        "minItems": 4,
+        "maxItems": 6,
+    },
+    ("settlements", "coup"): {"minimum": 0},
+    ("settlements", "cards_used"): {"minimum": 4, "maximum": 6},
+    ("settlements", "cards"): {
+        "items": {"type": "string", "pattern": "^[A2-9TJQK][shdc]$"},
+        "minItems": COUP_CARDS,
+        "maxItems": COUP_CARDS,
+    },
+    ("probabilities", "table"): {"enum": ["winner", "totals", "naturals", "cards_dealt", "bet"]},
+    ("probabilities", "decks"): {"minimum": 1},
+    ("probabilities", "count"): {"minimum": 0},
+    ("probabilities", "denominator"): {"minimum": 1},
+}
+
+
 def _json_type(kind: str | list[str]) -> dict[str, object]:
     return {"type": kind}
 
@@ -380,8 +404,7 @@ def schema(formats: Sequence[str]) -> dict[str, object]:
             props: dict[str, object] = {}
             for name, kind, meaning in fields:
                 prop: dict[str, object] = {**_json_type(kind), "description": meaning}
-                if name == "cards":
-                    prop["items"] = {"type": "integer" if stem == "coups" else "string"}
+                prop.update(_LIMITS.get((stem, name), {}))
                 if name == "results":
                     prop["additionalProperties"] = {
                         "type": "object",
@@ -406,18 +429,18 @@ def schema(formats: Sequence[str]) -> dict[str, object]:
                         "minItems": len(COUP_FIELDS),
                     },
                 }
-                continue
-            files[f"{stem}.jsonl"] = {
-                "description": "JSON Lines: one JSON object per line (UTF-8, '\\n' line ends), "
-                + _ABOUT[stem],
-                "record": {
-                    "$schema": "https://json-schema.org/draft/2020-12/schema",
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": [name for name, _, _ in fields],
-                    "properties": props,
-                },
-            }
+            else:
+                files[f"{stem}.jsonl"] = {
+                    "description": "JSON Lines: one JSON object per line (UTF-8, '\\n' line ends), "
+                    + _ABOUT[stem],
+                    "record": {
+                        "$schema": "https://json-schema.org/draft/2020-12/schema",
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": [name for name, _, _ in fields],
+                        "properties": props,
+                    },
+                }
         if "csv" in formats:
             names = SETTLEMENT_CSV if stem == "settlements" else tuple(n for n, _, _ in fields)
             meanings = (
@@ -622,10 +645,16 @@ def _command(options: KitOptions) -> str:
     return shlex.join(words)
 
 
-def check_folder(folder: str | Path) -> None:
+def kit_names(formats: Sequence[str]) -> frozenset[str]:
+    """The file names of a kit in ``formats`` (``"jsonl"``, ``"csv"``)."""
+    return frozenset({MANIFEST, SCHEMA} | {f"{stem}.{ext}" for stem in DATA_FILES for ext in formats})
+
+
+def check_folder(folder: str | Path, names: Collection[str] = KIT_NAMES) -> None:
     """Refuse, before anything is built, a folder the kit may not be written into: it must be
     new (in a folder that exists), empty, or hold a previous kit (a MANIFEST.json of this
-    format and only files a kit writes).
+    format and only files of ``names``, the files the new kit writes: a previous kit's file
+    that the new one does not write is refused, never silently dropped).
 
     Raises:
         OutputError: an empty name, a file, a missing parent folder, or a folder holding
@@ -652,6 +681,12 @@ def check_folder(folder: str | Path) -> None:
                 f"refusing to write into {given!r}: it holds {present[0]!r}{more} and is not a test-vector "
                 "kit; give a new folder (or an empty one)"
             )
+        stale = sorted(set(present) - set(names))
+        if stale:
+            raise OutputError(
+                f"refusing to write into {given!r}: its previous kit holds {stale[0]!r}, which this kit "
+                "does not write; give a new folder, or the same --format"
+            )
 
 
 def write_kit(folder: str | Path, files: dict[str, bytes]) -> None:
@@ -665,7 +700,7 @@ def write_kit(folder: str | Path, files: dict[str, bytes]) -> None:
     """
     from analyzer.output.files import replace_folder
 
-    check_folder(folder)
+    check_folder(folder, frozenset(files))
     replace_folder(str(folder), files)
 
 
