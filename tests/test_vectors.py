@@ -41,14 +41,22 @@ ROOT = Path(__file__).resolve().parent.parent
 LOADER = ROOT / "examples" / "vectors" / "check_coups.test.mjs"
 #: A small kit: value bets, a combined wager, pair and suited bets (the default is every
 #: catalogue bet, which compiles for about a minute the first time: the slow test below).
-BETS = ("banker", "tie:9", "tie+player", "player-pair", "perfect-pair:2", "dragon-bonus-player", "big",
-        "egalite:5", "dragon-7")
+BETS = (
+    "banker",
+    "tie:9",
+    "tie+player",
+    "player-pair",
+    "perfect-pair:2",
+    "dragon-bonus-player",
+    "big",
+    "egalite:5",
+    "dragon-7",
+)
 COUPS = 150
 SEED = 7
 ARGS = ["--seed", str(SEED), "--coups", str(COUPS), *[a for b in BETS for a in ("--bet", b)]]
 #: RULES.md, "Counting conventions": 8 decks.
-PUBLISHED_8 = {"banker": 2_292_252_566_437_888, "player": 2_230_518_282_592_256,
-               "tie": 475_627_426_473_216}
+PUBLISHED_8 = {"banker": 2_292_252_566_437_888, "player": 2_230_518_282_592_256, "tie": 475_627_426_473_216}
 
 
 def run(*args: str):
@@ -94,8 +102,9 @@ def test_coups_are_every_leaf_of_the_value_level_tree(coups):
     assert header == list(COUP_FIELDS)
     assert len(rows) == leaf_count(STANDARD) == 339_400
     assert len({tuple(r[0]) for r in rows}) == len(rows)  # distinct value sequences
-    assert {tuple(r[0][:4]) for r in rows} == {(a, b, c, d) for a in range(10) for b in range(10)
-                                               for c in range(10) for d in range(10)}
+    assert {tuple(r[0][:4]) for r in rows} == {
+        (a, b, c, d) for a in range(10) for b in range(10) for c in range(10) for d in range(10)
+    }
 
 
 @pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["sample", "all"])
@@ -104,8 +113,15 @@ def test_every_coup_record_is_what_resolve_makes_of_it(coups, full):
     step = 1 if full else 29
     for n, (cards, pt, bt, pd, bd, winner, used, naturals) in enumerate(rows[::step]):
         coup = resolve(_cards_of_values(cards, n))  # exactly the cards used: one short would raise
-        got = (coup.player_total, coup.banker_total, coup.player_drew, coup.banker_drew,
-               coup.winner.value, coup.cards_dealt, coup.naturals)
+        got = (
+            coup.player_total,
+            coup.banker_total,
+            coup.player_drew,
+            coup.banker_drew,
+            coup.winner.value,
+            coup.cards_dealt,
+            coup.naturals,
+        )
         assert got == (pt, bt, pd, bd, winner, used, naturals), cards
         assert used == len(cards)
 
@@ -127,8 +143,11 @@ def test_value_coups_follow_a_non_standard_tableau():
     assert len(coups) == leaf_count(rules)
     for n, c in enumerate(coups[::53]):
         coup = resolve(_cards_of_values(list(c.cards), n), rules)
-        assert (coup.banker_drew, coup.winner.value, coup.cards_dealt) == (c.banker_draws, c.winner,
-                                                                           len(c.cards))
+        assert (coup.banker_drew, coup.winner.value, coup.cards_dealt) == (
+            c.banker_draws,
+            c.winner,
+            len(c.cards),
+        )
 
 
 # -- settlements ----------------------------------------------------------------------------------
@@ -151,16 +170,21 @@ def test_settlement_coups_hit_the_suited_events(kit):
     rows = _jsonl(kit / "settlements.jsonl")
     events = {(bet, r["event"]) for row in rows for bet, r in row["results"].items()}
     assert ("tie+player", "Tie + Tie (push)") in events
-    assert any(bet == "player-pair" and net == "11" for bet, net in
-               ((b, r["net"]) for row in rows for b, r in row["results"].items()))
+    assert any(
+        bet == "player-pair" and net == "11"
+        for bet, net in ((b, r["net"]) for row in rows for b, r in row["results"].items())
+    )
 
 
 def test_settlements_csv_holds_the_same_results(kit):
     rows = _jsonl(kit / "settlements.jsonl")
     table = _csv(kit / "settlements.csv")
     assert len(table) == COUPS * len(BETS)
-    flat = [(str(r["coup"]), " ".join(r["cards"]), str(r["cards_used"]), bet, res["event"], res["net"])
-            for r in rows for bet, res in r["results"].items()]
+    flat = [
+        (str(r["coup"]), " ".join(r["cards"]), str(r["cards_used"]), bet, res["event"], res["net"])
+        for r in rows
+        for bet, res in r["results"].items()
+    ]
     assert [tuple(t.values()) for t in table] == flat
 
 
@@ -191,15 +215,21 @@ def test_probabilities_are_the_analysers_fractions(kit):
         assert winner == {k.lower(): v for k, v in a.outcome_counts.items()}
         totals = {r["event"]: r["count"] for r in mine if r["table"] == "totals"}
         assert len(totals) == 100
-        assert all(totals[f"player_total={p},banker_total={b}"] == a.totals[p][b]
-                   for p in range(10) for b in range(10))
+        assert all(
+            totals[f"player_total={p},banker_total={b}"] == a.totals[p][b]
+            for p in range(10)
+            for b in range(10)
+        )
         cards = {int(r["event"]): r["count"] for r in mine if r["table"] == "cards_dealt"}
         assert cards == a.cards_dealt
         naturals = [r["count"] for r in mine if r["table"] == "naturals"]
         assert naturals == list(a.naturals.values()) and sum(naturals) == a.denominator
         for bet in bets:
-            events = [(r["event"], Fraction(r["pays"]), Fraction(r["probability"]))
-                      for r in mine if r["bet"] == bet.name]
+            events = [
+                (r["event"], Fraction(r["pays"]), Fraction(r["probability"]))
+                for r in mine
+                if r["bet"] == bet.name
+            ]
             summary = price(bet, Shoe.standard(decks))
             assert events == [(e.event, e.pays, e.probability) for e in summary.events], bet.name
             assert sum(p * pays for _, pays, p in events) == summary.ev
@@ -213,8 +243,11 @@ def test_probabilities_csv_holds_the_same_rows(kit):
     assert len(table) == len(rows)
     for t, r in zip(table, rows, strict=True):
         assert t["bet"] == (r["bet"] or "") and t["pays"] == (r["pays"] or "")
-        assert (int(t["count"]), int(t["denominator"]), t["probability"]) == (r["count"], r["denominator"],
-                                                                              r["probability"])
+        assert (int(t["count"]), int(t["denominator"]), t["probability"]) == (
+            r["count"],
+            r["denominator"],
+            r["probability"],
+        )
         assert float(t["decimal"]) == r["decimal"]
 
 
@@ -225,11 +258,20 @@ def _check(value, schema, where="") -> None:
     """A small validator for the JSON Schema keywords schema.json uses."""
     types = schema.get("type")
     if types is not None:
-        kinds = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "array": list,
-                 "object": dict, "null": type(None)}
+        kinds = {
+            "string": str,
+            "integer": int,
+            "number": (int, float),
+            "boolean": bool,
+            "array": list,
+            "object": dict,
+            "null": type(None),
+        }
         names = types if isinstance(types, list) else [types]
-        ok = any(isinstance(value, kinds[n]) and not (n in ("integer", "number") and isinstance(value, bool))
-                 for n in names)
+        ok = any(
+            isinstance(value, kinds[n]) and not (n in ("integer", "number") and isinstance(value, bool))
+            for n in names
+        )
         assert ok, f"{where}: {value!r} is not {types}"
     if "enum" in schema:
         assert value in schema["enum"], where
@@ -287,8 +329,11 @@ def test_every_record_follows_schema_json(kit, coups):
 def test_the_manifest_names_the_version_rules_seed_and_every_checksum(kit):
     manifest = json.loads((kit / "MANIFEST.json").read_text())
     assert manifest["format"] == KIT_FORMAT and manifest["analyzer_version"] == __version__
-    assert manifest["rules"] == {"name": "standard", "title": STANDARD.title,
-                                 "fingerprint": STANDARD.fingerprint}
+    assert manifest["rules"] == {
+        "name": "standard",
+        "title": STANDARD.title,
+        "fingerprint": STANDARD.fingerprint,
+    }
     assert (manifest["seed"], manifest["coups"], manifest["bets"]) == (SEED, COUPS, list(BETS))
     assert manifest["decks"] == list(range(1, 9))
     assert set(manifest["files"]) == {p.name for p in kit.iterdir()} - {"MANIFEST.json"}
@@ -341,15 +386,18 @@ def test_an_existing_folder_with_other_files_is_refused_at_once(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--coups", "0"], "--coups"),
-    (["--coups", "abc"], "--coups"),
-    (["--coups", "100001"], "--coups"),
-    (["--seed", "-1"], "--seed"),
-    (["--bet", "no-such-bet"], "unknown bet"),
-    (["--rules", "nonsense"], "unknown rules"),
-    (["--format", "xml"], "--format"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--coups", "0"], "--coups"),
+        (["--coups", "abc"], "--coups"),
+        (["--coups", "100001"], "--coups"),
+        (["--seed", "-1"], "--seed"),
+        (["--bet", "no-such-bet"], "unknown bet"),
+        (["--rules", "nonsense"], "unknown rules"),
+        (["--format", "xml"], "--format"),
+    ],
+)
 def test_bad_options_are_one_line_exit_2(tmp_path, args, words):
     _one_line_exit_2(run("-o", str(tmp_path / "new"), *args), words)
     assert not (tmp_path / "new").exists()
@@ -378,8 +426,14 @@ NODE = shutil.which("node")
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_the_javascript_loader_passes_on_the_kit(kit):
-    done = subprocess.run([NODE, "--test", str(LOADER)], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "VECTORS": str(kit)}, cwd=kit.parent)
+    done = subprocess.run(
+        [NODE, "--test", str(LOADER)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "VECTORS": str(kit)},
+        cwd=kit.parent,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# pass 2" in done.stdout and "# fail 0" in done.stdout
 
@@ -392,8 +446,14 @@ def test_the_javascript_loader_catches_an_engine_bug(kit, tmp_path):
     assert buggy != source
     copy = tmp_path / "buggy.test.mjs"
     copy.write_text(buggy)
-    done = subprocess.run([NODE, "--test", str(copy)], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "VECTORS": str(kit)}, cwd=tmp_path)
+    done = subprocess.run(
+        [NODE, "--test", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "VECTORS": str(kit)},
+        cwd=tmp_path,
+    )
     assert done.returncode != 0 and "# fail 1" in done.stdout
     assert "coup " in done.stdout  # the failing coup is named
 
