@@ -435,7 +435,7 @@ def test_the_javascript_loader_passes_on_the_kit(kit):
         cwd=kit.parent,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "# pass 2" in done.stdout and "# fail 0" in done.stdout
+    assert "# pass 3" in done.stdout and "# fail 0" in done.stdout
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
@@ -456,6 +456,17 @@ def test_the_javascript_loader_catches_an_engine_bug(kit, tmp_path):
     )
     assert done.returncode != 0 and "# fail 1" in done.stdout
     assert "coup " in done.stdout  # the failing coup is named
+
+
+def test_the_readme_loader_is_the_tested_one():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    if "## Test vectors" not in text:
+        pytest.skip("the README has no test-vector section yet")
+    section = text.split("## Test vectors", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```js\n(.*?)```", section, re.S)
+    assert block is not None
+    tested = block.group(1)[block.group(1).index("test(") :]
+    assert tested in LOADER.read_text(encoding="utf-8")
 
 
 # -- the full default kit ---------------------------------------------------------------------------

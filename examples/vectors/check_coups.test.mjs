@@ -45,15 +45,17 @@ test("coups.jsonl is the file MANIFEST.json describes", () => {
 
 // The loader the README shows: every value-level coup, against the engine.
 test("the engine deals every value-level coup as the analyser does", () => {
-  const [header, ...coups] = readFileSync(`${dir}/coups.jsonl`, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(header, ["cards", "player_total", "banker_total", "player_draws", "banker_draws", "winner", "cards_used", "naturals"]);
-  for (const [cards, playerTotal, bankerTotal, playerDraws, bankerDraws, winner, cardsUsed] of coups) {
+  const lines = readFileSync(`${dir}/coups.jsonl`, "utf8").trimEnd().split("\n");
+  const [header, ...coups] = lines.map((line) => JSON.parse(line));
+  assert.deepEqual(header.slice(0, 7), ["cards", "player_total", "banker_total", "player_draws", "banker_draws", "winner", "cards_used"]);
+  for (const [cards, ...expected] of coups) {
     const got = deal(cards);
-    assert.deepEqual(
-      [got.player, got.banker, got.playerDraws, got.bankerDraws, got.winner, got.used],
-      [playerTotal, bankerTotal, playerDraws, bankerDraws, winner, cardsUsed],
-      `coup ${cards.join(" ")}`,
-    );
+    const mine = [got.player, got.banker, got.playerDraws, got.bankerDraws, got.winner, got.used];
+    assert.deepEqual(mine, expected.slice(0, 6), `coup ${cards.join(" ")}`);
   }
-  assert.equal(coups.length, 339400); // the standard tableau's value-level dealing tree
+});
+
+test("the kit holds every leaf of the standard tableau's value-level tree", () => {
+  const lines = readFileSync(`${dir}/coups.jsonl`, "utf8").trimEnd().split("\n");
+  assert.equal(lines.length - 1, 339400);
 });
