@@ -32,6 +32,7 @@ from analyzer.output.vectors import (
     COUP_FIELDS,
     KIT_FORMAT,
     card_code,
+    coverage_coups,
     seeded_coups,
     shoe_cards,
     value_coups,
@@ -155,7 +156,11 @@ def test_value_coups_follow_a_non_standard_tableau():
 
 def test_settlements_are_what_the_oracle_settles(kit):
     rows = _jsonl(kit / "settlements.jsonl")
-    assert [r["coup"] for r in rows] == list(range(COUPS))
+    assert [r["coup"] for r in rows] == list(range(len(rows)))
+    assert [r["kind"] for r in rows] == ["seeded"] * COUPS + ["coverage"] * (len(rows) - COUPS)
+    assert [r["cards"] for r in rows[:COUPS]] == [
+        [card_code(c) for c in cs] for cs in seeded_coups(SEED, COUPS)
+    ]
     for row in rows:
         cards = " ".join(row["cards"])
         assert len(row["cards"]) == 6 and resolve(cards).cards_dealt == row["cards_used"]
@@ -166,22 +171,37 @@ def test_settlements_are_what_the_oracle_settles(kit):
             assert find_bet(bet).settle(resolve(cards))[0] == result["event"]
 
 
-def test_settlement_coups_hit_the_suited_events(kit):
+def test_settlement_coups_settle_every_event_possible_on_8_decks(kit):
     rows = _jsonl(kit / "settlements.jsonl")
-    events = {(bet, r["event"]) for row in rows for bet, r in row["results"].items()}
-    assert ("tie+player", "Tie + Tie (push)") in events
-    assert any(
-        bet == "player-pair" and net == "11"
-        for bet, net in ((b, r["net"]) for row in rows for b, r in row["results"].items())
-    )
+    seen = {(bet, r["event"]) for row in rows for bet, r in row["results"].items()}
+    possible = {
+        (bet.name, e.event)
+        for bet in map(find_bet, BETS)
+        for e in price(bet, Shoe.standard(8)).events
+        if e.count
+    }
+    assert seen == possible  # the coverage coups add what the seeded ones missed
+    coverage = json.loads((kit / "MANIFEST.json").read_text())["coverage"]
+    assert coverage["uncovered"] == [] and coverage["coups"] == len(rows) - COUPS > 0
+    assert ("perfect-pair:2", "Both sides suited pairs") in seen
+
+
+def test_the_coverage_search_is_deterministic_and_reports_what_it_missed():
+    bets = [find_bet("lucky-nines"), find_bet("banker")]
+    wanted = {"lucky-nines": {"Three nines, one suit", "No such event"}, "banker": set()}
+    found, left = coverage_coups(3, wanted, bets, tries=400)
+    assert left == {"lucky-nines": {"No such event"}}
+    assert [bets[0].settle(resolve(c))[0] for c in found] == ["Three nines, one suit"]
+    assert coverage_coups(3, wanted, bets, tries=400) == (found, left)
+    assert wanted["lucky-nines"] == {"Three nines, one suit", "No such event"}  # not changed
 
 
 def test_settlements_csv_holds_the_same_results(kit):
     rows = _jsonl(kit / "settlements.jsonl")
     table = _csv(kit / "settlements.csv")
-    assert len(table) == COUPS * len(BETS)
+    assert len(table) == len(rows) * len(BETS)
     flat = [
-        (str(r["coup"]), " ".join(r["cards"]), str(r["cards_used"]), bet, res["event"], res["net"])
+        (str(r["coup"]), r["kind"], " ".join(r["cards"]), str(r["cards_used"]), bet, res["event"], res["net"])
         for r in rows
         for bet, res in r["results"].items()
     ]
@@ -344,7 +364,7 @@ def test_the_manifest_names_the_version_rules_seed_and_every_checksum(kit):
             header = name == "coups.jsonl" or name.endswith(".csv")
             assert entry["records"] == data.count(b"\n") - header, name
     assert manifest["files"]["coups.jsonl"]["records"] == 339_400
-    assert manifest["files"]["settlements.jsonl"]["records"] == COUPS
+    assert manifest["files"]["settlements.jsonl"]["records"] == COUPS + manifest["coverage"]["coups"]
     assert "-o" not in manifest["regenerate"] and "--seed 7" in manifest["regenerate"]
 
 
@@ -482,7 +502,10 @@ def test_the_default_kit_prices_and_settles_every_catalogue_bet(tmp_path):
     names = [b.name for b in catalogue_bets()]
     assert manifest["bets"] == names and manifest["coups"] == 2000 and manifest["seed"] == 1
     rows = _jsonl(tmp_path / "kit" / "settlements.jsonl")
-    assert len(rows) == 2000 and all(list(r["results"]) == names for r in rows)
+    assert len(rows) == 2000 + manifest["coverage"]["coups"] and all(
+        list(r["results"]) == names for r in rows
+    )
+    assert manifest["coverage"]["uncovered"] == []  # every event possible on 8 decks is settled
     bets = {r["bet"] for r in _jsonl(tmp_path / "kit" / "probabilities.jsonl")} - {None}
     assert bets == set(names)
     assert elapsed < 600

@@ -52,12 +52,28 @@ from analyzer.output.vectors import DEFAULT_COUPS, DEFAULT_SEED, FORMATS, MAX_CO
     help="Settle and price only this catalogue bet (repeatable); default: every catalogue bet, "
     "which compiles for about a minute the first time (then the table cache serves it).",
 )
+@click.option(
+    "--coverage/--no-coverage",
+    default=True,
+    show_default=True,
+    help="Add coverage coups: for each event of a bet that can happen on 8 decks and that no "
+    "seeded coup settles (a jackpot line, a both-sides suited pair), a coup that settles it.",
+)
 @guard
-def vectors(out_dir: str, rules: str, seed: int, coups: int, fmt: str, bet_specs: tuple[str, ...]) -> None:
+def vectors(
+    out_dir: str,
+    rules: str,
+    seed: int,
+    coups: int,
+    fmt: str,
+    bet_specs: tuple[str, ...],
+    coverage: bool,
+) -> None:
     """Write test vectors for baccarat engines in other languages into the folder DIR: every
     value-level coup of the dealing tree (coups), every bet settled on seeded suited coups
     (settlements), the exact probability tables for 1 to 8 decks (probabilities), as JSON
     Lines and CSV, with schema.json and MANIFEST.json (version, rules, seed, SHA-256 per file).
+    After the seeded coups, coverage coups settle the rare events the seeded ones missed.
 
     The same options write byte-identical files.  All or nothing: the kit is built in memory,
     written into a sibling folder and renamed into place."""
@@ -70,7 +86,7 @@ def vectors(out_dir: str, rules: str, seed: int, coups: int, fmt: str, bet_specs
     tableau = tableau_of(rules)
     bets = tuple(find_bet(s) for s in bet_specs) if bet_specs else tuple(catalogue_bets())
     spec = tableau.name if rules.strip().lower().replace("_", "-") == tableau.name else rules
-    options = KitOptions(tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs)
+    options = KitOptions(tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage)
     files = build_kit(options)
     write_kit(out_dir, files)
     total = sum(len(data) for data in files.values())

@@ -134,19 +134,20 @@ def shoe_cards(decks: int = SETTLEMENT_DECKS) -> list[Card]:
     return [Card(rank, suit) for rank in RANKS for suit in SUITS for _ in range(decks)]
 
 
-def seeded_index(seed: int, coup: int, draw: int, size: int) -> int:
+def seeded_index(seed: int, coup: int, draw: int, size: int, stream: str = "punto-banco-vectors") -> int:
     """A uniform index 0 <= i < ``size`` for draw ``draw`` of coup ``coup`` under ``seed``: the
     first 8 bytes (big-endian) of SHA-256 of the ASCII text
-    ``"punto-banco-vectors {seed} {coup} {draw} {attempt}"``, attempt 0, 1, ... until the
-    number falls below the largest multiple of ``size`` under 2**64, taken modulo ``size``
-    (rejection sampling: exactly uniform).  Reproducible in any language.
+    ``"{stream} {seed} {coup} {draw} {attempt}"`` (stream ``punto-banco-vectors`` for the
+    seeded coups), attempt 0, 1, ... until the number falls below the largest multiple of
+    ``size`` under 2**64, taken modulo ``size`` (rejection sampling: exactly uniform).
+    Reproducible in any language.
 
     >>> seeded_index(1, 0, 0, 416) == seeded_index(1, 0, 0, 416) < 416
     True
     """
     limit = (1 << 64) - (1 << 64) % size
     for attempt in itertools.count():
-        text = f"punto-banco-vectors {seed} {coup} {draw} {attempt}"
+        text = f"{stream} {seed} {coup} {draw} {attempt}"
         number = int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
         if number < limit:
             return number % size
@@ -165,6 +166,70 @@ def seeded_coups(seed: int, count: int, decks: int = SETTLEMENT_DECKS) -> list[t
     return out
 
 
+#: Most tries of the coverage search (:func:`coverage_coups`); with every catalogue bet it
+#: needs about 27,000 under the default seed (a few seconds).
+COVERAGE_TRIES = 40_000
+COVERAGE_STREAM = "punto-banco-vectors-coverage"
+_CARDS = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
+
+
+def coverage_coup(seed: int, attempt: int) -> tuple[Card, ...]:
+    """Six cards for try ``attempt`` of the coverage search: an alphabet of k = 1-4 distinct
+    cards (k = 1 + (attempt // 3) mod 4), drawn as any cards (attempt mod 3 = 0), cards of one
+    suit (1) or cards of one rank (2), eight copies of each, and six cards dealt from those
+    (:func:`seeded_index` on the stream ``punto-banco-vectors-coverage``): pairs, suited hands
+    and many of a kind come often, and every such coup can be dealt from an 8-deck shoe."""
+
+    def pick(draw: int, size: int) -> int:
+        return seeded_index(seed, attempt, draw, size, COVERAGE_STREAM)
+
+    k, mode = 1 + (attempt // 3) % 4, attempt % 3
+    if mode == 0:
+        pool = list(_CARDS)
+        alphabet = [pool.pop(pick(100 + i, len(pool))) for i in range(k)]
+    elif mode == 1:
+        suit, ranks = SUITS[pick(100, 4)], list(RANKS)
+        alphabet = [Card(ranks.pop(pick(101 + i, len(ranks))), suit) for i in range(k)]
+    else:
+        rank, suits = RANKS[pick(100, 13)], list(SUITS)
+        alphabet = [Card(rank, suits.pop(pick(101 + i, len(suits)))) for i in range(k)]
+    shoe = [card for card in alphabet for _ in range(SETTLEMENT_DECKS)]
+    return tuple(shoe.pop(pick(j, len(shoe))) for j in range(COUP_CARDS))
+
+
+def coverage_coups(
+    seed: int,
+    wanted: dict[str, set[str]],
+    bets: Sequence[Bet],
+    tableau: Tableau = STANDARD,
+    tries: int = COVERAGE_TRIES,
+) -> tuple[list[tuple[Card, ...]], dict[str, set[str]]]:
+    """Coups that settle the events in ``wanted`` (bet name -> events): tries
+    :func:`coverage_coup` 0, 1, ... (at most ``tries``) and keeps each coup on which some bet
+    settles at a wanted event not yet found.  Returns the coups kept, in order, and the
+    events still not found (bet name -> events; empty when every one was found).
+    Deterministic: the same arguments give the same coups."""
+    left = {name: set(events) for name, events in wanted.items() if events}
+    by_name = {bet.name: bet for bet in bets}
+    found: list[tuple[Card, ...]] = []
+    for attempt in range(tries):
+        if not left:
+            break
+        cards = coverage_coup(seed, attempt)
+        coup = resolve(cards, tableau)
+        kept = False
+        for name in list(left):
+            event = by_name[name].settle(coup)[0]
+            if event in left[name]:
+                left[name].discard(event)
+                kept = True
+                if not left[name]:
+                    del left[name]
+        if kept:
+            found.append(cards)
+    return found, left
+
+
 def card_code(card: Card) -> str:
     """A card as two characters: rank ``A 2-9 T J Q K``, suit ``s h d c`` (e.g. ``"Th"``)."""
     assert card.suit is not None
@@ -172,13 +237,18 @@ def card_code(card: Card) -> str:
 
 
 def settlement_rows(
-    coups: Sequence[tuple[Card, ...]], bets: Sequence[Bet], tableau: Tableau = STANDARD
+    coups: Sequence[tuple[Card, ...]],
+    bets: Sequence[Bet],
+    tableau: Tableau = STANDARD,
+    kind: str = "seeded",
+    first: int = 0,
 ) -> list[dict[str, object]]:
-    """One row per coup: its number, six cards, the cards the coup used, and per bet (by its
-    machine name) the event and the net result per unit staked (win amount, ``"0"`` a push,
-    ``"-1"`` a loss) as exact text."""
+    """One row per coup: its number (from ``first``), ``kind`` (``"seeded"`` or
+    ``"coverage"``), six cards, the cards the coup used, and per bet (by its machine name) the
+    event and the net result per unit staked (win amount, ``"0"`` a push, ``"-1"`` a loss) as
+    exact text."""
     rows = []
-    for i, cards in enumerate(coups):
+    for i, cards in enumerate(coups, first):
         coup = resolve(cards, tableau)
         results: dict[str, dict[str, str]] = {}
         for bet in bets:
@@ -187,6 +257,7 @@ def settlement_rows(
         rows.append(
             {
                 "coup": i,
+                "kind": kind,
                 "cards": [card_code(c) for c in cards],
                 "cards_used": coup.cards_dealt,
                 "results": results,
@@ -286,7 +357,13 @@ FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
         ),
     ),
     "settlements": (
-        ("coup", "integer", "The coup's number, 0 up (the i of the seeded generator)."),
+        ("coup", "integer", "The coup's number, 0 up (for a seeded coup, the i of the generator)."),
+        (
+            "kind",
+            "string",
+            "seeded: drawn by the seeded generator (MANIFEST.json, generator); coverage: found by the "
+            "coverage search, for an event of a bet that no seeded coup settled (MANIFEST.json, coverage).",
+        ),
         (
             "cards",
             "array",
@@ -340,7 +417,7 @@ FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
 #: The fields of a coup record, in order (coups.jsonl: the header line; coups.csv: the columns).
 COUP_FIELDS: tuple[str, ...] = tuple(name for name, _, _ in FIELDS["coups"])
 #: The columns of settlements.csv (long: one row per coup and bet).
-SETTLEMENT_CSV = ("coup", "cards", "cards_used", "bet", "event", "net")
+SETTLEMENT_CSV = ("coup", "kind", "cards", "cards_used", "bet", "event", "net")
 _RESULT_FIELDS = {
     "event": "The bet's event on this coup, as the analyser names it (a line of its pay table).",
     "net": "Net result per unit staked, exact: the win amount (e.g. 19/20, 8), 0 for a push, "
@@ -351,7 +428,12 @@ _MANIFEST_FIELDS: dict[str, tuple[str, str]] = {
     "analyzer_version": ("string", "The version of punto-banco-analyzer that wrote the kit."),
     "rules": ("object", "The rule set: name, title and fingerprint (16 hex digits over the draw rules)."),
     "seed": ("integer", "The seed of the settlement coups."),
-    "coups": ("integer", "Number of settlement coups."),
+    "coups": ("integer", "Number of seeded settlement coups (the coverage coups follow them)."),
+    "coverage": (
+        "object",
+        "The coverage coups: how many, the most tries, how they are searched, and the events "
+        "(bet, event) possible on 8 decks that no settlement coup settles (uncovered).",
+    ),
     "settlement_shoe": ("string", "The shoe each settlement coup is dealt from (a fresh one per coup)."),
     "generator": ("string", "How the settlement coups are drawn (reproducible in any language)."),
     "decks": ("array", "The standard shoes of the probability tables, in decks."),
@@ -378,6 +460,7 @@ _LIMITS: dict[tuple[str, str], dict[str, object]] = {
         "maxItems": 6,
     },
     ("settlements", "coup"): {"minimum": 0},
+    ("settlements", "kind"): {"enum": ["seeded", "coverage"]},
     ("settlements", "cards_used"): {"minimum": 4, "maximum": 6},
     ("settlements", "cards"): {
         "items": {"type": "string", "pattern": "^[A2-9TJQK][shdc]$"},
@@ -544,6 +627,8 @@ class KitOptions:
         rules_spec: how ``--rules`` named the rules, for the manifest's command.
         bet_specs: how ``--bet`` named the bets, for the manifest's command (empty: every
             catalogue bet, the default).
+        coverage: add coverage coups (:func:`coverage_coups`) for the events of the bets that
+            can happen on 8 decks and that no seeded coup settled.
     """
 
     tableau: Tableau
@@ -553,6 +638,7 @@ class KitOptions:
     formats: tuple[str, ...] = ("jsonl", "csv")
     rules_spec: str = "standard"
     bet_specs: tuple[str, ...] = ()
+    coverage: bool = True
 
 
 def build_kit(options: KitOptions) -> dict[str, bytes]:
@@ -582,8 +668,17 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
     texts: dict[str, tuple[str, int]] = {}
 
     coups = list(value_coups(tableau))
-    settled = settlement_rows(seeded_coups(options.seed, options.coups), options.bets, tableau)
     probabilities = probability_rows(tableau, options.bets)
+    settled = settlement_rows(seeded_coups(options.seed, options.coups), options.bets, tableau)
+    uncovered: dict[str, set[str]] = {}
+    extra: list[tuple[Card, ...]] = []
+    if options.coverage:
+        wanted = _possible_events(probabilities)
+        for row in settled:
+            for name, result in _results(row).items():
+                wanted.get(name, set()).discard(result["event"])
+        extra, uncovered = coverage_coups(options.seed, wanted, options.bets, tableau)
+        settled += settlement_rows(extra, options.bets, tableau, "coverage", len(settled))
     if "jsonl" in options.formats:
         texts["coups.jsonl"] = (_json_line(list(COUP_FIELDS)) + "".join(map(_coup_json, coups)), len(coups))
         for stem, rows in (("settlements", settled), ("probabilities", probabilities)):
@@ -593,7 +688,15 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
         texts["settlements.csv"] = _csv_text(
             SETTLEMENT_CSV,
             (
-                [r["coup"], _cell(r["cards"]), r["cards_used"], bet, result["event"], result["net"]]
+                [
+                    r["coup"],
+                    r["kind"],
+                    _cell(r["cards"]),
+                    r["cards_used"],
+                    bet,
+                    result["event"],
+                    result["net"],
+                ]
                 for r in settled
                 for bet, result in _results(r).items()
             ),
@@ -619,6 +722,17 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
             "u mod m (m the cards left), u the first 8 bytes, big-endian, of SHA-256 of the ASCII text "
             "'punto-banco-vectors SEED i j ATTEMPT', ATTEMPT 0, 1, ... until u < 2**64 - (2**64 mod m)"
         ),
+        "coverage": {
+            "coups": len(extra),
+            "tries": COVERAGE_TRIES if options.coverage else 0,
+            "search": (
+                "after the seeded coups, coverage coups: try t = 0, 1, ... : an alphabet of k = 1 + "
+                "(t // 3) mod 4 distinct cards (any, t mod 3 = 0; of one suit, 1; of one rank, 2), 8 copies "
+                "each, 6 cards dealt from it; keep the coup when a bet settles at an event possible on 8 "
+                "decks that no earlier coup settled; stop when none is left"
+            ),
+            "uncovered": [[name, event] for name in names for event in sorted(uncovered.get(name, ()))],
+        },
         "decks": list(DECKS),
         "bets": names,
         "regenerate": _command(options),
@@ -629,6 +743,15 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
     }
     files[MANIFEST] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     return files
+
+
+def _possible_events(rows: Sequence[dict[str, object]]) -> dict[str, set[str]]:
+    """Per bet, the events that can happen on the settlement shoe (a count above 0 there)."""
+    out: dict[str, set[str]] = {}
+    for r in rows:
+        if r["table"] == "bet" and r["decks"] == SETTLEMENT_DECKS and r["count"] != 0:
+            out.setdefault(str(r["bet"]), set()).add(str(r["event"]))
+    return out
 
 
 def _results(row: dict[str, object]) -> dict[str, dict[str, str]]:
@@ -647,6 +770,8 @@ def _command(options: KitOptions) -> str:
     fmt = "both" if len(options.formats) == 2 else options.formats[0]
     words = ["punto-banco", "vectors", "--rules", options.rules_spec, "--seed", str(options.seed)]
     words += ["--coups", str(options.coups), "--format", fmt]
+    if not options.coverage:
+        words.append("--no-coverage")
     for spec in options.bet_specs:
         words += ["--bet", spec]
     return shlex.join(words)
