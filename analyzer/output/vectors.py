@@ -8,8 +8,10 @@
   tableau's draw rules alone (:meth:`~analyzer.core.tableau.Tableau.draws`), not through
   :func:`~analyzer.core.coup.resolve`, so the tests can hold one against the other.
 * ``settlements.jsonl`` / ``settlements.csv``: a seeded set of suited coups, each six cards
-  dealt from a fresh 8-deck shoe, and the net result per unit staked of every chosen bet on
-  it (:meth:`~analyzer.bets.model.Bet.settle` on the resolved coup), as exact text.
+  dealt from a fresh 8-deck shoe, then coverage coups for the events of the bets that can
+  happen on 8 decks and that no seeded coup settles (:func:`coverage_coups`: jackpot lines,
+  both-sides suited pairs), and the net result per unit staked of every chosen bet on each
+  (:meth:`~analyzer.bets.model.Bet.settle` on the resolved coup), as exact text.
 * ``probabilities.jsonl`` / ``probabilities.csv``: for standard shoes of 1 to 8 decks, the
   exact counts and probabilities of the winner, the final totals, the naturals, the cards
   dealt, and every event of every chosen bet (:func:`~analyzer.engine.pricing.analyze`).
