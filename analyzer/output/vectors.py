@@ -562,8 +562,8 @@ def schema(formats: Sequence[str]) -> dict[str, object]:
 _ABOUT = {
     "coups": "every leaf of the value-level dealing tree under the rules, in the order: first four "
     "values lexicographic, then the Player's third value, then the Banker's.",
-    "settlements": "seeded suited coups and the net result of every bet on each (see MANIFEST.json, "
-    "generator).",
+    "settlements": "seeded suited coups, then coverage coups, and the net result of every bet on each "
+    "(see MANIFEST.json, generator and coverage).",
     "probabilities": "exact probability tables for standard shoes of 1 to 8 decks.",
 }
 
