@@ -4,8 +4,8 @@ Library errors become one-line messages with exit code 2; no command leaves a pa
 How a process ends (exit codes, signals, a closed pipe) is :mod:`analyzer.cli.process`; the
 options and helpers every command shares are :mod:`analyzer.cli.common`; the commands live in
 :mod:`~analyzer.cli.shoe_commands`, :mod:`~analyzer.cli.check_commands`,
-:mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study` and
-:mod:`~analyzer.cli.report_commands`.
+:mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study`,
+:mod:`~analyzer.cli.report_commands` and :mod:`~analyzer.cli.vectors_commands`.
 """
 
 from __future__ import annotations
@@ -60,19 +60,21 @@ def main(debug: bool) -> None:
 
 
 #: The modules that define commands (each click command in them is registered on ``main``).
-COMMAND_MODULES = ("shoe_commands", "check_commands", "study_commands", "study", "report_commands")
+COMMAND_MODULES = (
+    "shoe_commands",
+    "check_commands",
+    "study_commands",
+    "study",
+    "report_commands",
+    "vectors_commands",
+)
 
 
 def _register() -> None:
     import importlib
 
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"analyzer.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"analyzer.cli.{name}":
-                raise
-            continue  # a command module not (yet) present
+        module = importlib.import_module(f"analyzer.cli.{name}")
         for value in vars(module).values():
             callback_module = getattr(getattr(value, "callback", None), "__module__", "")
             if isinstance(value, click.Command) and callback_module == module.__name__:

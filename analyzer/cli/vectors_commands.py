@@ -1,0 +1,95 @@
+"""The ``vectors`` command: a language-neutral test-vector kit for engines in other languages
+(the kit itself: :mod:`analyzer.output.vectors`)."""
+
+from __future__ import annotations
+
+import click
+
+from analyzer.cli.common import UsageProblem, WholeNumber, guard, rules_option, tableau_of
+from analyzer.cli.process import echo
+from analyzer.output.vectors import DEFAULT_COUPS, DEFAULT_SEED, FORMATS, MAX_COUPS
+
+
+@click.command()
+@click.option(
+    "-o",
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="A new (or empty) folder to write the kit into; a folder holding a previous kit is replaced "
+    "whole, anything else is refused.",
+)
+@rules_option
+@click.option(
+    "--seed",
+    type=WholeNumber(0),
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Seed of the settlement coups (the generator is in MANIFEST.json).",
+)
+@click.option(
+    "--coups",
+    type=WholeNumber(1, MAX_COUPS),
+    default=DEFAULT_COUPS,
+    show_default=True,
+    help="Number of seeded suited coups in the settlement files.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(tuple(FORMATS)),
+    default="both",
+    show_default=True,
+    help="Write JSON Lines, CSV, or both.",
+)
+@click.option(
+    "--bet",
+    "bet_specs",
+    multiple=True,
+    metavar="NAME[:PARAM]",
+    help="Settle and price only this catalogue bet (repeatable); default: every catalogue bet, "
+    "which compiles for about a minute the first time (then the table cache serves it).",
+)
+@click.option(
+    "--coverage/--no-coverage",
+    default=True,
+    show_default=True,
+    help="Add coverage coups: for each event of a bet that can happen on 8 decks and that no "
+    "seeded coup settles (a jackpot line, a both-sides suited pair), a coup that settles it.",
+)
+@guard
+def vectors(
+    out_dir: str,
+    rules: str,
+    seed: int,
+    coups: int,
+    fmt: str,
+    bet_specs: tuple[str, ...],
+    coverage: bool,
+) -> None:
+    """Write test vectors for baccarat engines in other languages into the folder DIR: every
+    value-level coup of the dealing tree (coups), every bet settled on seeded suited coups
+    (settlements), the exact probability tables for 1 to 8 decks (probabilities), as JSON
+    Lines and CSV, with schema.json and MANIFEST.json (version, rules, seed, SHA-256 per file).
+    After the seeded coups, coverage coups settle the rare events the seeded ones missed.
+
+    The same options write byte-identical files.  All or nothing: the kit is built in memory,
+    written into a sibling folder and renamed into place."""
+    from analyzer.bets.catalogue import catalogue_bets, find_bet
+    from analyzer.output.vectors import KitOptions, build_kit, check_folder, kit_names, write_kit
+
+    if not out_dir.strip():
+        raise UsageProblem("empty --out: give a new folder, e.g. -o vectors/")
+    check_folder(out_dir, kit_names(FORMATS[fmt]))  # before the build, which takes seconds
+    tableau = tableau_of(rules)
+    bets = tuple(find_bet(s) for s in bet_specs) if bet_specs else tuple(catalogue_bets())
+    spec = tableau.name if rules.strip().lower().replace("_", "-") == tableau.name else rules
+    options = KitOptions(tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage)
+    files = build_kit(options)
+    write_kit(out_dir, files)
+    total = sum(len(data) for data in files.values())
+    echo(f"wrote {len(files)} files ({total:,} bytes) to {out_dir}")
+    for name, data in files.items():
+        echo(f"  {name:<20} {len(data):>12,} bytes")

@@ -1,0 +1,853 @@
+"""Test vectors for baccarat engines written in other languages: a language-neutral kit.
+
+``punto-banco vectors -o DIR`` writes (docs: README, "Test vectors for other languages"):
+
+* ``coups.jsonl`` / ``coups.csv``: every leaf of the value-level dealing tree under the rules
+  (339,400 under the standard tableau): the point values dealt in dealing order, both final
+  totals, who drew, the winner, the cards used and the naturals.  Built here from the
+  tableau's draw rules alone (:meth:`~analyzer.core.tableau.Tableau.draws`), not through
+  :func:`~analyzer.core.coup.resolve`, so the tests can hold one against the other.
+* ``settlements.jsonl`` / ``settlements.csv``: a seeded set of suited coups, each six cards
+  dealt from a fresh 8-deck shoe, then coverage coups for the events of the bets that can
+  happen on 8 decks and that no seeded coup settles (:func:`coverage_coups`: jackpot lines,
+  both-sides suited pairs), and the net result per unit staked of every chosen bet on each
+  (:meth:`~analyzer.bets.model.Bet.settle` on the resolved coup), as exact text.
+* ``probabilities.jsonl`` / ``probabilities.csv``: for standard shoes of 1 to 8 decks, the
+  exact counts and probabilities of the winner, the final totals, the naturals, the cards
+  dealt, and every event of every chosen bet (:func:`~analyzer.engine.pricing.analyze`).
+* ``schema.json``: every field of every file, with its type and meaning (JSON Schema 2020-12
+  for the JSON Lines records and the manifest; a column list for the CSV files).
+* ``MANIFEST.json``: the kit format, the analyser's version, the rules (name, title,
+  fingerprint), the seed, the bets, and the SHA-256, size and record count of every file.
+
+Everything is deterministic: the same options give byte-identical files (no dates, no paths,
+a generator defined by SHA-256 rather than by a library's random module).  Exact values are
+strings (``"19/20"``, ``"-1"``, ``"p/q"``); a decimal beside a probability is the nearest IEEE
+754 double to it (Python's int/int division is correctly rounded), written in its shortest
+round-trip form.  Integers in the kit are below 2**53 for shoes of at most 8 decks, so a
+JavaScript ``JSON.parse`` reads them exactly.
+
+The kit is built in memory (:func:`build_kit`) and written all or nothing
+(:func:`write_kit`, through :func:`~analyzer.output.files.replace_folder`).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import itertools
+import json
+import os
+import shlex
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from analyzer.bets.model import Bet
+from analyzer.core.cards import RANKS, SUITS, Card, hand_total
+from analyzer.core.coup import NATURAL_CLASSES, resolve
+from analyzer.core.exact import fraction_text
+from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.errors import OutputError
+
+#: The kit's format name and version (in MANIFEST.json): bumped on any change of a file's
+#: fields or meaning.
+KIT_FORMAT = "punto-banco-vectors 1"
+DEFAULT_SEED = 1
+DEFAULT_COUPS = 2000
+#: Most settlement coups a kit holds (about 3.5 kB per coup in JSON Lines with every bet).
+MAX_COUPS = 100_000
+#: The standard shoes of the probability tables (decks).
+DECKS: tuple[int, ...] = tuple(range(1, 9))
+#: Decks of the shoe each settlement coup is dealt from (a fresh shoe per coup).
+SETTLEMENT_DECKS = 8
+COUP_CARDS = 6
+FORMATS: dict[str, tuple[str, ...]] = {"jsonl": ("jsonl",), "csv": ("csv",), "both": ("jsonl", "csv")}
+MANIFEST = "MANIFEST.json"
+SCHEMA = "schema.json"
+DATA_FILES = ("coups", "settlements", "probabilities")
+#: Every file name a kit can hold (a folder holding only these is a previous kit).
+KIT_NAMES = frozenset({MANIFEST, SCHEMA} | {f"{s}.{e}" for s in DATA_FILES for e in ("jsonl", "csv")})
+
+
+# -- the value-level coups ----------------------------------------------------------------------
+
+
+class ValueCoup(NamedTuple):
+    """One leaf of the value-level dealing tree.
+
+    Attributes:
+        cards: the point values dealt (0-9; 10, J, Q, K are 0), in dealing order: Player,
+            Banker, Player, Banker, then the Player's third card if it drew, then the
+            Banker's third card if it drew (4 to 6 values).
+        player_total, banker_total: final totals 0-9.
+        player_draws, banker_draws: whether that side took a third card.
+        winner: ``"player"``, ``"banker"`` or ``"tie"``.
+        naturals: ``"none"``, ``"player"``, ``"banker"`` or ``"both"``: which sides' two-card
+            totals are naturals under the rules.
+    """
+
+    cards: tuple[int, ...]
+    player_total: int
+    banker_total: int
+    player_draws: bool
+    banker_draws: bool
+    winner: str
+    naturals: str
+
+
+def value_coups(tableau: Tableau = STANDARD) -> Iterator[ValueCoup]:
+    """Every leaf of the value-level dealing tree under ``tableau``, in a fixed order: the first
+    four values in lexicographic order (P1, B1, P2, B2 each 0-9), then the Player's third value
+    0-9 (when it draws), then the Banker's third value 0-9 (when it draws).  Derived from the
+    tableau's draw rules alone (:meth:`Tableau.draws`); the count equals
+    :func:`analyzer.engine.walk.leaf_count` (339,400 under the standard tableau).
+
+    >>> first = next(value_coups())
+    >>> first.cards, first.player_draws, first.banker_draws
+    ((0, 0, 0, 0, 0, 0), True, True)
+    """
+    thirds: tuple[int | None, ...] = tuple(range(10))
+    for p1, b1, p2, b2 in itertools.product(range(10), repeat=4):
+        pt2, bt2 = hand_total((p1, p2)), hand_total((b1, b2))
+        p_nat, b_nat = pt2 in tableau.naturals, bt2 in tableau.naturals
+        naturals = "both" if p_nat and b_nat else "player" if p_nat else "banker" if b_nat else "none"
+        player_draws, _ = tableau.draws(pt2, bt2, 0)  # the Player's draw never reads its own card
+        for p3 in thirds if player_draws else (None,):
+            banker_draws = tableau.draws(pt2, bt2, p3)[1]
+            for b3 in thirds if banker_draws else (None,):
+                pt = (pt2 + (p3 or 0)) % 10
+                bt = (bt2 + (b3 or 0)) % 10
+                winner = "player" if pt > bt else "banker" if bt > pt else "tie"
+                cards = (p1, b1, p2, b2, *(v for v in (p3, b3) if v is not None))
+                yield ValueCoup(cards, pt, bt, p3 is not None, b3 is not None, winner, naturals)
+
+
+# -- the seeded suited coups -----------------------------------------------------------------------
+
+
+def shoe_cards(decks: int = SETTLEMENT_DECKS) -> list[Card]:
+    """The physical cards of a standard shoe in the kit's fixed order: rank A 2 .. 9 T J Q K,
+    then suit s h d c, each card ``decks`` times (416 cards for 8 decks)."""
+    return [Card(rank, suit) for rank in RANKS for suit in SUITS for _ in range(decks)]
+
+
+def seeded_index(seed: int, coup: int, draw: int, size: int, stream: str = "punto-banco-vectors") -> int:
+    """A uniform index 0 <= i < ``size`` for draw ``draw`` of coup ``coup`` under ``seed``: the
+    first 8 bytes (big-endian) of SHA-256 of the ASCII text
+    ``"{stream} {seed} {coup} {draw} {attempt}"`` (stream ``punto-banco-vectors`` for the
+    seeded coups), attempt 0, 1, ... until the number falls below the largest multiple of
+    ``size`` under 2**64, taken modulo ``size`` (rejection sampling: exactly uniform).
+    Reproducible in any language.
+
+    >>> seeded_index(1, 0, 0, 416) == seeded_index(1, 0, 0, 416) < 416
+    True
+    """
+    limit = (1 << 64) - (1 << 64) % size
+    for attempt in itertools.count():
+        text = f"{stream} {seed} {coup} {draw} {attempt}"
+        number = int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
+        if number < limit:
+            return number % size
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def seeded_coups(seed: int, count: int, decks: int = SETTLEMENT_DECKS) -> list[tuple[Card, ...]]:
+    """``count`` coups of six suited cards, coup ``i`` dealt from a fresh shoe of ``decks``
+    decks (:func:`shoe_cards`): draw ``j`` (0-5) takes the card at :func:`seeded_index`
+    ``(seed, i, j, cards left)`` of the cards left, in their order, out of the shoe."""
+    full = shoe_cards(decks)
+    out = []
+    for i in range(count):
+        left = list(full)
+        out.append(tuple(left.pop(seeded_index(seed, i, j, len(left))) for j in range(COUP_CARDS)))
+    return out
+
+
+#: Most tries of the coverage search (:func:`coverage_coups`); with every catalogue bet it
+#: needs 21,806 under the default seed (a few seconds; Mini royal, J Q K A of one suit, is last).
+COVERAGE_TRIES = 40_000
+COVERAGE_STREAM = "punto-banco-vectors-coverage"
+_CARDS = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
+
+
+def coverage_coup(seed: int, attempt: int) -> tuple[Card, ...]:
+    """Six cards for try ``attempt`` of the coverage search: an alphabet of k = 1-4 distinct
+    cards (k = 1 + (attempt // 4) mod 4), by the mode attempt mod 4: 0 any cards, 1 cards of
+    one suit, 2 cards of one rank, 3 a run of k ranks of one suit (A 2 .. K A, so J Q K A is
+    one); eight copies of each, and six cards dealt from those (:func:`seeded_index` on the
+    stream ``punto-banco-vectors-coverage``).  Pairs, suited hands, runs and many of a kind
+    come often, and every such coup can be dealt from an 8-deck shoe."""
+
+    def pick(draw: int, size: int) -> int:
+        return seeded_index(seed, attempt, draw, size, COVERAGE_STREAM)
+
+    k, mode = 1 + (attempt // 4) % 4, attempt % 4
+    if mode == 0:
+        pool = list(_CARDS)
+        alphabet = [pool.pop(pick(100 + i, len(pool))) for i in range(k)]
+    elif mode == 1:
+        suit, ranks = SUITS[pick(100, 4)], list(RANKS)
+        alphabet = [Card(ranks.pop(pick(101 + i, len(ranks))), suit) for i in range(k)]
+    elif mode == 2:
+        rank, suits = RANKS[pick(100, 13)], list(SUITS)
+        alphabet = [Card(rank, suits.pop(pick(101 + i, len(suits)))) for i in range(k)]
+    else:
+        suit, start, run = SUITS[pick(100, 4)], pick(101, 14 - k), (*RANKS, RANKS[0])
+        alphabet = [Card(rank, suit) for rank in run[start : start + k]]
+    shoe = [card for card in alphabet for _ in range(SETTLEMENT_DECKS)]
+    return tuple(shoe.pop(pick(j, len(shoe))) for j in range(COUP_CARDS))
+
+
+def coverage_coups(
+    seed: int,
+    wanted: dict[str, set[str]],
+    bets: Sequence[Bet],
+    tableau: Tableau = STANDARD,
+    tries: int = COVERAGE_TRIES,
+) -> tuple[list[tuple[Card, ...]], dict[str, set[str]]]:
+    """Coups that settle the events in ``wanted`` (bet name -> events): tries
+    :func:`coverage_coup` 0, 1, ... (at most ``tries``) and keeps each coup on which some bet
+    settles at a wanted event not yet found.  Returns the coups kept, in order, and the
+    events still not found (bet name -> events; empty when every one was found).
+    Deterministic: the same arguments give the same coups."""
+    left = {name: set(events) for name, events in wanted.items() if events}
+    by_name = {bet.name: bet for bet in bets}
+    found: list[tuple[Card, ...]] = []
+    for attempt in range(tries):
+        if not left:
+            break
+        cards = coverage_coup(seed, attempt)
+        coup = resolve(cards, tableau)
+        kept = False
+        for name in list(left):
+            event = by_name[name].settle(coup)[0]
+            if event in left[name]:
+                left[name].discard(event)
+                kept = True
+                if not left[name]:
+                    del left[name]
+        if kept:
+            found.append(cards)
+    return found, left
+
+
+def card_code(card: Card) -> str:
+    """A card as two characters: rank ``A 2-9 T J Q K``, suit ``s h d c`` (e.g. ``"Th"``)."""
+    assert card.suit is not None
+    return card.rank.value + card.suit.value
+
+
+def settlement_rows(
+    coups: Sequence[tuple[Card, ...]],
+    bets: Sequence[Bet],
+    tableau: Tableau = STANDARD,
+    kind: str = "seeded",
+    first: int = 0,
+) -> list[dict[str, object]]:
+    """One row per coup: its number (from ``first``), ``kind`` (``"seeded"`` or
+    ``"coverage"``), six cards, the cards the coup used, and per bet (by its machine name) the
+    event and the net result per unit staked (win amount, ``"0"`` a push, ``"-1"`` a loss) as
+    exact text."""
+    rows = []
+    for i, cards in enumerate(coups, first):
+        coup = resolve(cards, tableau)
+        results: dict[str, dict[str, str]] = {}
+        for bet in bets:
+            event, pays = bet.settle(coup)
+            results[bet.name] = {"event": event, "net": fraction_text(pays)}
+        rows.append(
+            {
+                "coup": i,
+                "kind": kind,
+                "cards": [card_code(c) for c in cards],
+                "cards_used": coup.cards_dealt,
+                "results": results,
+            }
+        )
+    return rows
+
+
+# -- the probability tables ------------------------------------------------------------------------
+
+
+def _probability_row(
+    tableau: Tableau,
+    decks: int,
+    table: str,
+    event: str,
+    count: int,
+    denominator: int,
+    bet: str | None = None,
+    pays: Fraction | None = None,
+) -> dict[str, object]:
+    return {
+        "rules": tableau.name,
+        "decks": decks,
+        "table": table,
+        "bet": bet,
+        "event": event,
+        "pays": None if pays is None else fraction_text(pays),
+        "count": count,
+        "denominator": denominator,
+        "probability": fraction_text(Fraction(count, denominator)),
+        "decimal": count / denominator,  # int / int: the correctly rounded double
+    }
+
+
+def probability_rows(
+    tableau: Tableau, bets: Sequence[Bet], decks: Sequence[int] = DECKS
+) -> list[dict[str, object]]:
+    """The exact probability tables for standard shoes of each number of ``decks``: per shoe
+    the tables ``winner`` (banker, player, tie), ``totals`` (every final Player / Banker
+    total pair, as ``player_total=P,banker_total=B``), ``naturals`` (none, player, banker,
+    both), ``cards_dealt`` (4, 5, 6), then ``bet`` rows: every event of every bet with its pay.
+    Counts are ordered 6-card sequences out of N!/(N-6)! (RULES.md, "Counting conventions")."""
+    from analyzer.engine.pricing import analyze
+
+    rows: list[dict[str, object]] = []
+    for d in decks:
+        analysis = analyze(Shoe.standard(d), list(bets), tableau)
+        denom = analysis.denominator
+
+        def add(table: str, event: str, count: int, d: int = d, denom: int = denom) -> None:
+            rows.append(_probability_row(tableau, d, table, event, count, denom))
+
+        for label, count in analysis.outcome_counts.items():
+            add("winner", label.lower(), count)
+        for p, line in enumerate(analysis.totals):
+            for b, count in enumerate(line):
+                add("totals", f"player_total={p},banker_total={b}", count)
+        naturals = analysis.naturals
+        for key, label in NATURAL_CLASSES.items():
+            add("naturals", key, naturals[label])
+        for cards, count in analysis.cards_dealt.items():
+            add("cards_dealt", str(cards), count)
+        for summary in analysis.bets:
+            for ev in summary.events:
+                rows.append(
+                    _probability_row(tableau, d, "bet", ev.event, ev.count, denom, summary.bet.name, ev.pays)
+                )
+    return rows
+
+
+# -- the schema ------------------------------------------------------------------------------------
+
+#: Per data file, its fields: (name, JSON type(s), meaning).  The one description of the files:
+#: the builders write these fields in this order and schema.json is generated from it.
+FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
+    "coups": (
+        (
+            "cards",
+            "array",
+            "Point values 0-9 dealt, in dealing order: Player, Banker, Player, Banker, "
+            "then the Player's third card if it drew, then the Banker's third card if it drew (4-6 "
+            "values; 10, J, Q, K are 0; any card of that value gives the same coup). CSV: the values "
+            "separated by single spaces.",
+        ),
+        ("player_total", "integer", "The Player's final total 0-9 (sum of its point values mod 10)."),
+        ("banker_total", "integer", "The Banker's final total 0-9."),
+        ("player_draws", "boolean", "The Player took a third card. CSV: true or false."),
+        ("banker_draws", "boolean", "The Banker took a third card. CSV: true or false."),
+        ("winner", "string", "player, banker or tie: the higher final total wins."),
+        ("cards_used", "integer", "Cards the coup used: 4, 5 or 6 (the length of cards)."),
+        (
+            "naturals",
+            "string",
+            "Which sides' two-card totals are naturals (standard rules: 8 or 9; "
+            "then both hands stood): none, player, banker or both.",
+        ),
+    ),
+    "settlements": (
+        ("coup", "integer", "The coup's number, 0 up (for a seeded coup, the i of the generator)."),
+        (
+            "kind",
+            "string",
+            "seeded: drawn by the seeded generator (MANIFEST.json, generator); coverage: found by the "
+            "coverage search, for an event of a bet that no seeded coup settled (MANIFEST.json, coverage).",
+        ),
+        (
+            "cards",
+            "array",
+            "The six cards dealt from the shoe, in dealing order, as rank (A 2-9 T J Q "
+            "K) and suit (s h d c), e.g. Th; the coup uses the first cards_used of them. CSV: "
+            "separated by single spaces.",
+        ),
+        ("cards_used", "integer", "Cards the coup used: 4, 5 or 6."),
+        (
+            "results",
+            "object",
+            "JSON Lines only: per bet (its machine name, as in MANIFEST.json), an "
+            "object {event, net}. CSV: one row per coup and bet, with the columns bet, event, net "
+            "instead.",
+        ),
+    ),
+    "probabilities": (
+        ("rules", "string", "The rule set's name (MANIFEST.json gives its fingerprint)."),
+        ("decks", "integer", "The standard shoe: this many 52-card decks (1-8)."),
+        ("table", "string", "winner, totals, naturals, cards_dealt, or bet."),
+        ("bet", ["string", "null"], "For table bet: the bet's machine name; else null (CSV: empty)."),
+        (
+            "event",
+            "string",
+            "winner: banker, player, tie. totals: player_total=P,banker_total=B. "
+            "naturals: none, player, banker, both. cards_dealt: 4, 5, 6. bet: the event as the "
+            "analyser names it (one line of the bet's pay table, e.g. Banker wins).",
+        ),
+        (
+            "pays",
+            ["string", "null"],
+            "For table bet: the event's net result per unit staked, exact "
+            "(e.g. 19/20, 0 for a push, -1 for a loss); else null (CSV: empty).",
+        ),
+        (
+            "count",
+            "integer",
+            "Ordered 6-card sequences of the shoe's physical cards whose coup ends in "
+            "this event (a coup that ends after 4 or 5 cards is padded with the next cards).",
+        ),
+        ("denominator", "integer", "N!/(N-6)!, N the cards in the shoe: every ordered 6-card sequence."),
+        ("probability", "string", "count/denominator in lowest terms, as p/q (or an integer)."),
+        (
+            "decimal",
+            "number",
+            "The nearest IEEE 754 double to the probability, in its shortest "
+            "round-trip form (for tolerance-free comparison with a double).",
+        ),
+    ),
+}
+#: The fields of a coup record, in order (coups.jsonl: the header line; coups.csv: the columns).
+COUP_FIELDS: tuple[str, ...] = tuple(name for name, _, _ in FIELDS["coups"])
+#: The columns of settlements.csv (long: one row per coup and bet).
+SETTLEMENT_CSV = ("coup", "kind", "cards", "cards_used", "bet", "event", "net")
+_RESULT_FIELDS = {
+    "event": "The bet's event on this coup, as the analyser names it (a line of its pay table).",
+    "net": "Net result per unit staked, exact: the win amount (e.g. 19/20, 8), 0 for a push, "
+    "-1 for a loss (a combined wager such as tie+player: per unit of its total stake).",
+}
+_MANIFEST_FIELDS: dict[str, tuple[str, str]] = {
+    "format": ("string", f"The kit format and version: {KIT_FORMAT!r}."),
+    "analyzer_version": ("string", "The version of punto-banco-analyzer that wrote the kit."),
+    "rules": ("object", "The rule set: name, title and fingerprint (16 hex digits over the draw rules)."),
+    "seed": ("integer", "The seed of the settlement coups."),
+    "coups": ("integer", "Number of seeded settlement coups (the coverage coups follow them)."),
+    "coverage": (
+        "object",
+        "The coverage coups: how many, the most tries, how they are searched, and the events "
+        "(bet, event) possible on 8 decks that no settlement coup settles (uncovered).",
+    ),
+    "settlement_shoe": ("string", "The shoe each settlement coup is dealt from (a fresh one per coup)."),
+    "generator": ("string", "How the settlement coups are drawn (reproducible in any language)."),
+    "decks": ("array", "The standard shoes of the probability tables, in decks."),
+    "bets": ("array", "The bets settled and priced, by machine name (NAME or NAME:PARAM), in order."),
+    "regenerate": ("string", "The command that writes this kit again (add -o FOLDER)."),
+    "files": (
+        "object",
+        "Per file (every file but this one): sha256 (hex digest of its bytes), bytes, "
+        "and records (JSON Lines and CSV: the lines after any header line).",
+    ),
+}
+
+
+#: Closed sets and ranges of values, per (file, field), for schema.json.
+_LIMITS: dict[tuple[str, str], dict[str, object]] = {
+    ("coups", "winner"): {"enum": ["player", "banker", "tie"]},
+    ("coups", "naturals"): {"enum": list(NATURAL_CLASSES)},
+    ("coups", "player_total"): {"minimum": 0, "maximum": 9},
+    ("coups", "banker_total"): {"minimum": 0, "maximum": 9},
+    ("coups", "cards_used"): {"minimum": 4, "maximum": 6},
+    ("coups", "cards"): {
+        "items": {"type": "integer", "minimum": 0, "maximum": 9},
+        "minItems": 4,
+        "maxItems": 6,
+    },
+    ("settlements", "coup"): {"minimum": 0},
+    ("settlements", "kind"): {"enum": ["seeded", "coverage"]},
+    ("settlements", "cards_used"): {"minimum": 4, "maximum": 6},
+    ("settlements", "cards"): {
+        "items": {"type": "string", "pattern": "^[A2-9TJQK][shdc]$"},
+        "minItems": COUP_CARDS,
+        "maxItems": COUP_CARDS,
+    },
+    ("probabilities", "table"): {"enum": ["winner", "totals", "naturals", "cards_dealt", "bet"]},
+    ("probabilities", "decks"): {"minimum": 1},
+    ("probabilities", "count"): {"minimum": 0},
+    ("probabilities", "denominator"): {"minimum": 1},
+}
+
+
+def _json_type(kind: str | list[str]) -> dict[str, object]:
+    return {"type": kind}
+
+
+def schema(formats: Sequence[str]) -> dict[str, object]:
+    """The kit's schema.json: for each file, what its records hold (JSON Schema 2020-12 for a
+    JSON Lines record and for MANIFEST.json; a column list for a CSV file)."""
+    files: dict[str, object] = {}
+    for stem, fields in FIELDS.items():
+        if "jsonl" in formats:
+            props: dict[str, object] = {}
+            for name, kind, meaning in fields:
+                prop: dict[str, object] = {**_json_type(kind), "description": meaning}
+                prop.update(_LIMITS.get((stem, name), {}))
+                if name == "results":
+                    prop["additionalProperties"] = {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": list(_RESULT_FIELDS),
+                        "properties": {
+                            k: {"type": "string", "description": v} for k, v in _RESULT_FIELDS.items()
+                        },
+                    }
+                props[name] = prop
+            if stem == "coups":  # 339,400 records: arrays under a header line keep it to a third
+                files[f"{stem}.jsonl"] = {
+                    "description": "JSON Lines (UTF-8, '\\n' line ends): the first line is the array of "
+                    "the field names; every further line is one record, an array of the fields in that "
+                    f"order (as jsonlines.org shows), {_ABOUT[stem]}",
+                    "header": list(COUP_FIELDS),
+                    "record": {
+                        "$schema": "https://json-schema.org/draft/2020-12/schema",
+                        "type": "array",
+                        "prefixItems": [props[name] for name in COUP_FIELDS],
+                        "items": False,
+                        "minItems": len(COUP_FIELDS),
+                    },
+                }
+            else:
+                files[f"{stem}.jsonl"] = {
+                    "description": "JSON Lines: one JSON object per line (UTF-8, '\\n' line ends), "
+                    + _ABOUT[stem],
+                    "record": {
+                        "$schema": "https://json-schema.org/draft/2020-12/schema",
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": [name for name, _, _ in fields],
+                        "properties": props,
+                    },
+                }
+        if "csv" in formats:
+            names = SETTLEMENT_CSV if stem == "settlements" else tuple(n for n, _, _ in fields)
+            meanings = (
+                {n: m for n, _, m in fields}
+                | _RESULT_FIELDS
+                | {"bet": "The bet's machine name (as in MANIFEST.json)."}
+            )
+            files[f"{stem}.csv"] = {
+                "description": f"CSV (RFC 4180, UTF-8, a header row, '\\n' line ends), {_ABOUT[stem]}",
+                "columns": [{"name": n, "description": meanings[n]} for n in names],
+            }
+    files[MANIFEST] = {
+        "description": "What wrote the kit, and a checksum of every other file.",
+        "record": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": False,
+            "required": list(_MANIFEST_FIELDS),
+            "properties": {k: {"type": t, "description": m} for k, (t, m) in _MANIFEST_FIELDS.items()},
+        },
+    }
+    return {
+        "format": KIT_FORMAT,
+        "description": "Test vectors of punto-banco-analyzer for baccarat (Punto Banco) engines in any "
+        "language. Exact values are text (p/q); integers are below 2**53.",
+        "files": files,
+    }
+
+
+_ABOUT = {
+    "coups": "every leaf of the value-level dealing tree under the rules, in the order: first four "
+    "values lexicographic, then the Player's third value, then the Banker's.",
+    "settlements": "seeded suited coups, then coverage coups, and the net result of every bet on each "
+    "(see MANIFEST.json, generator and coverage).",
+    "probabilities": "exact probability tables for standard shoes of 1 to 8 decks.",
+}
+
+
+# -- the files ----------------------------------------------------------------------------------------
+
+
+def _json_line(row: object) -> str:
+    return json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+_BOOL = {True: "true", False: "false"}
+
+
+def _coup_json(c: ValueCoup) -> str:
+    """A coup record as its JSON line, the fields of :data:`COUP_FIELDS` in order (what
+    :func:`_json_line` gives for that list, written directly, three times faster: every field
+    is an int, a bool or a fixed word)."""
+    cards = ",".join(map(str, c.cards))
+    return (
+        f"[[{cards}],{c.player_total},{c.banker_total},{_BOOL[c.player_draws]},{_BOOL[c.banker_draws]},"
+        f'"{c.winner}",{len(c.cards)},"{c.naturals}"]\n'
+    )
+
+
+def _coup_csv(c: ValueCoup) -> str:
+    """A coup record as its CSV line (no field needs quoting)."""
+    cards = " ".join(map(str, c.cards))
+    return (
+        f"{cards},{c.player_total},{c.banker_total},{_BOOL[c.player_draws]},{_BOOL[c.banker_draws]},"
+        f"{c.winner},{len(c.cards)},{c.naturals}\n"
+    )
+
+
+def _csv_text(header: Sequence[str], rows: Iterator[Sequence[object]]) -> tuple[str, int]:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    n = 0
+    for row in rows:
+        writer.writerow(row)
+        n += 1
+    return out.getvalue(), n
+
+
+def _cell(value: object) -> object:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return " ".join(map(str, value))
+    return value
+
+
+@dataclass(frozen=True)
+class KitOptions:
+    """What a kit holds.
+
+    Attributes:
+        tableau: the rules.
+        bets: the bets settled and priced, in order (the command's default: every catalogue bet,
+            :func:`~analyzer.bets.catalogue.catalogue_bets`).
+        seed: the settlement coups' seed (a whole number >= 0).
+        coups: number of settlement coups (1 to :data:`MAX_COUPS`).
+        formats: ``("jsonl",)``, ``("csv",)`` or both.
+        rules_spec: how ``--rules`` named the rules, for the manifest's command.
+        bet_specs: how ``--bet`` named the bets, for the manifest's command (empty: every
+            catalogue bet, the default).
+        coverage: add coverage coups (:func:`coverage_coups`) for the events of the bets that
+            can happen on 8 decks and that no seeded coup settled.
+    """
+
+    tableau: Tableau
+    bets: tuple[Bet, ...]
+    seed: int = DEFAULT_SEED
+    coups: int = DEFAULT_COUPS
+    formats: tuple[str, ...] = ("jsonl", "csv")
+    rules_spec: str = "standard"
+    bet_specs: tuple[str, ...] = ()
+    coverage: bool = True
+
+
+def build_kit(options: KitOptions) -> dict[str, bytes]:
+    """The kit's files, file name -> UTF-8 bytes (MANIFEST.json last), built in memory.
+
+    Cost: the coups take a few seconds whatever the bets; the probability tables compile each
+    bet's table once (every catalogue bet: about a minute the first time, then the disk cache
+    of compiled tables serves them, :mod:`analyzer.engine.cache`) and evaluate it on 8 shoes;
+    settling is about 4 ms per coup with every catalogue bet.
+
+    Raises:
+        OutputError: no format, a bad seed or number of coups, or no bets.
+    """
+    if not options.formats or any(f not in ("jsonl", "csv") for f in options.formats):
+        raise OutputError(f"bad formats {options.formats!r}: use jsonl, csv or both")
+    if isinstance(options.seed, bool) or not isinstance(options.seed, int) or options.seed < 0:
+        raise OutputError(f"bad seed {options.seed!r}: use a whole number 0 or more")
+    if not 1 <= options.coups <= MAX_COUPS:
+        raise OutputError(f"bad number of coups {options.coups}: use 1 to {MAX_COUPS:,}")
+    if not options.bets:
+        raise OutputError("no bets: give at least one bet")
+    names = [b.name for b in options.bets]
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise OutputError(f"the bet {twice!r} is listed twice")
+    tableau = options.tableau
+    texts: dict[str, tuple[str, int]] = {}
+
+    coups = list(value_coups(tableau))
+    probabilities = probability_rows(tableau, options.bets)
+    settled = settlement_rows(seeded_coups(options.seed, options.coups), options.bets, tableau)
+    uncovered: dict[str, set[str]] = {}
+    extra: list[tuple[Card, ...]] = []
+    if options.coverage:
+        wanted = _possible_events(probabilities)
+        for row in settled:
+            for name, result in _results(row).items():
+                wanted.get(name, set()).discard(result["event"])
+        extra, uncovered = coverage_coups(options.seed, wanted, options.bets, tableau)
+        settled += settlement_rows(extra, options.bets, tableau, "coverage", len(settled))
+    if "jsonl" in options.formats:
+        texts["coups.jsonl"] = (_json_line(list(COUP_FIELDS)) + "".join(map(_coup_json, coups)), len(coups))
+        for stem, rows in (("settlements", settled), ("probabilities", probabilities)):
+            texts[f"{stem}.jsonl"] = ("".join(map(_json_line, rows)), len(rows))
+    if "csv" in options.formats:
+        texts["coups.csv"] = (",".join(COUP_FIELDS) + "\n" + "".join(map(_coup_csv, coups)), len(coups))
+        texts["settlements.csv"] = _csv_text(
+            SETTLEMENT_CSV,
+            (
+                [
+                    r["coup"],
+                    r["kind"],
+                    _cell(r["cards"]),
+                    r["cards_used"],
+                    bet,
+                    result["event"],
+                    result["net"],
+                ]
+                for r in settled
+                for bet, result in _results(r).items()
+            ),
+        )
+        columns = [n for n, _, _ in FIELDS["probabilities"]]
+        texts["probabilities.csv"] = _csv_text(
+            columns, ([_cell(r[k]) for k in columns] for r in probabilities)
+        )
+    schema_text = json.dumps(schema(options.formats), ensure_ascii=False, indent=2) + "\n"
+    files: dict[str, bytes] = {name: text.encode("utf-8") for name, (text, _) in sorted(texts.items())}
+    files[SCHEMA] = schema_text.encode("utf-8")
+    records = {name: n for name, (_, n) in texts.items()} | {SCHEMA: 1}
+    manifest = {
+        "format": KIT_FORMAT,
+        "analyzer_version": _version(),
+        "rules": {"name": tableau.name, "title": tableau.title, "fingerprint": tableau.fingerprint},
+        "seed": options.seed,
+        "coups": options.coups,
+        "settlement_shoe": f"{SETTLEMENT_DECKS} decks ({SETTLEMENT_DECKS * 52} cards), a fresh shoe per coup",
+        "generator": (
+            f"coup i, draw j (0-5): from the cards left of the {SETTLEMENT_DECKS * 52}-card shoe listed rank "
+            f"A 2-9 T J Q K, then suit s h d c, each card {SETTLEMENT_DECKS} times, take the card at index "
+            "u mod m (m the cards left), u the first 8 bytes, big-endian, of SHA-256 of the ASCII text "
+            "'punto-banco-vectors SEED i j ATTEMPT', ATTEMPT 0, 1, ... until u < 2**64 - (2**64 mod m)"
+        ),
+        "coverage": {
+            "coups": len(extra),
+            "tries": COVERAGE_TRIES if options.coverage else 0,
+            "search": (
+                "after the seeded coups, coverage coups: try t = 0, 1, ... : an alphabet of k = 1 + "
+                "(t // 4) mod 4 distinct cards (t mod 4 = 0: any; 1: of one suit; 2: of one rank; 3: a run "
+                "of one suit), 8 copies each, 6 cards dealt from it; keep the coup when a bet settles at an "
+                "event possible on 8 decks that no earlier coup settled; stop when none is left"
+            ),
+            "uncovered": [[name, event] for name in names for event in sorted(uncovered.get(name, ()))],
+        },
+        "decks": list(DECKS),
+        "bets": names,
+        "regenerate": _command(options),
+        "files": {
+            name: {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data), "records": records[name]}
+            for name, data in files.items()
+        },
+    }
+    files[MANIFEST] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return files
+
+
+def _possible_events(rows: Sequence[dict[str, object]]) -> dict[str, set[str]]:
+    """Per bet, the events that can happen on the settlement shoe (a count above 0 there)."""
+    out: dict[str, set[str]] = {}
+    for r in rows:
+        if r["table"] == "bet" and r["decks"] == SETTLEMENT_DECKS and r["count"] != 0:
+            out.setdefault(str(r["bet"]), set()).add(str(r["event"]))
+    return out
+
+
+def _results(row: dict[str, object]) -> dict[str, dict[str, str]]:
+    results = row["results"]
+    assert isinstance(results, dict)
+    return results
+
+
+def _version() -> str:
+    from analyzer import __version__
+
+    return __version__
+
+
+def _command(options: KitOptions) -> str:
+    fmt = "both" if len(options.formats) == 2 else options.formats[0]
+    words = ["punto-banco", "vectors", "--rules", options.rules_spec, "--seed", str(options.seed)]
+    words += ["--coups", str(options.coups), "--format", fmt]
+    if not options.coverage:
+        words.append("--no-coverage")
+    for spec in options.bet_specs:
+        words += ["--bet", spec]
+    return shlex.join(words)
+
+
+def kit_names(formats: Sequence[str]) -> frozenset[str]:
+    """The file names of a kit in ``formats`` (``"jsonl"``, ``"csv"``)."""
+    return frozenset({MANIFEST, SCHEMA} | {f"{stem}.{ext}" for stem in DATA_FILES for ext in formats})
+
+
+def check_folder(folder: str | Path, names: Collection[str] = KIT_NAMES) -> None:
+    """Refuse, before anything is built, a folder the kit may not be written into: it must be
+    new (in a folder that exists), empty, or hold a previous kit (a MANIFEST.json of this
+    format and only files of ``names``, the files the new kit writes: a previous kit's file
+    that the new one does not write is refused, never silently dropped).
+
+    Raises:
+        OutputError: an empty name, a file, a missing parent folder, or a folder holding
+            anything else (the message names one of its entries).
+    """
+    given = str(folder)
+    if not given.strip():
+        raise OutputError("empty folder name: give a new folder, e.g. -o vectors/")
+    real = Path(os.path.realpath(given))
+    if real.exists() and not real.is_dir():
+        raise OutputError(f"cannot write {given!r}: it is a file, not a folder")
+    if not real.parent.is_dir():
+        parent = os.path.dirname(given.rstrip("/")) or "."
+        raise OutputError(f"cannot write {given!r}: the folder {parent!r} does not exist (create it first)")
+    if real.is_dir():
+        try:
+            with os.scandir(real) as entries:
+                present = sorted(e.name for e in entries)
+        except OSError as exc:
+            raise OutputError(f"cannot write {given!r}: {exc.strerror or exc}") from None
+        if present and not _is_kit(real, present):
+            more = f" and {len(present) - 1} more" if len(present) > 1 else ""
+            raise OutputError(
+                f"refusing to write into {given!r}: it holds {present[0]!r}{more} and is not a test-vector "
+                "kit; give a new folder (or an empty one)"
+            )
+        stale = sorted(set(present) - set(names))
+        if stale:
+            raise OutputError(
+                f"refusing to write into {given!r}: its previous kit holds {stale[0]!r}, which this kit "
+                "does not write; give a new folder, or the same --format"
+            )
+
+
+def write_kit(folder: str | Path, files: dict[str, bytes]) -> None:
+    """Write a kit into ``folder`` (see :func:`check_folder`), all or nothing: the files are
+    written into a sibling folder that is then swapped into place
+    (:func:`~analyzer.output.files.replace_folder`, which also refuses a previous kit holding
+    a file this kit does not write, e.g. CSV files when only JSON Lines are written now).
+
+    Raises:
+        OutputError: as :func:`check_folder`; a write fails.
+    """
+    from analyzer.output.files import replace_folder
+
+    check_folder(folder, frozenset(files))
+    replace_folder(str(folder), files)
+
+
+def _is_kit(folder: Path, present: Sequence[str]) -> bool:
+    if MANIFEST not in present or not set(present) <= KIT_NAMES:
+        return False
+    try:
+        with open(folder / MANIFEST, "rb") as fh:
+            doc: Any = json.loads(fh.read(1 << 20))
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == KIT_FORMAT
