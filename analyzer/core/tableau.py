@@ -16,6 +16,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import tomllib
@@ -134,10 +135,11 @@ class Tableau:
             sides.append(f"Banker has a natural {banker_two}")
         return " and ".join(sides) + ": both hands stand"
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
         """A stable 16-hex-digit digest of the rule data (not the name or title): two rule
-        sets with the same draws have the same fingerprint."""
+        sets with the same draws have the same fingerprint (computed once: every table lookup
+        keys by it)."""
         return hashlib.sha256(self._canonical().encode()).hexdigest()[:16]
 
     def _canonical(self) -> str:
