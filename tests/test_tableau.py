@@ -21,7 +21,7 @@ from analyzer.errors import AnalyzerError, RulesError
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "rules"
-VARIANTS = ("banker-stands-on-6", "banker-under-5-when-player-stood")
+VARIANTS = ("banker-stands-on-6", "banker-under-5-when-player-stood", "banker-draws-on-6-against-5")
 
 
 def test_registry_names():

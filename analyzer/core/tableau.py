@@ -370,8 +370,21 @@ BANKER_UNDER_5_WHEN_PLAYER_STOOD = replace(
 )
 
 #: Named rule sets (cf. python-chess ``find_variant``).
+#: An engine bug seen in the wild, for diagnosing logs: the Banker on 6 also draws against a
+#: Player third card of 5.
+BANKER_DRAWS_ON_6_AGAINST_5 = replace(
+    STANDARD,
+    name="banker-draws-on-6-against-5",
+    title="Banker draws on 6 against a Player third card of 5 (an engine bug; all else standard)",
+    banker_draws_on_third=tuple(
+        s | {5} if t == 6 else s for t, s in enumerate(STANDARD.banker_draws_on_third)
+    ),
+    source="an engine bug for diagnosing conform; examples/rules/banker-draws-on-6-against-5.toml",
+)
+
 TABLEAUX: dict[str, Tableau] = {
-    t.name: t for t in (STANDARD, BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD)
+    t.name: t
+    for t in (STANDARD, BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD, BANKER_DRAWS_ON_6_AGAINST_5)
 }
 
 
