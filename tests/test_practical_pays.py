@@ -71,3 +71,31 @@ def test_cli_shows_the_practical_pays():
     assert res.exit_code == 0, res.output
     assert "Practical pays nearest the fair pay" in res.output
     assert "9.5 to 1" in res.output and "10 for 1" in res.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--bet", "tie", "--target-edge", "95"),
+        ("--bet", "dragon-7", "--fair-pay", "--shoe", "K=10,8=10"),
+    ],
+)
+def test_no_pay_for_the_target_is_a_dash_row_not_a_crash(args):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    result = CliRunner().invoke(main, ["bets", *args])
+    assert result.exit_code == 0, result.output
+    assert "no positive pay gives that house edge" in result.output
+
+
+def test_bets_without_one_adjustable_pay_are_named_under_the_pays_table():
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    result = CliRunner().invoke(main, ["bets", "--bet", "tie", "--bet", "dragon-bonus-player", "--fair-pay"])
+    assert (
+        result.exit_code == 0 and "Not listed" in result.output and "Dragon Bonus (Player)" in result.output
+    )

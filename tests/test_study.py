@@ -44,8 +44,16 @@ def _random_states(n: int, decks: int, rng: np.random.Generator, low: int = 6) -
 # -- the kernel ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("names", [["dragon-7"], ["banker", "player", "tie"], ["player-pair", "either-pair"],
-                                   ["perfect-pair:2"], ["dragon-bonus-player", "lucky-6"]])
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["dragon-7"],
+        ["banker", "player", "tie"],
+        ["player-pair", "either-pair"],
+        ["perfect-pair:2"],
+        ["dragon-bonus-player", "lucky-6"],
+    ],
+)
 def test_kernel_within_its_bound_of_the_exact_ev(names):
     rng = np.random.default_rng(12)
     states = np.concatenate([_random_states(25, 8, rng), _random_states(15, 1, rng)])
@@ -92,8 +100,12 @@ def _finishes(seq: tuple[int, ...]) -> bool:
 
 def _reference_deal(dealing: Dealing, seed: int, index: int) -> list[tuple[int, int, int]]:
     """A plain loop over one shoe: (depth, cards used, winner) per coup."""
-    deck = [int(c) for c in shoe_generator(seed, index).permutation(np.repeat(np.arange(52, dtype=np.int8),
-                                                                               dealing.decks))]
+    deck = [
+        int(c)
+        for c in shoe_generator(seed, index).permutation(
+            np.repeat(np.arange(52, dtype=np.int8), dealing.decks)
+        )
+    ]
     n = len(deck)
     pos = 0
     if dealing.burn == "standard":
@@ -122,18 +134,30 @@ def _reference_deal(dealing: Dealing, seed: int, index: int) -> list[tuple[int, 
     return out
 
 
-@pytest.mark.parametrize("dealing", [
-    Dealing(), Dealing(end_rule="wizard", cut_card=16), Dealing(decks=1, cut_card=0, burn="none"),
-    Dealing(decks=1, cut_card=3), Dealing(decks=2, cut_card=90, end_rule="wizard"),
-    Dealing(decks=6, tableau=find_tableau("banker-stands-on-6")),
-])
+@pytest.mark.parametrize(
+    "dealing",
+    [
+        Dealing(),
+        Dealing(end_rule="wizard", cut_card=16),
+        Dealing(decks=1, cut_card=0, burn="none"),
+        Dealing(decks=1, cut_card=3),
+        Dealing(decks=2, cut_card=90, end_rule="wizard"),
+        Dealing(decks=6, tableau=find_tableau("banker-stands-on-6")),
+    ],
+)
 def test_dealing_follows_the_burn_cut_card_and_end_rule(dealing):
     got = deal(dealing, 7, 3, 12)
     for i in range(12):
         rows = np.flatnonzero(got.shoe == i)
         ref = _reference_deal(dealing, 7, 3 + i)
-        assert [(int(got.depth[s]), int(min(got.ncards[s], got.physical[s])) if got.winner[s] == VOID
-                 else int(got.ncards[s]), int(got.winner[s])) for s in rows] == ref
+        assert [
+            (
+                int(got.depth[s]),
+                int(min(got.ncards[s], got.physical[s])) if got.winner[s] == VOID else int(got.ncards[s]),
+                int(got.winner[s]),
+            )
+            for s in rows
+        ] == ref
         assert got.coups[i] == len(ref)
         # unseen before each coup: the shoe less the shown card and every earlier coup's cards
         deck = shoe_generator(7, 3 + i).permutation(np.repeat(np.arange(52, dtype=np.int8), dealing.decks))
@@ -156,9 +180,13 @@ def test_each_shoe_has_its_own_stream_whatever_the_partitioning():
 
 
 def test_bad_dealing_is_one_clear_error():
-    for bad, text in ((Dealing(decks=0), "decks"), (Dealing(decks=28), "decks"),
-                      (Dealing(cut_card=416), "cut card"),
-                      (Dealing(burn="two"), "burn"), (Dealing(end_rule="late"), "end rule")):
+    for bad, text in (
+        (Dealing(decks=0), "decks"),
+        (Dealing(decks=28), "decks"),
+        (Dealing(cut_card=416), "cut card"),
+        (Dealing(burn="two"), "burn"),
+        (Dealing(end_rule="late"), "end rule"),
+    ):
         with pytest.raises(StudyError, match=text):
             bad.checked()
 
@@ -180,8 +208,14 @@ def test_realised_results_are_the_coups_settled_by_the_bets():
 
 
 def test_count_trigger_is_exact():
-    spec = S.make_spec(["dragon-7"], shoes=5, strategies=["count"], tags="0,0,0,-1,-1,-1,-1,2,2,0",
-                       bet_when="tc>=3/2", initial_count=2)
+    spec = S.make_spec(
+        ["dragon-7"],
+        shoes=5,
+        strategies=["count"],
+        tags="0,0,0,-1,-1,-1,-1,2,2,0",
+        bet_when="tc>=3/2",
+        initial_count=2,
+    )
     dealt = deal(spec.dealing, 0, 0, 5)
     rc = S._running_counts(spec, dealt)
     tags = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0]
@@ -191,8 +225,9 @@ def test_count_trigger_is_exact():
         assert rc[s] == want
     fire = S._trigger(spec, dealt)
     unseen = dealt.unseen.sum(axis=1)
-    assert list(fire) == [Fraction(int(r)) / Fraction(int(u), 52) >= Fraction(3, 2)
-                          for r, u in zip(rc, unseen, strict=True)]
+    assert list(fire) == [
+        Fraction(int(r)) / Fraction(int(u), 52) >= Fraction(3, 2) for r, u in zip(rc, unseen, strict=True)
+    ]
 
 
 def test_streak_settles_runs_of_banker_wins():
@@ -246,12 +281,23 @@ def _doc(result):
 @pytest.mark.slow
 def test_one_process_two_workers_and_a_dask_cluster_give_identical_results():
     distributed = pytest.importorskip("distributed")
-    kw = dict(bets=["dragon-7", "player-pair", "banker-streak"], shoes=450, seed=21, block=100,
-              strategies=["count", "flat"], tags="0,0,0,-1,-1,-1,-1,2,2,0", bet_when="tc>=4")
+    kw = dict(
+        bets=["dragon-7", "player-pair", "banker-streak"],
+        shoes=450,
+        seed=21,
+        block=100,
+        strategies=["count", "flat"],
+        tags="0,0,0,-1,-1,-1,-1,2,2,0",
+        bet_when="tc>=4",
+    )
     one = _doc(S.run_study(**kw))
     two = _doc(S.run_study(**kw, workers=2))
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         dask = _doc(S.run_study(**kw, scheduler=client))
         by_address = _doc(S.run_study(**kw, scheduler=cluster.scheduler_address))
     assert one == two == dask == by_address
@@ -262,18 +308,47 @@ def test_one_process_two_workers_and_a_dask_cluster_give_identical_results():
 
 def test_cli_json_has_the_issue_fields(tmp_path):
     plot = tmp_path / "depth.png"
-    res = CliRunner().invoke(main, ["study", "--bet", "dragon-7", "--bet", "banker-streak:2", "--shoes", "40",
-                                    "--strategy", "flat", "--strategy", "count",
-                                    "--tags", "1,0,0,-1,-1,-1,-1,2,2,0",
-                                    "--bet-when", "rc>=32", "--format", "json", "--plot", str(plot)])
+    res = CliRunner().invoke(
+        main,
+        [
+            "study",
+            "--bet",
+            "dragon-7",
+            "--bet",
+            "banker-streak:2",
+            "--shoes",
+            "40",
+            "--strategy",
+            "flat",
+            "--strategy",
+            "count",
+            "--tags",
+            "1,0,0,-1,-1,-1,-1,2,2,0",
+            "--bet-when",
+            "rc>=32",
+            "--format",
+            "json",
+            "--plot",
+            str(plot),
+        ],
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     assert {(r["bet"], r["strategy"]) for r in doc["results"]} == {
-        ("dragon-7", "flat"), ("dragon-7", "count"),
-        ("banker-streak:2", "flat"), ("banker-streak:2", "count")}
+        ("dragon-7", "flat"),
+        ("dragon-7", "count"),
+        ("banker-streak:2", "flat"),
+        ("banker-streak:2", "count"),
+    }
     for r in doc["results"]:
-        for key in ("coups_per_shoe", "bets_per_shoe", "bet_frequency", "edge_when_betting",
-                    "units_per_shoe", "units_per_100_coups"):
+        for key in (
+            "coups_per_shoe",
+            "bets_per_shoe",
+            "bet_frequency",
+            "edge_when_betting",
+            "units_per_shoe",
+            "units_per_100_coups",
+        ):
             assert key in r and f"{key}_se" in r and f"{key}_ci95" in r
         assert r["shoes"] == 40 and r["settings"]["cut_card"] == 14 and r["settings"]["bet_when"] == "rc>=32"
     streak = next(r for r in doc["results"] if r["bet"] == "banker-streak:2")
@@ -283,19 +358,25 @@ def test_cli_json_has_the_issue_fields(tmp_path):
     assert text.exit_code == 0 and "### Shoe-walk study" in text.output and "cut-card effect" in text.output
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--strategy", "count"], "needs --tags"),
-    (["--strategy", "count", "--tags", "1,2,3", "--bet-when", "tc>=1"], "10 tags"),
-    (["--strategy", "count", "--tags", "0,0,0,-1,-1,-1,-1,2,2,0", "--bet-when", "tc=>1"], "bad --bet-when"),
-    (["--tags", "0,0,0,-1,-1,-1,-1,2,2,0"], "belong to --strategy count"),
-    (["--bet", "banker-streak"], "no exact per-coup EV"),
-    (["--bet", "banker-streak:7", "--strategy", "flat"], "Banker Streak pay table"),
-    (["--bet", "nope"], "unknown bet"),
-    (["--cut-card", "500"], "cut card"),
-    (["--decks", "40"], "decks"),
-    (["--min-edge", "abc"], "minimum edge"),
-    (["--bet", "dragon-7", "--bet", "dragon-7"], "twice"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--strategy", "count"], "needs --tags"),
+        (["--strategy", "count", "--tags", "1,2,3", "--bet-when", "tc>=1"], "10 tags"),
+        (
+            ["--strategy", "count", "--tags", "0,0,0,-1,-1,-1,-1,2,2,0", "--bet-when", "tc=>1"],
+            "bad --bet-when",
+        ),
+        (["--tags", "0,0,0,-1,-1,-1,-1,2,2,0"], "belong to --strategy count"),
+        (["--bet", "banker-streak"], "no exact per-coup EV"),
+        (["--bet", "banker-streak:7", "--strategy", "flat"], "Banker Streak pay table"),
+        (["--bet", "nope"], "unknown bet"),
+        (["--cut-card", "500"], "cut card"),
+        (["--decks", "40"], "decks"),
+        (["--min-edge", "abc"], "minimum edge"),
+        (["--bet", "dragon-7", "--bet", "dragon-7"], "twice"),
+    ],
+)
 def test_cli_bad_input_is_one_line_exit_2(args, message):
     res = CliRunner().invoke(main, ["study", "--shoes", "5", *args])
     assert res.exit_code == 2, res.output
@@ -333,8 +414,16 @@ def test_big_tiger_count_jacobson_2024():
     # Jacobson, "Card Counting the Big Tiger Baccarat Side Bet" (advancedadvantageplay.com, 2024):
     # 8 decks, cut card 14, tags (0,0,-1,-1,-1,-2,1,2,2,0), true count >= 8: bet frequency
     # 3.536%, average edge 7.227%, 0.256 units per 100 hands (100,000,000 shoes).
-    r = S.run_study(bet_files=[BETS], bets=(), shoes=14000, seed=8, strategies=["count"], workers=2,
-                    tags="0,0,-1,-1,-1,-2,1,2,2,0", bet_when="tc>=8")
+    r = S.run_study(
+        bet_files=[BETS],
+        bets=(),
+        shoes=14000,
+        seed=8,
+        strategies=["count"],
+        workers=2,
+        tags="0,0,-1,-1,-1,-2,1,2,2,0",
+        bet_when="tc>=8",
+    )
     row = _row(r, "banker-three-card-6")
     _close(row.bet_frequency, 0.03536, 0.000005)
     _close(row.edge_when_betting, 0.07227, 0.000005)
@@ -348,8 +437,36 @@ def test_tie_on_7_count_jacobson_2022():
     # (1,0,0,0,0,0,-8,2,1,1), true count >= 4: bet frequency 22.4% (200,000,000 shoes).  His
     # average edge (11.8%) and win per 100 hands (2.65) come out a little lower than ours
     # (12.1%, 2.72): see the README's study section.
-    r = S.run_study(["egalite:7"], shoes=12000, seed=10, strategies=["count"], workers=2,
-                    tags="1,0,0,0,0,0,-8,2,1,1", bet_when="tc>=4")
+    r = S.run_study(
+        ["egalite:7"],
+        shoes=12000,
+        seed=10,
+        strategies=["count"],
+        workers=2,
+        tags="1,0,0,0,0,0,-8,2,1,1",
+        bet_when="tc>=4",
+    )
     row = _row(r, "egalite:7")
     _close(row.bet_frequency, 0.224, 0.0005)
     assert row.edge_when_betting is not None and 0.11 < row.edge_when_betting.value < 0.13
+
+
+def test_csv_is_data_that_pandas_loads():
+    import io
+
+    pd = pytest.importorskip("pandas")
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    out = CliRunner().invoke(main, ["study", "--bet", "dragon-7", "--shoes", "40", "--format", "csv"])
+    assert out.exit_code == 0, out.output
+    frame = pd.read_csv(io.StringIO(out.stdout))
+    results = frame[frame["table"] == "results"]
+    assert list(results["bet"]) == ["dragon-7"]
+    for key in ("units_per_shoe", "units_per_shoe_se", "units_per_shoe_ci95_low", "settings_decks"):
+        assert pd.api.types.is_numeric_dtype(frame[key]), key
+    doc = json.loads(
+        CliRunner().invoke(main, ["study", "--bet", "dragon-7", "--shoes", "40", "--format", "json"]).stdout
+    )
+    assert results["units_per_shoe"].iloc[0] == pytest.approx(doc["results"][0]["units_per_shoe"], rel=1e-12)

@@ -33,10 +33,16 @@ def test_registry_names():
     assert TABLEAUX["banker-under-5-when-player-stood"] is BANKER_UNDER_5_WHEN_PLAYER_STOOD
 
 
-@pytest.mark.parametrize("spelling, name", [
-    ("standard", "standard"), ("Standard", "standard"), ("  STANDARD ", "standard"),
-    ("banker_stands_on_6", "banker-stands-on-6"), ("Banker-Under-5-When-Player-Stood", VARIANTS[1]),
-])
+@pytest.mark.parametrize(
+    "spelling, name",
+    [
+        ("standard", "standard"),
+        ("Standard", "standard"),
+        ("  STANDARD ", "standard"),
+        ("banker_stands_on_6", "banker-stands-on-6"),
+        ("Banker-Under-5-When-Player-Stood", VARIANTS[1]),
+    ],
+)
 def test_find_tableau_by_name(spelling, name):
     assert find_tableau(spelling) is TABLEAUX[name]
 
@@ -91,8 +97,13 @@ def test_fingerprint_is_stable_across_processes():
     # The fingerprint keys the disk cache: it must not depend on hash randomisation.
     code = "from analyzer import TABLEAUX; print(' '.join(TABLEAUX[n].fingerprint for n in sorted(TABLEAUX)))"
     outs = {
-        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                       env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout.strip()
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+        ).stdout.strip()
         for seed in ("0", "1", "12345")
     }
     assert outs == {" ".join(TABLEAUX[n].fingerprint for n in sorted(TABLEAUX))}
@@ -124,11 +135,15 @@ BAD_FILES = [
     (_standard_with("naturals = [8, 9]", "naturals = [8, 10]"), ["natural", "10"]),
     (_standard_with("naturals = [8, 9]", "naturals = [8, 8]"), ["naturals", "twice"]),
     (_standard_with("naturals = [8, 9]", 'naturals = "8, 9"'), ["naturals", "list"]),
-    (_standard_with("player_draws = [0, 1, 2, 3, 4, 5]", "player_draws = [0, 1, 2, 3, 4, 5, 8]"),
-     ["player_draws", "8", "natural"]),
+    (
+        _standard_with("player_draws = [0, 1, 2, 3, 4, 5]", "player_draws = [0, 1, 2, 3, 4, 5, 8]"),
+        ["player_draws", "8", "natural"],
+    ),
     (_standard_with("player_draws = [0, 1, 2, 3, 4, 5]", "player_draws = [0, 1, true]"), ["player_draws"]),
-    (_standard_with("when_player_stood = [0, 1, 2, 3, 4, 5]", "when_player_stood = [0, 1.5]"),
-     ["when_player_stood"]),
+    (
+        _standard_with("when_player_stood = [0, 1, 2, 3, 4, 5]", "when_player_stood = [0, 1.5]"),
+        ["when_player_stood"],
+    ),
     (_standard_with("7 = []\n", ""), ["when_player_drew", "7"]),
     (_standard_with("7 = []", "7 = []\n8 = []"), ["8", "natural"]),
     (_standard_with("7 = []", "7 = []\nx = []"), ["when_player_drew", "'x'"]),
@@ -158,7 +173,7 @@ def test_unreadable_rules_files(tmp_path):
     with pytest.raises(RulesError, match="not a regular file"):
         find_tableau(str(tmp_path))
     binary = tmp_path / "binary.toml"
-    binary.write_bytes(b"name = \"\xff\"\n")
+    binary.write_bytes(b'name = "\xff"\n')
     with pytest.raises(RulesError, match="not UTF-8"):
         find_tableau(str(binary))
     huge = tmp_path / "huge.toml"
@@ -175,8 +190,12 @@ def test_rules_errors_are_analyzer_errors():
 
 
 def test_make_tableau_checks_its_rules():
-    good = {"naturals": (8, 9), "player_draws": range(6), "banker_when_player_stood": range(6),
-            "banker_when_player_drew": {t: STANDARD.banker_draws_on_third[t] for t in range(8)}}
+    good = {
+        "naturals": (8, 9),
+        "player_draws": range(6),
+        "banker_when_player_stood": range(6),
+        "banker_when_player_drew": {t: STANDARD.banker_draws_on_third[t] for t in range(8)},
+    }
     copy = make_tableau("copy", "a copy", **good)
     assert copy == dataclasses.replace(STANDARD, name="copy", title="a copy")
     with pytest.raises(RulesError, match="no entry for Banker total 7"):
@@ -211,11 +230,24 @@ def test_printed_table_of_play_follows_the_rules():
     lines = STANDARD.table_of_play()
     assert "Player draws on: 0, 1, 2, 3, 4, 5; stands on: 6, 7" in lines
     assert "Banker, when the Player stood, draws on: 0, 1, 2, 3, 4, 5" in lines
-    rows = {int(line.split("|")[0]): [part.strip() for part in line.split("|")[1:]]
-            for line in lines if line.strip()[:1].isdigit()}
+    rows = {
+        int(line.split("|")[0]): [part.strip() for part in line.split("|")[1:]]
+        for line in lines
+        if line.strip()[:1].isdigit()
+    }
     assert rows[3] == ["0, 1, 2, 3, 4, 5, 6, 7, 9", "8"]  # RULES.md, "Tableau", step 4
     assert rows[7] == ["never", "any"]
     assert rows[0] == ["any", "-"]
-    stands_on_6 = {int(line.split("|")[0]): line for line in BANKER_STANDS_ON_6.table_of_play()
-                   if line.strip()[:1].isdigit()}
+    stands_on_6 = {
+        int(line.split("|")[0]): line
+        for line in BANKER_STANDS_ON_6.table_of_play()
+        if line.strip()[:1].isdigit()
+    }
     assert "never" in stands_on_6[6]
+
+
+def test_a_missing_rules_file_is_named_as_a_missing_file(tmp_path):
+    with pytest.raises(RulesError, match="no such rules file"):
+        find_tableau(str(tmp_path / "mine.toml"))
+    with pytest.raises(RulesError, match="known rule sets are"):
+        find_tableau("no-such-rules")

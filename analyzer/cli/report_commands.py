@@ -48,8 +48,9 @@ def report_format(fmt: str | None, output: str | None) -> str:
     "--bet",
     "bet_specs",
     multiple=True,
-    metavar="NAME[:PARAM]",
-    help="A catalogue bet to report on (repeatable), e.g. banker, tie:9, dragon-7.",
+    metavar="NAME[:PARAM]|FILE:NAME",
+    help="A bet to report on (repeatable): a catalogue bet, e.g. banker, tie:9, dragon-7, or "
+    "FILE:NAME, the bet NAME of a TOML bet file.",
 )
 @click.option(
     "--bet-file",

@@ -185,7 +185,7 @@ def study(
     effect.  Example: ``punto-banco study --bet dragon-7 --shoes 100000 --strategy perfect``."""
     from analyzer.output.files import refuse_inputs
     from analyzer.output.render import provenance, render
-    from analyzer.studies.study import STUDY_TABLES, make_spec, study_json, study_tables
+    from analyzer.studies.study import STUDY_TABLES, make_spec, study_csv, study_json, study_tables
     from analyzer.studies.study import execute as run
     from analyzer.studies.study import plot as draw
 
@@ -233,6 +233,8 @@ def study(
     )
     if fmt == "json":
         text = study_json(result, meta)
+    elif fmt == "csv":
+        text = study_csv(result)
     else:
         text = render(study_tables(result, names, digits), fmt, digits, meta)
     if plot_file is not None:

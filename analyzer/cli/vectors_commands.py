@@ -50,7 +50,7 @@ from analyzer.output.vectors import DEFAULT_COUPS, DEFAULT_SEED, FORMATS, MAX_CO
     multiple=True,
     metavar="NAME[:PARAM]",
     help="Settle and price only this catalogue bet (repeatable); default: every catalogue bet, "
-    "which compiles for about a minute the first time (then the table cache serves it).",
+    "which compiles for 1.5 to 2.5 minutes the first time (then the table cache serves it).",
 )
 @click.option(
     "--coverage/--no-coverage",

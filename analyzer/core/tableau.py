@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -406,6 +407,8 @@ def find_tableau(spec: str | Tableau) -> Tableau:
     if key in TABLEAUX:
         return TABLEAUX[key]
     path = Path(spec)
+    if not path.exists() and (spec.lower().endswith(".toml") or "/" in spec or os.sep in spec):
+        raise RulesError(f"{spec}: no such rules file")
     if not path.exists():
         raise RulesError(
             f"unknown rules {spec!r}: known rule sets are {', '.join(TABLEAUX)}; or give a TOML rules file"

@@ -82,8 +82,10 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Ta
     """For each bet with one adjustable pay: the exact pay giving ``house_edge`` per coup (the
     bet's machine name as the data-only ``bet_name``)."""
     rows: list[tuple[Cell, ...]] = []
+    skipped: list[str] = []
     for bet in bets:
         if bet.adjustable is None or bet.payout_function is not None:
+            skipped.append(bet.title)
             continue
         line = bet.lines[bet.adjustable]
         try:
@@ -103,7 +105,14 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Ta
         Column("Pays now", "fraction", "pays_now"),
         Column("Pay for target", "both", "pay"),
     )
-    notes = ("'-': no positive pay gives that house edge, or the event cannot happen on this shoe.",)
+    notes: tuple[str, ...] = (
+        "'-': no positive pay gives that house edge, or the event cannot happen on this shoe.",
+    )
+    if skipped:
+        notes += (
+            "Not listed (no single adjustable pay line: several pays, or a payout function): "
+            f"{', '.join(skipped)}.",
+        )
     return Table("pays", f"Pays for a {what}: {shoe.describe()}", cols, tuple(rows), notes)
 
 
@@ -121,7 +130,9 @@ def practical_pay_table(
         try:
             near = practical_pays(bet, shoe, house_edge, tableau)
         except BetError:
-            continue
+            near = []
+        if not near:  # no positive pay gives that edge, or the event cannot happen on this shoe
+            rows.append((bet.title, bet.name, None, None, None, None))
         for p in near:
             rows.append((bet.title, bet.name, p.text, p.side, p.pays, p.house_edge))
     percent = fraction_text(house_edge * 100)
@@ -144,6 +155,7 @@ def practical_pay_table(
         "'X to 1' wins X per unit staked; 'X for 1' returns X, the stake included (a win of X - 1).",
         f"Practical pays: the quoted number X on a grid ({steps}); the nearest on each side of "
         "the target in each form.  A negative house edge is a player advantage.",
+        "'-': no positive pay gives that house edge, or the event cannot happen on this shoe.",
     )
     return Table(
         "practical-pays", f"Practical pays nearest {what}: {shoe.describe()}", cols, tuple(rows), notes

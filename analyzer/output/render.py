@@ -457,7 +457,7 @@ def render(
             headers=_headers(t),
             tablefmt=_TABLEFMT[fmt],
             disable_numparse=True,
-            colalign=_aligns(t),
+            colalign=_aligns(t) if rows else None,  # tabulate cannot align the columns of no rows
         )
         headings = {
             "markdown": f"### {t.title}",

@@ -1156,6 +1156,47 @@ def result_record(result: StudyResult, row: StrategyResult) -> dict[str, object]
     return out
 
 
+def _flat(prefix: str, value: object, out: dict[str, object]) -> None:
+    """``value`` as CSV fields: a mapping's keys joined with ``_``, an interval as ``_low`` and
+    ``_high``."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flat(f"{prefix}_{k}" if prefix else str(k), v, out)
+    elif isinstance(value, list | tuple) and len(value) == 2 and prefix.endswith("_ci95"):
+        out[f"{prefix}_low"], out[f"{prefix}_high"] = value
+    elif isinstance(value, list | tuple):
+        out[prefix] = " ".join(str(v) for v in value)
+    else:
+        out[prefix] = value
+
+
+def study_csv(result: StudyResult) -> str:
+    """The study as one long tidy CSV table that ``pandas.read_csv`` loads as it is: a ``table``
+    column (``results``, ``depth``, ``cut-card``), then the fields of :func:`study_json`'s
+    records, flattened (``units_per_shoe``, ``units_per_shoe_se``, ``units_per_shoe_ci95_low``,
+    ..., ``settings_decks``, ...); a field a table does not have is an empty cell."""
+    import csv
+    import io
+    import json
+
+    doc = json.loads(study_json(result))
+    rows: list[dict[str, object]] = []
+    for table, key in (("results", "results"), ("depth", "depth"), ("cut-card", "cut_card")):
+        for record in doc[key]:
+            flat: dict[str, object] = {"table": table}
+            _flat("", record, flat)
+            rows.append(flat)
+    fields: dict[str, None] = {}
+    for r in rows:
+        fields.update(dict.fromkeys(r))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(list(fields))
+    for r in rows:
+        writer.writerow(["" if r.get(f) is None else r[f] for f in fields])
+    return buf.getvalue()
+
+
 def study_json(result: StudyResult, meta: dict[str, object] | None = None) -> str:
     """The study as JSON: ``{"results": [...]}`` (one record per bet and strategy, see
     :func:`result_record`), with the EVs by depth, the cut-card effect and the settings."""
