@@ -130,7 +130,7 @@ def practical_pay_table(
         try:
             near = practical_pays(bet, shoe, house_edge, tableau)
         except BetError:
-            near = []
+            near = ()
         if not near:  # no positive pay gives that edge, or the event cannot happen on this shoe
             rows.append((bet.title, bet.name, None, None, None, None))
         for p in near:
