@@ -26,6 +26,7 @@ from analyzer.cli.common import (
     output_options,
     raw_csv_option,
     removed,
+    rules_inputs,
     shoe_check_options,
     shoe_options,
     tableau_of,
@@ -114,7 +115,7 @@ def verify(
     """
     from analyzer.output.files import refuse_inputs
 
-    refuse_inputs([output], [log, *bet_inputs(bet_specs, bet_files)])
+    refuse_inputs([output], [log, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     with known_bets(bet_choice(bet_specs, bet_files)):
         _verify(
             log,
@@ -328,7 +329,9 @@ def conform(
     from analyzer.checks.power import parse_fraction_option
     from analyzer.output.files import refuse_inputs
 
-    refuse_inputs([output], [observed, *bet_inputs(bet_specs, bet_files)])
+    refuse_inputs(
+        [output], [observed, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules, *against, *compare)]
+    )
     level = parse_alpha(alpha)
     tableau = tableau_of(rules)
     alternatives = [tableau_of(a) for a in against]

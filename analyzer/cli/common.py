@@ -8,6 +8,7 @@ import functools
 import shlex
 import sys
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -57,13 +58,14 @@ class OneLineErrors(click.Group):
         if not standalone_mode:
             return run(args, prog_name, complete_var, standalone_mode=False, **extra)
         OneLineErrors.debug = env_flag(DEBUG_ENV)
-        with signals_raise(), ascii_fallback():
+        with signals_raise(), ascii_fallback(), one_line_warnings():
             code = self._run(run, args, prog_name, complete_var, **extra)
         sys.exit(code)
 
     @staticmethod
     def _run(run: Callable[..., Any], *args: Any, **extra: Any) -> int:
         """Run the command; return its exit code, having said (at most) one line."""
+        INPUTS.clear()
         try:
             try:
                 code = run(*args, standalone_mode=False, **extra)
@@ -132,6 +134,22 @@ class OneLineErrors(click.Group):
         except BrokenPipeError:
             silence_stdout()
             raise click.exceptions.Exit(EXIT_PIPE) from None
+
+
+@contextlib.contextmanager
+def one_line_warnings() -> Any:
+    """While the block runs, a warning (say, the cache folder refused) is one line on standard
+    error, ``warning: ...``, not Python's two-line format naming a source line."""
+
+    def show(message: Any, *_: Any, **__: Any) -> None:
+        say(printable(f"warning: {message}"))
+
+    before = warnings.showwarning
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = before
 
 
 def refuse_repeats(command: click.Command, ctx: click.Context, args: Sequence[str]) -> None:
@@ -378,13 +396,24 @@ def bet_choice(
     return choose(specs, files, all_bets=all_bets, max_bets=max_bets or MAX_BETS_PER_FILE)
 
 
+#: Every file the running command reads (rules, bet files, logs): :func:`emit` refuses to write
+#: onto any of them, whichever option named it.  Reset at the start of each run.
+INPUTS: list[str] = []
+
+
+def note_inputs(paths: Sequence[str]) -> list[str]:
+    """Remember ``paths`` as inputs of the running command (see :data:`INPUTS`); returns them."""
+    INPUTS.extend(str(p) for p in paths)
+    return list(paths)
+
+
 def bet_inputs(specs: Sequence[str], files: Sequence[str]) -> list[str]:
     """The files a command reads bets from (--bet-file, and the FILE of each --bet FILE:NAME):
-    inputs that no output may overwrite."""
+    inputs that no output may overwrite (remembered in :data:`INPUTS`)."""
     from analyzer.bets.choice import split_file_spec
 
     picked = [split_file_spec(s) for s in specs]
-    return [*files, *(p[0] for p in picked if p is not None)]
+    return note_inputs([*files, *(p[0] for p in picked if p is not None)])
 
 
 def known_bets(choice: Any) -> Any:
@@ -407,11 +436,23 @@ def rules_option(func: FuncT) -> FuncT:
     )(func)
 
 
-def tableau_of(rules: str) -> Any:
-    """The tableau chosen by --rules."""
-    from analyzer.core.tableau import find_tableau
+def rules_inputs(*specs: str) -> list[str]:
+    """The rules files among ``specs`` (--rules, --against, --compare's comma-separated names):
+    inputs that no output may overwrite (remembered in :data:`INPUTS`)."""
+    from analyzer.core.tableau import TABLEAUX
 
-    return find_tableau(rules)
+    names = [n.strip() for spec in specs for n in spec.split(",") if n.strip()]
+    return note_inputs([n for n in names if n.lower().replace("_", "-") not in TABLEAUX])
+
+
+def tableau_of(rules: str) -> Any:
+    """The tableau chosen by --rules (a rules file is remembered as an input, :data:`INPUTS`)."""
+    from analyzer.core.tableau import TABLEAUX, find_tableau
+
+    tableau = find_tableau(rules)
+    if rules.strip().lower().replace("_", "-") not in TABLEAUX:
+        note_inputs([rules])
+    return tableau
 
 
 #: --decks / --shoe / --remove for commands that analyse a shoe (8 decks by default).
@@ -541,6 +582,9 @@ def removed(shoe: Any, remove: str | None) -> Any:
 
 def emit(text: str, output: str | None) -> None:
     """Print, or write ``output`` atomically (a temporary file renamed into place)."""
+    from analyzer.output.files import refuse_inputs
+
+    refuse_inputs([output], INPUTS)  # also standard output redirected onto an input
     if output is None:
         echo(text, nl=False)
         return

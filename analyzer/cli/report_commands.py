@@ -7,9 +7,11 @@ from pathlib import Path
 import click
 
 from analyzer.cli.common import (
+    INPUTS,
     DeckCounts,
     UsageProblem,
     WholeNumber,
+    bet_inputs,
     command_line,
     emit,
     guard,
@@ -145,8 +147,8 @@ def report(
         raise UsageProblem("name the bets to report on: --bet NAME (repeatable) or --bet-file FILE")
     chosen_format = report_format(fmt, output)
     tableau = tableau_of(rules)
-    rules_file = [rules] if Path(rules).suffix.lower() == ".toml" else []
-    refuse_inputs([output], [*bet_files, *rules_file])
+    inputs = [*bet_inputs(bet_specs, bet_files), *INPUTS]
+    refuse_inputs([output], inputs)
     edge = parse_amount(target_edge, "--target-edge") / 100
     bets = choose_bets(bet_specs, bet_files, max_bets=max_bets)
     info = provenance(command_line(), f"standard shoes of {decks_text(decks)}", tableau.describe())
@@ -157,5 +159,5 @@ def report(
         assert isinstance(text, str)
         emit(text, None)
         return
-    refuse_inputs(list(files), [*bet_files, *rules_file])
+    refuse_inputs(list(files), inputs)
     write_files({Path(k): v for k, v in files.items()})  # the report and its charts: all or nothing

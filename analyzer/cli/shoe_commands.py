@@ -15,6 +15,7 @@ from analyzer.cli.common import (
     emit,
     guard,
     output_options,
+    rules_inputs,
     rules_option,
     sweep_meta,
     sweep_shoe_options,
@@ -249,7 +250,7 @@ def bets(
     from analyzer.output.files import refuse_inputs
     from analyzer.output.render import context_of, render
 
-    refuse_inputs([output], bet_inputs(bet_specs, bet_files))
+    refuse_inputs([output], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     if list_only:
         given = [
             name

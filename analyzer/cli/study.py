@@ -16,6 +16,7 @@ from analyzer.cli.common import (
     command_line,
     emit,
     guard,
+    rules_inputs,
     rules_option,
     table_names_of,
     tableau_of,
@@ -189,7 +190,7 @@ def study(
     from analyzer.studies.study import execute as run
     from analyzer.studies.study import plot as draw
 
-    refuse_inputs([output, plot_file], bet_inputs(bet_specs, bet_files))
+    refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, STUDY_TABLES)
     same = (
         plot_file is not None

@@ -16,6 +16,7 @@ from analyzer.cli.common import (
     guard,
     meta,
     output_options,
+    rules_inputs,
     rules_option,
     shoe_options,
     table_names_of,
@@ -103,7 +104,7 @@ def symbolic(
     from analyzer.output.files import refuse_inputs
     from analyzer.studies.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE, symbolic_report
 
-    refuse_inputs([output], bet_inputs(bet_specs, bet_files))
+    refuse_inputs([output], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = [] if table_names.strip().lower() == "none" else table_names_of(table_names, ENGINE_TABLES)
     quantities = [q.strip().lower() for q in quantity_names.split(",") if q.strip()]
     quantities = list(QUANTITIES) if quantities == ["all"] else quantities
@@ -200,7 +201,7 @@ def eor(
     from analyzer.output.render import context_of, render
     from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables, plot_image
 
-    refuse_inputs([output, plot_file], bet_inputs(bet_specs, bet_files))
+    refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, EOR_TABLES)
     shoe = build_shoe(decks, shoe_text, remove)
     chosen = choose_bets(bet_specs, bet_files, all_bets)

@@ -1029,7 +1029,7 @@ def _on_dask(
     own = not isinstance(scheduler, Client)
     try:
         client: Any = Client(scheduler, timeout=30) if own else scheduler  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError) as exc:  # ValueError: a malformed address
         raise StudyError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
     try:
         futures = client.map(run_blocks, [spec] * len(tasks), tasks, pure=False)
