@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from analyzer import Bet, Reads, Shoe, find_bet, price
 from analyzer.core.coup import PLAYER_FIRST_TWO
+from analyzer.core.reads import BASE_FIELDS
 from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
 from analyzer.engine import cache
 from analyzer.engine import table as tables
@@ -386,3 +387,39 @@ def test_the_default_folder_is_never_relative_nor_in_the_root(tmp_path, env):
         assert not str(path).startswith("/.cache"), text
         assert not path.is_relative_to(tmp_path), text
     assert not (tmp_path / "relative").exists()
+
+
+VALUES = Reads.of(["winner", "player_total", "banker_total", "player_natural", "player_two_card_total",
+                   "player_cards"])
+
+
+def _flip_winner(doc):
+    for fields, _ in doc["records"]:
+        if fields[0] in ("player", "banker"):
+            fields[0] = "banker" if fields[0] == "player" else "player"
+            return
+    raise AssertionError("no record with a winner")
+
+
+def _natural_on_a_total_of_5(doc):
+    i, t = BASE_FIELDS.index("player_natural"), BASE_FIELDS.index("player_two_card_total")
+    for fields, _ in doc["records"]:
+        if fields[t] == 5:
+            fields[i] = True
+            return
+    raise AssertionError("no record with a two-card 5")
+
+
+@pytest.mark.parametrize("edit", [_flip_winner, _natural_on_a_total_of_5], ids=["winner", "natural"])
+def test_a_resigned_record_that_contradicts_itself_is_a_miss(folder, edit):
+    # A re-signed file whose records disagree with their own totals or the rules: the check of
+    # each record's coherence sees it (tallies moved within a composition cannot be seen without
+    # compiling again; the folder is refused when others may write it).
+    cold(VALUES, first_four=False)
+    path = the_file(folder)
+    data = path.read_bytes()
+    path.write_bytes(_resigned(data, edit))
+    key = tables.table_key(STANDARD, VALUES, False)
+    assert cache.load(key, STANDARD, VALUES, False) is None
+    cold(VALUES, first_four=False)
+    assert path.read_bytes() == data

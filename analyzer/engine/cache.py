@@ -272,6 +272,8 @@ def _decode(doc: Any, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
     if any(b == a for a, b in itertools.pairwise(term_start)):
         raise ValueError("a composition without terms")
     records = tuple(record_from_json(r) for r in doc["records"])
+    if not all(_coherent(r, tableau) for r in records):
+        raise ValueError("a record contradicts itself or the rules")
     comps, recs, tallies = doc["entries"]
     comps, recs, tallies = _ints(comps, len(cards)), _ints(recs, len(records)), _ints(tallies, None, 1)
     if not (len(comps) == len(recs) == len(tallies)) or any(
@@ -282,6 +284,28 @@ def _decode(doc: Any, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
         falls, subterms, tuple(factors), cards, term_start, term_factors, factor_start, term_mult, term_orbit
     )
     return CompiledTable(tableau.fingerprint, reads, first_four, program, records, comps, recs, tallies)
+
+
+def _coherent(record: Any, tableau: Tableau) -> bool:
+    """What a record carries agrees with itself and the rules: the winner with the final
+    totals, a natural with the two-card total, and a natural's hand with two cards.  (A file
+    forged by someone who may write the cache folder, and re-signed, can still pass: the
+    folder is refused when other users may write it.)"""
+    from analyzer.core.reads import FIELD_INDEX
+
+    f = record._fields
+    winner, pt, bt = f[FIELD_INDEX["winner"]], f[FIELD_INDEX["player_total"]], f[FIELD_INDEX["banker_total"]]
+    told = isinstance(pt, int) and isinstance(bt, int) and isinstance(winner, str)
+    if told and winner != ("player" if pt > bt else "banker" if bt > pt else "tie"):
+        return False
+    for side in ("player", "banker"):
+        natural, two = f[FIELD_INDEX[f"{side}_natural"]], f[FIELD_INDEX[f"{side}_two_card_total"]]
+        if isinstance(natural, bool) and isinstance(two, int) and natural != (two in tableau.naturals):
+            return False
+        cards = f[FIELD_INDEX[f"{side}_cards"]]
+        if natural is True and isinstance(cards, int) and cards != 2:
+            return False
+    return True
 
 
 def _sound(table: Any) -> bool:
