@@ -122,7 +122,7 @@ GROUP_FEATURES: dict[str, str] = {
     "suited": "true or false: every card of one suit",
     "flush": "true or false: every card of one suit",
     "straight_flush": "true or false",
-    "royal_flush": "true or false: a straight flush to the ace played high (Q-K-A, J-Q-K-A, 10-J-Q-K-A)",
+    "royal_flush": "true or false: a straight flush to the ace played high (A-K, Q-K-A, J-Q-K-A, ...)",
     "four_card_poker": "a Four Card Poker category of exactly four cards: " + ", ".join(FOUR_CARD_POKER),
     "one_colour": "true or false: every card of one colour",
     "colour": "red or black: every card of that colour (or a single position's colour)",
