@@ -122,7 +122,8 @@ def main() -> None:
         "print(time.perf_counter() - t)"
     )
     slow = []
-    for name in dict.fromkeys(b.name.partition(":")[0] for b in bets):
+    first = {b.name.partition(":")[0]: b.name for b in reversed(bets)}  # one spec per catalogue entry
+    for name in reversed(first.values()):
         done = subprocess.run(
             [sys.executable, "-c", code, name],
             capture_output=True,
