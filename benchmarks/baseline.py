@@ -8,7 +8,11 @@ it is what the compiled table is measured against (``bench_targets.py`` prints t
 
 from __future__ import annotations
 
-from analyzer.core.tableau import NATURALS, banker_draws, player_draws
+from analyzer.core.tableau import STANDARD
+
+NATURALS = STANDARD.naturals
+banker_draws = STANDARD.banker_draws
+player_draws = STANDARD.player_draws
 
 
 def _falling(x: int, m: int) -> int:

@@ -207,7 +207,7 @@ def batch_ev(
         for start in range(0, len(fast), step):
             rows = fast[start : start + step]
             weights = _weights(table, cnt, suited, rows, sizes)
-            counts = np.einsum("cs,ce->se", weights, tallies).astype(object)  # exact int64 (module doc)
+            counts = _event_counts(weights, tallies, max(sizes[s] for s in rows)).astype(object)
             for j, lo, hi, pay in zip(members, bounds[:-1], bounds[1:], pays, strict=True):
                 numerators[rows, j] = counts[:, lo:hi] @ pay
     # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
@@ -259,6 +259,18 @@ def _event_vectors(bet: Bet, table: CompiledTable) -> tuple[Any, list[int], int]
 
 
 _PLANS: dict[int, tuple[CompiledTable, VectorPlan]] = {}
+
+
+def _event_counts(weights: Any, tallies: Any, largest: int) -> Any:
+    """(shoes x events) counts: weights (compositions x shoes) times tallies (compositions x
+    events), exact.  Every weight and tally is a non-negative count and every partial sum is at
+    most the shoe's N!/(N-6)!, so when that is below 2**53 (shoes of at most 458 cards) the
+    float64 matrix product (BLAS) is exact whatever its summation order; beyond, int64 (exact
+    below 2**63, see the module docstring)."""
+    if denominator(largest) < 2**53:
+        exact = weights.T.astype(np.float64) @ tallies.astype(np.float64)
+        return exact.astype(np.int64)
+    return np.einsum("cs,ce->se", weights, tallies)
 
 
 def _weights(table: CompiledTable, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
