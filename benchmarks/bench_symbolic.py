@@ -26,8 +26,9 @@ def main() -> None:
 
     start = time.perf_counter()
     from analyzer.bets.catalogue import catalogue_bets
-    from analyzer.core.features import Level
-    from analyzer.engine.walk import compile_table
+    from analyzer.core.tableau import STANDARD
+    from analyzer.engine.pricing import ANALYSIS_READS
+    from analyzer.engine.table import compile_table
     from analyzer.studies.symbolic import (
         ENGINE_TABLES,
         bet_sections,
@@ -44,11 +45,9 @@ def main() -> None:
         return now
 
     t = step("import (sympy included)", start)
-    for level in Level:
-        compile_table(level, False)
-    t = step("compile the dealing tree (3 levels)" + (" [disk cache allowed]" if args.warm else ""), t)
-    for level in Level:
-        symbolic_distribution(level, False)
+    compile_table(STANDARD, ANALYSIS_READS)
+    t = step("compile the dealing tree (value level)" + (" [disk cache allowed]" if args.warm else ""), t)
+    symbolic_distribution()
     t = step("count polynomials (interpolate d = 1..7, check d = 8)", t)
     bets = catalogue_bets()
     sections = engine_sections(ENGINE_TABLES) + bet_sections(bets)

@@ -24,7 +24,6 @@ from analyzer.bets.catalogue import find_bet
 from analyzer.checks.verify import Verifier, amount_text, open_log, read_records
 from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import resolve
-from analyzer.core.features import features_of
 from analyzer.core.shoe import Shoe
 
 BETS = ("banker", "player", "tie")
@@ -48,10 +47,9 @@ def generate(path: Path, coups: int, seed: int, fmt: str) -> None:
                 rng.shuffle(shoe)
                 pos, shoe_no = 0, shoe_no + 1
             coup = resolve(shoe[pos:pos + 6])
-            cards = shoe[pos:pos + coup.cards_used]
-            pos += coup.cards_used
-            feats = features_of(coup)
-            paid = [amount_text(STAKE * b.payout(feats)) for b in bets]
+            cards = shoe[pos:pos + coup.cards_dealt]
+            pos += coup.cards_dealt
+            paid = [amount_text(STAKE * b.payout(coup)) for b in bets]
             text = " ".join(map(str, cards))
             p, b = " ".join(map(str, coup.player)), " ".join(map(str, coup.banker))
             if fmt == "csv":
