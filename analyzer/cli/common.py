@@ -439,18 +439,23 @@ def rules_option(func: FuncT) -> FuncT:
 def rules_inputs(*specs: str) -> list[str]:
     """The rules files among ``specs`` (--rules, --against, --compare's comma-separated names):
     inputs that no output may overwrite (remembered in :data:`INPUTS`)."""
+    names = [n.strip() for spec in specs for n in spec.split(",") if n.strip()]
+    return note_inputs([n for n in names if _names_a_file(n)])
+
+
+def _names_a_file(rules: str) -> bool:
+    """Whether a --rules value is a file (not a registered rule-set name, as find_tableau reads it)."""
     from analyzer.core.tableau import TABLEAUX
 
-    names = [n.strip() for spec in specs for n in spec.split(",") if n.strip()]
-    return note_inputs([n for n in names if n.lower().replace("_", "-") not in TABLEAUX])
+    return rules.strip().lower().replace("_", "-") not in TABLEAUX
 
 
 def tableau_of(rules: str) -> Any:
     """The tableau chosen by --rules (a rules file is remembered as an input, :data:`INPUTS`)."""
-    from analyzer.core.tableau import TABLEAUX, find_tableau
+    from analyzer.core.tableau import find_tableau
 
     tableau = find_tableau(rules)
-    if rules.strip().lower().replace("_", "-") not in TABLEAUX:
+    if _names_a_file(rules):
         note_inputs([rules])
     return tableau
 
