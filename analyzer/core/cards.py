@@ -30,10 +30,12 @@ class Rank(enum.Enum):
     QUEEN = "Q"
     KING = "K"
 
+    _index: int
+
     @property
     def index(self) -> int:
         """Position 0..12 in the order A, 2, ..., 9, T, J, Q, K."""
-        return RANKS.index(self)
+        return self._index
 
     @property
     def point(self) -> int:
@@ -60,10 +62,12 @@ class Suit(enum.Enum):
     DIAMONDS = "d"
     CLUBS = "c"
 
+    _index: int
+
     @property
     def index(self) -> int:
         """Position 0..3 in the order s, h, d, c."""
-        return SUITS.index(self)
+        return self._index
 
     @property
     def colour(self) -> Colour:
@@ -91,6 +95,9 @@ class Colour(enum.Enum):
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
 COLOURS: tuple[Colour, ...] = tuple(Colour)
+for _i, _member in enumerate(RANKS + SUITS):  # indices as plain attributes: the hot paths read them
+    _member._index = _i if isinstance(_member, Rank) else SUITS.index(_member)  # type: ignore[union-attr]
+del _i, _member
 _SYMBOLS = "\u2660\u2665\u2666\u2663"
 #: Point value of each rank, indexed like ``RANKS``.
 RANK_POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)

@@ -1,18 +1,28 @@
 """Exact EVs of bets on many shoes at once (numpy imported here, on first use).
 
-For each table a batch needs (:func:`analyzer.engine.pricing.table_reads`), every shoe's
-composition weights come from the vectorised weight algebra
-(:meth:`analyzer.engine.algebra.VectorPlan.weights_many`, int64), and each bet's event counts
-from one integer matrix product: weights (shoes x compositions) times the bet's event tallies
-(compositions x events).  Every event count is a number of ordered card sequences, at most
-N!/(N-6)!, so when that bound is below 2**63 (shoes of at most 1,448 cards) the int64
-arithmetic is exact whatever the summation order; a larger shoe is evaluated alone with
-Python integers.  The EV numerator, sum of pays x counts, is then formed in Python integers:
-equal bit for bit to pricing each shoe alone.
+Shoes are taken in chunks sized by a memory budget (:data:`MEMORY_BUDGET`), so a batch's memory
+does not grow with the number of shoes beyond its result.  For each chunk:
+
+* the value weights of every shoe (:mod:`analyzer.engine.values`, int64), once for all bets;
+* every bet's value part, for all bets at once: one matrix product, weights (shoes x value
+  compositions) times the value tallies (compositions x events);
+* for a bet that reads cards, its label part (:mod:`analyzer.engine.table`): its rows' counts
+  S (one more matrix product), S // D(R) per row, the leaves' label weights (the vectorised
+  weight algebra, :meth:`~analyzer.engine.algebra.VectorPlan.weights_many`) and their sums
+  per event.
+
+Every event count is a number of ordered card sequences, at most N!/(N-6)!, and so is every
+partial sum of a product above (the terms of a sum are counts of disjoint sets of sequences, of
+one sign), so when that bound is below 2**53 (shoes of at most 458 cards) the float64 matrix
+products (BLAS) are exact whatever their summation order, and below 2**63 (at most 1,448 cards)
+the int64 arithmetic is; a shoe beyond, or under 6 cards, is priced alone with Python integers.
+The EV numerator, sum of pays x counts, is then formed in Python integers: equal bit for bit to
+pricing each shoe alone.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,17 +33,28 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.bets.model import Bet
+from analyzer.core.cards import RANK_POINTS
 from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.algebra import VectorPlan, fits_int64, pool_sizes_many
-from analyzer.engine.evaluate import denominator, record_counts
-from analyzer.engine.pricing import SUITS_NEEDED, settlement, table_for, table_reads
-from analyzer.engine.table import CompiledTable
+from analyzer.engine.evaluate import denominator
+from analyzer.engine.pricing import Pricer, Settlement, settlement, table_for, table_reads
+from analyzer.engine.table import Table, bet_table
+from analyzer.engine.values import (
+    COMPOSITIONS,
+    counts_of,
+    falling_tables_array,
+    paddings_array,
+    weights_array,
+)
 from analyzer.errors import BetError, ShoeError
 
 MAX_CARDS = 6
-#: Shoes per vectorised step.
+#: The most shoes per vectorised step.
 CHUNK = 512
+#: Bytes a vectorised step may use (its arrays grow with the shoes in it and the tables'
+#: sizes): the chunk of shoes is chosen to stay within it.
+MEMORY_BUDGET = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -153,16 +174,19 @@ def batch_ev(
             rank-and-suit counts (As, Ah, Ad, Ac, 2s, ...; needed by bets that read suits), or a
             list of :class:`~analyzer.core.shoe.Shoe`.
         bets: the bets.
-        chunk: shoes per vectorised step (default :data:`CHUNK`).
+        chunk: the most shoes per vectorised step (default: as many as :data:`MEMORY_BUDGET`
+            allows, at most :data:`CHUNK`).
         tableau: the rules.
 
     Returns:
         :class:`BatchEV`, equal bit for bit to pricing each shoe alone
-        (``price(bet, shoe).ev``).
+        (``price(bet, shoe).ev``); its numerators take n x bets integers, the only memory that
+        grows with the number of shoes.
 
     Raises:
         ShoeError: a bad array (shape, negative or non-integer counts, a shoe under 4 cards).
-        BetError: a bet that reads suits on rank counts; a bad ``chunk``.
+        BetError: a bet that reads suits on rank counts; a bad ``chunk``; a card-level bet
+            whose compile exceeds the budget.
 
     >>> from analyzer.engine.pricing import price
     >>> from analyzer.bets.catalogue import find_bet
@@ -191,40 +215,27 @@ def batch_ev(
     if suited is None and any(b.reads.needs_suits for b in chosen):
         raise BetError("bets that read suits need the suits of the cards: give (n, 52) rank-and-suit counts")
     numerators = np.zeros((n, len(chosen)), dtype=object)
-    scales = [1] * len(chosen)
     fast = [s for s in range(n) if sizes[s] >= MAX_CARDS and fits_int64(sizes[s])]
-    fast_set = set(fast)
-    for reads, members in table_reads([b.reads for b in chosen], MAX_CARDS):
-        table = table_for(reads, MAX_CARDS, tableau)
-        vectors = [_event_vectors(chosen[j], table) for j in members]
-        for j, (_, _, scale) in zip(members, vectors, strict=True):
-            scales[j] = scale
-        # every member's events side by side: one matrix product per chunk of shoes
-        tallies = np.concatenate([v[0] for v in vectors], axis=1)
-        bounds = np.cumsum([0, *(v[0].shape[1] for v in vectors)])
-        pays = [np.asarray(v[1], dtype=object) for v in vectors]
-        step = chunk or CHUNK
+    plan = _plan(chosen, tableau, suited is not None) if fast else None
+    scales = list(plan.scales) if plan is not None else [1] * len(chosen)
+    if plan is not None:
+        step = min(chunk or CHUNK, plan.chunk)
         for start in range(0, len(fast), step):
             rows = fast[start : start + step]
-            weights = _weights(table, cnt, suited, rows, sizes)
-            counts = _event_counts(weights, tallies, max(sizes[s] for s in rows)).astype(object)
-            for j, lo, hi, pay in zip(members, bounds[:-1], bounds[1:], pays, strict=True):
-                numerators[rows, j] = counts[:, lo:hi] @ pay
+            counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows]).astype(object)
+            for j, (lo, hi) in enumerate(plan.slices):
+                numerators[rows, j] = counts[:, lo:hi] @ plan.pays[j]
     # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
+    fast_set = set(fast)
     for s in range(n):
         if s in fast_set:
             continue
         shoe = Shoe(
             tuple(int(x) for x in cnt[s]), None if suited is None else tuple(int(x) for x in suited[s])
         )
-        for reads, members in table_reads([b.reads for b in chosen], sizes[s]):
-            table = table_for(reads, sizes[s], tableau)
-            counts, _ = record_counts(table, shoe)
-            for j in members:
-                settled = settlement(chosen[j], table)
-                ints, scale = _scaled_pays(settled.keys)
-                numerators[s, j] = sum(c * ints[i] for c, i in zip(counts, settled.index, strict=True))
-                scales[j] = scale
+        for j, summary in enumerate(Pricer(shoe, tableau).summaries(chosen)):
+            numerators[s, j] = summary.first
+            scales[j] = summary.scale
     return BatchEV(chosen, numerators, tuple(scales), tuple(denominator(z) for z in sizes))
 
 
@@ -233,53 +244,116 @@ def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
     return [int(p * scale) for _, p in keys], scale
 
 
-_VECTORS: dict[tuple[int, int], tuple[Bet, CompiledTable, tuple[Any, list[int], int]]] = {}
+class _LabelPart:
+    """A card-level table's label part as arrays (see the module docstring)."""
+
+    def __init__(self, table: Table, settled: Settlement, offset: int) -> None:
+        ncomp = len(COMPOSITIONS)
+        self.rows = np.zeros((ncomp, len(table.row_read)), dtype=np.float64)
+        for r in range(len(table.row_read)):
+            for j in range(table.row_start[r], table.row_start[r + 1]):
+                self.rows[table.row_comp[j], r] += table.row_tally[j]
+        self.rows_int = self.rows.astype(np.int64)
+        self.row_mult = np.asarray([counts_of(c) for c in table.row_read], dtype=np.int64).reshape(-1, 10)
+        self.plan = VectorPlan(table.program, False, False)
+        self.needs_suits = table.needs_suits
+        self.leaf_row = np.asarray(table.leaf_row, dtype=np.intp)
+        self.leaf_comp = np.asarray(table.leaf_comp, dtype=np.intp)
+        self.leaf_mult = np.asarray(table.leaf_mult, dtype=np.int64)
+        cols = np.asarray(table.leaf_col, dtype=np.intp)
+        self.starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]]) if len(cols) else cols
+        self.events = offset + np.asarray(settled.index, dtype=np.intp)[cols[self.starts]] if len(cols) else cols
+        self.width = self.rows.shape[1] + len(table.program.cards) + len(self.leaf_row)
+
+    def add(self, out: Any, weights: Any, exact_float: bool, falls: Any, pools: Any, sizes: list[int]) -> None:
+        """Add the label part's event counts of a chunk of shoes to ``out`` (shoes x events)."""
+        if not len(self.leaf_row):
+            return
+        if exact_float:
+            s = (weights.astype(np.float64) @ self.rows).astype(np.int64)
+        else:
+            s = weights @ self.rows_int
+        d = np.ones_like(s)
+        for v in range(10):
+            d *= falls[:, v, :][:, self.row_mult[:, v]]
+        per = np.where(d > 0, s // np.maximum(d, 1), 0)
+        n = self.plan.weights_many(pools, sizes)
+        contrib = per[:, self.leaf_row] * self.leaf_mult * n[self.leaf_comp, :].T
+        np.add.at(out, (slice(None), self.events), np.add.reduceat(contrib, self.starts, axis=1))
 
 
-def _event_vectors(bet: Bet, table: CompiledTable) -> tuple[Any, list[int], int]:
-    """The bet's event tallies per composition (compositions x events, int64), its integer
-    pays per event and their scale (bounded cache per bet and table object)."""
-    key = (id(bet), id(table))
-    hit = _VECTORS.get(key)
-    if hit is not None and hit[0] is bet and hit[1] is table:
-        return hit[2]
-    settled = settlement(bet, table)
-    tallies = np.zeros((table.program.size, len(settled.keys)), dtype=np.int64)
-    events = np.asarray(settled.index, dtype=np.int64)[np.asarray(table.entry_record, dtype=np.int64)]
-    np.add.at(
-        tallies,
-        (np.asarray(table.entry_comp, dtype=np.int64), events),
-        np.asarray(table.tally, dtype=np.int64),
-    )
-    ints, scale = _scaled_pays(settled.keys)
-    if len(_VECTORS) > 1024:
-        _VECTORS.clear()
-    _VECTORS[key] = (bet, table, (tallies, ints, scale))
-    return tallies, ints, scale
+class _Plan:
+    """What a batch of ``bets`` needs, built once: the value tallies of every bet side by side
+    (value compositions x events), each card-level bet's label part, the bets' integer pays."""
+
+    def __init__(self, bets: Sequence[Bet], tableau: Tableau, suited: bool) -> None:
+        per_bet: list[tuple[Table, Settlement]] = [None] * len(bets)  # type: ignore[list-item]
+        values = [i for i, b in enumerate(bets) if not b.reads.sets]
+        for reads, members in table_reads([bets[i].reads for i in values], MAX_CARDS):
+            table = table_for(reads, MAX_CARDS, tableau)
+            for k in members:
+                per_bet[values[k]] = (table, settlement(bets[values[k]], table))
+        for i, bet in enumerate(bets):
+            if bet.reads.sets:
+                table = bet_table(tableau, bet, bet.reads.first_four_only, False)
+                if table.needs_suits and not suited:
+                    raise BetError(
+                        "bets that read suits need the suits of the cards: give (n, 52) rank-and-suit counts"
+                    )
+                per_bet[i] = (table, settlement(bet, table))
+        widths = [len(st.keys) for _, st in per_bet]
+        bounds = np.cumsum([0, *widths])
+        self.slices = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        events = int(bounds[-1])
+        self.value = np.zeros((len(COMPOSITIONS), events), dtype=np.float64)
+        self.labels: list[_LabelPart] = []
+        self.pays: list[Any] = []
+        scales = []
+        for (table, settled), (lo, _) in zip(per_bet, self.slices, strict=True):
+            cols = np.asarray(table.value_col, dtype=np.intp)
+            if len(cols):
+                where = lo + np.asarray(settled.index, dtype=np.intp)[cols]
+                np.add.at(self.value, (np.asarray(table.value_comp, dtype=np.intp), where),
+                          np.asarray(table.value_tally, dtype=np.float64))
+            if table.row_read:
+                self.labels.append(_LabelPart(table, settled, lo))
+            ints, scale = _scaled_pays(settled.keys)
+            self.pays.append(np.asarray(ints, dtype=object))
+            scales.append(scale)
+        self.value_int = self.value.astype(np.int64)
+        self.scales = tuple(scales)
+        per_shoe = 8 * 3 * (len(COMPOSITIONS) + events + sum(p.width for p in self.labels))
+        self.chunk = max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
+
+    def counts(self, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
+        """(shoes, events) int64 event counts of the shoes ``rows``."""
+        ranks = np.asarray(cnt[rows], dtype=np.int64)
+        values = np.zeros((len(rows), 10), dtype=np.int64)
+        for rank, v in enumerate(RANK_POINTS):
+            values[:, v] += ranks[:, rank]
+        falls = falling_tables_array(values)
+        weights = weights_array(falls, paddings_array(sizes))
+        exact_float = denominator(max(sizes)) < 2**53
+        if exact_float:
+            out = (weights.astype(np.float64) @ self.value).astype(np.int64)
+        else:
+            out = weights @ self.value_int
+        if self.labels:
+            cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
+            pools = pool_sizes_many(ranks, cards)
+            for part in self.labels:
+                part.add(out, weights, exact_float, falls, pools, sizes)
+        return out
 
 
-_PLANS: dict[int, tuple[CompiledTable, VectorPlan]] = {}
+_PLANS: OrderedDict[tuple[object, ...], tuple[tuple[Bet, ...], _Plan]] = OrderedDict()
 
 
-def _event_counts(weights: Any, tallies: Any, largest: int) -> Any:
-    """(shoes x events) counts: weights (compositions x shoes) times tallies (compositions x
-    events), exact.  Every weight and tally is a non-negative count and every partial sum is at
-    most the shoe's N!/(N-6)!, so when that is below 2**53 (shoes of at most 458 cards) the
-    float64 matrix product (BLAS) is exact whatever its summation order; beyond, int64 (exact
-    below 2**63, see the module docstring)."""
-    if denominator(largest) < 2**53:
-        exact = weights.T.astype(np.float64) @ tallies.astype(np.float64)
-        return exact.astype(np.int64)
-    return np.einsum("cs,ce->se", weights, tallies)
-
-
-def _weights(table: CompiledTable, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
-    hit = _PLANS.get(id(table))
-    if hit is None or hit[0] is not table:
-        hit = _PLANS[id(table)] = (table, VectorPlan(table.program, False, False))
-    plan = hit[1]
-    ranks = np.asarray(cnt[rows], dtype=np.int64)
-    cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
-    if cards is None and table.program.needs_suits:
-        raise BetError(SUITS_NEEDED)
-    return plan.weights_many(pool_sizes_many(ranks, cards), [sizes[s] for s in rows])
+def _plan(bets: tuple[Bet, ...], tableau: Tableau, suited: bool) -> _Plan:
+    key = (tuple(id(b) for b in bets), tableau.fingerprint, suited)
+    hit = _PLANS.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], bets, strict=True)):
+        hit = _PLANS[key] = (bets, _Plan(bets, tableau, suited))
+        if len(_PLANS) > 16:
+            _PLANS.popitem(last=False)
+    return hit[1]

@@ -45,6 +45,7 @@ threshold; otherwise the caller decides with the exact integers (:func:`exact_ev
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -59,7 +60,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.algebra import POOLS, Program, ShoeCounts, evaluate_scalar, falling
 from analyzer.engine.pricing import price, settlement, table_for, table_reads
-from analyzer.engine.table import CompiledTable, compile_table
+from analyzer.engine.table import Table, bet_table, compile_table
 
 MAX_CARDS = 6
 #: The unit roundoff of float64.
@@ -78,29 +79,114 @@ def gamma(n: int) -> float:
     return float(np.nextafter(x / (1 - x), np.inf))
 
 
-# -- what the engine's tables and programs hold (two storage layouts are accepted) ---------------
+# -- a table as the kernel takes it -------------------------------------------------------------
 
 
-def table_entries(table: CompiledTable) -> list[tuple[int, int, int]]:
-    """The table's entries as (composition, record, tally) triples."""
-    flat = getattr(table, "entry_comp", None)
-    if flat is not None:
-        records, tallies = getattr(table, "entry_record"), getattr(table, "tally")  # noqa: B009
-        return list(zip(flat, records, tallies, strict=True))
-    return list(getattr(table, "entries"))  # noqa: B009
+class KernelView:
+    """A compiled table (:mod:`analyzer.engine.table`) as one weight program over whole coups:
+    every composition weighs the coups it stands for on a shoe, labels, unread values and
+    padding included, and ``entries`` are (composition, column, tally).
+
+    The table's value part becomes one composition per value composition (prod_v falling(n_v,
+    m_v) times the padding); each leaf of its label part, one composition per composition of
+    its row: the leaf's labels (its composition in the table's program) times, per value,
+    falling(n_v - m_v, u_v) for the u_v unread cards of the row's composition beyond the m_v
+    read ones, times the padding -- the same count as (S / D(R)) x N(leaf), term by term.
+    """
+
+    def __init__(self, table: Table) -> None:
+        from analyzer.engine.algebra import POOL_INDEX
+        from analyzer.engine.values import COMPOSITIONS, counts_of
+
+        self.table = table
+        base = table.program
+        falls = list(base.falls)
+        fall_at = {f: i for i, f in enumerate(falls)}
+        subterms = list(base.subterms)
+        sub_at = {st: i for i, st in enumerate(subterms)}
+        factors = list(base.factors)
+        fac_at: dict[tuple[tuple[int, ...], bool, bool], int] = {f: i for i, f in enumerate(factors)}
+
+        def value_factor(v: int, shift: int, m: int) -> int:
+            fall = (POOL_INDEX[("v", v, -1)], shift, m)
+            if fall not in fall_at:
+                fall_at[fall] = len(falls)
+                falls.append(fall)
+            sub = (fall_at[fall],)
+            if sub not in sub_at:
+                sub_at[sub] = len(subterms)
+                subterms.append(sub)
+            fac = ((sub_at[sub],), False, False)
+            if fac not in fac_at:
+                fac_at[fac] = len(factors)
+                factors.append(fac)
+            return fac_at[fac]
+
+        comps: dict[tuple[object, ...], int] = {}
+        cards: list[int] = []
+        terms: list[list[tuple[tuple[int, ...], int, int]]] = []
+        entries: dict[tuple[int, int], int] = defaultdict(int)
+
+        def composition(key: tuple[object, ...], k: int, made: list[tuple[tuple[int, ...], int, int]]) -> int:
+            hit = comps.get(key)
+            if hit is None:
+                hit = comps[key] = len(cards)
+                cards.append(k)
+                terms.append(made)
+            return hit
+
+        for col, comp, t in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
+            k, coded = COMPOSITIONS[comp]
+            fids = tuple(value_factor(v, 0, m) for v, m in enumerate(counts_of(coded)) if m)
+            entries[(composition(("v", comp), k, [(fids, 1, 0)]), col)] += t
+        ts, fs, tf = base.term_start, base.factor_start, base.term_factors
+        for r, i, col, mult in zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True):
+            read = counts_of(table.row_read[r])
+            for j in range(table.row_start[r], table.row_start[r + 1]):
+                comp = table.row_comp[j]
+                key = ("l", i, comp)
+                if key not in comps:
+                    k, coded = COMPOSITIONS[comp]
+                    unread = tuple(
+                        value_factor(v, m, n - m) for v, (n, m) in enumerate(zip(counts_of(coded), read, strict=True)) if n > m
+                    )
+                    made = [
+                        (tuple(tf[fs[t] : fs[t + 1]]) + unread, base.term_mult[t], base.term_orbit[t])
+                        for t in range(ts[i], ts[i + 1])
+                    ]
+                    composition(key, k, made)
+                entries[(comps[key], col)] += table.row_tally[j] * mult
+        term_start = [0]
+        term_factors: list[int] = []
+        factor_start = [0]
+        term_mult: list[int] = []
+        term_orbit: list[int] = []
+        for made in terms:
+            for fids, m, orbit in made:
+                term_factors.extend(fids)
+                factor_start.append(len(term_factors))
+                term_mult.append(m)
+                term_orbit.append(orbit)
+            term_start.append(len(term_mult))
+        self.program = Program(
+            tuple(falls),
+            tuple(subterms),
+            tuple(factors),
+            tuple(cards),
+            tuple(term_start),
+            tuple(term_factors),
+            tuple(factor_start),
+            tuple(term_mult),
+            tuple(term_orbit),
+        )
+        self.entries = tuple((c, col, t) for (c, col), t in sorted(entries.items()) if t)
 
 
 def composition_terms(program: Program) -> list[tuple[int, list[tuple[tuple[int, ...], int]]]]:
     """Per composition: (cards drawn, [(factor indices, multiplicity), ...])."""
-    nested = getattr(program, "compositions", None)
-    if nested is not None:
-        return [(cards, [(tuple(f), n) for f, n in terms]) for cards, terms in nested]
-    ts: Sequence[int] = getattr(program, "term_start")  # noqa: B009 - either layout
-    fs: Sequence[int] = getattr(program, "factor_start")  # noqa: B009
-    tf: Sequence[int] = getattr(program, "term_factors")  # noqa: B009
-    mult: Sequence[int] = getattr(program, "term_mult")  # noqa: B009
+    ts, fs, tf, mult = program.term_start, program.factor_start, program.term_factors, program.term_mult
     out = []
-    for c, cards in enumerate(getattr(program, "cards")):  # noqa: B009
+    for c, cards in enumerate(program.cards):
         out.append((cards, [(tuple(tf[fs[t] : fs[t + 1]]), mult[t]) for t in range(ts[c], ts[c + 1])]))
     return out
 
@@ -130,7 +216,7 @@ class BetVector:
     """
 
     bet: Bet
-    table: CompiledTable
+    view: KernelView
     coef: tuple[int, ...]
     scale: int
     base: Fraction
@@ -139,17 +225,17 @@ class BetVector:
     max_offset: Fraction
 
     @classmethod
-    def of(cls, bet: Bet, table: CompiledTable) -> BetVector:
-        """Collapse ``bet`` over ``table`` (which must carry what the bet reads)."""
-        settled = settlement(bet, table)
+    def of(cls, bet: Bet, view: KernelView) -> BetVector:
+        """Collapse ``bet`` over ``view`` (its table must carry what the bet reads)."""
+        settled = settlement(bet, view.table)
         scale = lcm(*(p.denominator for _, p in settled.keys)) if settled.keys else 1
         pays = [int(p * scale) for _, p in settled.keys]
-        ncomp = len(composition_terms(table.program))
+        ncomp = len(view.program.cards)
         coef = [0] * ncomp
         total = [0] * ncomp
         by_event = [0] * len(pays)
-        for c, r, t in table_entries(table):
-            event = settled.index[r]
+        for c, col, t in view.entries:
+            event = settled.index[col]
             coef[c] += t * pays[event]
             total[c] += t
             by_event[event] += t
@@ -158,7 +244,7 @@ class BetVector:
         base = Fraction(base_int, scale)
         biggest = max((abs(p) for _, p in settled.keys), default=Fraction(0))
         offset = max((abs(p - base) for _, p in settled.keys), default=Fraction(0))
-        return cls(bet, table, tuple(coef), scale, base, sparse, biggest, offset)
+        return cls(bet, view, tuple(coef), scale, base, sparse, biggest, offset)
 
     def exact_numerator(self, counts: ShoeCounts, physical: int) -> tuple[int, int]:
         """(numerator, denominator) of the exact EV on the unseen cards ``counts`` when only
@@ -167,13 +253,31 @@ class BetVector:
         first-four) when ``physical`` < 6."""
         size = counts.size
         top = min(size, MAX_CARDS)
-        weights = evaluate_scalar(self.table.program, counts)
-        cards = [k for k, _ in composition_terms(self.table.program)]
+        weights = evaluate_scalar(self.view.program, counts)
+        cards = self.view.program.cards
         num = sum(c * w for c, w, k in zip(self.coef, weights, cards, strict=True) if k <= physical and c)
         return num, self.scale * falling(size, top)
 
 
-_TABLES: dict[tuple[str, str], CompiledTable] = {}
+_VIEWS: OrderedDict[tuple[int, bool], tuple[Table, KernelView]] = OrderedDict()
+
+
+def kernel_view(table: Table) -> KernelView:
+    """The :class:`KernelView` of ``table`` (kept for the last tables used)."""
+    key = (id(table), table.symmetric)
+    hit = _VIEWS.get(key)
+    if hit is None or hit[0] is not table:
+        hit = _VIEWS[key] = (table, KernelView(table))
+        if len(_VIEWS) > 64:
+            _VIEWS.popitem(last=False)
+    return hit[1]
+
+
+def _full_view(bet: Bet, tableau: Tableau) -> KernelView:
+    """The full-walk (not first-four) exact view that prices ``bet`` on any shoe."""
+    if bet.reads.sets:
+        return kernel_view(bet_table(tableau, bet, False, False))
+    return kernel_view(compile_table(tableau, bet.reads, False))
 
 
 def exact_ev(bet: Bet, cards52: Sequence[int], physical: int, tableau: Tableau = STANDARD) -> Fraction:
@@ -191,11 +295,8 @@ def exact_ev(bet: Bet, cards52: Sequence[int], physical: int, tableau: Tableau =
     ranks = [sum(cards52[4 * r : 4 * r + 4]) for r in range(13)]
     if physical >= MAX_CARDS:
         return price(bet, Shoe(tuple(ranks), tuple(cards52)), tableau).ev
-    key = (tableau.fingerprint, bet.reads.key)
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = compile_table(tableau, bet.reads, False)
-    num, den = BetVector.of(bet, table).exact_numerator(ShoeCounts.of(ranks, list(cards52)), physical)
+    view = _full_view(bet, tableau)
+    num, den = BetVector.of(bet, view).exact_numerator(ShoeCounts.of(ranks, list(cards52)), physical)
     return Fraction(num, den)
 
 
@@ -261,10 +362,10 @@ class EVKernel:
     unit staked, each within :attr:`bound` ``[b]`` of the exact EV.
     """
 
-    def __init__(self, table: CompiledTable, bets: Sequence[Bet]) -> None:
-        self.table = table
-        self.vectors = [BetVector.of(b, table) for b in bets]
-        program = table.program
+    def __init__(self, view: KernelView, bets: Sequence[Bet]) -> None:
+        self.view = view
+        self.vectors = [BetVector.of(b, view) for b in bets]
+        program = view.program
         self.columns = len(self.vectors)
         comps = composition_terms(program)
         nf = len(program.factors)
@@ -484,19 +585,29 @@ def _pool_matrix() -> FloatArray:
     return _MATRIX[0]
 
 
-_KERNELS: dict[tuple[int, tuple[int, ...]], tuple[CompiledTable, tuple[Bet, ...], EVKernel]] = {}
+_KERNELS: OrderedDict[tuple[int, tuple[int, ...]], tuple[KernelView, tuple[Bet, ...], EVKernel]] = OrderedDict()
 
 
 def kernels_for(bets: Sequence[Bet], tableau: Tableau = STANDARD) -> list[tuple[EVKernel, list[int]]]:
-    """The kernels that price ``bets`` on shoes of 6 cards or more (bets that read alike share
-    one), each with the indices of the bets it prices, in first-use order."""
+    """The kernels that price ``bets`` on shoe states of 6 cards or more (bets that read
+    values only share one; a bet that reads cards has its own, exact, since the states of a
+    walked shoe are depleted), each with the indices of the bets it prices, in first-use order."""
+    groups: list[tuple[KernelView, list[int]]] = []
+    values = [i for i, b in enumerate(bets) if not b.reads.sets]
+    for reads, members in table_reads([bets[i].reads for i in values], MAX_CARDS):
+        groups.append((kernel_view(table_for(reads, MAX_CARDS, tableau)), [values[k] for k in members]))
+    for i, bet in enumerate(bets):
+        if bet.reads.sets:
+            first_four = bet.reads.first_four_only
+            groups.append((kernel_view(bet_table(tableau, bet, first_four, False)), [i]))
     out = []
-    for reads, members in table_reads([b.reads for b in bets], MAX_CARDS):
-        table = table_for(reads, MAX_CARDS, tableau)
+    for view, members in sorted(groups, key=lambda g: g[1][0]):
         chosen = tuple(bets[i] for i in members)
-        key = (id(table), tuple(id(b) for b in chosen))
+        key = (id(view), tuple(id(b) for b in chosen))
         hit = _KERNELS.get(key)
-        if hit is None or hit[0] is not table or any(a is not b for a, b in zip(hit[1], chosen, strict=True)):
-            hit = _KERNELS[key] = (table, chosen, EVKernel(table, chosen))
+        if hit is None or hit[0] is not view or any(a is not b for a, b in zip(hit[1], chosen, strict=True)):
+            hit = _KERNELS[key] = (view, chosen, EVKernel(view, chosen))
+            if len(_KERNELS) > 64:
+                _KERNELS.popitem(last=False)
         out.append((hit[2], members))
     return out
