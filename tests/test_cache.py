@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import warnings
+import zlib
 from array import array
 from collections import OrderedDict
 from fractions import Fraction
@@ -191,7 +192,8 @@ def test_a_truncated_file_is_detected_and_replaced(folder, clean):
 
 def _parts(data):
     """(JSON header, arrays by name) of a cache file's body."""
-    _, _, body = data.partition(b"\n")
+    _, _, packed = data.partition(b"\n")
+    body = zlib.decompress(packed)
     size = int.from_bytes(body[:8], "little")
     head = json.loads(body[8 : 8 + size])
     region = body[8 + size :]
@@ -220,7 +222,7 @@ def _resigned(data, edit):
     if "arrays" in head:
         head["arrays"] = places
     text = json.dumps(head, separators=(",", ":")).encode()
-    body = len(text).to_bytes(8, "little") + text + b"".join(blobs)
+    body = zlib.compress(len(text).to_bytes(8, "little") + text + b"".join(blobs))
     return f"{cache.FORMAT} {cache._signed(key, body)}\n".encode() + body
 
 
@@ -295,6 +297,15 @@ def test_every_wrong_count_is_detected(folder, clean):
 def test_a_resigned_file_with_a_bad_structure_is_a_miss(folder, clean, edit):
     path, data = clean
     _replace_and_check(folder, path, _resigned(data, edit), data)
+
+
+def test_a_body_that_inflates_beyond_the_limit_is_a_miss(folder, clean, monkeypatch):
+    # a small file that decompresses to more than MAX_BYTES is refused before it is all read
+    path, data = clean
+    bomb = zlib.compress(b"\0" * (cache.MAX_BYTES + 1), 9)
+    path.write_bytes(f"{cache.FORMAT} {cache._signed(KEY, bomb)}\n".encode() + bomb)
+    assert cache.load(KEY, STANDARD) is None
+    assert printed() == clean_numbers()
 
 
 def test_a_file_of_another_version_is_a_miss(folder, clean, monkeypatch):
@@ -492,9 +503,9 @@ def test_the_folder_is_bounded_least_recently_used_first(folder, monkeypatch):
         p.write_bytes(b"x" * size)
         os.utime(p, (1000 + i, 1000 + i))
     tables._MEMORY.clear()
-    cold(symmetric=True)  # another table: written, and the folder trimmed to its limit
+    other = compile_table(STANDARD, Reads.of([], [{5}]), False)  # written, the folder trimmed to its limit
     left = sorted(folder.glob("table-*.pbt"))
-    assert the_file(folder, tables.bet_key(STANDARD, SUITED_PAIR, True, True)) in left
+    assert the_file(folder, other.key) in left
     assert sum(p.stat().st_size for p in left) <= size + 10 or len(left) == 1
     assert not any(p.exists() for p in old)
 

@@ -2,11 +2,11 @@
 
 A cache file holds one :class:`~analyzer.engine.table.Table`: a header line with a SHA-256
 digest over the table's key (analyser version, rules fingerprint, what it prices) and the body;
-the body is a small JSON header (the columns, the arrays' places) followed by little-endian
-int64 arrays, read without numpy (``array``) so that a command that prices one shoe never
-imports it.  Loading checks, in order: the folder and the file belong to this user and no one
-else can write them (as ssh does with its keys); the size (:data:`MAX_BYTES`); the digest,
-before anything is parsed; the header's structure and every index and offset; each record of a
+the body is zlib-compressed: a small JSON header (the columns, the arrays' places) followed by
+little-endian int64 arrays, read without numpy (``array``) so that a command that prices one
+shoe never imports it.  Loading checks, in order: the folder and the file belong to this user and no one
+else can write them (as ssh does with its keys); the size (:data:`MAX_BYTES`); the digest, before anything is
+decompressed or parsed; the decompressed size (at most :data:`MAX_BYTES` again); the header's structure and every index and offset; each record of a
 distribution agrees with itself and the rules; then the table's meaning: evaluated on a
 six-deck shoe its counts are non-negative and sum to 312!/306! (six copies of every card let
 every composition of at most six cards be dealt, so every tally weighs on the sum).  Any
@@ -22,7 +22,8 @@ recently are removed.
 
 The tables of the catalogue under the standard tableau ship inside the package
 (:data:`SHIPPED`, written by ``punto-banco tables``) and are checked the same way, except for
-ownership: they are part of the installed package.
+ownership: they are part of the installed package (``PUNTO_BANCO_SHIPPED_TABLES=off`` ignores
+them, to time a compile).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import sys
 import tempfile
 import time
 import warnings
+import zlib
 from array import array
 from fractions import Fraction
 from pathlib import Path
@@ -57,6 +59,8 @@ MAX_FOLDER_BYTES = 256 * 1024 * 1024
 STALE_SECONDS = 3600
 #: The folder of the tables that ship with the package.
 SHIPPED = Path(__file__).resolve().parent.parent / "tables"
+#: Environment variable that, set to ``off``, ignores the shipped tables (to time a compile).
+SHIPPED_ENV = "PUNTO_BANCO_SHIPPED_TABLES"
 _ARRAYS = (
     "value_col",
     "value_comp",
@@ -167,7 +171,7 @@ def load(key: str, tableau: Tableau) -> Any:
     """The table for ``key`` if a verified one exists (shipped, then the cache folder), else
     ``None``."""
     shipped = SHIPPED / file_name(key)
-    if shipped.is_file():
+    if os.environ.get(SHIPPED_ENV, "").strip().lower() not in ("off", "0", "no") and shipped.is_file():
         table = _read(shipped, key, tableau)
         if table is not None:
             return table
@@ -198,8 +202,8 @@ def _read(path: Path, key: str, tableau: Tableau) -> Any:
     if not sep or header != f"{FORMAT} {_signed(key, body)}".encode():
         return None  # damaged, truncated, or another version's file
     try:
-        table = decode(body, key, tableau)
-    except (ValueError, TypeError, KeyError, IndexError, RecursionError, AssertionError, OverflowError):
+        table = decode(_inflate(body), key, tableau)
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError, AssertionError, OverflowError, zlib.error):
         return None
     return table if sound(table) else None
 
@@ -239,9 +243,18 @@ def store(table: Any) -> None:
 
 
 def encode_file(table: Any) -> bytes:
-    """The whole file of a table: the signed header line and the body."""
-    body = encode(table)
+    """The whole file of a table: the signed header line and the compressed body."""
+    body = zlib.compress(encode(table), 6)
     return f"{FORMAT} {_signed(table.key, body)}\n".encode() + body
+
+
+def _inflate(body: bytes) -> bytes:
+    """The decompressed body, at most :data:`MAX_BYTES` (a larger one is refused, not read)."""
+    unpack = zlib.decompressobj()
+    out = unpack.decompress(body, MAX_BYTES)
+    if unpack.unconsumed_tail or not unpack.eof or unpack.unused_data:
+        raise ValueError("bad compressed body")
+    return out
 
 
 def _remove_stale(folder: Path) -> None:
@@ -497,8 +510,11 @@ def sound(table: Any) -> bool:
     tally weighs on the sum; on one deck a composition holding two identical cards weighs 0,
     and a wrong tally there would pass unseen."""
     from analyzer.core.shoe import Shoe
-    from analyzer.engine.evaluate import _scalar_counts, _Shoe
+    from analyzer.engine.evaluate import _scalar_counts, _Shoe, _vector_counts
     from analyzer.engine.values import falling
 
-    counts = _scalar_counts(table, _Shoe(Shoe.from_suited_counts([6] * 52), vector=False))
-    return all(c >= 0 for c in counts) and sum(counts) == falling(312, 6)
+    # with numpy already imported (most commands), its evaluation is the quicker check
+    memo = _Shoe(Shoe.from_suited_counts([6] * 52), vector="numpy" in sys.modules)
+    counts = (_vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo))
+    values = counts if isinstance(counts, list) else counts.tolist()
+    return all(c >= 0 for c in values) and sum(values) == falling(312, 6)

@@ -24,20 +24,24 @@ draws of distinct cards of one value, at most N**6 < 2**63 for N <= 1,448 cards)
 converted to float64; everything after is float64, with this bound (u = 2**-53, the unit
 roundoff, gamma_n = n u / (1 - n u)):
 
-    |EV_float - EV| <= gamma_D * P,    P = max |pay| over the bet's events (units per unit staked)
+    |EV_float - EV| <= gamma_D * P,    P = 3 max |pay - base| + max |pay| (units per unit staked)
 
-where D counts the roundings on the path of any one summand: one per factor conversion, one per
-multiplication of a G or E product, one for the coefficient's conversion (exact below 2**53),
+where D counts the roundings on the path of any one summand: one per factor conversion (a factor is
+computed exactly in int64 first: it counts ordered draws of cards of one value, at most N**6 <
+2**63), one per multiplication of a G or E product, one for the coefficient's conversion (exact below 2**53),
 one for M x G and the (at most) n_g - 1 additions of the matrix product (any summation order,
-with or without FMA), one for x E, the additions of the outer sum over every block, and three
+with or without FMA), one for x E, the additions of its block's outer sum and of the blocks, and three
 for the division by L * N!/(N-6)! (its conversion, the product, the quotient).  The bound
 follows from the standard model fl(a op b) = (a op b)(1 + d), |d| <= u, applied along each
 summand (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1 and §4.2):
 every summand is a product of non-negative factors times coef, so the computed sum is
 ``sum_i x_i (1 + theta_i)`` with ``|theta_i| <= gamma_D``, and the error is at most
-``gamma_D * sum_i |x_i| = gamma_D * A``, with ``A = sum_c |coef_c| w_c <= max|pay_int| *
-N!/(N-6)!`` (every ordered 6-card sequence ends in exactly one record).  :attr:`EVKernel.bound`
-is gamma_D * P per column, about 1e-13 x P for the catalogue's tables.  A decision (EV above a
+``gamma_D * sum_i |x_i| = gamma_D * A``, with ``A = sum_c |sparse_c| w_c <= 3 max|pay_int -
+base_int| * N!/(N-6)!`` (:class:`BetVector`: the value compositions count every ordered 6-card
+sequence once; a leaf of a table's label part counts its sequences for its event and takes them
+back from its row's "rest" event, a pay difference of at most twice the largest offset); the
+conversion of the base and the final roundings add at most gamma_D * max |pay|.
+:attr:`EVKernel.bound` is gamma_D * P per column, about 1e-13 x P for the catalogue's tables.  A decision (EV above a
 threshold) may be taken on the float only when the float is farther than the bound from the
 threshold; otherwise the caller decides with the exact integers (:func:`exact_ev`).
 """
@@ -399,7 +403,12 @@ class EVKernel:
         self.split = best[1]
         self._build(keys, coefs, factor_value)
         self.base = np.asarray([float(v.base) for v in self.vectors], dtype=np.float64)
-        self.bound = tuple(gamma(self.rounding_depth) * float(v.max_offset + v.max_pay) for v in self.vectors)
+        # A = sum |sparse| x weight <= 3 x max_offset x N!/(N-6)!: the value compositions count
+        # every sequence once, and a leaf's composition, counted for its event and taken back
+        # from the row's "rest" event, at most once more with |pay - pay'| <= 2 x max_offset
+        self.bound = tuple(
+            gamma(self.rounding_depth) * float(3 * v.max_offset + v.max_pay) for v in self.vectors
+        )
 
     def _index_program(self, program: Program) -> None:
         """Index arrays for the factor rows: (pool, shift) pairs and their falling factorials,
@@ -410,7 +419,7 @@ class EVKernel:
         self.pools = np.asarray(pools, dtype=np.intp)
         pool_at = {p: i for i, p in enumerate(pools)}
         self.pair_pool = np.asarray([pool_at[p] for p, _ in pairs], dtype=np.intp)
-        self.pair_shift = np.asarray([sh for _, sh in pairs], dtype=np.float64)
+        self.pair_shift = np.asarray([sh for _, sh in pairs], dtype=np.int64)
         self.depth_m = max((m for _, _, m in program.falls), default=0)
         stride = self.depth_m + 1
         self.fall_at = np.asarray([where[(p, sh)] * stride + m for p, sh, m in program.falls], dtype=np.intp)
@@ -426,9 +435,8 @@ class EVKernel:
         for subterms, _, _ in program.factors:
             starts.append(len(order))
             order.extend(subterms)
-            cards = sum(program.falls[i][2] for i in program.subterms[subterms[0]])
-            # the falls' products and the subterms' products (cards - 1), the sum of subterms
-            self.factor_roundings.append(max(cards - 1, 0) + len(subterms) - 1)
+            # computed exactly in int64, then converted: one rounding
+            self.factor_roundings.append(1)
         self.fac_sub = np.asarray(order, dtype=np.intp)
         self.fac_start = np.asarray(starts, dtype=np.intp)
         self.single = len(order) == len(starts)
@@ -486,13 +494,14 @@ class EVKernel:
                     np.ascontiguousarray(dense.reshape(hi - lo, -1).T),
                 )
             )
-            outer += len(rows)
+            outer = max(outer, len(rows))
             widest = max(widest, hi - lo)
         self.blocks = blocks
         self.cells = sum(b.m.size for b in blocks)
         # roundings along one summand (module docstring): the conversions of its factors and
         # padding, the multiplications of its G and E products and of the padding, the
-        # coefficient, M x G and the matrix product's additions, x E, the outer additions
+        # coefficient, M x G and the matrix product's additions, x E, the outer additions (a
+        # summand passes through the additions of its own block's rows, then the blocks' sum)
         # (every block's rows and the blocks), the division
         rounds = self.factor_roundings
         factors = max(
@@ -508,16 +517,19 @@ class EVKernel:
     def factor_rows(self, cards52: IntArray) -> tuple[FloatArray, FloatArray]:
         """(factors + 3 paddings, states) float64 rows and the denominators N!/(N-6)! per state
         (float64), with the roundings counted in :attr:`rounding_depth`."""
-        counts = np.asarray(cards52, dtype=np.float64)
+        exact = np.asarray(cards52, dtype=np.int64)
+        counts = exact.astype(np.float64)
         n = counts.shape[0]
-        sizes = _pool_matrix()[self.pools] @ counts.T  # (pools used, states), exact small integers
-        x = np.maximum(sizes[self.pair_pool] - self.pair_shift[:, None], 0.0)  # falling(<0, m) = 0
+        # factors exactly in int64 (each counts ordered draws of cards of one value: at most N**6),
+        # then one rounding each, to float64
+        sizes = _pool_matrix_int()[self.pools] @ exact.T  # (pools used, states)
+        x = np.maximum(sizes[self.pair_pool] - self.pair_shift[:, None], 0)  # falling(<0, m) = 0
         stride = self.depth_m + 1
-        cum = np.empty((len(self.pair_pool), stride, n), dtype=np.float64)
-        cum[:, 0] = 1.0
+        cum = np.empty((len(self.pair_pool), stride, n), dtype=np.int64)
+        cum[:, 0] = 1
         for i in range(1, stride):
             np.multiply(cum[:, i - 1], x - (i - 1), out=cum[:, i])
-        fall = np.ones((len(self.fall_at) + 1, n), dtype=np.float64)
+        fall = np.ones((len(self.fall_at) + 1, n), dtype=np.int64)
         fall[:-1] = cum.reshape(-1, n)[self.fall_at]
         sub = fall[self.sub_cols[0]]
         for col in self.sub_cols[1:]:
@@ -571,6 +583,14 @@ class EVKernel:
 
 
 _MATRIX: list[FloatArray] = []
+_MATRIX_INT: list[IntArray] = []
+
+
+def _pool_matrix_int() -> IntArray:
+    """:func:`_pool_matrix` as int64, for exact pool sizes."""
+    if not _MATRIX_INT:
+        _MATRIX_INT.append(_pool_matrix().astype(np.int64))
+    return _MATRIX_INT[0]
 
 
 def _pool_matrix() -> FloatArray:

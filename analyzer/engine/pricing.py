@@ -491,8 +491,10 @@ class Pricer:
     True
     """
 
-    def __init__(self, shoe: Shoe, tableau: Tableau = STANDARD, values: Reads | None = None) -> None:
-        """``values``: read value-level bets at least this finely (see :func:`table_reads`)."""
+    def __init__(self, shoe: Shoe, tableau: Tableau = STANDARD, values: Reads | None = ANALYSIS_READS) -> None:
+        """``values``: read value-level bets at least this finely (see :func:`table_reads`); by
+        default the analysis table's reads, which every catalogue bet on values fits: they all
+        share one table (which ships with the package), and one evaluation per shoe."""
         self.shoe = _check_shoe(shoe)
         self.tableau = _check_tableau(tableau)
         self.values = values

@@ -38,7 +38,7 @@ from typing import Any
 
 from analyzer.bets.model import Bet
 from analyzer.core.coup import Coup
-from analyzer.core.reads import Reads
+from analyzer.core.reads import Reads, SuitDetail
 from analyzer.core.tableau import Tableau
 from analyzer.engine.algebra import Program, ProgramBuilder
 from analyzer.engine.explore import MIXED, PENDING, Budget, Explorer, Row, State
@@ -180,6 +180,7 @@ def compile_table(tableau: Tableau, reads: Reads, first_four: bool = False, symm
     """
     if first_four and not reads.first_four_only:
         raise ValueError("internal: a first-four table for reads that look past the first four cards")
+    symmetric = symmetric and names_suits(reads)
     key = records_key(tableau, reads, first_four, symmetric)
     return _remember(key, lambda: build_records(tableau, reads, first_four, symmetric), key, tableau)
 
@@ -194,9 +195,16 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
     """
     if first_four and not bet.reads.first_four_only:
         raise ValueError("internal: a first-four table for a bet that looks past the first four cards")
+    symmetric = symmetric and names_suits(bet.reads)  # otherwise the two tables are one
     key = _memory_key(tableau, bet, first_four, symmetric)
     disk = bet_key(tableau, bet, first_four, symmetric)
     return _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau)
+
+
+def names_suits(reads: Reads) -> bool:
+    """True when ``reads`` names suits or colours: only then do a symmetric table (for shoes
+    whose suits are alike) and an exact one differ."""
+    return reads.suits in (SuitDetail.SUIT, SuitDetail.COLOUR, SuitDetail.ONE_SUIT_NAMED, SuitDetail.ONE_COLOUR_NAMED)
 
 
 def max_records() -> int:
