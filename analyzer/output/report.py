@@ -30,6 +30,7 @@ import dataclasses
 import html
 import io
 import os
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -540,7 +541,8 @@ def render_markdown(
         tables = report_tables(report, section)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
         if charts is not None and i in charts:
-            parts.append(f"![Effects of removal: {_md_escape(bet.title)}]({charts[i]})")
+            link = urllib.parse.quote(charts[i], errors="surrogateescape")  # a space would end it
+            parts.append(f"![Effects of removal: {_md_escape(bet.title)}]({link})")
         else:
             parts.append(f"*{_md_escape(note)}*")
         formulas = "\n".join(
@@ -904,13 +906,23 @@ def _regular_target(output: str) -> bool:
     return not real.exists() or real.is_file()
 
 
+def chart_paths(fmt: str, output: str | None, count: int) -> list[str]:
+    """The chart files that :func:`report_files` writes beside a report of ``count`` bets in
+    ``fmt`` to ``output``: one PNG per bet (:func:`chart_name`) for a Markdown report written to
+    a regular file, else none.  These are files the user did not name: the command line creates
+    them new and refuses to replace any (:func:`analyzer.output.files.refuse_existing`)."""
+    if fmt != "markdown" or output is None or not _regular_target(output):
+        return []
+    return [str(Path(output).with_name(chart_name(output, i))) for i in range(count)]
+
+
 def report_files(
     report: GameMathReport, fmt: str, output: str | None, digits: int = 10
 ) -> dict[str, str | bytes]:
     """What to write for ``report`` in ``fmt`` (:data:`REPORT_FORMATS`): path -> content.
     ``output`` is the report's path, or ``None`` for standard output (then the one key is
     ``""``).  A Markdown report written to a regular file gets one PNG chart per bet beside it
-    (:func:`chart_name`; none without matplotlib, and the report says so).
+    (:func:`chart_paths`; none without matplotlib, and the report says so).
 
     Raises:
         FormatError: an unknown format, bad ``digits``, or xlsx without an output file.
@@ -928,14 +940,13 @@ def report_files(
     files: dict[str, str | bytes] = {}
     names: dict[int, str] = {}
     missing = None
-    if output is not None and _regular_target(output):
-        for i in range(len(report.bets)):
-            png = chart_png(report, i)
-            if png is None:
-                missing = CHART_MISSING
-                names.clear()
-                files.clear()
-                break
-            names[i] = chart_name(output, i)
-            files[str(Path(output).with_name(names[i]))] = png
+    for i, path in enumerate(chart_paths(fmt, output, len(report.bets))):
+        png = chart_png(report, i)
+        if png is None:
+            missing = CHART_MISSING
+            names.clear()
+            files.clear()
+            break
+        names[i] = Path(path).name
+        files[path] = png
     return {key: render_markdown(report, digits, names, missing), **files}

@@ -1388,13 +1388,30 @@ def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digit
     return tables
 
 
-def plot(result: StudyResult, path: str) -> None:
-    """Draw the mean exact EV (with its 5-95% band) and P(EV > 0) by depth, per bet, into
-    ``path`` (PNG, SVG or PDF by its extension; needs matplotlib, the ``plot`` extra).
+#: The image formats of ``--plot``, by the file name's extension.
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot_format(path: str) -> str:
+    """The image format that ``path``'s extension names (:data:`PLOT_FORMATS`).
 
     Raises:
-        StudyError: matplotlib is missing, or the file cannot be written.
+        StudyError: another extension (checked before the study runs).
     """
+    fmt = os.path.splitext(str(path))[1].lower().lstrip(".")
+    if fmt not in PLOT_FORMATS:
+        raise StudyError(f"bad plot file {str(path)!r}: the name must end in .png, .svg or .pdf")
+    return fmt
+
+
+def plot_image(result: StudyResult, path: str) -> bytes:
+    """The chart of :func:`plot` as the bytes of a PNG, SVG or PDF file, in the format that
+    ``path``'s extension names (nothing is written).
+
+    Raises:
+        StudyError: matplotlib is missing, or the extension names no such format.
+    """
+    fmt = plot_format(path)
     try:
         import matplotlib
 
@@ -1402,6 +1419,8 @@ def plot(result: StudyResult, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise StudyError("--plot needs matplotlib: pip install 'punto-banco-analyzer[plot]'") from None
+    import io
+
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     for name in dict.fromkeys(r.bet for r in result.depth):
         rows = [r for r in result.depth if r.bet == name]
@@ -1422,9 +1441,23 @@ def plot(result: StudyResult, path: str) -> None:
     top.legend()
     s = result.spec
     top.set_title(f"{s.shoes:,} shoes, {s.dealing.decks} decks, cut card {s.dealing.cut_card}")
+    image = io.BytesIO()
     try:
-        fig.savefig(path)
-    except (OSError, ValueError) as exc:
-        raise StudyError(f"cannot write the plot {path!r}: {exc}") from None
+        fig.savefig(image, format=fmt)
     finally:
         plt.close(fig)
+    return image.getvalue()
+
+
+def plot(result: StudyResult, path: str) -> None:
+    """Draw the mean exact EV (with its 5-95% band) and P(EV > 0) by depth, per bet, into
+    ``path`` (PNG, SVG or PDF by its extension; needs matplotlib, the ``plot`` extra), written
+    atomically (a temporary file renamed into place, as every output).
+
+    Raises:
+        StudyError: matplotlib is missing, or the extension names no such format.
+        OutputError: the file cannot be written.
+    """
+    from analyzer.output.files import write_files
+
+    write_files({path: plot_image(result, path)})
