@@ -11,6 +11,7 @@ import click
 
 from analyzer.cli.common import (
     UsageProblem,
+    WholeNumber,
     bet_inputs,
     bet_options,
     command_line,
@@ -66,7 +67,7 @@ from analyzer.cli.common import (
 )
 @click.option(
     "--initial-count",
-    type=int,
+    type=WholeNumber(None),
     default=0,
     show_default=True,
     help="Running count at the start of each shoe (before the shown card).",

@@ -20,11 +20,11 @@ import functools
 import hashlib
 import json
 import os
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from analyzer.core.tomltext import load_toml
 from analyzer.errors import RulesError
 
 TOTALS = range(10)
@@ -274,12 +274,7 @@ def parse_tableau(text: str, where: str = "rules") -> Tableau:
     Raises:
         RulesError: not TOML, unknown or missing keys, bad values; the message names ``where``.
     """
-    try:
-        doc = tomllib.loads(text.removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{where}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise RulesError(f"{where}: nested too deeply to be a rules file") from None
+    doc = load_toml(text, where, RulesError, "rules file")
     allowed = {"name", "title", "source", "naturals", "player_draws", "banker"}
     for key in doc:
         if key not in allowed:

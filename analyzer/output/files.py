@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import re
 import shutil
@@ -41,7 +42,7 @@ import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from analyzer.errors import OutputError as OutputError  # re-exported: its old home
 from analyzer.text import ASCII_FALLBACK
@@ -265,15 +266,62 @@ def _write_new(path: Path, content: str | bytes, mode: int) -> None:
         fh.write(_encoded(content))
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte of ``data`` is taken (a pipe takes part of a large write
+    when its reader goes away; the next write then raises ``BrokenPipeError``)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def _write_descriptor(fd: int, data: bytes) -> None:
     """Write all of ``data`` to an open descriptor (standard output first flushed)."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError, AttributeError):
             if stream.fileno() == fd:
                 stream.flush()
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+    _write_all(fd, data)
+
+
+#: Special files are opened to append: a device or FIFO is never truncated.
+_SPECIAL_FLAGS = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOCTTY", 0)
+
+
+class _Sink(io.TextIOBase):
+    """Text streamed into an open descriptor that this object owns (a pipe, a FIFO, a device):
+    UTF-8 with the ASCII fallback, gathered up to 64 KiB and then written with ``os.write``
+    until every byte is taken.  (A buffered file object ignores a short write into a pipe
+    whose reader went away, and drops the rest silently.)"""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._parts: list[bytes] = []
+        self._size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        data = _encoded(text)
+        self._parts.append(data)
+        self._size += len(data)
+        if self._size >= 1 << 16:
+            self.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._parts:
+            data, self._parts, self._size = b"".join(self._parts), [], 0
+            _write_all(self._fd, data)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            super().close()  # flushes
+        finally:
+            os.close(self._fd)
 
 
 def _write_special(target: _Target, content: str | bytes) -> None:
@@ -289,8 +337,11 @@ def _write_special(target: _Target, content: str | bytes) -> None:
             _write_descriptor(target.fd, data)
         else:
             assert target.path is not None
-            with open(target.path, "ab") as fh:  # a FIFO, a device: append mode never truncates
-                fh.write(data)
+            fd = os.open(target.path, _SPECIAL_FLAGS)  # a FIFO, a device: append, never truncate
+            try:
+                _write_all(fd, data)
+            finally:
+                os.close(fd)
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -420,16 +471,15 @@ def open_atomic(path: Path | str) -> Iterator[TextIO]:
         try:
             if target.fd is not None:
                 _write_descriptor(target.fd, b"")  # flush what standard output holds first
-                raw = os.dup(target.fd)
-                fh = open(raw, "w", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n")  # noqa: SIM115
+                sink = _Sink(os.dup(target.fd))
             else:
                 assert target.path is not None
-                fh = open(target.path, "a", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n")  # noqa: SIM115
+                sink = _Sink(os.open(target.path, _SPECIAL_FLAGS))
         except OSError as exc:
             raise target.fail(exc) from None
         try:
-            with fh:
-                yield fh
+            with sink:
+                yield cast(TextIO, sink)
         except BrokenPipeError:
             raise
         except OSError as exc:
