@@ -26,6 +26,7 @@ from pathlib import Path
 
 from analyzer.core.tomltext import load_toml
 from analyzer.errors import RulesError
+from analyzer.text import json_text
 
 TOTALS = range(10)
 #: A rule file is a few lines; refuse anything larger before parsing it.
@@ -193,13 +194,16 @@ class Tableau:
         def arr(values: Iterable[int]) -> str:
             return "[" + ", ".join(map(str, sorted(values))) + "]"
 
+        def string(text: str) -> str:  # a TOML basic string, safe to show (no raw DEL or RLO)
+            return json_text(json.dumps(text, ensure_ascii=False))
+
         out = [
             "# A Punto Banco tableau (table of play), read by `punto-banco --rules FILE`.",
-            f"name = {json.dumps(self.name, ensure_ascii=False)}",
-            f"title = {json.dumps(self.title, ensure_ascii=False)}",
+            f"name = {string(self.name)}",
+            f"title = {string(self.title)}",
         ]
         if self.source:
-            out.append(f"source = {json.dumps(self.source, ensure_ascii=False)}")
+            out.append(f"source = {string(self.source)}")
         out += [
             "",
             "# two-card totals on which both hands stand and the coup is decided",

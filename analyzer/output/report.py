@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import html
 import io
 import os
 import urllib.parse
@@ -44,7 +43,7 @@ from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import BetSummary, Pricer, pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
 from analyzer.output.render import Cell, Column, Table, comment, render
-from analyzer.text import printable
+from analyzer.text import html_text, markdown_text, printable
 
 if TYPE_CHECKING:
     from analyzer.studies.eor import BetEOR, EORReport
@@ -501,13 +500,6 @@ def chart_name(output: str | Path, index: int) -> str:
 # -- Markdown ---------------------------------------------------------------------------------
 
 
-def _md_escape(text: str) -> str:
-    out = printable(text)
-    for ch in "\\`*_[]<>|#":
-        out = out.replace(ch, "\\" + ch)
-    return out
-
-
 def render_markdown(
     report: GameMathReport,
     digits: int = 10,
@@ -525,28 +517,28 @@ def render_markdown(
     note = CHART_ELSEWHERE if missing is None else missing
     parts = [
         comment("markdown", [f"{k}: {v}" for k, v in report.meta.items()]),
-        f"# {_md_escape(_title(report))}",
-        _md_escape(_intro(report)),
-        _md_escape(CONVENTIONS),
+        f"# {markdown_text(_title(report))}",
+        markdown_text(_intro(report)),
+        markdown_text(CONVENTIONS),
         "\n".join(
-            f"{i}. {_md_escape(s.bet.title)} (`{_code(s.bet.name)}`)" for i, s in enumerate(report.bets, 1)
+            f"{i}. {markdown_text(s.bet.title)} (`{_code(s.bet.name)}`)" for i, s in enumerate(report.bets, 1)
         ),
     ]
     for i, section in enumerate(report.bets):
         bet = section.bet
         parts.append(
-            f"## {i + 1}. {_md_escape(bet.title)}\n\n**Rules.** {_md_escape(section.rules)}\n\n"
-            f"**Source.** {_md_escape(bet.source or 'not given')}"
+            f"## {i + 1}. {markdown_text(bet.title)}\n\n**Rules.** {markdown_text(section.rules)}\n\n"
+            f"**Source.** {markdown_text(bet.source or 'not given')}"
         )
         tables = report_tables(report, section)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
         if charts is not None and i in charts:
             link = urllib.parse.quote(charts[i], errors="surrogateescape")  # a space would end it
-            parts.append(f"![Effects of removal: {_md_escape(bet.title)}]({link})")
+            parts.append(f"![Effects of removal: {markdown_text(bet.title)}]({link})")
         else:
-            parts.append(f"*{_md_escape(note)}*")
+            parts.append(f"*{markdown_text(note)}*")
         formulas = "\n".join(
-            f"- **{_md_escape(label)}**: `f(d) = {fn.text()}`" for label, fn in _forms(section, report)
+            f"- **{markdown_text(label)}**: `f(d) = {fn.text()}`" for label, fn in _forms(section, report)
         )
         parts.append(render([tables[-1]], "markdown", digits).rstrip() + "\n\n" + formulas)
     return "\n\n".join(parts) + "\n"
@@ -597,47 +589,47 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         FormatError: ``digits`` is not a whole number from 0 to 1000.
     """
     _check_digits(digits)
-    esc = html.escape
     body = [
-        f"<h1>{esc(printable(_title(report)))}</h1>",
-        f"<p>{esc(printable(_intro(report)))}</p>",
-        f"<p>{esc(CONVENTIONS)}</p>",
+        f"<h1>{html_text(_title(report))}</h1>",
+        f"<p>{html_text(_intro(report))}</p>",
+        f"<p>{html_text(CONVENTIONS)}</p>",
         "<ol>"
         + "".join(
-            f'<li><a href="#bet-{i}">{esc(printable(s.bet.title))}</a> '
-            f"(<code>{esc(printable(s.bet.name))}</code>)</li>"
+            f'<li><a href="#bet-{i}">{html_text(s.bet.title)}</a> '
+            f"(<code>{html_text(s.bet.name)}</code>)</li>"
             for i, s in enumerate(report.bets, 1)
         )
         + "</ol>",
     ]
     for i, section in enumerate(report.bets):
         bet = section.bet
-        body.append(f'<h2 id="bet-{i + 1}">{i + 1}. {esc(printable(bet.title))}</h2>')
-        body.append(f"<p><strong>Rules.</strong> {esc(printable(section.rules))}</p>")
-        body.append(f"<p><strong>Source.</strong> {esc(printable(bet.source or 'not given'))}</p>")
+        body.append(f'<h2 id="bet-{i + 1}">{i + 1}. {html_text(bet.title)}</h2>')
+        body.append(f"<p><strong>Rules.</strong> {html_text(section.rules)}</p>")
+        body.append(f"<p><strong>Source.</strong> {html_text(bet.source or 'not given')}</p>")
         tables = report_tables(report, section)
         body.append(render(tables[:-1], "html", digits).strip())
         png = chart_png(report, i) if charts else None
         if png is not None:
             data = base64.b64encode(png).decode("ascii")
             body.append(
-                f'<p><img alt="Effects of removal: {esc(printable(bet.title))}" '
+                f'<p><img alt="Effects of removal: {html_text(bet.title)}" '
                 f'src="data:image/png;base64,{data}"></p>'
             )
         else:
-            body.append(f'<p class="note">{esc(CHART_MISSING if charts else "EOR chart left out.")}</p>')
+            why = CHART_MISSING if charts else "EOR chart left out."
+            body.append(f'<p class="note">{html_text(why)}</p>')
         body.append(render([tables[-1]], "html", digits).strip())
         body.append(
             "<ul>"
             + "".join(
-                f"<li><strong>{esc(label)}</strong>: <code>f(d) = {esc(fn.text())}</code></li>"
+                f"<li><strong>{html_text(label)}</strong>: <code>f(d) = {html_text(fn.text())}</code></li>"
                 for label, fn in _forms(section, report)
             )
             + "</ul>"
         )
     head = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{esc(printable(_title(report)))}</title>\n<style>\n{_CSS}\n</style>\n</head>\n"
+        f"<title>{html_text(_title(report))}</title>\n<style>\n{_CSS}\n</style>\n</head>\n"
     )
     meta = comment("html", [f"{k}: {v}" for k, v in report.meta.items()])
     return head + "<body>\n" + meta + "\n" + "\n".join(body) + "\n</body>\n</html>\n"

@@ -52,6 +52,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import AnalyzerError, StudyError
 from analyzer.studies.dealing import BANKER, PLAYER, TIE, VOID, Dealing, DealtShoes, deal
+from analyzer.text import json_text
 
 #: Shoes per block (the default): the unit of work and of reduction.  A study's block size is
 #: one of its settings, so results never depend on how the blocks are spread over processes.
@@ -1287,7 +1288,8 @@ def study_json(result: StudyResult, meta: dict[str, object] | None = None) -> st
             for c in result.cut_card
         ],
     }
-    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+    # valid UTF-8 JSON for strict parsers: a lone surrogate of the command line as text (json_text)
+    return json_text(json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)) + "\n"
 
 
 def _text(x: float | None, digits: int) -> str:
