@@ -60,6 +60,27 @@ def printable(text: str) -> str:
     )
 
 
+#: Longest word an error line shows whole (a path is rarely longer).
+LONG_WORD = 200
+_LONG_WORD = re.compile(r"\S{" + str(LONG_WORD + 1) + ",}")
+
+
+def shortened(text: str) -> str:
+    """``text`` with each word (a run of non-space characters) longer than
+    :data:`LONG_WORD` characters shown as its start, ``...``, its end and its length: an error
+    line that quotes a 5,000-digit number stays a line a person can read.
+
+    >>> shortened("bad count '" + "9" * 500 + "': too large")
+    "bad count '999999999999999999999999999999999999999...99999999': (503 characters) too large"
+    """
+
+    def cut(m: re.Match[str]) -> str:
+        word = m.group()
+        return f"{word[:40]}...{word[-10:]} ({len(word):,} characters)"
+
+    return _LONG_WORD.sub(cut, text)
+
+
 #: A cell that reads as a number: an optional sign, digits with an optional decimal part and
 #: exponent, an optional percent sign; or a ratio ``p/q``.  Spreadsheets read these as numbers.
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?|[+-]?\d+/\d+")
@@ -207,4 +228,5 @@ __all__ = [
     "json_text",
     "markdown_text",
     "printable",
+    "shortened",
 ]

@@ -254,3 +254,33 @@ def test_a_rules_file_integer_of_more_than_4300_digits_is_bad_input(tmp_path):
         result = cli(*args)
         line = one_line(result)
         assert result.exit_code == 2 and "a number of more than 4,300 digits" in line and "rules file" in line
+
+
+# -- found by the attack of this round ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("analyze", "--decks", HUGE),
+        ("analyze", "--shoe", f"8={HUGE}"),
+        ("conform", str(ROOT / "examples" / "observed.json"), "--effect", HUGE),
+        ("study", "--bet", "tie", "--seed", HUGE),
+    ],
+)
+def test_an_error_line_quoting_a_huge_number_stays_short(args):
+    result = cli(*args)
+    line = one_line(result)
+    assert result.exit_code == 2 and len(line) < 400, len(line)
+    assert "...9999" in line and "characters)" in line
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_a_report_streamed_into_a_full_disk_says_standard_output(tmp_path):
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"cards": "2 K 3 3 9"}\n' * 3000)  # a discrepancy a line: more than a buffer
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command("verify", str(log)), stdout=full, stderr=subprocess.PIPE, timeout=120)
+    assert done.returncode == 2
+    expected = "Error: cannot write standard output: No space left on device"
+    assert done.stderr.decode().splitlines() == [expected]

@@ -226,3 +226,14 @@ def test_the_study_plot_through_a_link_the_user_named_is_written_atomically(tmp_
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and real.read_text().lstrip().startswith("<?xml")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ev.svg", "real.svg"]
+
+
+def test_a_report_named_like_a_hidden_file_gets_charts_named_after_it():
+    from analyzer.output.report import chart_name
+
+    assert [chart_name(o, 0) for o in ("lab.md", ".md", "lab", "a.b.md")] == [
+        "lab-eor-1.png",
+        ".md-eor-1.png",  # never "-eor-1.png", a name that reads as an option
+        "lab-eor-1.png",
+        "a.b-eor-1.png",
+    ]

@@ -222,3 +222,11 @@ def test_vectors_name_a_non_utf8_rules_file_in_valid_utf8(tmp_path):
     assert done.returncode == 0, done.stderr  # was an internal error: UnicodeEncodeError
     manifest = _strict_json((tmp_path / "kit" / "MANIFEST.json").read_bytes())
     assert "r\\udcff.toml" in manifest["regenerate"]  # type: ignore[index]
+
+
+def test_the_folder_a_command_wrote_is_named_escaped(tmp_path):
+    out = tmp_path / "\x1b[31mkit"
+    result = cli("vectors", "-o", str(out), "--bet", "tie", "--coups", "5", "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    assert not unsafe(result.output) and "\\x1b[31mkit" in result.output
+    assert (out / "MANIFEST.json").exists()

@@ -33,7 +33,7 @@ from analyzer.cli.process import (
 from analyzer.core.exact import MAX_NUMBER_CHARS, whole_number
 from analyzer.errors import AnalyzerError, ShoeError
 from analyzer.limits import LIMIT_CEILING, MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
-from analyzer.text import printable
+from analyzer.text import printable, shortened
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
@@ -77,7 +77,7 @@ class OneLineErrors(click.Group):
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 hint = f" (see '{exc.ctx.command_path} --help')"
-            say(printable(f"Error: {exc.format_message()}{hint}"))
+            say(shortened(printable(f"Error: {exc.format_message()}{hint}")))
             return EXIT_USAGE
         except (click.Abort, KeyboardInterrupt):
             say("interrupted")
@@ -228,7 +228,7 @@ class UsageProblem(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file: Any = None) -> None:
-        say(printable(f"Error: {self.format_message()}"))
+        say(shortened(printable(f"Error: {self.format_message()}")))
 
 
 def guard(func: FuncT) -> FuncT:
@@ -244,6 +244,8 @@ def guard(func: FuncT) -> FuncT:
         except BrokenPipeError:
             raise
         except OSError as exc:
+            if exc.filename is None and exc.errno in _WRITE_FAILURES:  # streaming into a full disk
+                raise stdout_failed(exc) from None
             raise UsageProblem(f"{exc.filename or ''}: {exc.strerror or exc}".strip(": ")) from None
 
     return wrapper  # type: ignore[return-value]

@@ -197,7 +197,7 @@ def tables(out_dir: str) -> None:
         raise OutputError("empty --out: give a folder, e.g. --out results/")
     files = generate()  # everything is built in memory first: no partial output on error
     replace_folder(out_dir, files)  # a sibling folder swapped into place: all or nothing
-    echo(f"wrote {len(files)} files to {out_dir}")
+    show(f"wrote {len(files)} files to {out_dir}")
 
 
 @click.command()

@@ -493,8 +493,7 @@ def chart_png(report: GameMathReport, index: int) -> bytes | None:
 def chart_name(output: str | Path, index: int) -> str:
     """The file name of bet ``index``'s chart beside a Markdown report ``output``
     (``report.md`` -> ``report-eor-1.png``; bets are numbered from 1)."""
-    stem = Path(output).name.rsplit(".", 1)[0] if "." in Path(output).name else Path(output).name
-    return f"{stem}-eor-{index + 1}.png"
+    return f"{Path(output).stem}-eor-{index + 1}.png"  # ".md" -> ".md-eor-1.png", never "-eor-1.png"
 
 
 # -- Markdown ---------------------------------------------------------------------------------
