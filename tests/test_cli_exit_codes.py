@@ -284,3 +284,18 @@ def test_a_report_streamed_into_a_full_disk_says_standard_output(tmp_path):
     assert done.returncode == 2
     expected = "Error: cannot write standard output: No space left on device"
     assert done.stderr.decode().splitlines() == [expected]
+
+
+@pytest.mark.parametrize("number", ["0x" + "f" * 5000, "0o" + "7" * 5000, "0b" + "1" * 20000])
+def test_a_huge_hex_octal_or_binary_integer_is_bad_input_too(tmp_path, number):
+    # tomllib converts these without Python's digit limit; the error message then failed to
+    # turn the number into text (ValueError, exit 70)
+    path = _bet_file(tmp_path, "8", when=f'{{ winner = "tie", banker_total = {number} }}')
+    result = cli("bets", "--bet-file", str(path))
+    line = one_line(result)
+    assert result.exit_code == 2
+    assert "bet[1].pay[1].when.banker_total: a number of about" in line and "at most 80 digits" in line
+    rules = tmp_path / "rules.toml"
+    rules.write_text(STANDARD.to_toml().replace("naturals = [8, 9]", f"naturals = [8, {number}]"))
+    result = cli("rules", str(rules))
+    assert result.exit_code == 2 and "naturals[2]: a number of about" in one_line(result)

@@ -39,7 +39,7 @@ def load_toml(text: str, where: str, error: type[AnalyzerError], kind: str) -> d
     {'naturals': [8, 9]}
     """
     try:
-        return tomllib.loads(text.removeprefix("\ufeff"))
+        doc = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:
@@ -51,6 +51,35 @@ def load_toml(text: str, where: str, error: type[AnalyzerError], kind: str) -> d
             f"{where}: {line}a number of more than {INT_DIGITS_LIMIT:,} digits; numbers in a "
             f"{kind} have at most {MAX_NUMBER_CHARS} digits"
         ) from None
+    huge = _huge_integer(doc, "")
+    if huge is not None:  # 0x, 0o and 0b integers have no conversion limit: bounded here
+        key, bits = huge
+        raise error(
+            f"{where}: {key}: a number of about {bits * 3 // 10:,} digits; numbers in a {kind} "
+            f"have at most {MAX_NUMBER_CHARS} digits"
+        )
+    return doc
+
+
+def _huge_integer(value: object, key: str) -> tuple[str, int] | None:
+    """The first integer in ``value`` beyond the analyser's bound on numbers (as
+    :func:`~analyzer.core.exact.whole_number` reads them: more than ``4 x`` :data:`MAX_NUMBER_CHARS`
+    bits), as (its key, its size in bits); else ``None``.  No huge integer is ever turned into
+    text (``str()`` of one refuses more than 4,300 digits too)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        bits = value.bit_length()
+        return (key or "a value", bits) if bits > 4 * MAX_NUMBER_CHARS else None
+    if isinstance(value, dict):
+        items: list[tuple[str, object]] = [(f"{key}.{k}" if key else str(k), v) for k, v in value.items()]
+    elif isinstance(value, list):
+        items = [(f"{key}[{i}]", v) for i, v in enumerate(value, 1)]
+    else:
+        return None
+    for sub_key, sub in items:
+        found = _huge_integer(sub, sub_key)
+        if found is not None:
+            return found
+    return None
 
 
 __all__ = ["INT_DIGITS_LIMIT", "load_toml"]
