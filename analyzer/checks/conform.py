@@ -95,6 +95,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import ANALYSIS_READS, Pricer
 from analyzer.errors import AnalyzerError, ObservedError
+from analyzer.limits import LIMIT_CEILING
 
 if TYPE_CHECKING:
     from analyzer.output.render import Table
@@ -551,8 +552,10 @@ def read_observed(
     if not isinstance(path, str | PathLike):
         raise ObservedError(f"bad path {show(path)}: give a file name")
     for what, limit in (("line-length", max_line), ("file-size", max_bytes)):
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ObservedError(f"bad {what} limit {show(limit)}: use a whole number >= 1")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= LIMIT_CEILING:
+            raise ObservedError(
+                f"bad {what} limit {show(limit)}: use a whole number from 1 to {LIMIT_CEILING:,}"
+            )
     kind = observed_kind(path, kind)
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:

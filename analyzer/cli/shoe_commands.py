@@ -25,6 +25,7 @@ from analyzer.cli.common import (
 )
 from analyzer.cli.process import echo
 from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
+from analyzer.text import printable
 
 
 @click.command()
@@ -107,22 +108,28 @@ def deal(
         if bet.reads.needs_suits and any(c.suit is None for c in parsed[: coup.cards_dealt]):
             raise UsageProblem(f"bet {bet.name!r} reads suits: give the cards with their suits, e.g. Kh 9s")
         settled.append((bet, *bet.settle(coup)))
-    echo(coup.announce())
+    show(coup.announce())
     for line in _deal_story(coup, tableau):
-        echo(f"  {line}")
+        show(f"  {line}")
     if len(parsed) > coup.cards_dealt:
         extra = " ".join(str(c) for c in parsed[coup.cards_dealt :])
-        echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
+        show(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
     if settled:
-        echo(f"Bets settled (stake {fraction_text(amount)} each):")
+        show(f"Bets settled (stake {fraction_text(amount)} each):")
         width = max(len(b.name) for b in chosen)
     for bet, event, pays in settled:
         net = amount * pays
         sign = "+" if net > 0 else ""
-        echo(
+        show(
             f"  {bet.name:<{width}}  {event}: pays {fraction_text(pays)} per unit, "
             f"net {sign}{fraction_text(net)}"
         )
+
+
+def show(line: str) -> None:
+    """Print one line of text that may hold a file's own words (a rules file's title, a bet's
+    event) with its control characters escaped (:func:`analyzer.text.printable`)."""
+    echo(printable(line))
 
 
 def _deal_story(coup: Any, tableau: Any) -> list[str]:
@@ -152,13 +159,14 @@ def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
 
     if list_only:
         for name, t in TABLEAUX.items():
-            echo(f"{name:<34} {t.title} (fingerprint {t.fingerprint})")
+            show(f"{name:<34} {t.title} (fingerprint {t.fingerprint})")
         return
     tableau = tableau_of(spec)
     if toml_only:
-        echo(tableau.to_toml(), nl=False)
+        echo(tableau.to_toml(), nl=False)  # its strings are escaped (Tableau.to_toml)
         return
-    echo("\n".join(tableau.table_of_play()))
+    for line in tableau.table_of_play():  # the title and source are the file's own text
+        show(line)
     echo(f"Fingerprint: {tableau.fingerprint}")
     echo("")
     echo(tableau.to_toml(), nl=False)
@@ -189,7 +197,7 @@ def tables(out_dir: str) -> None:
         raise OutputError("empty --out: give a folder, e.g. --out results/")
     files = generate()  # everything is built in memory first: no partial output on error
     replace_folder(out_dir, files)  # a sibling folder swapped into place: all or nothing
-    echo(f"wrote {len(files)} files to {out_dir}")
+    show(f"wrote {len(files)} files to {out_dir}")
 
 
 @click.command()

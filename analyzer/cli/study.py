@@ -11,6 +11,7 @@ import click
 
 from analyzer.cli.common import (
     UsageProblem,
+    WholeNumber,
     bet_inputs,
     bet_options,
     command_line,
@@ -66,7 +67,7 @@ from analyzer.cli.common import (
 )
 @click.option(
     "--initial-count",
-    type=int,
+    type=WholeNumber(None),
     default=0,
     show_default=True,
     help="Running count at the start of each shoe (before the shown card).",
@@ -124,8 +125,9 @@ from analyzer.cli.common import (
     "--plot",
     "plot_file",
     default=None,
-    metavar="FILE.png|svg",
-    help="Also draw the EV and P(EV > 0) by depth (needs matplotlib: the 'plot' extra).",
+    metavar="FILE.png|svg|pdf",
+    help="Also draw the EV and P(EV > 0) by depth (needs matplotlib: the 'plot' extra); written "
+    "with -o all or nothing.",
 )
 @click.option(
     "--format",
@@ -184,11 +186,18 @@ def study(
     """Walk real shoes and price every bet before every coup exactly: what card counting (or
     computer-perfect play) is worth, with standard errors, the EV by depth and the cut-card
     effect.  Example: ``punto-banco study --bet dragon-7 --shoes 100000 --strategy perfect``."""
-    from analyzer.output.files import refuse_inputs
+    from analyzer.output.files import check_targets, refuse_inputs, write_files
     from analyzer.output.render import provenance, render
-    from analyzer.studies.study import STUDY_TABLES, make_spec, study_csv, study_json, study_tables
+    from analyzer.studies.study import (
+        STUDY_TABLES,
+        make_spec,
+        plot_format,
+        plot_image,
+        study_csv,
+        study_json,
+        study_tables,
+    )
     from analyzer.studies.study import execute as run
-    from analyzer.studies.study import plot as draw
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, STUDY_TABLES)
@@ -199,6 +208,9 @@ def study(
     )
     if same:
         raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
+    if plot_file is not None:
+        plot_format(plot_file)
+    check_targets([p for p in (output, plot_file) if p is not None])  # before the shoes are dealt
     spec = make_spec(
         bet_specs or (() if bet_files else ("dragon-7",)),
         bet_files=bet_files,
@@ -238,6 +250,10 @@ def study(
         text = study_csv(result)
     else:
         text = render(study_tables(result, names, digits), fmt, digits, meta)
-    if plot_file is not None:
-        draw(result, plot_file)
-    emit(text, output)
+    if plot_file is None:
+        emit(text, output)
+        return
+    # the plot and -o are written together, all or nothing (a bad -o leaves no plot behind)
+    write_files({plot_file: plot_image(result, plot_file), **({output: text} if output is not None else {})})
+    if output is None:
+        emit(text, None)

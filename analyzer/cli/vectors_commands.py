@@ -8,6 +8,7 @@ import click
 from analyzer.cli.common import UsageProblem, WholeNumber, guard, rules_option, tableau_of
 from analyzer.cli.process import echo
 from analyzer.output.vectors import DEFAULT_COUPS, DEFAULT_SEED, FORMATS, MAX_COUPS
+from analyzer.text import printable
 
 
 @click.command()
@@ -90,6 +91,6 @@ def vectors(
     files = build_kit(options)
     write_kit(out_dir, files)
     total = sum(len(data) for data in files.values())
-    echo(f"wrote {len(files)} files ({total:,} bytes) to {out_dir}")
+    echo(printable(f"wrote {len(files)} files ({total:,} bytes) to {out_dir}"))
     for name, data in files.items():
         echo(f"  {name:<20} {len(data):>12,} bytes")

@@ -53,6 +53,7 @@ from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import OutputError
+from analyzer.text import json_text
 
 #: The kit's format name and version (in MANIFEST.json): bumped on any change of a file's
 #: fields or meaning.
@@ -572,7 +573,7 @@ _ABOUT = {
 
 
 def _json_line(row: object) -> str:
-    return json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json_text(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + "\n"
 
 
 _BOOL = {True: "true", False: "false"}
@@ -747,7 +748,7 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
             for name, data in files.items()
         },
     }
-    files[MANIFEST] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    files[MANIFEST] = (json_text(json.dumps(manifest, ensure_ascii=False, indent=2)) + "\n").encode("utf-8")
     return files
 
 

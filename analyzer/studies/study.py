@@ -47,10 +47,12 @@ import numpy.typing as npt
 
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
+from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, whole_number
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import AnalyzerError, StudyError
 from analyzer.studies.dealing import BANKER, PLAYER, TIE, VOID, Dealing, DealtShoes, deal
+from analyzer.text import json_text
 
 #: Shoes per block (the default): the unit of work and of reduction.  A study's block size is
 #: one of its settings, so results never depend on how the blocks are spread over processes.
@@ -96,7 +98,9 @@ class CountSystem:
         )
 
 
-_TRIGGER = re.compile(r"^\s*(rc|tc)\s*(>=|<=|>|<|==|=)\s*([+-]?\d+(?:\.\d+)?(?:/\d+)?)\s*$", re.IGNORECASE)
+_TRIGGER = re.compile(
+    r"^\s*(rc|tc)\s*(>=|<=|>|<|==|=)\s*([+-]?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?)\s*$", re.IGNORECASE
+)
 
 
 def parse_tags(text: str) -> tuple[int, ...]:
@@ -110,16 +114,19 @@ def parse_tags(text: str) -> tuple[int, ...]:
     (0, 0, 0, 0)
     """
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    try:
-        values = [int(p) for p in parts]
-    except ValueError:
-        raise StudyError(f"bad --tags {text!r}: give whole numbers, e.g. 0,0,0,-1,-1,-1,-1,2,2,0") from None
+    numbers = [whole_number(p, signed=True) for p in parts]  # ASCII digits, at most 80 of them
+    values = [n for n in numbers if n is not None]
+    if len(values) < len(parts):
+        raise StudyError(
+            f"bad --tags {_shown(text)}: give whole numbers (at most {MAX_NUMBER_CHARS} digits each), "
+            "e.g. 0,0,0,-1,-1,-1,-1,2,2,0"
+        )
     if len(values) == 10:
         return (*values[:9], values[9], values[9], values[9], values[9])
     if len(values) == 13:
         return tuple(values)
     raise StudyError(
-        f"bad --tags {text!r}: give 10 tags (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), got {len(values)}"
+        f"bad --tags {_shown(text)}: give 10 tags (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), got {len(values)}"
     )
 
 
@@ -132,10 +139,15 @@ def parse_trigger(text: str) -> tuple[str, str, Fraction]:
     m = _TRIGGER.match(text)
     if not m:
         raise StudyError(
-            f"bad --bet-when {text!r}: use rc>=N (running count) or tc>=X (true count), e.g. rc>=32 or tc>=7"
+            f"bad --bet-when {_shown(text)}: use rc>=N (running count) or tc>=X (true count), "
+            "e.g. rc>=32 or tc>=7"
         )
     op = "==" if m.group(2) == "=" else m.group(2)
-    return m.group(1).lower(), op, Fraction(m.group(3))
+    try:
+        threshold = parse_exact(m.group(3), "--bet-when threshold")  # at most 80 characters
+    except AnalyzerError as exc:
+        raise StudyError(str(exc)) from None
+    return m.group(1).lower(), op, threshold
 
 
 def parse_edge(text: str | Fraction | int) -> Fraction:
@@ -151,11 +163,19 @@ def parse_edge(text: str | Fraction | int) -> Fraction:
         raise StudyError(f"bad minimum edge {text!r}: give a number such as 0, 0.01 or 1%")
     raw = text.strip()
     percent = raw.endswith("%")
-    try:
-        value = Fraction(raw.removesuffix("%").strip())
-    except (ValueError, ZeroDivisionError):
-        raise StudyError(f"bad minimum edge {text!r}: give a number such as 0, 0.01 or 1%") from None
+    try:  # exact, bounded: at most 80 characters, an exponent at most 30 (1e400 is refused)
+        value = parse_exact(raw.removesuffix("%").strip(), "minimum edge")
+    except AnalyzerError:
+        raise StudyError(
+            f"bad minimum edge {_shown(text)}: give a number such as 0, 0.01 or 1% "
+            f"(at most {MAX_NUMBER_CHARS} characters, exponent at most {MAX_EXPONENT})"
+        ) from None
     return value / 100 if percent else value
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, shortened when long."""
+    return repr(text) if len(text) <= 60 else repr(text[:40] + "...") + f" ({len(text):,} characters)"
 
 
 @dataclass(frozen=True)
@@ -314,7 +334,7 @@ def make_spec(
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise StudyError(f"bad {name} {value!r}: use a whole number of at least {low}")
-    if isinstance(initial_count, bool) or not isinstance(initial_count, int):
+    if isinstance(initial_count, bool) or whole_number(initial_count, signed=True) is None:
         raise StudyError(f"bad initial count {initial_count!r}: use a whole number")
     dealing = Dealing(decks, cut_card, burn, end_rule, tableau).checked()
     chosen = tuple(dict.fromkeys(s.strip().lower() for s in strategies))
@@ -326,9 +346,15 @@ def make_spec(
     if "count" in chosen:
         if tags is None or bet_when is None:
             raise StudyError("--strategy count needs --tags (10 or 13 tags) and --bet-when (e.g. tc>=7)")
-        tag_values = parse_tags(tags) if isinstance(tags, str) else parse_tags(",".join(str(t) for t in tags))
+        if not isinstance(tags, str):  # whole numbers first: str() of a huge int would raise
+            numbers = [whole_number(t, signed=True) for t in tags]
+            if None in numbers:
+                raise StudyError(f"bad tags: give whole numbers (at most {MAX_NUMBER_CHARS} digits each)")
+            tags = ",".join(str(t) for t in numbers)
+        tag_values = parse_tags(tags)
         kind, op, threshold = parse_trigger(bet_when)
         count = CountSystem(tag_values, kind, op, threshold, initial_count)
+        _check_count_range(count, dealing)
     elif tags is not None or bet_when is not None:
         raise StudyError("--tags and --bet-when belong to --strategy count: add it")
     if "perfect" in chosen and any(s.kind == "streak" for s in sources):
@@ -493,6 +519,32 @@ def _running_counts(spec: StudySpec, dealt: DealtShoes) -> IntArray:
     tags = np.repeat(np.asarray(spec.count.tags, dtype=np.int64), 4)
     full = spec.dealing.decks * int(tags.sum())
     return spec.count.initial + full - dealt.unseen.astype(np.int64) @ tags
+
+
+#: The largest magnitude the exact int64 arithmetic of the count (:func:`_running_counts`,
+#: :func:`_trigger`) may meet.
+_INT64_MAX = 2**63 - 1
+
+
+def _check_count_range(count: CountSystem, dealing: Dealing) -> None:
+    """Refuse a count whose exact comparisons could leave int64 (where numpy would wrap around
+    silently): the running count is at most ``|initial| + 2 x cards x max |tag|`` in size, and
+    :func:`_trigger` multiplies it by 52 and the threshold's denominator, and the threshold's
+    numerator by the unseen cards.
+
+    Raises:
+        StudyError: the tags, initial count and threshold are too large together.
+    """
+    cards = 52 * dealing.decks
+    most = max(1, abs(count.initial) + 2 * cards * max(abs(t) for t in count.tags))  # 1: the factors alone
+    t = count.threshold
+    needed = max(most * 52 * t.denominator, abs(t.numerator) * cards)
+    if needed > _INT64_MAX:
+        raise StudyError(
+            f"--tags, --initial-count and --bet-when {count.kind}{count.op}{t} are too large together: "
+            f"the count's exact comparisons would need numbers of {len(str(needed))} digits, beyond the "
+            "64-bit integers the study counts in (19 digits); use smaller tags, initial count or threshold"
+        )
 
 
 def _trigger(spec: StudySpec, dealt: DealtShoes) -> npt.NDArray[np.bool_]:
@@ -1236,7 +1288,8 @@ def study_json(result: StudyResult, meta: dict[str, object] | None = None) -> st
             for c in result.cut_card
         ],
     }
-    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+    # valid UTF-8 JSON for strict parsers: a lone surrogate of the command line as text (json_text)
+    return json_text(json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)) + "\n"
 
 
 def _text(x: float | None, digits: int) -> str:
@@ -1388,13 +1441,30 @@ def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digit
     return tables
 
 
-def plot(result: StudyResult, path: str) -> None:
-    """Draw the mean exact EV (with its 5-95% band) and P(EV > 0) by depth, per bet, into
-    ``path`` (PNG, SVG or PDF by its extension; needs matplotlib, the ``plot`` extra).
+#: The image formats of ``--plot``, by the file name's extension.
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot_format(path: str) -> str:
+    """The image format that ``path``'s extension names (:data:`PLOT_FORMATS`).
 
     Raises:
-        StudyError: matplotlib is missing, or the file cannot be written.
+        StudyError: another extension (checked before the study runs).
     """
+    fmt = os.path.splitext(str(path))[1].lower().lstrip(".")
+    if fmt not in PLOT_FORMATS:
+        raise StudyError(f"bad plot file {str(path)!r}: the name must end in .png, .svg or .pdf")
+    return fmt
+
+
+def plot_image(result: StudyResult, path: str) -> bytes:
+    """The chart of :func:`plot` as the bytes of a PNG, SVG or PDF file, in the format that
+    ``path``'s extension names (nothing is written).
+
+    Raises:
+        StudyError: matplotlib is missing, or the extension names no such format.
+    """
+    fmt = plot_format(path)
     try:
         import matplotlib
 
@@ -1402,6 +1472,8 @@ def plot(result: StudyResult, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise StudyError("--plot needs matplotlib: pip install 'punto-banco-analyzer[plot]'") from None
+    import io
+
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     for name in dict.fromkeys(r.bet for r in result.depth):
         rows = [r for r in result.depth if r.bet == name]
@@ -1422,9 +1494,23 @@ def plot(result: StudyResult, path: str) -> None:
     top.legend()
     s = result.spec
     top.set_title(f"{s.shoes:,} shoes, {s.dealing.decks} decks, cut card {s.dealing.cut_card}")
+    image = io.BytesIO()
     try:
-        fig.savefig(path)
-    except (OSError, ValueError) as exc:
-        raise StudyError(f"cannot write the plot {path!r}: {exc}") from None
+        fig.savefig(image, format=fmt)
     finally:
         plt.close(fig)
+    return image.getvalue()
+
+
+def plot(result: StudyResult, path: str) -> None:
+    """Draw the mean exact EV (with its 5-95% band) and P(EV > 0) by depth, per bet, into
+    ``path`` (PNG, SVG or PDF by its extension; needs matplotlib, the ``plot`` extra), written
+    atomically (a temporary file renamed into place, as every output).
+
+    Raises:
+        StudyError: matplotlib is missing, or the extension names no such format.
+        OutputError: the file cannot be written.
+    """
+    from analyzer.output.files import write_files
+
+    write_files({path: plot_image(result, path)})
