@@ -373,8 +373,11 @@ def verify(request: Request, limits: Limits) -> Reply:
         for found in verifier.run(records):
             if len(lines) < most:
                 lines.append(report_line(found, "jsonl", context=context).rstrip("\n"))
+    summary = summary_text(verifier)
+    if verifier.discrepancies > len(lines):  # as the command says it
+        summary += f" (first {len(lines):,} reported)"
     head = {
-        "summary": summary_text(verifier),
+        "summary": summary,
         "conforms": not verifier.discrepancies,
         "coups": verifier.coups,
         "records": verifier.records,

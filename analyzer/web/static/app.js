@@ -456,7 +456,7 @@ async function refresh() {
     history.points.set(state.seen.length, point);
   }
   drawHistory();
-  document.body.dataset.priced = String(state.seen.length); // for scripts and tests: what is drawn
+  document.body.dataset.pricedSeen = state.seen.join(","); // for scripts and tests: what is drawn
   fillHistory();
 }
 
