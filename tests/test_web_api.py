@@ -8,7 +8,11 @@ dragon bonus): the card-level ones compile slowly until the engine rewrite lands
 """
 
 import json
+import os
+import re
 import shlex
+import shutil
+import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -371,3 +375,76 @@ def test_health_reports_the_limits(server):
     status, text = server.get("/api/v1/health")
     doc = json.loads(text)
     assert status == 200 and doc["status"] == "ok" and doc["limits"]["workers"] == 1
+
+
+# -- calling the service from another language's test suite (README) ------------------------------
+
+NODE = shutil.which("node")
+ORACLE_TEST = EXAMPLES / "web" / "oracle.test.mjs"
+
+
+def _node_test(server, path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [NODE, "--test", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PUNTO_BANCO_URL": server.url},
+    )
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_node_example_passes_against_the_service(server):
+    done = _node_test(server, ORACLE_TEST)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "# pass 3" in done.stdout and "# fail 0" in done.stdout
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_node_example_catches_an_engine_bug(server, tmp_path):
+    # the stub with a classic bug: the Banker draws on 3 when the Player's third card is 8
+    source = ORACLE_TEST.read_text(encoding="utf-8")
+    buggy = source.replace("(banker === 3 && third !== 8)", "banker === 3")
+    assert buggy != source
+    copy = tmp_path / "buggy.test.mjs"
+    copy.write_text(buggy, encoding="utf-8")
+    done = _node_test(server, copy)
+    assert done.returncode != 0 and "# fail 1" in done.stdout
+    assert "coup 3 3 2 0 8 4" in done.stdout
+
+
+# -- the README's examples of the service are real -----------------------------------------------
+
+
+def _serve_section() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split("## The live-shoe page and the JSON service", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_python_client_prints_what_the_readme_says(server, capsys):
+    section = _serve_section()
+    code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, re.S).groups()
+    assert 'url="http://127.0.0.1:8750"' in code
+    exec(code.replace("http://127.0.0.1:8750", server.url.rstrip("/")), {})
+    assert capsys.readouterr().out == shown
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+def test_the_readme_curl_example_gets_the_price(server):
+    command = re.search(r"```sh\n(curl .*?)\n```", _serve_section(), re.S).group(1)
+    command = command.replace("http://127.0.0.1:8750", server.url.rstrip("/"))
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=60)
+    body = json.loads(re.search(r"-d '(.*)'", command).group(1))
+    assert done.returncode == 0 and done.stdout == server.post("/api/v1/price", body)[1]
+
+
+def test_the_readme_quotes_the_load_test_as_the_benchmark_prints_it():
+    block = re.search(
+        r"\$ \.venv/bin/python benchmarks/bench_web\.py\n(.*?)```", _serve_section(), re.S
+    ).group(1)
+    lines = block.splitlines()
+    assert lines[0] == "clients 16 x requests 50 = 800 requests; server workers 2"
+    assert lines[1] == "errors 0"
+    assert re.fullmatch(r"latency p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms", lines[2])
+    assert re.fullmatch(r"throughput [\d.]+ requests/s over [\d.]+ s wall", lines[3])
+    assert lines[-1] == "server stopped by SIGTERM: exit code 143"
