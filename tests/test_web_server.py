@@ -68,7 +68,11 @@ def _port_free(port: int) -> bool:
 
 @pytest.mark.parametrize(
     ("signum", "code", "said"),
-    [(signal.SIGTERM, 143, "ended by SIGTERM"), (signal.SIGINT, 130, "interrupted")],
+    [
+        (signal.SIGTERM, 143, "ended by SIGTERM"),
+        (signal.SIGINT, 130, "interrupted"),
+        (signal.SIGHUP, 129, "ended by SIGHUP"),
+    ],
 )
 def test_a_signal_stops_the_server_cleanly(signum, code, said):
     with Server("--workers", "1") as running:

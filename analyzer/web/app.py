@@ -235,6 +235,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
         openapi_url="/openapi.json",
         lifespan=lifespan,
     )
+    app.state.workers = workers  # the server stops them on any way out (a signal uvicorn leaves)
     app.add_middleware(Guard, limits=limits, hosts=hosts)
 
     @app.exception_handler(RequestValidationError)

@@ -9,9 +9,12 @@ signal is raised again for the caller (the command turns it into exit code 130 o
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import signal
 import socket
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Generator
 
 import uvicorn
 
@@ -64,11 +67,25 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 class _Server(uvicorn.Server):
-    """uvicorn's server, saying once when it accepts connections."""
+    """uvicorn's server, saying once when it accepts connections, and stopping on SIGHUP (a
+    closed terminal) as on SIGTERM: gracefully, then the signal raised again for the caller."""
 
     def __init__(self, config: uvicorn.Config, ready: Callable[[], None]) -> None:
         super().__init__(config)
         self._ready = ready
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        with super().capture_signals():
+            hangup = getattr(signal, "SIGHUP", None)
+            if hangup is None or threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            before = signal.signal(hangup, self.handle_exit)
+            try:
+                yield
+            finally:  # back before uvicorn raises the captured signals again
+                signal.signal(hangup, before)
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
@@ -93,8 +110,9 @@ def serve(
     """
     loopback = is_loopback(host)
     hosts = (*LOOPBACK_HOSTS, host.strip().strip("[]").lower()) if loopback else None
+    app = create_app(limits, hosts)
     config = uvicorn.Config(
-        create_app(limits, hosts),
+        app,
         host=host.strip().strip("[]"),
         port=port,
         log_level="warning",
@@ -114,4 +132,5 @@ def serve(
     try:
         server.run(sockets=[sock])
     finally:
+        app.state.workers.stop()  # already stopped by the lifespan, unless a signal cut it short
         sock.close()

@@ -297,17 +297,19 @@ function drawCounts(unseen) {
   $("true-count").title = `${fractionText({ p, q })} = ${running} / (${unseen} unseen cards / 52)`;
 }
 
+// Before how many of the coups priced so far the bet's EV was above 0, and the history as
+// marks, one per coup ("+" EV > 0, "·" not), the latest last.
 function positiveShare(name) {
   let positive = 0;
-  let total = 0;
+  let marks = "";
   for (const n of boundaries(state.seen)) {
     const point = history.points.get(n);
     const row = point && point.rows && point.rows.find((r) => r.name === name);
     if (!row) continue;
-    total += 1;
+    marks += row.ev.p > 0n ? "+" : "·";
     if (row.ev.p > 0n) positive += 1;
   }
-  return { positive, total };
+  return { positive, total: marks.length, marks: marks.slice(-24) };
 }
 
 let current = null; // the point priced for the whole of state.seen
@@ -330,7 +332,8 @@ function drawPrices() {
     const edgePercent = { p: row.edge.p * 100n, q: row.edge.q };
     const edge = el("td", { class: "num", title: `${fractionText(row.edge)} per unit`, text: `${roundText(edgePercent, 4)}%` });
     const shareText = share.total ? `${share.positive} of ${share.total}` : "–";
-    const shareCell = el("td", { class: "num", text: shareText, title: share.total ? `EV > 0 before ${share.positive} of the ${share.total} coups priced so far` : "" });
+    const shareCell = el("td", { class: "num", title: share.total ? `EV > 0 before ${share.positive} of the ${share.total} coups priced so far` : "" });
+    shareCell.append(el("span", { text: shareText }), el("span", { class: "marks", "aria-hidden": "true", text: share.marks }));
     const name = el("th", { scope: "row", title: row.name }, row.title);
     const tr = el("tr", row === best ? { class: "best-row" } : {}, name, ev, edge, shareCell);
     body.append(tr);
