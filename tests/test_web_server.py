@@ -182,3 +182,23 @@ def test_the_web_layer_imports_no_command_line():
             names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
             for name in names:
                 assert not name.startswith(("analyzer.cli", "click")), f"{path.name} imports {name}"
+
+
+def test_a_body_that_trickles_in_is_cut_off_with_408():
+    with (
+        Server("--workers", "1", "--body-timeout", "0.5") as running,
+        socket.create_connection((running.host, running.port), timeout=60) as sock,
+    ):
+        sock.sendall(
+            b"POST /api/v1/price HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"bets": '
+        )  # and nothing more: the server must not wait for ever
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408")
+    assert json.loads(body) == {"error": "the request body did not arrive within 0.5 s"}

@@ -10,6 +10,7 @@ import click
 from analyzer.cli.common import UsageProblem, WholeNumber, guard
 from analyzer.cli.process import echo, say
 from analyzer.web.limits import (
+    BODY_TIMEOUT,
     MAX_BODY_BYTES,
     MAX_PENDING,
     MAX_REQUEST_BETS,
@@ -48,7 +49,15 @@ DEFAULT_PORT = 8750
     default=REQUEST_TIMEOUT,
     show_default=True,
     metavar="SECONDS",
-    help="Longest a request may compute (its worker is then ended: 504) or take to send its body (408).",
+    help="Longest a request may compute (its worker is then ended: 504).",
+)
+@click.option(
+    "--body-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=BODY_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Longest a request's body may take to arrive (a slower one: 408).",
 )
 @click.option(
     "--max-body",
@@ -86,6 +95,7 @@ def serve(
     port: int,
     workers: int,
     timeout: float,
+    body_timeout: float,
     max_body: int,
     max_bets: int,
     max_pending: int,
@@ -108,6 +118,7 @@ def serve(
         max_body=max_body,
         max_bets=max_bets,
         timeout=timeout,
+        body_timeout=body_timeout,
         workers=workers,
         max_pending=max_pending,
         card_level=card_level,

@@ -13,6 +13,7 @@ number from the service is the number ``punto-banco bets --format json`` prints.
 * :mod:`~analyzer.web.server`: the server (uvicorn) on one socket, stopped cleanly by a signal.
 
 FastAPI, pydantic and uvicorn come with the ``web`` extra (``pip install
-'punto-banco-analyzer[web]'``); only :mod:`~analyzer.web.app`, :mod:`~analyzer.web.models` and
-:mod:`~analyzer.web.server` import them, so ``import analyzer`` and every other command never do.
+'punto-banco-analyzer[web]'``); only :mod:`~analyzer.web.app`, :mod:`~analyzer.web.models`,
+:mod:`~analyzer.web.pool` and :mod:`~analyzer.web.server` import them, so ``import analyzer``
+and every other command never do.
 """

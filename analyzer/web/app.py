@@ -18,7 +18,7 @@ Routes (every body and every answer is JSON; see the models of :mod:`analyzer.we
 
 Every request passes :class:`Guard` first: a Host header naming this server (a page elsewhere
 cannot reach a loopback server through DNS rebinding), a body of at most ``limits.max_body``
-bytes (413) that arrives within ``limits.timeout`` seconds (408), and any failure answered as
+bytes (413) that arrives within ``limits.body_timeout`` seconds (408), and any failure answered as
 one line of JSON, ``{"error": "..."}``, never a traceback.
 """
 
@@ -151,13 +151,13 @@ class Guard:
             raise _BodyError(413, too_large)
         chunks: list[bytes] = []
         size = 0
-        deadline = time.monotonic() + self.limits.timeout
+        deadline = time.monotonic() + self.limits.body_timeout
         more = True
         while more:
             try:
                 message = await asyncio.wait_for(receive(), max(deadline - time.monotonic(), 0.001))
             except TimeoutError:
-                late = f"the request body did not arrive within {self.limits.timeout:g} s"
+                late = f"the request body did not arrive within {self.limits.body_timeout:g} s"
                 raise _BodyError(408, late) from None
             if message["type"] == "http.disconnect":
                 raise _BodyError(400, "the client went away")
@@ -316,6 +316,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
                 "max_body": limits.max_body,
                 "max_bets": limits.max_bets,
                 "timeout": limits.timeout,
+                "body_timeout": limits.body_timeout,
                 "workers": limits.workers,
                 "max_pending": limits.max_pending,
                 "card_level": limits.card_level,

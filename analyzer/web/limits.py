@@ -12,8 +12,10 @@ from analyzer.errors import AnalyzerError
 MAX_BODY_BYTES = 1_000_000
 #: Most bets priced in one request (catalogue bets and the bets of the bet file together).
 MAX_REQUEST_BETS = 100
-#: Seconds of work a request may take in a worker (and of waiting for its body to arrive).
+#: Seconds of work a request may take in a worker.
 REQUEST_TIMEOUT = 30.0
+#: Seconds a request's body may take to arrive (a client that trickles it is cut off).
+BODY_TIMEOUT = 30.0
 #: Worker processes that compute answers (each holds its own compiled tables, ~150 MB).
 WORKERS = 2
 #: Requests that may wait for a worker at once; past that, 503 at once (retry later).
@@ -38,12 +40,13 @@ class Limits:
     compile the first time, so by default such a request is refused with 422.
 
     Raises:
-        AnalyzerError: a limit that is not a whole number >= 1 (a timeout not above 0).
+        AnalyzerError: a limit that is not a whole number >= 1 (a time not above 0 seconds).
     """
 
     max_body: int = MAX_BODY_BYTES
     max_bets: int = MAX_REQUEST_BETS
     timeout: float = REQUEST_TIMEOUT
+    body_timeout: float = BODY_TIMEOUT
     workers: int = WORKERS
     max_pending: int = MAX_PENDING
     max_reported: int = MAX_REPORTED
@@ -54,5 +57,6 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise AnalyzerError(f"bad limit {name}={value!r}: use a whole number >= 1")
-        if not self.timeout > 0:
-            raise AnalyzerError(f"bad limit timeout={self.timeout!r}: use a number of seconds > 0")
+        for name in ("timeout", "body_timeout"):
+            if not getattr(self, name) > 0:
+                raise AnalyzerError(f"bad limit {name}={getattr(self, name)!r}: use a number of seconds > 0")
