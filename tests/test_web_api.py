@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from webserver import ROOT, Server
+from webserver import LIMITED_REASON, ROOT, Server, address_space_limited
 
 from analyzer import Shoe, find_bet, price
 from analyzer.cli import main
@@ -394,6 +394,7 @@ def _node_test(server, path: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.skipif(address_space_limited(), reason=LIMITED_REASON)
 def test_the_node_example_passes_against_the_service(server):
     done = _node_test(server, ORACLE_TEST)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -401,6 +402,7 @@ def test_the_node_example_passes_against_the_service(server):
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.skipif(address_space_limited(), reason=LIMITED_REASON)
 def test_the_node_example_catches_an_engine_bug(server, tmp_path):
     # the stub with a classic bug: the Banker draws on 3 when the Player's third card is 8
     source = ORACLE_TEST.read_text(encoding="utf-8")

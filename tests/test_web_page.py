@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from webserver import Server
+from webserver import LIMITED_REASON, ROOT, Server, address_space_limited
 
 from analyzer.cli import main
 
@@ -35,13 +35,17 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is in the test extra")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="apt-get install chromium (see .ci/run)")
+pytestmark = [
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="apt-get install chromium (see .ci/run)"),
+    pytest.mark.skipif(address_space_limited(), reason=LIMITED_REASON),
+]
 
 BETS = ["dragon-7", "panda-8", "tie", "player-pair", "dragon-bonus-player"]
 DRAGON_TAGS = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]  # A 2 ... 9 T (Jacobson's Dragon 7 count)
 #: What the dealer's cards are typed as: coups, a card burned face down, cards without suits.
 TYPED = ["5h Kd 9s 2c", "/", "7h", "8d", "x", "Ah 3c 6d", "/", "Qs"]
 SEEN = ["5h", "Kd", "9s", "2c", "/", "7h", "8d", "x", "Ah", "3c", "6d", "/"]  # after the undo
+BET_FILE = ROOT / "examples" / "bets.toml"  # light bets: over values and the first two cards
 
 
 @pytest.fixture(scope="module")
@@ -164,3 +168,25 @@ def _tag_index(card: str) -> int:
     """Where a card's tag is in the order A 2 ... 9 T."""
     rank = card.rstrip("shdc")
     return 0 if rank == "A" else int(rank) - 1 if rank in "23456789" else 9
+
+
+def test_the_setup_form_sets_the_shoe_the_bets_and_a_bet_file(server, browser, monkeypatch):
+    page = browser.new_page()
+    page.goto(server.url)
+    priced(page, [])
+    page.fill("#decks", "6")
+    page.fill("#bets", "tie panda-8")
+    page.fill("#bet-file", BET_FILE.read_text(encoding="utf-8"))
+    page.focus("#setup-form button[type=submit]")
+    page.keyboard.press("Enter")  # Apply
+    page.focus("#card")
+    page.keyboard.type("9h 9d")
+    page.keyboard.press("Enter")
+    priced(page, ["9h", "9d"])
+    args = ["bets", "--decks", "6", "--remove", "9h 9d", "--bet", "tie", "--bet", "panda-8"]
+    args += ["--bet-file", str(BET_FILE), "--digits", "6", "--format", "json"]
+    monkeypatch.setattr(sys, "argv", ["punto-banco", *args])
+    out = CliRunner().invoke(main, args, catch_exceptions=False).stdout
+    rows = json.loads(out, parse_float=Decimal)["tables"][0]["rows"]
+    assert shown(page) == {r["bet_name"]: (f"{r['ev_decimal']:f}", r["ev"]) for r in rows}
+    assert "decks=6&" in page.url and "&bet_file=" in page.url  # the bet file is in the address too

@@ -160,4 +160,23 @@ def free_port_in_use() -> tuple[object, int]:
     return sock, sock.getsockname()[1]
 
 
-__all__ = ["Server", "descendants", "free_port_in_use", "signal", "wait_gone"]
+def address_space_limited() -> bool:
+    """True under ``ulimit -v``: Chromium and node's ``fetch`` (WebAssembly) reserve far more
+    address space than they use, and fail to start under such a limit."""
+    import resource
+
+    return resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY
+
+
+#: The reason the browser and node tests give when :func:`address_space_limited`.
+LIMITED_REASON = "ulimit -v is set: Chromium and node's fetch reserve more address space than it allows"
+
+
+__all__ = [
+    "LIMITED_REASON",
+    "Server",
+    "address_space_limited",
+    "descendants",
+    "free_port_in_use",
+    "wait_gone",
+]

@@ -69,12 +69,6 @@ SECURITY_HEADERS = (
 STATIC = resources.files("analyzer.web") / "static"
 
 
-class _BodyError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 def _host_name(value: str) -> str:
     """The host of a Host header, without the port: ``[::1]:8750`` -> ``::1``."""
     value = value.strip().lower()
@@ -127,10 +121,9 @@ class Guard:
             host = headers.get("host", "")
             await answer(400, f"bad Host header {host[:80]!r}: this server answers to localhost only")
             return
-        try:
-            replay = await self._read_body(headers, receive)
-        except _BodyError as exc:
-            await answer(exc.status, str(exc))
+        replay = await self._read_body(headers, receive)
+        if isinstance(replay, tuple):  # refused: (status, why)
+            await answer(*replay)
             return
         try:
             await self.app(scope, replay, guarded_send)
@@ -140,15 +133,16 @@ class Guard:
             if not started:
                 await answer(500, f"internal error: {type(exc).__name__}; see the server's log")
 
-    async def _read_body(self, headers: dict[str, str], receive: Receive) -> Receive:
-        """The request body, read whole within the limits, as a ``receive`` that replays it."""
+    async def _read_body(self, headers: dict[str, str], receive: Receive) -> Receive | tuple[int, str]:
+        """The request body, read whole within the limits, as a ``receive`` that replays it; or
+        the status and reason of its refusal (400, 408, 413)."""
         limit = self.limits.max_body
         too_large = f"the request body is larger than this server's limit of {limit:,} bytes"
         length = headers.get("content-length")
         if length is not None and not length.strip().isdigit():
-            raise _BodyError(400, f"bad Content-Length header {length[:40]!r}")
+            return 400, f"bad Content-Length header {length[:40]!r}"
         if length is not None and int(length) > limit:
-            raise _BodyError(413, too_large)
+            return 413, too_large
         chunks: list[bytes] = []
         size = 0
         deadline = time.monotonic() + self.limits.body_timeout
@@ -157,14 +151,13 @@ class Guard:
             try:
                 message = await asyncio.wait_for(receive(), max(deadline - time.monotonic(), 0.001))
             except TimeoutError:
-                late = f"the request body did not arrive within {self.limits.body_timeout:g} s"
-                raise _BodyError(408, late) from None
+                return 408, f"the request body did not arrive within {self.limits.body_timeout:g} s"
             if message["type"] == "http.disconnect":
-                raise _BodyError(400, "the client went away")
+                return 400, "the client went away"
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                raise _BodyError(413, too_large)
+                return 413, too_large
             chunks.append(chunk)
             more = bool(message.get("more_body", False))
         body = b"".join(chunks)

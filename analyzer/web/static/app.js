@@ -432,7 +432,7 @@ let asked = 0;
 
 async function refresh() {
   const fragment = "#" + toFragment(state);
-  if (location.hash !== fragment) history_replace(fragment);
+  if (location.hash !== fragment) replaceFragment(fragment);
   drawSeen();
   drawCounts(current && current.unseen !== null ? current.unseen : null);
   const mine = ++asked;
@@ -463,7 +463,7 @@ async function refresh() {
   fillHistory();
 }
 
-function history_replace(fragment) {
+function replaceFragment(fragment) {
   window.history.replaceState(null, "", fragment);
 }
 
