@@ -92,9 +92,9 @@ def deal(
     cards with suits (``Kh``) for bets that read suits."""
     from analyzer.bets.catalogue import parse_amount
     from analyzer.core.cards import parse_cards
-    from analyzer.core.coup import resolve
-    from analyzer.core.exact import fraction_text
     from analyzer.output.bet_tables import choose_bets
+    from analyzer.output.deal import deal as settle
+    from analyzer.output.deal import deal_lines
 
     tableau = tableau_of(rules)
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
@@ -102,49 +102,14 @@ def deal(
     if amount <= 0:
         raise UsageProblem(f"bad --stake {stake!r}: a stake must be greater than 0")
     chosen = choose_bets(bet_specs, bet_files) if (bet_specs or bet_files) else []
-    coup = resolve(parsed, tableau)
-    settled = []
-    for bet in chosen:  # settle every bet before printing anything: no half-printed report
-        if bet.reads.needs_suits and any(c.suit is None for c in parsed[: coup.cards_dealt]):
-            raise UsageProblem(f"bet {bet.name!r} reads suits: give the cards with their suits, e.g. Kh 9s")
-        settled.append((bet, *bet.settle(coup)))
-    show(coup.announce())
-    for line in _deal_story(coup, tableau):
-        show(f"  {line}")
-    if len(parsed) > coup.cards_dealt:
-        extra = " ".join(str(c) for c in parsed[coup.cards_dealt :])
-        show(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
-    if settled:
-        show(f"Bets settled (stake {fraction_text(amount)} each):")
-        width = max(len(b.name) for b in chosen)
-    for bet, event, pays in settled:
-        net = amount * pays
-        sign = "+" if net > 0 else ""
-        show(
-            f"  {bet.name:<{width}}  {event}: pays {fraction_text(pays)} per unit, "
-            f"net {sign}{fraction_text(net)}"
-        )
+    for line in deal_lines(settle(parsed, tableau, chosen, amount)):  # settled before printing
+        show(line)
 
 
 def show(line: str) -> None:
     """Print one line of text that may hold a file's own words (a rules file's title, a bet's
     event) with its control characters escaped (:func:`analyzer.text.printable`)."""
     echo(printable(line))
-
-
-def _deal_story(coup: Any, tableau: Any) -> list[str]:
-    p2, b2 = coup.player_two_card_total, coup.banker_two_card_total
-    player, banker = coup.player, coup.banker
-    lines = [f"Player {player[0]} {player[1]} = {p2}; Banker {banker[0]} {banker[1]} = {b2}"]
-    if coup.natural:
-        lines.append("A natural: both hands stand.")
-        return lines
-    lines.append(tableau.player_rule_text(p2) + (f": draws {coup.player[2]}" if coup.player_drew else "."))
-    lines.append(
-        tableau.banker_rule_text(b2, coup.player_third)
-        + (f": draws {coup.banker[2]}" if coup.banker_drew else ".")
-    )
-    return lines
 
 
 @click.command("rules")

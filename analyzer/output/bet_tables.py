@@ -20,17 +20,22 @@ from analyzer.output.tables import bets_table, events_table
 
 
 def choose_bets(
-    specs: Sequence[str], files: Sequence[str], all_bets: bool = False, max_bets: int = MAX_BETS_PER_FILE
+    specs: Sequence[str],
+    files: Sequence[str],
+    all_bets: bool = False,
+    max_bets: int = MAX_BETS_PER_FILE,
+    texts: Sequence[tuple[str, str]] = (),
 ) -> list[Bet]:
     """Bets named on the command line (:func:`analyzer.bets.choice.choose`: catalogue specs and
-    ``FILE:NAME`` picks, then every bet of each file, at most ``max_bets`` per file); the main
-    bets when nothing is named; the whole catalogue first with ``all_bets``.
+    ``FILE:NAME`` picks, then every bet of each file, at most ``max_bets`` per file, then every
+    bet of each bet file given as ``(label, text)`` in ``texts``); the main bets when nothing is
+    named; the whole catalogue first with ``all_bets``.
 
     Raises:
         BetError: an unknown name, bad parameter, missing or malformed file, a file of too many
             bets, a file bet on a catalogue name, a bet chosen twice.
     """
-    return list(choose(specs, files, all_bets=all_bets, max_bets=max_bets).bets) or main_bets()
+    return list(choose(specs, files, all_bets=all_bets, max_bets=max_bets, texts=texts).bets) or main_bets()
 
 
 def bet_report(
@@ -44,15 +49,16 @@ def bet_report(
     target_edge: str | None = None,
     tableau: Tableau = STANDARD,
     max_bets: int = MAX_BETS_PER_FILE,
+    texts: Sequence[tuple[str, str]] = (),
 ) -> list[Table]:
     """The summary table of the chosen bets on ``shoe``, then (optionally) each bet's events
-    table and the pays solved for a zero or target house edge (bet files as
-    :func:`choose_bets` reads them)."""
-    bets = choose_bets(specs, files, all_bets, max_bets)
+    table and the pays solved for a zero or target house edge (bet files, and bet files given
+    as text, as :func:`choose_bets` reads them)."""
+    bets = choose_bets(specs, files, all_bets, max_bets, texts)
     skipped: list[str] = []
     if all_bets and shoe.suited is None:
         # --all on a shoe without suits: price everything that can be priced, say what cannot.
-        named = {b.name for b in choose(specs, files, max_bets=max_bets).bets}
+        named = {b.name for b in choose(specs, files, max_bets=max_bets, texts=texts).bets}
         skipped = [b.name for b in bets if b.reads.needs_suits and b.name not in named]
         bets = [b for b in bets if b.name not in skipped]
     pricer = Pricer(shoe, tableau)
