@@ -360,19 +360,19 @@ def make_spec(
         raise StudyError(f"bad strategy {', '.join(strategies)!r}: use {', '.join(STRATEGIES)}")
     sources = [b for b in bets if isinstance(b, BetSource)]
     sources += bet_sources([b for b in bets if not isinstance(b, BetSource)], bet_files)
+    convention = None if true_count is None else parse_true_count(true_count)
     count = None
     if "count" in chosen:
         if tags is None or bet_when is None:
             raise StudyError("--strategy count needs --tags (10 or 13 tags) and --bet-when (e.g. tc>=7)")
         tag_values = parse_tags(tags) if isinstance(tags, str) else parse_tags(",".join(str(t) for t in tags))
         kind, op, threshold = parse_trigger(bet_when)
-        convention = EXACT if true_count is None else parse_true_count(true_count)
-        if kind == "rc" and convention != EXACT:
+        if kind == "rc" and convention not in (None, EXACT):
             raise StudyError(f"--true-count {convention.name} needs a true-count trigger (--bet-when tc...)")
-        count = CountSystem(tag_values, kind, op, threshold, initial_count, convention)
+        count = CountSystem(tag_values, kind, op, threshold, initial_count, convention or EXACT)
     elif tags is not None or bet_when is not None:
         raise StudyError("--tags and --bet-when belong to --strategy count: add it")
-    elif true_count is not None:
+    elif convention is not None:
         raise StudyError("--true-count belongs to --strategy count with a tc trigger: add them")
     if "perfect" in chosen and any(s.kind == "streak" for s in sources):
         raise StudyError(
