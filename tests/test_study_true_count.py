@@ -176,3 +176,27 @@ def test_parse_true_count_names():
     assert parse_true_count("Floor+Half-Deck").name == "half-deck+floor"
     with pytest.raises(StudyError):
         parse_true_count("")
+
+
+def test_several_conventions_are_rows_side_by_side():
+    r = S.run_study(
+        ["dragon-7"],
+        shoes=60,
+        seed=2,
+        strategies=["count"],
+        tags="0,0,0,-1,-1,-1,-1,2,2,0",
+        bet_when="tc>=3",
+        true_count=["round", "half-deck", "round"],
+    )
+    assert [row.true_count for row in r.results] == ["round", "half-deck", "exact"]
+    alone = S.run_study(
+        ["dragon-7"],
+        shoes=60,
+        seed=2,
+        strategies=["count"],
+        tags="0,0,0,-1,-1,-1,-1,2,2,0",
+        bet_when="tc>=3",
+        true_count="half-deck",
+    )
+    assert r.results[1] == alone.results[0] and r.results[2] == alone.results[1]
+    assert r.settings()["true_count"] == "round,half-deck"

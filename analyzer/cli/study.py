@@ -67,12 +67,12 @@ from analyzer.cli.common import (
 @click.option(
     "--true-count",
     "true_count",
-    default=None,
+    multiple=True,
     metavar="CONVENTION",
     help="How a tc trigger's true count is kept: exact (default: unseen cards / 52, unrounded), "
     "floor, truncate, round, half-deck or whole-deck (decks remaining to the nearest half or whole "
-    "deck), or an estimate and a rounding joined by '+' (half-deck+floor); another than exact "
-    "adds the exact convention's figures beside.",
+    "deck), or an estimate and a rounding joined by '+' (half-deck+floor); repeatable, each a row "
+    "of its own, with the exact convention's row beside.",
 )
 @click.option(
     "--initial-count",
@@ -190,7 +190,7 @@ def study(
     tags: str | None,
     bet_when: str | None,
     initial_count: int,
-    true_count: str | None,
+    true_count: tuple[str, ...],
     decks: int,
     cut_card: int,
     burn: str,

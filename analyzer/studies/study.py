@@ -96,14 +96,20 @@ class CountSystem:
     """A count: ``tags`` per rank (13, A..K), the trigger (``kind`` ``"rc"`` or ``"tc"``,
     comparison ``op``, exact ``threshold``), the running count at the start of a shoe
     (``initial``, before the shown card is counted) and, for a ``tc`` trigger, how the true
-    count is kept (``true_count``, :mod:`analyzer.studies.counting`)."""
+    count is kept (``true_counts``: one or more conventions of :mod:`analyzer.studies.counting`,
+    each played as a row of its own, the exact one beside them)."""
 
     tags: tuple[int, ...]
     kind: str
     op: str
     threshold: Fraction
     initial: int = 0
-    true_count: TrueCount = EXACT
+    true_counts: tuple[TrueCount, ...] = (EXACT,)
+
+    @property
+    def true_count(self) -> TrueCount:
+        """The first convention chosen (the one :func:`_trigger` uses by default)."""
+        return self.true_counts[0]
 
     def describe(self) -> str:
         """e.g. ``"tags A..K 0,0,0,-1,...; bet when tc>=7; true count exact: ..."``."""
@@ -112,15 +118,15 @@ class CountSystem:
             f"tags (A..K) {tags}; initial count {self.initial}; bet when {self.kind}{self.op}{self.threshold}"
         )
         if self.kind == "tc":
-            text += f"; true count {self.true_count.name}: {self.true_count.describe()}"
+            text += "; " + "; ".join(f"true count {tc.name}: {tc.describe()}" for tc in self.conventions)
         return text
 
     @property
     def conventions(self) -> tuple[TrueCount, ...]:
-        """The true-count conventions played: the chosen one, then the exact one beside it."""
-        if self.kind != "tc" or self.true_count == EXACT:
-            return (self.true_count,)
-        return (self.true_count, EXACT)
+        """The true-count conventions played: those chosen, then the exact one beside them."""
+        if self.kind != "tc" or EXACT in self.true_counts:
+            return self.true_counts
+        return (*self.true_counts, EXACT)
 
     @property
     def rc_bound(self) -> int:
@@ -330,7 +336,7 @@ def make_spec(
     tags: str | Sequence[int] | None = None,
     bet_when: str | None = None,
     initial_count: int = 0,
-    true_count: str | TrueCount | None = None,
+    true_count: str | TrueCount | Sequence[str | TrueCount] | None = None,
     depth_bin: int = 26,
     block: int = BLOCK,
 ) -> StudySpec:
@@ -360,19 +366,25 @@ def make_spec(
         raise StudyError(f"bad strategy {', '.join(strategies)!r}: use {', '.join(STRATEGIES)}")
     sources = [b for b in bets if isinstance(b, BetSource)]
     sources += bet_sources([b for b in bets if not isinstance(b, BetSource)], bet_files)
-    convention = None if true_count is None else parse_true_count(true_count)
+    if true_count is None or (not isinstance(true_count, str | TrueCount) and not true_count):
+        conventions: tuple[TrueCount, ...] = ()
+    elif isinstance(true_count, str | TrueCount):
+        conventions = (parse_true_count(true_count),)
+    else:
+        conventions = tuple(dict.fromkeys(parse_true_count(t) for t in true_count))
     count = None
     if "count" in chosen:
         if tags is None or bet_when is None:
             raise StudyError("--strategy count needs --tags (10 or 13 tags) and --bet-when (e.g. tc>=7)")
         tag_values = parse_tags(tags) if isinstance(tags, str) else parse_tags(",".join(str(t) for t in tags))
         kind, op, threshold = parse_trigger(bet_when)
-        if kind == "rc" and convention not in (None, EXACT):
-            raise StudyError(f"--true-count {convention.name} needs a true-count trigger (--bet-when tc...)")
-        count = CountSystem(tag_values, kind, op, threshold, initial_count, convention or EXACT)
+        if kind == "rc" and any(c != EXACT for c in conventions):
+            name = next(c.name for c in conventions if c != EXACT)
+            raise StudyError(f"--true-count {name} needs a true-count trigger (--bet-when tc...)")
+        count = CountSystem(tag_values, kind, op, threshold, initial_count, conventions or (EXACT,))
     elif tags is not None or bet_when is not None:
         raise StudyError("--tags and --bet-when belong to --strategy count: add it")
-    elif convention is not None:
+    elif conventions:
         raise StudyError("--true-count belongs to --strategy count with a tc trigger: add them")
     if "perfect" in chosen and any(s.kind == "streak" for s in sources):
         raise StudyError(
@@ -950,7 +962,7 @@ class StudyResult:
                 }
             )
             if s.count.kind == "tc":
-                out["true_count"] = s.count.true_count.name
+                out["true_count"] = ",".join(tc.name for tc in s.count.true_counts)
         return out
 
 
@@ -1145,7 +1157,7 @@ def run_study(
     tags: str | Sequence[int] | None = None,
     bet_when: str | None = None,
     initial_count: int = 0,
-    true_count: str | TrueCount | None = None,
+    true_count: str | TrueCount | Sequence[str | TrueCount] | None = None,
     depth_bin: int = 26,
     block: int = BLOCK,
     workers: int | str = 1,
@@ -1164,8 +1176,8 @@ def run_study(
         min_edge: perfect play bets when EV > this (units per unit staked, or ``"1%"``).
         tags / bet_when / initial_count: the count (``--tags``, ``--bet-when rc>=32|tc>=7``).
         true_count: how a ``tc`` trigger's true count is kept (``exact``, ``floor``, ``round``,
-            ``half-deck``, ... :mod:`analyzer.studies.counting`); another than ``exact`` adds
-            the exact convention's row beside it.
+            ``half-deck``, ... :mod:`analyzer.studies.counting`), or several, each a row of its
+            own; the exact convention's row is added beside them.
         depth_bin: cards per depth bin of the EV-by-depth table.
         block: shoes per block of work, at most :data:`MAX_BLOCK` (part of the settings: float
             sums follow the blocks).
@@ -1406,11 +1418,9 @@ def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digit
         notes += [f"{b}: |float EV - exact EV| <= {v:.3g} per coup" for b, v in result.ev_bounds.items()]
         if s.count is not None:
             notes.append("count: " + s.count.describe())
-            if len(s.count.conventions) > 1:
-                notes.append(
-                    f"count (tc exact): the same count with the exact true count "
-                    f"({EXACT.describe()}), beside the {s.count.true_count.name} convention."
-                )
+            if EXACT not in s.count.true_counts and s.count.kind == "tc":
+                chosen = ", ".join(tc.name for tc in s.count.true_counts)
+                notes.append(f"count (tc exact): the same count with the exact true count, beside {chosen}.")
         if any(r.units_per_shoe is None for r in result.results):
             notes.append(
                 "banker-streak: a multi-coup bet, priced by its realised results only; a streak "
