@@ -245,7 +245,6 @@ def study(
         depth_bin=depth_bin,
         block=block,
     )
-    count = _workers_of(workers)
     show = sys.stderr.isatty() if progress is None else progress
     if show:
         with click.progressbar(length=shoes, label="dealing shoes", file=sys.stderr) as bar:
@@ -256,10 +255,10 @@ def study(
                 seen[0] = done
 
             result = run(
-                spec, workers=count, scheduler=scheduler, progress=step, scheduler_timeout=scheduler_timeout
+                spec, workers=workers, scheduler=scheduler, progress=step, scheduler_timeout=scheduler_timeout
             )
     else:
-        result = run(spec, workers=count, scheduler=scheduler, scheduler_timeout=scheduler_timeout)
+        result = run(spec, workers=workers, scheduler=scheduler, scheduler_timeout=scheduler_timeout)
     meta: dict[str, Any] = provenance(
         command_line(), f"{decks} decks ({52 * decks} cards)", spec.dealing.tableau.describe()
     )
@@ -272,15 +271,3 @@ def study(
     if plot_file is not None:
         draw(result, plot_file)
     emit(text, output)
-
-
-def _workers_of(text: str) -> int | str:
-    """``--workers``: ``auto`` or a whole number (its range is the library's to check)."""
-    from analyzer.core.exact import whole_number
-
-    if text.strip().lower() == "auto":
-        return "auto"
-    number = whole_number(text)
-    if number is None:
-        raise UsageProblem(f"bad --workers {text!r}: give auto or a whole number (digits 0-9)")
-    return number

@@ -59,17 +59,21 @@ def worker_limit() -> int:
 
 
 def check_workers(workers: int | str) -> int:
-    """A number of workers: ``"auto"`` (:func:`free_cores`) or a whole number from 1 to
-    :func:`worker_limit`.
+    """A number of workers: ``"auto"`` (:func:`free_cores`) or a whole number (an int, or its
+    digits) from 1 to :func:`worker_limit`.
 
     Raises:
         StudyError: anything else (one line naming the limit).
     """
+    from analyzer.core.exact import whole_number
+
     if isinstance(workers, str) and workers.strip().lower() == "auto":
         return free_cores()
     limit = worker_limit()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    number = whole_number(workers)
+    if number is None or number < 1:
         raise StudyError(f"bad workers {workers!r}: use auto or a whole number from 1 to {limit}")
+    workers = number
     if workers > limit:
         raise StudyError(
             f"bad workers {workers}: at most {limit} (the CPU cores this process may use; "
