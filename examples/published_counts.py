@@ -121,6 +121,30 @@ PUBLISHED = (
         tuple((cut, end) for cut in (16, 20) for end in BOTH),
         33,
     ),
+    # Jacobson's articles with the count of the study's other tests (tests/test_study.py).
+    Published(
+        "big-tiger",
+        "Jacobson, 'Card Counting the Big Tiger Baccarat Side Bet' (advancedadvantageplay.com, 2024)",
+        "big-tiger",
+        "0,0,-1,-1,-1,-2,1,2,2,0",
+        "tc>=8",
+        "8 decks, cut card 14; 100,000,000 shoes",
+        {"bet_frequency": "3.536", "edge_when_betting": "7.227", "units_per_100_coups": "0.256"},
+        ((14, "jacobson"), (14, "wizard")),
+        37,
+    ),
+    Published(
+        "tie-on-7",
+        "Jacobson, 'An Unbalanced Count to Beat the Tie on 7 Baccarat Side Bet' "
+        "(advancedadvantageplay.com, 2022)",
+        "egalite:7",
+        "1,0,0,0,0,0,-8,2,1,1",
+        "tc>=4",
+        "8 decks, cut card 14, the balanced count; 200,000,000 shoes",
+        {"bet_frequency": "22.4", "edge_when_betting": "11.8", "units_per_100_coups": "2.65"},
+        ((14, "jacobson"), (14, "wizard")),
+        38,
+    ),
     # Controls: other results of the same list as 3 Giving 8, same stated dealing.
     Published(
         "88-89-98-99",
