@@ -214,7 +214,9 @@ def scheduler_address(address: str) -> str:
         )
     host, colon, port = rest.rpartition(":")
     if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536 or "/" in rest:
-        raise StudyError(f"bad Dask scheduler {address!r}: give tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786")
+        raise StudyError(
+            f"cannot reach the Dask scheduler {address!r}: give tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786"
+        )
     return f"tcp://{rest}"
 
 
