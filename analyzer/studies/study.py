@@ -1120,14 +1120,14 @@ def execute(
     awaited ``scheduler_timeout`` seconds).  Memory stays fixed whatever the number of shoes.
 
     Raises:
-        StudyError: bad ``workers`` (at most :func:`analyzer.studies.workers.worker_limit`); the
-            cluster cannot be reached, is not a Dask scheduler, has no worker, or dask is not
-            installed.
+        StudyError: bad ``workers`` (at most :func:`analyzer.studies.workers.worker_limit`;
+            not checked with a ``scheduler``); the cluster cannot be reached, is not a Dask
+            scheduler, has no worker, or dask is not installed.
     """
     import contextlib
 
-    count = check_workers(workers)
-    count = min(count, spec.blocks)  # a process per block at most
+    # local workers: checked and capped (ignored on a cluster); a process per block at most
+    count = 1 if scheduler is not None else min(check_workers(workers), spec.blocks)
     reduction = _Reduction(spec)
     done = 0
     results = ordered_map(
