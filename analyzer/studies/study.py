@@ -12,8 +12,8 @@ exact integers where the bound cannot decide), plays the strategies and returns 
   or true count ``tc`` = running count / decks remaining, kept by a convention of
   :mod:`analyzer.studies.counting`: exact by default, or estimated and rounded as counters keep
   it, with the exact convention's figures beside; compared exactly); ``flat``: every coup.
-* **Estimates, two ways.**  Per shoe the study keeps the coups, the bets, the sum of the exact
-  EVs of the bets placed and the sum of their realised results (exact).  The EV sum is a
+* **Estimates, two ways.**  Per shoe the study counts the coups and the bets and sums the
+  exact EVs of the bets placed and their realised results (exact).  The EV sum is a
   conditional expectation of the realised one given the cards seen before each coup
   (Rao-Blackwell): both estimate the same win rate, the first with a fraction of the variance.
   Standard errors and 95% intervals come from the central limit theorem over shoes (shoes are
