@@ -10,8 +10,8 @@ result when every figure agrees.  The closest setting is the one with the smalle
 
     .venv/bin/python examples/published_counts.py [--shoes 20000] [--only lucky-6-level-1] [--workers auto]
 
-Prints a Markdown table per published result and a summary; takes about 15 CPU minutes at the
-default 20,000 shoes per setting.
+Prints a Markdown table per published result as it is done, then a summary; takes about 20 CPU
+minutes at the default 20,000 shoes per setting.
 """
 
 from __future__ import annotations
