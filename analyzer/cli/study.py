@@ -63,7 +63,17 @@ from analyzer.cli.common import (
     "--bet-when",
     default=None,
     metavar="TRIGGER",
-    help="Count trigger: rc>=N (running count) or tc>=X (true count = rc / (unseen cards / 52)).",
+    help="Count trigger: rc>=N (running count) or tc>=X (true count = rc / decks remaining).",
+)
+@click.option(
+    "--true-count",
+    "true_count",
+    multiple=True,
+    metavar="CONVENTION",
+    help="How a tc trigger's true count is kept: exact (default: unseen cards / 52, unrounded), "
+    "floor, truncate, round, half-deck or whole-deck (decks remaining to the nearest half or whole "
+    "deck), or an estimate and a rounding joined by '+' (half-deck+floor); repeatable, each a row "
+    "of its own, with the exact convention's row beside.",
 )
 @click.option(
     "--initial-count",
@@ -106,12 +116,27 @@ from analyzer.cli.common import (
     show_default=True,
     help="Shoes per block of work (a setting: results depend on it, never on the workers).",
 )
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local processes.")
+@click.option(
+    "--workers",
+    default="auto",
+    show_default=True,
+    metavar="N|auto",
+    help="Local processes; auto: the cores that are free (usable cores less the load average, at "
+    "least 1). At most the usable cores (2 on one core).",
+)
 @click.option(
     "--scheduler",
     default=None,
     metavar="ADDRESS",
     help="Run on this Dask distributed scheduler (e.g. tcp://10.0.0.5:8786; the 'cluster' extra).",
+)
+@click.option(
+    "--scheduler-timeout",
+    type=click.FloatRange(min=0, min_open=True, max=86_400),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for the Dask scheduler's answer and for its first worker.",
 )
 @click.option(
     "--table",
@@ -167,6 +192,7 @@ def study(
     tags: str | None,
     bet_when: str | None,
     initial_count: int,
+    true_count: tuple[str, ...],
     decks: int,
     cut_card: int,
     burn: str,
@@ -174,8 +200,9 @@ def study(
     rules: str,
     depth_bin: int,
     block: int,
-    workers: int,
+    workers: str,
     scheduler: str | None,
+    scheduler_timeout: float,
     table_names: str,
     plot_file: str | None,
     fmt: str,
@@ -226,6 +253,7 @@ def study(
         tags=tags,
         bet_when=bet_when,
         initial_count=initial_count,
+        true_count=true_count,
         depth_bin=depth_bin,
         block=block,
     )
@@ -238,9 +266,11 @@ def study(
                 bar.update(done - seen[0])
                 seen[0] = done
 
-            result = run(spec, workers=workers, scheduler=scheduler, progress=step)
+            result = run(
+                spec, workers=workers, scheduler=scheduler, progress=step, scheduler_timeout=scheduler_timeout
+            )
     else:
-        result = run(spec, workers=workers, scheduler=scheduler)
+        result = run(spec, workers=workers, scheduler=scheduler, scheduler_timeout=scheduler_timeout)
     meta: dict[str, Any] = provenance(
         command_line(), f"{decks} decks ({52 * decks} cards)", spec.dealing.tableau.describe()
     )
