@@ -57,7 +57,7 @@ def bet_report(
         bets = [b for b in bets if b.name not in skipped]
     pricer = Pricer(shoe, tableau)
     summaries = pricer.summaries(bets)
-    summary = bets_table(summaries, f"Bets: {shoe.describe()}")
+    summary = bets_table(summaries, f"Bets: {shoe.describe()}", grades=True)
     if skipped:
         summary = dataclasses.replace(
             summary,
@@ -163,18 +163,53 @@ def practical_pay_table(
 
 
 def catalogue_listing() -> Table:
-    """The catalogue as a table: name, aliases, parameter, what it is."""
-    rows = tuple((e.name, ", ".join(e.aliases) or "-", e.param or "-", e.summary) for e in CATALOGUE)
+    """The catalogue as a table: name, aliases, parameter, what it is, and the provenance grade
+    of its default parameters; as data (JSON, CSV) also the bet's title, rules in words, source,
+    published figure, golden test, whether ``--all`` prices it, and its published parameters
+    with their grades and figures (``variants``: ``PARAM: grade (figure)``, ``;``-separated)."""
+    from analyzer.bets.catalogue import find_bet, provenance
+    from analyzer.output.tables import GRADE_SHORT
+
+    rows: list[tuple[Cell, ...]] = []
+    for e in CATALOGUE:
+        bet = find_bet(e.name if e.name != "egalite" else "egalite:5")
+        p = provenance(bet)
+        variants = "; ".join(
+            f"{e.name}:{key}: {v.grade.label}" + (f" ({v.figure})" if v.figure else "")
+            for key, v in e.provenance.items()
+            if key
+        )
+        rows.append((
+            e.name, ", ".join(e.aliases) or "-", e.param or "-", e.summary,
+            GRADE_SHORT[p.grade] if p else "-",
+            bet.title, bet.rules or e.summary, (p.source if p else bet.source) or None,
+            p.grade.value if p else None, p.figure or None if p else None, p.test or None if p else None,
+            p.caveat or None if p else None, "yes" if e.priced else "no", variants or None,
+        ))
     cols = (
         Column("Name", "text", "name"),
         Column("Aliases", "text", "aliases"),
         Column("Parameter (NAME:PARAM)", "text", "parameter"),
         Column("Bet", "text", "bet"),
+        Column("Grade", "text", "grade_label"),
+        Column("Title", "text", "title", data_only=True),
+        Column("Rules", "text", "rules", data_only=True),
+        Column("Source", "text", "source", data_only=True),
+        Column("Grade (machine)", "text", "grade", data_only=True),
+        Column("Published figure", "text", "published_figure", data_only=True),
+        Column("Golden test", "text", "golden_test", data_only=True),
+        Column("Caveat", "text", "caveat", data_only=True),
+        Column("In --all", "text", "in_all", data_only=True),
+        Column("Published parameters", "text", "variants", data_only=True),
     )
     return Table(
         "catalogue",
         "Bet catalogue",
         cols,
-        rows,
-        ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5.",),
+        tuple(rows),
+        ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5.",
+         "Grade of the default parameters: 'reproduced' a published figure is reproduced exactly (a golden "
+         "test pins it); 'rules only' the rules are published, no figure; 'our reading' our reading of an "
+         "unpublished or ambiguous rule; 'weak source' the rules come from a secondary page only.  "
+         "--format json gives each bet's rules, source, figure and published parameters."),
     )
