@@ -12,7 +12,14 @@ from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.pricing import PRACTICAL_STEPS, Pricer, pay_for_edge, practical_pays
+from analyzer.engine.pricing import (
+    PRACTICAL_STEPS,
+    BetSummary,
+    PracticalPay,
+    Pricer,
+    pay_for_edge,
+    practical_pays,
+)
 from analyzer.errors import BetError
 from analyzer.limits import MAX_BETS_PER_FILE
 from analyzer.output.render import Cell, Column, Table
@@ -44,10 +51,18 @@ def bet_report(
     target_edge: str | None = None,
     tableau: Tableau = STANDARD,
     max_bets: int = MAX_BETS_PER_FILE,
+    adjust: str | None = None,
+    scale: bool = False,
 ) -> list[Table]:
     """The summary table of the chosen bets on ``shoe``, then (optionally) each bet's events
     table and the pays solved for a zero or target house edge (bet files as
-    :func:`choose_bets` reads them)."""
+    :func:`choose_bets` reads them): of each bet's adjustable line, of the line whose event is
+    ``adjust``, or (``scale``) of every winning line times one factor
+    (:mod:`analyzer.studies.ladder`).
+
+    Raises:
+        BetError: as :func:`choose_bets`; ``adjust`` names no line of any chosen bet.
+    """
     bets = choose_bets(specs, files, all_bets, max_bets)
     skipped: list[str] = []
     if all_bets and shoe.suited is None:
@@ -73,9 +88,133 @@ def bet_report(
         tables += [events_table(s) for s in summaries]
     if fair_pay or target_edge is not None:
         edge = Fraction(0) if target_edge is None else parse_amount(target_edge, "--target-edge") / 100
-        tables.append(pay_table(shoe, bets, edge, tableau))
-        tables.append(practical_pay_table(shoe, bets, edge, tableau))
+        if adjust is not None:
+            tables += adjusted_line_tables(shoe, summaries, adjust, edge)
+        elif scale:
+            tables += scaled_ladder_tables(shoe, summaries, edge)
+        else:
+            tables.append(pay_table(shoe, bets, edge, tableau))
+            tables.append(practical_pay_table(shoe, bets, edge, tableau))
     return tables
+
+
+def _quoted(pays: Fraction | None) -> str | None:
+    """A practical pay on the grid as it is quoted, e.g. ``"6.5 to 1"`` (``None`` for none)."""
+    return None if pays is None else PracticalPay("to", "exact", pays, pays, Fraction(0)).text
+
+
+def _target_words(house_edge: Fraction) -> str:
+    if house_edge == 0:
+        return "fair bet (house edge 0)"
+    return f"house edge of {fraction_text(house_edge * 100)}%"
+
+
+def adjusted_line_tables(
+    shoe: Shoe, summaries: Sequence[BetSummary], event: str, house_edge: Fraction
+) -> list[Table]:
+    """For each priced bet with a pay line ``event``: the exact pay of that line that gives
+    ``house_edge``, and the practical pays nearest it with their exact house edges (the same
+    tables as :func:`pay_table` and :func:`practical_pay_table`, for the chosen line); derived
+    from the priced events (:mod:`analyzer.studies.ladder`), not priced again.
+
+    Raises:
+        BetError: no bet has the line.
+    """
+    from analyzer.studies.ladder import ladder_lines, line_terms, near_pays, pay_for_line
+
+    pays_rows: list[tuple[Cell, ...]] = []
+    near_rows: list[tuple[Cell, ...]] = []
+    skipped: list[str] = []
+    for summary, index in ladder_lines(summaries, event):
+        bet = summary.bet
+        if index is None:
+            skipped.append(bet.title)
+            continue
+        line = bet.lines[index]
+        try:
+            q, rest = line_terms(summary, index)
+        except BetError:
+            pays_rows.append((bet.title, bet.name, line.event, line.pays, None))
+            near_rows.append((bet.title, bet.name, None, None, None, None))
+            continue
+        solved = pay_for_line(summary, index, house_edge)
+        pay = solved if solved > 0 else None  # no winning pay gives that edge
+        near = near_pays(pay, q, rest) if pay is not None else ()
+        pays_rows.append((bet.title, bet.name, line.event, line.pays, pay))
+        near_rows += [(bet.title, bet.name, p.text, p.side, p.pays, p.house_edge) for p in near] or [
+            (bet.title, bet.name, None, None, None, None)
+        ]
+    pays = pay_table(shoe, [], house_edge)
+    near_table = practical_pay_table(shoe, [], house_edge)
+    extra: tuple[str, ...] = ()
+    if skipped:
+        extra = (f"Not listed (no pay line {event!r}): {', '.join(skipped)}.",)
+    return [
+        dataclasses.replace(pays, rows=tuple(pays_rows), notes=pays.notes[:1] + extra),
+        dataclasses.replace(near_table, rows=tuple(near_rows)),
+    ]
+
+
+def scaled_ladder_tables(shoe: Shoe, summaries: Sequence[BetSummary], house_edge: Fraction) -> list[Table]:
+    """For each priced bet with pay lines: the one factor on every winning pay that gives
+    ``house_edge`` (exact), each line's scaled pay with the practical pays ("X to 1") on either
+    side, and the ladder's exact house edge with every line at its practical pay below, nearest
+    and above (:func:`analyzer.studies.ladder.scale_for_edge`)."""
+    from analyzer.studies.ladder import scale_for_edge
+
+    line_rows: list[tuple[Cell, ...]] = []
+    ladder_rows: list[tuple[Cell, ...]] = []
+    skipped: list[str] = []
+    for summary in summaries:
+        bet = summary.bet
+        try:
+            ladder = scale_for_edge(summary, house_edge)
+        except BetError:
+            skipped.append(bet.title)
+            continue
+        for event, now, _, scaled, low, high in ladder.lines:
+            line_rows.append((bet.title, bet.name, event, now, scaled, _quoted(low), _quoted(high)))
+        ladder_rows.append((bet.title, bet.name, ladder.factor, summary.house_edge,
+                            ladder.edges["below"], ladder.edges["nearest"], ladder.edges["above"]))
+    what = _target_words(house_edge)
+    notes: tuple[str, ...] = (
+        "Every winning pay times one factor; pushes and losses unchanged.  Practical pays 'X to 1' on the "
+        "grid of --fair-pay; '-': no practical pay on that side is a win.",
+    )
+    if skipped:
+        notes += (f"Not listed (no winning pay line, or none can happen here): {', '.join(skipped)}.",)
+    lines_table = Table(
+        "scaled-pays",
+        f"Every win scaled for a {what}: {shoe.describe()}",
+        (
+            Column("Bet", "text", "bet"),
+            Column("Bet name", "text", "bet_name", data_only=True),
+            Column("Line", "text", "line"),
+            Column("Pays now", "fraction", "pays_now"),
+            Column("Scaled pay", "both", "pay"),
+            Column("Practical below", "text", "practical_below"),
+            Column("Practical above", "text", "practical_above"),
+        ),
+        tuple(line_rows),
+        notes,
+    )
+    ladders = Table(
+        "scaled-ladders",
+        f"The scaled ladder's house edge: {shoe.describe()}",
+        (
+            Column("Bet", "text", "bet"),
+            Column("Bet name", "text", "bet_name", data_only=True),
+            Column("Factor", "both", "factor"),
+            Column("House edge now", "percent", "house_edge_now"),
+            Column("Every line below", "percent", "house_edge_below"),
+            Column("Every line nearest", "percent", "house_edge_nearest"),
+            Column("Every line above", "percent", "house_edge_above"),
+        ),
+        tuple(ladder_rows),
+        ("House edge per coup with every winning line at its practical pay below, nearest or above the "
+         "scaled pay (exact); a negative house edge is a player advantage.",),
+    )
+    return [lines_table, ladders]
 
 
 def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Tableau = STANDARD) -> Table:
@@ -96,8 +235,7 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Ta
         if pay is not None and pay <= 0:
             pay = None  # no winning pay gives that edge
         rows.append((bet.title, bet.name, line.event, line.pays, pay))
-    percent = fraction_text(house_edge * 100)
-    what = "fair bet (house edge 0)" if house_edge == 0 else f"house edge of {percent}%"
+    what = _target_words(house_edge)
     cols = (
         Column("Bet", "text", "bet"),
         Column("Bet name", "text", "bet_name", data_only=True),
