@@ -516,7 +516,8 @@ def test_vectors_take_bets_from_files_like_every_command(tmp_path):
     examples = Path(__file__).resolve().parent.parent / "examples"
     folder = tmp_path / "kit"
     result = run("-o", str(folder), "--coups", "5", "--no-coverage", "--format", "jsonl",
-                 "--bet", f"{examples}/bets.toml:natural-tie", "--bet-file", str(examples / "dragon-bonus-alt.toml"))
+                 "--bet", f"{examples}/bets.toml:natural-tie",
+                 "--bet-file", str(examples / "dragon-bonus-alt.toml"))
     assert result.exit_code == 0, result.output
     manifest = json.loads((folder / "MANIFEST.json").read_text(encoding="utf-8"))
     assert manifest["bets"] == ["natural-tie", "dragon-bonus-alt"]
