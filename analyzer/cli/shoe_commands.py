@@ -90,6 +90,7 @@ def deal(
     event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
     cards with suits (``Kh``) for bets that read suits."""
     from analyzer.bets.catalogue import parse_amount
+    from analyzer.checks.verify import amount_text
     from analyzer.core.cards import parse_cards
     from analyzer.core.coup import resolve
     from analyzer.core.exact import fraction_text
@@ -114,14 +115,14 @@ def deal(
         extra = " ".join(str(c) for c in parsed[coup.cards_dealt :])
         echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
     if settled:
-        echo(f"Bets settled (stake {fraction_text(amount)} each):")
+        echo(f"Bets settled (stake {amount_text(amount)} each):")
         width = max(len(b.name) for b in chosen)
     for bet, event, pays in settled:
         net = amount * pays
         sign = "+" if net > 0 else ""
         echo(
             f"  {bet.name:<{width}}  {event}: pays {fraction_text(pays)} per unit, "
-            f"net {sign}{fraction_text(net)}"
+            f"net {sign}{amount_text(net)}"  # money as a decimal when exact (+9.5, not +19/2)
         )
 
 

@@ -59,6 +59,12 @@ CHART_MISSING = (
     "The EOR chart needs matplotlib, which is not installed: "
     "pip install 'punto-banco-analyzer[plot]' (the tables above are complete without it)."
 )
+#: Said instead of a chart for a bet whose effects of removal are all exactly 0 (pair bets on a
+#: full standard shoe): the chart would be empty.
+CHART_FLAT = (
+    "No EOR chart: every effect of removal of this bet is exactly 0 on this shoe (each card plays "
+    "the same part), so there is nothing to draw, and no count of single cards helps it off the top."
+)
 CHART_ELSEWHERE = (
     "EOR chart: not in this output (a Markdown report written to a file with -o gets its charts "
     "as PNG files beside it; --format html embeds them)."
@@ -478,6 +484,12 @@ def report_tables(report: GameMathReport, section: BetSection) -> list[Table]:
 # -- charts -----------------------------------------------------------------------------------
 
 
+def flat_eor(report: GameMathReport, index: int) -> bool:
+    """True when every effect of removal of bet ``index`` is exactly 0 (its chart would be empty:
+    the report says :data:`CHART_FLAT` instead)."""
+    return all(e is None or e == 0 for e in report.bets[index].eor.eor)
+
+
 def chart_png(report: GameMathReport, index: int) -> bytes | None:
     """The EOR bar chart of bet ``index`` as PNG bytes, or ``None`` when matplotlib is not
     installed (the report then says so)."""
@@ -539,7 +551,9 @@ def render_markdown(
         )
         tables = report_tables(report, section)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
-        if charts is not None and i in charts:
+        if flat_eor(report, i):
+            parts.append(f"*{_md_escape(CHART_FLAT)}*")
+        elif charts is not None and i in charts:
             parts.append(f"![Effects of removal: {_md_escape(bet.title)}]({charts[i]})")
         else:
             parts.append(f"*{_md_escape(note)}*")
@@ -615,8 +629,11 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         body.append(f"<p><strong>Source.</strong> {esc(printable(bet.source or 'not given'))}</p>")
         tables = report_tables(report, section)
         body.append(render(tables[:-1], "html", digits).strip())
-        png = chart_png(report, i) if charts else None
-        if png is not None:
+        flat = flat_eor(report, i)
+        png = chart_png(report, i) if charts and not flat else None
+        if flat:
+            body.append(f'<p class="note">{esc(CHART_FLAT)}</p>')
+        elif png is not None:
             data = base64.b64encode(png).decode("ascii")
             body.append(
                 f'<p><img alt="Effects of removal: {esc(printable(bet.title))}" '
@@ -876,6 +893,9 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
 
     charts = wb.create_sheet("EOR charts")
     for i, (s, (first, last)) in enumerate(zip(report.bets, spans, strict=True)):
+        if flat_eor(report, i):
+            charts.cell(row=1 + 17 * i, column=1, value=_xlsx_text(f"{s.bet.title}: {CHART_FLAT}"))
+            continue
         chart = BarChart()
         chart.type = "col"
         chart.title = _xlsx_text(f"{s.bet.title}: change in house edge when one card leaves")
@@ -930,6 +950,8 @@ def report_files(
     missing = None
     if output is not None and _regular_target(output):
         for i in range(len(report.bets)):
+            if flat_eor(report, i):
+                continue  # nothing to draw: the report says so
             png = chart_png(report, i)
             if png is None:
                 missing = CHART_MISSING

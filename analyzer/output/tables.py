@@ -16,9 +16,10 @@ TABLE_NAMES = ("outcomes", "bets", "totals", "cards", "naturals")
 def _count_note(analysis: Analysis) -> tuple[str, ...]:
     d = analysis.distribution
     if d.complete:
+        # the same words for every shoe, so a deck sweep prints it once (the Total row has the number)
         return (
-            f"Counts are ordered 6-card sequences (coups ending early are padded); "
-            f"total {d.denominator:,} = N!/(N-6)! for N = {analysis.shoe.size}.",
+            "Counts are ordered 6-card sequences (coups ending early are padded); the total is "
+            "N!/(N-6)! for a shoe of N cards.",
         )
     k = d.sequence_cards
     return (
