@@ -67,3 +67,12 @@ def test_a_bet_whose_effects_of_removal_are_all_zero_gets_a_sentence_not_an_empt
     page = render_html(report)
     assert page.count(CHART_FLAT) == 1 and page.count("<img") <= 1
     assert render_markdown(report, charts={1: "x.png"}).count(CHART_FLAT) == 1
+
+
+def test_conform_says_how_many_categories_have_low_expected_counts():
+    # a 5-coup log: every family has categories expected below 5; the note counts them, and
+    # does not list every one in one line
+    out = invoke("conform", "examples/hands.jsonl").output
+    (line,) = [ln for ln in out.splitlines() if "Expected count below 5" in ln]
+    assert line.startswith("Expected count below 5 in ") and " categories (" in line
+    assert len(line) < 400

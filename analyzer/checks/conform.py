@@ -1022,11 +1022,13 @@ def conformance_tables(result: Conformance) -> list[Table]:
     if result.decisions is not None:
         notes.append(decisions_summary(result.decisions))
     notes.append(f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.")
-    low = [f"{fam.family}: {', '.join(fam.low_expected)}" for fam in result.results if fam.low_expected]
-    if low:
+    low = [(fam.family, len(fam.low_expected)) for fam in result.results if fam.low_expected]
+    if low:  # how many, per family: the categories themselves are the rows with such expected counts
+        total = sum(n for _, n in low)
+        per_family = ", ".join(f"{family} {n}" for family, n in low)
         notes.append(
-            f"Expected count below {MIN_EXPECTED} in {'; '.join(low)}: the chi-square "
-            "approximation is doubtful there; use more coups."
+            f"Expected count below {MIN_EXPECTED} in {total} categor{'y' if total == 1 else 'ies'} "
+            f"({per_family}): the chi-square approximation is doubtful there; use more coups."
         )
     if result.cut_card:
         notes.append(CUT_CARD_NOTE)

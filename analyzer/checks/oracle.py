@@ -29,6 +29,7 @@ that breaks a rule raises ``AssertionError``.
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -488,7 +489,7 @@ def decision_cells(decks: int = 8) -> SearchStrategy[list[list[Card]]]:
     def build(draw: st.DrawFn) -> list[list[Card]]:
         # one draw per example (a seeded random.Random): 89 coups of a dozen draws each would make
         # generating, and shrinking a failure, slow; a failure names its rule, not its shrunk cards
-        rnd = draw(st.randoms(use_true_random=False))
+        rnd = random.Random(draw(st.integers(0, 2**64 - 1)))
 
         def split(total: int) -> list[int]:
             first = rnd.randint(0, 9)
