@@ -591,8 +591,9 @@ def _check_digits(digits: object) -> None:
 
 _CSS = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 80em; line-height: 1.4; color: #111; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; max-width: 100%; }
 th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; }
+td { overflow-wrap: anywhere; }
 th { background: #eee; }
 code { font-size: 0.9em; word-break: break-all; }
 .note { color: #555; font-style: italic; }
