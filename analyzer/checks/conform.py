@@ -958,9 +958,44 @@ def _p_text(p: float) -> str:
     return f"{p:.4g}"
 
 
-def conformance_tables(result: Conformance) -> list[Table]:
+def small_sample_summary(result: Conformance) -> Table | None:
+    """A short summary for a small sample (some category expects fewer than
+    :data:`MIN_EXPECTED` coups, so the per-category table is long and the chi-square verdicts
+    have little power): coups, families passed and failed, the decision cells, the verdict.
+    ``None`` for a sample large enough."""
+    from analyzer.output.render import Column, Table
+
+    low = sum(len(fam.low_expected) for fam in result.results)
+    if not low:
+        return None
+    failed = [fam.family for fam in result.results if not fam.passed]
+    coups = max((fam.n for fam in result.results), default=0)
+    rows: list[tuple[str, str]] = [
+        ("Coups", f"{coups:,}"),
+        ("Families tested", f"{len(result.results)}: {len(result.results) - len(failed)} pass, "
+                            f"{len(failed)} fail" + (f" ({', '.join(failed)})" if failed else "")),
+    ]
+    if result.decisions is not None:
+        against = result.decisions.contradicting
+        rows.append(("Decision cells", "ok: every coup follows the tableau" if not against
+                     else f"FAIL: {against:,} coup{'s' if against != 1 else ''} against the tableau"))
+    rows.append(("Overall", "CONFORMS" if result.passed else "DOES NOT CONFORM"))
+    return Table(
+        "conform-summary",
+        "Summary (a small sample)",
+        (Column("Check", "text", "check"), Column("Result", "text", "result")),
+        tuple(rows),
+        (f"{low} categor{'y' if low == 1 else 'ies'} expect fewer than {MIN_EXPECTED} coups at this sample "
+         "size: the frequency tests below have little power (see the coups they need at the end); "
+         "the decision cells need no large sample.",),
+    )
+
+
+def conformance_tables(result: Conformance, summary_first: bool = False) -> list[Table]:
     """The report: observed against expected per category, and the test per family
-    (:class:`analyzer.output.render.Table` objects)."""
+    (:class:`analyzer.output.render.Table` objects); for a small sample, a short summary
+    (:func:`small_sample_summary`), first with ``summary_first`` (for people; data formats
+    keep the per-category table first and the summary last)."""
     from analyzer.output.render import Column, Table
 
     rows = []
@@ -1058,6 +1093,9 @@ def conformance_tables(result: Conformance) -> list[Table]:
         tables.append(decisions_table(result.decisions))
     if result.power:
         tables.append(power_table(result))
+    short = small_sample_summary(result)
+    if short is not None:
+        tables = [short, *tables] if summary_first else [*tables, short]
     return tables
 
 
@@ -1212,5 +1250,6 @@ __all__ = [
     "read_counts_csv",
     "read_counts_json",
     "read_observed",
+    "small_sample_summary",
     "tally_log",
 ]
