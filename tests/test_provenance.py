@@ -145,3 +145,10 @@ def test_bets_list_shows_grades_and_its_json_carries_rules_source_grade_figure_p
     assert "lucky-nines:binions,off-suit: published figure reproduced (house edge 19.46%" in nines["variants"]
     assert rows["royal-9"]["in_all"] == "no" and rows["royal-9"]["grade"] == "our-reading"
     assert rows["royal-9"]["caveat"]
+
+
+def test_a_bet_that_cannot_win_on_the_shoe_says_so():
+    # Perfect Pair needs two identical cards: a one-deck shoe has none (house edge 100%)
+    out = run("bets", "--bet", "perfect-pair", "--decks", "1")
+    assert ("Perfect Pair (version 1): the house edge, 100.00%, is above 50%: none of its winning "
+            "events can happen on this shoe.") in out

@@ -1436,7 +1436,8 @@ _EGALITE = _reproduced('Wizard of Odds, "Egalite Bets in Baccarat", '
                        "https://wizardofodds.com/games/baccarat/side-bets/egalite/",
                        "the count of ties on each total and on each grouping (8 decks)",
                        "tests/test_catalogue.py::test_egalite")
-_BELLAGIO_CAVEAT = ("the only reading the published description ('a player three of a kind') supports; "
+_BELLAGIO_CAVEAT = ("the only reading the published description ('a player / banker three of a kind') "
+                    "supports; "
                     "secondary pages quote house edges of 5.27% (Player) and 8.57% (Banker), which no "
                     "reading tried fits: the real rule must differ, so this house edge describes no real "
                     "game")

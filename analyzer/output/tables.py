@@ -194,8 +194,12 @@ def odd_row_notes(summaries: Sequence[BetSummary]) -> tuple[str, ...]:
         else:
             continue
         p = provenance(s.bet)
-        why = p.caveat if p is not None and p.caveat else (
-            "a user-defined bet" if p is None else "no source says why")
+        if s.hit_frequency == 0:  # e.g. two identical cards, which a one-deck shoe cannot deal
+            why = "none of its winning events can happen on this shoe"
+        elif p is not None and p.caveat:
+            why = p.caveat
+        else:
+            why = "a user-defined bet" if p is None else "no source says why"
         notes.append(f"{s.bet.title}: {what}: {why}.")
     return tuple(notes)
 
