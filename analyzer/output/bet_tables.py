@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.bets.catalogue import CATALOGUE, main_bets, parse_amount
+from analyzer.bets.catalogue import CATALOGUE, find_bet, main_bets, parse_amount, provenance
 from analyzer.bets.choice import choose
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
@@ -23,7 +23,8 @@ from analyzer.engine.pricing import (
 from analyzer.errors import BetError
 from analyzer.limits import MAX_BETS_PER_FILE
 from analyzer.output.render import Cell, Column, Table
-from analyzer.output.tables import bets_table, events_table
+from analyzer.output.tables import GRADE_SHORT, bets_table, events_table
+from analyzer.studies.ladder import ladder_lines, line_terms, near_pays, pay_for_line, scale_for_edge
 
 
 def choose_bets(
@@ -120,8 +121,6 @@ def adjusted_line_tables(
     Raises:
         BetError: no bet has the line.
     """
-    from analyzer.studies.ladder import ladder_lines, line_terms, near_pays, pay_for_line
-
     pays_rows: list[tuple[Cell, ...]] = []
     near_rows: list[tuple[Cell, ...]] = []
     skipped: list[str] = []
@@ -160,8 +159,6 @@ def scaled_ladder_tables(shoe: Shoe, summaries: Sequence[BetSummary], house_edge
     ``house_edge`` (exact), each line's scaled pay with the practical pays ("X to 1") on either
     side, and the ladder's exact house edge with every line at its practical pay below, nearest
     and above (:func:`analyzer.studies.ladder.scale_for_edge`)."""
-    from analyzer.studies.ladder import scale_for_edge
-
     line_rows: list[tuple[Cell, ...]] = []
     ladder_rows: list[tuple[Cell, ...]] = []
     skipped: list[str] = []
@@ -305,9 +302,6 @@ def catalogue_listing() -> Table:
     of its default parameters; as data (JSON, CSV) also the bet's title, rules in words, source,
     published figure, golden test, whether ``--all`` prices it, and its published parameters
     with their grades and figures (``variants``: ``PARAM: grade (figure)``, ``;``-separated)."""
-    from analyzer.bets.catalogue import find_bet, provenance
-    from analyzer.output.tables import GRADE_SHORT
-
     rows: list[tuple[Cell, ...]] = []
     for e in CATALOGUE:
         bet = find_bet(e.name if e.name != "egalite" else "egalite:5")

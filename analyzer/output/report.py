@@ -43,6 +43,7 @@ from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import BetSummary, Pricer, pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
 from analyzer.output.render import Cell, Column, Table, comment, render
+from analyzer.output.tables import provenance_notes
 from analyzer.text import printable
 
 if TYPE_CHECKING:
@@ -546,8 +547,9 @@ def render_markdown(
     for i, section in enumerate(report.bets):
         bet = section.bet
         parts.append(
-            f"## {i + 1}. {_md_escape(bet.title)}\n\n**Rules.** {_md_escape(section.rules)}\n\n"
-            f"**Source.** {_md_escape(bet.source or 'not given')}"
+            f"## {i + 1}. {_md_escape(bet.title)}\n\n**Rules.** {_md_escape(section.rules)}"
+            + "".join(f"\n\n**{_md_escape(n.split(': ', 1)[0])}.** {_md_escape(n.split(': ', 1)[1])}"
+                      for n in _provenance(bet))
         )
         tables = report_tables(report, section)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
@@ -562,6 +564,13 @@ def render_markdown(
         )
         parts.append(render([tables[-1]], "markdown", digits).rstrip() + "\n\n" + formulas)
     return "\n\n".join(parts) + "\n"
+
+
+def _provenance(bet: Bet) -> tuple[str, ...]:
+    """The report's "Source: ..." and "Grade: ..." lines of a bet (:func:`provenance_notes`);
+    a bet without a source says so."""
+    notes = provenance_notes(bet)
+    return notes if any(n.startswith("Source: ") for n in notes) else ("Source: not given", *notes)
 
 
 def _code(text: str) -> str:
@@ -627,7 +636,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         bet = section.bet
         body.append(f'<h2 id="bet-{i + 1}">{i + 1}. {esc(printable(bet.title))}</h2>')
         body.append(f"<p><strong>Rules.</strong> {esc(printable(section.rules))}</p>")
-        body.append(f"<p><strong>Source.</strong> {esc(printable(bet.source or 'not given'))}</p>")
+        for note in _provenance(bet):
+            label, text = note.split(": ", 1)
+            body.append(f"<p><strong>{esc(label)}.</strong> {esc(printable(text))}</p>")
         tables = report_tables(report, section)
         body.append(render(tables[:-1], "html", digits).strip())
         flat = flat_eor(report, i)

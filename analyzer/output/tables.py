@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from analyzer.bets.catalogue import Grade, provenance
+from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text, round_fraction
 from analyzer.engine.pricing import RUN_OUT, Analysis, BetSummary
 from analyzer.output.render import Cell, Column, Table
@@ -234,8 +235,21 @@ def events_table(summary: BetSummary) -> Table:
         f"{summary.bet.title}: events",
         tuple(cols),
         tuple(rows),
-        (f"Source: {summary.bet.source}",) if summary.bet.source else (),
+        provenance_notes(summary.bet),
     )
+
+
+def provenance_notes(bet: Bet) -> tuple[str, ...]:
+    """What a bet's figures rest on, for the notes under its tables: its source (the
+    catalogue's provenance source, else the bet's own) and, for a catalogue bet, its grade with
+    the published figure it reproduces or the caveat of a reading."""
+    p = provenance(bet)
+    source = p.source if p is not None else bet.source
+    notes = [f"Source: {source}"] if source else []
+    if p is not None:
+        detail = f": {p.figure}, pinned by {p.test}" if p.figure else (f": {p.caveat}" if p.caveat else "")
+        notes.append(f"Grade: {p.grade.label}{detail}.")
+    return tuple(notes)
 
 
 def analysis_tables(analysis: Analysis, which: Sequence[str]) -> list[Table]:
