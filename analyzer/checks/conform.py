@@ -961,9 +961,44 @@ def _p_text(p: float) -> str:
     return f"{p:.4g}"
 
 
-def conformance_tables(result: Conformance) -> list[Table]:
+def small_sample_summary(result: Conformance) -> Table | None:
+    """A short summary for a small sample (some category expects fewer than
+    :data:`MIN_EXPECTED` coups, so the per-category table is long and the chi-square verdicts
+    have little power): coups, families passed and failed, the decision cells, the verdict.
+    ``None`` for a sample large enough."""
+    from analyzer.output.render import Column, Table
+
+    low = sum(len(fam.low_expected) for fam in result.results)
+    if not low:
+        return None
+    failed = [fam.family for fam in result.results if not fam.passed]
+    coups = max((fam.n for fam in result.results), default=0)
+    rows: list[tuple[str, str]] = [
+        ("Coups", f"{coups:,}"),
+        ("Families tested", f"{len(result.results)}: {len(result.results) - len(failed)} pass, "
+                            f"{len(failed)} fail" + (f" ({', '.join(failed)})" if failed else "")),
+    ]
+    if result.decisions is not None:
+        against = result.decisions.contradicting
+        rows.append(("Decision cells", "ok: every coup follows the tableau" if not against
+                     else f"FAIL: {against:,} coup{'s' if against != 1 else ''} against the tableau"))
+    rows.append(("Overall", "CONFORMS" if result.passed else "DOES NOT CONFORM"))
+    return Table(
+        "conform-summary",
+        "Summary (a small sample)",
+        (Column("Check", "text", "check"), Column("Result", "text", "result")),
+        tuple(rows),
+        (f"{low} categor{'y' if low == 1 else 'ies'} expect fewer than {MIN_EXPECTED} coups at this sample "
+         "size: the frequency tests below have little power (see the coups they need at the end); "
+         "the decision cells need no large sample.",),
+    )
+
+
+def conformance_tables(result: Conformance, summary_first: bool = False) -> list[Table]:
     """The report: observed against expected per category, and the test per family
-    (:class:`analyzer.output.render.Table` objects)."""
+    (:class:`analyzer.output.render.Table` objects); for a small sample, a short summary
+    (:func:`small_sample_summary`), first with ``summary_first`` (for people; data formats
+    keep the per-category table first and the summary last)."""
     from analyzer.output.render import Column, Table
 
     rows = []
@@ -1025,11 +1060,13 @@ def conformance_tables(result: Conformance) -> list[Table]:
     if result.decisions is not None:
         notes.append(decisions_summary(result.decisions))
     notes.append(f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.")
-    low = [f"{fam.family}: {', '.join(fam.low_expected)}" for fam in result.results if fam.low_expected]
-    if low:
+    low = [(fam.family, len(fam.low_expected)) for fam in result.results if fam.low_expected]
+    if low:  # how many, per family: the categories themselves are the rows with such expected counts
+        total = sum(n for _, n in low)
+        per_family = ", ".join(f"{family} {n}" for family, n in low)
         notes.append(
-            f"Expected count below {MIN_EXPECTED} in {'; '.join(low)}: the chi-square "
-            "approximation is doubtful there; use more coups."
+            f"Expected count below {MIN_EXPECTED} in {total} categor{'y' if total == 1 else 'ies'} "
+            f"({per_family}): the chi-square approximation is doubtful there; use more coups."
         )
     if result.cut_card:
         notes.append(CUT_CARD_NOTE)
@@ -1059,6 +1096,9 @@ def conformance_tables(result: Conformance) -> list[Table]:
         tables.append(decisions_table(result.decisions))
     if result.power:
         tables.append(power_table(result))
+    short = small_sample_summary(result)
+    if short is not None:
+        tables = [short, *tables] if summary_first else [*tables, short]
     return tables
 
 
@@ -1213,5 +1253,6 @@ __all__ = [
     "read_counts_csv",
     "read_counts_json",
     "read_observed",
+    "small_sample_summary",
     "tally_log",
 ]

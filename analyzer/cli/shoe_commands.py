@@ -91,6 +91,7 @@ def deal(
     event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
     cards with suits (``Kh``) for bets that read suits."""
     from analyzer.bets.catalogue import parse_amount
+    from analyzer.checks.verify import amount_text
     from analyzer.core.cards import parse_cards
     from analyzer.output.bet_tables import choose_bets
     from analyzer.output.deal import deal as settle
@@ -181,6 +182,18 @@ def tables(out_dir: str) -> None:
     help="Also print the pay giving this house edge, e.g. 1.5 (percent).",
 )
 @click.option(
+    "--adjust",
+    default=None,
+    metavar="EVENT",
+    help="With --fair-pay or --target-edge: solve for the pay of this line (its event text, e.g. "
+    "'Non-natural win by 9') instead of the bet's adjustable line.",
+)
+@click.option(
+    "--scale",
+    is_flag=True,
+    help="With --fair-pay or --target-edge: scale every winning pay of each bet by one factor.",
+)
+@click.option(
     "--list",
     "list_only",
     is_flag=True,
@@ -209,6 +222,8 @@ def bets(
     events: bool,
     fair_pay: bool,
     target_edge: str | None,
+    adjust: str | None,
+    scale: bool,
     list_only: bool,
     max_bets: int,
     fmt: str,
@@ -234,6 +249,8 @@ def bets(
                 ("--events", events),
                 ("--fair-pay", fair_pay),
                 ("--target-edge", target_edge),
+                ("--adjust", adjust),
+                ("--scale", scale),
                 ("--decks", decks),
                 ("--shoe", shoe_text),
                 ("--remove", remove),
@@ -247,6 +264,13 @@ def bets(
             )
         emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
         return
+    if adjust is not None and scale:
+        raise UsageProblem("--adjust and --scale are two ways to price a ladder: give one of them")
+    if (adjust is not None or scale) and not (fair_pay or target_edge is not None):
+        flag = "--scale" if scale else "--adjust"
+        raise UsageProblem(f"{flag} solves pays for a house edge: add --fair-pay or --target-edge PERCENT")
+    if adjust is not None and not adjust.strip():
+        raise UsageProblem("empty --adjust: give the event text of a pay line, e.g. 'Non-natural win by 9'")
     from analyzer.engine.evaluate import one_shot
 
     shoes = build_shoes(decks, shoe_text, remove)
@@ -263,6 +287,8 @@ def bets(
             target_edge=target_edge,
             tableau=tableau,
             max_bets=max_bets,
+            adjust=adjust,
+            scale=scale,
         )
 
     with one_shot():

@@ -16,6 +16,7 @@ from fractions import Fraction
 from analyzer.bets.model import Bet
 from analyzer.core.cards import Card
 from analyzer.core.coup import Coup, resolve
+from analyzer.checks.verify import amount_text
 from analyzer.core.exact import fraction_text, round_fraction
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import BetError
@@ -98,13 +99,13 @@ def deal_lines(result: Deal) -> list[str]:
         extra = " ".join(str(c) for c in result.not_dealt)
         lines.append(f"  (the coup used {result.coup.cards_dealt} cards; not dealt: {extra})")
     if result.settled:
-        lines.append(f"Bets settled (stake {fraction_text(result.stake)} each):")
+        lines.append(f"Bets settled (stake {amount_text(result.stake)} each):")
         width = max(len(s.bet.name) for s in result.settled)
         for s in result.settled:
             sign = "+" if s.net > 0 else ""
             lines.append(
                 f"  {s.bet.name:<{width}}  {s.event}: pays {fraction_text(s.pays)} per unit, "
-                f"net {sign}{fraction_text(s.net)}"
+                f"net {sign}{amount_text(s.net)}"  # money as a decimal when exact (+9.5, not +19/2)
             )
     return lines
 

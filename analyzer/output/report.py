@@ -43,6 +43,7 @@ from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import BetSummary, Pricer, pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
 from analyzer.output.render import Cell, Column, Table, comment, render
+from analyzer.output.tables import provenance_notes
 from analyzer.text import html_text, markdown_text, printable
 
 if TYPE_CHECKING:
@@ -58,6 +59,12 @@ XLSX_MAX_DECIMALS = 15
 CHART_MISSING = (
     "The EOR chart needs matplotlib, which is not installed: "
     "pip install 'punto-banco-analyzer[plot]' (the tables above are complete without it)."
+)
+#: Said instead of a chart for a bet whose effects of removal are all exactly 0 (pair bets on a
+#: full standard shoe): the chart would be empty.
+CHART_FLAT = (
+    "No EOR chart: every effect of removal of this bet is exactly 0 on this shoe (each card plays "
+    "the same part), so there is nothing to draw, and no count of single cards helps it off the top."
 )
 CHART_ELSEWHERE = (
     "EOR chart: not in this output (a Markdown report written to a file with -o gets its charts "
@@ -478,6 +485,12 @@ def report_tables(report: GameMathReport, section: BetSection) -> list[Table]:
 # -- charts -----------------------------------------------------------------------------------
 
 
+def flat_eor(report: GameMathReport, index: int) -> bool:
+    """True when every effect of removal of bet ``index`` is exactly 0 (its chart would be empty:
+    the report says :data:`CHART_FLAT` instead)."""
+    return all(e is None or e == 0 for e in report.bets[index].eor.eor)
+
+
 def chart_png(report: GameMathReport, index: int) -> bytes | None:
     """The EOR bar chart of bet ``index`` as PNG bytes, or ``None`` when matplotlib is not
     installed (the report then says so)."""
@@ -526,12 +539,15 @@ def render_markdown(
     for i, section in enumerate(report.bets):
         bet = section.bet
         parts.append(
-            f"## {i + 1}. {markdown_text(bet.title)}\n\n**Rules.** {markdown_text(section.rules)}\n\n"
-            f"**Source.** {markdown_text(bet.source or 'not given')}"
+            f"## {i + 1}. {markdown_text(bet.title)}\n\n**Rules.** {markdown_text(section.rules)}"
+            + "".join(f"\n\n**{markdown_text(n.split(': ', 1)[0])}.** {markdown_text(n.split(': ', 1)[1])}"
+                      for n in _provenance(bet))
         )
         tables = report_tables(report, section)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
-        if charts is not None and i in charts:
+        if flat_eor(report, i):
+            parts.append(f"*{markdown_text(CHART_FLAT)}*")
+        elif charts is not None and i in charts:
             link = urllib.parse.quote(charts[i], errors="surrogateescape")  # a space would end it
             parts.append(f"![Effects of removal: {markdown_text(bet.title)}]({link})")
         else:
@@ -541,6 +557,13 @@ def render_markdown(
         )
         parts.append(render([tables[-1]], "markdown", digits).rstrip() + "\n\n" + formulas)
     return "\n\n".join(parts) + "\n"
+
+
+def _provenance(bet: Bet) -> tuple[str, ...]:
+    """The report's "Source: ..." and "Grade: ..." lines of a bet (:func:`provenance_notes`);
+    a bet without a source says so."""
+    notes = provenance_notes(bet)
+    return notes if any(n.startswith("Source: ") for n in notes) else ("Source: not given", *notes)
 
 
 def _code(text: str) -> str:
@@ -570,8 +593,9 @@ def _check_digits(digits: object) -> None:
 
 _CSS = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 80em; line-height: 1.4; color: #111; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; max-width: 100%; }
 th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; }
+td { overflow-wrap: anywhere; }
 th { background: #eee; }
 code { font-size: 0.9em; word-break: break-all; }
 .note { color: #555; font-style: italic; }
@@ -604,11 +628,16 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         bet = section.bet
         body.append(f'<h2 id="bet-{i + 1}">{i + 1}. {html_text(bet.title)}</h2>')
         body.append(f"<p><strong>Rules.</strong> {html_text(section.rules)}</p>")
-        body.append(f"<p><strong>Source.</strong> {html_text(bet.source or 'not given')}</p>")
+        for note in _provenance(bet):
+            label, text = note.split(": ", 1)
+            body.append(f"<p><strong>{html_text(label)}.</strong> {html_text(text)}</p>")
         tables = report_tables(report, section)
         body.append(render(tables[:-1], "html", digits).strip())
-        png = chart_png(report, i) if charts else None
-        if png is not None:
+        flat = flat_eor(report, i)
+        png = chart_png(report, i) if charts and not flat else None
+        if flat:
+            body.append(f'<p class="note">{html_text(CHART_FLAT)}</p>')
+        elif png is not None:
             data = base64.b64encode(png).decode("ascii")
             body.append(
                 f'<p><img alt="Effects of removal: {html_text(bet.title)}" '
@@ -869,6 +898,9 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
 
     charts = wb.create_sheet("EOR charts")
     for i, (s, (first, last)) in enumerate(zip(report.bets, spans, strict=True)):
+        if flat_eor(report, i):
+            charts.cell(row=1 + 17 * i, column=1, value=_xlsx_text(f"{s.bet.title}: {CHART_FLAT}"))
+            continue
         chart = BarChart()
         chart.type = "col"
         chart.title = _xlsx_text(f"{s.bet.title}: change in house edge when one card leaves")
@@ -932,6 +964,8 @@ def report_files(
     names: dict[int, str] = {}
     missing = None
     for i, path in enumerate(chart_paths(fmt, output, len(report.bets))):
+        if flat_eor(report, i):
+            continue  # nothing to draw: the report says so
         png = chart_png(report, i)
         if png is None:
             missing = CHART_MISSING

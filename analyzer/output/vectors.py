@@ -632,8 +632,9 @@ class KitOptions:
         coups: number of settlement coups (1 to :data:`MAX_COUPS`).
         formats: ``("jsonl",)``, ``("csv",)`` or both.
         rules_spec: how ``--rules`` named the rules, for the manifest's command.
-        bet_specs: how ``--bet`` named the bets, for the manifest's command (empty: every
-            catalogue bet, the default).
+        bet_specs: how ``--bet`` named the bets, for the manifest's command (empty, with no
+            ``bet_files``: every catalogue bet, the default).
+        bet_files: the ``--bet-file`` files the bets came from, for the manifest's command.
         coverage: add coverage coups (:func:`coverage_coups`) for the events of the bets that
             can happen on 8 decks and that no seeded coup settled.
     """
@@ -646,6 +647,7 @@ class KitOptions:
     rules_spec: str = "standard"
     bet_specs: tuple[str, ...] = ()
     coverage: bool = True
+    bet_files: tuple[str, ...] = ()
 
 
 def build_kit(options: KitOptions) -> dict[str, bytes]:
@@ -781,6 +783,8 @@ def _command(options: KitOptions) -> str:
         words.append("--no-coverage")
     for spec in options.bet_specs:
         words += ["--bet", spec]
+    for path in options.bet_files:
+        words += ["--bet-file", path]
     return shlex.join(words)
 
 
