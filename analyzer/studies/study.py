@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
 from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, whole_number
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.errors import StudyError
+from analyzer.errors import AnalyzerError, StudyError
 from analyzer.studies.counting import (
     EXACT,
     TrueCount,
@@ -63,9 +64,9 @@ from analyzer.studies.counting import (
     true_count_holds,
 )
 from analyzer.studies.dealing import BANKER, PLAYER, TIE, VOID, Dealing, DealtShoes, deal
-from analyzer.text import json_text
 from analyzer.studies.moments import Estimate, Moments
 from analyzer.studies.workers import SCHEDULER_TIMEOUT, check_workers, ordered_map
+from analyzer.text import json_text
 
 #: Shoes per block (the default): the unit of work and of reduction.  A study's block size is
 #: one of its settings, so results never depend on how the blocks are spread over processes.
