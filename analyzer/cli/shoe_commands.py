@@ -91,7 +91,6 @@ def deal(
     event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
     cards with suits (``Kh``) for bets that read suits."""
     from analyzer.bets.catalogue import parse_amount
-    from analyzer.checks.verify import amount_text
     from analyzer.core.cards import parse_cards
     from analyzer.output.bet_tables import choose_bets
     from analyzer.output.deal import deal as settle

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analyzer.bets.model import Bet
+from analyzer.checks.verify import amount_text
 from analyzer.core.cards import Card
 from analyzer.core.coup import Coup, resolve
-from analyzer.checks.verify import amount_text
 from analyzer.core.exact import fraction_text, round_fraction
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import BetError
