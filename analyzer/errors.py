@@ -20,7 +20,8 @@ there (``analyzer.checks.verify.LogError`` is :class:`LogError`).
     │       └── SymbolicZeroDivisionError (also a ZeroDivisionError)
     ├── PlotUnavailableError  eor --plot
     ├── OutputError           output files and folders
-    └── FormatError           output formats and digits
+    ├── FormatError           output formats and digits
+    └── WorkLimitError        a web request asking more work than the server's limits
 """
 
 from __future__ import annotations
@@ -191,4 +192,12 @@ class StudyError(AnalyzerError):
     or trigger, a bet the study cannot price that way, or an unreachable cluster.
 
     Raised by: :mod:`analyzer.studies.study` and :mod:`analyzer.studies.dealing`.
+    """
+
+
+class WorkLimitError(AnalyzerError):
+    """A request to the web service that asks more work than the server allows: more bets than
+    its limit, or a card-level bet whose table it will not compile within one request.
+
+    Raised by: :mod:`analyzer.web.budget`.
     """

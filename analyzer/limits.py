@@ -13,6 +13,11 @@ MAX_FILE_BYTES = 1_000_000
 #: minutes); ``load_bets(max_bets=...)``, ``bets --max-bets`` or the variable raise it.
 MAX_BETS_PER_FILE = 1_000
 
+#: The largest value the line-length and file-size limits may be given: they exist to bound
+#: memory, so a value past what a machine holds (``--max-line-length 99999999999999999999``) is
+#: refused, not taken as "no limit".
+LIMIT_CEILING = 1_000_000_000
+
 MAX_LINE_ENV = "PUNTO_BANCO_MAX_LINE_LENGTH"
 MAX_FILE_ENV = "PUNTO_BANCO_MAX_FILE_SIZE"
 MAX_BETS_ENV = "PUNTO_BANCO_MAX_BETS"

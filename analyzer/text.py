@@ -9,8 +9,16 @@
   stream cannot encode in ASCII (``∞`` as ``inf``, ``é`` as ``e``, ``²`` as ``^2``) and a lone
   surrogate as its escape, instead of raising ``UnicodeEncodeError``.  The command line sets it
   on standard output and error, and files are encoded with it.
-* :func:`json_text`: a JSON document with lone surrogates written as ``\\udXXXX`` escapes (valid
-  JSON, and encodable as UTF-8).
+* :func:`json_text`: JSON text (also a TOML basic string) that strict parsers accept and a
+  terminal shows as it is: a lone surrogate becomes the *text* of its escape (``\\udcff``), as
+  :func:`printable` writes it, and a bidirectional override, line separator or DEL its
+  ``\\uXXXX`` escape (the same value).
+* :func:`markdown_text` and :func:`html_text`: the one escaping of text that goes into a
+  Markdown page (no HTML, link or emphasis from a bet's title can take effect) or an HTML page.
+
+One escaping path per output kind: plain text (the terminal) :func:`printable`; Markdown
+:func:`markdown_text`; HTML :func:`html_text`; JSON and TOML :func:`json_text`; CSV
+:func:`csv_cell`.
 
 This module imports only the standard library.
 """
@@ -18,6 +26,7 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import codecs
+import html
 import re
 import unicodedata
 
@@ -49,6 +58,27 @@ def printable(text: str) -> str:
     return "".join(
         _escape(ch) if ch in _BIDI or unicodedata.category(ch) in _ESCAPED_CATEGORIES else ch for ch in text
     )
+
+
+#: Longest word an error line shows whole (a path is rarely longer).
+LONG_WORD = 200
+_LONG_WORD = re.compile(r"\S{" + str(LONG_WORD + 1) + ",}")
+
+
+def shortened(text: str) -> str:
+    """``text`` with each word (a run of non-space characters) longer than
+    :data:`LONG_WORD` characters shown as its start, ``...``, its end and its length: an error
+    line that quotes a 5,000-digit number stays a line a person can read.
+
+    >>> shortened("bad count '" + "9" * 500 + "': too large")
+    "bad count '999999999999999999999999999999999999999...99999999': (503 characters) too large"
+    """
+
+    def cut(m: re.Match[str]) -> str:
+        word = m.group()
+        return f"{word[:40]}...{word[-10:]} ({len(word):,} characters)"
+
+    return _LONG_WORD.sub(cut, text)
 
 
 #: A cell that reads as a number: an optional sign, digits with an optional decimal part and
@@ -134,18 +164,69 @@ def _fallback(exc: UnicodeError) -> tuple[str, int]:
 
 codecs.register_error(ASCII_FALLBACK, _fallback)
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+
+def _json_escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    if unicodedata.category(ch) == "Cs":  # no JSON or TOML value may hold it: its escape as text
+        return f"\\\\u{ord(ch):04x}"
+    return f"\\u{ord(ch):04x}"
+
+
+#: What :func:`printable` escapes and ``json.dumps(ensure_ascii=False)`` leaves as it is.
+_UNSAFE_IN_JSON = re.compile("[\u007f-\u009f\u2028\u2029\ud800-\udfff" + "".join(sorted(_BIDI)) + "]")
 
 
 def json_text(text: str) -> str:
-    """JSON text (from ``json.dumps(..., ensure_ascii=False)``) with each lone surrogate written
-    as its ``\\udXXXX`` escape, as ``json.dumps`` with ``ensure_ascii=True`` would: still the
-    same JSON value, and now encodable as UTF-8.
+    """JSON text (from ``json.dumps(..., ensure_ascii=False)``; also a TOML basic string from
+    it) with each lone surrogate written as the text of its escape, ``\\udcff`` (as
+    :func:`printable` shows it: strict parsers reject a lone surrogate, even as an escape), and
+    each DEL or C1 control, line or paragraph separator and bidirectional formatting character
+    as its ``\\uXXXX`` escape (the same value, shown as it is on a terminal).
 
-    >>> json_text('{"id": "\\ud800"}')
-    '{"id": "\\\\ud800"}'
+    >>> print(json_text('{"id": "\\ud800", "t": "\\u202eab"}'))
+    {"id": "\\\\ud800", "t": "\\u202eab"}
     """
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _UNSAFE_IN_JSON.sub(_json_escape, text)
 
 
-__all__ = ["ASCII_FALLBACK", "FORMULA_STARTS", "ascii_spelling", "csv_cell", "json_text", "printable"]
+#: What Markdown (CommonMark, GitHub) reads as markup in running text or a table: code spans,
+#: emphasis, links and images, HTML, cell ends; an underscore that is not inside a word (inside
+#: one it never is emphasis: ``player_pair``, a URL); a backslash before ASCII punctuation (it
+#: would read as an escape; before anything else it is shown as it is: ``Player \\ Banker``).
+_MARKDOWN_ACTIVE = re.compile(r"[`*\[\]<>|]|(?<![^\W_])_|_(?![^\W_])|\\(?=[!-/:-@\[-`{-~])")
+
+
+def markdown_text(text: str) -> str:
+    """Text for a Markdown page, shown as it is: :func:`printable`, then what Markdown reads as
+    markup (`` ` * [ ] < > |``, an underscore outside a word, a backslash before punctuation,
+    a ``#`` that starts the text) backslash-escaped, so a bet's title can neither open an HTML
+    tag (``<script>``, ``<img onerror>``), a link or an image, nor end a table cell.
+
+    >>> print(markdown_text("<img src=x onerror=alert(1)> a|b [x](y) player_pair _x_ #1"))
+    \\<img src=x onerror=alert(1)\\> a\\|b \\[x\\](y) player_pair \\_x\\_ #1
+    """
+    out = _MARKDOWN_ACTIVE.sub(lambda m: "\\" + m.group(), printable(text))
+    start = len(out) - len(out.lstrip())
+    return out[:start] + "\\" + out[start:] if out[start:].startswith("#") else out
+
+
+def html_text(text: str) -> str:
+    """Text for an HTML page, shown as it is: :func:`printable`, then ``& < > " '`` as entities.
+
+    >>> print(html_text("<b>\\u202e</b>"))
+    &lt;b&gt;\\u202e&lt;/b&gt;
+    """
+    return html.escape(printable(text))
+
+
+__all__ = [
+    "ASCII_FALLBACK",
+    "FORMULA_STARTS",
+    "ascii_spelling",
+    "csv_cell",
+    "html_text",
+    "json_text",
+    "markdown_text",
+    "printable",
+    "shortened",
+]

@@ -232,6 +232,42 @@ def test_lucky_nines_binions(eight):
     assert rounded(s.ev) == Decimal("-0.190583")
 
 
+@pytest.mark.slow
+def test_lucky_nines_binions_as_printed(eight):
+    # WoO, "Lucky Nines" (Binion's table, house edge 19.46%) as printed, every row: its three
+    # suited nines, 64,512 = 4 C(8, 3) 288, count the fourth card off the nines' suit (288 of the
+    # 384 non-nines); a fourth card of their suit moves the set to "mixed", 1,840,128 =
+    # 1,818,624 + 4 C(8, 3) 96.  The reading ",off-suit" prices that count.
+    s = eight.summary(find_bet("lucky-nines:binions,off-suit"))
+    check(s, [
+        ("Four nines", 500, 35960, "0.000029", "0.014619"),
+        ("Three nines, one suit", 250, 64512, "0.000052", "0.013113"),
+        ("Three nines, mixed suits", 20, 1840128, "0.001496", "0.029922"),
+        ("Two nines, one suit", 8, 8236032, "0.006696", "0.053571"),
+        ("Two nines, mixed suits", 5, 28237824, "0.022959", "0.114794"),
+        ("One nine of diamonds", 2, 74908672, "0.060905", "0.121810"),
+        ("One nine of another suit", 1, 224726016, "0.182714", "0.182714"),
+        ("No nines", -1, 891881376, "0.725148", "-0.725148"),
+    ], total="-0.194605", per=FOUR_8)
+    assert percent(s.house_edge) == Decimal("19.46")
+    assert events(s)["Three nines, one suit"].probability == Fraction(4 * comb(8, 3) * 288, FOUR_8)
+
+
+def test_lucky_nines_readings_are_told_apart():
+    # the two readings of "three nines of one suit" settle a hand-dealt coup differently only
+    # when the fourth card shares the nines' suit (the rules text says both publishers' counts)
+    same, other = resolve("9s 9s 9s 2s 2c 3c"), resolve("9s 9s 9s 2h 2c 3c")
+    suited, mixed = "Three nines, one suit", "Three nines, mixed suits"
+    assert find_bet("lucky-nines:binions").settle(same) == (suited, 250)
+    assert find_bet("lucky-nines:binions,off-suit").settle(same) == (mixed, 20)
+    assert find_bet("lucky-nines:binions,off-suit").settle(other) == (suited, 250)
+    assert find_bet("lucky-nines:red-rock,off-suit").settle(same) == (mixed, 35)
+    rules = find_bet("lucky-nines").rules
+    assert "86,016" in rules and "64,512" in rules and "off-suit" in rules
+    title = find_bet("lucky-nines:binions,off-suit").title
+    assert title == "Lucky Nines (Binion's pay table, fourth card off suit)"
+
+
 def test_jackpot_baccarat(eight):
     # WoO, "Jackpot Baccarat", https://wizardofodds.com/games/baccarat/side-bets/jackpot-baccarat/
     # (eight decks, out of C(416, 4); house edge 15.80%).
@@ -826,6 +862,7 @@ def test_no_suggestion_for_nonsense():
     ("royal-9:seat=Ks9s,others=Ks9s", "must differ"), ("royal-9:star", "KEY=VALUE"),
     ("d7p8-progressive:suits=hx", "suits"), ("d7p8-progressive:side=tiger", "side"),
     ("fabulous-pair:tie", "side"), ("lucky-nines:vegas", "pay table"), ("super-tie:3", "pay table"),
+    ("lucky-nines:binions,fourth", "Lucky Nines reading"),
     ("royal-match:player,3", "version"), ("dragon-bonus-banker:4", "pay table"),
     ("perfect-pair:3", "Perfect Pair version"), ("jackpot-baccarat:2", "takes no parameter"),
     ("lucky-win-banker:30/20", "five pays"), ("lucky-win-player:30/20/12/8/0", "greater than 0"),

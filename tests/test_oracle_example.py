@@ -10,7 +10,7 @@ from fractions import Fraction
 from hypothesis import given
 
 from analyzer.core.exact import round_fraction
-from analyzer.testing import assert_coup, assert_payout, card_sequences, house_edge
+from analyzer.testing import assert_coup, assert_payout, card_sequences, decision_cells, house_edge
 
 # ---- the engine under test (yours would be imported) ---------------------------------------------
 
@@ -56,10 +56,11 @@ def settle(bet: str, result: dict[str, object], stake: Decimal) -> Decimal:
 # ---- the tests -----------------------------------------------------------------------------------
 
 
-@given(card_sequences(8))
-def test_engine_follows_the_tableau(cards):
-    result = play([str(c) for c in cards])
-    assert_coup(cards, **result)  # AssertionError names the rule broken, e.g. "Player on 6 must stand"
+@given(decision_cells(8))
+def test_engine_follows_the_tableau_in_every_cell(coups):
+    for cards in coups:  # one coup through every cell of the table of play, each example
+        result = play([str(c) for c in cards])
+        assert_coup(cards, **result)  # AssertionError names the rule broken, e.g. "Player on 6 must stand"
 
 
 @given(card_sequences(8))

@@ -278,3 +278,65 @@ def test_the_oracle_takes_bets_from_files_and_their_names_in_scope():
             assert_payout("tie-pays-9", "K 10 9 9", 10, 80)
     with pytest.raises(BetError, match="unknown bet 'tie-pays-9'"):
         house_edge("tie-pays-9", 8)
+
+
+# -- decision-cell coverage: a one-cell tableau bug is found reliably ----------------------------------
+
+
+def test_decision_cells_pass_through_every_cell_of_the_table_of_play():
+    from hypothesis import given, settings
+
+    from analyzer.checks.oracle import DECISION_CELLS, decision_cells
+
+    seen: set = set()
+
+    @settings(max_examples=5, database=None, suppress_health_check=list(HealthCheck))
+    @given(decision_cells(1))
+    def check(coups):
+        assert len(coups) == len(DECISION_CELLS) == 89
+        for cards, (kind, banker, third) in zip(coups, DECISION_CELLS, strict=True):
+            coup = resolve(cards)
+            assert len(cards) == 6 and all(c.suit is not None for c in cards)
+            assert max(cards.count(c) for c in cards) <= 1  # one deck: each card once
+            if kind == "natural":
+                assert coup.natural
+                continue
+            assert not coup.natural and coup.banker_two_card_total == banker
+            assert coup.player_third == third  # None: the Player stood
+            seen.add((banker, third))
+            seen.add(("player", coup.player_two_card_total))
+
+    check()
+    assert seen >= {(b, v) for b in range(8) for v in (None, *range(10))}
+    assert {p for k, p in seen if k == "player"} == set(range(8))
+
+
+def _buggy_play(cards):
+    """The README example's engine with one cell wrong: the Banker draws on 6 against a 5."""
+    from test_oracle_example import BANKER_DRAWS, play
+
+    saved = BANKER_DRAWS[6]
+    BANKER_DRAWS[6] = "567"
+    try:
+        return play(cards)
+    finally:
+        BANKER_DRAWS[6] = saved
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_decision_cells_find_a_one_cell_bug_at_every_seed(seed):
+    # with card_sequences(8) and the default settings this bug was caught in 1 of 6 seeds
+    from hypothesis import Phase, given, settings
+    from hypothesis import seed as hypothesis_seed
+
+    from analyzer.checks.oracle import decision_cells
+
+    @hypothesis_seed(seed)
+    @settings(database=None, max_examples=3, suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @given(decision_cells(8))
+    def engine_test(coups):
+        for cards in coups:
+            assert_coup(cards, **_buggy_play([str(c) for c in cards]))
+
+    with pytest.raises(AssertionError, match="Banker on 6 must stand when the Player's third card is 5"):
+        engine_test()

@@ -509,3 +509,20 @@ def test_the_default_kit_prices_and_settles_every_catalogue_bet(tmp_path):
     bets = {r["bet"] for r in _jsonl(tmp_path / "kit" / "probabilities.jsonl")} - {None}
     assert bets == set(names)
     assert elapsed < 600
+
+
+def test_vectors_take_bets_from_files_like_every_command(tmp_path):
+    # `vectors --bet FILE:NAME` and `--bet-file FILE` (it said "unknown bet" for a file)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    folder = tmp_path / "kit"
+    result = run("-o", str(folder), "--coups", "5", "--no-coverage", "--format", "jsonl",
+                 "--bet", f"{examples}/bets.toml:natural-tie",
+                 "--bet-file", str(examples / "dragon-bonus-alt.toml"))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((folder / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert manifest["bets"] == ["natural-tie", "dragon-bonus-alt"]
+    assert "--bet-file" in manifest["regenerate"] and "bets.toml:natural-tie" in manifest["regenerate"]
+    events = {r["event"] for r in _jsonl(folder / "probabilities.jsonl") if r.get("bet") == "natural-tie"}
+    assert "Tie on natural 8 or 9" in events
+    missing = run("-o", str(tmp_path / "other"), "--bet", "nope.toml:x")
+    assert missing.exit_code == 2 and "nope.toml" in missing.output

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -81,6 +82,7 @@ PARITY_PAYS: dict[tuple[str, bool], Fraction] = {
 PARITY_SOURCE = ('Wizard of Odds, "Even and Odd", '
                  'https://wizardofodds.com/games/baccarat/side-bets/even-odd/ '
                  "(Triple PG pay table: 0.86 to 1, Player Odd 0.9 to 1)")
+LUCKY_6_SOURCE = 'Wizard of Odds, "Lucky 6", https://wizardofodds.com/games/baccarat/side-bets/lucky-6/'
 #: Lucky 6 pay tables: (two-card 6 pays, three-card 6 pays).
 LUCKY_6_TABLES: dict[str, tuple[int, int]] = {"1": (12, 20), "2": (12, 23)}
 
@@ -398,7 +400,7 @@ def lucky_6(param: str | None) -> Bet:
         ),
     )
     return Bet("lucky-6", f"Lucky 6 (pays {two} / {three})", lines, reads=BANKER_RESULT,
-               source='Wizard of Odds, "Lucky 6", https://wizardofodds.com/games/baccarat/side-bets/lucky-6/ '
+               source=LUCKY_6_SOURCE + " "
                       f"({'stingy' if table == '1' else 'liberal'} pay table; also called the Tiger)",
                rules=(f"Pays when the Banker wins with a total of 6: {two} to 1 with two cards, {three} to 1 "
                       "with three cards; anything else loses."))
@@ -733,12 +735,26 @@ LUCKY_NINES_TABLES: dict[str, tuple[int, ...]] = {
 LUCKY_NINES_SOURCE = ('Wizard of Odds, "Lucky Nines", '
                       'https://wizardofodds.com/games/baccarat/side-bets/lucky-nines/ '
                       "(Binion's and Red Rock pay tables)")
+#: How "three nines of one suit" is read.  The Wizard of Odds' two tables disagree: its Red Rock
+#: table counts 4 C(8, 3) 384 = 86,016 (three nines of one suit, whatever the fourth card), its
+#: Binion's table 4 C(8, 3) 288 = 64,512 (the fourth card also of another suit: a fourth card of
+#: the nines' suit makes the hand "mixed").
+LUCKY_NINES_READINGS: dict[str, str] = {
+    "any-fourth": "three nines of one suit, whatever the fourth card (the Red Rock table's count)",
+    "off-suit": "three nines of one suit and a fourth card of another suit; a fourth card of the nines' "
+                "suit pays as mixed (the Binion's table's count)",
+}
 
 
 def lucky_nines(param: str | None) -> Bet:
-    """Lucky Nines on the first four cards; pay table ``red-rock`` (default) or ``binions``."""
-    table = _choice(param, LUCKY_NINES_TABLES, "red-rock", "Lucky Nines pay table")
+    """Lucky Nines on the first four cards: ``TABLE[,READING]`` with pay table ``red-rock``
+    (default) or ``binions``, and the reading of "three nines of one suit", ``any-fourth``
+    (default) or ``off-suit`` (see :data:`LUCKY_NINES_READINGS`)."""
+    table_text, _, reading_text = (param or "").partition(",")
+    table = _choice(table_text or None, LUCKY_NINES_TABLES, "red-rock", "Lucky Nines pay table")
+    reading = _choice(reading_text or None, LUCKY_NINES_READINGS, "any-fourth", "Lucky Nines reading")
     four, three_suited, three, two_suited, two, diamond, one = LUCKY_NINES_TABLES[table]
+    off_suit = reading == "off-suit"
 
     def nines(c: Coup) -> CardGroup:
         group: CardGroup = c.cards(FIRST_FOUR)
@@ -747,13 +763,22 @@ def lucky_nines(param: str | None) -> Bet:
     def count(n: int, suited: bool = False) -> Callable[[Coup], bool]:
         return lambda c: len(nines(c)) == n and (not suited or nines(c).suited)
 
+    def three_of_one_suit(c: Coup) -> bool:
+        if not count(3, True)(c):
+            return False
+        if not off_suit:
+            return True
+        (suit,) = (s for s in SUITS if nines(c).suit(s))
+        return bool(c.cards(FIRST_FOUR).count_suit(suit) == 3)
+
     label = "Red Rock" if table == "red-rock" else "Binion's"
+    suffix = "" if not off_suit else ", fourth card off suit"
     return Bet(
         "lucky-nines",
-        f"Lucky Nines ({label} pay table)",
+        f"Lucky Nines ({label} pay table{suffix})",
         (
             PayLine("Four nines", count(4), F(four)),
-            PayLine("Three nines, one suit", count(3, True), F(three_suited)),
+            PayLine("Three nines, one suit", three_of_one_suit, F(three_suited)),
             PayLine("Three nines, mixed suits", count(3), F(three)),
             PayLine("Two nines, one suit", count(2, True), F(two_suited)),
             PayLine("Two nines, mixed suits", count(2), F(two)),
@@ -761,16 +786,18 @@ def lucky_nines(param: str | None) -> Bet:
                     F(diamond)),
             PayLine("One nine of another suit", count(1), F(one)),
         ),
-        reads=Reads.of([], [FIRST_FOUR], suits="suit", suit_values=[9]),
+        # the off-suit reading compares the fourth card's suit with the nines': every suit is read
+        reads=Reads.of([], [FIRST_FOUR], suits="suit", suit_values=None if off_suit else [9]),
         otherwise_event="No nines",
         source=LUCKY_NINES_SOURCE,
         rules=("Reads the first four cards (the Player's and the Banker's first two) and pays by their "
-               "nines "
-               f"({label}): four nines {four} to 1; three of one suit {three_suited}, of mixed suits "
-               f"{three}; two of "
-               f"one suit {two_suited}, of two suits {two}; exactly one nine, a diamond, {diamond}; one "
-               "nine of "
-               f"another suit {one}; no nine loses."),
+               f"nines ({label}): four nines {four} to 1; three of one suit {three_suited}, of mixed suits "
+               f"{three}; two of one suit {two_suited}, of two suits {two}; exactly one nine, a diamond, "
+               f"{diamond}; one nine of another suit {one}; no nine loses.  'Three of one suit' is read as "
+               f"{LUCKY_NINES_READINGS[reading]}.  The Wizard of Odds' own tables disagree on it: the Red "
+               "Rock table counts 86,016 = 4 C(8, 3) 384 such sets of four cards (8 decks), the Binion's "
+               "table 64,512 = 4 C(8, 3) 288; the parameter ',off-suit' prices the Binion's count, "
+               "',any-fourth' (the default) the Red Rock one."),
     )
 
 
@@ -1308,7 +1335,7 @@ def _banker_six(name: str, title: str, cards: int | None, default: int,
 
         return Bet(
             name,
-            title,
+            title.format(pays=fraction_text(pays)),  # "Super 6 (15 to 1)": each pay its own title
             (PayLine(f"Banker wins with 6{how}", when, pays),),
             reads=BANKER_RESULT,
             source=source,
@@ -1331,6 +1358,281 @@ def tiger_tie(param: str | None) -> Bet:
         adjustable=0,
         rules=f"Wins on a tie with a total of 6 (any number of cards); pays {fraction_text(pays)} to 1.",
     )
+
+
+# -- provenance: what each figure rests on ---------------------------------------------------------
+
+
+class Grade(enum.Enum):
+    """How far a catalogue bet's figures can be trusted, by what its source gives.
+
+    ``REPRODUCED``: a published figure (house edge, return table) is reproduced exactly, and a
+    golden test pins it; ``RULES``: the rules are published (by the game's owner, a casino or a
+    game-math author) but no figure to check against; ``READING``: our reading of an unpublished
+    or ambiguous rule (the rules text says which); ``WEAK``: the rules come from a weak source
+    only (a question-and-answer file, a blog), no better one was found.
+    """
+
+    REPRODUCED = "reproduced"
+    RULES = "rules-only"
+    READING = "our-reading"
+    WEAK = "weak-source"
+
+    @property
+    def label(self) -> str:
+        """The grade in words, as tables show it."""
+        return _GRADE_LABELS[self]
+
+
+_GRADE_LABELS = {
+    Grade.REPRODUCED: "published figure reproduced",
+    Grade.RULES: "rules published, no figure",
+    Grade.READING: "our reading of an unpublished or ambiguous rule",
+    Grade.WEAK: "weak source (rules from a secondary page only)",
+}
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What a catalogue bet's figures rest on.
+
+    Attributes:
+        grade: the :class:`Grade`.
+        source: where the rules and any figure come from (author, title, address).
+        figure: the published figure the engine reproduces, as published ("house edge 7.6113%,
+            8 decks"); empty unless the grade is ``REPRODUCED``.
+        test: the golden test that pins the figure (``tests/FILE.py::test_name``).
+        caveat: why a figure looks odd (a player edge, a house edge above 50%) or what the
+            reading assumes; shown under tables that print such a row.
+    """
+
+    grade: Grade
+    source: str
+    figure: str = ""
+    test: str = ""
+    caveat: str = ""
+
+
+_WOO_BACCARAT = ('Wizard of Odds, "Baccarat" (appendix 1), '
+                 "https://wizardofodds.com/games/baccarat/appendix/1/; rule sheets 000-004")
+_WOO_EZ = 'Wizard of Odds, "EZ Baccarat", https://wizardofodds.com/games/ez-baccarat/'
+_WOO_SIDE = 'Wizard of Odds, "Baccarat Side Bets" (appendix 5), https://wizardofodds.com/games/baccarat/appendix/5/'
+_JACOBSON_SUPER_6 = ('E. Jacobson, "Card Counting the Super Six Baccarat Side Bet", '
+                     "https://www.888casino.com/blog/card-counting-the-super-six-baccarat-side-bet/")
+_WOO_NATURALS = 'Wizard of Odds, "Banker Natural 8 and 9"'
+_EDGES = "tests/test_catalogue.py::test_published_house_edges"
+_COUNTS = "tests/test_catalogue.py::test_published_event_counts"
+_SOURCES = "tests/test_catalogue_sources.py::"
+
+
+def _reproduced(source: str, figure: str, test: str, caveat: str = "") -> Provenance:
+    return Provenance(Grade.REPRODUCED, source, figure, test, caveat)
+
+
+def _rules(source: str, caveat: str = "") -> Provenance:
+    return Provenance(Grade.RULES, source, caveat=caveat)
+
+
+def _reading(source: str, caveat: str) -> Provenance:
+    return Provenance(Grade.READING, source, caveat=caveat)
+
+
+def _weak(source: str, caveat: str = "") -> Provenance:
+    return Provenance(Grade.WEAK, source, caveat=caveat)
+
+
+_EGALITE = _reproduced('Wizard of Odds, "Egalite Bets in Baccarat", '
+                       "https://wizardofodds.com/games/baccarat/side-bets/egalite/",
+                       "the count of ties on each total and on each grouping (8 decks)",
+                       "tests/test_catalogue.py::test_egalite")
+_BELLAGIO_CAVEAT = ("the only reading the published description ('a player / banker three of a kind') "
+                    "supports; "
+                    "secondary pages quote house edges of 5.27% (Player) and 8.57% (Banker), which no "
+                    "reading tried fits: the real rule must differ, so this house edge describes no real "
+                    "game")
+_ROYAL_MATCH_V2 = ("version 2 (10 / 3) is a one-deck pay table: from 4 decks on it gives the player an edge "
+                   "(the Wizard of Odds' house edge by decks shows it)")
+
+#: Per catalogue name: the provenance of each published parameter ("" = the default
+#: parameters); any other parameter gets :func:`provenance`'s derived grade.
+PROVENANCE: dict[str, dict[str, Provenance]] = {
+    "banker": {
+        "": _reproduced(_WOO_BACCARAT, "house edge 1.0579%, 1.1692% per resolved bet (8 decks)",
+                        "tests/test_engine.py::test_published_house_edges_8_decks"),
+        "4": _reproduced(_WOO_BACCARAT, "house edge 0.5993% at 4% commission (8 decks)", _EDGES),
+    },
+    "player": {"": _reproduced(_WOO_BACCARAT, "house edge 1.2351%, 1.3650% per resolved bet (8 decks)",
+                               "tests/test_engine.py::test_published_house_edges_8_decks")},
+    "tie": {
+        "": _reproduced(_WOO_BACCARAT, "house edge 14.3596% (8 decks)",
+                        "tests/test_engine.py::test_published_house_edges_8_decks"),
+        "9": _reproduced(_WOO_BACCARAT, "house edge 4.8440% at 9 to 1 (8 decks)", _EDGES),
+    },
+    "punto-2000": {"": _reproduced(_JACOBSON_SUPER_6 + "; rule sheet 001",
+                                   "house edge 1.4581% (8 decks); Banker wins with 6: 269,232,304,455,680",
+                                   _EDGES)},
+    "banker-8-half": {"": _reading("rule sheet 002, as written",
+                                   "the sheet halves a Banker win with 8; every other source halves the 6 "
+                                   "(Punto 2000), so the 8 may be a misprint")},
+    "ez-banker": {"": _reproduced(_WOO_EZ, "house edge 1.0183% (8 decks)", _EDGES)},
+    "tie+player": {"": _rules("rule sheet 000 (a seat may stake the Tie with the Player)")},
+    "tie+banker": {"": _rules("rule sheet 000 (a seat may stake the Tie with the Banker)")},
+    "player-pair": {"": _reproduced(_WOO_SIDE, "house edge 10.3614%; 6,448 pairs of 86,320 (8 decks)",
+                                    "tests/test_catalogue.py::test_pair_bets_match_the_two_card_convention")},
+    "banker-pair": {"": _reproduced(_WOO_SIDE, "6,448 pairs of 86,320 two-card hands (8 decks)",
+                                    "tests/test_catalogue.py::test_pair_bets_match_the_two_card_convention")},
+    "either-pair": {"": _rules("RULES.md, Either Pair (5 to 1)")},
+    "perfect-pair": {
+        "": _reproduced(PERFECT_PAIR_SOURCES["1"], "house edge 13.0294% (8 decks)", _EDGES),
+        "1": _reproduced(PERFECT_PAIR_SOURCES["1"], "house edge 13.0294% (8 decks)", _EDGES),
+        "2": _reproduced(PERFECT_PAIR_SOURCES["2"], "house edge 6.6235% (8 decks)", _EDGES),
+        "25/200": _reading(PERFECT_PAIR_SOURCES["2"],
+                           "a pay table asked for but not found published; priced on version 2's rules"),
+    },
+    "dragon-7": {"": _reproduced(_WOO_EZ, "house edge 7.6113% (8 decks)", _COUNTS)},
+    "panda-8": {"": _reproduced(_WOO_EZ, "house edge 10.1876% (8 decks)", _COUNTS)},
+    "dragon-bonus-player": {
+        "": _reproduced(DRAGON_BONUS_SOURCES["1"], "house edge 2.6517% and the return table (8 decks)",
+                        _COUNTS),
+        "2": _rules(DRAGON_BONUS_SOURCES["2"] + " (the casino's posted pay table)"),
+    },
+    "dragon-bonus-banker": {
+        "": _reproduced(DRAGON_BONUS_SOURCES["1"], "house edge 9.3731% and the return table (8 decks)",
+                        _COUNTS),
+        "2": _rules(DRAGON_BONUS_SOURCES["2"] + " (the casino's posted pay table)"),
+    },
+    "big": {"": _rules("RULES.md, Big / Small (0.54 to 1)")},
+    "small": {"": _rules("RULES.md, Big / Small (1.5 to 1)")},
+    "lucky-6": {
+        "": _reproduced(LUCKY_6_SOURCE, "house edge 16.6836% at 12 / 20 (8 decks)", _EDGES),
+        "1": _reproduced(LUCKY_6_SOURCE, "house edge 16.6836% at 12 / 20 (8 decks)", _EDGES),
+        "2": _reproduced(LUCKY_6_SOURCE, "house edge 11.6985% at 12 / 23 (8 decks)", _EDGES),
+    },
+    "egalite": {"": _EGALITE},
+    "banker-natural-8": {"": _reproduced(_WOO_NATURALS, "house edge 5.4680% (8 decks)", _EDGES)},
+    "banker-natural-9": {"": _reproduced(_WOO_NATURALS, "house edge 5.0973% (8 decks)", _EDGES)},
+    "player-3-card-win": {"": _reproduced('Wizard of Odds, "3-Card Win", '
+                                          "https://wizardofodds.com/games/baccarat/side-bets/3-card-win/",
+                                          "house edge 5.6860% (8 decks)", _EDGES)},
+    "banker-3-card-win": {"": _reproduced('Wizard of Odds, "3-Card Win", '
+                                          "https://wizardofodds.com/games/baccarat/side-bets/3-card-win/",
+                                          "house edge 8.3044% (8 decks)", _EDGES)},
+    "player-even": {"": _reproduced(PARITY_SOURCE, "house edge 5.3109% (8 decks)", _EDGES)},
+    "player-odd": {"": _reproduced(PARITY_SOURCE, "house edge 6.7254% (8 decks)", _EDGES)},
+    "banker-even": {"": _reproduced(PARITY_SOURCE, "house edge 6.9317% (8 decks)", _EDGES)},
+    "banker-odd": {"": _reproduced(PARITY_SOURCE, "house edge 7.07% (8 decks)",
+                                   _SOURCES + "test_parity_defaults_are_the_triple_pg_table")},
+    "perfect-9-bonus": {"": _reproduced(PERFECT_9_SOURCE, "house edge 7.47% and the return table (8 decks)",
+                                        _SOURCES + "test_perfect_9_bonus")},
+    "fabulous-pair": {"": _rules(FABULOUS_PAIR_SOURCE)},
+    "majestic-match": {"": _reproduced(MAJESTIC_MATCH_SOURCE,
+                                       "house edge 6.46% and the return table (8 decks)",
+                                       _SOURCES + "test_majestic_match_eight_decks")},
+    "royal-match": {
+        "": _reproduced(ROYAL_MATCH_SOURCE, "house edge 6.46% (8 decks); the 6-deck return table",
+                        _SOURCES + "test_royal_match_tables"),
+        "2": _reproduced(ROYAL_MATCH_SOURCE, "the 1-deck return table (house edge 3.7707%) and the house "
+                         "edge by decks (-1.3531% at 8)", _SOURCES + "test_royal_match_tables",
+                         _ROYAL_MATCH_V2),
+    },
+    "lucky-nines": {
+        "": _reproduced(LUCKY_NINES_SOURCE, "house edge 8.27% and the Red Rock return table (8 decks)",
+                        _SOURCES + "test_lucky_nines_red_rock"),
+        "binions": _reading(LUCKY_NINES_SOURCE,
+                            "every row of the Binion's table but the split of three nines, which it counts "
+                            "as lucky-nines:binions,off-suit does; read as the Red Rock table counts, its "
+                            "house edge is 19.0583%, not the printed 19.46%"),
+        "binions,off-suit": _reproduced(LUCKY_NINES_SOURCE,
+                                        "house edge 19.46% and the Binion's return table (8 decks)",
+                                        _SOURCES + "test_lucky_nines_binions_as_printed"),
+    },
+    "jackpot-baccarat": {"": _reproduced(JACKPOT_BACCARAT_SOURCE, "house edge 15.80% and the return table "
+                                         "(8 decks)", _SOURCES + "test_jackpot_baccarat")},
+    "tiger-pair": {"": _weak(TIGER_SOURCE, "no publisher's rules or figure found; the counts are checked by "
+                             "a closed form")},
+    "royal-9": {"": _reading(ROYAL_9_SOURCE, "which suits are printed at which seat, and what 'match any "
+                             "other position' means, are not published (see the rules)")},
+    "low-tie-max": {"": _reproduced(TIE_MAX_SOURCE, "house edge 16.45% and the return table (8 decks)",
+                                    _SOURCES + "test_tie_max")},
+    "high-tie-max": {"": _reproduced(TIE_MAX_SOURCE, "house edge 11.74% (return -0.117391, 8 decks)",
+                                     _SOURCES + "test_tie_max")},
+    "super-tie": {
+        "": _reproduced(SUPER_TIE_SOURCE, "house edge 5.97% and the return table (8 decks)",
+                        _SOURCES + "test_super_tie"),
+        "2": _reproduced(SUPER_TIE_SOURCE, "house edge 10.26% (8 decks)", _SOURCES + "test_super_tie"),
+    },
+    "lucky-match": {"": _reproduced(LUCKY_MATCH_SOURCE, "house edge 8.89% and the return table (8 decks)",
+                                    _SOURCES + "test_lucky_match")},
+    "all-red": {"": _weak(ALL_COLOUR_SOURCE, "the pays are a casino blog's; every dealt card is the reading "
+                          "that fits its 6.53% for all black")},
+    "all-black": {"": _weak(ALL_COLOUR_SOURCE, "the pays and the 6.53% are a casino blog's (exactly 6.5241% "
+                            "under this reading)")},
+    "bellagio-match-player": {"": _reading(BELLAGIO_MATCH_SOURCE, _BELLAGIO_CAVEAT)},
+    "bellagio-match-banker": {"": _reading(BELLAGIO_MATCH_SOURCE, _BELLAGIO_CAVEAT)},
+    "lucky-win-player": {"": _reproduced(LUCKY_WIN_SOURCE,
+                                         "house edge 12.040%, pay table #1 (Jacobson, 8 decks)",
+                                         _SOURCES + "test_lucky_win_player_house_edge")},
+    "lucky-win-banker": {"": _reading(LUCKY_WIN_SOURCE,
+                                      "the source's Banker list is cut off after 500 and 200; the rest is "
+                                      "taken to be the Player's, which gives the player an edge: the real "
+                                      "Banker pays must be lower (give them as the parameter)")},
+    "d7p8-progressive": {"": _reading(D7P8_SOURCE, "the pay table is not published: only the progressive and "
+                                      "the secondary prize are priced, as given")},
+    "super-6": {
+        "": _reproduced(_JACOBSON_SUPER_6 + '; LeoVegas, "Super 6 side bet", '
+                        "https://www.leovegas.com/en-row/blog/live-casino/baccarat-academy/side-bets-guide/"
+                        "super-6-side-bet (house edge 29.98% at 12 to 1)",
+                        "house edge 29.98% at 12 to 1 (8 decks)", _SOURCES + "test_super_6"),
+        "15": _rules(_JACOBSON_SUPER_6 + " (some tables pay 15)"),
+    },
+    "big-tiger": {"": _reproduced(BIG_TIGER_SOURCE,
+                                  "house edge 15.2533%, SD 6.519, hit rate 1.662% (8 decks)",
+                                  _SOURCES + "test_big_tiger")},
+    "small-tiger": {"": _weak(TIGER_SOURCE, "no publisher's rules or figure found")},
+    "tiger-tie": {"": _weak(TIGER_SOURCE, "no publisher's rules or figure found")},
+}
+
+
+def _signature(bet: Bet) -> tuple[object, ...]:
+    """What a bet pays on what: two bets with one signature are the same bet."""
+    return (tuple((ln.event, ln.pays) for ln in bet.lines), bet.otherwise, bet.reads)
+
+
+def provenance(bet: Bet) -> Provenance | None:
+    """What a catalogue bet's figures rest on (:class:`Provenance`), by its name and parameter;
+    ``None`` for a bet that is not in the catalogue (a bet from a file, a payout function).
+
+    A parameter no source publishes (``tie:12``, ``dragon-7:45``) keeps the rules' source but
+    not the figure: grade ``RULES`` (or the default's grade when that is weaker), with a caveat
+    saying so.
+
+    >>> provenance(find_bet("dragon-7")).grade, provenance(find_bet("dragon-7:45")).grade
+    (<Grade.REPRODUCED: 'reproduced'>, <Grade.RULES: 'rules-only'>)
+    """
+    name, sep, param = bet.name.partition(":")
+    entry = _entry(name)
+    if entry is None or not entry.provenance:
+        return None
+    known = entry.provenance
+    key = _key(param) if sep else ""
+    if key in known:
+        return known[key]
+    side, _, version = key.partition(",")
+    if side in ("player", "banker", "p", "b") and (version or "") in known:
+        return known[version or ""]  # the other side of a one-side bet: the same rules and figures
+    mine = _signature(bet)  # a parameter that spells a published one (tie:8, lucky-nines:red-rock)
+    published: list[tuple[str, Provenance]] = list(known.items())
+    if name == "egalite":  # each total at its own pay, and the published groupings, share one source
+        published = [(f"{t}", known[""]) for t in range(10)]
+        published += [(f"{g}@{p}", known[""]) for g, p in EGALITE_GROUPS.items()]
+    for known_key, known_provenance in published:
+        if _signature(entry.make(known_key or None)) == mine:
+            return known_provenance
+    default = known[""]
+    grade = default.grade if default.grade in (Grade.READING, Grade.WEAK) else Grade.RULES
+    return Provenance(grade, default.source,
+                      caveat=f"the parameter {param!r} sets a pay table no source publishes: no figure to "
+                             "check against" + (f"; {default.caveat}" if default.caveat else ""))
 
 
 # -- the registry -------------------------------------------------------------------------------
@@ -1359,7 +1661,8 @@ class Meter:
 class Entry:
     """A catalogue entry: ``make(param)`` builds the bet; ``param`` documents the parameter;
     ``meters(param)``, for a bet with progressive meters, describes them (see
-    :func:`meter_line`);"""
+    :func:`meter_line`); ``provenance`` holds what the figures of the default parameters ("")
+    and of each published parameter rest on (see :func:`provenance`)."""
 
     name: str
     make: Callable[[str | None], Bet]
@@ -1368,6 +1671,7 @@ class Entry:
     aliases: tuple[str, ...] = ()
     main: bool = False
     meters: Callable[[str | None], tuple[Meter, ...]] | None = field(default=None, compare=False)
+    provenance: Mapping[str, Provenance] = field(default_factory=dict, compare=False)
 
 
 def _royal_9_meters(param: str | None) -> tuple[Meter, ...]:
@@ -1382,7 +1686,7 @@ def _d7p8_meters(param: str | None) -> tuple[Meter, ...]:
     return (Meter("jackpot", f"{label}, both hands in the seat's suits (progressive)", 1 / stake, F(-1)),)
 
 
-CATALOGUE: tuple[Entry, ...] = (
+_ENTRIES: tuple[Entry, ...] = (
     Entry(
         "banker",
         banker,
@@ -1474,7 +1778,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("royal-match", royal_match, "a side's first two suited: K-Q 25, other 2.5 (v2: 10 / 3)",
           "SIDE[,VERSION], e.g. banker,2"),
     # first four cards
-    Entry("lucky-nines", lucky_nines, "nines among the first four cards, 1 to 1000", "red-rock or binions",
+    Entry("lucky-nines", lucky_nines, "nines among the first four cards, 1 to 1000",
+          "TABLE[,READING]: red-rock or binions; any-fourth or off-suit",
           ("lucky-9s",)),
     Entry("jackpot-baccarat", jackpot_baccarat, "poker value of the first four cards, mini royal 250", "",
           ("jackpot",)),
@@ -1502,7 +1807,7 @@ CATALOGUE: tuple[Entry, ...] = (
           "KEY=VALUE: side, suits, jackpot, suited, stake", ("dragon-7-panda-8-progressive",),
           meters=_d7p8_meters),
     # trade names
-    Entry("super-6", _banker_six("super-6", "Super 6", None, 12, SUPER_6_SOURCE),
+    Entry("super-6", _banker_six("super-6", "Super 6 ({pays} to 1)", None, 12, SUPER_6_SOURCE),
           "Banker wins with 6, pays 12", "pay", ("super-six", "super6")),
     Entry("big-tiger", _banker_six("big-tiger", "Big Tiger (Banker wins with a three-card 6)", 3, 50,
                                    BIG_TIGER_SOURCE), "Banker wins with a three-card 6, pays 50", "pay"),
@@ -1510,6 +1815,8 @@ CATALOGUE: tuple[Entry, ...] = (
                                      TIGER_SOURCE), "Banker wins with a two-card 6, pays 22", "pay"),
     Entry("tiger-tie", tiger_tie, "tie on 6, pays 35", "pay"),
 )
+#: The catalogue: every entry with its provenance (:data:`PROVENANCE`).
+CATALOGUE: tuple[Entry, ...] = tuple(dataclasses.replace(e, provenance=PROVENANCE[e.name]) for e in _ENTRIES)
 
 _BY_NAME: dict[str, Entry] = {}
 for _listed in CATALOGUE:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.bets.catalogue import bet_key, catalogue_bets, catalogue_name, find_bet
-from analyzer.bets.files import load_bets
+from analyzer.bets.files import load_bets, parse_bets
 from analyzer.bets.model import Bet
 from analyzer.errors import BetError
 from analyzer.limits import MAX_BETS_PER_FILE
@@ -148,9 +148,13 @@ def choose(
     *,
     all_bets: bool = False,
     max_bets: int = MAX_BETS_PER_FILE,
+    texts: Sequence[tuple[str, str]] = (),
 ) -> Choice:
     """The bets of ``--bet`` ``specs`` (``NAME[:PARAM]`` or ``FILE:NAME``) and of every bet of
-    each of ``files`` (at most ``max_bets`` per file), after the whole catalogue with
+    each of ``files`` (at most ``max_bets`` per file), then of every bet of each bet file given
+    as text in ``texts`` (``(label, TOML text)`` pairs, read by
+    :func:`~analyzer.bets.files.parse_bets`; the label names it in messages, as a path would:
+    the web service's bet files, which never come as paths), after the whole catalogue with
     ``all_bets``.  No default: an empty choice is empty.
 
     Raises:
@@ -183,12 +187,16 @@ def choose(
         bets = file_bets(path)
         chosen += bets
         from_files += bets
+    for label, text in texts:
+        bets = parse_bets(text, label, max_bets)
+        chosen += bets
+        from_files += bets
     for bet in from_files:
         refuse_clashes([bet])  # a file bet on a catalogue name (one twice: "chosen twice" below)
     seen: set[str] = set()
     for bet in chosen:
         if bet_key(bet.name) in seen:
-            hint = " (--bet-file chooses every bet of its file)" if files else ""
+            hint = " (--bet-file chooses every bet of its file)" if files or texts else ""
             raise BetError(f"bet {bet.name!r} is chosen twice: give each bet once{hint}")
         seen.add(bet_key(bet.name))
     return Choice(tuple(chosen), tuple(from_files))

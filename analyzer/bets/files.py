@@ -33,7 +33,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import tomllib
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -45,6 +44,7 @@ from analyzer.core.coup import BANKER_FIRST_TWO, FIRST_FOUR, PLAYER_FIRST_TWO, P
 from analyzer.core.exact import parse_exact
 from analyzer.core.hands import FEATURE_NEEDS, FOUR_CARD_POKER, CardGroup
 from analyzer.core.reads import RankDetail, Reads, SuitDetail
+from analyzer.core.tomltext import load_toml
 from analyzer.errors import AnalyzerError, BetError
 from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
 
@@ -219,12 +219,7 @@ def read_bet_text(path: str | Path) -> str:
 
 def parse_bets(text: str, where: str = "bet file", max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
     """The bets of a bet file's text (see :func:`load_bets`)."""
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BetError(f"{where}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise BetError(f"{where}: nested too deeply to be a bet file") from None
+    doc = load_toml(text, where, BetError, "bet file")
     unknown = set(doc) - {"bet"}
     if unknown:
         raise BetError(f"{where}: unknown top-level key {sorted(unknown)[0]!r}: use [[bet]] tables")

@@ -95,6 +95,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import ANALYSIS_READS, Pricer
 from analyzer.errors import AnalyzerError, ObservedError
+from analyzer.limits import LIMIT_CEILING
 
 if TYPE_CHECKING:
     from analyzer.output.render import Table
@@ -551,8 +552,10 @@ def read_observed(
     if not isinstance(path, str | PathLike):
         raise ObservedError(f"bad path {show(path)}: give a file name")
     for what, limit in (("line-length", max_line), ("file-size", max_bytes)):
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ObservedError(f"bad {what} limit {show(limit)}: use a whole number >= 1")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= LIMIT_CEILING:
+            raise ObservedError(
+                f"bad {what} limit {show(limit)}: use a whole number from 1 to {LIMIT_CEILING:,}"
+            )
     kind = observed_kind(path, kind)
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
@@ -958,9 +961,44 @@ def _p_text(p: float) -> str:
     return f"{p:.4g}"
 
 
-def conformance_tables(result: Conformance) -> list[Table]:
+def small_sample_summary(result: Conformance) -> Table | None:
+    """A short summary for a small sample (some category expects fewer than
+    :data:`MIN_EXPECTED` coups, so the per-category table is long and the chi-square verdicts
+    have little power): coups, families passed and failed, the decision cells, the verdict.
+    ``None`` for a sample large enough."""
+    from analyzer.output.render import Column, Table
+
+    low = sum(len(fam.low_expected) for fam in result.results)
+    if not low:
+        return None
+    failed = [fam.family for fam in result.results if not fam.passed]
+    coups = max((fam.n for fam in result.results), default=0)
+    rows: list[tuple[str, str]] = [
+        ("Coups", f"{coups:,}"),
+        ("Families tested", f"{len(result.results)}: {len(result.results) - len(failed)} pass, "
+                            f"{len(failed)} fail" + (f" ({', '.join(failed)})" if failed else "")),
+    ]
+    if result.decisions is not None:
+        against = result.decisions.contradicting
+        rows.append(("Decision cells", "ok: every coup follows the tableau" if not against
+                     else f"FAIL: {against:,} coup{'s' if against != 1 else ''} against the tableau"))
+    rows.append(("Overall", "CONFORMS" if result.passed else "DOES NOT CONFORM"))
+    return Table(
+        "conform-summary",
+        "Summary (a small sample)",
+        (Column("Check", "text", "check"), Column("Result", "text", "result")),
+        tuple(rows),
+        (f"{low} categor{'y' if low == 1 else 'ies'} expect fewer than {MIN_EXPECTED} coups at this sample "
+         "size: the frequency tests below have little power (see the coups they need at the end); "
+         "the decision cells need no large sample.",),
+    )
+
+
+def conformance_tables(result: Conformance, summary_first: bool = False) -> list[Table]:
     """The report: observed against expected per category, and the test per family
-    (:class:`analyzer.output.render.Table` objects)."""
+    (:class:`analyzer.output.render.Table` objects); for a small sample, a short summary
+    (:func:`small_sample_summary`), first with ``summary_first`` (for people; data formats
+    keep the per-category table first and the summary last)."""
     from analyzer.output.render import Column, Table
 
     rows = []
@@ -1022,11 +1060,13 @@ def conformance_tables(result: Conformance) -> list[Table]:
     if result.decisions is not None:
         notes.append(decisions_summary(result.decisions))
     notes.append(f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.")
-    low = [f"{fam.family}: {', '.join(fam.low_expected)}" for fam in result.results if fam.low_expected]
-    if low:
+    low = [(fam.family, len(fam.low_expected)) for fam in result.results if fam.low_expected]
+    if low:  # how many, per family: the categories themselves are the rows with such expected counts
+        total = sum(n for _, n in low)
+        per_family = ", ".join(f"{family} {n}" for family, n in low)
         notes.append(
-            f"Expected count below {MIN_EXPECTED} in {'; '.join(low)}: the chi-square "
-            "approximation is doubtful there; use more coups."
+            f"Expected count below {MIN_EXPECTED} in {total} categor{'y' if total == 1 else 'ies'} "
+            f"({per_family}): the chi-square approximation is doubtful there; use more coups."
         )
     if result.cut_card:
         notes.append(CUT_CARD_NOTE)
@@ -1056,6 +1096,9 @@ def conformance_tables(result: Conformance) -> list[Table]:
         tables.append(decisions_table(result.decisions))
     if result.power:
         tables.append(power_table(result))
+    short = small_sample_summary(result)
+    if short is not None:
+        tables = [short, *tables] if summary_first else [*tables, short]
     return tables
 
 
@@ -1210,5 +1253,6 @@ __all__ = [
     "read_counts_csv",
     "read_counts_json",
     "read_observed",
+    "small_sample_summary",
     "tally_log",
 ]

@@ -13,7 +13,8 @@ strategies import hypothesis when called (install it as a test dependency).
   :func:`~analyzer.bets.files.load_bets`).
 * :func:`user_bets`: a block in which bets from files are known by name as well (every
   function here that takes a bet name, and :func:`house_edge`).
-* :func:`shoes`, :func:`card_sequences`, :func:`coups`: hypothesis strategies.
+* :func:`shoes`, :func:`card_sequences`, :func:`coups`, :func:`decision_cells` (a coup through
+  every cell of the table of play): hypothesis strategies.
 
 Bad arguments raise :class:`OracleError` (an :class:`~analyzer.errors.AnalyzerError`; for an
 argument of the wrong type, :class:`OracleTypeError`, also a ``TypeError``), or the
@@ -28,6 +29,7 @@ that breaks a rule raises ``AssertionError``.
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -449,6 +451,93 @@ def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrat
     return build()
 
 
+#: The cells :func:`decision_cells` covers: a natural, then every Banker cell (two-card total
+#: 0-7, and the Player's third card 0-9 or ``None`` for "the Player stood"); a Banker cell's
+#: coup also passes through a Player cell, so every Player cell (0-7) is covered too.
+DECISION_CELLS: tuple[tuple[str, int | None, int | None], ...] = (
+    ("natural", None, None),
+    *(("banker", b, v) for b in range(8) for v in (None, *range(10))),
+)
+
+
+def decision_cells(decks: int = 8) -> SearchStrategy[list[list[Card]]]:
+    """Strategy for one coup through **every decision cell** of the table of play: a list of
+    :data:`DECISION_CELLS` card sequences (89, in that order), each six suited cards in dealing
+    order that a standard shoe of ``decks`` decks can deal, passing through its cell: a
+    natural; or a Banker two-card total 0-7 facing a Player that stood (Player 6 or 7) or drew
+    a third card of each value 0-9 (Player 0-5).  The other cards are random.
+
+    A one-cell tableau bug (the Banker drawing on 6 against a Player third card of 5) is then
+    found by the first example: drawing coups from the shoe (:func:`card_sequences`) reaches
+    that cell with probability about 0.0045 per coup, so 100 examples find it about one time in
+    three (:func:`analyzer.checks.power.coups_to_see` gives the examples a power needs).  The
+    cells are those of the standard tableau's table and of any variant (a cell is a situation,
+    not a rule).  Needs hypothesis.
+
+    Raises:
+        OracleError: ``decks`` is not a whole number from 1 to 1000 (OracleTypeError: not an int).
+    """
+    from hypothesis import strategies as st
+
+    if isinstance(decks, bool) or not isinstance(decks, int):
+        raise OracleTypeError(f"bad decks {show(decks)}: give a whole number of decks from 1 to 1000")
+    if not 1 <= decks <= 1000:
+        raise OracleError(f"bad decks {decks}: give a whole number of decks from 1 to 1000")
+    tens = [r for r in RANKS if r.point == 0]
+
+    @st.composite
+    def build(draw: st.DrawFn) -> list[list[Card]]:
+        # one draw per example (a seeded random.Random): 89 coups of a dozen draws each would make
+        # generating, and shrinking a failure, slow; a failure names its rule, not its shrunk cards
+        rnd = random.Random(draw(st.integers(0, 2**64 - 1)))
+
+        def split(total: int) -> list[int]:
+            first = rnd.randint(0, 9)
+            return [first, (total - first) % 10]
+
+        def values_for(kind: str, banker: int | None, third: int | None) -> list[int]:
+            if kind == "natural":
+                natural, other = rnd.randint(8, 9), rnd.randint(0, 9)
+                p, b = (other, natural) if rnd.random() < 0.5 else (natural, other)
+                fifth = rnd.randint(0, 9)
+            else:
+                p = rnd.randint(6, 7) if third is None else rnd.randint(0, 5)
+                b = int(banker or 0)
+                fifth = rnd.randint(0, 9) if third is None else third
+            (p1, p2), (b1, b2) = split(p), split(b)
+            return [p1, b1, p2, b2, fifth, rnd.randint(0, 9)]
+
+        def cards_for(values: list[int]) -> list[Card] | None:
+            used: dict[Card, int] = {}
+            out: list[Card] = []
+            for v in values:
+                ranks = tens if v == 0 else [RANKS[v - 1]]
+                start = rnd.randrange(4 * len(ranks))
+                for k in range(4 * len(ranks)):  # the first card from there the shoe still holds
+                    i = (start + k) % (4 * len(ranks))
+                    card = Card(ranks[i // 4], SUITS[i % 4])
+                    if used.get(card, 0) < decks:
+                        break
+                else:
+                    return None  # a standard shoe of `decks` decks holds `decks` copies of a card
+                used[card] = used.get(card, 0) + 1
+                out.append(card)
+            return out
+
+        coups: list[list[Card]] = []
+        for cell in DECISION_CELLS:
+            for _ in range(100):
+                cards = cards_for(values_for(*cell))
+                if cards is not None:
+                    break
+            else:  # pragma: no cover - a cell needs at most 5 cards of one value, one deck has 4
+                raise OracleError(f"no coup through cell {cell} from {decks} deck(s)")
+            coups.append(cards)
+        return coups
+
+    return build()
+
+
 def coups(shoe: Shoe | int | None = None) -> SearchStrategy[Coup]:
     """Strategy for reference coups (:func:`analyzer.core.coup.resolve` of :func:`card_sequences`).
     Needs hypothesis."""
@@ -463,6 +552,7 @@ __all__ = [
     "card_sequences",
     "coups",
     "dealing_order",
+    "decision_cells",
     "expected_probabilities",
     "house_edge",
     "probability",

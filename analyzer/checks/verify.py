@@ -71,6 +71,7 @@ from analyzer.core.exact import MAX_NUMBER_CHARS
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import AnalyzerError, LogError, ShoeError
+from analyzer.limits import LIMIT_CEILING
 from analyzer.text import csv_cell, json_text, printable
 
 #: Log formats by file extension.
@@ -425,8 +426,10 @@ def read_records(
         )
     if not isinstance(log_format, str):
         raise LogError(f"bad log format {show(log_format)}: use csv or jsonl")
-    if isinstance(max_line, bool) or not isinstance(max_line, int) or max_line < 1:
-        raise LogError(f"bad line-length limit {show(max_line)}: use a whole number >= 1")
+    if isinstance(max_line, bool) or not isinstance(max_line, int) or not 1 <= max_line <= LIMIT_CEILING:
+        raise LogError(
+            f"bad line-length limit {show(max_line)}: use a whole number from 1 to {LIMIT_CEILING:,}"
+        )
     lines = text_lines(stream, LogError, name=name, max_line=max_line, progress=progress)
     if log_format == "csv":
         yield from _read_csv(lines, ignored)

@@ -5,7 +5,8 @@ How a process ends (exit codes, signals, a closed pipe) is :mod:`analyzer.cli.pr
 options and helpers every command shares are :mod:`analyzer.cli.common`; the commands live in
 :mod:`~analyzer.cli.shoe_commands`, :mod:`~analyzer.cli.check_commands`,
 :mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study`,
-:mod:`~analyzer.cli.report_commands` and :mod:`~analyzer.cli.vectors_commands`.
+:mod:`~analyzer.cli.report_commands`, :mod:`~analyzer.cli.vectors_commands` and
+:mod:`~analyzer.cli.web_commands`.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ COMMAND_MODULES = (
     "study",
     "report_commands",
     "vectors_commands",
+    "web_commands",
 )
 
 

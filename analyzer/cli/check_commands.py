@@ -408,7 +408,7 @@ def _conform(
         effect=w,
         power=aim,
     )
-    tables = conformance_tables(result)
+    tables = conformance_tables(result, summary_first=fmt not in ("json", "csv"))
     if ranked:
         assert counts.decisions is not None
         tables.append(ranking_table(rank_tableaux(counts.decisions, shoe, ranked), shoe))

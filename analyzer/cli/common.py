@@ -4,6 +4,7 @@ turning library errors into one-line messages, the shoe from the options, safe o
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import shlex
 import sys
@@ -29,10 +30,10 @@ from analyzer.cli.process import (
     signals_raise,
     silence_stdout,
 )
-from analyzer.core.exact import whole_number
+from analyzer.core.exact import MAX_NUMBER_CHARS, whole_number
 from analyzer.errors import AnalyzerError, ShoeError
-from analyzer.limits import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
-from analyzer.text import printable
+from analyzer.limits import LIMIT_CEILING, MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
+from analyzer.text import printable, shortened
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
@@ -71,12 +72,12 @@ class OneLineErrors(click.Group):
                 code = run(*args, standalone_mode=False, **extra)
             except SystemExit as exc:  # a command's own exit code (1: a finding)
                 code = exc.code
-            sys.stdout.flush()
+            flush_stdout()
         except click.ClickException as exc:
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 hint = f" (see '{exc.ctx.command_path} --help')"
-            say(printable(f"Error: {exc.format_message()}{hint}"))
+            say(shortened(printable(f"Error: {exc.format_message()}{hint}")))
             return EXIT_USAGE
         except (click.Abort, KeyboardInterrupt):
             say("interrupted")
@@ -126,14 +127,53 @@ class OneLineErrors(click.Group):
         except BrokenPipeError:
             silence_stdout()
             raise click.exceptions.Exit(EXIT_PIPE) from None
+        except OSError as exc:  # help or version printed into a full disk (> /dev/full)
+            raise stdout_failed(exc) from None
 
     def invoke(self, ctx: click.Context) -> Any:
-        """As click's, with a closed standard output ending as in :meth:`make_context`."""
+        """As click's, with a closed standard output ending as in :meth:`make_context`, and a
+        command's help printed into a full disk (``analyze --help > /dev/full``) exit code 2.
+        (A command's own errors are turned into one line by :func:`guard` before this.)"""
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
             silence_stdout()
             raise click.exceptions.Exit(EXIT_PIPE) from None
+        except OSError as exc:
+            if exc.filename is None and exc.errno in _WRITE_FAILURES:
+                raise stdout_failed(exc) from None
+            raise
+
+
+#: The errors of a write into a full or failing device: standard output cannot be written.
+_WRITE_FAILURES = frozenset(
+    getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO") if hasattr(errno, name)
+)
+
+
+def flush_stdout() -> None:
+    """Flush standard output at the end of a command.
+
+    Raises:
+        BrokenPipeError: the reader went away.  UsageProblem: it cannot be written (a full
+            disk, ``> /dev/full``): exit code 2, as for any output that cannot be written.
+    """
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise stdout_failed(exc) from None
+
+
+def stdout_failed(exc: OSError) -> click.ClickException:
+    """The one-line error for an ``OSError`` while click or the final flush wrote standard
+    output (an error naming a file came from elsewhere and says so); standard output is then
+    pointed at the null device, so the flush at exit cannot fail again."""
+    if exc.filename is not None:
+        return UsageProblem(f"{exc.filename}: {exc.strerror or exc}")
+    silence_stdout()
+    return UsageProblem(f"cannot write standard output: {exc.strerror or exc}")
 
 
 @contextlib.contextmanager
@@ -188,7 +228,7 @@ class UsageProblem(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file: Any = None) -> None:
-        say(printable(f"Error: {self.format_message()}"))
+        say(shortened(printable(f"Error: {self.format_message()}")))
 
 
 def guard(func: FuncT) -> FuncT:
@@ -204,25 +244,34 @@ def guard(func: FuncT) -> FuncT:
         except BrokenPipeError:
             raise
         except OSError as exc:
+            if exc.filename is None and exc.errno in _WRITE_FAILURES:  # streaming into a full disk
+                raise stdout_failed(exc) from None
             raise UsageProblem(f"{exc.filename or ''}: {exc.strerror or exc}".strip(": ")) from None
 
     return wrapper  # type: ignore[return-value]
 
 
 class WholeNumber(click.IntRange):
-    """A whole number from ``minimum`` to ``maximum`` (if given), read as every number of the
-    tool is read (:func:`analyzer.checks.logs.whole_number`: ASCII digits only, so ``８``,
-    ``1_000`` and ``+8`` are errors in every integer option, as in ``--shoe``, where click's
-    ``int()`` would accept them); the range is checked and shown in the help as click's
-    ``IntRange`` does."""
+    """A whole number from ``minimum`` to ``maximum`` (if given; ``minimum=None``: any sign),
+    read as every number of the tool is read (:func:`analyzer.core.exact.whole_number`: ASCII
+    digits only, so ``８``, ``1_000`` and ``+8`` are errors in every integer option, as in
+    ``--shoe``, where click's ``int()`` would accept them); the range is checked and shown in
+    the help as click's ``IntRange`` does.  Digits beyond any range are said to be too large."""
 
-    def __init__(self, minimum: int = 0, maximum: int | None = None) -> None:
+    def __init__(self, minimum: int | None = 0, maximum: int | None = None) -> None:
         super().__init__(min=minimum, max=maximum)
+        self.signed = minimum is None or minimum < 0
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """``value`` as an int in range, or a usage error naming it."""
-        number = whole_number(value)
+        number = whole_number(value, signed=self.signed)
         if number is None:
+            text = value.strip() if isinstance(value, str) else ""
+            digits = text[1:] if self.signed and text[:1] in ("+", "-") else text
+            if len(text) > MAX_NUMBER_CHARS and digits.isascii() and digits.isdigit():
+                shown = f"{text[:12]}...{text[-6:]} ({len(digits):,} digits)"
+                bound = f"at most {self.max:,}" if self.max is not None else "a number of fewer digits"
+                self.fail(f"{shown} is too large: give {bound}", param, ctx)
             self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
         return super().convert(number, param, ctx)
 
@@ -301,7 +350,7 @@ def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
             func = click.option(
                 "--max-file-size",
                 "max_bytes",
-                type=WholeNumber(1),
+                type=WholeNumber(1, LIMIT_CEILING),
                 default=MAX_FILE_BYTES,
                 metavar="BYTES",
                 envvar=MAX_FILE_ENV,
@@ -312,7 +361,7 @@ def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
         return click.option(
             "--max-line-length",
             "max_line",
-            type=WholeNumber(1),
+            type=WholeNumber(1, LIMIT_CEILING),
             default=MAX_LINE_CHARS,
             metavar="CHARS",
             envvar=MAX_LINE_ENV,

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import TextIO
 
+from analyzer.errors import OutputError
 from analyzer.text import ASCII_FALLBACK
 
 EXIT_OK = 0
@@ -127,14 +128,50 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+def write_all(stream: TextIO, text: str) -> None:
+    """Write all of ``text`` to a text stream, or raise.  ``TextIOWrapper.write`` ignores a
+    short write of its binary buffer: when a pipe's reader goes away in the middle of a large
+    write, the kernel returns a partial count and the rest is dropped silently, so the command
+    would end with exit code 0.  Here the encoded bytes go to the buffer until it has taken
+    them all, so that case raises ``BrokenPipeError`` (exit code 141).  A stream without a
+    binary buffer is written as it is.
+
+    Raises:
+        OSError: the write failed (``BrokenPipeError``: the reader went away).
+    """
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+        return
+    stream.flush()
+    data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+    while data:
+        taken = buffer.write(data)
+        data = data[len(data) if taken is None else taken :]
+    buffer.flush()
+
+
 def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
     """Print ``text`` on standard output (or error) in the stream's own encoding, with the ASCII
     fallback of :func:`ascii_fallback` (``click.echo`` would write UTF-8 to a stream declared
-    ASCII)."""
+    ASCII), all of it or an error (:func:`write_all`).
+
+    Raises:
+        BrokenPipeError: standard output's reader went away.  OutputError: standard output
+            cannot be written (a full disk): the message says so.
+    """
     stream = sys.stderr if err else sys.stdout
-    stream.write(text + ("\n" if nl else ""))
+    line = text + ("\n" if nl else "")
     if err:
+        stream.write(line)
         stream.flush()
+        return
+    try:
+        write_all(stream, line)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write standard output: {exc.strerror or exc}") from None
 
 
 def say(text: str) -> None:
@@ -159,4 +196,5 @@ __all__ = [
     "say",
     "signals_raise",
     "silence_stdout",
+    "write_all",
 ]

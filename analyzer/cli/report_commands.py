@@ -102,7 +102,8 @@ def report_format(fmt: str | None, output: str | None) -> str:
     type=click.Path(dir_okay=False, writable=True),
     default=None,
     help="Write to this file (atomically; required for xlsx). A Markdown report gets its EOR "
-    "charts as PNG files beside it.",
+    "charts as new PNG files beside it (FILE-eor-1.png, ...); if one of those names exists "
+    "(a file or a link), the command refuses before it starts and writes nothing.",
 )
 @click.option(
     "--max-bets",
@@ -139,9 +140,9 @@ def report(
     """
     from analyzer.bets.catalogue import parse_amount
     from analyzer.output.bet_tables import choose_bets
-    from analyzer.output.files import refuse_inputs, write_files
+    from analyzer.output.files import refuse_existing, refuse_inputs, write_files
     from analyzer.output.render import provenance
-    from analyzer.output.report import decks_text, game_math_report, report_files
+    from analyzer.output.report import chart_paths, decks_text, game_math_report, report_files
 
     if not bet_specs and not bet_files:
         raise UsageProblem("name the bets to report on: --bet NAME (repeatable) or --bet-file FILE")
@@ -151,6 +152,8 @@ def report(
     refuse_inputs([output], inputs)
     edge = parse_amount(target_edge, "--target-edge") / 100
     bets = choose_bets(bet_specs, bet_files, max_bets=max_bets)
+    charts = chart_paths(chosen_format, output, len(bets))
+    refuse_existing(charts)  # files the user did not name are created, never replaced: check now
     info = provenance(command_line(), f"standard shoes of {decks_text(decks)}", tableau.describe())
     doc = game_math_report(bets, decks, target_edge=edge, eor_decks=eor_decks, tableau=tableau, meta=info)
     files = report_files(doc, chosen_format, output, digits)
@@ -160,4 +163,5 @@ def report(
         emit(text, None)
         return
     refuse_inputs(list(files), inputs)
-    write_files({Path(k): v for k, v in files.items()})  # the report and its charts: all or nothing
+    # the report (named by the user) and its charts (created new): all or nothing
+    write_files({Path(k): v for k, v in files.items()}, new=[Path(c) for c in charts])

@@ -25,6 +25,7 @@ from analyzer.cli.common import (
 )
 from analyzer.cli.process import echo
 from analyzer.limits import MAX_BETS_ENV, MAX_BETS_PER_FILE
+from analyzer.text import printable
 
 
 @click.command()
@@ -91,9 +92,9 @@ def deal(
     cards with suits (``Kh``) for bets that read suits."""
     from analyzer.bets.catalogue import parse_amount
     from analyzer.core.cards import parse_cards
-    from analyzer.core.coup import resolve
-    from analyzer.core.exact import fraction_text
     from analyzer.output.bet_tables import choose_bets
+    from analyzer.output.deal import deal as settle
+    from analyzer.output.deal import deal_lines
 
     tableau = tableau_of(rules)
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
@@ -101,43 +102,14 @@ def deal(
     if amount <= 0:
         raise UsageProblem(f"bad --stake {stake!r}: a stake must be greater than 0")
     chosen = choose_bets(bet_specs, bet_files) if (bet_specs or bet_files) else []
-    coup = resolve(parsed, tableau)
-    settled = []
-    for bet in chosen:  # settle every bet before printing anything: no half-printed report
-        if bet.reads.needs_suits and any(c.suit is None for c in parsed[: coup.cards_dealt]):
-            raise UsageProblem(f"bet {bet.name!r} reads suits: give the cards with their suits, e.g. Kh 9s")
-        settled.append((bet, *bet.settle(coup)))
-    echo(coup.announce())
-    for line in _deal_story(coup, tableau):
-        echo(f"  {line}")
-    if len(parsed) > coup.cards_dealt:
-        extra = " ".join(str(c) for c in parsed[coup.cards_dealt :])
-        echo(f"  (the coup used {coup.cards_dealt} cards; not dealt: {extra})")
-    if settled:
-        echo(f"Bets settled (stake {fraction_text(amount)} each):")
-        width = max(len(b.name) for b in chosen)
-    for bet, event, pays in settled:
-        net = amount * pays
-        sign = "+" if net > 0 else ""
-        echo(
-            f"  {bet.name:<{width}}  {event}: pays {fraction_text(pays)} per unit, "
-            f"net {sign}{fraction_text(net)}"
-        )
+    for line in deal_lines(settle(parsed, tableau, chosen, amount)):  # settled before printing
+        show(line)
 
 
-def _deal_story(coup: Any, tableau: Any) -> list[str]:
-    p2, b2 = coup.player_two_card_total, coup.banker_two_card_total
-    player, banker = coup.player, coup.banker
-    lines = [f"Player {player[0]} {player[1]} = {p2}; Banker {banker[0]} {banker[1]} = {b2}"]
-    if coup.natural:
-        lines.append("A natural: both hands stand.")
-        return lines
-    lines.append(tableau.player_rule_text(p2) + (f": draws {coup.player[2]}" if coup.player_drew else "."))
-    lines.append(
-        tableau.banker_rule_text(b2, coup.player_third)
-        + (f": draws {coup.banker[2]}" if coup.banker_drew else ".")
-    )
-    return lines
+def show(line: str) -> None:
+    """Print one line of text that may hold a file's own words (a rules file's title, a bet's
+    event) with its control characters escaped (:func:`analyzer.text.printable`)."""
+    echo(printable(line))
 
 
 @click.command("rules")
@@ -152,13 +124,14 @@ def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
 
     if list_only:
         for name, t in TABLEAUX.items():
-            echo(f"{name:<34} {t.title} (fingerprint {t.fingerprint})")
+            show(f"{name:<34} {t.title} (fingerprint {t.fingerprint})")
         return
     tableau = tableau_of(spec)
     if toml_only:
-        echo(tableau.to_toml(), nl=False)
+        echo(tableau.to_toml(), nl=False)  # its strings are escaped (Tableau.to_toml)
         return
-    echo("\n".join(tableau.table_of_play()))
+    for line in tableau.table_of_play():  # the title and source are the file's own text
+        show(line)
     echo(f"Fingerprint: {tableau.fingerprint}")
     echo("")
     echo(tableau.to_toml(), nl=False)
@@ -204,10 +177,10 @@ def tables(out_dir: str, shipped_dir: str | None) -> None:
 
         shipped = shipped_files()
     replace_folder(out_dir, files)  # a sibling folder swapped into place: all or nothing
-    echo(f"wrote {len(files)} files to {out_dir}")
+    show(f"wrote {len(files)} files to {out_dir}")
     if shipped_dir is not None:
         replace_folder(shipped_dir, shipped)
-        echo(f"wrote {len(shipped)} compiled tables to {shipped_dir}")
+        show(f"wrote {len(shipped)} compiled tables to {shipped_dir}")
 
 
 @click.command()
@@ -224,6 +197,18 @@ def tables(out_dir: str, shipped_dir: str | None) -> None:
     default=None,
     metavar="PERCENT",
     help="Also print the pay giving this house edge, e.g. 1.5 (percent).",
+)
+@click.option(
+    "--adjust",
+    default=None,
+    metavar="EVENT",
+    help="With --fair-pay or --target-edge: solve for the pay of this line (its event text, e.g. "
+    "'Non-natural win by 9') instead of the bet's adjustable line.",
+)
+@click.option(
+    "--scale",
+    is_flag=True,
+    help="With --fair-pay or --target-edge: scale every winning pay of each bet by one factor.",
 )
 @click.option(
     "--list",
@@ -254,6 +239,8 @@ def bets(
     events: bool,
     fair_pay: bool,
     target_edge: str | None,
+    adjust: str | None,
+    scale: bool,
     list_only: bool,
     max_bets: int,
     fmt: str,
@@ -279,6 +266,8 @@ def bets(
                 ("--events", events),
                 ("--fair-pay", fair_pay),
                 ("--target-edge", target_edge),
+                ("--adjust", adjust),
+                ("--scale", scale),
                 ("--decks", decks),
                 ("--shoe", shoe_text),
                 ("--remove", remove),
@@ -292,6 +281,13 @@ def bets(
             )
         emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
         return
+    if adjust is not None and scale:
+        raise UsageProblem("--adjust and --scale are two ways to price a ladder: give one of them")
+    if (adjust is not None or scale) and not (fair_pay or target_edge is not None):
+        flag = "--scale" if scale else "--adjust"
+        raise UsageProblem(f"{flag} solves pays for a house edge: add --fair-pay or --target-edge PERCENT")
+    if adjust is not None and not adjust.strip():
+        raise UsageProblem("empty --adjust: give the event text of a pay line, e.g. 'Non-natural win by 9'")
     from analyzer.engine.evaluate import one_shot
 
     shoes = build_shoes(decks, shoe_text, remove)
@@ -308,6 +304,8 @@ def bets(
             target_edge=target_edge,
             tableau=tableau,
             max_bets=max_bets,
+            adjust=adjust,
+            scale=scale,
         )
 
     with one_shot():

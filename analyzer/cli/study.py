@@ -11,6 +11,7 @@ import click
 
 from analyzer.cli.common import (
     UsageProblem,
+    WholeNumber,
     bet_inputs,
     bet_options,
     command_line,
@@ -62,11 +63,21 @@ from analyzer.cli.common import (
     "--bet-when",
     default=None,
     metavar="TRIGGER",
-    help="Count trigger: rc>=N (running count) or tc>=X (true count = rc / (unseen cards / 52)).",
+    help="Count trigger: rc>=N (running count) or tc>=X (true count = rc / decks remaining).",
+)
+@click.option(
+    "--true-count",
+    "true_count",
+    multiple=True,
+    metavar="CONVENTION",
+    help="How a tc trigger's true count is kept: exact (default: unseen cards / 52, unrounded), "
+    "floor, truncate, round, half-deck or whole-deck (decks remaining to the nearest half or whole "
+    "deck), or an estimate and a rounding joined by '+' (half-deck+floor); repeatable, each a row "
+    "of its own, with the exact convention's row beside.",
 )
 @click.option(
     "--initial-count",
-    type=int,
+    type=WholeNumber(None),
     default=0,
     show_default=True,
     help="Running count at the start of each shoe (before the shown card).",
@@ -105,12 +116,27 @@ from analyzer.cli.common import (
     show_default=True,
     help="Shoes per block of work (a setting: results depend on it, never on the workers).",
 )
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local processes.")
+@click.option(
+    "--workers",
+    default="auto",
+    show_default=True,
+    metavar="N|auto",
+    help="Local processes; auto: the cores that are free (usable cores less the load average, at "
+    "least 1). At most the usable cores (2 on one core).",
+)
 @click.option(
     "--scheduler",
     default=None,
     metavar="ADDRESS",
     help="Run on this Dask distributed scheduler (e.g. tcp://10.0.0.5:8786; the 'cluster' extra).",
+)
+@click.option(
+    "--scheduler-timeout",
+    type=click.FloatRange(min=0, min_open=True, max=86_400),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for the Dask scheduler's answer and for its first worker.",
 )
 @click.option(
     "--table",
@@ -124,8 +150,9 @@ from analyzer.cli.common import (
     "--plot",
     "plot_file",
     default=None,
-    metavar="FILE.png|svg",
-    help="Also draw the EV and P(EV > 0) by depth (needs matplotlib: the 'plot' extra).",
+    metavar="FILE.png|svg|pdf",
+    help="Also draw the EV and P(EV > 0) by depth (needs matplotlib: the 'plot' extra); written "
+    "with -o all or nothing.",
 )
 @click.option(
     "--format",
@@ -165,6 +192,7 @@ def study(
     tags: str | None,
     bet_when: str | None,
     initial_count: int,
+    true_count: tuple[str, ...],
     decks: int,
     cut_card: int,
     burn: str,
@@ -172,8 +200,9 @@ def study(
     rules: str,
     depth_bin: int,
     block: int,
-    workers: int,
+    workers: str,
     scheduler: str | None,
+    scheduler_timeout: float,
     table_names: str,
     plot_file: str | None,
     fmt: str,
@@ -184,11 +213,18 @@ def study(
     """Walk real shoes and price every bet before every coup exactly: what card counting (or
     computer-perfect play) is worth, with standard errors, the EV by depth and the cut-card
     effect.  Example: ``punto-banco study --bet dragon-7 --shoes 100000 --strategy perfect``."""
-    from analyzer.output.files import refuse_inputs
+    from analyzer.output.files import check_targets, refuse_inputs, write_files
     from analyzer.output.render import provenance, render
-    from analyzer.studies.study import STUDY_TABLES, make_spec, study_csv, study_json, study_tables
+    from analyzer.studies.study import (
+        STUDY_TABLES,
+        make_spec,
+        plot_format,
+        plot_image,
+        study_csv,
+        study_json,
+        study_tables,
+    )
     from analyzer.studies.study import execute as run
-    from analyzer.studies.study import plot as draw
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, STUDY_TABLES)
@@ -199,6 +235,9 @@ def study(
     )
     if same:
         raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
+    if plot_file is not None:
+        plot_format(plot_file)
+    check_targets([p for p in (output, plot_file) if p is not None])  # before the shoes are dealt
     spec = make_spec(
         bet_specs or (() if bet_files else ("dragon-7",)),
         bet_files=bet_files,
@@ -214,6 +253,7 @@ def study(
         tags=tags,
         bet_when=bet_when,
         initial_count=initial_count,
+        true_count=true_count,
         depth_bin=depth_bin,
         block=block,
     )
@@ -226,9 +266,11 @@ def study(
                 bar.update(done - seen[0])
                 seen[0] = done
 
-            result = run(spec, workers=workers, scheduler=scheduler, progress=step)
+            result = run(
+                spec, workers=workers, scheduler=scheduler, progress=step, scheduler_timeout=scheduler_timeout
+            )
     else:
-        result = run(spec, workers=workers, scheduler=scheduler)
+        result = run(spec, workers=workers, scheduler=scheduler, scheduler_timeout=scheduler_timeout)
     meta: dict[str, Any] = provenance(
         command_line(), f"{decks} decks ({52 * decks} cards)", spec.dealing.tableau.describe()
     )
@@ -238,6 +280,10 @@ def study(
         text = study_csv(result)
     else:
         text = render(study_tables(result, names, digits), fmt, digits, meta)
-    if plot_file is not None:
-        draw(result, plot_file)
-    emit(text, output)
+    if plot_file is None:
+        emit(text, output)
+        return
+    # the plot and -o are written together, all or nothing (a bad -o leaves no plot behind)
+    write_files({plot_file: plot_image(result, plot_file), **({output: text} if output is not None else {})})
+    if output is None:
+        emit(text, None)

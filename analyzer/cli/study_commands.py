@@ -206,9 +206,11 @@ def eor(
     shoe = build_shoe(decks, shoe_text, remove)
     chosen = choose_bets(bet_specs, bet_files, all_bets)
     tableau = tableau_of(rules)
-    report = effects_of_removal(shoe, chosen, by=by, depth=depth, max_tag=max_tag, tableau=tableau)
+    # only the tables printed are built: the depletion table's k = 2..depth only when it is asked for
+    depth_needed = depth if "depletion" in names else 1
+    report = effects_of_removal(shoe, chosen, by=by, depth=depth_needed, max_tag=max_tag, tableau=tableau)
     text = render(
-        eor_tables(report, names),
+        eor_tables(report, names, digits),
         fmt,
         digits,
         meta(command_line(), shoe, tableau),

@@ -5,9 +5,19 @@ from __future__ import annotations
 
 import click
 
-from analyzer.cli.common import UsageProblem, WholeNumber, guard, rules_option, tableau_of
+from analyzer.cli.common import (
+    UsageProblem,
+    WholeNumber,
+    bet_choice,
+    bet_inputs,
+    bet_options,
+    guard,
+    rules_option,
+    tableau_of,
+)
 from analyzer.cli.process import echo
 from analyzer.output.vectors import DEFAULT_COUPS, DEFAULT_SEED, FORMATS, MAX_COUPS
+from analyzer.text import printable
 
 
 @click.command()
@@ -44,13 +54,10 @@ from analyzer.output.vectors import DEFAULT_COUPS, DEFAULT_SEED, FORMATS, MAX_CO
     show_default=True,
     help="Write JSON Lines, CSV, or both.",
 )
-@click.option(
-    "--bet",
-    "bet_specs",
-    multiple=True,
-    metavar="NAME[:PARAM]",
-    help="Settle and price only this catalogue bet (repeatable); default: every catalogue bet, "
-    "which compiles for 1.5 to 2.5 minutes the first time (then the table cache serves it).",
+@bet_options(
+    "Settle and price only this bet (repeatable); default: every catalogue bet, which compiles for "
+    "1.5 to 2.5 minutes the first time (then the table cache serves it).",
+    "Settle and price every bet of this TOML file (repeatable).",
 )
 @click.option(
     "--coverage/--no-coverage",
@@ -67,6 +74,7 @@ def vectors(
     coups: int,
     fmt: str,
     bet_specs: tuple[str, ...],
+    bet_files: tuple[str, ...],
     coverage: bool,
 ) -> None:
     """Write test vectors for baccarat engines in other languages into the folder DIR: every
@@ -77,19 +85,21 @@ def vectors(
 
     The same options write byte-identical files.  All or nothing: the kit is built in memory,
     written into a sibling folder and renamed into place."""
-    from analyzer.bets.catalogue import catalogue_bets, find_bet
+    from analyzer.bets.catalogue import catalogue_bets
     from analyzer.output.vectors import KitOptions, build_kit, check_folder, kit_names, write_kit
 
     if not out_dir.strip():
         raise UsageProblem("empty --out: give a new folder, e.g. -o vectors/")
+    bet_inputs(bet_specs, bet_files)  # files the kit reads: never overwritten
     check_folder(out_dir, kit_names(FORMATS[fmt]))  # before the build, which takes seconds
     tableau = tableau_of(rules)
-    bets = tuple(find_bet(s) for s in bet_specs) if bet_specs else tuple(catalogue_bets())
+    chosen = bet_choice(bet_specs, bet_files).bets
+    bets = tuple(chosen) if (bet_specs or bet_files) else tuple(catalogue_bets())
     spec = tableau.name if rules.strip().lower().replace("_", "-") == tableau.name else rules
-    options = KitOptions(tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage)
+    options = KitOptions(tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage, bet_files)
     files = build_kit(options)
     write_kit(out_dir, files)
     total = sum(len(data) for data in files.values())
-    echo(f"wrote {len(files)} files ({total:,} bytes) to {out_dir}")
+    echo(printable(f"wrote {len(files)} files ({total:,} bytes) to {out_dir}"))
     for name, data in files.items():
         echo(f"  {name:<20} {len(data):>12,} bytes")

@@ -1044,7 +1044,7 @@ def resolve(cards: Sequence[Card] | str, tableau: Tableau = STANDARD) -> Coup:
             used += 1
         if tableau.banker_draws(b2, third_p.point if third_p else None):
             if len(seq) <= used:
-                raise CoupError(f"the Banker draws on {b2} but the sequence has no card {used + 1}")
+                raise CoupError(f"the Banker draws on {b2} but the sequence has no {used + 1}th card")
             third_b = seq[used]
             used += 1
     return coup_from_cards(seq[:4], third_p, third_b, tableau)

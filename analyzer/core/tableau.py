@@ -20,12 +20,13 @@ import functools
 import hashlib
 import json
 import os
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from analyzer.core.tomltext import load_toml
 from analyzer.errors import RulesError
+from analyzer.text import json_text
 
 TOTALS = range(10)
 #: A rule file is a few lines; refuse anything larger before parsing it.
@@ -193,13 +194,16 @@ class Tableau:
         def arr(values: Iterable[int]) -> str:
             return "[" + ", ".join(map(str, sorted(values))) + "]"
 
+        def string(text: str) -> str:  # a TOML basic string, safe to show (no raw DEL or RLO)
+            return json_text(json.dumps(text, ensure_ascii=False))
+
         out = [
             "# A Punto Banco tableau (table of play), read by `punto-banco --rules FILE`.",
-            f"name = {json.dumps(self.name, ensure_ascii=False)}",
-            f"title = {json.dumps(self.title, ensure_ascii=False)}",
+            f"name = {string(self.name)}",
+            f"title = {string(self.title)}",
         ]
         if self.source:
-            out.append(f"source = {json.dumps(self.source, ensure_ascii=False)}")
+            out.append(f"source = {string(self.source)}")
         out += [
             "",
             "# two-card totals on which both hands stand and the coup is decided",
@@ -274,12 +278,7 @@ def parse_tableau(text: str, where: str = "rules") -> Tableau:
     Raises:
         RulesError: not TOML, unknown or missing keys, bad values; the message names ``where``.
     """
-    try:
-        doc = tomllib.loads(text.removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{where}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise RulesError(f"{where}: nested too deeply to be a rules file") from None
+    doc = load_toml(text, where, RulesError, "rules file")
     allowed = {"name", "title", "source", "naturals", "player_draws", "banker"}
     for key in doc:
         if key not in allowed:

@@ -6,31 +6,44 @@ import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.bets.catalogue import CATALOGUE, main_bets, parse_amount
+from analyzer.bets.catalogue import CATALOGUE, find_bet, main_bets, parse_amount, provenance
 from analyzer.bets.choice import choose
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.pricing import PRACTICAL_STEPS, Pricer, pay_for_edge, practical_pays
+from analyzer.engine.pricing import (
+    PRACTICAL_STEPS,
+    BetSummary,
+    PracticalPay,
+    Pricer,
+    pay_for_edge,
+    practical_pays,
+)
 from analyzer.errors import BetError
 from analyzer.limits import MAX_BETS_PER_FILE
 from analyzer.output.render import Cell, Column, Table
-from analyzer.output.tables import bets_table, events_table
+from analyzer.output.tables import GRADE_SHORT, bets_table, events_table
+from analyzer.studies.ladder import ladder_lines, line_terms, near_pays, pay_for_line, scale_for_edge
 
 
 def choose_bets(
-    specs: Sequence[str], files: Sequence[str], all_bets: bool = False, max_bets: int = MAX_BETS_PER_FILE
+    specs: Sequence[str],
+    files: Sequence[str],
+    all_bets: bool = False,
+    max_bets: int = MAX_BETS_PER_FILE,
+    texts: Sequence[tuple[str, str]] = (),
 ) -> list[Bet]:
     """Bets named on the command line (:func:`analyzer.bets.choice.choose`: catalogue specs and
-    ``FILE:NAME`` picks, then every bet of each file, at most ``max_bets`` per file); the main
-    bets when nothing is named; the whole catalogue first with ``all_bets``.
+    ``FILE:NAME`` picks, then every bet of each file, at most ``max_bets`` per file, then every
+    bet of each bet file given as ``(label, text)`` in ``texts``); the main bets when nothing is
+    named; the whole catalogue first with ``all_bets``.
 
     Raises:
         BetError: an unknown name, bad parameter, missing or malformed file, a file of too many
             bets, a file bet on a catalogue name, a bet chosen twice.
     """
-    return list(choose(specs, files, all_bets=all_bets, max_bets=max_bets).bets) or main_bets()
+    return list(choose(specs, files, all_bets=all_bets, max_bets=max_bets, texts=texts).bets) or main_bets()
 
 
 def bet_report(
@@ -44,20 +57,29 @@ def bet_report(
     target_edge: str | None = None,
     tableau: Tableau = STANDARD,
     max_bets: int = MAX_BETS_PER_FILE,
+    texts: Sequence[tuple[str, str]] = (),
+    adjust: str | None = None,
+    scale: bool = False,
 ) -> list[Table]:
     """The summary table of the chosen bets on ``shoe``, then (optionally) each bet's events
-    table and the pays solved for a zero or target house edge (bet files as
-    :func:`choose_bets` reads them)."""
-    bets = choose_bets(specs, files, all_bets, max_bets)
+    table and the pays solved for a zero or target house edge (bet files, and bet files given
+    as text, as :func:`choose_bets` reads them): of each bet's adjustable line, of the line
+    whose event is ``adjust``, or (``scale``) of every winning line times one factor
+    (:mod:`analyzer.studies.ladder`).
+
+    Raises:
+        BetError: as :func:`choose_bets`; ``adjust`` names no line of any chosen bet.
+    """
+    bets = choose_bets(specs, files, all_bets, max_bets, texts)
     skipped: list[str] = []
     if all_bets and shoe.suited is None:
         # --all on a shoe without suits: price everything that can be priced, say what cannot.
-        named = {b.name for b in choose(specs, files, max_bets=max_bets).bets}
+        named = {b.name for b in choose(specs, files, max_bets=max_bets, texts=texts).bets}
         skipped = [b.name for b in bets if b.reads.needs_suits and b.name not in named]
         bets = [b for b in bets if b.name not in skipped]
     pricer = Pricer(shoe, tableau)
     summaries = pricer.summaries(bets)
-    summary = bets_table(summaries, f"Bets: {shoe.describe()}")
+    summary = bets_table(summaries, f"Bets: {shoe.describe()}", grades=True)
     if skipped:
         summary = dataclasses.replace(
             summary,
@@ -73,9 +95,129 @@ def bet_report(
         tables += [events_table(s) for s in summaries]
     if fair_pay or target_edge is not None:
         edge = Fraction(0) if target_edge is None else parse_amount(target_edge, "--target-edge") / 100
-        tables.append(pay_table(shoe, bets, edge, tableau))
-        tables.append(practical_pay_table(shoe, bets, edge, tableau))
+        if adjust is not None:
+            tables += adjusted_line_tables(shoe, summaries, adjust, edge)
+        elif scale:
+            tables += scaled_ladder_tables(shoe, summaries, edge)
+        else:
+            tables.append(pay_table(shoe, bets, edge, tableau))
+            tables.append(practical_pay_table(shoe, bets, edge, tableau))
     return tables
+
+
+def _quoted(pays: Fraction | None) -> str | None:
+    """A practical pay on the grid as it is quoted, e.g. ``"6.5 to 1"`` (``None`` for none)."""
+    return None if pays is None else PracticalPay("to", "exact", pays, pays, Fraction(0)).text
+
+
+def _target_words(house_edge: Fraction) -> str:
+    if house_edge == 0:
+        return "fair bet (house edge 0)"
+    return f"house edge of {fraction_text(house_edge * 100)}%"
+
+
+def adjusted_line_tables(
+    shoe: Shoe, summaries: Sequence[BetSummary], event: str, house_edge: Fraction
+) -> list[Table]:
+    """For each priced bet with a pay line ``event``: the exact pay of that line that gives
+    ``house_edge``, and the practical pays nearest it with their exact house edges (the same
+    tables as :func:`pay_table` and :func:`practical_pay_table`, for the chosen line); derived
+    from the priced events (:mod:`analyzer.studies.ladder`), not priced again.
+
+    Raises:
+        BetError: no bet has the line.
+    """
+    pays_rows: list[tuple[Cell, ...]] = []
+    near_rows: list[tuple[Cell, ...]] = []
+    skipped: list[str] = []
+    for summary, index in ladder_lines(summaries, event):
+        bet = summary.bet
+        if index is None:
+            skipped.append(bet.title)
+            continue
+        line = bet.lines[index]
+        try:
+            q, rest = line_terms(summary, index)
+        except BetError:
+            pays_rows.append((bet.title, bet.name, line.event, line.pays, None))
+            near_rows.append((bet.title, bet.name, None, None, None, None))
+            continue
+        solved = pay_for_line(summary, index, house_edge)
+        pay = solved if solved > 0 else None  # no winning pay gives that edge
+        near = near_pays(pay, q, rest) if pay is not None else ()
+        pays_rows.append((bet.title, bet.name, line.event, line.pays, pay))
+        near_rows += [(bet.title, bet.name, p.text, p.side, p.pays, p.house_edge) for p in near] or [
+            (bet.title, bet.name, None, None, None, None)
+        ]
+    pays = pay_table(shoe, [], house_edge)
+    near_table = practical_pay_table(shoe, [], house_edge)
+    extra: tuple[str, ...] = ()
+    if skipped:
+        extra = (f"Not listed (no pay line {event!r}): {', '.join(skipped)}.",)
+    return [
+        dataclasses.replace(pays, rows=tuple(pays_rows), notes=pays.notes[:1] + extra),
+        dataclasses.replace(near_table, rows=tuple(near_rows)),
+    ]
+
+
+def scaled_ladder_tables(shoe: Shoe, summaries: Sequence[BetSummary], house_edge: Fraction) -> list[Table]:
+    """For each priced bet with pay lines: the one factor on every winning pay that gives
+    ``house_edge`` (exact), each line's scaled pay with the practical pays ("X to 1") on either
+    side, and the ladder's exact house edge with every line at its practical pay below, nearest
+    and above (:func:`analyzer.studies.ladder.scale_for_edge`)."""
+    line_rows: list[tuple[Cell, ...]] = []
+    ladder_rows: list[tuple[Cell, ...]] = []
+    skipped: list[str] = []
+    for summary in summaries:
+        bet = summary.bet
+        try:
+            ladder = scale_for_edge(summary, house_edge)
+        except BetError:
+            skipped.append(bet.title)
+            continue
+        for event, now, _, scaled, low, high in ladder.lines:
+            line_rows.append((bet.title, bet.name, event, now, scaled, _quoted(low), _quoted(high)))
+        ladder_rows.append((bet.title, bet.name, ladder.factor, summary.house_edge,
+                            ladder.edges["below"], ladder.edges["nearest"], ladder.edges["above"]))
+    what = _target_words(house_edge)
+    notes: tuple[str, ...] = (
+        "Every winning pay times one factor; pushes and losses unchanged.  Practical pays 'X to 1' on the "
+        "grid of --fair-pay; '-': no practical pay on that side is a win.",
+    )
+    if skipped:
+        notes += (f"Not listed (no winning pay line, or none can happen here): {', '.join(skipped)}.",)
+    lines_table = Table(
+        "scaled-pays",
+        f"Every win scaled for a {what}: {shoe.describe()}",
+        (
+            Column("Bet", "text", "bet"),
+            Column("Bet name", "text", "bet_name", data_only=True),
+            Column("Line", "text", "line"),
+            Column("Pays now", "fraction", "pays_now"),
+            Column("Scaled pay", "both", "pay"),
+            Column("Practical below", "text", "practical_below"),
+            Column("Practical above", "text", "practical_above"),
+        ),
+        tuple(line_rows),
+        notes,
+    )
+    ladders = Table(
+        "scaled-ladders",
+        f"The scaled ladder's house edge: {shoe.describe()}",
+        (
+            Column("Bet", "text", "bet"),
+            Column("Bet name", "text", "bet_name", data_only=True),
+            Column("Factor", "both", "factor"),
+            Column("House edge now", "percent", "house_edge_now"),
+            Column("Every line below", "percent", "house_edge_below"),
+            Column("Every line nearest", "percent", "house_edge_nearest"),
+            Column("Every line above", "percent", "house_edge_above"),
+        ),
+        tuple(ladder_rows),
+        ("House edge per coup with every winning line at its practical pay below, nearest or above the "
+         "scaled pay (exact); a negative house edge is a player advantage.",),
+    )
+    return [lines_table, ladders]
 
 
 def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Tableau = STANDARD) -> Table:
@@ -96,8 +238,7 @@ def pay_table(shoe: Shoe, bets: Sequence[Bet], house_edge: Fraction, tableau: Ta
         if pay is not None and pay <= 0:
             pay = None  # no winning pay gives that edge
         rows.append((bet.title, bet.name, line.event, line.pays, pay))
-    percent = fraction_text(house_edge * 100)
-    what = "fair bet (house edge 0)" if house_edge == 0 else f"house edge of {percent}%"
+    what = _target_words(house_edge)
     cols = (
         Column("Bet", "text", "bet"),
         Column("Bet name", "text", "bet_name", data_only=True),
@@ -163,18 +304,50 @@ def practical_pay_table(
 
 
 def catalogue_listing() -> Table:
-    """The catalogue as a table: name, aliases, parameter, what it is."""
-    rows = tuple((e.name, ", ".join(e.aliases) or "-", e.param or "-", e.summary) for e in CATALOGUE)
+    """The catalogue as a table: name, aliases, parameter, what it is, and the provenance grade
+    of its default parameters; as data (JSON, CSV) also the bet's title, rules in words, source,
+    published figure, golden test, whether ``--all`` prices it, and its published parameters
+    with their grades and figures (``variants``: ``PARAM: grade (figure)``, ``;``-separated)."""
+    rows: list[tuple[Cell, ...]] = []
+    for e in CATALOGUE:
+        bet = find_bet(e.name if e.name != "egalite" else "egalite:5")
+        p = provenance(bet)
+        variants = "; ".join(
+            f"{e.name}:{key}: {v.grade.label}" + (f" ({v.figure})" if v.figure else "")
+            for key, v in e.provenance.items()
+            if key
+        )
+        rows.append((
+            e.name, ", ".join(e.aliases) or "-", e.param or "-", e.summary,
+            GRADE_SHORT[p.grade] if p else "-",
+            bet.title, bet.rules or e.summary, (p.source if p else bet.source) or None,
+            p.grade.value if p else None, p.figure or None if p else None, p.test or None if p else None,
+            p.caveat or None if p else None, "yes" if e.priced else "no", variants or None,
+        ))
     cols = (
         Column("Name", "text", "name"),
         Column("Aliases", "text", "aliases"),
         Column("Parameter (NAME:PARAM)", "text", "parameter"),
         Column("Bet", "text", "bet"),
+        Column("Grade", "text", "grade_label"),
+        Column("Title", "text", "title", data_only=True),
+        Column("Rules", "text", "rules", data_only=True),
+        Column("Source", "text", "source", data_only=True),
+        Column("Grade (machine)", "text", "grade", data_only=True),
+        Column("Published figure", "text", "published_figure", data_only=True),
+        Column("Golden test", "text", "golden_test", data_only=True),
+        Column("Caveat", "text", "caveat", data_only=True),
+        Column("In --all", "text", "in_all", data_only=True),
+        Column("Published parameters", "text", "variants", data_only=True),
     )
     return Table(
         "catalogue",
         "Bet catalogue",
         cols,
-        rows,
-        ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5.",),
+        tuple(rows),
+        ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5.",
+         "Grade of the default parameters: 'reproduced' a published figure is reproduced exactly (a golden "
+         "test pins it); 'rules only' the rules are published, no figure; 'our reading' our reading of an "
+         "unpublished or ambiguous rule; 'weak source' the rules come from a secondary page only.  "
+         "--format json gives each bet's rules, source, figure and published parameters."),
     )

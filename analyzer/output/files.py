@@ -4,6 +4,11 @@
   complete (after every file of a batch has been written), with the mode a new file would get
   (or the mode of the file it replaces).  A symbolic link is written through to its target.
   The folder must exist: it is not created (a typo in a path is an error, not a new folder).
+* A file the user did not name (a report's charts beside it: ``new`` in :func:`write_files`)
+  is only ever created: one of that name that exists, or a symbolic link of that name (even a
+  dangling one), is refused before anything is written (:func:`refuse_existing`), and the
+  complete file is put in place with ``link(2)``, which fails rather than replace a file that
+  appeared meanwhile or follow a link.
 * ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N`` (also through a link) are this process's
   open descriptors: written directly, at the descriptor's own position and mode, so
   ``-o /dev/stdout >> app.log`` appends and ``-o /dev/stdout | cat`` works.  Other special
@@ -24,6 +29,8 @@ step cleans up in its ``finally`` (the CLI turns SIGTERM and SIGHUP into an exce
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
 import re
 import shutil
@@ -31,10 +38,11 @@ import signal
 import stat
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from analyzer.errors import OutputError as OutputError  # re-exported: its old home
 from analyzer.text import ASCII_FALLBACK
@@ -96,6 +104,7 @@ class _Target:
     path: Path | None
     fd: int | None
     info: os.stat_result | None
+    new: bool = False
 
     @property
     def replaced(self) -> bool:
@@ -135,6 +144,57 @@ def _target(path: Path | str) -> _Target:
         folder = os.path.dirname(text) or "."
         raise OutputError(f"cannot write {text!r}: the folder {folder!r} does not exist (create it first)")
     return _Target(text, real, None, info)
+
+
+def _exists_refusal(text: str) -> OutputError:
+    return OutputError(
+        f"refusing to write {text!r}: it exists (a file or a link), and a file the command was "
+        "not given by name is never replaced; remove it, or choose another output name"
+    )
+
+
+def _new_target(path: Path | str) -> _Target:
+    """Check a file that must be created new (see :func:`refuse_existing`)."""
+    text = str(path)
+    if not text.strip():
+        raise OutputError("empty output path: give a file name")
+    given = Path(text)
+    try:
+        os.lstat(given)  # a link of that name counts, even a dangling one: never followed
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise OutputError(f"cannot write {text!r}: {exc.strerror or exc}") from None
+    else:
+        raise _exists_refusal(text)
+    parent = Path(os.path.realpath(given.parent))
+    if not parent.is_dir():
+        folder = os.path.dirname(text) or "."
+        raise OutputError(f"cannot write {text!r}: the folder {folder!r} does not exist (create it first)")
+    return _Target(text, parent / given.name, None, None, new=True)
+
+
+def refuse_existing(paths: Iterable[str | Path]) -> None:
+    """Refuse, before any work, to write files the user did not name where something exists:
+    each of ``paths`` must not exist, not even as a symbolic link (dangling or not), and its
+    folder must exist.  :func:`write_files` checks its ``new`` paths the same way.
+
+    Raises:
+        OutputError: the first path that exists (the message names it) or has no folder.
+    """
+    for path in paths:
+        _new_target(path)
+
+
+def check_targets(paths: Iterable[str | Path]) -> None:
+    """Check, before a long computation, that each of ``paths`` could be written by
+    :func:`write_files` (nothing is written).
+
+    Raises:
+        OutputError: as :func:`write_files` would for the first bad path.
+    """
+    for path in paths:
+        _target(path)
 
 
 def refuse_inputs(outputs: Iterable[str | Path | None], inputs: Iterable[str | Path]) -> None:
@@ -206,15 +266,62 @@ def _write_new(path: Path, content: str | bytes, mode: int) -> None:
         fh.write(_encoded(content))
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte of ``data`` is taken (a pipe takes part of a large write
+    when its reader goes away; the next write then raises ``BrokenPipeError``)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def _write_descriptor(fd: int, data: bytes) -> None:
     """Write all of ``data`` to an open descriptor (standard output first flushed)."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError, AttributeError):
             if stream.fileno() == fd:
                 stream.flush()
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+    _write_all(fd, data)
+
+
+#: Special files are opened to append: a device or FIFO is never truncated.
+_SPECIAL_FLAGS = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOCTTY", 0)
+
+
+class _Sink(io.TextIOBase):
+    """Text streamed into an open descriptor that this object owns (a pipe, a FIFO, a device):
+    UTF-8 with the ASCII fallback, gathered up to 64 KiB and then written with ``os.write``
+    until every byte is taken.  (A buffered file object ignores a short write into a pipe
+    whose reader went away, and drops the rest silently.)"""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._parts: list[bytes] = []
+        self._size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        data = _encoded(text)
+        self._parts.append(data)
+        self._size += len(data)
+        if self._size >= 1 << 16:
+            self.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._parts:
+            data, self._parts, self._size = b"".join(self._parts), [], 0
+            _write_all(self._fd, data)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            super().close()  # flushes
+        finally:
+            os.close(self._fd)
 
 
 def _write_special(target: _Target, content: str | bytes) -> None:
@@ -230,8 +337,11 @@ def _write_special(target: _Target, content: str | bytes) -> None:
             _write_descriptor(target.fd, data)
         else:
             assert target.path is not None
-            with open(target.path, "ab") as fh:  # a FIFO, a device: append mode never truncates
-                fh.write(data)
+            fd = os.open(target.path, _SPECIAL_FLAGS)  # a FIFO, a device: append, never truncate
+            try:
+                _write_all(fd, data)
+            finally:
+                os.close(fd)
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -251,17 +361,65 @@ def _mode(target: _Target) -> int:
     return stat.S_IMODE(target.info.st_mode) if target.info is not None else 0o666 & ~_umask()
 
 
-def write_files(files: Mapping[Path | str, str | bytes]) -> None:
+def _put_new(target: _Target, tmp: str) -> None:
+    """Give the complete temporary file ``tmp`` the name of ``target``, a file that must be
+    created new: ``link(2)`` fails if anything has that name (a link is not followed); where
+    the file system has no hard links, an exclusive create (``O_EXCL | O_NOFOLLOW``) and a copy.
+    Call with signals held.
+
+    Raises:
+        OutputError: the name exists now, or the file cannot be written.
+    """
+    assert target.path is not None
+    try:
+        os.link(tmp, target.path)
+    except FileExistsError:
+        raise _exists_refusal(target.given) from None
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP, errno.EOPNOTSUPP):
+            raise target.fail(exc) from None
+        _copy_new(target, tmp)
+    Path(tmp).unlink(missing_ok=True)
+
+
+def _copy_new(target: _Target, tmp: str) -> None:
+    """:func:`_put_new` where hard links are not supported."""
+    assert target.path is not None
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(target.path, flags, _mode(target))
+    except FileExistsError:
+        raise _exists_refusal(target.given) from None
+    except OSError as exc:
+        raise target.fail(exc) from None
+    try:
+        with os.fdopen(fd, "wb") as out, open(tmp, "rb") as src:
+            shutil.copyfileobj(src, out)
+    except OSError as exc:
+        target.path.unlink(missing_ok=True)
+        raise target.fail(exc) from None
+
+
+def write_files(files: Mapping[Path | str, str | bytes], *, new: Iterable[Path | str] = ()) -> None:
     """Write every ``path -> text`` (or bytes, e.g. an image); every path is checked before any
     is written; on any failure no regular file is replaced and no temporary file is left.
 
+    ``new`` names the paths among ``files`` that the user did not name (a report's charts):
+    each is created, never replaced, and never written through a link (see
+    :func:`refuse_existing`); they are put in place before the named files are replaced, so a
+    refusal at that point leaves every named file as it was.
+
     Raises:
         OutputError: a path is empty, a folder, in a folder that does not exist, or cannot be
-            written; the message names the path as given.  BrokenPipeError: a pipe's reader
-            went away.
+            written; a ``new`` path exists; the message names the path as given.
+            BrokenPipeError: a pipe's reader went away.
     """
-    plan = [(_target(p), content) for p, content in files.items()]
+    fresh = {str(Path(p)) for p in new}
+    plan = [
+        (_new_target(p) if str(Path(p)) in fresh else _target(p), content) for p, content in files.items()
+    ]
     staged: list[tuple[_Target, str]] = []
+    created: list[Path] = []
     try:
         for target, content in plan:
             if not target.replaced:
@@ -277,18 +435,26 @@ def write_files(files: Mapping[Path | str, str | bytes]) -> None:
                 raise target.fail(exc) from None
         with _signals_held():
             for target, tmp in staged:
+                if target.new:
+                    assert target.path is not None
+                    _put_new(target, tmp)
+                    created.append(target.path)
+            for target, tmp in staged:
                 assert target.path is not None
-                try:
-                    os.replace(tmp, target.path)
-                except OSError as exc:
-                    raise target.fail(exc) from None
-            staged = []
+                if not target.new:
+                    try:
+                        os.replace(tmp, target.path)
+                    except OSError as exc:
+                        raise target.fail(exc) from None
+            staged, created = [], []
         for target, content in plan:
             if not target.replaced:
                 _write_special(target, content)
     finally:
         for _, tmp in staged:
             Path(tmp).unlink(missing_ok=True)
+        for path in created:  # files this call created, when a later step failed
+            path.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
@@ -305,16 +471,15 @@ def open_atomic(path: Path | str) -> Iterator[TextIO]:
         try:
             if target.fd is not None:
                 _write_descriptor(target.fd, b"")  # flush what standard output holds first
-                raw = os.dup(target.fd)
-                fh = open(raw, "w", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n")  # noqa: SIM115
+                sink = _Sink(os.dup(target.fd))
             else:
                 assert target.path is not None
-                fh = open(target.path, "a", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n")  # noqa: SIM115
+                sink = _Sink(os.open(target.path, _SPECIAL_FLAGS))
         except OSError as exc:
             raise target.fail(exc) from None
         try:
-            with fh:
-                yield fh
+            with sink:
+                yield cast(TextIO, sink)
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -338,6 +503,25 @@ def open_atomic(path: Path | str) -> Iterator[TextIO]:
     finally:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
+
+
+def _remove_previous(old: str, names: Iterable[str], given: str) -> None:
+    """Remove the previous output swapped out to ``old``: only the files of ``names`` (what
+    the check found there), then the folder; anything else that appeared meanwhile is kept,
+    with a warning naming where."""
+    for name in names:
+        with contextlib.suppress(OSError):  # what cannot be removed is kept, and warned about
+            path = Path(old, name)
+            if stat.S_ISREG(path.lstat().st_mode):
+                path.unlink()
+    try:
+        os.rmdir(old)
+    except OSError:
+        warnings.warn(
+            f"the previous contents of {given!r} are kept in {old!r}: files appeared there while "
+            "this command ran",
+            stacklevel=2,
+        )
 
 
 def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None:
@@ -396,15 +580,17 @@ def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None
             if info is None:
                 os.rename(staging, real)
             else:
-                old = staging.removesuffix(".tmp") + ".old"
+                # a new empty folder of our own, which the rename replaces (never another's)
+                old = tempfile.mkdtemp(dir=real.parent, prefix=f".{real.name}.", suffix=".old")
                 os.rename(real, old)
                 try:
                     os.rename(staging, real)
                 except OSError:
                     os.rename(old, real)
                     raise
-                shutil.rmtree(old)
             staging = None
+        if info is not None:
+            _remove_previous(old, files, given)
     except OSError as exc:
         raise fail(exc) from None
     finally:
@@ -412,4 +598,13 @@ def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None
             shutil.rmtree(staging, ignore_errors=True)
 
 
-__all__ = ["OutputError", "open_atomic", "refuse_inputs", "replace_folder", "same_file", "write_files"]
+__all__ = [
+    "OutputError",
+    "check_targets",
+    "open_atomic",
+    "refuse_existing",
+    "refuse_inputs",
+    "replace_folder",
+    "same_file",
+    "write_files",
+]

@@ -17,7 +17,6 @@ with a ``table`` column naming the table it comes from (:func:`csv_text`).
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 import re
@@ -31,7 +30,7 @@ from tabulate import tabulate
 
 from analyzer.core.exact import fraction_text, round_fraction, sqrt_decimal
 from analyzer.errors import FormatError
-from analyzer.text import csv_cell, json_text, printable
+from analyzer.text import csv_cell, html_text, json_text, markdown_text, printable
 
 Cell = int | Fraction | Decimal | str | None
 #: How a column shows its values: plain text, an integer count, an exact fraction p/q, a
@@ -448,26 +447,31 @@ def render(
     header = _meta_lines(meta)
     if header:
         parts.append(comment(fmt, header))
+    shown = _SHOWN[fmt]  # the one escaping of this format, for every text that reaches the page
     for t in tables:
-        rows = _display_rows(t, digits, grouped=True)
-        if fmt == "markdown":  # a '|' in a cell would end the cell
-            rows = [[cell.replace("|", "\\|") for cell in row] for row in rows]
+        rows = [[shown(cell) for cell in row] for row in _display_rows(t, digits, grouped=True)]
         body = tabulate(
             rows,
-            headers=_headers(t),
-            tablefmt=_TABLEFMT[fmt],
+            headers=[shown(h) for h in _headers(t)],
+            tablefmt=_TABLEFMT[fmt],  # html and latex_booktabs escape their own markup in cells
             disable_numparse=True,
             colalign=_aligns(t) if rows else None,  # tabulate cannot align the columns of no rows
         )
         headings = {
-            "markdown": f"### {t.title}",
-            "html": f"<h3>{html.escape(t.title)}</h3>",
-            "latex": f"% {t.title}",
+            "markdown": f"### {markdown_text(t.title)}",
+            "html": f"<h3>{html_text(t.title)}</h3>",
+            "latex": f"% {printable(t.title)}",
         }
-        title = headings.get(fmt, t.title)
+        title = headings.get(fmt, printable(t.title))
         notes = [_note(fmt, n) for n in t.notes]
         parts.append("\n".join([title, "", body, *(["", *notes] if notes else [])]))
     return "\n\n".join(parts) + "\n"
+
+
+#: How each format for people escapes a table's cells and headers: control characters (ANSI
+#: escapes, CR, newlines, bidirectional overrides) never reach a terminal or a page; Markdown
+#: markup and HTML in a cell are shown, not obeyed (tabulate escapes HTML and LaTeX cells).
+_SHOWN = {"text": printable, "markdown": markdown_text, "html": printable, "latex": printable}
 
 
 def provenance(command: str, shoe: str, rules: str | None = None, **extra: str) -> dict[str, object]:
@@ -519,7 +523,9 @@ def comment(fmt: str, lines: Sequence[str]) -> str:
 
 def _note(fmt: str, text: str) -> str:
     if fmt == "latex":
-        return f"% {text}"
+        return f"% {printable(text)}"
     if fmt == "html":
-        return f"<p>{html.escape(text)}</p>"
-    return text
+        return f"<p>{html_text(text)}</p>"
+    if fmt == "markdown":
+        return markdown_text(text)
+    return printable(text)

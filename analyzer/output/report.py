@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import html
 import io
 import os
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,7 +43,8 @@ from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import BetSummary, Pricer, pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
 from analyzer.output.render import Cell, Column, Table, comment, render
-from analyzer.text import printable
+from analyzer.output.tables import provenance_notes
+from analyzer.text import html_text, markdown_text, printable
 
 if TYPE_CHECKING:
     from analyzer.studies.eor import BetEOR, EORReport
@@ -58,6 +59,12 @@ XLSX_MAX_DECIMALS = 15
 CHART_MISSING = (
     "The EOR chart needs matplotlib, which is not installed: "
     "pip install 'punto-banco-analyzer[plot]' (the tables above are complete without it)."
+)
+#: Said instead of a chart for a bet whose effects of removal are all exactly 0 (pair bets on a
+#: full standard shoe): the chart would be empty.
+CHART_FLAT = (
+    "No EOR chart: every effect of removal of this bet is exactly 0 on this shoe (each card plays "
+    "the same part), so there is nothing to draw, and no count of single cards helps it off the top."
 )
 CHART_ELSEWHERE = (
     "EOR chart: not in this output (a Markdown report written to a file with -o gets its charts "
@@ -478,6 +485,12 @@ def report_tables(report: GameMathReport, section: BetSection) -> list[Table]:
 # -- charts -----------------------------------------------------------------------------------
 
 
+def flat_eor(report: GameMathReport, index: int) -> bool:
+    """True when every effect of removal of bet ``index`` is exactly 0 (its chart would be empty:
+    the report says :data:`CHART_FLAT` instead)."""
+    return all(e is None or e == 0 for e in report.bets[index].eor.eor)
+
+
 def chart_png(report: GameMathReport, index: int) -> bytes | None:
     """The EOR bar chart of bet ``index`` as PNG bytes, or ``None`` when matplotlib is not
     installed (the report then says so)."""
@@ -493,18 +506,10 @@ def chart_png(report: GameMathReport, index: int) -> bytes | None:
 def chart_name(output: str | Path, index: int) -> str:
     """The file name of bet ``index``'s chart beside a Markdown report ``output``
     (``report.md`` -> ``report-eor-1.png``; bets are numbered from 1)."""
-    stem = Path(output).name.rsplit(".", 1)[0] if "." in Path(output).name else Path(output).name
-    return f"{stem}-eor-{index + 1}.png"
+    return f"{Path(output).stem}-eor-{index + 1}.png"  # ".md" -> ".md-eor-1.png", never "-eor-1.png"
 
 
 # -- Markdown ---------------------------------------------------------------------------------
-
-
-def _md_escape(text: str) -> str:
-    out = printable(text)
-    for ch in "\\`*_[]<>|#":
-        out = out.replace(ch, "\\" + ch)
-    return out
 
 
 def render_markdown(
@@ -524,30 +529,41 @@ def render_markdown(
     note = CHART_ELSEWHERE if missing is None else missing
     parts = [
         comment("markdown", [f"{k}: {v}" for k, v in report.meta.items()]),
-        f"# {_md_escape(_title(report))}",
-        _md_escape(_intro(report)),
-        _md_escape(CONVENTIONS),
+        f"# {markdown_text(_title(report))}",
+        markdown_text(_intro(report)),
+        markdown_text(CONVENTIONS),
         "\n".join(
-            f"{i}. {_md_escape(s.bet.title)} (`{_code(s.bet.name)}`)" for i, s in enumerate(report.bets, 1)
+            f"{i}. {markdown_text(s.bet.title)} (`{_code(s.bet.name)}`)" for i, s in enumerate(report.bets, 1)
         ),
     ]
     for i, section in enumerate(report.bets):
         bet = section.bet
         parts.append(
-            f"## {i + 1}. {_md_escape(bet.title)}\n\n**Rules.** {_md_escape(section.rules)}\n\n"
-            f"**Source.** {_md_escape(bet.source or 'not given')}"
+            f"## {i + 1}. {markdown_text(bet.title)}\n\n**Rules.** {markdown_text(section.rules)}"
+            + "".join(f"\n\n**{markdown_text(n.split(': ', 1)[0])}.** {markdown_text(n.split(': ', 1)[1])}"
+                      for n in _provenance(bet))
         )
         tables = report_tables(report, section)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
-        if charts is not None and i in charts:
-            parts.append(f"![Effects of removal: {_md_escape(bet.title)}]({charts[i]})")
+        if flat_eor(report, i):
+            parts.append(f"*{markdown_text(CHART_FLAT)}*")
+        elif charts is not None and i in charts:
+            link = urllib.parse.quote(charts[i], errors="surrogateescape")  # a space would end it
+            parts.append(f"![Effects of removal: {markdown_text(bet.title)}]({link})")
         else:
-            parts.append(f"*{_md_escape(note)}*")
+            parts.append(f"*{markdown_text(note)}*")
         formulas = "\n".join(
-            f"- **{_md_escape(label)}**: `f(d) = {fn.text()}`" for label, fn in _forms(section, report)
+            f"- **{markdown_text(label)}**: `f(d) = {fn.text()}`" for label, fn in _forms(section, report)
         )
         parts.append(render([tables[-1]], "markdown", digits).rstrip() + "\n\n" + formulas)
     return "\n\n".join(parts) + "\n"
+
+
+def _provenance(bet: Bet) -> tuple[str, ...]:
+    """The report's "Source: ..." and "Grade: ..." lines of a bet (:func:`provenance_notes`);
+    a bet without a source says so."""
+    notes = provenance_notes(bet)
+    return notes if any(n.startswith("Source: ") for n in notes) else ("Source: not given", *notes)
 
 
 def _code(text: str) -> str:
@@ -577,8 +593,9 @@ def _check_digits(digits: object) -> None:
 
 _CSS = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 80em; line-height: 1.4; color: #111; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; max-width: 100%; }
 th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; }
+td { overflow-wrap: anywhere; }
 th { background: #eee; }
 code { font-size: 0.9em; word-break: break-all; }
 .note { color: #555; font-style: italic; }
@@ -595,47 +612,52 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         FormatError: ``digits`` is not a whole number from 0 to 1000.
     """
     _check_digits(digits)
-    esc = html.escape
     body = [
-        f"<h1>{esc(printable(_title(report)))}</h1>",
-        f"<p>{esc(printable(_intro(report)))}</p>",
-        f"<p>{esc(CONVENTIONS)}</p>",
+        f"<h1>{html_text(_title(report))}</h1>",
+        f"<p>{html_text(_intro(report))}</p>",
+        f"<p>{html_text(CONVENTIONS)}</p>",
         "<ol>"
         + "".join(
-            f'<li><a href="#bet-{i}">{esc(printable(s.bet.title))}</a> '
-            f"(<code>{esc(printable(s.bet.name))}</code>)</li>"
+            f'<li><a href="#bet-{i}">{html_text(s.bet.title)}</a> '
+            f"(<code>{html_text(s.bet.name)}</code>)</li>"
             for i, s in enumerate(report.bets, 1)
         )
         + "</ol>",
     ]
     for i, section in enumerate(report.bets):
         bet = section.bet
-        body.append(f'<h2 id="bet-{i + 1}">{i + 1}. {esc(printable(bet.title))}</h2>')
-        body.append(f"<p><strong>Rules.</strong> {esc(printable(section.rules))}</p>")
-        body.append(f"<p><strong>Source.</strong> {esc(printable(bet.source or 'not given'))}</p>")
+        body.append(f'<h2 id="bet-{i + 1}">{i + 1}. {html_text(bet.title)}</h2>')
+        body.append(f"<p><strong>Rules.</strong> {html_text(section.rules)}</p>")
+        for note in _provenance(bet):
+            label, text = note.split(": ", 1)
+            body.append(f"<p><strong>{html_text(label)}.</strong> {html_text(text)}</p>")
         tables = report_tables(report, section)
         body.append(render(tables[:-1], "html", digits).strip())
-        png = chart_png(report, i) if charts else None
-        if png is not None:
+        flat = flat_eor(report, i)
+        png = chart_png(report, i) if charts and not flat else None
+        if flat:
+            body.append(f'<p class="note">{html_text(CHART_FLAT)}</p>')
+        elif png is not None:
             data = base64.b64encode(png).decode("ascii")
             body.append(
-                f'<p><img alt="Effects of removal: {esc(printable(bet.title))}" '
+                f'<p><img alt="Effects of removal: {html_text(bet.title)}" '
                 f'src="data:image/png;base64,{data}"></p>'
             )
         else:
-            body.append(f'<p class="note">{esc(CHART_MISSING if charts else "EOR chart left out.")}</p>')
+            why = CHART_MISSING if charts else "EOR chart left out."
+            body.append(f'<p class="note">{html_text(why)}</p>')
         body.append(render([tables[-1]], "html", digits).strip())
         body.append(
             "<ul>"
             + "".join(
-                f"<li><strong>{esc(label)}</strong>: <code>f(d) = {esc(fn.text())}</code></li>"
+                f"<li><strong>{html_text(label)}</strong>: <code>f(d) = {html_text(fn.text())}</code></li>"
                 for label, fn in _forms(section, report)
             )
             + "</ul>"
         )
     head = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{esc(printable(_title(report)))}</title>\n<style>\n{_CSS}\n</style>\n</head>\n"
+        f"<title>{html_text(_title(report))}</title>\n<style>\n{_CSS}\n</style>\n</head>\n"
     )
     meta = comment("html", [f"{k}: {v}" for k, v in report.meta.items()])
     return head + "<body>\n" + meta + "\n" + "\n".join(body) + "\n</body>\n</html>\n"
@@ -876,6 +898,9 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
 
     charts = wb.create_sheet("EOR charts")
     for i, (s, (first, last)) in enumerate(zip(report.bets, spans, strict=True)):
+        if flat_eor(report, i):
+            charts.cell(row=1 + 17 * i, column=1, value=_xlsx_text(f"{s.bet.title}: {CHART_FLAT}"))
+            continue
         chart = BarChart()
         chart.type = "col"
         chart.title = _xlsx_text(f"{s.bet.title}: change in house edge when one card leaves")
@@ -904,13 +929,23 @@ def _regular_target(output: str) -> bool:
     return not real.exists() or real.is_file()
 
 
+def chart_paths(fmt: str, output: str | None, count: int) -> list[str]:
+    """The chart files that :func:`report_files` writes beside a report of ``count`` bets in
+    ``fmt`` to ``output``: one PNG per bet (:func:`chart_name`) for a Markdown report written to
+    a regular file, else none.  These are files the user did not name: the command line creates
+    them new and refuses to replace any (:func:`analyzer.output.files.refuse_existing`)."""
+    if fmt != "markdown" or output is None or not _regular_target(output):
+        return []
+    return [str(Path(output).with_name(chart_name(output, i))) for i in range(count)]
+
+
 def report_files(
     report: GameMathReport, fmt: str, output: str | None, digits: int = 10
 ) -> dict[str, str | bytes]:
     """What to write for ``report`` in ``fmt`` (:data:`REPORT_FORMATS`): path -> content.
     ``output`` is the report's path, or ``None`` for standard output (then the one key is
     ``""``).  A Markdown report written to a regular file gets one PNG chart per bet beside it
-    (:func:`chart_name`; none without matplotlib, and the report says so).
+    (:func:`chart_paths`; none without matplotlib, and the report says so).
 
     Raises:
         FormatError: an unknown format, bad ``digits``, or xlsx without an output file.
@@ -928,14 +963,15 @@ def report_files(
     files: dict[str, str | bytes] = {}
     names: dict[int, str] = {}
     missing = None
-    if output is not None and _regular_target(output):
-        for i in range(len(report.bets)):
-            png = chart_png(report, i)
-            if png is None:
-                missing = CHART_MISSING
-                names.clear()
-                files.clear()
-                break
-            names[i] = chart_name(output, i)
-            files[str(Path(output).with_name(names[i]))] = png
+    for i, path in enumerate(chart_paths(fmt, output, len(report.bets))):
+        if flat_eor(report, i):
+            continue  # nothing to draw: the report says so
+        png = chart_png(report, i)
+        if png is None:
+            missing = CHART_MISSING
+            names.clear()
+            files.clear()
+            break
+        names[i] = Path(path).name
+        files[path] = png
     return {key: render_markdown(report, digits, names, missing), **files}

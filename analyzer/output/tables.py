@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.core.exact import fraction_text
+from analyzer.bets.catalogue import Grade, provenance
+from analyzer.bets.model import Bet
+from analyzer.core.exact import fraction_text, round_fraction
 from analyzer.engine.pricing import RUN_OUT, Analysis, BetSummary
 from analyzer.output.render import Cell, Column, Table
 
@@ -15,9 +17,10 @@ TABLE_NAMES = ("outcomes", "bets", "totals", "cards", "naturals")
 def _count_note(analysis: Analysis) -> tuple[str, ...]:
     d = analysis.distribution
     if d.complete:
+        # the same words for every shoe, so a deck sweep prints it once (the Total row has the number)
         return (
-            f"Counts are ordered 6-card sequences (coups ending early are padded); "
-            f"total {d.denominator:,} = N!/(N-6)! for N = {analysis.shoe.size}.",
+            "Counts are ordered 6-card sequences (coups ending early are padded); the total is "
+            "N!/(N-6)! for a shoe of N cards.",
         )
     k = d.sequence_cards
     return (
@@ -105,11 +108,14 @@ def totals_table(analysis: Analysis) -> Table:
     return Table("totals", f"Final totals: {analysis.shoe.describe()}", cols, rows, notes)
 
 
-def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
+def bets_table(summaries: Sequence[BetSummary], title: str, *, grades: bool = False) -> Table:
     """One row per bet: pays, EV, house edge (per coup and per resolved bet), hit frequency, SD;
     the bet's machine name (``banker:4``, :attr:`~analyzer.bets.model.Bet.name`) as the
-    data-only ``bet_name``."""
-    cols = (
+    data-only ``bet_name``.  With ``grades``, also each bet's provenance grade (shown), and as
+    data its source, the published figure and the golden test that pins it
+    (:func:`~analyzer.bets.catalogue.provenance`), with a note under the table for every row
+    whose EV is positive or whose house edge is above 50%, saying why."""
+    cols = [
         Column("Bet", "text", "bet"),
         Column("Bet name", "text", "bet_name", data_only=True),
         Column("Pays", "text", "pays"),
@@ -119,9 +125,18 @@ def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
         Column("Hit frequency", "decimal", "hit_frequency"),
         Column("Variance", "decimal", "variance"),
         Column("SD", "sqrt", "sd"),
-    )
-    rows = tuple(
-        (
+    ]
+    if grades:
+        cols += [
+            Column("Grade", "text", "grade_label"),
+            Column("Grade (machine)", "text", "grade", data_only=True),
+            Column("Published figure", "text", "published_figure", data_only=True),
+            Column("Source", "text", "source", data_only=True),
+            Column("Golden test", "text", "golden_test", data_only=True),
+        ]
+    rows: list[tuple[Cell, ...]] = []
+    for s in summaries:
+        row: tuple[Cell, ...] = (
             s.bet.title,
             s.bet.name,
             s.bet.pays_text(),
@@ -132,10 +147,62 @@ def bets_table(summaries: Sequence[BetSummary], title: str) -> Table:
             s.variance,
             s.variance,
         )
-        for s in summaries
+        if grades:
+            p = provenance(s.bet)
+            row += (
+                GRADE_SHORT[p.grade] if p else "user-defined",
+                p.grade.value if p else "user-defined",
+                p.figure or None if p else None,
+                p.source if p else s.bet.source or None,
+                p.test or None if p else None,
+            )
+        rows.append(row)
+    notes: tuple[str, ...] = (
+        "EV and house edge per unit staked per coup; '(resolved)' excludes pushes; SD per unit staked.",
     )
-    notes = ("EV and house edge per unit staked per coup; '(resolved)' excludes pushes; SD per unit staked.",)
-    return Table("bets", title, cols, rows, notes)
+    if grades:
+        notes += (_grade_legend(summaries), *odd_row_notes(summaries))
+    return Table("bets", title, tuple(cols), tuple(rows), notes)
+
+
+#: The grades as the bets table shows them (:class:`~analyzer.bets.catalogue.Grade`).
+GRADE_SHORT: dict[Grade, str] = {
+    Grade.REPRODUCED: "reproduced",
+    Grade.RULES: "rules only",
+    Grade.READING: "our reading",
+    Grade.WEAK: "weak source",
+}
+
+
+def _grade_legend(summaries: Sequence[BetSummary]) -> str:
+    shown = {p.grade for p in (provenance(s.bet) for s in summaries) if p is not None}
+    parts = [f"'{GRADE_SHORT[g]}' {g.label}" for g in Grade if g in shown]
+    if any(provenance(s.bet) is None for s in summaries):
+        parts.append("'user-defined' a bet from a file or a function")
+    return ("Grade (what the figures rest on; bets --list gives each source and figure): "
+            + "; ".join(parts) + ".")
+
+
+def odd_row_notes(summaries: Sequence[BetSummary]) -> tuple[str, ...]:
+    """A note for each bet whose EV is positive (a player edge) or whose house edge is above
+    50%, saying why when the catalogue knows (its provenance's caveat)."""
+    notes: list[str] = []
+    for s in summaries:
+        if s.ev > 0:
+            what = f"EV is positive (a player edge of {round_fraction(100 * s.ev, 2)}%)"
+        elif s.house_edge > Fraction(1, 2):
+            what = f"the house edge, {round_fraction(100 * s.house_edge, 2)}%, is above 50%"
+        else:
+            continue
+        p = provenance(s.bet)
+        if s.hit_frequency == 0:  # e.g. two identical cards, which a one-deck shoe cannot deal
+            why = "none of its winning events can happen on this shoe"
+        elif p is not None and p.caveat:
+            why = p.caveat
+        else:
+            why = "a user-defined bet" if p is None else "no source says why"
+        notes.append(f"{s.bet.title}: {what}: {why}.")
+    return tuple(notes)
 
 
 def events_table(summary: BetSummary) -> Table:
@@ -168,8 +235,21 @@ def events_table(summary: BetSummary) -> Table:
         f"{summary.bet.title}: events",
         tuple(cols),
         tuple(rows),
-        (f"Source: {summary.bet.source}",) if summary.bet.source else (),
+        provenance_notes(summary.bet),
     )
+
+
+def provenance_notes(bet: Bet) -> tuple[str, ...]:
+    """What a bet's figures rest on, for the notes under its tables: its source (the
+    catalogue's provenance source, else the bet's own) and, for a catalogue bet, its grade with
+    the published figure it reproduces or the caveat of a reading."""
+    p = provenance(bet)
+    source = p.source if p is not None else bet.source
+    notes = [f"Source: {source}"] if source else []
+    if p is not None:
+        detail = f": {p.figure}, pinned by {p.test}" if p.figure else (f": {p.caveat}" if p.caveat else "")
+        notes.append(f"Grade: {p.grade.label}{detail}.")
+    return tuple(notes)
 
 
 def analysis_tables(analysis: Analysis, which: Sequence[str]) -> list[Table]:

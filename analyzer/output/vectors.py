@@ -53,6 +53,7 @@ from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import OutputError
+from analyzer.text import json_text
 
 #: The kit's format name and version (in MANIFEST.json): bumped on any change of a file's
 #: fields or meaning.
@@ -572,7 +573,7 @@ _ABOUT = {
 
 
 def _json_line(row: object) -> str:
-    return json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json_text(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + "\n"
 
 
 _BOOL = {True: "true", False: "false"}
@@ -631,8 +632,9 @@ class KitOptions:
         coups: number of settlement coups (1 to :data:`MAX_COUPS`).
         formats: ``("jsonl",)``, ``("csv",)`` or both.
         rules_spec: how ``--rules`` named the rules, for the manifest's command.
-        bet_specs: how ``--bet`` named the bets, for the manifest's command (empty: every
-            catalogue bet, the default).
+        bet_specs: how ``--bet`` named the bets, for the manifest's command (empty, with no
+            ``bet_files``: every catalogue bet, the default).
+        bet_files: the ``--bet-file`` files the bets came from, for the manifest's command.
         coverage: add coverage coups (:func:`coverage_coups`) for the events of the bets that
             can happen on 8 decks and that no seeded coup settled.
     """
@@ -645,6 +647,7 @@ class KitOptions:
     rules_spec: str = "standard"
     bet_specs: tuple[str, ...] = ()
     coverage: bool = True
+    bet_files: tuple[str, ...] = ()
 
 
 def build_kit(options: KitOptions) -> dict[str, bytes]:
@@ -747,7 +750,7 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
             for name, data in files.items()
         },
     }
-    files[MANIFEST] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    files[MANIFEST] = (json_text(json.dumps(manifest, ensure_ascii=False, indent=2)) + "\n").encode("utf-8")
     return files
 
 
@@ -780,6 +783,8 @@ def _command(options: KitOptions) -> str:
         words.append("--no-coverage")
     for spec in options.bet_specs:
         words += ["--bet", spec]
+    for path in options.bet_files:
+        words += ["--bet-file", path]
     return shlex.join(words)
 
 

@@ -457,6 +457,9 @@ def plot_image(report: EORReport, path: str | Path) -> bytes:
     for ax, b in zip(axes[:, 0], report.bets, strict=False):
         heights = [0.0 if e is None else float(e * 100) for e in b.house_edge_change]
         ax.bar(labels, heights, color=["#b22222" if h > 0 else "#2e6b30" for h in heights])
+        if all(e is None or e == 0 for e in b.eor):  # exactly 0, not a float that rounds to it
+            ax.text(0.5, 0.5, "every effect of removal is exactly 0 on this shoe: nothing to draw",
+                    transform=ax.transAxes, ha="center", va="center", fontsize=9)
         ax.axhline(0, color="black", linewidth=0.6)
         ax.set_title(f"{b.bet.title}: change in house edge (%) when one card leaves", fontsize=9)
         ax.set_ylabel("house edge change (%)", fontsize=8)
@@ -565,7 +568,7 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
                 ),
                 erows,
                 (
-                    f"EV per unit staked on the full shoe: {float_free(b.ev, 10)}; "
+                    f"EV per unit staked on the full shoe: {float_free(b.ev, digits)}; "
                     "EOR = EV after removal - EV. " + identity,
                 ),
             )

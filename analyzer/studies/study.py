@@ -9,10 +9,11 @@ exact integers where the bound cannot decide), plays the strategies and returns 
 * **Strategies.**  ``perfect``: one unit whenever the exact EV on the unseen cards exceeds the
   minimum edge (shown cards are seen, burned ones are not); ``count``: one unit when the count
   trigger holds (tags per point value or per rank; running count ``rc`` from the initial count,
-  or true count ``tc`` = running count / (unseen cards / 52), unrounded, compared exactly);
-  ``flat``: every coup.
-* **Estimates, two ways.**  Per shoe the study keeps the coups, the bets, the sum of the exact
-  EVs of the bets placed and the sum of their realised results (exact).  The EV sum is a
+  or true count ``tc`` = running count / decks remaining, kept by a convention of
+  :mod:`analyzer.studies.counting`: exact by default, or estimated and rounded as counters keep
+  it, with the exact convention's figures beside; compared exactly); ``flat``: every coup.
+* **Estimates, two ways.**  Per shoe the study counts the coups and the bets and sums the
+  exact EVs of the bets placed and their realised results (exact).  The EV sum is a
   conditional expectation of the realised one given the cards seen before each coup
   (Rao-Blackwell): both estimate the same win rate, the first with a fraction of the variance.
   Standard errors and 95% intervals come from the central limit theorem over shoes (shoes are
@@ -24,6 +25,10 @@ exact integers where the bound cannot decide), plays the strategies and returns 
 * **Determinism.**  Shoes are dealt in fixed blocks (:data:`BLOCK` shoes by default); every block is
   computed the same way wherever it runs, and blocks are reduced in shoe order, so one process,
   ``workers`` local processes and a Dask cluster give identical results for a seed.
+* **Fixed memory.**  No per-shoe result is kept: each block is summarised (the moments of its
+  per-shoe sums, :mod:`analyzer.studies.moments`; its EVs by depth) and folded into the result
+  in shoe order, and only a window of blocks is in flight (:mod:`analyzer.studies.workers`),
+  so memory does not grow with the number of shoes.
 * **Multi-coup bets.**  ``banker-streak[:TABLE]`` (Wizard of Odds, "Banker Streak"): placed
   only after a Player or Tie win (or after a paid ten-win streak), settled by the run of Banker
   wins that follows (at least 4 win; 10 pays the top award and ends the bet); a streak still
@@ -37,7 +42,7 @@ import hashlib
 import math
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -47,14 +52,27 @@ import numpy.typing as npt
 
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
+from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, whole_number
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import AnalyzerError, StudyError
+from analyzer.studies.counting import (
+    EXACT,
+    TrueCount,
+    parse_true_count,
+    running_count_holds,
+    true_count_holds,
+)
 from analyzer.studies.dealing import BANKER, PLAYER, TIE, VOID, Dealing, DealtShoes, deal
+from analyzer.studies.moments import Estimate, Moments
+from analyzer.studies.workers import SCHEDULER_TIMEOUT, check_workers, ordered_map
+from analyzer.text import json_text
 
 #: Shoes per block (the default): the unit of work and of reduction.  A study's block size is
 #: one of its settings, so results never depend on how the blocks are spread over processes.
 BLOCK = 1000
+#: The largest block: a block is dealt in memory (about 75 MB per 1,000 shoes).
+MAX_BLOCK = 10_000
 STRATEGIES = ("perfect", "count", "flat")
 #: Histogram of EVs by depth: bins of this width on [-1, 1) (EVs from 1 up share the last).
 EV_BIN = Fraction(1, 1000)
@@ -79,24 +97,49 @@ STREAK_CAP = 10
 @dataclass(frozen=True)
 class CountSystem:
     """A count: ``tags`` per rank (13, A..K), the trigger (``kind`` ``"rc"`` or ``"tc"``,
-    comparison ``op``, exact ``threshold``), and the running count at the start of a shoe
-    (``initial``, before the shown card is counted)."""
+    comparison ``op``, exact ``threshold``), the running count at the start of a shoe
+    (``initial``, before the shown card is counted) and, for a ``tc`` trigger, how the true
+    count is kept (``true_counts``: one or more conventions of :mod:`analyzer.studies.counting`,
+    each played as a row of its own, the exact one beside them)."""
 
     tags: tuple[int, ...]
     kind: str
     op: str
     threshold: Fraction
     initial: int = 0
+    true_counts: tuple[TrueCount, ...] = (EXACT,)
+
+    @property
+    def true_count(self) -> TrueCount:
+        """The first convention chosen (the one :func:`_trigger` uses by default)."""
+        return self.true_counts[0]
 
     def describe(self) -> str:
-        """e.g. ``"tags A..K 0,0,0,-1,...; bet when tc>=7"``."""
+        """e.g. ``"tags A..K 0,0,0,-1,...; bet when tc>=7; true count exact: ..."``."""
         tags = ",".join(str(t) for t in self.tags)
-        return (
+        text = (
             f"tags (A..K) {tags}; initial count {self.initial}; bet when {self.kind}{self.op}{self.threshold}"
         )
+        if self.kind == "tc":
+            text += "; " + "; ".join(f"true count {tc.name}: {tc.describe()}" for tc in self.conventions)
+        return text
+
+    @property
+    def conventions(self) -> tuple[TrueCount, ...]:
+        """The true-count conventions played: those chosen, then the exact one beside them."""
+        if self.kind != "tc" or EXACT in self.true_counts:
+            return self.true_counts
+        return (*self.true_counts, EXACT)
+
+    @property
+    def rc_bound(self) -> int:
+        """A bound on ``|running count|`` (at most 27 decks of 4 cards per rank)."""
+        return abs(self.initial) + 4 * 27 * sum(abs(t) for t in self.tags)
 
 
-_TRIGGER = re.compile(r"^\s*(rc|tc)\s*(>=|<=|>|<|==|=)\s*([+-]?\d+(?:\.\d+)?(?:/\d+)?)\s*$", re.IGNORECASE)
+_TRIGGER = re.compile(
+    r"^\s*(rc|tc)\s*(>=|<=|>|<|==|=)\s*([+-]?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?)\s*$", re.IGNORECASE
+)
 
 
 def parse_tags(text: str) -> tuple[int, ...]:
@@ -110,16 +153,19 @@ def parse_tags(text: str) -> tuple[int, ...]:
     (0, 0, 0, 0)
     """
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    try:
-        values = [int(p) for p in parts]
-    except ValueError:
-        raise StudyError(f"bad --tags {text!r}: give whole numbers, e.g. 0,0,0,-1,-1,-1,-1,2,2,0") from None
+    numbers = [whole_number(p, signed=True) for p in parts]  # ASCII digits, at most 80 of them
+    values = [n for n in numbers if n is not None]
+    if len(values) < len(parts):
+        raise StudyError(
+            f"bad --tags {_shown(text)}: give whole numbers (at most {MAX_NUMBER_CHARS} digits each), "
+            "e.g. 0,0,0,-1,-1,-1,-1,2,2,0"
+        )
     if len(values) == 10:
         return (*values[:9], values[9], values[9], values[9], values[9])
     if len(values) == 13:
         return tuple(values)
     raise StudyError(
-        f"bad --tags {text!r}: give 10 tags (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), got {len(values)}"
+        f"bad --tags {_shown(text)}: give 10 tags (A,2,...,9,T) or 13 (A,2,...,9,10,J,Q,K), got {len(values)}"
     )
 
 
@@ -132,10 +178,15 @@ def parse_trigger(text: str) -> tuple[str, str, Fraction]:
     m = _TRIGGER.match(text)
     if not m:
         raise StudyError(
-            f"bad --bet-when {text!r}: use rc>=N (running count) or tc>=X (true count), e.g. rc>=32 or tc>=7"
+            f"bad --bet-when {_shown(text)}: use rc>=N (running count) or tc>=X (true count), "
+            "e.g. rc>=32 or tc>=7"
         )
     op = "==" if m.group(2) == "=" else m.group(2)
-    return m.group(1).lower(), op, Fraction(m.group(3))
+    try:
+        threshold = parse_exact(m.group(3), "--bet-when threshold")  # at most 80 characters
+    except AnalyzerError as exc:
+        raise StudyError(str(exc)) from None
+    return m.group(1).lower(), op, threshold
 
 
 def parse_edge(text: str | Fraction | int) -> Fraction:
@@ -151,11 +202,19 @@ def parse_edge(text: str | Fraction | int) -> Fraction:
         raise StudyError(f"bad minimum edge {text!r}: give a number such as 0, 0.01 or 1%")
     raw = text.strip()
     percent = raw.endswith("%")
-    try:
-        value = Fraction(raw.removesuffix("%").strip())
-    except (ValueError, ZeroDivisionError):
-        raise StudyError(f"bad minimum edge {text!r}: give a number such as 0, 0.01 or 1%") from None
+    try:  # exact, bounded: at most 80 characters, an exponent at most 30 (1e400 is refused)
+        value = parse_exact(raw.removesuffix("%").strip(), "minimum edge")
+    except AnalyzerError:
+        raise StudyError(
+            f"bad minimum edge {_shown(text)}: give a number such as 0, 0.01 or 1% "
+            f"(at most {MAX_NUMBER_CHARS} characters, exponent at most {MAX_EXPONENT})"
+        ) from None
     return value / 100 if percent else value
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, shortened when long."""
+    return repr(text) if len(text) <= 60 else repr(text[:40] + "...") + f" ({len(text):,} characters)"
 
 
 @dataclass(frozen=True)
@@ -298,6 +357,7 @@ def make_spec(
     tags: str | Sequence[int] | None = None,
     bet_when: str | None = None,
     initial_count: int = 0,
+    true_count: str | TrueCount | Sequence[str | TrueCount] | None = None,
     depth_bin: int = 26,
     block: int = BLOCK,
 ) -> StudySpec:
@@ -314,7 +374,12 @@ def make_spec(
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise StudyError(f"bad {name} {value!r}: use a whole number of at least {low}")
-    if isinstance(initial_count, bool) or not isinstance(initial_count, int):
+    if block > MAX_BLOCK:
+        raise StudyError(
+            f"bad block {block}: at most {MAX_BLOCK:,} shoes (a block is dealt in memory, "
+            "about 75 MB per 1,000 shoes)"
+        )
+    if isinstance(initial_count, bool) or whole_number(initial_count, signed=True) is None:
         raise StudyError(f"bad initial count {initial_count!r}: use a whole number")
     dealing = Dealing(decks, cut_card, burn, end_rule, tableau).checked()
     chosen = tuple(dict.fromkeys(s.strip().lower() for s in strategies))
@@ -322,15 +387,32 @@ def make_spec(
         raise StudyError(f"bad strategy {', '.join(strategies)!r}: use {', '.join(STRATEGIES)}")
     sources = [b for b in bets if isinstance(b, BetSource)]
     sources += bet_sources([b for b in bets if not isinstance(b, BetSource)], bet_files)
+    if true_count is None or (not isinstance(true_count, str | TrueCount) and not true_count):
+        conventions: tuple[TrueCount, ...] = ()
+    elif isinstance(true_count, str | TrueCount):
+        conventions = (parse_true_count(true_count),)
+    else:
+        conventions = tuple(dict.fromkeys(parse_true_count(t) for t in true_count))
     count = None
     if "count" in chosen:
         if tags is None or bet_when is None:
             raise StudyError("--strategy count needs --tags (10 or 13 tags) and --bet-when (e.g. tc>=7)")
-        tag_values = parse_tags(tags) if isinstance(tags, str) else parse_tags(",".join(str(t) for t in tags))
+        if not isinstance(tags, str):  # whole numbers first: str() of a huge int would raise
+            numbers = [whole_number(t, signed=True) for t in tags]
+            if None in numbers:
+                raise StudyError(f"bad tags: give whole numbers (at most {MAX_NUMBER_CHARS} digits each)")
+            tags = ",".join(str(t) for t in numbers)
+        tag_values = parse_tags(tags)
         kind, op, threshold = parse_trigger(bet_when)
-        count = CountSystem(tag_values, kind, op, threshold, initial_count)
+        if kind == "rc" and any(c != EXACT for c in conventions):
+            name = next(c.name for c in conventions if c != EXACT)
+            raise StudyError(f"--true-count {name} needs a true-count trigger (--bet-when tc...)")
+        count = CountSystem(tag_values, kind, op, threshold, initial_count, conventions or (EXACT,))
+        _check_count_range(count, dealing)
     elif tags is not None or bet_when is not None:
         raise StudyError("--tags and --bet-when belong to --strategy count: add it")
+    elif conventions:
+        raise StudyError("--true-count belongs to --strategy count with a tc trigger: add them")
     if "perfect" in chosen and any(s.kind == "streak" for s in sources):
         raise StudyError(
             "banker-streak is a multi-coup bet with no exact per-coup EV: study it with "
@@ -343,10 +425,14 @@ def make_spec(
 
 # -- one block of shoes --------------------------------------------------------------------------
 
+#: A tally's key: (bet, strategy, true-count convention of a ``count`` row, else None).
+Key = tuple[str, str, str | None]
+
 
 @dataclass
 class _Tally:
-    """Per-shoe sums of one bet under one strategy (one block)."""
+    """Per-shoe sums of one bet under one strategy (one block): bets placed, the sum of their
+    exact EVs, their realised results (integers over the bet's scale)."""
 
     bets: IntArray
     ev: FloatArray
@@ -355,29 +441,67 @@ class _Tally:
 
 
 @dataclass
-class _Depth:
-    """EVs of one bet by depth bin (one block)."""
+class _DepthSums:
+    """The float sums of one bet's EVs by depth bin (one block; folded in block order)."""
+
+    total: FloatArray
+    squares: FloatArray
+
+
+@dataclass
+class _DepthCounts:
+    """The order-free parts of one bet's EVs by depth bin: coups, EV > 0, smallest and largest
+    EV, the histogram of EVs (sparse: flat index ``bin * EV_BINS + cell`` and count) and the
+    decisions taken exactly."""
 
     count: IntArray
     positive: IntArray
-    total: FloatArray
-    squares: FloatArray
     low: FloatArray
     high: FloatArray
-    hist: IntArray
+    cells: IntArray
+    cell_counts: IntArray
     exact: int = 0
+
+    def merge(self, other: _DepthCounts) -> _DepthCounts:
+        """Both parts together (exact: integers, minima and maxima)."""
+        cells, inverse = np.unique(np.concatenate([self.cells, other.cells]), return_inverse=True)
+        counts = np.zeros(len(cells), dtype=np.int64)
+        np.add.at(counts, inverse, np.concatenate([self.cell_counts, other.cell_counts]))
+        return _DepthCounts(
+            self.count + other.count,
+            self.positive + other.positive,
+            np.minimum(self.low, other.low),
+            np.maximum(self.high, other.high),
+            cells.astype(np.int64),
+            counts,
+            self.exact + other.exact,
+        )
 
 
 @dataclass
 class BlockResult:
-    """What one block of shoes contributes (reduced in block order)."""
+    """What one block of shoes contributes (folded in block order): the moments of its per-shoe
+    coups and voids (``coups``) and of each tally's per-shoe sums (``tallies``: coups, bets, ev,
+    realised; the Banker Streak's: coups, bets, realised, opportunities), the decisions each
+    tally took exactly, and each bet's float sums by depth.  ``counts`` holds the order-free
+    depth counts of the block (:func:`run_blocks` gathers them over a task)."""
 
     block: int
-    coups: IntArray
-    voids: IntArray
-    tallies: dict[tuple[str, str], _Tally]
-    depth: dict[str, _Depth]
-    opportunities: dict[str, IntArray]
+    shoes: int
+    coups_dealt: int
+    coups: Moments
+    tallies: dict[Key, Moments]
+    exact: dict[Key, int]
+    depth: dict[str, _DepthSums]
+    counts: dict[str, _DepthCounts] = field(default_factory=dict)
+
+
+@dataclass
+class TaskResult:
+    """The blocks of one task, in order, and their depth counts gathered."""
+
+    blocks: list[BlockResult]
+    counts: dict[str, _DepthCounts]
 
 
 _SETTLED: dict[tuple[str, str, int], int] = {}
@@ -495,24 +619,45 @@ def _running_counts(spec: StudySpec, dealt: DealtShoes) -> IntArray:
     return spec.count.initial + full - dealt.unseen.astype(np.int64) @ tags
 
 
-def _trigger(spec: StudySpec, dealt: DealtShoes) -> npt.NDArray[np.bool_]:
-    """Whether the count trigger holds before each coup (exact integer comparisons)."""
+#: The largest magnitude the exact int64 arithmetic of the count (:func:`_running_counts`,
+#: :func:`_trigger`) may meet.
+_INT64_MAX = 2**63 - 1
+
+
+def _check_count_range(count: CountSystem, dealing: Dealing) -> None:
+    """Refuse a count whose exact comparisons could leave int64 (where numpy would wrap around
+    silently): the running count is at most ``|initial| + 2 x cards x max |tag|`` in size, and
+    :func:`_trigger` multiplies it by 52 and the threshold's denominator, and the threshold's
+    numerator by the unseen cards.
+
+    Raises:
+        StudyError: the tags, initial count and threshold are too large together.
+    """
+    cards = 52 * dealing.decks
+    most = max(1, abs(count.initial) + 2 * cards * max(abs(t) for t in count.tags))  # 1: the factors alone
+    t = count.threshold
+    needed = max(most * 52 * t.denominator, abs(t.numerator) * cards)
+    if needed > _INT64_MAX:
+        raise StudyError(
+            f"--tags, --initial-count and --bet-when {count.kind}{count.op}{t} are too large together: "
+            f"the count's exact comparisons would need numbers of {len(str(needed))} digits, beyond the "
+            "64-bit integers the study counts in (19 digits); use smaller tags, initial count or threshold"
+        )
+
+
+def _trigger(
+    spec: StudySpec, dealt: DealtShoes, convention: TrueCount | None = None
+) -> npt.NDArray[np.bool_]:
+    """Whether the count trigger holds before each coup, the true count kept by ``convention``
+    (default: the count's own; exact integer comparisons, :mod:`analyzer.studies.counting`)."""
     assert spec.count is not None
     c = spec.count
+    convention = c.true_count if convention is None else convention
     rc = _running_counts(spec, dealt)
     if c.kind == "rc":
-        lhs, rhs = rc * c.threshold.denominator, np.full(len(rc), c.threshold.numerator, dtype=np.int64)
-    else:  # rc / (unseen / 52) op p / q  <=>  52 q rc op p unseen (unseen > 0)
-        unseen = dealt.unseen.astype(np.int64).sum(axis=1)
-        lhs, rhs = 52 * c.threshold.denominator * rc, c.threshold.numerator * unseen
-    ops: dict[str, Callable[[Any, Any], Any]] = {
-        ">=": np.greater_equal,
-        ">": np.greater,
-        "<=": np.less_equal,
-        "<": np.less,
-        "==": np.equal,
-    }
-    return np.asarray(ops[c.op](lhs, rhs), dtype=bool)
+        return running_count_holds(rc, c.op, c.threshold, c.rc_bound)
+    unseen = dealt.unseen.astype(np.int64).sum(axis=1)
+    return true_count_holds(rc, unseen, convention, c.op, c.threshold, c.rc_bound)
 
 
 def _exact_above(
@@ -558,8 +703,30 @@ def _per_shoe(values: Any, shoe: IntArray, shoes: int) -> Any:
     return np.bincount(shoe, weights=values, minlength=shoes).astype(np.float64)
 
 
+def _count_rows(spec: StudySpec) -> list[tuple[str | None, TrueCount]]:
+    """The count rows a study plays: (label, convention) per true-count convention."""
+    if spec.count is None:
+        return []
+    if spec.count.kind != "tc":
+        return [(None, EXACT)]
+    return [(tc.name, tc) for tc in spec.count.conventions]
+
+
+def _strategy_keys(spec: StudySpec, name: str) -> list[Key]:
+    """The tallies of bet ``name``, in the order of the results: the strategies chosen (a
+    ``count`` row per true-count convention), then ``flat`` (every per-coup bet keeps it, for the
+    cut-card effect)."""
+    keys: list[Key] = []
+    for strategy in spec.strategies:
+        if strategy == "count":
+            keys += [(name, "count", label) for label, _ in _count_rows(spec)]
+        else:
+            keys.append((name, strategy, None))
+    return keys
+
+
 def run_block(spec: StudySpec, block: int) -> BlockResult:
-    """Deal and play block ``block`` (shoes ``block * spec.block`` onwards)."""
+    """Deal and play block ``block`` (shoes ``block * spec.block`` onwards) and summarise it."""
     from analyzer.engine.kernel import exact_ev, kernels_for
 
     first = block * spec.block
@@ -570,12 +737,19 @@ def run_block(spec: StudySpec, block: int) -> BlockResult:
     void = dealt.winner == VOID
     coups = np.bincount(dealt.shoe, minlength=count).astype(np.int64)
     voids = np.bincount(dealt.shoe[void], minlength=count).astype(np.int64)
-    trigger = _trigger(spec, dealt) if spec.count is not None else None
+    triggers = {label: _trigger(spec, dealt, tc) for label, tc in _count_rows(spec)}
     per_coup = [s for s in spec.bets if s.kind != "streak"]
     bets = [_bet_of(s) for s in per_coup]
-    tallies: dict[tuple[str, str], _Tally] = {}
-    depth: dict[str, _Depth] = {}
-    opportunities: dict[str, IntArray] = {}
+    tallies: dict[Key, Moments] = {}
+    exacts: dict[Key, int] = {}
+    depth: dict[str, _DepthSums] = {}
+    counts: dict[str, _DepthCounts] = {}
+
+    def keep(key: Key, tally: _Tally, scale: int) -> None:
+        columns = {"coups": coups, "bets": tally.bets, "ev": tally.ev, "realised": tally.realised / scale}
+        tallies[key] = Moments.of(columns)
+        exacts[key] = tally.exact
+
     if bets:
         evs = np.zeros((n, len(bets)), dtype=np.float64)
         bounds = [0.0] * len(bets)
@@ -599,31 +773,43 @@ def run_block(spec: StudySpec, block: int) -> BlockResult:
                 evs[s, j] = float(value)
             ev = evs[:, j]
             name = src.name
+            scale = scales[j]
             positive, unsure = _above(ev, bounds[j], exact, Fraction(0), bet, dealt, tableau)
-            depth[name] = _depth_stats(ev, positive, bins, nbins, unsure)
-            realised = realised_pays(bet, src.key, scales[j], dealt, void, tableau)
-            for strategy in spec.strategies:
+            depth[name], counts[name] = _depth_stats(ev, positive, bins, nbins, unsure)
+            realised = realised_pays(bet, src.key, scale, dealt, void, tableau)
+            for key in _strategy_keys(spec, name):
                 exact_count = 0
-                if strategy == "perfect":
+                if key[1] == "perfect":
                     take, exact_count = _above(ev, bounds[j], exact, spec.min_edge, bet, dealt, tableau)
-                elif strategy == "count":
-                    assert trigger is not None
-                    take = np.asarray(trigger, dtype=bool)
+                elif key[1] == "count":
+                    take = triggers[key[2]]
                 else:
                     take = np.ones(n, dtype=bool)
-                tallies[(name, strategy)] = _tally(take, ev, realised, dealt.shoe, count, exact_count)
+                keep(key, _tally(take, ev, realised, dealt.shoe, count, exact_count), scale)
             if "flat" not in spec.strategies:
-                tallies[(name, "flat")] = _tally(np.ones(n, dtype=bool), ev, realised, dealt.shoe, count, 0)
+                flat = _tally(np.ones(n, dtype=bool), ev, realised, dealt.shoe, count, 0)
+                keep((name, "flat", None), flat, scale)
     for src in spec.bets:
         if src.kind != "streak":
             continue
         table = STREAK_TABLES[src.spec]
-        for strategy in spec.strategies:
-            wants = trigger if strategy == "count" else None
-            placed, result, opp = _streak(dealt, count, table, wants)
-            tallies[(src.name, strategy)] = _Tally(placed, np.full(count, np.nan), result)
-            opportunities[src.name] = opp
-    return BlockResult(block, coups, voids, tallies, depth, opportunities)
+        for key in _strategy_keys(spec, src.name):
+            placed, result, opp = _streak(
+                dealt, count, table, triggers[key[2]] if key[1] == "count" else None
+            )
+            columns = {"coups": coups, "bets": placed, "realised": result, "opportunities": opp}
+            tallies[key] = Moments.of(columns)
+            exacts[key] = 0
+    return BlockResult(
+        block,
+        count,
+        int(coups.sum()),
+        Moments.of({"coups": coups, "voids": voids}),
+        tallies,
+        exacts,
+        depth,
+        counts,
+    )
 
 
 def _tally(
@@ -640,7 +826,7 @@ def _tally(
 
 def _depth_stats(
     ev: FloatArray, positive: npt.NDArray[np.bool_], bins: IntArray, nbins: int, exact: int
-) -> _Depth:
+) -> tuple[_DepthSums, _DepthCounts]:
     count = np.bincount(bins, minlength=nbins).astype(np.int64)
     pos = np.bincount(bins[positive], minlength=nbins).astype(np.int64)
     total = np.bincount(bins, weights=ev, minlength=nbins).astype(np.float64)
@@ -650,9 +836,10 @@ def _depth_stats(
     np.minimum.at(low, bins, ev)
     np.maximum.at(high, bins, ev)
     cell = np.clip(np.floor((ev + 1.0) / float(EV_BIN)), 0, EV_BINS - 1).astype(np.int64)
-    hist = np.zeros((nbins, EV_BINS), dtype=np.int64)
-    np.add.at(hist, (bins, cell), 1)
-    return _Depth(count, pos, total, squares, low, high, hist, exact)
+    cells, cell_counts = np.unique(bins * EV_BINS + cell, return_counts=True)
+    return _DepthSums(total, squares), _DepthCounts(
+        count, pos, low, high, cells.astype(np.int64), cell_counts.astype(np.int64), exact
+    )
 
 
 def _streak(
@@ -694,52 +881,30 @@ def _streak(
     return placed, result, opp
 
 
-def run_blocks(spec: StudySpec, blocks: Sequence[int]) -> list[BlockResult]:
-    """:func:`run_block` for each block, in order (the unit of work sent to a process)."""
-    return [run_block(spec, b) for b in blocks]
+def run_blocks(spec: StudySpec, blocks: Sequence[int]) -> TaskResult:
+    """:func:`run_block` for each block, in order, with the blocks' depth counts gathered (the
+    unit of work sent to a process)."""
+    done = [run_block(spec, b) for b in blocks]
+    counts: dict[str, _DepthCounts] = {}
+    for part in done:
+        for name, c in part.counts.items():
+            counts[name] = c if name not in counts else counts[name].merge(c)
+        part.counts = {}
+    return TaskResult(done, counts)
 
 
 # -- estimates ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """An estimate with its standard error (CLT over shoes); ``ci95`` = value +- 1.96 SE."""
-
-    value: float
-    se: float
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """The 95% interval."""
-        return (self.value - Z95 * self.se, self.value + Z95 * self.se)
-
-
 def mean_estimate(x: Any) -> Estimate:
-    """The mean of per-shoe values and its standard error."""
-    arr = np.asarray(x, dtype=np.float64)
-    n = len(arr)
-    if n == 0:
-        return Estimate(math.nan, math.nan)
-    se = float(np.std(arr, ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return Estimate(float(arr.mean()), se)
+    """The mean of per-shoe values and its standard error (:class:`Moments`)."""
+    return Moments.of({"x": x}).mean_of("x")
 
 
 def ratio_estimate(a: Any, b: Any) -> Estimate | None:
     """sum(a) / sum(b) over shoes, with its delta-method standard error; ``None`` when
-    sum(b) is 0."""
-    x = np.asarray(a, dtype=np.float64)
-    y = np.asarray(b, dtype=np.float64)
-    n = len(x)
-    total = float(y.sum())
-    if total == 0:
-        return None
-    r = float(x.sum()) / total
-    if n < 2:
-        return Estimate(r, math.nan)
-    resid = x - r * y
-    se = math.sqrt(float(np.sum(resid * resid)) / (n * (n - 1))) / (total / n)
-    return Estimate(r, se)
+    sum(b) is 0 (:class:`Moments`)."""
+    return Moments.of({"a": a, "b": b}).ratio_of("a", "b")
 
 
 def _scaled(e: Estimate | None, k: float) -> Estimate | None:
@@ -755,6 +920,8 @@ class StrategyResult:
     ``units_per_100_coups``; from the realised results: the ``realised_*`` twins (the
     cross-check).  Multi-coup bets have only realised figures (the EV ones are ``None``).
     ``exact_decisions``: decisions the float bound could not take (taken exactly).
+    ``true_count``: the true-count convention of a ``count`` row with a ``tc`` trigger (the
+    chosen one, and ``exact`` beside it), else ``None``.
     """
 
     bet: str
@@ -771,6 +938,12 @@ class StrategyResult:
     realised_units_per_100_coups: Estimate | None
     exact_decisions: int
     opportunities_per_shoe: Estimate | None = None
+    true_count: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The strategy as tables show it: ``count (tc half-deck)`` for a convention's row."""
+        return self.strategy if self.true_count is None else f"{self.strategy} (tc {self.true_count})"
 
 
 @dataclass(frozen=True)
@@ -841,20 +1014,16 @@ class StudyResult:
                     "initial_count": s.count.initial,
                 }
             )
+            if s.count.kind == "tc":
+                out["true_count"] = ",".join(tc.name for tc in s.count.true_counts)
         return out
 
 
-def _depth_rows(name: str, parts: list[_Depth], depth_bin: int) -> list[DepthRow]:
-    count = np.sum([p.count for p in parts], axis=0)
-    pos = np.sum([p.positive for p in parts], axis=0)
-    total = np.zeros_like(parts[0].total)
-    squares = np.zeros_like(parts[0].squares)
-    for p in parts:  # in block order
-        total = total + p.total
-        squares = squares + p.squares
-    low = np.minimum.reduce([p.low for p in parts])
-    high = np.maximum.reduce([p.high for p in parts])
-    hist = np.sum([p.hist for p in parts], axis=0)
+def _depth_rows(name: str, sums: _DepthSums, counts: _DepthCounts, depth_bin: int) -> list[DepthRow]:
+    count, pos, total, squares = counts.count, counts.positive, sums.total, sums.squares
+    flat = np.zeros(len(count) * EV_BINS, dtype=np.int64)
+    flat[counts.cells] = counts.cell_counts
+    hist = flat.reshape(len(count), EV_BINS)
     rows = []
     for b in np.flatnonzero(count).tolist():
         n = int(count[b])
@@ -873,8 +1042,8 @@ def _depth_rows(name: str, parts: list[_Depth], depth_bin: int) -> list[DepthRow
                 n,
                 mean,
                 math.sqrt(var),
-                float(low[b]),
-                float(high[b]),
+                float(counts.low[b]),
+                float(counts.high[b]),
                 tuple(pct),
                 Fraction(int(pos[b]), n),
             )
@@ -882,70 +1051,97 @@ def _depth_rows(name: str, parts: list[_Depth], depth_bin: int) -> list[DepthRow
     return rows
 
 
-def reduce_blocks(spec: StudySpec, parts: Sequence[BlockResult]) -> StudyResult:
-    """The study's result from its blocks (sorted by block number first: shoe order)."""
-    blocks = sorted(parts, key=lambda r: r.block)
-    if [b.block for b in blocks] != list(range(spec.blocks)):
-        raise StudyError("internal: a block of shoes is missing from the results")
-    coups = np.concatenate([b.coups for b in blocks])
-    voids = np.concatenate([b.voids for b in blocks])
-    scales: dict[str, int] = {}
-    bounds: dict[str, float] = {}
-    per_coup = [s for s in spec.bets if s.kind != "streak"]
-    if per_coup:
-        from analyzer.engine.kernel import kernels_for
+class _Reduction:
+    """A study's result as its blocks arrive, in block order (fixed memory: moments, the depth
+    sums and counts; no per-shoe values)."""
 
-        built = [_bet_of(s) for s in per_coup]
-        for kernel, members in kernels_for(built, spec.dealing.tableau):
-            for col, j in enumerate(members):
-                scales[per_coup[j].name] = kernel.vectors[col].scale
-                bounds[per_coup[j].name] = kernel.bound[col]
-    results = []
-    cut_rows = []
-    for src in spec.bets:
-        name = src.name
-        streak = src.kind == "streak"
-        scale = 1 if streak else scales[name]
-        for strategy in (*spec.strategies, *(() if streak or "flat" in spec.strategies else ("flat",))):
-            t = [b.tallies[(name, strategy)] for b in blocks]
-            placed = np.concatenate([x.bets for x in t])
-            realised = np.concatenate([x.realised for x in t]).astype(np.float64) / scale
-            if strategy in spec.strategies:
-                ev = None if streak else np.concatenate([x.ev for x in t])
-                opp = (
-                    mean_estimate(np.concatenate([b.opportunities[name] for b in blocks])) if streak else None
+    def __init__(self, spec: StudySpec) -> None:
+        self.spec = spec
+        self.next_block = 0
+        self.coups: Moments | None = None
+        self.tallies: dict[Key, Moments] = {}
+        self.exact: dict[Key, int] = {}
+        self.sums: dict[str, _DepthSums] = {}
+        self.counts: dict[str, _DepthCounts] = {}
+
+    def add(self, task: TaskResult) -> int:
+        """Fold a task's blocks (the next in order) in; the shoes they held."""
+        shoes = 0
+        for part in task.blocks:
+            if part.block != self.next_block:
+                raise StudyError(f"internal: block {part.block} of shoes came before block {self.next_block}")
+            self.next_block += 1
+            shoes += part.shoes
+            self.coups = part.coups if self.coups is None else self.coups.merge(part.coups)
+            for key, m in part.tallies.items():
+                self.tallies[key] = self.tallies[key].merge(m) if key in self.tallies else m
+                self.exact[key] = self.exact.get(key, 0) + part.exact[key]
+            for name, d in part.depth.items():
+                old = self.sums.get(name)
+                self.sums[name] = (
+                    d if old is None else _DepthSums(old.total + d.total, old.squares + d.squares)
                 )
+        for name, c in task.counts.items():
+            self.counts[name] = c if name not in self.counts else self.counts[name].merge(c)
+        return shoes
+
+    def result(self) -> StudyResult:
+        """The finished study."""
+        spec = self.spec
+        if self.next_block != spec.blocks or self.coups is None:
+            raise StudyError("internal: a block of shoes is missing from the results")
+        scales: dict[str, int] = {}
+        bounds: dict[str, float] = {}
+        per_coup = [s for s in spec.bets if s.kind != "streak"]
+        if per_coup:
+            from analyzer.engine.kernel import kernels_for
+
+            built = [_bet_of(s) for s in per_coup]
+            for kernel, members in kernels_for(built, spec.dealing.tableau):
+                for col, j in enumerate(members):
+                    scales[per_coup[j].name] = kernel.vectors[col].scale
+                    bounds[per_coup[j].name] = kernel.bound[col]
+        coups = self.coups.mean_of("coups")
+        results = []
+        cut_rows = []
+        for src in spec.bets:
+            name = src.name
+            streak = src.kind == "streak"
+            for key in _strategy_keys(spec, name):
+                m = self.tallies[key]
+                ev = not streak
                 results.append(
                     StrategyResult(
                         name,
-                        strategy,
+                        key[1],
                         spec.shoes,
-                        mean_estimate(coups),
-                        mean_estimate(placed),
-                        ratio_estimate(placed, coups),
-                        None if ev is None else ratio_estimate(ev, placed),
-                        None if ev is None else mean_estimate(ev),
-                        None if ev is None else _scaled(ratio_estimate(ev, coups), 100.0),
-                        ratio_estimate(realised, placed),
-                        mean_estimate(realised),
-                        _scaled(ratio_estimate(realised, coups), 100.0),
-                        sum(x.exact for x in t),
-                        opp,
+                        coups,
+                        m.mean_of("bets"),
+                        m.ratio_of("bets", "coups"),
+                        m.ratio_of("ev", "bets") if ev else None,
+                        m.mean_of("ev") if ev else None,
+                        _scaled(m.ratio_of("ev", "coups"), 100.0) if ev else None,
+                        m.ratio_of("realised", "bets"),
+                        m.mean_of("realised"),
+                        _scaled(m.ratio_of("realised", "coups"), 100.0),
+                        self.exact[key],
+                        m.mean_of("opportunities") if streak else None,
+                        key[2],
                     )
                 )
-            if strategy == "flat" and not streak:
-                flat_ev = np.concatenate([x.ev for x in t])
-                est = ratio_estimate(flat_ev, coups)
+            if not streak:
+                est = self.tallies[(name, "flat", None)].ratio_of("ev", "coups")
                 assert est is not None
-                bet = _bet_of(src)
                 from analyzer.engine.pricing import price
 
-                full = price(bet, Shoe.standard(spec.dealing.decks), spec.dealing.tableau).ev
+                full = price(_bet_of(src), Shoe.standard(spec.dealing.decks), spec.dealing.tableau).ev
                 cut_rows.append(CutCardRow(name, full, est, Estimate(est.value - float(full), est.se)))
-    depth_rows: list[DepthRow] = []
-    for src in per_coup:
-        depth_rows += _depth_rows(src.name, [b.depth[src.name] for b in blocks], spec.depth_bin)
-    return StudyResult(spec, tuple(results), tuple(depth_rows), tuple(cut_rows), bounds, mean_estimate(voids))
+        depth_rows: list[DepthRow] = []
+        for src in per_coup:
+            depth_rows += _depth_rows(src.name, self.sums[src.name], self.counts[src.name], spec.depth_bin)
+        return StudyResult(
+            spec, tuple(results), tuple(depth_rows), tuple(cut_rows), bounds, self.coups.mean_of("voids")
+        )
 
 
 # -- running ---------------------------------------------------------------------------------------
@@ -954,90 +1150,48 @@ def reduce_blocks(spec: StudySpec, parts: Sequence[BlockResult]) -> StudyResult:
 Progress = Callable[[int, int], None]
 
 
-def _tasks(spec: StudySpec, workers: int) -> list[list[int]]:
-    """Contiguous runs of blocks, about eight per worker (the partition never changes a result)."""
+def _tasks(spec: StudySpec, workers: int) -> Iterator[list[int]]:
+    """Contiguous runs of blocks, about eight per worker and at most 40 blocks each, made as
+    they are needed (the partition never changes a result)."""
     n = spec.blocks
     per = max(1, min(40, n // max(1, 8 * workers)))
-    return [list(range(i, min(n, i + per))) for i in range(0, n, per)]
+    for i in range(0, n, per):
+        yield list(range(i, min(n, i + per)))
 
 
 def execute(
-    spec: StudySpec, *, workers: int = 1, scheduler: str | Any | None = None, progress: Progress | None = None
+    spec: StudySpec,
+    *,
+    workers: int | str = 1,
+    scheduler: str | Any | None = None,
+    progress: Progress | None = None,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT,
 ) -> StudyResult:
-    """Run ``spec`` in this process (``workers`` = 1), on ``workers`` local processes, or on a
-    Dask distributed cluster (``scheduler``: its address, or a ``distributed.Client``).
+    """Run ``spec`` in this process (``workers`` = 1), on ``workers`` local processes
+    (``"auto"``: the free cores, :func:`analyzer.studies.workers.free_cores`), or on a Dask
+    distributed cluster (``scheduler``: its address, or a ``distributed.Client``; its answer is
+    awaited ``scheduler_timeout`` seconds).  Memory stays fixed whatever the number of shoes.
 
     Raises:
-        StudyError: bad ``workers``; the cluster cannot be reached or dask is not installed.
+        StudyError: bad ``workers`` (at most :func:`analyzer.studies.workers.worker_limit`;
+            not checked with a ``scheduler``); the cluster cannot be reached, is not a Dask
+            scheduler, has no worker, or dask is not installed.
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise StudyError(f"bad workers {workers!r}: use a whole number of 1 or more")
-    tasks = _tasks(spec, workers)
-    done: list[BlockResult] = []
-    shoes_done = 0
+    import contextlib
 
-    def note(part: list[BlockResult]) -> None:
-        nonlocal shoes_done
-        done.extend(part)
-        shoes_done += sum(len(r.coups) for r in part)
-        if progress is not None:
-            progress(shoes_done, spec.shoes)
-
-    if scheduler is not None:
-        _on_dask(spec, tasks, scheduler, note)
-    elif workers == 1:
-        for task in tasks:
-            note(run_blocks(spec, task))
-    else:
-        _on_processes(spec, tasks, workers, note)
-    return reduce_blocks(spec, done)
-
-
-def _on_processes(
-    spec: StudySpec, tasks: list[list[int]], workers: int, note: Callable[[list[BlockResult]], None]
-) -> None:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    saved = {k: os.environ.get(k) for k in _ONE_THREAD}
-    os.environ.update(_ONE_THREAD)  # one BLAS thread per worker process (set before they start)
-    try:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            for part in pool.map(run_blocks, [spec] * len(tasks), tasks):
-                note(part)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-_ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
-def _on_dask(
-    spec: StudySpec, tasks: list[list[int]], scheduler: str | Any, note: Callable[[list[BlockResult]], None]
-) -> None:
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise StudyError(
-            "--scheduler needs dask distributed: pip install 'punto-banco-analyzer[cluster]'"
-        ) from None
-    own = not isinstance(scheduler, Client)
-    try:
-        client: Any = Client(scheduler, timeout=30) if own else scheduler  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:  # ValueError: a malformed address
-        raise StudyError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
-    try:
-        futures = client.map(run_blocks, [spec] * len(tasks), tasks, pure=False)
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            note(future.result())
-    finally:
-        if own:
-            client.close()
+    # local workers: checked and capped (ignored on a cluster); a process per block at most
+    count = 1 if scheduler is not None else min(check_workers(workers), spec.blocks)
+    reduction = _Reduction(spec)
+    done = 0
+    results = ordered_map(
+        run_blocks, spec, _tasks(spec, count), workers=count, scheduler=scheduler, timeout=scheduler_timeout
+    )
+    with contextlib.closing(results):  # type: ignore[type-var]
+        for task in results:
+            done += reduction.add(task)
+            if progress is not None:
+                progress(done, spec.shoes)
+    return reduction.result()
 
 
 def run_study(
@@ -1056,10 +1210,12 @@ def run_study(
     tags: str | Sequence[int] | None = None,
     bet_when: str | None = None,
     initial_count: int = 0,
+    true_count: str | TrueCount | Sequence[str | TrueCount] | None = None,
     depth_bin: int = 26,
     block: int = BLOCK,
-    workers: int = 1,
+    workers: int | str = 1,
     scheduler: str | Any | None = None,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT,
     progress: Progress | None = None,
 ) -> StudyResult:
     """Deal ``shoes`` seeded shoes and study each bet under each strategy (module docstring).
@@ -1072,9 +1228,14 @@ def run_study(
         decks / cut_card / burn / end_rule / tableau: the dealing (:class:`Dealing`).
         min_edge: perfect play bets when EV > this (units per unit staked, or ``"1%"``).
         tags / bet_when / initial_count: the count (``--tags``, ``--bet-when rc>=32|tc>=7``).
+        true_count: how a ``tc`` trigger's true count is kept (``exact``, ``floor``, ``round``,
+            ``half-deck``, ... :mod:`analyzer.studies.counting`), or several, each a row of its
+            own; the exact convention's row is added beside them.
         depth_bin: cards per depth bin of the EV-by-depth table.
-        block: shoes per block of work (part of the settings: float sums follow the blocks).
-        workers / scheduler: local processes, or a Dask scheduler address (or Client).
+        block: shoes per block of work, at most :data:`MAX_BLOCK` (part of the settings: float
+            sums follow the blocks).
+        workers / scheduler / scheduler_timeout: local processes (a number, or ``"auto"``), or a
+            Dask scheduler address (or Client) and how long to await its answer (seconds).
         progress: called with (shoes done, shoes) after each piece of work.
 
     Raises:
@@ -1099,13 +1260,13 @@ def run_study(
         tags=tags,
         bet_when=bet_when,
         initial_count=initial_count,
+        true_count=true_count,
         depth_bin=depth_bin,
         block=block,
     )
-    try:
-        return execute(spec, workers=workers, scheduler=scheduler, progress=progress)
-    except AnalyzerError:
-        raise
+    return execute(
+        spec, workers=workers, scheduler=scheduler, progress=progress, scheduler_timeout=scheduler_timeout
+    )
 
 
 # -- output --------------------------------------------------------------------------------------
@@ -1132,7 +1293,12 @@ def _number(x: float) -> float | None:
 def result_record(result: StudyResult, row: StrategyResult) -> dict[str, object]:
     """One JSON record: the bet, the strategy, the shoes, every estimate with its ``_se`` and
     ``_ci95`` twins (numbers; ``null`` where undefined), and the settings."""
-    out: dict[str, object] = {"bet": row.bet, "strategy": row.strategy, "shoes": row.shoes}
+    out: dict[str, object] = {
+        "bet": row.bet,
+        "strategy": row.strategy,
+        "true_count": row.true_count,
+        "shoes": row.shoes,
+    }
     for key in _ESTIMATES:
         est: Estimate | None = getattr(row, key)
         if est is None:
@@ -1236,7 +1402,8 @@ def study_json(result: StudyResult, meta: dict[str, object] | None = None) -> st
             for c in result.cut_card
         ],
     }
-    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+    # valid UTF-8 JSON for strict parsers: a lone surrogate of the command line as text (json_text)
+    return json_text(json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)) + "\n"
 
 
 def _text(x: float | None, digits: int) -> str:
@@ -1283,7 +1450,7 @@ def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digit
         rows = tuple(
             (
                 r.bet,
-                r.strategy,
+                r.label,
                 _pm(r.coups_per_shoe, 2),
                 _pm(r.bets_per_shoe, 3),
                 _pm(r.bet_frequency, d),
@@ -1305,6 +1472,9 @@ def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digit
         notes += [f"{b}: |float EV - exact EV| <= {v:.3g} per coup" for b, v in result.ev_bounds.items()]
         if s.count is not None:
             notes.append("count: " + s.count.describe())
+            if EXACT not in s.count.true_counts and s.count.kind == "tc":
+                chosen = ", ".join(tc.name for tc in s.count.true_counts)
+                notes.append(f"count (tc exact): the same count with the exact true count, beside {chosen}.")
         if any(r.units_per_shoe is None for r in result.results):
             notes.append(
                 "banker-streak: a multi-coup bet, priced by its realised results only; a streak "
@@ -1388,13 +1558,30 @@ def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digit
     return tables
 
 
-def plot(result: StudyResult, path: str) -> None:
-    """Draw the mean exact EV (with its 5-95% band) and P(EV > 0) by depth, per bet, into
-    ``path`` (PNG, SVG or PDF by its extension; needs matplotlib, the ``plot`` extra).
+#: The image formats of ``--plot``, by the file name's extension.
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot_format(path: str) -> str:
+    """The image format that ``path``'s extension names (:data:`PLOT_FORMATS`).
 
     Raises:
-        StudyError: matplotlib is missing, or the file cannot be written.
+        StudyError: another extension (checked before the study runs).
     """
+    fmt = os.path.splitext(str(path))[1].lower().lstrip(".")
+    if fmt not in PLOT_FORMATS:
+        raise StudyError(f"bad plot file {str(path)!r}: the name must end in .png, .svg or .pdf")
+    return fmt
+
+
+def plot_image(result: StudyResult, path: str) -> bytes:
+    """The chart of :func:`plot` as the bytes of a PNG, SVG or PDF file, in the format that
+    ``path``'s extension names (nothing is written).
+
+    Raises:
+        StudyError: matplotlib is missing, or the extension names no such format.
+    """
+    fmt = plot_format(path)
     try:
         import matplotlib
 
@@ -1402,6 +1589,8 @@ def plot(result: StudyResult, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise StudyError("--plot needs matplotlib: pip install 'punto-banco-analyzer[plot]'") from None
+    import io
+
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     for name in dict.fromkeys(r.bet for r in result.depth):
         rows = [r for r in result.depth if r.bet == name]
@@ -1422,9 +1611,23 @@ def plot(result: StudyResult, path: str) -> None:
     top.legend()
     s = result.spec
     top.set_title(f"{s.shoes:,} shoes, {s.dealing.decks} decks, cut card {s.dealing.cut_card}")
+    image = io.BytesIO()
     try:
-        fig.savefig(path)
-    except (OSError, ValueError) as exc:
-        raise StudyError(f"cannot write the plot {path!r}: {exc}") from None
+        fig.savefig(image, format=fmt)
     finally:
         plt.close(fig)
+    return image.getvalue()
+
+
+def plot(result: StudyResult, path: str) -> None:
+    """Draw the mean exact EV (with its 5-95% band) and P(EV > 0) by depth, per bet, into
+    ``path`` (PNG, SVG or PDF by its extension; needs matplotlib, the ``plot`` extra), written
+    atomically (a temporary file renamed into place, as every output).
+
+    Raises:
+        StudyError: matplotlib is missing, or the extension names no such format.
+        OutputError: the file cannot be written.
+    """
+    from analyzer.output.files import write_files
+
+    write_files({path: plot_image(result, path)})

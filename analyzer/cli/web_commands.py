@@ -1,0 +1,134 @@
+"""The ``serve`` command: the live-shoe page and the JSON service (:mod:`analyzer.web`, which
+needs the ``web`` extra; nothing of it is imported until the command runs)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from analyzer.cli.common import UsageProblem, WholeNumber, guard
+from analyzer.cli.process import echo, say
+from analyzer.web.limits import (
+    BODY_TIMEOUT,
+    MAX_BODY_BYTES,
+    MAX_PENDING,
+    MAX_REQUEST_BETS,
+    REQUEST_TIMEOUT,
+    WORKERS,
+    Limits,
+)
+
+DEFAULT_PORT = 8750
+
+
+@click.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; anything but a loopback address lets other machines in (a warning says so).",
+)
+@click.option(
+    "--port",
+    type=WholeNumber(0, 65535),
+    default=DEFAULT_PORT,
+    show_default=True,
+    help="Port to listen on (0: a free port, named in the 'listening on' line).",
+)
+@click.option(
+    "--workers",
+    type=WholeNumber(1, 64),
+    default=WORKERS,
+    show_default=True,
+    help="Worker processes computing answers (each holds its own compiled tables).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=REQUEST_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Longest a request may compute (its worker is then ended: 504).",
+)
+@click.option(
+    "--body-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=BODY_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Longest a request's body may take to arrive (a slower one: 408).",
+)
+@click.option(
+    "--max-body",
+    type=WholeNumber(1),
+    default=MAX_BODY_BYTES,
+    show_default=True,
+    metavar="BYTES",
+    help="Largest request body (a larger one: 413).",
+)
+@click.option(
+    "--max-bets",
+    type=WholeNumber(1),
+    default=MAX_REQUEST_BETS,
+    show_default=True,
+    metavar="N",
+    help="Most bets in one request, named and from its bet file together (more: 422).",
+)
+@click.option(
+    "--max-pending",
+    type=WholeNumber(1),
+    default=MAX_PENDING,
+    show_default=True,
+    metavar="N",
+    help="Most requests waiting for a worker (more: 503 at once).",
+)
+@click.option(
+    "--card-level",
+    is_flag=True,
+    help="Also price bets that read the ranks or suits of more than the first two cards of a side "
+    "(their first compile can take minutes: run 'punto-banco bets --bet NAME' once to cache it).",
+)
+@guard
+def serve(
+    host: str,
+    port: int,
+    workers: int,
+    timeout: float,
+    body_timeout: float,
+    max_body: int,
+    max_bets: int,
+    max_pending: int,
+    card_level: bool,
+) -> None:
+    """Serve the live-shoe page and the JSON service (needs: pip install 'punto-banco-analyzer[web]').
+
+    The page (http://127.0.0.1:8750/ by default) prices every chosen bet on the cards not yet
+    seen, card by card; its state lives in the URL.  The service answers under /api/v1/ (price,
+    analyze, deal, verify, ...) with the numbers of the commands' --format json, described by
+    /openapi.json.  Ctrl-C or SIGTERM stop it after the requests in progress."""
+    try:
+        from analyzer.web.server import serve as run
+    except ImportError as exc:
+        raise UsageProblem(
+            f"punto-banco serve needs the web extra ({exc.name} is missing): "
+            "pip install 'punto-banco-analyzer[web]'"
+        ) from None
+    limits = Limits(
+        max_body=max_body,
+        max_bets=max_bets,
+        timeout=timeout,
+        body_timeout=body_timeout,
+        workers=workers,
+        max_pending=max_pending,
+        card_level=card_level,
+    )
+
+    def announce(line: str) -> None:
+        echo(line)
+        sys.stdout.flush()  # a script waiting for this line reads a pipe
+
+    try:
+        run(host, port, limits, announce, lambda text: say(f"warning: {text}"))
+    except OSError as exc:
+        raise UsageProblem(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -1,0 +1,325 @@
+"""The ASGI application: the JSON service under ``/api/v1``, its OpenAPI document at
+``/openapi.json``, and the live-shoe page at ``/`` (its assets under ``/static``, shipped in
+the package: nothing is fetched from elsewhere, so the page works offline).
+
+Routes (every body and every answer is JSON; see the models of :mod:`analyzer.web.models`):
+
+======================  ==================================================================
+``POST /api/v1/price``  ``punto-banco bets --format json``
+``POST /api/v1/analyze`` ``punto-banco analyze --format json``
+``POST /api/v1/deal``   ``punto-banco deal`` (its lines, and the coup as data)
+``POST /api/v1/verify`` ``punto-banco verify --format jsonl`` (the findings and the summary)
+``GET /api/v1/catalogue`` ``punto-banco bets --list --format json``
+``GET /api/v1/rules``   the registered rule sets, with their TOML
+``GET /api/v1/counts``  published count systems (tags per point value)
+``GET /api/v1/vectors`` the test-vector kit's format, files, defaults and ``schema.json``
+``GET /api/v1/health``  ``{"status": "ok"}`` and the server's limits
+======================  ==================================================================
+
+Every request passes :class:`Guard` first: a Host header naming this server (a page elsewhere
+cannot reach a loopback server through DNS rebinding), a body of at most ``limits.max_body``
+bytes (413) that arrives within ``limits.body_timeout`` seconds (408), and any failure answered as
+one line of JSON, ``{"error": "..."}``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from analyzer import __version__
+from analyzer.text import printable
+from analyzer.web import jobs
+from analyzer.web.limits import Limits
+from analyzer.web.models import AnalyzeIn, DealIn, ErrorOut, PriceIn, VerifyIn
+from analyzer.web.pool import Workers
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: Host names a loopback server answers to (any port).
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+#: Headers on every answer: the page loads only its own scripts and styles, and no other site
+#: may frame it; answers are not cached (a price is for the cards of that moment).
+SECURITY_HEADERS = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+        b"form-action 'none'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cache-control", b"no-store"),
+)
+STATIC = resources.files("analyzer.web") / "static"
+
+
+def _host_name(value: str) -> str:
+    """The host of a Host header, without the port: ``[::1]:8750`` -> ``::1``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+class Guard:
+    """The ASGI middleware in front of every route (see the module docstring).
+
+    The body is read whole before the route sees it (it is small: at most ``limits.max_body``
+    bytes), so an oversized or slow body is refused before any work starts.
+    """
+
+    def __init__(self, app: ASGIApp, limits: Limits, hosts: Sequence[str] | None) -> None:
+        self.app = app
+        self.limits = limits
+        self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        async def answer(status: int, text: str) -> None:
+            body = (jobs.error_body(text) + "\n").encode()
+            await guarded_send(
+                {
+                    "type": "http.response.start",
+                    "status": status,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", b"%d" % len(body)),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if self.hosts is not None and _host_name(headers.get("host", "")) not in self.hosts:
+            host = headers.get("host", "")
+            await answer(400, f"bad Host header {host[:80]!r}: this server answers to localhost only")
+            return
+        replay = await self._read_body(headers, receive)
+        if isinstance(replay, tuple):  # refused: (status, why)
+            await answer(*replay)
+            return
+        try:
+            await self.app(scope, replay, guarded_send)
+        except Exception as exc:  # every failure is one line, never a traceback
+            words = printable(str(exc))[:200]
+            print(f"internal error: {type(exc).__name__}: {words}", file=sys.stderr, flush=True)
+            if not started:
+                await answer(500, f"internal error: {type(exc).__name__}; see the server's log")
+
+    async def _read_body(self, headers: dict[str, str], receive: Receive) -> Receive | tuple[int, str]:
+        """The request body, read whole within the limits, as a ``receive`` that replays it; or
+        the status and reason of its refusal (400, 408, 413)."""
+        limit = self.limits.max_body
+        too_large = f"the request body is larger than this server's limit of {limit:,} bytes"
+        length = headers.get("content-length")
+        if length is not None and not length.strip().isdigit():
+            return 400, f"bad Content-Length header {length[:40]!r}"
+        if length is not None and int(length) > limit:
+            return 413, too_large
+        chunks: list[bytes] = []
+        size = 0
+        deadline = time.monotonic() + self.limits.body_timeout
+        more = True
+        while more:
+            try:
+                message = await asyncio.wait_for(receive(), max(deadline - time.monotonic(), 0.001))
+            except TimeoutError:
+                return 408, f"the request body did not arrive within {self.limits.body_timeout:g} s"
+            if message["type"] == "http.disconnect":
+                return 400, "the client went away"
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                return 413, too_large
+            chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return replay
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    """The first problem of a request that does not fit its model, as one line."""
+    errors = list(exc.errors())
+    if not errors:
+        return "bad request body"
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return f"the body is not valid JSON: {first.get('ctx', {}).get('error', 'decode error')}"
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first.get('msg', 'bad value')}{more}"
+
+
+def _json(text: str, status: int = 200) -> Response:
+    return Response(text, status_code=status, media_type="application/json")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "Bad input: the library's one-line message."},
+    413: {"model": ErrorOut, "description": "The body is larger than the server's limit."},
+    422: {"model": ErrorOut, "description": "The body does not fit the model, or asks too much work."},
+    503: {"model": ErrorOut, "description": "Busy (every worker taken and the queue full), or stopping."},
+    504: {"model": ErrorOut, "description": "The work took longer than the server's timeout."},
+}
+
+
+def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPBACK_HOSTS) -> FastAPI:
+    """The application with its worker pool (started and stopped by the lifespan).
+
+    ``hosts``: the host names the server answers to (``None``: any, for a server bound to a
+    public address).
+    """
+    limits = limits or Limits()
+    workers = Workers(limits)
+    documents: dict[str, str] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        workers.start()
+        try:
+            yield
+        finally:
+            workers.stop()
+
+    app = FastAPI(
+        title="punto-banco-analyzer",
+        version=__version__,
+        summary="The exact Punto Banco (baccarat) analyser as a JSON service.",
+        description="Exact fractions as strings (`p/q`) beside exactly rounded decimals; the same "
+        "numbers as the `punto-banco` commands' `--format json`.",
+        docs_url=None,  # the interactive docs load scripts from a CDN: the document is enough
+        redoc_url=None,
+        openapi_url="/openapi.json",
+        lifespan=lifespan,
+    )
+    app.state.workers = workers  # the server stops them on any way out (a signal uvicorn leaves)
+    app.add_middleware(Guard, limits=limits, hosts=hosts)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> Response:
+        return _json(jobs.error_body(_validation_message(exc)) + "\n", 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:
+            message = f"no such page or route: {request.url.path}"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+        else:
+            message = str(exc.detail)
+        return _json(jobs.error_body(message) + "\n", exc.status_code)
+
+    async def answer(job: str, body: Any) -> Response:
+        reply = await workers.run(job, body.model_dump())
+        return _json(reply.body, reply.status)
+
+    @app.post("/api/v1/price", responses=ERRORS, tags=["oracle"])
+    async def price(body: PriceIn) -> Response:
+        """Exact EV, house edge, hit frequency and SD of bets on a shoe: the document of
+        `punto-banco bets --format json` (meta.command is that command)."""
+        return await answer("price", body)
+
+    @app.post("/api/v1/analyze", responses=ERRORS, tags=["oracle"])
+    async def analyze(body: AnalyzeIn) -> Response:
+        """The outcome, main-bet, totals, cards and naturals tables: `punto-banco analyze
+        --format json`."""
+        return await answer("analyze", body)
+
+    @app.post("/api/v1/deal", responses=ERRORS, tags=["oracle"])
+    async def deal(body: DealIn) -> Response:
+        """One coup from cards in dealing order, why each hand drew or stood, and bets settled
+        on it: `punto-banco deal` (its lines in `lines`)."""
+        return await answer("deal", body)
+
+    @app.post("/api/v1/verify", responses=ERRORS, tags=["oracle"])
+    async def verify(body: VerifyIn) -> Response:
+        """A hand log checked against the rules and pay tables: the findings of `punto-banco
+        verify --format jsonl`, the summary line, `conforms`."""
+        return await answer("verify", body)
+
+    def document(name: str, build: Callable[[], str]) -> Response:
+        if name not in documents:
+            documents[name] = build()
+        return _json(documents[name])
+
+    @app.get("/api/v1/catalogue", tags=["reference"])
+    async def catalogue() -> Response:
+        """The bet catalogue: `punto-banco bets --list --format json`."""
+        return document("catalogue", jobs.catalogue_document)
+
+    @app.get("/api/v1/rules", tags=["reference"])
+    async def rules() -> Response:
+        """The registered rule sets (name, title, fingerprint, TOML)."""
+        return document("rules", jobs.rules_document)
+
+    @app.get("/api/v1/counts", tags=["reference"])
+    async def counts() -> Response:
+        """Published count systems: tags per point value, A 2 ... 9 10/J/Q/K."""
+        return document("counts", jobs.counts_document)
+
+    @app.get("/api/v1/vectors", tags=["reference"])
+    async def vectors() -> Response:
+        """The test-vector kit (`punto-banco vectors`): format, files, defaults, schema.json."""
+        return document("vectors", jobs.vectors_document)
+
+    @app.get("/api/v1/health", tags=["reference"])
+    async def health() -> Response:
+        """`{"status": "ok"}`, the version, the limits and the requests in progress."""
+        state = {
+            "status": "ok",
+            "version": __version__,
+            "pending": workers.pending,
+            "limits": {
+                "max_body": limits.max_body,
+                "max_bets": limits.max_bets,
+                "timeout": limits.timeout,
+                "body_timeout": limits.body_timeout,
+                "workers": limits.workers,
+                "max_pending": limits.max_pending,
+                "card_level": limits.card_level,
+            },
+        }
+        return _json(json.dumps(state) + "\n")
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> Response:
+        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    return app

@@ -1,0 +1,488 @@
+"""The work behind each route of the service, run in a worker process (:mod:`analyzer.web.pool`).
+
+A job takes the request body as plain data (the validated model of :mod:`analyzer.web.models`,
+as ``model_dump()`` gives it) and returns a :class:`Reply`: an HTTP status and the JSON text.
+It makes the same library calls as the command it mirrors and answers with the same builders,
+so the numbers are those of the command's ``--format json``:
+
+=========  ===================================================================================
+job        the command it answers as
+=========  ===================================================================================
+price      ``punto-banco bets ... --format json`` (a shoe, rules, bets: the bets table, events,
+           fair and target pays)
+analyze    ``punto-banco analyze ... --format json``
+deal       ``punto-banco deal CARDS ...`` (its lines, and the same facts as data)
+verify     ``punto-banco verify LOG --format jsonl`` (each discrepancy as a JSON object; the
+           summary line)
+=========  ===================================================================================
+
+Every answer of ``price`` and ``analyze`` carries ``meta.command``: the command line that gives
+the same document, with ``rules_toml`` and ``bet_file`` standing for files holding the texts
+the request sent (the request's ``rules_toml`` and ``bet_file`` fields).
+
+Nothing from a client is ever read as a path: rules are a registered name or TOML text, bets
+are catalogue names or a bet file's TOML text, the hand log is text.  Bad input is a 400 with
+``{"error": "..."}`` (one line, the library's message); work over the limits a 422
+(:mod:`analyzer.web.budget`); anything else a 500 naming the error's type, never a traceback.
+
+This module imports no web library: the workers need only the analyser.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+import signal
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from analyzer.bets.catalogue import find_bet, parse_amount
+from analyzer.bets.choice import Choice, choose, split_file_spec
+from analyzer.core.cards import parse_cards
+from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD, TABLEAUX, Tableau, parse_tableau
+from analyzer.errors import AnalyzerError, BetError, RulesError, ShoeError, WorkLimitError
+from analyzer.text import printable
+from analyzer.web.budget import check_work
+from analyzer.web.limits import Limits
+
+#: What a rules text and a bet-file text are called in messages and in ``meta.command``.
+RULES_LABEL = "rules_toml"
+BET_FILE_LABEL = "bet_file"
+#: Longest error message sent (one line; longer ones are cut with "...").
+MAX_ERROR_CHARS = 500
+
+
+class Reply(NamedTuple):
+    """A job's answer: the HTTP status and the response body (JSON text)."""
+
+    status: int
+    body: str
+
+
+Request = Mapping[str, Any]
+
+#: The limits of this worker (set by :func:`start_worker`; the defaults in the server process).
+_LIMITS: list[Limits] = [Limits()]
+
+
+def error_body(message: str) -> str:
+    """``{"error": message}`` as one line of JSON: control characters escaped
+    (:func:`analyzer.text.printable`), at most :data:`MAX_ERROR_CHARS` characters.
+
+    >>> error_body("bad card 'Z'")
+    '{"error": "bad card \\'Z\\'"}'
+    """
+    text = printable(str(message))
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 3] + "..."
+    return json.dumps({"error": text})
+
+
+def error_reply(status: int, message: str) -> Reply:
+    """A :class:`Reply` carrying ``{"error": message}``."""
+    return Reply(status, error_body(message))
+
+
+def start_worker(limits: Limits) -> None:
+    """A worker process starts: keep ``limits``, leave Ctrl-C to the server (which stops the
+    workers itself, so a terminal's SIGINT to the whole process group prints nothing here), and
+    compile the light tables once so the first requests are fast."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _LIMITS[0] = limits
+    warm_up()
+
+
+def warm_up() -> None:
+    """Price the light catalogue bets once, on a full and on a depleted suited 8-deck shoe
+    (their tables compiled or read from the disk cache now, not on a user's first request).
+    A failure here is left for the request that meets it to report."""
+    from analyzer.engine.pricing import Pricer
+
+    names = ("banker", "player", "tie", "dragon-7", "panda-8", "dragon-bonus-player", "player-pair")
+    try:
+        bets = [find_bet(n) for n in (*names, "banker-pair", "perfect-pair")]
+        for shoe in (Shoe.standard(8), Shoe.standard(8).remove("5h Kd")):
+            Pricer(shoe).summaries(bets)
+    except Exception:
+        return
+
+
+def run(job: Callable[[Request, Limits], Reply], request: Request) -> Reply:
+    """``job(request, limits)``, with every failure turned into a one-line JSON error: bad input
+    400, work over the limits 422, anything else 500 (its type named, and one line on the
+    worker's standard error)."""
+    try:
+        return job(request, _LIMITS[0])
+    except WorkLimitError as exc:
+        return error_reply(422, str(exc))
+    except AnalyzerError as exc:
+        return error_reply(400, str(exc))
+    except RecursionError:
+        return error_reply(400, "the request is nested too deeply")
+    except MemoryError:
+        return error_reply(503, "the server ran out of memory on this request: ask for less")
+    except Exception as exc:
+        words = printable(str(exc))[:200]
+        print(f"internal error: {type(exc).__name__}: {words}", file=sys.stderr, flush=True)
+        return error_reply(500, f"internal error: {type(exc).__name__}; see the server's log")
+
+
+# -- reading a request ------------------------------------------------------------------------
+
+
+def tableau_of(request: Request) -> tuple[Tableau, list[str]]:
+    """The rules of ``request`` (``rules``: a registered name, or ``rules_toml``: a TOML rules
+    text; default standard) and the ``--rules`` words of the matching command.
+
+    Raises:
+        RulesError: both given, an unknown name (never read as a file), malformed TOML.
+    """
+    name, text = request.get("rules"), request.get("rules_toml")
+    if name is not None and text is not None:
+        raise RulesError("give rules (a rule-set name) or rules_toml (a TOML rules text), not both")
+    if text is not None:
+        return parse_tableau(text, RULES_LABEL), ["--rules", RULES_LABEL]
+    if name is None:
+        return STANDARD, []
+    key = name.strip().lower().replace("_", "-")
+    if key not in TABLEAUX:
+        raise RulesError(
+            f"unknown rules {name!r}: known rule sets are {', '.join(TABLEAUX)}; or send a TOML "
+            "rules text as rules_toml"
+        )
+    return TABLEAUX[key], ["--rules", name]
+
+
+def shoe_of(spec: Mapping[str, Any] | None) -> tuple[Shoe, list[str]]:
+    """The shoe of a request's ``shoe`` object (``decks`` or ``counts`` as ``--shoe`` reads them,
+    default 8 decks; then ``seen`` cards or ``remove`` text taken out) and the matching command's
+    words (``--decks`` / ``--shoe``, ``--remove``).
+
+    Raises:
+        ShoeError: decks and counts both given, seen and remove both given, a card not in the
+            shoe, too few cards left, ``remove`` naming no card; CardError: a bad card.
+    """
+    spec = spec or {}
+    decks, counts = spec.get("decks"), spec.get("counts")
+    seen: Sequence[str] = spec.get("seen") or ()
+    remove = spec.get("remove")
+    if decks is not None and counts is not None:
+        raise ShoeError("give shoe.decks or shoe.counts, not both")
+    if seen and remove is not None:
+        raise ShoeError("give shoe.seen (cards) or shoe.remove (cards or counts as text), not both")
+    if counts is not None:
+        shoe, words = Shoe.parse(counts), ["--shoe", counts]
+    else:
+        shoe, words = Shoe.standard(decks or 8), ([] if decks is None else ["--decks", str(decks)])
+    if seen:
+        shoe = shoe.remove(parse_cards(list(seen)))
+        words += ["--remove", " ".join(seen)]
+    elif remove is not None:
+        if not remove.replace(",", " ").split():
+            raise ShoeError(f"shoe.remove {remove!r} names no card: give the cards to take out, e.g. 'K 5h'")
+        out = shoe.remove(remove)
+        if out.size == shoe.size:
+            raise ShoeError(f"shoe.remove {remove!r} removes no card: give a count above 0, e.g. 5=20")
+        shoe = out
+        words += ["--remove", remove]
+    return shoe, words
+
+
+class Chosen(NamedTuple):
+    """The bets of a request: the :class:`~analyzer.bets.choice.Choice`, the catalogue
+    ``specs``, the bet-file ``texts`` (``(label, TOML text)``) and the command's ``words``."""
+
+    choice: Choice
+    specs: tuple[str, ...]
+    texts: tuple[tuple[str, str], ...]
+    words: tuple[str, ...]
+
+
+def bets_of(request: Request, limits: Limits) -> Chosen:
+    """The bets of ``request``: ``bets`` (catalogue specs), ``bet_file`` (a bet file's TOML text)
+    and ``all`` (the whole catalogue first), as :func:`analyzer.bets.choice.choose` reads them.
+
+    Raises:
+        BetError: an unknown bet or bad parameter, a spec naming a file (a client sends the
+            file's text, never a path), a malformed bet file, a bet chosen twice.
+    """
+    specs: tuple[str, ...] = tuple(request.get("bets") or ())
+    words: list[str] = []
+    for spec in specs:
+        find_bet(spec)  # a catalogue spec, checked before anything could read it as a path
+        if split_file_spec(spec) is not None:
+            raise BetError(f"bet {spec!r} names a file: send the bet file's TOML text as bet_file")
+        words += ["--bet", spec]
+    text = request.get("bet_file")
+    texts = () if text is None else ((BET_FILE_LABEL, str(text)),)
+    if texts:
+        words += ["--bet-file", BET_FILE_LABEL]
+    all_bets = bool(request.get("all"))
+    if all_bets:
+        words.append("--all")
+    choice = choose(specs, (), all_bets=all_bets, max_bets=limits.max_bets, texts=texts)
+    return Chosen(choice, specs, texts, tuple(words))
+
+
+def command(name: str, *parts: Sequence[str]) -> str:
+    """The command line ``punto-banco NAME PARTS...``, quoted as a shell reads it (as the
+    commands write it into ``meta.command``).
+
+    >>> command("bets", ["--decks", "8"], ["--remove", "5h Kd"])
+    "punto-banco bets --decks 8 --remove '5h Kd'"
+    """
+    return shlex.join(["punto-banco", name, *(w for words in parts for w in words)])
+
+
+def _digits(request: Request) -> tuple[int, list[str]]:
+    digits = int(request.get("digits", 10))
+    return digits, ([] if digits == 10 else ["--digits", str(digits)])
+
+
+# -- the jobs ---------------------------------------------------------------------------------
+
+
+def price(request: Request, limits: Limits) -> Reply:
+    """``punto-banco bets --format json`` for the request's shoe, rules and bets (the main bets
+    when none is named), with the events tables (``events``) and the pays for a fair bet
+    (``fair_pay``) or a house edge in percent (``target_edge``)."""
+    from analyzer.output.bet_tables import bet_report
+    from analyzer.output.render import context_of, provenance, render
+
+    tableau, rule_words = tableau_of(request)
+    shoe, shoe_words = shoe_of(request.get("shoe"))
+    chosen = bets_of(request, limits)
+    check_work(chosen.choice.bets, shoe, tableau, limits)
+    digits, digit_words = _digits(request)
+    events, fair_pay, target = (
+        bool(request.get("events")),
+        bool(request.get("fair_pay")),
+        request.get("target_edge"),
+    )
+    option_words = [
+        *(["--events"] if events else []),
+        *(["--fair-pay"] if fair_pay else []),
+        *(["--target-edge", target] if target is not None else []),
+    ]
+    tables = bet_report(
+        shoe,
+        chosen.specs,
+        (),
+        all_bets=bool(request.get("all")),
+        events=events,
+        fair_pay=fair_pay,
+        target_edge=target,
+        tableau=tableau,
+        max_bets=limits.max_bets,
+        texts=chosen.texts,
+    )
+    line = command(
+        "bets", shoe_words, rule_words, chosen.words, option_words, digit_words, ["--format", "json"]
+    )
+    meta = provenance(line, shoe.describe(), tableau.describe())
+    return Reply(200, render(tables, "json", digits, meta, context=context_of(shoe, tableau)))
+
+
+def _table_names(request: Request) -> list[str]:
+    from analyzer.output.tables import TABLE_NAMES
+
+    names = [n.strip().lower() for n in request.get("tables") or ("outcomes", "bets")]
+    if names == ["all"]:
+        return list(TABLE_NAMES)
+    bad = [n for n in names if n not in TABLE_NAMES]
+    if bad or not names:
+        raise AnalyzerError(f"bad tables {bad or names!r}: use {', '.join(TABLE_NAMES)} or all")
+    return names
+
+
+def analyze(request: Request, limits: Limits) -> Reply:
+    """``punto-banco analyze --format json``: the outcome, main-bet, totals, cards and naturals
+    tables (``tables``, default outcomes and bets) of the request's shoe under its rules."""
+    from analyzer.engine.pricing import analyze as run_analysis
+    from analyzer.output.render import context_of, provenance, render
+    from analyzer.output.tables import analysis_tables
+
+    tableau, rule_words = tableau_of(request)
+    shoe, shoe_words = shoe_of(request.get("shoe"))
+    names = _table_names(request)
+    digits, digit_words = _digits(request)
+    tables = analysis_tables(run_analysis(shoe, tableau=tableau), names)
+    table_words = [] if names == ["outcomes", "bets"] else ["--table", ",".join(names)]
+    line = command("analyze", shoe_words, rule_words, table_words, digit_words, ["--format", "json"])
+    meta = provenance(line, shoe.describe(), tableau.describe())
+    return Reply(200, render(tables, "json", digits, meta, context=context_of(shoe, tableau)))
+
+
+def deal(request: Request, limits: Limits) -> Reply:
+    """``punto-banco deal CARDS``: the coup of the cards (with or without suits) under the rules,
+    and each named bet settled on it for the stake; the command's lines in ``lines``."""
+    from analyzer import __version__
+    from analyzer.output.deal import deal as resolve_deal
+    from analyzer.output.deal import deal_document
+    from analyzer.output.render import json_document
+
+    tableau, rule_words = tableau_of(request)
+    tokens = " ".join(request.get("cards") or ()).replace(",", " ").split()
+    cards = parse_cards(tokens)
+    stake_text = str(request.get("stake", "1"))
+    stake = parse_amount(stake_text, "stake")
+    if stake <= 0:
+        raise BetError(f"bad stake {stake_text!r}: a stake must be greater than 0")
+    chosen = bets_of(request, limits)
+    check_work(chosen.choice.bets, None, tableau, limits)
+    digits, _ = _digits(request)
+    result = resolve_deal(cards, tableau, chosen.choice.bets, stake)
+    stake_words = [] if stake_text == "1" else ["--stake", stake_text]
+    meta = {
+        "generated_by": f"punto-banco-analyzer {__version__}",
+        "command": command("deal", tokens, rule_words, chosen.words, stake_words),
+        "rules": tableau.describe(),
+    }
+    return Reply(200, json_document({"meta": meta, **deal_document(result, digits)}) + "\n")
+
+
+def verify(request: Request, limits: Limits) -> Reply:
+    """``punto-banco verify LOG --format jsonl``: the hand log (text, ``csv`` or ``jsonl``)
+    checked against the rules and pay tables (and the shoe, when ``shoe`` is given).  The answer
+    holds the summary line, the tallies, ``conforms``, and the first discrepancies (at most
+    ``max_report``, and at most the server's limit), each the object the command writes."""
+    from analyzer.checks.logs import user_bets
+    from analyzer.checks.verify import Verifier, read_records, report_line, summary_text
+    from analyzer.output.render import context_of
+
+    tableau, _ = tableau_of(request)
+    shoe = shoe_of(request["shoe"])[0] if request.get("shoe") is not None else None
+    choice = bets_of(request, limits).choice
+    check_work(choice.bets, None, tableau, limits)
+    verifier = Verifier(shoe, str(request.get("paid", "net")), tableau=tableau)
+    context: dict[str, object] = (
+        dict(context_of(shoe, tableau))
+        if shoe is not None
+        else {"rules": tableau.name, "rules_fingerprint": tableau.fingerprint}
+    )
+    wanted = int(request.get("max_report") or 0)
+    most = min(wanted, limits.max_reported) if wanted else limits.max_reported
+    ignored: list[str] = []
+    lines: list[str] = []
+    log = io.StringIO(str(request["log"]), newline="")  # lines split as a file opened for csv
+    with user_bets(choice.from_files):
+        records = read_records(log, str(request["log_format"]), None, ignored, name="log")
+        for found in verifier.run(records):
+            if len(lines) < most:
+                lines.append(report_line(found, "jsonl", context=context).rstrip("\n"))
+    summary = summary_text(verifier)
+    if verifier.discrepancies > len(lines):  # as the command says it
+        summary += f" (first {len(lines):,} reported)"
+    head = {
+        "summary": summary,
+        "conforms": not verifier.discrepancies,
+        "coups": verifier.coups,
+        "records": verifier.records,
+        "discrepancies": verifier.discrepancies,
+        "failed_records": verifier.failed_coups,
+        "reported": len(lines),
+        "ignored_fields": ignored,
+    }
+    # each finding is the command's own JSON line, byte for byte
+    body = json.dumps(head)[:-1] + ', "findings": [' + ", ".join(lines) + "]}\n"
+    return Reply(200, body)
+
+
+#: The jobs by route name (what :mod:`analyzer.web.app` schedules).
+JOBS: dict[str, Callable[[Request, Limits], Reply]] = {
+    "price": price,
+    "analyze": analyze,
+    "deal": deal,
+    "verify": verify,
+}
+
+
+def run_job(name: str, request: Request) -> Reply:
+    """Run the job ``name`` on ``request`` in this process (the function a worker is given)."""
+    return run(JOBS[name], request)
+
+
+# -- documents that depend on no request (built once, in the server) ----------------------------
+
+
+def catalogue_document() -> str:
+    """``punto-banco bets --list --format json``: the bet catalogue."""
+    from analyzer.output.bet_tables import catalogue_listing
+    from analyzer.output.render import render
+
+    return render([catalogue_listing()], "json")
+
+
+def rules_document() -> str:
+    """The registered rule sets (``punto-banco rules --list``) with each one's TOML text."""
+    from analyzer.output.render import json_document
+
+    sets = [
+        {"name": name, "title": t.title, "fingerprint": t.fingerprint, "toml": t.to_toml()}
+        for name, t in TABLEAUX.items()
+    ]
+    return json_document({"rules": sets}) + "\n"
+
+
+def counts_document() -> str:
+    """The published count systems the page offers as tags (:data:`analyzer.studies.eor.PUBLISHED_TAGS`):
+    per bet, its source and one tag per point value in the order A, 2, ..., 9, 10/J/Q/K."""
+    from analyzer.output.render import json_document
+    from analyzer.studies.eor import PUBLISHED_TAGS, VALUE_LABELS, VALUE_ORDER
+
+    systems = [
+        {"bet": name, "source": source, "tags": list(tags)} for name, (source, tags) in PUBLISHED_TAGS.items()
+    ]
+    return json_document({"order": [VALUE_LABELS[v] for v in VALUE_ORDER], "systems": systems}) + "\n"
+
+
+def vectors_document() -> str:
+    """What ``punto-banco vectors`` writes, without building a kit: the kit format, the files,
+    the defaults and limits of its options, the standard shoes of its probability tables, and
+    its ``schema.json`` (for both formats) as the command writes it."""
+    from analyzer import __version__
+    from analyzer.output import vectors as kit
+    from analyzer.output.render import json_document
+
+    doc = {
+        "format": kit.KIT_FORMAT,
+        "analyzer_version": __version__,
+        "files": sorted(kit.KIT_NAMES),
+        "defaults": {"seed": kit.DEFAULT_SEED, "coups": kit.DEFAULT_COUPS, "format": "both"},
+        "max_coups": kit.MAX_COUPS,
+        "decks": list(kit.DECKS),
+        "settlement_decks": kit.SETTLEMENT_DECKS,
+        "command": "punto-banco vectors -o DIR",
+        "schema": kit.schema(kit.FORMATS["both"]),
+    }
+    return json_document(doc) + "\n"
+
+
+__all__ = [
+    "BET_FILE_LABEL",
+    "JOBS",
+    "RULES_LABEL",
+    "Chosen",
+    "Reply",
+    "analyze",
+    "bets_of",
+    "catalogue_document",
+    "command",
+    "counts_document",
+    "deal",
+    "error_body",
+    "error_reply",
+    "price",
+    "rules_document",
+    "run",
+    "run_job",
+    "shoe_of",
+    "start_worker",
+    "tableau_of",
+    "vectors_document",
+    "verify",
+    "warm_up",
+]

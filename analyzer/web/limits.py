@@ -1,0 +1,62 @@
+"""What one request to the web service may ask: the server's adjustable limits (standard library
+only; each is a ``punto-banco serve`` option)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analyzer.errors import AnalyzerError
+
+#: Largest request body (bytes): a bet file is a few kilobytes, a hand log of 10,000 coups
+#: about 700 kB; a larger body is answered 413 before it is read.
+MAX_BODY_BYTES = 1_000_000
+#: Most bets priced in one request (catalogue bets and the bets of the bet file together).
+MAX_REQUEST_BETS = 100
+#: Seconds of work a request may take in a worker.
+REQUEST_TIMEOUT = 30.0
+#: Seconds a request's body may take to arrive (a client that trickles it is cut off).
+BODY_TIMEOUT = 30.0
+#: Worker processes that compute answers (each holds its own compiled tables, ~150 MB).
+WORKERS = 2
+#: Requests that may wait for a worker at once; past that, 503 at once (retry later).
+MAX_PENDING = 64
+#: Most discrepancies a ``verify`` answer lists (all are counted).
+MAX_REPORTED = 1_000
+#: Largest standard shoe a request may name (decks): the cost is the same for any size, but
+#: the exact numbers grow with it.
+MAX_DECKS = 10_000
+#: Most cards in one ``seen`` list (83 shoes of 8 decks).
+MAX_SEEN = 10_000
+#: Longest text field other than a bet file, rules file or hand log (a card list, a bet name).
+MAX_FIELD_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one server (see the module constants for their meaning and defaults).
+
+    ``card_level``: accept bets that read the ranks or suits of more than the first two cards of
+    a side (:func:`analyzer.web.budget.check_work`); their tables take seconds to minutes to
+    compile the first time, so by default such a request is refused with 422.
+
+    Raises:
+        AnalyzerError: a limit that is not a whole number >= 1 (a time not above 0 seconds).
+    """
+
+    max_body: int = MAX_BODY_BYTES
+    max_bets: int = MAX_REQUEST_BETS
+    timeout: float = REQUEST_TIMEOUT
+    body_timeout: float = BODY_TIMEOUT
+    workers: int = WORKERS
+    max_pending: int = MAX_PENDING
+    max_reported: int = MAX_REPORTED
+    card_level: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("max_body", "max_bets", "workers", "max_pending", "max_reported"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise AnalyzerError(f"bad limit {name}={value!r}: use a whole number >= 1")
+        for name in ("timeout", "body_timeout"):
+            if not getattr(self, name) > 0:
+                raise AnalyzerError(f"bad limit {name}={getattr(self, name)!r}: use a number of seconds > 0")

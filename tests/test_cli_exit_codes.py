@@ -1,0 +1,301 @@
+"""Exit codes of bad input and of output that cannot be written (analyzer/cli/common.py,
+analyzer/cli/process.py): bad input is exit code 2 with one line, never 70; a pipe closed by its
+reader is 141, quietly, however large the write.  Each test here failed before its fix.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.cli.process import write_all
+from analyzer.core.tableau import STANDARD
+
+ROOT = Path(__file__).resolve().parent.parent
+HUGE = "9" * 5000  # more digits than Python's int() converts from text (4,300)
+
+
+def cli(*args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(main, list(args), env=env)
+
+
+def one_line(result) -> str:
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output[-2000:]
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    return lines[0]
+
+
+def command(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from analyzer.cli import main; main()", *args]
+
+
+# -- a pipe closed by its reader -----------------------------------------------------------------
+
+#: A JSON document of about 780 kB (a pipe holds 64 kB): written in one call.
+LARGE = ("analyze", "--decks", "1-40", "--table", "all", "--format", "json")
+
+
+def _read_a_little_then_close(args: tuple[str, ...]) -> tuple[int, bytes, bytes]:
+    proc = subprocess.Popen(command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert proc.stdout is not None and proc.stderr is not None
+    head = os.read(proc.stdout.fileno(), 10)  # as `| head -c 10`
+    proc.stdout.close()
+    err = proc.stderr.read()
+    return proc.wait(timeout=120), head, err
+
+
+@pytest.mark.parametrize("extra", [(), ("-o", "/dev/stdout")])
+def test_a_large_write_into_a_pipe_the_reader_closed_is_exit_code_141(extra):
+    code, head, err = _read_a_little_then_close((*LARGE, *extra))
+    assert head.startswith(b"{") and (code, err) == (141, b"")
+
+
+def test_a_fifo_named_by_o_whose_reader_left_is_exit_code_141(tmp_path):
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(command(*LARGE, "-o", str(fifo)), stderr=subprocess.PIPE, cwd=ROOT)
+    fd = os.open(fifo, os.O_RDONLY)  # waits for the writer
+    head = os.read(fd, 10)
+    os.close(fd)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert head.startswith(b"{") and (proc.wait(timeout=120), err) == (141, b"")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+class _ShortWrites(io.RawIOBase):
+    """A pipe that takes at most ``chunk`` bytes a call, then goes away after ``room`` bytes."""
+
+    def __init__(self, chunk: int, room: int) -> None:
+        self.chunk, self.room, self.data = chunk, room, bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b) -> int:  # type: ignore[override]
+        if len(self.data) >= self.room:
+            raise BrokenPipeError(32, "Broken pipe")
+        taken = bytes(b[: min(self.chunk, self.room - len(self.data))])
+        self.data += taken
+        return len(taken)
+
+
+class _TakesPart:
+    """A binary buffer whose write takes only part of what it is given, as BufferedWriter does
+    when the raw pipe takes part of a large write (and TextIOWrapper then drops the rest)."""
+
+    def __init__(self, raw: _ShortWrites) -> None:
+        self.raw = raw
+
+    def write(self, b) -> int:
+        return self.raw.write(b)
+
+    def flush(self) -> None:
+        return None
+
+
+class _Stream:
+    encoding, errors = "utf-8", "strict"
+
+    def __init__(self, raw: _ShortWrites) -> None:
+        self.buffer = _TakesPart(raw)
+
+    def flush(self) -> None:
+        return None
+
+
+def test_write_all_writes_every_byte_of_a_short_write():
+    raw = _ShortWrites(chunk=7, room=10_000)
+    write_all(_Stream(raw), "é" * 1000)  # type: ignore[arg-type]
+    assert raw.data.decode() == "é" * 1000
+
+
+def test_write_all_raises_when_the_reader_goes_away_mid_write():
+    raw = _ShortWrites(chunk=65_536, room=65_536)
+    with pytest.raises(BrokenPipeError):
+        write_all(_Stream(raw), "x" * 100_000)  # type: ignore[arg-type]
+    assert len(raw.data) == 65_536
+
+
+# -- standard output on a full disk ------------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [("--help",), ("--version",),
+     ("analyze", "--help"), ("rules",), ("analyze",), ("deal", "8", "9", "K", "Q")],
+)
+def test_standard_output_on_a_full_disk_is_exit_code_2(args):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command(*args), stdout=full, stderr=subprocess.PIPE, cwd=ROOT, timeout=120)
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err.splitlines() == ["Error: cannot write standard output: No space left on device"]
+
+
+# -- numbers beyond any bound ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--max-line-length", "99999999999999999999999"), "not in the range 1<=x<=1000000000"),
+        (("--max-line-length", "9" * 200), "(200 digits) is too large: give at most 1,000,000,000"),
+        (("--max-line-length", "1000000001"), "not in the range"),
+    ],
+)
+def test_a_limit_beyond_any_size_is_a_usage_error(args, words):
+    result = cli("verify", str(ROOT / "examples" / "hands.csv"), *args)
+    assert result.exit_code == 2 and words in one_line(result)
+
+
+@pytest.mark.parametrize(
+    ("command_args", "variable"),
+    [
+        (("verify", "examples/hands.csv"), "PUNTO_BANCO_MAX_LINE_LENGTH"),
+        (("conform", "examples/observed.json"), "PUNTO_BANCO_MAX_FILE_SIZE"),
+    ],
+)
+def test_a_limit_beyond_any_size_from_the_environment_is_a_usage_error(command_args, variable):
+    args = (str(ROOT / command_args[1]),)
+    result = cli(command_args[0], *args, env={variable: "99999999999999999999"})
+    line = one_line(result)
+    assert result.exit_code == 2 and variable in line and "not in the range" in line
+
+
+def test_the_library_refuses_such_limits_too(tmp_path):
+    from analyzer.checks.conform import read_observed
+    from analyzer.checks.verify import read_records
+    from analyzer.errors import LogError, ObservedError
+
+    with pytest.raises(LogError, match="from 1 to 1,000,000,000"):
+        list(read_records(["cards\n"], "csv", max_line=10**20))
+    with pytest.raises(ObservedError, match="from 1 to 1,000,000,000"):
+        read_observed(ROOT / "examples" / "observed.json", max_bytes=10**20)
+
+
+STUDY = ("study", "--bet", "tie", "--shoes", "2", "--table", "results")
+COUNT = ("--strategy", "count", "--tags", "0,1,1,1,1,1,1,1,1,1")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ((*COUNT, "--bet-when", "rc>=99999999999999999999999999"), "beyond the 64-bit integers"),
+        ((*COUNT, "--bet-when", "tc>=1/99999999999999999999"), "beyond the 64-bit integers"),
+        ((*COUNT, "--bet-when", "tc>=" + "9" * 90), "at most 80 characters"),
+        ((*COUNT[:3], "0,1,1,1,1,1,1,1,1," + "9" * 26, "--bet-when", "rc>=1"), "beyond the 64"),
+        ((*COUNT[:3], "0,1,1,1,1,1,1,1,1," + "9" * 100, "--bet-when", "rc>=1"), "at most 80 digits each"),
+        ((*COUNT[:3], "0,1,1,1,1,1,1,1,1,\u0663", "--bet-when", "rc>=1"), "give whole numbers"),
+        ((*COUNT, "--bet-when", "rc>=1", "--initial-count", "99999999999999999999"), "beyond the 64"),
+        ((*COUNT, "--bet-when", "rc>=1", "--initial-count", "-99999999999999999999"), "beyond the 64"),
+        ((*COUNT, "--bet-when", "rc>=1", "--initial-count", "1_0"), "not a whole number"),
+        (("--min-edge", "1e400"), "exponent at most 30"),
+        (("--min-edge", "1e-400"), "exponent at most 30"),
+        (("--min-edge", "1/0"), "bad minimum edge"),
+    ],
+)
+def test_the_study_s_count_and_edge_numbers_are_bounded(args, words):
+    result = cli(*STUDY, *args)
+    assert result.exit_code == 2, result.output
+    assert words in one_line(result)
+
+
+def test_the_study_still_takes_a_negative_initial_count_and_a_percentage():
+    result = cli(*STUDY, *COUNT, "--bet-when", "tc>=7/2", "--initial-count", "-4", "--strategy", "perfect",
+                 "--min-edge", "1%")
+    assert result.exit_code == 0, result.output
+
+
+def test_the_study_api_refuses_a_huge_tag_without_converting_it_to_text():
+    from analyzer.errors import StudyError
+    from analyzer.studies.study import make_spec
+
+    with pytest.raises(StudyError, match="whole numbers"):
+        make_spec(["tie"], strategies=["count"], tags=[10**5000, *[0] * 9], bet_when="rc>=1")
+
+
+def _bet_file(tmp_path: Path, pays: str, when: str = '{ winner = "tie" }') -> Path:
+    path = tmp_path / "big.toml"
+    path.write_text(
+        f'[[bet]]\nname = "big"\ntitle = "Big"\n[[bet.pay]]\nevent = "x"\nwhen = {when}\npays = {pays}\n'
+    )
+    return path
+
+
+@pytest.mark.parametrize("number", [HUGE, "_".join(HUGE[i : i + 3] for i in range(0, 5000, 3))])
+def test_a_bet_file_integer_of_more_than_4300_digits_is_bad_input(tmp_path, number):
+    path = _bet_file(tmp_path, number)
+    result = cli("bets", "--bet-file", str(path))
+    line = one_line(result)
+    assert result.exit_code == 2
+    assert line == (
+        f"Error: {path}: line 7: a number of more than 4,300 digits; "
+        "numbers in a bet file have at most 80 digits"
+    )
+    assert "set_int_max_str_digits" not in line
+
+
+def test_a_rules_file_integer_of_more_than_4300_digits_is_bad_input(tmp_path):
+    path = tmp_path / "rules.toml"
+    path.write_text(STANDARD.to_toml().replace("naturals = [8, 9]", f"naturals = [8, {HUGE}]"))
+    deal = ("deal", "--rules", str(path), "8", "9", "K", "K")
+    for args in (("rules", str(path)), ("analyze", "--rules", str(path)), deal):
+        result = cli(*args)
+        line = one_line(result)
+        assert result.exit_code == 2 and "a number of more than 4,300 digits" in line and "rules file" in line
+
+
+# -- found by the attack of this round ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("analyze", "--decks", HUGE),
+        ("analyze", "--shoe", f"8={HUGE}"),
+        ("conform", str(ROOT / "examples" / "observed.json"), "--effect", HUGE),
+        ("study", "--bet", "tie", "--seed", HUGE),
+    ],
+)
+def test_an_error_line_quoting_a_huge_number_stays_short(args):
+    result = cli(*args)
+    line = one_line(result)
+    assert result.exit_code == 2 and len(line) < 400, len(line)
+    assert "...9999" in line and "characters)" in line
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_a_report_streamed_into_a_full_disk_says_standard_output(tmp_path):
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"cards": "2 K 3 3 9"}\n' * 3000)  # a discrepancy a line: more than a buffer
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command("verify", str(log)), stdout=full, stderr=subprocess.PIPE, timeout=120)
+    assert done.returncode == 2
+    expected = "Error: cannot write standard output: No space left on device"
+    assert done.stderr.decode().splitlines() == [expected]
+
+
+@pytest.mark.parametrize("number", ["0x" + "f" * 5000, "0o" + "7" * 5000, "0b" + "1" * 20000])
+def test_a_huge_hex_octal_or_binary_integer_is_bad_input_too(tmp_path, number):
+    # tomllib converts these without Python's digit limit; the error message then failed to
+    # turn the number into text (ValueError, exit 70)
+    path = _bet_file(tmp_path, "8", when=f'{{ winner = "tie", banker_total = {number} }}')
+    result = cli("bets", "--bet-file", str(path))
+    line = one_line(result)
+    assert result.exit_code == 2
+    assert "bet[1].pay[1].when.banker_total: a number of about" in line and "at most 80 digits" in line
+    rules = tmp_path / "rules.toml"
+    rules.write_text(STANDARD.to_toml().replace("naturals = [8, 9]", f"naturals = [8, {number}]"))
+    result = cli("rules", str(rules))
+    assert result.exit_code == 2 and "naturals[2]: a number of about" in one_line(result)

@@ -1,0 +1,239 @@
+"""Every file a command writes is named by the user or created new (analyzer/output/files.py).
+
+A file the user did not name (a Markdown report's charts beside it) is never replaced and never
+written through a link of its name: the command refuses before it starts, and a file that
+appears while it runs is refused too.  Each test here failed before the fix.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.output import files
+from analyzer.output.files import OutputError, refuse_existing, replace_folder, write_files
+
+
+def cli(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def one_line(result) -> str:
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output[-2000:]
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def listing(folder: Path) -> dict[str, str]:
+    """What a folder holds: name -> the link's target, or the file's first bytes."""
+    out = {}
+    for p in sorted(folder.iterdir()):
+        out[p.name] = f"-> {os.readlink(p)}" if p.is_symlink() else p.read_bytes()[:8].hex()
+    return out
+
+
+# -- the report's charts ---------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def no_report(monkeypatch):
+    """The report's computation, made to fail: a refusal must come before it."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the report was computed before its outputs were checked")
+
+    monkeypatch.setattr("analyzer.output.report.game_math_report", refuse)
+
+
+@pytest.mark.parametrize("kind", ["file", "link to a file", "dangling link", "folder"])
+def test_report_never_replaces_a_chart_name_it_was_not_given(tmp_path, no_report, kind):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    chart = tmp_path / "lab-eor-2.png"
+    if kind == "file":
+        chart.write_text("precious chart")
+    elif kind == "link to a file":
+        chart.symlink_to(victim)
+    elif kind == "dangling link":
+        chart.symlink_to(tmp_path / "nowhere.png")
+    else:
+        chart.mkdir()
+    before = listing(tmp_path) if kind != "folder" else None
+    result = cli("report", "--bet", "tie", "--bet", "banker", "--decks", "8", "-o", str(tmp_path / "lab.md"))
+    line = one_line(result)
+    assert result.exit_code == 2
+    assert "lab-eor-2.png" in line and "exists" in line
+    assert not (tmp_path / "lab.md").exists() and not (tmp_path / "lab-eor-1.png").exists()
+    assert victim.read_text() == "precious"
+    if before is not None:
+        assert listing(tmp_path) == before
+    assert not (tmp_path / "nowhere.png").exists()
+
+
+def test_report_writes_its_charts_new_and_links_odd_names_safely(tmp_path):
+    out = tmp_path / "my (lab) #1.md"
+    result = cli("report", "--bet", "tie", "--decks", "8", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    chart = tmp_path / "my (lab) #1-eor-1.png"
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    assert "](my%20%28lab%29%20%231-eor-1.png)" in out.read_text()
+    # a rerun finds its own chart there: refused, and nothing is touched
+    stamp = chart.stat().st_mtime_ns, out.stat().st_mtime_ns
+    again = cli("report", "--bet", "tie", "--decks", "8", "-o", str(out))
+    assert again.exit_code == 2 and "my (lab) #1-eor-1.png" in one_line(again)
+    assert (chart.stat().st_mtime_ns, out.stat().st_mtime_ns) == stamp
+
+
+def test_the_report_itself_is_named_and_may_be_replaced(tmp_path):
+    out = tmp_path / "lab.html"
+    out.write_text("old report")
+    result = cli("report", "--bet", "tie", "--decks", "8", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("<!DOCTYPE html>")
+
+
+# -- the shared writer ---------------------------------------------------------------------------
+
+
+def test_a_new_file_that_appears_while_the_command_runs_is_not_replaced(tmp_path, monkeypatch):
+    named, chart, victim = tmp_path / "lab.md", tmp_path / "lab-eor-1.png", tmp_path / "victim.txt"
+    named.write_text("old report")
+    victim.write_text("precious")
+    make_temporary = files._temporary
+
+    def appears(target):
+        if not chart.is_symlink():
+            chart.symlink_to(victim)  # between the check and the write
+        return make_temporary(target)
+
+    monkeypatch.setattr(files, "_temporary", appears)
+    with pytest.raises(OutputError, match=r"lab-eor-1\.png.*exists"):
+        write_files({named: "new report", chart: b"\x89PNG"}, new=[chart])
+    assert victim.read_text() == "precious" and named.read_text() == "old report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lab-eor-1.png", "lab.md", "victim.txt"]
+
+
+def test_a_file_system_without_hard_links_still_creates_new_files_exclusively(tmp_path, monkeypatch):
+    def no_links(src, dst, **kwargs):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    chart = tmp_path / "a-eor-1.png"
+    write_files({tmp_path / "a.md": "report", chart: b"chart"}, new=[chart])
+    assert chart.read_bytes() == b"chart" and (tmp_path / "a.md").read_text() == "report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-eor-1.png", "a.md"]
+    # O_EXCL | O_NOFOLLOW: a link that appears is refused, its target untouched
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    late = tmp_path / "b-eor-1.png"
+    make_temporary = files._temporary
+
+    def appears(target):
+        if not late.is_symlink():
+            late.symlink_to(victim)
+        return make_temporary(target)
+
+    monkeypatch.setattr(files, "_temporary", appears)
+    with pytest.raises(OutputError, match="exists"):
+        write_files({late: b"chart"}, new=[late])
+    assert victim.read_text() == "precious"
+
+
+def test_a_failure_after_creating_new_files_removes_them(tmp_path, monkeypatch):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    named, chart = folder / "a.md", folder / "a-eor-1.png"
+
+    def no_rename(src, dst):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "replace", no_rename)
+    with pytest.raises(OutputError, match="Input/output error"):
+        write_files({named: "report", chart: b"chart"}, new=[chart])
+    assert list(folder.iterdir()) == []
+
+
+def test_refuse_existing_checks_every_name_and_its_folder(tmp_path):
+    refuse_existing([tmp_path / "new.png"])
+    (tmp_path / "old.png").write_text("x")
+    with pytest.raises(OutputError, match=r"old\.png"):
+        refuse_existing([tmp_path / "new.png", tmp_path / "old.png"])
+    with pytest.raises(OutputError, match="does not exist"):
+        refuse_existing([tmp_path / "missing" / "a.png"])
+
+
+def test_a_folder_swap_keeps_files_that_appear_in_the_old_folder(tmp_path, monkeypatch):
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "a.md").write_text("old")
+    rename = os.rename
+
+    def late_file(src, dst):
+        if Path(src) == out:
+            (out / "late.txt").write_text("appeared while the command ran")
+        rename(src, dst)
+
+    monkeypatch.setattr(os, "rename", late_file)
+    with pytest.warns(UserWarning, match="kept in"):
+        replace_folder(out, {"a.md": "new"})
+    assert (out / "a.md").read_text() == "new"
+    kept = [p for p in tmp_path.iterdir() if p.name.endswith(".old")]
+    assert len(kept) == 1 and [p.name for p in kept[0].iterdir()] == ["late.txt"]
+
+
+def test_a_folder_swap_leaves_no_old_folder_behind(tmp_path):
+    out = tmp_path / "results"
+    replace_folder(out, {"a.md": "one"})
+    replace_folder(out, {"a.md": "two"})
+    assert [p.name for p in tmp_path.iterdir()] == ["results"]
+    assert (out / "a.md").read_text() == "two"
+
+
+# -- the study's plot --------------------------------------------------------------------------
+
+
+def test_the_study_plot_and_output_are_written_all_or_nothing(tmp_path):
+    plot = tmp_path / "ev.png"
+    missing = str(tmp_path / "no" / "x.txt")
+    result = cli("study", "--bet", "tie", "--shoes", "3", "--plot", str(plot), "-o", missing)
+    assert result.exit_code == 2 and "does not exist" in one_line(result)
+    assert not plot.exists()
+    bad = cli("study", "--bet", "tie", "--shoes", "3", "--plot", str(tmp_path / "ev.xyz"))
+    assert bad.exit_code == 2 and ".png, .svg or .pdf" in one_line(bad)
+
+
+def test_the_study_plot_into_a_full_device_is_an_error(tmp_path):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    link = tmp_path / "full.png"
+    link.symlink_to("/dev/full")
+    full = cli("study", "--bet", "tie", "--shoes", "3", "--table", "results", "--plot", str(link))
+    assert full.exit_code == 2 and "No space left on device" in full.output
+
+
+def test_the_study_plot_through_a_link_the_user_named_is_written_atomically(tmp_path):
+    real = tmp_path / "real.svg"
+    real.write_text("old")
+    link = tmp_path / "ev.svg"
+    link.symlink_to(real)
+    result = cli("study", "--bet", "tie", "--shoes", "3", "--table", "results", "--plot", str(link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and real.read_text().lstrip().startswith("<?xml")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ev.svg", "real.svg"]
+
+
+def test_a_report_named_like_a_hidden_file_gets_charts_named_after_it():
+    from analyzer.output.report import chart_name
+
+    assert [chart_name(o, 0) for o in ("lab.md", ".md", "lab", "a.b.md")] == [
+        "lab-eor-1.png",
+        ".md-eor-1.png",  # never "-eor-1.png", a name that reads as an option
+        "lab-eor-1.png",
+        "a.b-eor-1.png",
+    ]

@@ -1,0 +1,232 @@
+"""Text that reaches a terminal or a page is escaped once, by its output kind (analyzer/text.py,
+analyzer/output/render.py): a rules file's title, a bet's title, event and source, the command
+line.  No control character acts on a terminal, no HTML or link from a file takes effect in
+Markdown or HTML, and JSON is valid UTF-8 that strict parsers accept.  Each test here failed
+before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.core.tableau import STANDARD, parse_tableau
+from analyzer.output.render import Column, Table, render
+from analyzer.text import html_text, json_text, markdown_text
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Every kind of trouble at once: an ANSI colour and a terminal-title escape, CR, a bell, a
+#: right-to-left override, a line separator, DEL, raw HTML and a Markdown link.
+EVIL = (
+    "\x1b[31mred\r\x07 \u202etxt\u2028 \x7f <script>alert(1)</script> "
+    "<img src=x onerror=alert(2)> [a](javascript:x)"
+)
+#: What a rules file or a bet file can hold (TOML escapes).
+EVIL_TOML = (
+    r"\u001b[31mred\r\u0007 \u202etxt\u2028 \u007f <script>alert(1)</script> "
+    r"<img src=x onerror=alert(2)> [a](javascript:x)"
+)
+_BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def cli(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def unsafe(text: str) -> list[str]:
+    """The characters of ``text`` that act on a terminal: controls other than newline, line and
+    paragraph separators, bidirectional formatting, lone surrogates."""
+    return [
+        ch
+        for ch in text
+        if (unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") and ch != "\n") or ch in _BIDI
+    ]
+
+
+def live_markup(text: str) -> list[str]:
+    """HTML tags and Markdown links that a Markdown renderer would obey (not backslash-escaped),
+    after the header comment (``<!-- ... -->``, which nothing inside can end early)."""
+    text = text.split("-->", 1)[1] if text.startswith("<!--") else text
+    return re.findall(r"(?<!\\)<(?:script|img)|(?<!\\)\[a(?<!\\)\]\(", text)
+
+
+# -- the one escaping per kind -------------------------------------------------------------------
+
+
+def test_markdown_text_shows_markup_and_keeps_plain_text_plain():
+    out = markdown_text(EVIL)
+    assert not unsafe(out) and not live_markup(out)
+    plain = "Player \\ Banker: player_pair, 19/20, 1.0579%"
+    assert markdown_text(plain) == plain
+    assert markdown_text("a|b") == "a\\|b"
+
+
+def test_html_text_is_entities_and_printable():
+    out = html_text(EVIL)
+    assert not unsafe(out) and "<" not in out and "&lt;script&gt;" in out
+
+
+def test_json_text_writes_what_strict_parsers_accept():
+    text = json_text(json.dumps({"command": "x\udcff\u202e\u2028\x7f"}, ensure_ascii=False))
+    text.encode("utf-8")  # no lone surrogate left to encode
+    assert not re.search(r"(?<!\\)\\u[dD][89a-fA-F]", text)  # nor a surrogate escape
+    assert not unsafe(text)
+    assert json.loads(text) == {"command": "x\\udcff\u202e\u2028\x7f"}
+
+
+# -- render: every format for people ---------------------------------------------------------------
+
+
+def _evil_table() -> Table:
+    columns = (Column(f"Head {EVIL}"), Column("N", "count"))
+    return Table("t", f"Title {EVIL}", columns, ((EVIL, 3),), (f"Note {EVIL}",))
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html", "latex"])
+def test_every_format_for_people_escapes_titles_cells_headers_and_notes(fmt):
+    out = render([_evil_table()], fmt, meta={"command": f"punto-banco {EVIL}"})
+    assert not unsafe(out), [hex(ord(c)) for c in unsafe(out)]
+    page = out.split("-->", 1)[-1]  # the header is an HTML comment, which nothing ends early
+    if fmt == "markdown":
+        assert not live_markup(page)
+    if fmt == "html":
+        assert "<script" not in page and "<img" not in page
+    if fmt == "latex":  # every line of the title and note stays inside its comment
+        assert all(not line.startswith(("Title", "Note")) for line in out.splitlines())
+    assert out.count("31mred") >= 4  # the text is still there, shown
+
+
+def test_the_json_of_a_table_is_strict_utf8():
+    out = render([_evil_table()], "json", meta={"command": "punto-banco -o x\udcff.json"})
+    out.encode("utf-8")
+    assert json.loads(out)["meta"]["command"] == "punto-banco -o x\\udcff.json"
+
+
+# -- the commands ------------------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def evil_rules(tmp_path: Path) -> Path:
+    path = tmp_path / "evil.toml"
+    text = STANDARD.to_toml().replace('name = "standard"', 'name = "evil"')
+    text = re.sub(r"(?m)^title = .*$", lambda _: f'title = "{EVIL_TOML}"', text)
+    text = re.sub(r"(?m)^source = .*$", lambda _: f'source = "{EVIL_TOML}"', text)
+    path.write_text(text)
+    return path
+
+
+def test_rules_file_prints_its_title_and_source_escaped(evil_rules):
+    result = cli("rules", str(evil_rules))
+    assert result.exit_code == 0, result.output
+    assert not unsafe(result.output), [hex(ord(c)) for c in unsafe(result.output)]
+    assert "\\x1b[31mred" in result.output
+
+
+def test_rules_toml_is_escaped_and_reads_back_the_same(evil_rules):
+    result = cli("rules", str(evil_rules), "--toml")
+    assert result.exit_code == 0 and not unsafe(result.output)
+    back = parse_tableau(result.output, "round trip")
+    assert back == parse_tableau(evil_rules.read_text(), "evil") and "\u202e" in back.title
+
+
+def test_conform_table_titles_escape_the_rules_title(evil_rules, tmp_path):
+    counts = tmp_path / "counts.json"
+    counts.write_text('{"winner": {"banker": 5, "player": 4, "tie": 1}}')
+    for fmt in ("text", "markdown", "html"):
+        args = ("--rules", str(evil_rules), "--family", "winner", "--format", fmt)
+        result = cli("conform", str(counts), *args)
+        assert result.exit_code in (0, 1), result.output
+        assert "red" in result.output and not unsafe(result.output), fmt
+        page = result.output.split("-->", 1)[-1]
+        if fmt == "markdown":
+            assert not live_markup(page)
+        if fmt == "html":
+            assert not re.findall("<(?:script|img)", page)
+
+
+@pytest.fixture()
+def evil_bets(tmp_path: Path) -> Path:
+    path = tmp_path / "evil.toml"
+    path.write_text(
+        '[[bet]]\nname = "xss"\ntitle = "<script>alert(1)</script> [a](javascript:x)"\n'
+        'source = "<img src=x onerror=alert(3)> | a cell"\n[[bet.pay]]\n'
+        'event = "<img src=x onerror=alert(4)>"\nwhen = { winner = "tie" }\npays = 8\n'
+    )
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_bets_pages_show_html_from_a_bet_file_as_text(evil_bets, fmt):
+    result = cli("bets", "--bet-file", str(evil_bets), "--events", "--format", fmt)
+    assert result.exit_code == 0, result.output
+    out = result.output.split("-->", 1)[-1]
+    if fmt == "markdown":
+        assert not live_markup(out)
+    assert "<script" not in out.replace("\\<script", "") and "<img" not in out.replace("\\<img", "")
+    assert "alert(1)" in out and "alert(3)" in out and "alert(4)" in out
+
+
+def test_the_report_shows_html_from_a_bet_file_as_text(evil_bets):
+    result = cli("report", "--bet-file", str(evil_bets), "--decks", "1", "--format", "markdown")
+    assert result.exit_code == 0, result.output
+    assert not live_markup(result.output) and "<img" not in result.output.replace("\\<img", "")
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _strict_json(data: bytes) -> object:
+    """What a strict parser reads: UTF-8, and no string holding a lone surrogate."""
+    doc = json.loads(data.decode("utf-8"))
+    assert not [s for s in _strings(doc) if unsafe(s)]
+    return doc
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    # a file name that is not UTF-8 reaches the command line as a lone surrogate (argv bytes)
+    argv = [sys.executable.encode(), b"-c", b"from analyzer.cli import main; main()", *args]
+    return subprocess.run(argv, capture_output=True, cwd=cwd, timeout=300)
+
+
+def test_json_output_names_a_non_utf8_argument_in_valid_utf8(tmp_path):
+    rules = tmp_path / "r\udcff.toml"
+    rules.write_text(STANDARD.to_toml())
+    rules_arg = (b"--rules", b"r\xff.toml")
+    done = _run(b"analyze", b"--table", b"outcomes", b"--format", b"json", *rules_arg, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "r\\udcff.toml" in _strict_json(done.stdout)["meta"]["command"]  # type: ignore[index]
+    study = _run(b"study", b"--bet", b"tie", b"--shoes", b"2", b"--format", b"json", *rules_arg, cwd=tmp_path)
+    assert study.returncode == 0, study.stderr
+    assert "r\\udcff.toml" in _strict_json(study.stdout)["meta"]["command"]  # type: ignore[index]
+
+
+def test_vectors_name_a_non_utf8_rules_file_in_valid_utf8(tmp_path):
+    (tmp_path / "r\udcff.toml").write_text(STANDARD.to_toml())
+    done = _run(b"vectors", b"-o", b"kit", b"--rules", b"r\xff.toml", b"--bet", b"tie", b"--coups", b"5",
+                b"--format", b"jsonl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr  # was an internal error: UnicodeEncodeError
+    manifest = _strict_json((tmp_path / "kit" / "MANIFEST.json").read_bytes())
+    assert "r\\udcff.toml" in manifest["regenerate"]  # type: ignore[index]
+
+
+def test_the_folder_a_command_wrote_is_named_escaped(tmp_path):
+    out = tmp_path / "\x1b[31mkit"
+    result = cli("vectors", "-o", str(out), "--bet", "tie", "--coups", "5", "--format", "jsonl")
+    assert result.exit_code == 0, result.output
+    assert not unsafe(result.output) and "\\x1b[31mkit" in result.output
+    assert (out / "MANIFEST.json").exists()

@@ -1,0 +1,452 @@
+"""The JSON service against the command line: every endpoint's answer is the document the
+matching command writes (``--format json``, ``deal``'s lines, ``verify --format jsonl``), byte
+for byte where the command writes JSON; and bad requests get one line of JSON with a 4xx.
+
+One real server (``punto-banco serve --port 0``, one worker) serves the module; the commands
+run in this process through click's runner.  Light bets only (dragon-7, panda-8, tie, pairs,
+dragon bonus): the card-level ones compile slowly until the engine rewrite lands.
+"""
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from webserver import LIMITED_REASON, ROOT, Server, address_space_limited
+
+from analyzer import Shoe, find_bet, price
+from analyzer.cli import main
+from analyzer.core.tableau import STANDARD
+from analyzer.errors import WorkLimitError
+from analyzer.studies.eor import PUBLISHED_TAGS
+from analyzer.web import jobs
+from analyzer.web.budget import card_level, check_work
+from analyzer.web.limits import Limits
+
+EXAMPLES = ROOT / "examples"
+RULES_TOML = (EXAMPLES / "rules" / "banker-draws-on-6-against-5.toml").read_text(encoding="utf-8")
+BET_FILE = (EXAMPLES / "bets.toml").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with Server("--workers", "1") as running:
+        yield running
+
+
+def cli(monkeypatch, args, cwd=None):
+    """(exit code, standard output, standard error) of ``punto-banco ARGS`` in this process,
+    with ``sys.argv`` as a shell would set it (the commands write it into ``meta.command``)."""
+    if cwd is not None:
+        monkeypatch.chdir(cwd)
+    monkeypatch.setattr(sys, "argv", ["punto-banco", *args])
+    result = CliRunner().invoke(main, args, prog_name="punto-banco", catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def texts_dir(tmp_path: Path, body: dict) -> Path:
+    """A folder holding the request's texts under the names ``meta.command`` gives them."""
+    if "rules_toml" in body:
+        (tmp_path / jobs.RULES_LABEL).write_text(body["rules_toml"], encoding="utf-8")
+    if "bet_file" in body:
+        (tmp_path / jobs.BET_FILE_LABEL).write_text(body["bet_file"], encoding="utf-8")
+    return tmp_path
+
+
+PRICES = {
+    "seen cards": {"shoe": {"decks": 8, "seen": ["5h", "Kd"]}, "bets": ["dragon-7", "panda-8"]},
+    "events and pays": {
+        "shoe": {"decks": 6},
+        "bets": ["tie", "dragon-bonus-player", "player-pair"],
+        "events": True,
+        "fair_pay": True,
+        "target_edge": "1.5",
+        "digits": 6,
+    },
+    "counts, rank-only": {
+        "shoe": {"counts": "8=20,K=30,5=10,9=12,2=8", "seen": ["K", "5"]},
+        "bets": ["banker", "tie:9"],
+    },
+    "remove counts, named rules": {
+        "shoe": {"decks": 8, "remove": "5=20,9=10"},
+        "rules": "banker-stands-on-6",
+        "bets": ["dragon-7", "either-pair"],
+    },
+    "rules and bets as text": {
+        "shoe": {"decks": 8, "seen": ["Ah", "Ad", "9s"]},
+        "rules_toml": RULES_TOML,
+        "bets": ["perfect-pair"],
+        "bet_file": BET_FILE,
+        "events": True,
+    },
+    "main bets by default": {},
+}
+
+
+@pytest.mark.parametrize("body", PRICES.values(), ids=PRICES.keys())
+def test_price_is_the_document_of_punto_banco_bets(server, monkeypatch, tmp_path, body):
+    status, text = server.post("/api/v1/price", body)
+    assert status == 200, text
+    command = json.loads(text)["meta"]["command"]
+    assert command.startswith("punto-banco bets ")
+    code, out, _ = cli(monkeypatch, shlex.split(command)[1:], texts_dir(tmp_path, body))
+    assert code == 0
+    assert text == out  # byte for byte: exact fractions, decimals, meta, notes
+
+
+def test_price_of_the_example_request_is_exact_and_names_its_shoe(server):
+    status, text = server.post(
+        "/api/v1/price", {"shoe": {"decks": 8, "seen": ["5h", "Kd"]}, "bets": ["dragon-7"]}
+    )
+    row = json.loads(text)["tables"][0]["rows"][0]
+    assert status == 200 and row["bet_name"] == "dragon-7"
+    assert Fraction(row["ev"]) == price(find_bet("dragon-7"), Shoe.standard(8).remove("5h Kd")).ev
+    assert row["shoe"].startswith("414 cards")
+
+
+ANALYSES = {
+    "every table": {"shoe": {"decks": 8, "seen": ["9h", "9d", "Kc"]}, "tables": ["all"], "digits": 12},
+    "a shoe of five cards": {"shoe": {"counts": "8=2,K=3"}, "tables": ["outcomes", "cards"]},
+    "default": {},
+    "rules text": {"rules_toml": RULES_TOML, "tables": ["totals"]},
+}
+
+
+@pytest.mark.parametrize("body", ANALYSES.values(), ids=ANALYSES.keys())
+def test_analyze_is_the_document_of_punto_banco_analyze(server, monkeypatch, tmp_path, body):
+    status, text = server.post("/api/v1/analyze", body)
+    assert status == 200, text
+    command = json.loads(text)["meta"]["command"]
+    code, out, _ = cli(monkeypatch, shlex.split(command)[1:], texts_dir(tmp_path, body))
+    assert code == 0 and text == out
+
+
+DEALS = {
+    "bets settled": {"cards": ["2", "4", "3", "10", "6", "A"], "bets": ["dragon-7", "banker"]},
+    "suited, a stake": {
+        "cards": ["Kh", "Ks", "9d", "9c", "5h"],
+        "bets": ["perfect-pair", "tie"],
+        "stake": "2.5",
+    },
+    "cards past the coup": {"cards": ["9s", "K", "2", "3", "7", "8"], "bets": ["panda-8"]},
+    "bet file": {"cards": ["K", "10", "9", "9"], "bet_file": BET_FILE, "rules": "banker-stands-on-6"},
+}
+
+
+@pytest.mark.parametrize("body", DEALS.values(), ids=DEALS.keys())
+def test_deal_tells_the_coup_as_punto_banco_deal(server, monkeypatch, tmp_path, body):
+    status, text = server.post("/api/v1/deal", body)
+    assert status == 200, text
+    doc = json.loads(text)
+    code, out, _ = cli(monkeypatch, shlex.split(doc["meta"]["command"])[1:], texts_dir(tmp_path, body))
+    assert code == 0
+    assert out == "\n".join(doc["lines"]) + "\n"
+    assert doc["announcement"] == out.splitlines()[0]
+    lines = out.splitlines()[len(out.splitlines()) - len(doc["settled"]) :]
+    for settled, line in zip(doc["settled"], lines, strict=True):
+        sign = "+" if Fraction(settled["net"]) > 0 else ""
+        assert line.split()[0] == settled["bet_name"]
+        said = f"{settled['event']}: pays {settled['pays']} per unit, net {sign}{settled['net']}"
+        assert line.endswith(said)
+
+
+VERIFIES = {
+    "csv with mistakes": ("examples/hands.csv", ["verify", "examples/hands.csv", "--format", "jsonl"], {}),
+    "jsonl against 8 decks": (
+        "examples/hands.jsonl",
+        ["verify", "examples/hands.jsonl", "--decks", "8", "--format", "jsonl"],
+        {"shoe": {"decks": 8}},
+    ),
+    "one deck, some reported": (
+        "examples/hands.csv",
+        ["verify", "examples/hands.csv", "--decks", "1", "--max-report", "6", "--format", "jsonl"],
+        {"shoe": {"decks": 1}, "max_report": 6},
+    ),
+    "bets of a file": (
+        "examples/file-bet-hands.csv",
+        ["verify", "examples/file-bet-hands.csv", "--bet-file", "examples/bets.toml", "--format", "jsonl"],
+        {"bet_file": BET_FILE},
+    ),
+}
+
+
+@pytest.mark.parametrize(("log", "args", "extra"), VERIFIES.values(), ids=VERIFIES.keys())
+def test_verify_finds_what_punto_banco_verify_finds(server, monkeypatch, log, args, extra):
+    text = (ROOT / log).read_text(encoding="utf-8")
+    body = {"log": text, "log_format": log.rsplit(".", 1)[1], **extra}
+    status, answer = server.post("/api/v1/verify", body)
+    assert status == 200, answer
+    doc = json.loads(answer)
+    code, out, err = cli(monkeypatch, args, ROOT)
+    assert doc["findings"] == [json.loads(line) for line in out.splitlines()]
+    assert doc["summary"] == err.strip().splitlines()[-1]
+    assert doc["conforms"] is (code == 0) and doc["discrepancies"] >= len(doc["findings"])
+    # each finding is the command's own line, byte for byte
+    assert answer.split('"findings": [', 1)[1].removesuffix("]}\n") == ", ".join(out.splitlines())
+
+
+def test_an_unreadable_log_is_a_400_with_the_commands_message(server, monkeypatch):
+    text = (EXAMPLES / "broken-hands.csv").read_text(encoding="utf-8")
+    status, answer = server.post("/api/v1/verify", {"log": text, "log_format": "csv"})
+    code, _, err = cli(monkeypatch, ["verify", "examples/broken-hands.csv"], ROOT)
+    assert status == 400 and code == 2
+    assert "Error: " + json.loads(answer)["error"] == err.strip()
+
+
+def test_catalogue_is_bets_list_json(server, monkeypatch):
+    status, text = server.get("/api/v1/catalogue")
+    code, out, _ = cli(monkeypatch, ["bets", "--list", "--format", "json"])
+    assert status == 200 and code == 0 and text == out
+
+
+def test_rules_are_the_registered_rule_sets_with_their_toml(server, monkeypatch):
+    status, text = server.get("/api/v1/rules")
+    sets = json.loads(text)["rules"]
+    _, listed, _ = cli(monkeypatch, ["rules", "--list"])
+    assert status == 200
+    assert [line.split()[0] for line in listed.splitlines()] == [s["name"] for s in sets]
+    for s in sets:
+        assert f"(fingerprint {s['fingerprint']})" in listed
+        assert cli(monkeypatch, ["rules", s["name"], "--toml"])[1] == s["toml"]
+
+
+def test_counts_are_the_published_count_systems(server):
+    status, text = server.get("/api/v1/counts")
+    doc = json.loads(text)
+    assert status == 200 and doc["order"][0] == "A" and doc["order"][-1] == "10/J/Q/K"
+    published = {name: tags for name, (_, tags) in PUBLISHED_TAGS.items()}
+    assert {s["bet"]: tuple(s["tags"]) for s in doc["systems"]} == published
+
+
+def test_vectors_metadata_holds_the_schema_the_command_writes(server, monkeypatch, tmp_path):
+    status, text = server.get("/api/v1/vectors")
+    doc = json.loads(text)
+    kit = tmp_path / "kit"
+    args = ["vectors", "-o", str(kit), "--bet", "tie", "--coups", "1", "--no-coverage"]
+    code, _, _ = cli(monkeypatch, args)
+    assert status == 200 and code == 0
+    assert doc["schema"] == json.loads((kit / "schema.json").read_text(encoding="utf-8"))
+    manifest = json.loads((kit / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert doc["format"] == manifest["format"] and doc["analyzer_version"] == manifest["analyzer_version"]
+    assert doc["decks"] == manifest["decks"] and sorted([*manifest["files"], "MANIFEST.json"]) == doc["files"]
+
+
+def test_openapi_document_describes_every_route(server):
+    status, text = server.get("/openapi.json")
+    doc = json.loads(text)
+    assert status == 200 and doc["openapi"].startswith("3.")
+    for path in ("price", "analyze", "deal", "verify"):
+        assert "post" in doc["paths"][f"/api/v1/{path}"]
+    for path in ("catalogue", "rules", "counts", "vectors", "health"):
+        assert "get" in doc["paths"][f"/api/v1/{path}"]
+    assert "PriceIn" in doc["components"]["schemas"]
+
+
+# -- bad requests: one line of JSON, a 4xx, never a traceback -----------------------------------
+
+
+def one_line_error(text: str) -> str:
+    assert text.count("\n") <= 1 and "Traceback" not in text, text
+    doc = json.loads(text)
+    assert list(doc) == ["error"] and doc["error"] and "\n" not in doc["error"]
+    return doc["error"]
+
+
+BAD = {
+    "bad card": ("/api/v1/price", {"shoe": {"seen": ["Z"]}}, 400, "bad card 'Z'"),
+    "card not in the shoe": (
+        "/api/v1/price",
+        {"shoe": {"counts": "8=2,K=3", "seen": ["5"]}},
+        400,
+        "cannot remove 5",
+    ),
+    "unknown bet": ("/api/v1/price", {"bets": ["dragon-8"]}, 400, "unknown bet 'dragon-8'"),
+    "a bet file path": ("/api/v1/price", {"bets": ["examples/bets.toml:natural-tie"]}, 400, "unknown bet"),
+    "rules as a path": (
+        "/api/v1/price",
+        {"rules": "examples/rules/banker-stands-on-6.toml"},
+        400,
+        "unknown rules",
+    ),
+    "rules twice": ("/api/v1/price", {"rules": "standard", "rules_toml": RULES_TOML}, 400, "not both"),
+    "bad bet file": ("/api/v1/price", {"bet_file": "[[bet]]\nname = 3\n"}, 400, "bet_file"),
+    "suited bet, rank-only shoe": (
+        "/api/v1/price",
+        {"shoe": {"seen": ["K"]}, "bets": ["perfect-pair"]},
+        400,
+        "suit",
+    ),
+    "decks and counts": ("/api/v1/price", {"shoe": {"decks": 8, "counts": "8=2,K=3"}}, 400, "not both"),
+    "a card-level bet": ("/api/v1/price", {"bets": ["all-red"]}, 422, "--card-level"),
+    "unknown field": ("/api/v1/price", {"bet": ["tie"]}, 422, "bet: Extra inputs are not permitted"),
+    "a string for a number": ("/api/v1/price", {"shoe": {"decks": "8"}}, 422, "shoe.decks"),
+    "no decks": ("/api/v1/analyze", {"shoe": {"decks": 0}}, 422, "shoe.decks"),
+    "unknown table": ("/api/v1/analyze", {"tables": ["odds"]}, 422, "tables.0"),
+    "too few cards": ("/api/v1/deal", {"cards": ["2", "4", "3"]}, 400, ""),
+    "bad stake": ("/api/v1/deal", {"cards": ["2", "4", "3", "10", "6", "A"], "stake": "-1"}, 400, "stake"),
+    "suited bet, cards without suits": (
+        "/api/v1/deal",
+        {"cards": ["K", "K", "9", "9"], "bets": ["perfect-pair"]},
+        400,
+        "reads suits",
+    ),
+    "bad log format": ("/api/v1/verify", {"log": "cards\n", "log_format": "xml"}, 422, "log_format"),
+}
+
+
+@pytest.mark.parametrize(("path", "body", "status", "words"), BAD.values(), ids=BAD.keys())
+def test_bad_input_is_one_line_of_json(server, path, body, status, words):
+    got, text = server.post(path, body)
+    assert got == status, text
+    assert words in one_line_error(text)
+
+
+def test_malformed_json_routes_and_methods_are_one_line_errors(server):
+    status, _, text = server.request("POST", "/api/v1/price", b"{bad", {"content-type": "application/json"})
+    assert status == 422 and "not valid JSON" in one_line_error(text)
+    status, _, text = server.request("GET", "/api/v1/nothing")
+    assert status == 404 and "/api/v1/nothing" in one_line_error(text)
+    status, _, text = server.request("GET", "/api/v1/price")
+    assert status == 405 and one_line_error(text)
+
+
+def test_a_body_over_the_limit_is_413_before_it_is_read(server):
+    huge = b'{"bet_file": "' + b"#" * 1_100_000 + b'"}'
+    status, _, text = server.request("POST", "/api/v1/price", huge, {"content-type": "application/json"})
+    assert status == 413 and "1,000,000 bytes" in one_line_error(text)
+
+
+def test_a_chunked_body_over_the_limit_is_413_too(server):
+    import http.client
+
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=60)
+    chunks = (b"#" * 100_000 for _ in range(12))
+    connection.request(
+        "POST",
+        "/api/v1/price",
+        body=chunks,
+        headers={"content-type": "application/json"},
+        encode_chunked=True,
+    )
+    response = connection.getresponse()
+    assert response.status == 413 and one_line_error(response.read().decode())
+    connection.close()
+
+
+def test_a_host_header_naming_another_site_is_refused(server):
+    # a page elsewhere that rebinds its name to 127.0.0.1 must not reach the service
+    status, _, text = server.request("GET", "/api/v1/health", headers={"host": "attacker.example"})
+    assert status == 400 and "Host" in one_line_error(text)
+    assert server.request("GET", "/api/v1/health", headers={"host": f"localhost:{server.port}"})[0] == 200
+
+
+def test_answers_carry_the_security_headers(server):
+    status, headers, _ = server.request("GET", "/")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
+
+
+def test_too_many_bets_are_refused_before_any_work():
+    bets = [find_bet(n) for n in ("tie", "dragon-7", "panda-8")]
+    with pytest.raises(WorkLimitError, match="limit of 2"):
+        check_work(bets, None, STANDARD, Limits(max_bets=2))
+    check_work(bets, None, STANDARD, Limits(max_bets=3))
+
+
+def test_card_level_bets_are_refused_on_a_shoe_unless_allowed():
+    heavy = find_bet("all-red")
+    assert card_level(heavy) and not card_level(find_bet("perfect-pair"))
+    shoe = Shoe.standard(8)
+    with pytest.raises(WorkLimitError, match="all-red"):
+        check_work([heavy], shoe, STANDARD, Limits())
+    check_work([heavy], shoe, STANDARD, Limits(card_level=True))
+    check_work([heavy], None, STANDARD, Limits())  # settling one coup compiles nothing
+
+
+def test_health_reports_the_limits(server):
+    status, text = server.get("/api/v1/health")
+    doc = json.loads(text)
+    assert status == 200 and doc["status"] == "ok" and doc["limits"]["workers"] == 1
+
+
+# -- calling the service from another language's test suite (README) ------------------------------
+
+NODE = shutil.which("node")
+ORACLE_TEST = EXAMPLES / "web" / "oracle.test.mjs"
+
+
+def _node_test(server, path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [NODE, "--test", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PUNTO_BANCO_URL": server.url},
+    )
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.skipif(address_space_limited(), reason=LIMITED_REASON)
+def test_the_node_example_passes_against_the_service(server):
+    done = _node_test(server, ORACLE_TEST)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "# pass 3" in done.stdout and "# fail 0" in done.stdout
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.skipif(address_space_limited(), reason=LIMITED_REASON)
+def test_the_node_example_catches_an_engine_bug(server, tmp_path):
+    # the stub with a classic bug: the Banker draws on 3 when the Player's third card is 8
+    source = ORACLE_TEST.read_text(encoding="utf-8")
+    buggy = source.replace("(banker === 3 && third !== 8)", "banker === 3")
+    assert buggy != source
+    copy = tmp_path / "buggy.test.mjs"
+    copy.write_text(buggy, encoding="utf-8")
+    done = _node_test(server, copy)
+    assert done.returncode != 0 and "# fail 1" in done.stdout
+    assert "coup 3 3 2 0 8 4" in done.stdout
+
+
+# -- the README's examples of the service are real -----------------------------------------------
+
+
+def _serve_section() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split("## The live-shoe page and the JSON service", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_python_client_prints_what_the_readme_says(server, capsys):
+    section = _serve_section()
+    code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, re.S).groups()
+    assert 'url="http://127.0.0.1:8750"' in code
+    exec(code.replace("http://127.0.0.1:8750", server.url.rstrip("/")), {})
+    assert capsys.readouterr().out == shown
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+def test_the_readme_curl_example_gets_the_price(server):
+    command = re.search(r"```sh\n(curl .*?)\n```", _serve_section(), re.S).group(1)
+    command = command.replace("http://127.0.0.1:8750", server.url.rstrip("/"))
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=60)
+    body = json.loads(re.search(r"-d '(.*)'", command).group(1))
+    assert done.returncode == 0 and done.stdout == server.post("/api/v1/price", body)[1]
+
+
+def test_the_readme_quotes_the_load_test_as_the_benchmark_prints_it():
+    block = re.search(
+        r"\$ \.venv/bin/python benchmarks/bench_web\.py\n(.*?)```", _serve_section(), re.S
+    ).group(1)
+    lines = block.splitlines()
+    assert lines[0] == "clients 16 x requests 50 = 800 requests; server workers 2"
+    assert lines[1] == "errors 0"
+    assert re.fullmatch(r"latency p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms", lines[2])
+    assert re.fullmatch(r"throughput [\d.]+ requests/s over [\d.]+ s wall", lines[3])
+    assert lines[-1] == "server stopped by SIGTERM: exit code 143"

@@ -1,0 +1,204 @@
+"""``punto-banco serve`` as a process: it says when it listens, stops cleanly on SIGTERM and
+Ctrl-C (exit codes 143 and 130, no worker left behind, the port free again), refuses a port in
+use in one line, warns when bound beyond loopback; its worker pool ends a request past the
+timeout (504) or past the queue (503) and goes on answering; ``import analyzer`` and the other
+commands never load the web libraries.
+
+Every wait is on an event (the server's line, a process's exit), never on a clock.
+"""
+
+import asyncio
+import json
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+import webjobs
+from webserver import ROOT, Server, free_port_in_use, wait_gone
+
+from analyzer.output.vectors import seeded_coups
+from analyzer.web import server as web_server
+from analyzer.web.limits import Limits
+from analyzer.web.pool import Workers
+
+WEB_LIBRARIES = ("fastapi", "starlette", "pydantic", "uvicorn", "pebble")
+
+
+def _loaded(code: str) -> list[str]:
+    probe = code + f"\nimport sys\nprint(','.join(m for m in {WEB_LIBRARIES!r} if m in sys.modules))\n"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return [m for m in done.stdout.strip().split(",") if m]
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["import analyzer", "import analyzer.cli", "from analyzer.cli import main", "import analyzer.web.jobs"],
+)
+def test_the_web_libraries_load_only_for_serve(code):
+    # the workers import analyzer.web.jobs: the analyser alone
+    assert _loaded(code) == []
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it():
+    code = (
+        "import sys; sys.modules['uvicorn'] = None\n"
+        "from analyzer.cli import main\n"
+        "sys.argv = ['punto-banco', 'serve']\nmain()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "Error: punto-banco serve needs the web extra (uvicorn is missing): "
+        "pip install 'punto-banco-analyzer[web]'"
+    ]
+
+
+def _port_free(port: int) -> bool:
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", port))
+        return True
+    except OSError:
+        return False
+    finally:
+        sock.close()
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "said"),
+    [
+        (signal.SIGTERM, 143, "ended by SIGTERM"),
+        (signal.SIGINT, 130, "interrupted"),
+        (signal.SIGHUP, 129, "ended by SIGHUP"),
+    ],
+)
+def test_a_signal_stops_the_server_cleanly(signum, code, said):
+    with Server("--workers", "1") as running:
+        status, text = running.post("/api/v1/deal", {"cards": ["2", "4", "3", "10", "6", "A"]})
+        assert status == 200, text
+        helpers = running.children()
+        assert len(helpers) >= 2  # the workers (and multiprocessing's resource tracker)
+        exit_code, err = running.stop(signum)
+    assert exit_code == code
+    assert err.strip().splitlines() == [said]  # one line, no traceback from the server or a worker
+    assert wait_gone(helpers) == []  # nothing left behind
+    assert _port_free(running.port)
+
+
+def test_a_port_in_use_is_one_line_and_exit_code_2():
+    sock, port = free_port_in_use()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "analyzer", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    finally:
+        sock.close()
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"Error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    ]
+
+
+def test_binding_beyond_loopback_warns_once(monkeypatch):
+    # the socket is bound, never listened on: no traffic leaves the machine
+    monkeypatch.setattr(web_server._Server, "run", lambda self, sockets=None: None)
+    said, warned = [], []
+    web_server.serve("0.0.0.0", 0, Limits(workers=1), said.append, warned.append)
+    assert len(warned) == 1 and "0.0.0.0" in warned[0] and "127.0.0.1" in warned[0]
+    web_server.serve("127.0.0.1", 0, Limits(workers=1), said.append, warned.append)
+    assert len(warned) == 1
+
+
+def test_a_request_past_the_timeout_is_504_and_the_server_goes_on():
+    coups = seeded_coups(1, 40_000)  # about a second to verify; the limit is 0.2 s
+    log = "cards\n" + "".join(" ".join(str(c) for c in cs) + "\n" for cs in coups)
+    with Server("--workers", "1", "--timeout", "0.2", "--max-body", "3000000") as running:
+        status, text = running.post("/api/v1/verify", {"log": log, "log_format": "csv"})
+        assert status == 504 and "0.2 s" in json.loads(text)["error"]
+        status, text = running.post("/api/v1/deal", {"cards": ["2", "4", "3", "10", "6", "A"]})
+        assert status == 200, text  # a fresh worker answers
+
+
+def _pool_run(limits: Limits, *calls: tuple[str, dict]) -> list:
+    async def go() -> list:
+        workers = Workers(limits, runner=webjobs.by_name, starter=webjobs.no_start)
+        workers.start()
+        try:
+            out = []
+            for job, request in calls:
+                out.append(await workers.run(job, request))
+            return out
+        finally:
+            workers.stop()
+
+    return asyncio.run(go())
+
+
+def test_the_pool_ends_a_job_past_its_timeout_and_answers_the_next():
+    late, fresh = _pool_run(Limits(workers=1, timeout=0.5), ("blocking", {}), ("echo", {}))
+    assert late.status == 504 and "0.5 s" in json.loads(late.body)["error"]
+    assert fresh.status == 200
+
+
+def test_a_worker_that_dies_is_a_500_and_is_replaced():
+    died, fresh = _pool_run(Limits(workers=1), ("dying", {}), ("echo", {}))
+    assert died.status == 500 and "exit code 3" in json.loads(died.body)["error"]
+    assert fresh.status == 200
+
+
+def test_past_the_queue_a_request_is_503_at_once():
+    async def go():
+        workers = Workers(Limits(workers=1, max_pending=1), runner=webjobs.by_name, starter=webjobs.no_start)
+        workers.start()
+        try:
+            stuck = asyncio.create_task(workers.run("blocking", {}))
+            while workers.pending == 0:  # the stuck request has taken the one place
+                await asyncio.sleep(0)
+            refused = await workers.run("echo", {})
+            stuck.cancel()
+            return refused
+        finally:
+            workers.stop()
+
+    refused = asyncio.run(go())
+    assert refused.status == 503 and "busy" in json.loads(refused.body)["error"]
+
+
+def test_the_web_layer_imports_no_command_line():
+    # docs/ARCHITECTURE.md: web sits beside cli, on the layers below it; the workers import
+    # analyzer.web.jobs, which must stay free of click as of the web libraries
+    import ast
+
+    for path in sorted((ROOT / "analyzer" / "web").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                assert not name.startswith(("analyzer.cli", "click")), f"{path.name} imports {name}"
+
+
+def test_a_body_that_trickles_in_is_cut_off_with_408():
+    with (
+        Server("--workers", "1", "--body-timeout", "0.5") as running,
+        socket.create_connection((running.host, running.port), timeout=60) as sock,
+    ):
+        sock.sendall(
+            b"POST /api/v1/price HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"bets": '
+        )  # and nothing more: the server must not wait for ever
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408")
+    assert json.loads(body) == {"error": "the request body did not arrive within 0.5 s"}

@@ -1,0 +1,32 @@
+"""Jobs for the worker-pool tests, importable by a spawned worker (tests/ is on its sys.path):
+one that blocks (a request stuck in a worker), one whose worker dies, one that answers."""
+
+import os
+import time
+
+from analyzer.web.jobs import Reply
+from analyzer.web.limits import Limits
+
+
+def no_start(limits: Limits) -> None:
+    """A worker that starts at once (no warm-up)."""
+
+
+def blocking(job: str, request: dict) -> Reply:
+    """Stand for a job that never finishes in time (the pool ends its worker)."""
+    time.sleep(request.get("seconds", 600))
+    return Reply(200, '{"late": true}\n')
+
+
+def dying(job: str, request: dict) -> Reply:
+    """Stand for a worker killed under a job (say, by the kernel's memory killer)."""
+    os._exit(3)
+
+
+def echo(job: str, request: dict) -> Reply:
+    return Reply(200, f'{{"job": "{job}", "pid": {os.getpid()}}}\n')
+
+
+def by_name(job: str, request: dict) -> Reply:
+    """The job named ``job`` of this module."""
+    return {"blocking": blocking, "dying": dying, "echo": echo}[job](job, request)
