@@ -8,9 +8,9 @@ import pytest
 from analyzer import Bet, Pricer, Reads, Shoe, distribution, find_bet
 from analyzer.bets.files import DUELS, FIELDS, GROUP_FEATURES, SHORTCUTS, load_bets, parse_bets
 from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO, POSITION_SETS, resolve
-from analyzer.core.tableau import parse_tableau
 from analyzer.core.hands import FEATURE_NEEDS
 from analyzer.core.reads import BASE_FIELDS, RankDetail, SuitDetail
+from analyzer.core.tableau import parse_tableau
 from analyzer.errors import BetError, UndeclaredReadError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -152,7 +152,7 @@ def test_a_file_bet_reads_what_its_features_need(when, fields, sets, ranks, suit
 def test_a_condition_that_can_never_hold_is_reported_when_priced(eight):
     text = '[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = { player_cards = 3, player_natural = true }\npays = 2\n'
     (bet,) = parse_bets(text, "impossible.toml")  # reading a file compiles nothing
-    with pytest.raises(BetError, match="pay line 1 .* can never hold: no coup meets its condition"):
+    with pytest.raises(BetError, match=r"pay line 1 .* can never hold: no coup meets its condition"):
         eight.summary(bet)
 
 

@@ -38,8 +38,10 @@ from analyzer.engine.values import weights
 SAME_CARD = Reads.of([], [PLAYER_FIRST_TWO], "equality", "same-card")
 SUITED_PAIR = dataclasses.replace(
     Bet.from_function(
-        "player-identical-pair", lambda c: 25 if c.cards(PLAYER_FIRST_TWO).same_card_pair else -1,
-        reads=SAME_CARD),
+        "player-identical-pair",
+        lambda c: 25 if c.cards(PLAYER_FIRST_TWO).same_card_pair else -1,
+        reads=SAME_CARD,
+    ),
     origin="test:player-identical-pair",
 )
 #: A depleted suited shoe: the exact table prices it (the symmetric one serves full shoes).
@@ -151,8 +153,14 @@ def clean(folder):
 def test_a_flipped_byte_is_detected_and_replaced(folder, clean):
     path, data = clean
     header_end = data.index(b"\n")
-    for at, bit in ((0, 0x01), (header_end - 1, 0x80), (header_end, 0x01), (header_end + 50, 0x04),
-                    (len(data) // 2, 0x01), (len(data) - 1, 0x80)):
+    for at, bit in (
+        (0, 0x01),
+        (header_end - 1, 0x80),
+        (header_end, 0x01),
+        (header_end + 50, 0x04),
+        (len(data) // 2, 0x01),
+        (len(data) - 1, 0x80),
+    ):
         blob = bytearray(data)
         blob[at] ^= bit
         _replace_and_check(folder, path, bytes(blob), data)
@@ -242,7 +250,9 @@ def _one_deck_weights(table):
 def test_a_wrong_tally_without_its_digest_is_detected(folder, clean):
     path, data = clean
     header, _, _ = data.partition(b"\n")
-    resigned = _resigned(data, lambda head, arrays: arrays["value_tally"].__setitem__(0, arrays["value_tally"][0] + 1))
+    resigned = _resigned(
+        data, lambda head, arrays: arrays["value_tally"].__setitem__(0, arrays["value_tally"][0] + 1)
+    )
     blob = header + b"\n" + resigned.partition(b"\n")[2]  # the old digest on a changed body
     _replace_and_check(folder, path, blob, data)
 
@@ -276,24 +286,42 @@ def test_every_wrong_count_is_detected(folder, clean):
         for delta in (1, -1):
             _replace_and_check(folder, path, _resigned(data, _leaf_edit(index, delta)), data)
     for index in range(0, len(table.value_tally), max(1, len(table.value_tally) // 30)):
-        edit = lambda head, arrays, i=index: arrays["value_tally"].__setitem__(i, arrays["value_tally"][i] + 1)  # noqa: E731
+        def edit(head, arrays, i=index):
+            return arrays["value_tally"].__setitem__(
+                    i, arrays["value_tally"][i] + 1
+                )
         _replace_and_check(folder, path, _resigned(data, edit), data)
 
 
-@pytest.mark.parametrize("edit", [
-    lambda head, arrays: arrays["value_comp"].__setitem__(0, 10**9),  # an index out of range
-    lambda head, arrays: arrays["value_tally"].__setitem__(0, -5),
-    lambda head, arrays: arrays["leaf_col"].__setitem__(0, 99),
-    lambda head, arrays: arrays["row_start"].pop(),
-    lambda head, arrays: arrays["value_comp"].pop(),
-    lambda head, arrays: head.__setitem__("key", "another"),
-    lambda head, arrays: head["columns"].pop(),
-    lambda head, arrays: head["columns"].__setitem__(0, {"x": 1}),
-    lambda head, arrays: arrays["falls"].extend([1, 2, 3, 4]),
-    lambda head, arrays: head.__setitem__("distribution", "yes"),
-    lambda head, arrays: head.clear(),
-], ids=["index", "negative", "column", "offsets", "short", "key", "columns", "column-type", "falls",
-        "flag", "empty"])
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda head, arrays: arrays["value_comp"].__setitem__(0, 10**9),  # an index out of range
+        lambda head, arrays: arrays["value_tally"].__setitem__(0, -5),
+        lambda head, arrays: arrays["leaf_col"].__setitem__(0, 99),
+        lambda head, arrays: arrays["row_start"].pop(),
+        lambda head, arrays: arrays["value_comp"].pop(),
+        lambda head, arrays: head.__setitem__("key", "another"),
+        lambda head, arrays: head["columns"].pop(),
+        lambda head, arrays: head["columns"].__setitem__(0, {"x": 1}),
+        lambda head, arrays: arrays["falls"].extend([1, 2, 3, 4]),
+        lambda head, arrays: head.__setitem__("distribution", "yes"),
+        lambda head, arrays: head.clear(),
+    ],
+    ids=[
+        "index",
+        "negative",
+        "column",
+        "offsets",
+        "short",
+        "key",
+        "columns",
+        "column-type",
+        "falls",
+        "flag",
+        "empty",
+    ],
+)
 def test_a_resigned_file_with_a_bad_structure_is_a_miss(folder, clean, edit):
     path, data = clean
     _replace_and_check(folder, path, _resigned(data, edit), data)
@@ -301,7 +329,7 @@ def test_a_resigned_file_with_a_bad_structure_is_a_miss(folder, clean, edit):
 
 def test_a_body_that_inflates_beyond_the_limit_is_a_miss(folder, clean, monkeypatch):
     # a small file that decompresses to more than MAX_BYTES is refused before it is all read
-    path, data = clean
+    path, _data = clean
     bomb = zlib.compress(b"\0" * (cache.MAX_BYTES + 1), 9)
     path.write_bytes(f"{cache.FORMAT} {cache._signed(KEY, bomb)}\n".encode() + bomb)
     assert cache.load(KEY, STANDARD) is None
@@ -374,8 +402,9 @@ def test_a_relative_cache_variable_is_taken_from_the_working_folder(tmp_path, mo
 
 
 def _dead_pid():
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     return int(done.stdout)
 
 
@@ -432,20 +461,30 @@ def test_two_processes_cold_starting_at_once_both_get_the_right_numbers(folder):
     assert printed() == clean_numbers()
 
 
-@pytest.mark.parametrize("env", [
-    {"HOME": ""},
-    {"HOME": "", "XDG_CACHE_HOME": "relative/cache"},
-    {"XDG_CACHE_HOME": "relative/cache"},
-    {"XDG_CACHE_HOME": ""},
-    {},
-], ids=["empty-home", "empty-home-relative-xdg", "relative-xdg", "empty-xdg", "no-home"])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"HOME": ""},
+        {"HOME": "", "XDG_CACHE_HOME": "relative/cache"},
+        {"XDG_CACHE_HOME": "relative/cache"},
+        {"XDG_CACHE_HOME": ""},
+        {},
+    ],
+    ids=["empty-home", "empty-home-relative-xdg", "relative-xdg", "empty-xdg", "no-home"],
+)
 def test_the_default_folder_is_never_relative_nor_in_the_root(tmp_path, env):
     # Issue 9 item 11: HOME="" made "~/.cache" expand to "/.cache"; a relative XDG_CACHE_HOME
     # must be ignored (XDG Base Directory spec), not used from the working folder.
     base = {k: v for k, v in os.environ.items() if k not in (cache.CACHE_ENV, "HOME", "XDG_CACHE_HOME")}
     code = "from analyzer.engine import cache; d = cache.cache_dir(); print('' if d is None else d)"
-    done = subprocess.run([sys.executable, "-c", code], env={**base, **env}, cwd=tmp_path,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**base, **env},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     text = done.stdout.strip()
     if text:  # no folder at all (the disk cache off) is also safe
         path = Path(text)
@@ -455,8 +494,9 @@ def test_the_default_folder_is_never_relative_nor_in_the_root(tmp_path, env):
     assert not (tmp_path / "relative").exists()
 
 
-VALUES = Reads.of(["winner", "player_total", "banker_total", "player_natural", "player_two_card_total",
-                   "player_cards"])
+VALUES = Reads.of(
+    ["winner", "player_total", "banker_total", "player_natural", "player_two_card_total", "player_cards"]
+)
 
 
 def _flip_winner(head, arrays):

@@ -57,8 +57,11 @@ def test_a_first_run_compiles_nothing(monkeypatch):
 @pytest.mark.slow
 def test_the_shipped_tables_are_fresh():
     files = shipped.shipped_files()
-    stale = [name for name, blob in files.items()
-             if not (SHIPPED / name).exists() or (SHIPPED / name).read_bytes() != blob]
+    stale = [
+        name
+        for name, blob in files.items()
+        if not (SHIPPED / name).exists() or (SHIPPED / name).read_bytes() != blob
+    ]
     assert not stale, f"stale shipped tables {stale}: run punto-banco tables --shipped analyzer/tables"
     extra = sorted(p.name for p in SHIPPED.iterdir() if p.name not in files)
     assert not extra, f"files in {SHIPPED} that no command writes: {extra}"

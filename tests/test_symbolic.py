@@ -170,7 +170,8 @@ def direct_count_polynomials(reads):
     counts = [[0] for _ in table.columns]
     for col, comp, tally in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
         counts[col] = _padd(counts[col], [tally * x for x in unread(comp, 0)])
-    for row, leaf, col, mult in zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True):
+    leaves = zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True)
+    for row, leaf, col, mult in leaves:
         for j in range(table.row_start[row], table.row_start[row + 1]):
             poly = _pmul(unread(table.row_comp[j], table.row_read[row]), weights[leaf])
             counts[col] = _padd(counts[col], [table.row_tally[j] * mult * x for x in poly])

@@ -30,12 +30,10 @@ class Rank(enum.Enum):
     QUEEN = "Q"
     KING = "K"
 
-    _index: int
-
     @property
     def index(self) -> int:
         """Position 0..12 in the order A, 2, ..., 9, T, J, Q, K."""
-        return self._index
+        return _RANK_INDEX[self]
 
     @property
     def point(self) -> int:
@@ -62,12 +60,10 @@ class Suit(enum.Enum):
     DIAMONDS = "d"
     CLUBS = "c"
 
-    _index: int
-
     @property
     def index(self) -> int:
         """Position 0..3 in the order s, h, d, c."""
-        return self._index
+        return _SUIT_INDEX[self]
 
     @property
     def colour(self) -> Colour:
@@ -95,9 +91,8 @@ class Colour(enum.Enum):
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
 COLOURS: tuple[Colour, ...] = tuple(Colour)
-for _i, _member in enumerate(RANKS + SUITS):  # indices as plain attributes: the hot paths read them
-    _member._index = _i if isinstance(_member, Rank) else SUITS.index(_member)  # type: ignore[union-attr]
-del _i, _member
+_RANK_INDEX: dict[Rank, int] = {r: i for i, r in enumerate(RANKS)}  # the hot paths read them often
+_SUIT_INDEX: dict[Suit, int] = {s: i for i, s in enumerate(SUITS)}
 _SYMBOLS = "\u2660\u2665\u2666\u2663"
 #: Point value of each rank, indexed like ``RANKS``.
 RANK_POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)

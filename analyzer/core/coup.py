@@ -182,7 +182,7 @@ class PendingLabel:
         return f"PendingLabel({self.slot}, {self.kind!r})"
 
 
-class LabelNeeded(BaseException):  # noqa: N818 - a signal to the engine, not an error
+class LabelNeeded(BaseException):
     """Internal: a bet read a label the engine has not fixed yet (see :class:`PendingLabel`).
 
     A ``BaseException``, so that a bet's own ``except Exception`` cannot swallow it: the engine
@@ -227,9 +227,9 @@ class DealtCard:
     def __init__(
         self,
         value: int,
-        rank: RankLabel | None = None,
-        suit: SuitLabel | None = None,
-        colour: ColourLabel | None = None,
+        rank: RankLabel | PendingLabel | None = None,
+        suit: SuitLabel | PendingLabel | None = None,
+        colour: ColourLabel | PendingLabel | None = None,
         card: object = None,
     ) -> None:
         self.value = value
@@ -256,7 +256,7 @@ class DealtCard:
                 f"a bet read the rank of a card of value {self.value}, but it declared it reads "
                 "point values only (ranks='none')"
             )
-        if type(rank) is PendingLabel:
+        if isinstance(rank, PendingLabel):
             raise LabelNeeded(rank)
         return rank
 
@@ -269,7 +269,7 @@ class DealtCard:
                 "a bet read the suit of a card, but the card's suit is not known to it: declare "
                 "suits='suit' or 'suit-equality' (or give the cards with their suits)"
             )
-        if type(suit) is PendingLabel:
+        if isinstance(suit, PendingLabel):
             raise LabelNeeded(suit)
         return suit
 
@@ -282,7 +282,7 @@ class DealtCard:
                 "a bet read the colour of a card, but the card's colour is not known to it: declare "
                 "suits='colour' or 'colour-equality'"
             )
-        if type(colour) is PendingLabel:
+        if isinstance(colour, PendingLabel):
             raise LabelNeeded(colour)
         return colour
 
@@ -339,7 +339,7 @@ class DealtCard:
     def __str__(self) -> str:
         if isinstance(self._rank, Rank):
             text = self._rank.label
-        elif type(self._rank) is PendingLabel:
+        elif isinstance(self._rank, PendingLabel):
             text = str(self.value)
         elif self._rank is not None:
             text = f"T{self._rank.index}"  # a 10-valued rank class
@@ -347,7 +347,7 @@ class DealtCard:
             text = str(self.value)
         if isinstance(self._suit, Suit):
             return text + self._suit.value
-        if type(self._suit) is PendingLabel or type(self._colour) is PendingLabel:
+        if isinstance(self._suit, PendingLabel) or isinstance(self._colour, PendingLabel):
             return text + "?"
         if self._suit is not None:
             return text + f"~{self._suit.index}"

@@ -79,7 +79,9 @@ class CardGroup:
 
     __slots__ = ("_cards", "flag")
 
-    def __init__(self, cards: Iterable[DealtCard], flag: tuple[str, str, int] | PendingLabel | None = None) -> None:
+    def __init__(
+        self, cards: Iterable[DealtCard], flag: tuple[str, str, int] | PendingLabel | None = None
+    ) -> None:
         """``flag``: for a set read "one suit / one colour", whether it is (see
         :data:`analyzer.core.coup.Flag`); the suit features then answer from it."""
         self._cards = tuple(sorted(cards, key=_KEY))
@@ -87,7 +89,7 @@ class CardGroup:
 
     def _flag(self) -> tuple[str, str, int]:
         flag = self.flag
-        if type(flag) is PendingLabel:
+        if isinstance(flag, PendingLabel):
             raise LabelNeeded(flag)
         assert flag is not None
         return flag

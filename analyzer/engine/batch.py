@@ -22,6 +22,7 @@ pricing each shoe alone.
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -262,10 +263,14 @@ class _LabelPart:
         self.leaf_mult = np.asarray(table.leaf_mult, dtype=np.int64)
         cols = np.asarray(table.leaf_col, dtype=np.intp)
         self.starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]]) if len(cols) else cols
-        self.events = offset + np.asarray(settled.index, dtype=np.intp)[cols[self.starts]] if len(cols) else cols
+        self.events = (
+            offset + np.asarray(settled.index, dtype=np.intp)[cols[self.starts]] if len(cols) else cols
+        )
         self.width = self.rows.shape[1] + len(table.program.cards) + len(self.leaf_row)
 
-    def add(self, out: Any, weights: Any, exact_float: bool, falls: Any, pools: Any, sizes: list[int]) -> None:
+    def add(
+        self, out: Any, weights: Any, exact_float: bool, falls: Any, pools: Any, sizes: list[int]
+    ) -> None:
         """Add the label part's event counts of a chunk of shoes to ``out`` (shoes x events)."""
         if not len(self.leaf_row):
             return
@@ -279,7 +284,8 @@ class _LabelPart:
         per = np.where(d > 0, s // np.maximum(d, 1), 0)
         n = self.plan.weights_many(pools, sizes)
         contrib = per[:, self.leaf_row] * self.leaf_mult * n[self.leaf_comp, :].T
-        np.add.at(out, (slice(None), self.events), np.add.reduceat(contrib, self.starts, axis=1))
+        sums = np.add.reduceat(contrib, self.starts, axis=1)
+        np.add.at(out, (slice(None), self.events), sums)  # type: ignore[arg-type]  # columns may share an event
 
 
 class _Plan:
@@ -303,7 +309,7 @@ class _Plan:
                 per_bet[i] = (table, settlement(bet, table))
         widths = [len(st.keys) for _, st in per_bet]
         bounds = np.cumsum([0, *widths])
-        self.slices = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        self.slices = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
         events = int(bounds[-1])
         self.value = np.zeros((len(COMPOSITIONS), events), dtype=np.float64)
         self.labels: list[_LabelPart] = []
@@ -313,8 +319,11 @@ class _Plan:
             cols = np.asarray(table.value_col, dtype=np.intp)
             if len(cols):
                 where = lo + np.asarray(settled.index, dtype=np.intp)[cols]
-                np.add.at(self.value, (np.asarray(table.value_comp, dtype=np.intp), where),
-                          np.asarray(table.value_tally, dtype=np.float64))
+                np.add.at(
+                    self.value,
+                    (np.asarray(table.value_comp, dtype=np.intp), where),
+                    np.asarray(table.value_tally, dtype=np.float64),
+                )
             if table.row_read:
                 self.labels.append(_LabelPart(table, settled, lo))
             ints, scale = _scaled_pays(settled.keys)

@@ -1,22 +1,23 @@
 """The disk cache of compiled tables: compact, verified, never trusted.
 
 A cache file holds one :class:`~analyzer.engine.table.Table`: a header line with a SHA-256
-digest over the table's key (analyser version, rules fingerprint, what it prices) and the body;
-the body is zlib-compressed: a small JSON header (the columns, the arrays' places) followed by
-little-endian int64 arrays, read without numpy (``array``) so that a command that prices one
-shoe never imports it.  Loading checks, in order: the folder and the file belong to this user and no one
-else can write them (as ssh does with its keys); the size (:data:`MAX_BYTES`); the digest, before anything is
-decompressed or parsed; the decompressed size (at most :data:`MAX_BYTES` again); the header's structure and every index and offset; each record of a
-distribution agrees with itself and the rules; then the table's meaning: evaluated on a
-six-deck shoe its counts are non-negative and sum to 312!/306! (six copies of every card let
-every composition of at most six cards be dealt, so every tally weighs on the sum).  Any
-failure is a miss: the table is compiled again and the file replaced atomically (a temporary
-file renamed into place).  Temporary files a killed writer left behind are removed.
+digest over the table's key (analyser version, rules fingerprint, what it prices) and the
+body; the body is zlib-compressed: a small JSON header (the columns, the arrays' places)
+followed by little-endian int64 arrays, read without numpy (``array``) so that a command that
+prices one shoe never imports it. Loading checks, in order: the folder and the file belong to
+this user and no one else can write them (as ssh does with its keys); the size
+(:data:`MAX_BYTES`); the digest, before anything is decompressed or parsed; the decompressed
+size (at most :data:`MAX_BYTES` again); the header's structure and every index and offset;
+each record of a distribution agrees with itself and the rules; then the table's meaning:
+evaluated on a six-deck shoe its counts are non-negative and sum to 312!/306! (six copies of
+every card let every composition of at most six cards be dealt, so every tally weighs on the
+sum). Any failure is a miss: the table is compiled again and the file replaced atomically (a
+temporary file renamed into place). Temporary files a killed writer left behind are removed.
 
 The folder is ``$PUNTO_BANCO_CACHE_DIR`` (``""`` or ``off`` disables the disk cache), else the
 platform's user cache folder (platformdirs, which follows the XDG rules: a relative
-``XDG_CACHE_HOME`` is ignored).  A refused folder means tables are compiled in memory; that is
-said once per process (a :class:`CacheWarning`).  The folder holds at most
+``XDG_CACHE_HOME`` is ignored). A refused folder means tables are compiled in memory; that is
+said once per process (a :class:`CacheWarning`). The folder holds at most
 :data:`MAX_FOLDER_BYTES` (``PUNTO_BANCO_CACHE_MAX_BYTES``): beyond it the files used least
 recently are removed.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -203,7 +205,16 @@ def _read(path: Path, key: str, tableau: Tableau) -> Any:
         return None  # damaged, truncated, or another version's file
     try:
         table = decode(_inflate(body), key, tableau)
-    except (ValueError, TypeError, KeyError, IndexError, RecursionError, AssertionError, OverflowError, zlib.error):
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        RecursionError,
+        AssertionError,
+        OverflowError,
+        zlib.error,
+    ):
         return None
     return table if sound(table) else None
 
@@ -368,7 +379,9 @@ def _column_from_json(data: object, records: bool, tableau: Tableau) -> Any:
         if data < 0:
             raise ValueError("bad line")
         return data
-    if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], str)):
+    if not (
+        isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], str)
+    ):
         raise ValueError("bad event")
     return (data[0], Fraction(data[1]))
 
@@ -413,7 +426,8 @@ def decode(body: bytes, key: str, tableau: Tableau) -> Any:
 
     def offsets(name: str, end: int, count: int) -> tuple[int, ...]:
         out = ints(name, 0, end + 1)
-        if len(out) != count + 1 or out[0] != 0 or out[-1] != end or any(b < a for a, b in zip(out, out[1:])):
+        ordered = all(a <= b for a, b in itertools.pairwise(out))
+        if len(out) != count + 1 or out[0] != 0 or out[-1] != end or not ordered:
             raise ValueError(f"bad {name}")
         return out
 
@@ -471,13 +485,30 @@ def decode(body: bytes, key: str, tableau: Tableau) -> Any:
         raise ValueError("bad value part")
     if not (len(leaf_row) == len(leaf_comp) == len(leaf_col) == len(leaf_mult)):
         raise ValueError("bad leaves")
-    if any(b < a for a, b in zip(value_col, value_col[1:])) or any(b < a for a, b in zip(leaf_col, leaf_col[1:])):
+    if any(b < a for a, b in itertools.pairwise(value_col)) or any(
+        b < a for a, b in itertools.pairwise(leaf_col)
+    ):
         raise ValueError("unsorted columns")
     if any(row_start[r] == row_start[r + 1] for r in range(len(row_read))):
         raise ValueError("a row without compositions")
     return Table(
-        key, columns, first_four, records, symmetric, value_col, value_comp, value_tally, row_read, row_start,
-        row_comp, row_tally, leaf_row, leaf_comp, leaf_col, leaf_mult, program,
+        key,
+        columns,
+        first_four,
+        records,
+        symmetric,
+        value_col,
+        value_comp,
+        value_tally,
+        row_read,
+        row_start,
+        row_comp,
+        row_tally,
+        leaf_row,
+        leaf_comp,
+        leaf_col,
+        leaf_mult,
+        program,
     )
 
 
@@ -515,6 +546,6 @@ def sound(table: Any) -> bool:
 
     # with numpy already imported (most commands), its evaluation is the quicker check
     memo = _Shoe(Shoe.from_suited_counts([6] * 52), vector="numpy" in sys.modules)
-    counts = (_vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo))
+    counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
     values = counts if isinstance(counts, list) else counts.tolist()
     return all(c >= 0 for c in values) and sum(values) == falling(312, 6)

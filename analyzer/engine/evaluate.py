@@ -222,4 +222,4 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
     return out
 
 
-__all__ = ["SHOES", "SuitsUnknownError", "column_counts", "record_counts", "denominator", "one_shot"]
+__all__ = ["SHOES", "SuitsUnknownError", "column_counts", "denominator", "one_shot", "record_counts"]

@@ -38,21 +38,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Suit
 from analyzer.core.coup import (
+    ColourClass,
     Coup,
     DealtCard,
     LabelNeeded,
     PendingLabel,
     RankClass,
     SuitClass,
-    ColourClass,
 )
 from analyzer.core.hands import CardGroup
 from analyzer.core.reads import PositionSet, RankDetail, Reads, SuitDetail
 from analyzer.engine.refine import Demand, Part, SignedDemands, demand_of, inclusion_exclusion
-from analyzer.errors import BetError
+from analyzer.errors import CompileBudgetError
 
 #: A row's labels: per slot its rank label and suit label, per block its one-suit flag
 #: (``PENDING`` when not fixed; a named label's index or a class number; ``MIXED`` for a flag).
@@ -72,10 +73,6 @@ _SUIT_CLASSES = tuple(SuitClass(i) for i in range(4))
 _COLOUR_CLASSES = tuple(ColourClass(i) for i in range(2))
 
 
-class BudgetExceeded(BetError):
-    """A bet's table would cost more than the compile budget allows (see :class:`Budget`)."""
-
-
 @dataclass
 class Budget:
     """How many records a compile may settle (each is a call of the bet's conditions) before
@@ -90,7 +87,7 @@ class Budget:
     def tick(self) -> None:
         self.used += 1
         if self.used > self.limit:
-            raise BudgetExceeded(
+            raise CompileBudgetError(
                 f"{self.what}: its table needs more than {self.limit:,} settled records (the compile "
                 "budget; raise it with PUNTO_BANCO_MAX_RECORDS, or read fewer card details)"
             )
@@ -159,7 +156,7 @@ class Explorer:
         """The leaves of ``row``: (labels fixed, event), partitioning its card sequences.
 
         Raises:
-            BudgetExceeded: more records than the budget allows; whatever the bet raises.
+            CompileBudgetError: more records than the budget allows; whatever the bet raises.
         """
         n = len(row.slots)
         root: State = ((PENDING,) * n, (PENDING,) * n, (PENDING,) * len(row.signature))
@@ -224,8 +221,8 @@ class Explorer:
     def record(self, row: Row, state: State) -> Coup:
         """The record of ``row`` with the labels of ``state`` (pending ones raise when read)."""
         ranks, suits, flags = state
-        parts = []
-        groups = []
+        parts: list[Any] = []
+        groups: list[CardGroup] = []
         start = 0
         for b, values in enumerate(row.signature):
             stop = start + len(values)
@@ -326,21 +323,29 @@ class Explorer:
         cards = [c for g in groups for c in g]
         ranks = [PENDING] * len(cards)
         suits = [PENDING] * len(cards)
-        rank_classes: dict[object, int] = {}
-        suit_classes: dict[object, int] = {}
+        rank_classes: dict[int, int] = {}
+        suit_classes: dict[Any, int] = {}
         for i, card in enumerate(cards):
             v = card.value
             if self.rank_read(v):
                 rank = card.rank.index
-                ranks[i] = rank if self.ranks is RankDetail.NAMED else rank_classes.setdefault(rank, len(rank_classes))
+                ranks[i] = (
+                    rank
+                    if self.ranks is RankDetail.NAMED
+                    else rank_classes.setdefault(rank, len(rank_classes))
+                )
             if self.suit_read(v):
                 detail = self.suit_detail
                 if detail is SuitDetail.SAME_CARD:
-                    group = (v, card.rank)
-                    suits[i] = suit_classes.setdefault((group, card.suit), sum(1 for g, _ in suit_classes if g == group))
+                    same = (v, card.rank)
+                    suits[i] = suit_classes.setdefault(
+                        (same, card.suit), sum(1 for key in suit_classes if key[0] == same)
+                    )
                 elif self.colour:
                     colour = card.suit.colour.index
-                    suits[i] = colour if self.named_suits else suit_classes.setdefault(colour, len(suit_classes))
+                    suits[i] = (
+                        colour if self.named_suits else suit_classes.setdefault(colour, len(suit_classes))
+                    )
                 else:
                     suit = card.suit.index
                     suits[i] = suit if self.named_suits else suit_classes.setdefault(suit, len(suit_classes))
@@ -429,4 +434,4 @@ def _dealt_order(card: DealtCard) -> tuple[int, int, int]:
     return (card.value, card.rank.index, suit.index if isinstance(suit, Suit) else -1)
 
 
-__all__ = ["MIXED", "PENDING", "Budget", "BudgetExceeded", "Demand", "Explorer", "Row", "State"]
+__all__ = ["MIXED", "PENDING", "Budget", "CompileBudgetError", "Demand", "Explorer", "Row", "State"]

@@ -41,15 +41,16 @@ base_int| * N!/(N-6)!`` (:class:`BetVector`: the value compositions count every 
 sequence once; a leaf of a table's label part counts its sequences for its event and takes them
 back from its row's "rest" event, a pay difference of at most twice the largest offset); the
 conversion of the base and the final roundings add at most gamma_D * max |pay|.
-:attr:`EVKernel.bound` is gamma_D * P per column, about 1e-13 x P for the catalogue's tables.  A decision (EV above a
+:attr:`EVKernel.bound` is gamma_D * P per column, about 1e-13 x P for the catalogue's tables.
+A decision (EV above a
 threshold) may be taken on the float only when the float is farther than the bound from the
 threshold; otherwise the caller decides with the exact integers (:func:`exact_ev`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from collections import OrderedDict, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -144,16 +145,16 @@ class KernelView:
             fids = tuple(value_factor(v, 0, m) for v, m in enumerate(counts_of(coded)) if m)
             entries[(composition(("v", comp), k, [(fids, 1, 0)]), col)] += t
         ts, fs, tf = base.term_start, base.factor_start, base.term_factors
-        for r, i, col, mult in zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True):
+        leaves = zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True)
+        for r, i, col, mult in leaves:
             read = counts_of(table.row_read[r])
             for j in range(table.row_start[r], table.row_start[r + 1]):
                 comp = table.row_comp[j]
                 key = ("l", i, comp)
                 if key not in comps:
                     k, coded = COMPOSITIONS[comp]
-                    unread = tuple(
-                        value_factor(v, m, n - m) for v, (n, m) in enumerate(zip(counts_of(coded), read, strict=True)) if n > m
-                    )
+                    drawn = zip(counts_of(coded), read, strict=True)
+                    unread = tuple(value_factor(v, m, n - m) for v, (n, m) in enumerate(drawn) if n > m)
                     made = [
                         (tuple(tf[fs[t] : fs[t + 1]]) + unread, base.term_mult[t], base.term_orbit[t])
                         for t in range(ts[i], ts[i + 1])
@@ -605,7 +606,8 @@ def _pool_matrix() -> FloatArray:
     return _MATRIX[0]
 
 
-_KERNELS: OrderedDict[tuple[int, tuple[int, ...]], tuple[KernelView, tuple[Bet, ...], EVKernel]] = OrderedDict()
+_KERNELS: OrderedDict[tuple[int, tuple[int, ...]], tuple[KernelView, tuple[Bet, ...], EVKernel]]
+_KERNELS = OrderedDict()
 
 
 def kernels_for(bets: Sequence[Bet], tableau: Tableau = STANDARD) -> list[tuple[EVKernel, list[int]]]:

@@ -24,13 +24,11 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.bets.model import Bet
-from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
+from analyzer.core.coup import NATURAL_CLASSES, UNKNOWN, Coup, Winner
 from analyzer.core.exact import sqrt_decimal
-from analyzer.core.reads import Reads
+from analyzer.core.reads import BASE_FIELDS, Reads
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.core.reads import BASE_FIELDS
-from analyzer.core.coup import UNKNOWN
 from analyzer.engine.algebra import SuitsUnknownError
 from analyzer.engine.evaluate import column_counts
 from analyzer.engine.table import Table, bet_table, compile_table, impossible_line
@@ -446,7 +444,8 @@ def _narrowed_records(table: Table, reads: Reads) -> list[Coup]:
         projected = tuple(v if k else UNKNOWN for v, k in zip(fields, keep, strict=True))
         if winner and projected[0] is UNKNOWN:
             pt, bt = fields[1], fields[2]
-            projected = (Winner.PLAYER if pt > bt else Winner.BANKER if bt > pt else Winner.TIE, *projected[1:])
+            won = Winner.PLAYER if pt > bt else Winner.BANKER if bt > pt else Winner.TIE
+            projected = (won, *projected[1:])
         for name in reads.fields:  # a field the record does not carry cannot be read
             if fields[BASE_FIELDS.index(name)] is UNKNOWN:
                 raise BetError(f"internal: the table does not carry {name!r}, which the bet reads")
@@ -491,7 +490,9 @@ class Pricer:
     True
     """
 
-    def __init__(self, shoe: Shoe, tableau: Tableau = STANDARD, values: Reads | None = ANALYSIS_READS) -> None:
+    def __init__(
+        self, shoe: Shoe, tableau: Tableau = STANDARD, values: Reads | None = ANALYSIS_READS
+    ) -> None:
         """``values``: read value-level bets at least this finely (see :func:`table_reads`); by
         default the analysis table's reads, which every catalogue bet on values fits: they all
         share one table (which ships with the package), and one evaluation per shoe."""

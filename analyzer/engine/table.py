@@ -57,10 +57,10 @@ MEMORY_TABLES = 256
 class Table:
     """A compiled table (see the module docstring).
 
-    ``distribution``: True for a distribution (columns are records, :attr:`records`).  ``symmetric``: its weights
-    hold on shoes whose suits are alike (every suit of a rank has as many cards) only, where
-    the labellings that differ by a renaming of the suits weigh the same and share one weight;
-    the exact table holds on every shoe.
+    ``distribution``: True for a distribution (columns are records, :attr:`records`).
+    ``symmetric``: its weights hold on shoes whose suits are alike (every suit of a rank has as
+    many cards) only, where the labellings that differ by a renaming of the suits weigh the
+    same and share one weight; the exact table holds on every shoe.
     ``columns``: for a bet, its settle keys (pay-line index, ``len(lines)`` for ``otherwise``;
     or ``(event, pays)`` for a payout function); for a distribution, its records.  Value part:
     ``value_col``/``value_comp``/``value_tally`` (sorted by column; compositions index
@@ -204,7 +204,12 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
 def names_suits(reads: Reads) -> bool:
     """True when ``reads`` names suits or colours: only then do a symmetric table (for shoes
     whose suits are alike) and an exact one differ."""
-    return reads.suits in (SuitDetail.SUIT, SuitDetail.COLOUR, SuitDetail.ONE_SUIT_NAMED, SuitDetail.ONE_COLOUR_NAMED)
+    return reads.suits in (
+        SuitDetail.SUIT,
+        SuitDetail.COLOUR,
+        SuitDetail.ONE_SUIT_NAMED,
+        SuitDetail.ONE_COLOUR_NAMED,
+    )
 
 
 def max_records() -> int:
@@ -265,10 +270,7 @@ def build_records(tableau: Tableau, reads: Reads, first_four: bool = False, symm
 def build_bet(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: bool = False) -> Table:
     """Compile the table of ``bet`` (no caching; see :func:`bet_table`)."""
     settle: Callable[[Coup], object]
-    if bet.payout_function is None:
-        settle = bet.line_of
-    else:
-        settle = bet.settle
+    settle = bet.line_of if bet.payout_function is None else bet.settle
     key = bet_key(tableau, bet, first_four, symmetric) or f"bet|rules={tableau.fingerprint}|python:{bet.name}"
     table = _compile(tableau, bet.reads, first_four, symmetric, settle, key, bet)
     if bet.payout_function is None and bet.origin.startswith("file:"):
@@ -404,7 +406,7 @@ __all__ = [
     "build_bet",
     "build_records",
     "clear_memory",
+    "compile_table",
     "max_records",
     "records_key",
-    "compile_table",
 ]

@@ -775,7 +775,10 @@ def bet_forms(bet: Bet, tableau: Tableau = STANDARD) -> BetForms:
         raise SymbolicTypeError(f"bad bet {show(bet)}: give a Bet (e.g. find_bet('tie'))")
     if not isinstance(tableau, Tableau):
         raise SymbolicTypeError(f"bad rules {show(tableau)}: give a Tableau")
-    table = bet_table_for(bet, Shoe.standard(1), tableau) if bet.reads.sets else table_for(bet.reads, 52, tableau)
+    if bet.reads.sets:
+        table = bet_table_for(bet, Shoe.standard(1), tableau)
+    else:
+        table = table_for(bet.reads, 52, tableau)
     sd = _symbolic_table(table, bet.reads)
     settled = settlement(bet, table)
     polys: list[Poly] = [()] * len(settled.keys)
