@@ -237,8 +237,8 @@ def _resigned(data, edit):
 def _leaf_edit(index, delta=1):
     def edit(head, arrays):
         arrays["leaf_mult"][index] += delta
-        if arrays["leaf_mult"][index] == 0:
-            arrays["leaf_mult"][index] += delta
+        if arrays["leaf_mult"][index] == 0:  # 0 is a bad structure, not a wrong count
+            arrays["leaf_mult"][index] += 2 * delta
 
     return edit
 

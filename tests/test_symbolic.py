@@ -175,6 +175,8 @@ def direct_count_polynomials(reads):
         for j in range(table.row_start[row], table.row_start[row + 1]):
             poly = _pmul(unread(table.row_comp[j], table.row_read[row]), weights[leaf])
             counts[col] = _padd(counts[col], [table.row_tally[j] * mult * x for x in poly])
+            rest = table.row_rest[row]  # the leaf is taken back from its row's rest
+            counts[rest] = _padd(counts[rest], [-table.row_tally[j] * mult * x for x in poly])
     return dict(zip(table.records, (_trim(c) for c in counts), strict=True))
 
 

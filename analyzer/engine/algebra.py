@@ -602,6 +602,7 @@ class VectorPlan:
         self.term_cols = [np.ascontiguousarray(terms_arr[:, j]) for j in range(fwidth)]
         self.term_mult = counts
         self.term_pad = np.where(term_cards == 0, 3, term_cards - 4)  # rows of the padding table
+        self.unpadded = bool(np.all(term_cards == 0))
         self.one_term_each = len(rows) == len(cards)
         self.scaled = bool(np.any(counts != 1)) if len(counts) else False
 
@@ -630,14 +631,17 @@ class VectorPlan:
         if len(self.fac_start):
             mult = self.fac_mult[:, None] if many else self.fac_mult
             fac[:-1] = np.add.reduceat(sub[self.fac_sub], self.fac_start, axis=0) * mult
-        pads = [padding(n) for n in sizes]
-        pad = np.asarray([[p[k] for p in pads] for k in (4, 5, 6, 0)], dtype=np.int64)
-        if not many:
-            pad = pad[:, 0]
         term_mult: Any = self.term_mult
-        term = pad[self.term_pad]
+        term: Any = None
+        if not self.unpadded:  # compositions of read cards alone need no padding
+            pads = [padding(n) for n in sizes]
+            pad = np.asarray([[p[k] for p in pads] for k in (4, 5, 6, 0)], dtype=np.int64)
+            term = pad[self.term_pad] if many else pad[:, 0][self.term_pad]
         for c in self.term_cols:
-            term = term * fac[c]
+            term = fac[c] if term is None else term * fac[c]
+        if term is None:
+            shape = (len(self.term_pad), *pool_sizes.shape[1:])
+            term = np.ones(shape, dtype=np.int64)
         if self.scaled:
             term = term * (term_mult[:, None] if many else term_mult)
         if self.one_term_each or not len(self.comp_start):

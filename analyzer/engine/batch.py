@@ -22,7 +22,6 @@ pricing each shoe alone.
 
 from __future__ import annotations
 
-import itertools
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -246,51 +245,91 @@ def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
 
 
 class _LabelPart:
-    """A card-level table's label part as arrays (see the module docstring)."""
+    """A card-level bet's label part as arrays, reduced to what its EV needs: the leaves whose
+    pay differs from their row's rest (the others add and take back the same pay)."""
 
-    def __init__(self, table: Table, settled: Settlement, offset: int) -> None:
-        ncomp = len(COMPOSITIONS)
-        self.rows = np.zeros((ncomp, len(table.row_read)), dtype=np.float64)
-        for r in range(len(table.row_read)):
-            for j in range(table.row_start[r], table.row_start[r + 1]):
-                self.rows[table.row_comp[j], r] += table.row_tally[j]
-        self.rows_int = self.rows.astype(np.int64)
-        self.row_mult = np.asarray([counts_of(c) for c in table.row_read], dtype=np.int64).reshape(-1, 10)
-        self.plan = VectorPlan(table.program, False, False)
-        self.needs_suits = table.needs_suits
-        self.leaf_row = np.asarray(table.leaf_row, dtype=np.intp)
-        self.leaf_comp = np.asarray(table.leaf_comp, dtype=np.intp)
-        self.leaf_mult = np.asarray(table.leaf_mult, dtype=np.int64)
-        cols = np.asarray(table.leaf_col, dtype=np.intp)
-        self.starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]]) if len(cols) else cols
-        self.events = (
-            offset + np.asarray(settled.index, dtype=np.intp)[cols[self.starts]] if len(cols) else cols
-        )
-        self.width = self.rows.shape[1] + len(table.program.cards) + len(self.leaf_row)
-
-    def add(
-        self, out: Any, weights: Any, exact_float: bool, falls: Any, pools: Any, sizes: list[int]
-    ) -> None:
-        """Add the label part's event counts of a chunk of shoes to ``out`` (shoes x events)."""
-        if not len(self.leaf_row):
+    def __init__(self, table: Table, classes: Any, offset: int) -> None:
+        cls = np.asarray(classes, dtype=np.intp)  # pay class of each column
+        leaf_row = np.asarray(table.leaf_row, dtype=np.intp)
+        plus = cls[np.asarray(table.leaf_col, dtype=np.intp)] if len(leaf_row) else leaf_row
+        minus = cls[np.asarray(table.row_rest, dtype=np.intp)][leaf_row] if len(leaf_row) else leaf_row
+        keep = plus != minus
+        self.empty = not bool(keep.any())
+        if self.empty:
             return
-        if exact_float:
-            s = (weights.astype(np.float64) @ self.rows).astype(np.int64)
+        used = np.unique(leaf_row[keep])  # the rows these leaves need, renumbered
+        leaf_row, plus, minus = np.searchsorted(used, leaf_row[keep]), plus[keep], minus[keep]
+        self.leaf_row, self.leaf_comp = leaf_row, np.asarray(table.leaf_comp, dtype=np.intp)[keep]
+        self.leaf_mult = np.asarray(table.leaf_mult, dtype=np.int64)[keep]
+        self.plus = _Segments(plus, offset)
+        self.minus = _Segments(minus, offset)
+        starts = np.asarray(table.row_start, dtype=np.intp)
+        one = starts[used + 1] - starts[used] == 1
+        # a row read whole (every dealt card, or the first four): its one composition is its
+        # read values, so S / D(R) is its tally times the padding, no division needed
+        whole = np.asarray(
+            [
+                bool(o) and COMPOSITIONS[table.row_comp[starts[r]]][1] == table.row_read[r]
+                for r, o in zip(used, one, strict=True)
+            ],
+            dtype=bool,
+        )
+        self.whole = bool(whole.all())
+        if self.whole:
+            first = starts[used]
+            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[first]
+            self.row_cards = np.asarray([COMPOSITIONS[table.row_comp[j]][0] for j in first], dtype=np.intp)
         else:
-            s = weights @ self.rows_int
-        d = np.ones_like(s)
-        for v in range(10):
-            d *= falls[:, v, :][:, self.row_mult[:, v]]
-        per = np.where(d > 0, s // np.maximum(d, 1), 0)
-        n = self.plan.weights_many(pools, sizes)
-        contrib = per[:, self.leaf_row] * self.leaf_mult * n[self.leaf_comp, :].T
-        sums = np.add.reduceat(contrib, self.starts, axis=1)
-        np.add.at(out, (slice(None), self.events), sums)  # type: ignore[arg-type]  # columns may share an event
+            lengths = starts[used + 1] - starts[used]
+            take = np.concatenate([np.arange(starts[r], starts[r + 1]) for r in used])
+            self.row_comp = np.asarray(table.row_comp, dtype=np.intp)[take]
+            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[take]
+            self.row_starts = np.r_[0, np.cumsum(lengths)[:-1]]
+            self.row_mult = np.asarray([counts_of(table.row_read[r]) for r in used], dtype=np.int64).reshape(
+                -1, 10
+            )
+        self.plan = VectorPlan(table.program, False, False)
+        self.width = len(used) * (1 if self.whole else 12) + len(table.program.cards) * 2 + 3 * len(leaf_row)
+
+    def add(self, out: Any, weights: Any, falls: Any, pads: Any, pools: Any, sizes: list[int]) -> None:
+        """Add the label part's counts per pay class of a chunk of shoes to ``out``."""
+        if self.whole:
+            per = (pads[:, self.row_cards] * self.row_tally).T  # (rows, shoes)
+        else:
+            s = np.add.reduceat(weights[:, self.row_comp] * self.row_tally, self.row_starts, axis=1)
+            d = np.ones_like(s)
+            for v in range(10):
+                d *= falls[:, v, :][:, self.row_mult[:, v]]
+            per = np.where(d > 0, s // np.maximum(d, 1), 0).T
+        n = self.plan.weights_many(pools, sizes)  # (compositions, shoes)
+        contrib = per[self.leaf_row] * n[self.leaf_comp] * self.leaf_mult[:, None]  # (leaves, shoes)
+        self.plus.add(out, contrib)
+        self.minus.add(out, contrib, -1)
+
+
+class _Segments:
+    """Sums of the columns of (shoes x leaves) arrays by each leaf's pay class (exact int64)."""
+
+    def __init__(self, classes: Any, offset: int) -> None:
+        self.order = np.argsort(classes, kind="stable")
+        ranked = classes[self.order]
+        self.starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+        self.cols = offset + ranked[self.starts]
+
+    def add(self, out: Any, contrib: Any, sign: int = 1) -> None:
+        """Add (``sign`` 1) or take back the sums of ``contrib`` (leaves, shoes) into ``out``
+        (shoes, classes)."""
+        sums = np.add.reduceat(contrib[self.order], self.starts, axis=0).T
+        if sign > 0:
+            out[:, self.cols] += sums
+        else:
+            out[:, self.cols] -= sums
 
 
 class _Plan:
-    """What a batch of ``bets`` needs, built once: the value tallies of every bet side by side
-    (value compositions x events), each card-level bet's label part, the bets' integer pays."""
+    """What a batch of ``bets`` needs, built once: per bet its events grouped by pay (its EV
+    needs no finer count), the value tallies of every bet side by side (value compositions x
+    pay classes), each card-level bet's label part, the pays."""
 
     def __init__(self, bets: Sequence[Bet], tableau: Tableau, suited: bool) -> None:
         per_bet: list[tuple[Table, Settlement]] = [None] * len(bets)  # type: ignore[list-item]
@@ -307,43 +346,51 @@ class _Plan:
                         "bets that read suits need the suits of the cards: give (n, 52) rank-and-suit counts"
                     )
                 per_bet[i] = (table, settlement(bet, table))
-        widths = [len(st.keys) for _, st in per_bet]
-        bounds = np.cumsum([0, *widths])
-        self.slices = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
-        events = int(bounds[-1])
-        self.value = np.zeros((len(COMPOSITIONS), events), dtype=np.float64)
-        self.labels: list[_LabelPart] = []
+        self.slices: list[tuple[int, int]] = []
         self.pays: list[Any] = []
-        scales = []
-        for (table, settled), (lo, _) in zip(per_bet, self.slices, strict=True):
+        scales: list[int] = []
+        groups: list[tuple[Table, Any, int]] = []
+        at = 0
+        for table, settled in per_bet:
+            ints, scale = _scaled_pays(settled.keys)
+            distinct = sorted(set(ints))
+            of_key = [distinct.index(x) for x in ints]
+            classes = [of_key[k] for k in settled.index]  # per column
+            groups.append((table, classes, at))
+            self.slices.append((at, at + len(distinct)))
+            self.pays.append(np.asarray(distinct, dtype=object))
+            scales.append(scale)
+            at += len(distinct)
+        self.value = np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
+        self.labels: list[_LabelPart] = []
+        for table, classes, offset in groups:
             cols = np.asarray(table.value_col, dtype=np.intp)
             if len(cols):
-                where = lo + np.asarray(settled.index, dtype=np.intp)[cols]
+                where = offset + np.asarray(classes, dtype=np.intp)[cols]
                 np.add.at(
                     self.value,
                     (np.asarray(table.value_comp, dtype=np.intp), where),
                     np.asarray(table.value_tally, dtype=np.float64),
                 )
             if table.row_read:
-                self.labels.append(_LabelPart(table, settled, lo))
-            ints, scale = _scaled_pays(settled.keys)
-            self.pays.append(np.asarray(ints, dtype=object))
-            scales.append(scale)
+                part = _LabelPart(table, classes, offset)
+                if not part.empty:
+                    self.labels.append(part)
         self.value_int = self.value.astype(np.int64)
         self.scales = tuple(scales)
-        per_shoe = 8 * 3 * (len(COMPOSITIONS) + events + sum(p.width for p in self.labels))
+        per_shoe = 8 * 3 * (len(COMPOSITIONS) + at + sum(p.width for p in self.labels))
         self.chunk = max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
 
     def counts(self, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
-        """(shoes, events) int64 event counts of the shoes ``rows``."""
+        """(shoes, pay classes) int64 counts of the shoes ``rows``."""
         ranks = np.asarray(cnt[rows], dtype=np.int64)
         values = np.zeros((len(rows), 10), dtype=np.int64)
         for rank, v in enumerate(RANK_POINTS):
             values[:, v] += ranks[:, rank]
         falls = falling_tables_array(values)
-        weights = weights_array(falls, paddings_array(sizes))
-        exact_float = denominator(max(sizes)) < 2**53
-        if exact_float:
+        pads = paddings_array(sizes)
+        weights = weights_array(falls, pads)
+        if denominator(max(sizes)) < 2**53:
             out = (weights.astype(np.float64) @ self.value).astype(np.int64)
         else:
             out = weights @ self.value_int
@@ -351,7 +398,7 @@ class _Plan:
             cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
             pools = pool_sizes_many(ranks, cards)
             for part in self.labels:
-                part.add(out, weights, exact_float, falls, pools, sizes)
+                part.add(out, weights, falls, pads, pools, sizes)
         return out
 
 

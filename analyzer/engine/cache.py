@@ -68,6 +68,7 @@ _ARRAYS = (
     "value_comp",
     "value_tally",
     "row_read",
+    "row_rest",
     "row_start",
     "row_comp",
     "row_tally",
@@ -320,7 +321,7 @@ def _evict(folder: Path, limit: int, keep: Path) -> None:
 def encode(table: Any) -> bytes:
     """The body of a table's file: a JSON header, then int64 arrays (8-byte aligned)."""
     program = table.program
-    arrays: dict[str, list[int]] = {name: list(getattr(table, name)) for name in _ARRAYS[:11]}
+    arrays: dict[str, list[int]] = {name: list(getattr(table, name)) for name in _ARRAYS[:12]}
     arrays["falls"] = [x for f in program.falls for x in f]
     arrays["sub_start"], arrays["sub_items"] = _csr(program.subterms)
     arrays["fac_start"], arrays["fac_items"] = _csr([s for s, _, _ in program.factors])
@@ -478,9 +479,10 @@ def decode(body: bytes, key: str, tableau: Tableau) -> Any:
     leaf_row = ints("leaf_row", 0, len(row_read))
     leaf_comp = ints("leaf_comp", 0, len(cards))
     leaf_col = ints("leaf_col", 0, ncols)
-    leaf_mult = ints("leaf_mult", -(2**62), 2**62)
-    if 0 in leaf_mult:
-        raise ValueError("bad leaf multiplicity")
+    leaf_mult = ints("leaf_mult", 1, None)
+    row_rest = ints("row_rest", 0, ncols)
+    if len(row_rest) != len(row_read):
+        raise ValueError("bad rows")
     if not (len(value_col) == len(value_comp) == len(value_tally)) or len(row_tally) != len(row_comp):
         raise ValueError("bad value part")
     if not (len(leaf_row) == len(leaf_comp) == len(leaf_col) == len(leaf_mult)):
@@ -501,6 +503,7 @@ def decode(body: bytes, key: str, tableau: Tableau) -> Any:
         value_comp,
         value_tally,
         row_read,
+        row_rest,
         row_start,
         row_comp,
         row_tally,

@@ -78,13 +78,12 @@ class _Shoe:
     @property
     def weights(self) -> Any:
         if self._weights is None:
-            w = weights(self.values)
             if self.vector:
-                import numpy as np
+                from analyzer.engine.values import weights_vector
 
-                self._weights = np.asarray(w, dtype=np.int64)
+                self._weights = weights_vector(self.values)
             else:
-                self._weights = w
+                self._weights = weights(self.values)
         return self._weights
 
     @property
@@ -155,8 +154,11 @@ def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
             d = read_weight(coded, falls)
             per.append(s // d if d else 0)
         n = evaluate_scalar(table.program, memo.counts)
+        rest = table.row_rest
         for r, i, c, m in zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True):
-            out[c] += per[r] * m * n[i]
+            x = per[r] * m * n[i]
+            out[c] += x
+            out[rest[r]] -= x
     return out
 
 
@@ -182,6 +184,11 @@ class _Plan:
         self.row_mult = np.asarray([counts_of(c) for c in table.row_read], dtype=np.int64).reshape(-1, 10)
         self.leaf_row, self.leaf_comp = arr(table.leaf_row), arr(table.leaf_comp)
         self.leaf_mult = arr(table.leaf_mult)
+        rest = arr(table.row_rest)[self.leaf_row] if len(self.leaf_row) else self.leaf_row
+        self.rest_order = np.argsort(rest, kind="stable")
+        ranked = rest[self.rest_order]
+        self.rest_starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]]) if len(ranked) else ranked
+        self.rest_cols = ranked[self.rest_starts] if len(ranked) else ranked
         lcol = arr(table.leaf_col)
         self.leaf_starts = np.flatnonzero(np.r_[True, lcol[1:] != lcol[:-1]]) if len(lcol) else lcol
         self.leaf_cols = lcol[self.leaf_starts] if len(lcol) else lcol
@@ -219,6 +226,7 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
         n = plan.program.weights(memo.pools, memo.size)
         contrib = per[plan.leaf_row] * plan.leaf_mult * n[plan.leaf_comp]
         out[plan.leaf_cols] += np.add.reduceat(contrib, plan.leaf_starts)
+        out[plan.rest_cols] -= np.add.reduceat(contrib[plan.rest_order], plan.rest_starts)  # each row's rest
     return out
 
 

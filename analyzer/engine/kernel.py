@@ -161,6 +161,7 @@ class KernelView:
                     ]
                     composition(key, k, made)
                 entries[(comps[key], col)] += table.row_tally[j] * mult
+                entries[(comps[key], table.row_rest[r])] -= table.row_tally[j] * mult
         term_start = [0]
         term_factors: list[int] = []
         factor_start = [0]

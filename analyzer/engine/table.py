@@ -18,7 +18,9 @@ Two parts, both sums over the shared value compositions of :mod:`analyzer.engine
   counts the ordered draws of R's values and N(leaf) the draws of the read cards with the leaf's
   labels: drawing without replacement is exchangeable, so the labels of the read cards given
   their values do not depend on the other cards (S / D(R) is an integer: every W of the row is a
-  multiple of D(R)).
+  multiple of D(R)).  One event of each row takes its *rest*: the value part counts the whole
+  row (S) for it, and every other leaf's count is taken back from it, so its own leaves (often
+  the costly "mixed suits" ones) need no weight at all.
 
 So a table's size is the number of rows a bet reads labels in and of leaves it needs, not of
 every way to label every card; on the standard shoe most side bets are a value part and a few
@@ -65,7 +67,9 @@ class Table:
     or ``(event, pays)`` for a payout function); for a distribution, its records.  Value part:
     ``value_col``/``value_comp``/``value_tally`` (sorted by column; compositions index
     :data:`~analyzer.engine.values.COMPOSITIONS`).  Rows: ``row_read[r]`` the multiset code of
-    the read values, compositions and tallies in ``row_comp[row_start[r]:row_start[r + 1]]``.
+    the read values, compositions and tallies in ``row_comp[row_start[r]:row_start[r + 1]]``,
+    ``row_rest[r]`` the column that takes the rest of the row: the value part counts the whole row
+    for it, and each leaf of the row is taken back from it.
     Leaves (sorted by column): ``leaf_row``, ``leaf_comp`` (a composition of ``program``),
     ``leaf_col``, ``leaf_mult``.  ``first_four``: compiled from the first four cards only
     (exact on shoes of 6 cards or more).
@@ -80,6 +84,7 @@ class Table:
     value_comp: tuple[int, ...]
     value_tally: tuple[int, ...]
     row_read: tuple[int, ...]
+    row_rest: tuple[int, ...]
     row_start: tuple[int, ...]
     row_comp: tuple[int, ...]
     row_tally: tuple[int, ...]
@@ -293,6 +298,7 @@ def _compile(
     columns: dict[Any, int] = {}
     value: dict[tuple[int, int], int] = defaultdict(int)
     row_read: list[int] = []
+    row_rest: list[int] = []
     row_entries: list[list[tuple[int, int]]] = []
     leaves: dict[tuple[int, int, int], int] = defaultdict(int)
     for (fields, coded), comps in _rows(tableau, reads, first_four).items():
@@ -316,6 +322,7 @@ def _compile(
             value[(rest_col, comp)] += t
         r = len(row_read)
         row_read.append(sum(coded))
+        row_rest.append(rest_col)
         row_entries.append(comps)
         made: dict[State, int | None] = {}
         for state, event in found:
@@ -328,7 +335,6 @@ def _compile(
             index = made[shape]
             if index is not None:
                 leaves[(r, index, col)] += 1
-                leaves[(r, index, rest_col)] -= 1
     order = _column_order(list(columns), bet)
     remap = {columns[k]: i for i, k in enumerate(order)}  # found order -> pay-table order
     vals = sorted((remap[c], comp, t) for (c, comp), t in value.items())
@@ -348,6 +354,7 @@ def _compile(
         value_comp=tuple(comp for _, comp, _ in vals),
         value_tally=tuple(t for _, _, t in vals),
         row_read=tuple(row_read),
+        row_rest=tuple(remap[c] for c in row_rest),
         row_start=tuple(starts),
         row_comp=tuple(c for c, _ in flat),
         row_tally=tuple(t for _, t in flat),

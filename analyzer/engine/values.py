@@ -142,16 +142,61 @@ def paddings_array(sizes: Any) -> Any:
     return out
 
 
+_SPLIT: list[Any] = []
+
+
+def _split() -> Any:
+    """The compositions split by value, 0-4 and 5-9: the distinct multiplicities of each half
+    and, per composition, the index of its halves (a product over ten values becomes two
+    gathers of shared half-products)."""
+    if not _SPLIT:
+        import numpy as np
+
+        mult, cards = _arrays()
+        low, low_at = np.unique(mult[:, :5], axis=0, return_inverse=True)
+        high, high_at = np.unique(mult[:, 5:], axis=0, return_inverse=True)
+        _SPLIT.append((low, low_at.ravel(), high, high_at.ravel(), cards))
+    return _SPLIT[0]
+
+
 def weights_array(falls: Any, pads: Any) -> Any:
     """(shoes, compositions) int64 weights from :func:`falling_tables_array` and
-    :func:`paddings_array` (exact under the same bound)."""
+    :func:`paddings_array` (exact under the same bound): per half of the values (0-4, 5-9) the
+    products of each distinct multiplicity, then one product of two halves and the padding per
+    composition."""
     import numpy as np
 
-    mult, cards = _arrays()
-    out = pads[:, cards].copy()
-    for v in range(10):
-        out *= falls[:, v, :][:, mult[:, v]]
-    return np.asarray(out)
+    low, low_at, high, high_at, cards = _split()
+    a = np.ones((falls.shape[0], len(low)), dtype=np.int64)
+    for v in range(5):
+        a *= falls[:, v, :][:, low[:, v]]
+    b = np.ones((falls.shape[0], len(high)), dtype=np.int64)
+    for v in range(5):
+        b *= falls[:, 5 + v, :][:, high[:, v]]
+    return np.asarray(pads[:, cards] * a[:, low_at] * b[:, high_at])
+
+
+_ONE: list[Any] = []
+
+
+def weights_vector(values: Sequence[int]) -> Any:
+    """:func:`weights` of one shoe as an int64 numpy array (exact under the bound of
+    :func:`falling_tables_array`): one gather of each composition's falling factorials (at most
+    six values and the padding) and their product."""
+    import numpy as np
+
+    if not _ONE:
+        at = np.full((len(COMPOSITIONS), MAX_CARDS + 1), 10 * (MAX_CARDS + 1), dtype=np.intp)  # a 1
+        for i, ((k, _), parts) in enumerate(zip(COMPOSITIONS, _PARTS, strict=True)):
+            for j, (v, m) in enumerate(parts):
+                at[i, j] = v * (MAX_CARDS + 1) + m
+            at[i, MAX_CARDS] = 10 * (MAX_CARDS + 1) + 1 + k
+        _ONE.append(at)
+    flat = np.empty(10 * (MAX_CARDS + 1) + 2 + MAX_CARDS, dtype=np.int64)
+    flat[: 10 * (MAX_CARDS + 1)] = np.asarray(falling_table(values), dtype=np.int64).ravel()
+    flat[10 * (MAX_CARDS + 1)] = 1
+    flat[10 * (MAX_CARDS + 1) + 1 :] = paddings(sum(values))
+    return np.prod(flat[_ONE[0]], axis=1)
 
 
 def read_weights_array(falls: Any, coded: Sequence[int]) -> Any:
