@@ -9,10 +9,11 @@ this user and no one else can write them (as ssh does with its keys); the size
 (:data:`MAX_BYTES`); the digest, before anything is decompressed or parsed; the decompressed
 size (at most :data:`MAX_BYTES` again); the header's structure and every index and offset;
 each record of a distribution agrees with itself and the rules; then the table's meaning:
-evaluated on a six-deck shoe its counts are non-negative and sum to 312!/306! (six copies of
-every card let every composition of at most six cards be dealt, so every tally weighs on the
-sum). Any failure is a miss: the table is compiled again and the file replaced atomically (a
-temporary file renamed into place). Temporary files a killed writer left behind are removed.
+evaluated on a six-deck shoe its counts are non-negative, sum to 312!/306! and equal the counts
+the file recorded when written (six copies of every card let every composition of at most six
+cards be dealt, so every tally weighs there). Any failure is a miss: the table is compiled again
+and the file replaced atomically (a temporary file renamed into place). Temporary files a
+killed writer left behind are removed.
 
 The folder is ``$PUNTO_BANCO_CACHE_DIR`` (``""`` or ``off`` disables the disk cache), else the
 platform's user cache folder (platformdirs, which follows the XDG rules: a relative
@@ -205,7 +206,7 @@ def _read(path: Path, key: str, tableau: Tableau) -> Any:
     if not sep or header != f"{FORMAT} {_signed(key, body)}".encode():
         return None  # damaged, truncated, or another version's file
     try:
-        table = decode(_inflate(body), key, tableau)
+        table, table_expected = decode(_inflate(body), key, tableau)
     except (
         ValueError,
         TypeError,
@@ -217,7 +218,7 @@ def _read(path: Path, key: str, tableau: Tableau) -> Any:
         zlib.error,
     ):
         return None
-    return table if sound(table) else None
+    return table if sound(table, table_expected) else None
 
 
 def store(table: Any) -> None:
@@ -345,6 +346,7 @@ def encode(table: Any) -> bytes:
         "distribution": table.distribution,
         "symmetric": table.symmetric,
         "columns": [_column_json(c, table.distribution) for c in table.columns],
+        "six_decks": [str(c) for c in six_deck_counts(table)],
         "arrays": places,
     }
     text = json.dumps(head, separators=(",", ":")).encode()
@@ -387,9 +389,9 @@ def _column_from_json(data: object, records: bool, tableau: Tableau) -> Any:
     return (data[0], Fraction(data[1]))
 
 
-def decode(body: bytes, key: str, tableau: Tableau) -> Any:
+def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Any, list[int]]:
     """The table of a body written by :func:`encode`, checked (any error is a ``ValueError``
-    or a sibling the caller treats as a miss)."""
+    or a sibling the caller treats as a miss), and the six-deck counts it recorded."""
     from analyzer.engine.algebra import POOLS, Program
     from analyzer.engine.table import Table
     from analyzer.engine.values import COMPOSITIONS
@@ -493,7 +495,7 @@ def decode(body: bytes, key: str, tableau: Tableau) -> Any:
         raise ValueError("unsorted columns")
     if any(row_start[r] == row_start[r + 1] for r in range(len(row_read))):
         raise ValueError("a row without compositions")
-    return Table(
+    table = Table(
         key,
         columns,
         first_four,
@@ -513,6 +515,10 @@ def decode(body: bytes, key: str, tableau: Tableau) -> Any:
         leaf_mult,
         program,
     )
+    expected = head["six_decks"]
+    if not isinstance(expected, list) or len(expected) != ncols or not all(type(x) is str for x in expected):
+        raise ValueError("bad recorded counts")
+    return table, [int(x) for x in expected]
 
 
 def _coherent(record: Any, tableau: Tableau) -> bool:
@@ -537,18 +543,28 @@ def _coherent(record: Any, tableau: Tableau) -> bool:
     return True
 
 
-def sound(table: Any) -> bool:
-    """Evaluated on six decks, the table's counts are non-negative and sum to 312!/306!.
-
-    Six copies of every card let every composition (at most six cards) be dealt, so every
-    tally weighs on the sum; on one deck a composition holding two identical cards weighs 0,
-    and a wrong tally there would pass unseen."""
+def six_deck_counts(table: Any) -> list[int]:
+    """The table's counts per column on a six-deck shoe (exact)."""
     from analyzer.core.shoe import Shoe
     from analyzer.engine.evaluate import _scalar_counts, _Shoe, _vector_counts
-    from analyzer.engine.values import falling
 
-    # with numpy already imported (most commands), its evaluation is the quicker check
+    # with numpy already imported (most commands), its evaluation is the quicker one
     memo = _Shoe(Shoe.from_suited_counts([6] * 52), vector="numpy" in sys.modules)
     counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
-    values = counts if isinstance(counts, list) else counts.tolist()
-    return all(c >= 0 for c in values) and sum(values) == falling(312, 6)
+    return counts if isinstance(counts, list) else counts.tolist()
+
+
+def sound(table: Any, expected: Any) -> bool:
+    """Evaluated on six decks, the table's counts are non-negative, sum to 312!/306!, and equal
+    ``expected``, the counts the file recorded when it was written.
+
+    Six copies of every card let every composition (at most six cards) be dealt, so every
+    tally weighs there; on one deck a composition holding two identical cards weighs 0, and a
+    wrong tally there would pass unseen.  The sum alone cannot see a wrong leaf (a leaf's count
+    is added to its event and taken back from its row's rest, so the sum holds whatever it is):
+    the recorded counts can, unless the file was forged by someone who may write the cache
+    folder, which is refused when other users may."""
+    from analyzer.engine.values import falling
+
+    values = six_deck_counts(table)
+    return all(c >= 0 for c in values) and sum(values) == falling(312, 6) and values == expected
