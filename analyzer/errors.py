@@ -9,6 +9,7 @@ there (``analyzer.checks.verify.LogError`` is :class:`LogError`).
 
     AnalyzerError (ValueError)
     ├── CardError, ShoeError, CoupError, BetError
+    │   └── CompileBudgetError (BetError)   a bet's table beyond the compile budget
     ├── InputError
     │   ├── LogError          hand logs (verify, conform's tally, the shared log reader)
     │   └── ObservedError     observed counts (conform)
@@ -66,6 +67,15 @@ class BetError(AnalyzerError):
     bet file, a ``FILE:NAME`` whose file holds no such bet, a file bet on a catalogue name, a
     bet chosen twice) and :func:`analyzer.checks.logs.user_bets`, :class:`analyzer.bets.model.Bet`, the
     pricing functions of :mod:`analyzer.engine.pricing`, and the reports built on them.
+    """
+
+
+class CompileBudgetError(BetError):
+    """A bet whose compiled table would cost more than the compile budget allows: more records
+    to settle than ``PUNTO_BANCO_MAX_RECORDS`` (the message names the bet and the budget).
+
+    Raised by: :mod:`analyzer.engine.explore` (through :func:`analyzer.engine.table.bet_table`
+    and everything that prices a bet).
     """
 
 

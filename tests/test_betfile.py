@@ -7,9 +7,10 @@ import pytest
 
 from analyzer import Bet, Pricer, Reads, Shoe, distribution, find_bet
 from analyzer.bets.files import DUELS, FIELDS, GROUP_FEATURES, SHORTCUTS, load_bets, parse_bets
-from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO, POSITION_SETS
+from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO, POSITION_SETS, resolve
 from analyzer.core.hands import FEATURE_NEEDS
 from analyzer.core.reads import BASE_FIELDS, RankDetail, SuitDetail
+from analyzer.core.tableau import parse_tableau
 from analyzer.errors import BetError, UndeclaredReadError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -148,10 +149,47 @@ def test_a_file_bet_reads_what_its_features_need(when, fields, sets, ranks, suit
     assert (bet.reads.ranks, bet.reads.suits) == (ranks, suits)
 
 
-def test_a_condition_that_can_never_hold_is_reported():
+def test_a_condition_that_can_never_hold_is_reported_when_priced(eight):
     text = '[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = { player_cards = 3, player_natural = true }\npays = 2\n'
+    (bet,) = parse_bets(text, "impossible.toml")  # reading a file compiles nothing
+    with pytest.raises(BetError, match=r"pay line 1 .* can never hold: no coup meets its condition"):
+        eight.summary(bet)
+
+
+PLAYER_DRAWS_ON_7 = """
+name = "player-draws-on-7"
+title = "The Player draws on 0-7 (all else standard)"
+naturals = [8, 9]
+player_draws = [0, 1, 2, 3, 4, 5, 6, 7]
+[banker]
+when_player_stood = [0, 1, 2, 3, 4, 5]
+[banker.when_player_drew]
+0 = "any"
+1 = "any"
+2 = "any"
+3 = [0, 1, 2, 3, 4, 5, 6, 7, 9]
+4 = [2, 3, 4, 5, 6, 7]
+5 = [4, 5, 6, 7]
+6 = [6, 7]
+7 = []
+"""
+
+
+@pytest.mark.parametrize("when", ["player_cards = 3, player_two_card_total = 7",
+                                  "player_two_card_total = 7, player_3 = { rank = \"4\" }"],
+                         ids=["values", "cards"])
+def test_a_line_is_checked_against_the_tableau_in_use(when):
+    # Issue 20: the "can never hold" check used the standard tableau whatever the rules, so a
+    # line that can hold under the rules in use was refused (``deal --rules p-draws-7.toml 3 4 4 K
+    # 2 5`` shows the Player drawing on 7).
+    text = f'[[bet]]\nname = "p7"\n[[bet.pay]]\nwhen = {{ {when} }}\npays = 20\n'
+    (bet,) = parse_bets(text, "p7.toml")
+    rules = parse_tableau(PLAYER_DRAWS_ON_7)
+    summary = Pricer(Shoe.standard(8), rules).summary(bet)
+    assert summary.hit_frequency > 0
+    assert resolve("3 4 4 K 2 5", rules).player_cards == 3
     with pytest.raises(BetError, match="can never hold"):
-        parse_bets(text, "impossible.toml")
+        Pricer(Shoe.standard(8)).summary(bet)
 
 
 def test_duels_are_both_sides_first_two_cards():

@@ -3,6 +3,7 @@ truncated or wrong files are detected, recompiled and replaced without changing 
 unsafe folders and files are refused once, loudly; stale temporary files are removed; two
 processes may cold-start at once; the folder never lands in ``/.cache`` or a relative path."""
 
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -10,6 +11,9 @@ import stat
 import subprocess
 import sys
 import warnings
+import zlib
+from array import array
+from collections import OrderedDict
 from fractions import Fraction
 from pathlib import Path
 
@@ -26,45 +30,54 @@ from analyzer.engine import table as tables
 from analyzer.engine.algebra import ShoeCounts, evaluate_scalar
 from analyzer.engine.evaluate import record_counts
 from analyzer.engine.table import compile_table
+from analyzer.engine.values import weights
 
-#: The table the tests damage: the Player's first two cards by rank and same-card equality (small,
-#: quick to compile, and with compositions of two identical cards, which one deck cannot deal).
+#: The bet whose table the tests damage: the Player's first two cards the same card (rank and
+#: suit; small, quick to compile, and with leaves of two identical cards, which one deck cannot
+#: deal).  Its origin names it across processes, as a catalogue or file bet's does.
 SAME_CARD = Reads.of([], [PLAYER_FIRST_TWO], "equality", "same-card")
-SUITED_PAIR = Bet.from_function(
-    "player-identical-pair", lambda c: 25 if c.cards(PLAYER_FIRST_TWO).same_card_pair else -1,
-    reads=SAME_CARD)
+SUITED_PAIR = dataclasses.replace(
+    Bet.from_function(
+        "player-identical-pair",
+        lambda c: 25 if c.cards(PLAYER_FIRST_TWO).same_card_pair else -1,
+        reads=SAME_CARD,
+    ),
+    origin="test:player-identical-pair",
+)
+#: A depleted suited shoe: the exact table prices it (the symmetric one serves full shoes).
+DEPLETED = Shoe.standard(2).remove("Kh Kh Ks 5d 9c 9c")
 # Wizard of Odds, "Pair Play" (as in test_catalogue.py), 8 decks: the Player's first two cards
 # pair in 6,448 of 86,320 two-card draws.
 PLAYER_PAIR_HIT = Fraction(6448, 86320)
 # RULES.md, "Counting conventions": 8 decks, Banker / Player / Tie permutation counts.
 OUTCOMES_8 = {"Banker": 2_292_252_566_437_888, "Player": 2_230_518_282_592_256, "Tie": 475_627_426_473_216}
+KEY = tables.bet_key(STANDARD, SUITED_PAIR, True, False)
 
 
 @pytest.fixture()
 def folder(tmp_path, monkeypatch):
-    """A fresh cache folder, an empty in-memory table cache and no warning shown yet."""
+    """A fresh cache folder, an empty in-memory table cache, no shipped tables and no warning
+    shown yet."""
     path = tmp_path / "cache"
     monkeypatch.setenv(cache.CACHE_ENV, str(path))
-    monkeypatch.setattr(tables, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_MEMORY", OrderedDict())
     monkeypatch.setattr(cache, "_WARNED", set())
+    monkeypatch.setattr(cache, "SHIPPED", tmp_path / "no-shipped-tables")
     return path
 
 
-def cold(reads=SAME_CARD, first_four=True, tableau=STANDARD):
-    """Compile (or load) a table as a fresh process would: nothing in memory."""
+def cold(bet=SUITED_PAIR, symmetric=False, tableau=STANDARD):
+    """Compile (or load) a bet's table as a fresh process would: nothing in memory."""
     tables._MEMORY.clear()
-    return compile_table(tableau, reads, first_four)
+    return tables.bet_table(tableau, bet, bet.reads.first_four_only, symmetric)
 
 
 def printed():
-    """What the commands print from the damaged table: the bet's exact EV and variance on 8
-    decks, and on a depleted suited shoe (where the suit sums are not shortcut)."""
+    """What the commands print from the damaged table: the bet's exact EV and variance on a
+    depleted suited shoe (where the suit sums are not shortcut)."""
     tables._MEMORY.clear()
-    out = []
-    for shoe in (Shoe.standard(8), Shoe.standard(2).remove("Kh Kh Ks 5d 9c 9c")):
-        s = price(SUITED_PAIR, shoe)
-        out.append((s.ev, s.variance))
-    return out
+    s = price(SUITED_PAIR, DEPLETED)
+    return (s.ev, s.variance)
 
 
 #: The clean numbers (computed once, without the disk cache).
@@ -86,8 +99,9 @@ def clean_numbers():
     return _CLEAN[0]
 
 
-def the_file(folder):
-    (path,) = folder.glob("table-*.json")
+def the_file(folder, key=KEY):
+    path = folder / cache.file_name(key)
+    assert path.is_file()
     return path
 
 
@@ -95,27 +109,36 @@ def test_a_table_round_trips(folder):
     table = cold()
     path = the_file(folder)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(folder.stat().st_mode) == 0o700
-    loaded = cache.load(table.key, STANDARD, SAME_CARD, True)
+    loaded = cache.load(table.key, STANDARD)
     assert loaded is not None and loaded is not table
     assert loaded == table
-    for shoe in (Shoe.standard(8), Shoe.parse("Kh=2,Ks=1,Qd=1,8h=2,8d=1,5c=2,9s=1")):
+    for shoe in (Shoe.standard(8), Shoe.parse("Kh=2,Ks=1,Qd=1,8h=2,8d=1,5c=2,9s=1"), DEPLETED):
         assert record_counts(loaded, shoe) == record_counts(table, shoe)
     assert cold() == table  # a new process loads it instead of walking
     assert printed() == clean_numbers()
 
 
+def test_a_distribution_table_round_trips(folder):
+    reads = Reads.of(["winner", "player_total", "banker_total"])
+    table = compile_table(STANDARD, reads, False)
+    tables._MEMORY.clear()
+    loaded = cache.load(table.key, STANDARD)
+    assert loaded == table and loaded.records == table.records
+
+
 def test_tables_are_keyed_by_the_rules(folder):
     reads = Reads.of([], [{5}])  # the Banker's third card: a full walk, cheap
-    a = cold(reads, False)
-    b = cold(reads, False, BANKER_STANDS_ON_6)
+    a = compile_table(STANDARD, reads, False)
+    b = compile_table(BANKER_STANDS_ON_6, reads, False)
     assert a.key != b.key and cache.file_for(a.key) != cache.file_for(b.key)
-    assert len(list(folder.glob("table-*.json"))) == 2
-    assert cache.load(a.key, BANKER_STANDS_ON_6, reads, False) is None  # another table's key
+    assert len(list(folder.glob("table-*.pbt"))) == 2
+    assert cache.load(a.key, BANKER_STANDS_ON_6) is not None  # found by its own key ...
+    assert cache.load(b.key.replace("sym=0", "sym=1"), STANDARD) is None  # ... and no other
 
 
 def _replace_and_check(folder, path, blob, clean):
     path.write_bytes(blob)
-    assert cache.load(tables.table_key(STANDARD, SAME_CARD, True), STANDARD, SAME_CARD, True) is None
+    assert cache.load(KEY, STANDARD) is None
     assert printed() == clean_numbers()  # the printed number never changes ...
     assert path.read_bytes() == clean  # ... and the file was compiled again and replaced
 
@@ -130,8 +153,14 @@ def clean(folder):
 def test_a_flipped_byte_is_detected_and_replaced(folder, clean):
     path, data = clean
     header_end = data.index(b"\n")
-    for at, bit in ((0, 0x01), (header_end - 1, 0x80), (header_end, 0x01), (header_end + 50, 0x04),
-                    (len(data) // 2, 0x01), (len(data) - 1, 0x80)):
+    for at, bit in (
+        (0, 0x01),
+        (header_end - 1, 0x80),
+        (header_end, 0x01),
+        (header_end + 50, 0x04),
+        (len(data) // 2, 0x01),
+        (len(data) - 1, 0x80),
+    ):
         blob = bytearray(data)
         blob[at] ^= bit
         _replace_and_check(folder, path, bytes(blob), data)
@@ -144,6 +173,8 @@ def test_any_flipped_byte_is_detected_and_replaced(tmp_path_factory, data):
     # hypothesis cannot use the function-scoped fixtures: set the folder up by hand
     base = tmp_path_factory.mktemp("cache")
     os.environ[cache.CACHE_ENV] = str(base / "cache")
+    shipped = cache.SHIPPED
+    cache.SHIPPED = base / "none"
     try:
         cache._WARNED.clear()
         cold()
@@ -153,9 +184,10 @@ def test_any_flipped_byte_is_detected_and_replaced(tmp_path_factory, data):
         blob[at] ^= data.draw(st.integers(1, 255))
         path.write_bytes(bytes(blob))
         assert printed() == clean_numbers()
-        assert cache.load(tables.table_key(STANDARD, SAME_CARD, True), STANDARD, SAME_CARD, True) is not None
+        assert cache.load(KEY, STANDARD) is not None
     finally:
         del os.environ[cache.CACHE_ENV]
+        cache.SHIPPED = shipped
         tables._MEMORY.clear()
 
 
@@ -166,20 +198,47 @@ def test_a_truncated_file_is_detected_and_replaced(folder, clean):
     _replace_and_check(folder, path, data + b" ", data)  # one byte too many
 
 
+def _parts(data):
+    """(JSON header, arrays by name) of a cache file's body."""
+    _, _, packed = data.partition(b"\n")
+    body = zlib.decompress(packed)
+    size = int.from_bytes(body[:8], "little")
+    head = json.loads(body[8 : 8 + size])
+    region = body[8 + size :]
+    arrays = {}
+    for name, (at, n) in head["arrays"].items():
+        raw = array("q")
+        raw.frombytes(region[at : at + 8 * n])
+        arrays[name] = list(raw)
+    return head, arrays
+
+
 def _resigned(data, edit):
-    """The file with its JSON edited by ``edit`` and the digest rewritten to match: a file that
-    passes the digest but holds a wrong table."""
-    _, _, body = data.partition(b"\n")
-    doc = json.loads(body)
-    key = doc["key"]
-    edit(doc)
-    new_body = json.dumps(doc, separators=(",", ":")).encode()
-    return f"{cache.FORMAT} {cache._signed(key, new_body)}\n".encode() + new_body
+    """The file with its header or arrays edited by ``edit(head, arrays)`` and the digest
+    rewritten to match: a file that passes the digest but holds a wrong table."""
+    head, arrays = _parts(data)
+    key = head["key"]
+    edit(head, arrays)
+    blobs = []
+    at = 0
+    places = {}
+    for name, values in arrays.items():
+        raw = array("q", values).tobytes()
+        places[name] = [at, len(values)]
+        blobs.append(raw)
+        at += len(raw)
+    if "arrays" in head:
+        head["arrays"] = places
+    text = json.dumps(head, separators=(",", ":")).encode()
+    body = zlib.compress(len(text).to_bytes(8, "little") + text + b"".join(blobs))
+    return f"{cache.FORMAT} {cache._signed(key, body)}\n".encode() + body
 
 
-def _tally_edit(index, delta=1):
-    def edit(doc):
-        doc["entries"][2][index] += delta
+def _leaf_edit(index, delta=1):
+    def edit(head, arrays):
+        arrays["leaf_mult"][index] += delta
+        if arrays["leaf_mult"][index] == 0:  # 0 is a bad structure, not a wrong count
+            arrays["leaf_mult"][index] += 2 * delta
 
     return edit
 
@@ -190,61 +249,96 @@ def _one_deck_weights(table):
 
 def test_a_wrong_tally_without_its_digest_is_detected(folder, clean):
     path, data = clean
-    header, _, body = data.partition(b"\n")
-    doc = json.loads(body)
-    doc["entries"][2][0] += 1
-    blob = header + b"\n" + json.dumps(doc, separators=(",", ":")).encode()
+    header, _, _ = data.partition(b"\n")
+    resigned = _resigned(
+        data, lambda head, arrays: arrays["value_tally"].__setitem__(0, arrays["value_tally"][0] + 1)
+    )
+    blob = header + b"\n" + resigned.partition(b"\n")[2]  # the old digest on a changed body
     _replace_and_check(folder, path, blob, data)
 
 
-def test_a_wrong_tally_with_a_matching_digest_is_detected(folder, clean):
-    # One more sequence on a composition one deck can deal: the one-deck sum check sees it.
+def test_a_wrong_count_with_a_matching_digest_is_detected(folder, clean):
+    # One more sequence on a value composition one deck can deal: the six-deck sum check sees it.
+    path, data = clean
+    table = cold()
+    one_deck = weights(Shoe.standard(1).point_counts)
+    index = next(i for i, c in enumerate(table.value_comp) if one_deck[c] > 0)
+    edit = lambda head, arrays: arrays["value_tally"].__setitem__(index, arrays["value_tally"][index] + 1)  # noqa: E731
+    _replace_and_check(folder, path, _resigned(data, edit), data)
+
+
+def test_a_wrong_count_no_one_deck_shoe_can_see_is_detected(folder, clean):
+    # A leaf of two identical cards weighs 0 on one deck, so a sum check on one deck cannot see
+    # a wrong count there; on 8 decks it changes the bet's EV (it did: Perfect Pair's 8-deck EV
+    # came out -953717/7321015 instead of -220127/1689465).
     path, data = clean
     table = cold()
     weights = _one_deck_weights(table)
-    index = next(i for i, c in enumerate(table.entry_comp) if weights[c] > 0)
-    _replace_and_check(folder, path, _resigned(data, _tally_edit(index)), data)
-
-
-def test_a_wrong_tally_no_one_deck_shoe_can_see_is_detected(folder, clean):
-    # A composition of two identical cards weighs 0 on one deck, so a sum check on one deck
-    # cannot see a wrong tally there; on 8 decks it changes the bet's EV (it did: Perfect
-    # Pair's 8-deck EV came out -953717/7321015 instead of -220127/1689465).
-    path, data = clean
-    table = cold()
-    weights = _one_deck_weights(table)
-    index = next(i for i, c in enumerate(table.entry_comp) if weights[c] == 0)
-    _replace_and_check(folder, path, _resigned(data, _tally_edit(index)), data)
+    index = next(i for i, c in enumerate(table.leaf_comp) if weights[c] == 0)
+    _replace_and_check(folder, path, _resigned(data, _leaf_edit(index)), data)
 
 
 @pytest.mark.slow
-def test_every_wrong_tally_is_detected(folder, clean):
+def test_every_wrong_count_is_detected(folder, clean):
     path, data = clean
     table = cold()
-    for index in range(0, len(table.tally), max(1, len(table.tally) // 60)):
-        for delta in (1, -1) if table.tally[index] > 1 else (1,):
-            _replace_and_check(folder, path, _resigned(data, _tally_edit(index, delta)), data)
+    for index in range(0, len(table.leaf_mult), max(1, len(table.leaf_mult) // 30)):
+        for delta in (1, -1):
+            _replace_and_check(folder, path, _resigned(data, _leaf_edit(index, delta)), data)
+    for index in range(0, len(table.value_tally), max(1, len(table.value_tally) // 30)):
+        def edit(head, arrays, i=index):
+            return arrays["value_tally"].__setitem__(
+                    i, arrays["value_tally"][i] + 1
+                )
+        _replace_and_check(folder, path, _resigned(data, edit), data)
 
 
-@pytest.mark.parametrize("edit", [
-    lambda doc: doc["entries"][0].__setitem__(0, 10**9),  # an index out of range
-    lambda doc: doc["entries"][2].__setitem__(0, -5),
-    lambda doc: doc["entries"][2].__setitem__(0, "7"),
-    lambda doc: doc["entries"][2].pop(),
-    lambda doc: doc.__setitem__("key", "another"),
-    lambda doc: doc["records"].pop(),
-    lambda doc: doc["records"][0].__setitem__(0, ["?"] * 3),
-    lambda doc: doc.__setitem__("falls", [[1, 2, 3, 4]]),
-    lambda doc: doc.clear(),
-], ids=["index", "negative", "text", "short", "key", "records", "record", "falls", "empty"])
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda head, arrays: arrays["value_comp"].__setitem__(0, 10**9),  # an index out of range
+        lambda head, arrays: arrays["value_tally"].__setitem__(0, -5),
+        lambda head, arrays: arrays["leaf_col"].__setitem__(0, 99),
+        lambda head, arrays: arrays["row_start"].pop(),
+        lambda head, arrays: arrays["value_comp"].pop(),
+        lambda head, arrays: head.__setitem__("key", "another"),
+        lambda head, arrays: head["columns"].pop(),
+        lambda head, arrays: head["columns"].__setitem__(0, {"x": 1}),
+        lambda head, arrays: arrays["falls"].extend([1, 2, 3, 4]),
+        lambda head, arrays: head.__setitem__("distribution", "yes"),
+        lambda head, arrays: head.clear(),
+    ],
+    ids=[
+        "index",
+        "negative",
+        "column",
+        "offsets",
+        "short",
+        "key",
+        "columns",
+        "column-type",
+        "falls",
+        "flag",
+        "empty",
+    ],
+)
 def test_a_resigned_file_with_a_bad_structure_is_a_miss(folder, clean, edit):
     path, data = clean
     _replace_and_check(folder, path, _resigned(data, edit), data)
 
 
+def test_a_body_that_inflates_beyond_the_limit_is_a_miss(folder, clean, monkeypatch):
+    # a small file that decompresses to more than MAX_BYTES is refused before it is all read
+    path, _data = clean
+    bomb = zlib.compress(b"\0" * (cache.MAX_BYTES + 1), 9)
+    path.write_bytes(f"{cache.FORMAT} {cache._signed(KEY, bomb)}\n".encode() + bomb)
+    assert cache.load(KEY, STANDARD) is None
+    assert printed() == clean_numbers()
+
+
 def test_a_file_of_another_version_is_a_miss(folder, clean, monkeypatch):
     monkeypatch.setattr(cache, "_version", lambda: "0.0.0-other")
-    assert cache.load(tables.table_key(STANDARD, SAME_CARD, True), STANDARD, SAME_CARD, True) is None
+    assert cache.load(KEY, STANDARD) is None
 
 
 def _count_cache_warnings(records):
@@ -258,7 +352,7 @@ def test_a_folder_others_can_write_is_refused_once(folder, mode):
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         assert printed() == clean_numbers()
-        cold(find_bet("player-pair").reads)
+        cold(find_bet("player-pair"))
         tables._MEMORY.clear()
         assert price(find_bet("player-pair"), Shoe.standard(8)).hit_frequency == PLAYER_PAIR_HIT
         assert printed() == clean_numbers()
@@ -285,7 +379,7 @@ def test_a_file_owned_by_someone_else_is_refused(folder, clean):
     os.chown(path, 65534, 65534)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        assert cache.load(tables.table_key(STANDARD, SAME_CARD, True), STANDARD, SAME_CARD, True) is None
+        assert cache.load(KEY, STANDARD) is None
     assert _count_cache_warnings(seen) == 1
 
 
@@ -293,7 +387,7 @@ def test_an_unusable_folder_is_not_an_error(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     monkeypatch.setenv(cache.CACHE_ENV, str(blocker / "sub"))
-    monkeypatch.setattr(tables, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_MEMORY", OrderedDict())
     assert printed() == clean_numbers()
     for off in ("", "off", "OFF", "none", "0"):
         monkeypatch.setenv(cache.CACHE_ENV, off)
@@ -308,20 +402,21 @@ def test_a_relative_cache_variable_is_taken_from_the_working_folder(tmp_path, mo
 
 
 def _dead_pid():
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     return int(done.stdout)
 
 
 def test_stale_temporary_files_of_dead_writers_are_removed(folder):
     folder.mkdir(mode=0o700)
-    dead = folder / f".tmp-{_dead_pid()}-abc.json"
-    mine = folder / f".tmp-{os.getpid()}-mine.json"
+    dead = folder / f".tmp-{_dead_pid()}-abc.pbt"
+    mine = folder / f".tmp-{os.getpid()}-mine.pbt"
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        alive_young = folder / f".tmp-{sleeper.pid}-young.json"
-        alive_old = folder / f".tmp-{sleeper.pid}-old.json"
-        garbage = folder / ".tmp-notapid-x.json"
+        alive_young = folder / f".tmp-{sleeper.pid}-young.pbt"
+        alive_old = folder / f".tmp-{sleeper.pid}-old.pbt"
+        garbage = folder / ".tmp-notapid-x.pbt"
         for p in (dead, mine, alive_young, alive_old, garbage):
             p.write_bytes(b"partial")
         old = os.stat(alive_old).st_mtime - 2 * cache.STALE_SECONDS
@@ -361,25 +456,35 @@ def test_two_processes_cold_starting_at_once_both_get_the_right_numbers(folder):
         assert counts == OUTCOMES_8 and Fraction(hit) == PLAYER_PAIR_HIT
     assert not list(folder.glob(".tmp-*"))
     # what they left is sound: a third start loads it and gets the same numbers
-    for path in folder.glob("table-*.json"):
+    for path in folder.glob("table-*.pbt"):
         assert path.read_bytes().startswith(cache.FORMAT.encode())
     assert printed() == clean_numbers()
 
 
-@pytest.mark.parametrize("env", [
-    {"HOME": ""},
-    {"HOME": "", "XDG_CACHE_HOME": "relative/cache"},
-    {"XDG_CACHE_HOME": "relative/cache"},
-    {"XDG_CACHE_HOME": ""},
-    {},
-], ids=["empty-home", "empty-home-relative-xdg", "relative-xdg", "empty-xdg", "no-home"])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"HOME": ""},
+        {"HOME": "", "XDG_CACHE_HOME": "relative/cache"},
+        {"XDG_CACHE_HOME": "relative/cache"},
+        {"XDG_CACHE_HOME": ""},
+        {},
+    ],
+    ids=["empty-home", "empty-home-relative-xdg", "relative-xdg", "empty-xdg", "no-home"],
+)
 def test_the_default_folder_is_never_relative_nor_in_the_root(tmp_path, env):
     # Issue 9 item 11: HOME="" made "~/.cache" expand to "/.cache"; a relative XDG_CACHE_HOME
     # must be ignored (XDG Base Directory spec), not used from the working folder.
     base = {k: v for k, v in os.environ.items() if k not in (cache.CACHE_ENV, "HOME", "XDG_CACHE_HOME")}
     code = "from analyzer.engine import cache; d = cache.cache_dir(); print('' if d is None else d)"
-    done = subprocess.run([sys.executable, "-c", code], env={**base, **env}, cwd=tmp_path,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**base, **env},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     text = done.stdout.strip()
     if text:  # no folder at all (the disk cache off) is also safe
         path = Path(text)
@@ -389,21 +494,22 @@ def test_the_default_folder_is_never_relative_nor_in_the_root(tmp_path, env):
     assert not (tmp_path / "relative").exists()
 
 
-VALUES = Reads.of(["winner", "player_total", "banker_total", "player_natural", "player_two_card_total",
-                   "player_cards"])
+VALUES = Reads.of(
+    ["winner", "player_total", "banker_total", "player_natural", "player_two_card_total", "player_cards"]
+)
 
 
-def _flip_winner(doc):
-    for fields, _ in doc["records"]:
+def _flip_winner(head, arrays):
+    for fields, _ in head["columns"]:
         if fields[0] in ("player", "banker"):
             fields[0] = "banker" if fields[0] == "player" else "player"
             return
     raise AssertionError("no record with a winner")
 
 
-def _natural_on_a_total_of_5(doc):
+def _natural_on_a_total_of_5(head, arrays):
     i, t = BASE_FIELDS.index("player_natural"), BASE_FIELDS.index("player_two_card_total")
-    for fields, _ in doc["records"]:
+    for fields, _ in head["columns"]:
         if fields[t] == 5:
             fields[i] = True
             return
@@ -415,11 +521,36 @@ def test_a_resigned_record_that_contradicts_itself_is_a_miss(folder, edit):
     # A re-signed file whose records disagree with their own totals or the rules: the check of
     # each record's coherence sees it (tallies moved within a composition cannot be seen without
     # compiling again; the folder is refused when others may write it).
-    cold(VALUES, first_four=False)
-    path = the_file(folder)
+    table = compile_table(STANDARD, VALUES, False)
+    path = the_file(folder, table.key)
     data = path.read_bytes()
     path.write_bytes(_resigned(data, edit))
-    key = tables.table_key(STANDARD, VALUES, False)
-    assert cache.load(key, STANDARD, VALUES, False) is None
-    cold(VALUES, first_four=False)
+    assert cache.load(table.key, STANDARD) is None
+    tables._MEMORY.clear()
+    compile_table(STANDARD, VALUES, False)
     assert path.read_bytes() == data
+
+
+def test_the_folder_is_bounded_least_recently_used_first(folder, monkeypatch):
+    # Issue 20: the table cache had no size limit (5.5 GB seen); beyond its limit the files used
+    # least recently go, the one just written stays.
+    cold()
+    kept = the_file(folder)
+    size = kept.stat().st_size
+    monkeypatch.setenv(cache.CACHE_MAX_ENV, str(size + 10))
+    old = [folder / f"table-{i:032d}.pbt" for i in range(3)]
+    for i, p in enumerate(old):
+        p.write_bytes(b"x" * size)
+        os.utime(p, (1000 + i, 1000 + i))
+    tables._MEMORY.clear()
+    other = compile_table(STANDARD, Reads.of([], [{5}]), False)  # written, the folder trimmed to its limit
+    left = sorted(folder.glob("table-*.pbt"))
+    assert the_file(folder, other.key) in left
+    assert sum(p.stat().st_size for p in left) <= size + 10 or len(left) == 1
+    assert not any(p.exists() for p in old)
+
+
+def test_a_table_beyond_the_file_limit_stays_in_memory(folder, monkeypatch):
+    monkeypatch.setattr(cache, "MAX_BYTES", 100)
+    table = cold()
+    assert not list(folder.glob("table-*.pbt")) and cold() == table  # compiled again: no file

@@ -32,7 +32,6 @@ import pytest
 from analyzer import Pricer, Shoe, find_bet, load_bets
 from analyzer.bets.catalogue import (
     CATALOGUE,
-    NOT_PRICED,
     catalogue_bets,
     meter_line,
     meters,
@@ -341,8 +340,8 @@ def _royal_9_summary(spec):
 
 def test_royal_9_counted_independently():
     # WoO, "Royal 9 Baccarat Side Bet", https://wizardofodds.com/games/baccarat/side-bets/royal-9/:
-    # its eight-deck table was not available (and the engine cannot price the bet yet: see
-    # NOT_PRICED), so the fixed pays are checked against closed forms for one hand h:
+    # its eight-deck table was not available, so the fixed pays are checked against closed forms
+    # for one hand h:
     # P(h = a given nine and a given king, e.g. K-spade 9-spade) = 2 * 8 * 8 / C(416, 2).
     s = _royal_9_summary("royal-9")
     got = {r.event: r.probability for r in s.events}
@@ -826,13 +825,12 @@ def test_names_and_aliases_are_unique():
             seen[label] = entry.name
 
 
-def test_every_entry_is_priced_or_listed():
+def test_every_entry_is_priced():
     priced = {b.name.partition(":")[0] for b in catalogue_bets()}
     for entry in CATALOGUE:
-        assert (entry.name in priced) == (entry.name not in NOT_PRICED), entry.name
+        assert entry.name in priced, entry.name
         bet = find_bet(entry.name) if entry.name != "egalite" else find_bet("egalite:0")
         assert bet.source and (bet.rules or entry.name in OLDER), entry.name
-    assert set(NOT_PRICED) == {"royal-9", "d7p8-progressive"}
 
 
 #: Entries from before the side-bet catalogue, whose rules are their one-line summaries.

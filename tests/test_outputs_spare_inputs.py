@@ -65,7 +65,7 @@ def test_a_refused_cache_folder_is_one_warning_line(tmp_path):
     folder = tmp_path / "shared"
     folder.mkdir()
     folder.chmod(0o777)
-    env = {**os.environ, "PUNTO_BANCO_CACHE_DIR": str(folder)}
+    env = {**os.environ, "PUNTO_BANCO_CACHE_DIR": str(folder), "PUNTO_BANCO_SHIPPED_TABLES": "off"}
     done = subprocess.run(
         [sys.executable, "-m", "analyzer", "analyze", "--table", "outcomes"],
         capture_output=True,

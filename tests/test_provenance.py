@@ -143,7 +143,8 @@ def test_bets_list_shows_grades_and_its_json_carries_rules_source_grade_figure_p
     assert nines["published_figure"].startswith("house edge 8.27%")
     assert nines["parameter"].startswith("TABLE[,READING]")
     assert "lucky-nines:binions,off-suit: published figure reproduced (house edge 19.46%" in nines["variants"]
-    assert rows["royal-9"]["in_all"] == "no" and rows["royal-9"]["grade"] == "our-reading"
+    # every bet is in --all: no column says otherwise
+    assert rows["royal-9"]["grade"] == "our-reading" and "in_all" not in rows["royal-9"]
     assert rows["royal-9"]["caveat"]
 
 

@@ -148,7 +148,7 @@ def test_too_few_cards():
         resolve("2 4 3")
     with pytest.raises(CoupError, match="5th card"):
         resolve("2 4 3 10")
-    with pytest.raises(CoupError, match="card 6"):
+    with pytest.raises(CoupError, match="6th card"):
         resolve("2 4 3 10 6")
 
 

@@ -21,6 +21,7 @@ from analyzer.core.tableau import STANDARD
 from analyzer.engine.algebra import POOLS, pool_members
 from analyzer.engine.pricing import ANALYSIS_READS
 from analyzer.engine.table import compile_table
+from analyzer.engine.values import COMPOSITIONS, counts_of
 from analyzer.errors import AnalyzerError, BetError
 
 sym = pytest.importorskip("analyzer.studies.symbolic")
@@ -124,13 +125,17 @@ def _trim(p):
 
 def direct_count_polynomials(reads):
     """Evaluate the compiled table with polynomial arithmetic in d (no interpolation): on d
-    decks a pool of c cards per deck holds c d cards, so every falling factorial of the program
-    is a polynomial in d; subterms multiply them, factors add subterms (all of them: no
-    symmetry shortcut), compositions add signed terms of factor products, times the padding
-    falling(52 d - k, 6 - k)."""
+    decks a pool of c cards per deck holds c d cards, so every falling factorial is a
+    polynomial in d.  The value part: per value composition prod_v falling(c_v d, m_v) times the
+    padding falling(52 d - k, 6 - k), by its tally.  The label part: per leaf, its row's
+    compositions weighed without the read cards, prod_v falling(c_v d - r_v, m_v - r_v) (the
+    polynomial S / D(R) of the table), times the leaf's program weight: subterms multiply
+    falling factorials, factors add subterms (all of them: no symmetry shortcut), compositions
+    add signed terms of factor products."""
     table = compile_table(STANDARD, reads, False)
     program = table.program
     per_deck = [len(pool_members(pool)) for pool in POOLS]
+    per_value = [per_deck[v] for v in range(10)]  # the value pools come first in POOLS
     falls = [_falling(per_deck[pool], -shift, m) for pool, shift, m in program.falls]
     subterms = []
     for members in program.subterms:
@@ -146,16 +151,32 @@ def direct_count_polynomials(reads):
         factors.append(poly)
     weights = []
     for c, cards in enumerate(program.cards):
+        assert cards == 0, "a leaf's labels weigh without padding"
         weight = [0]
         for t in range(program.term_start[c], program.term_start[c + 1]):
             term = [program.term_mult[t]]
             for f in program.term_factors[program.factor_start[t]:program.factor_start[t + 1]]:
                 term = _pmul(term, factors[f])
             weight = _padd(weight, term)
-        weights.append(_pmul(weight, _falling(52, -cards, 6 - cards)))
-    counts = [[0] for _ in table.records]
-    for comp, record, tally in zip(table.entry_comp, table.entry_record, table.tally, strict=True):
-        counts[record] = _padd(counts[record], [tally * x for x in weights[comp]])
+        weights.append(weight)
+
+    def unread(comp, read):
+        k, coded = COMPOSITIONS[comp]
+        poly = _falling(52, -k, 6 - k)
+        for v, (m, r) in enumerate(zip(counts_of(coded), counts_of(read), strict=True)):
+            poly = _pmul(poly, _falling(per_value[v], -r, m - r))
+        return poly
+
+    counts = [[0] for _ in table.columns]
+    for col, comp, tally in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
+        counts[col] = _padd(counts[col], [tally * x for x in unread(comp, 0)])
+    leaves = zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True)
+    for row, leaf, col, mult in leaves:
+        for j in range(table.row_start[row], table.row_start[row + 1]):
+            poly = _pmul(unread(table.row_comp[j], table.row_read[row]), weights[leaf])
+            counts[col] = _padd(counts[col], [table.row_tally[j] * mult * x for x in poly])
+            rest = table.row_rest[row]  # the leaf is taken back from its row's rest
+            counts[rest] = _padd(counts[rest], [-table.row_tally[j] * mult * x for x in poly])
     return dict(zip(table.records, (_trim(c) for c in counts), strict=True))
 
 

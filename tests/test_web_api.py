@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from webserver import LIMITED_REASON, ROOT, Server, address_space_limited
 
 from analyzer import Shoe, find_bet, price
+from analyzer.checks.verify import amount_text
 from analyzer.cli import main
 from analyzer.core.tableau import STANDARD
 from analyzer.errors import WorkLimitError
@@ -153,7 +154,8 @@ def test_deal_tells_the_coup_as_punto_banco_deal(server, monkeypatch, tmp_path, 
     for settled, line in zip(doc["settled"], lines, strict=True):
         sign = "+" if Fraction(settled["net"]) > 0 else ""
         assert line.split()[0] == settled["bet_name"]
-        said = f"{settled['event']}: pays {settled['pays']} per unit, net {sign}{settled['net']}"
+        net = amount_text(Fraction(settled["net"]))  # money as a decimal when exact, as deal shows it
+        said = f"{settled['event']}: pays {settled['pays']} per unit, net {sign}{net}"
         assert line.endswith(said)
 
 

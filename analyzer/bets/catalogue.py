@@ -928,22 +928,31 @@ def royal_9(param: str | None) -> Bet:
     if any(keys[i] == keys[j] for i in range(len(keys)) for j in range(i)):
         raise BetError("royal-9: every seat's printed hand must differ from the others")
     meters = {m: _amount(opts[m], f"royal-9 {m} jackpot") for m in ROYAL_9_METERS}
+    # a hand matches a printed hand only when it holds nines and ten-valued cards (the bet reads
+    # no other suits); the values are checked first, then the ranks, the suits last, so a coup
+    # is read no further than its pay needs
+    matchable = [(i, tuple(sorted(c.point for c in hand))) for i, hand in enumerate(printed)
+                 if all(c.point in (0, 9) for c in hand)]
 
     def for_one(amount: Fraction) -> Fraction:
         return amount / stake - 1
 
-    def key(g: CardGroup) -> list[tuple[int, int]] | None:
-        """The hand as (rank, suit) pairs, or None when it holds a card no printed hand has
-        (the bet reads the suits of nines and ten-valued cards only)."""
-        if any(c.value not in (0, 9) for c in g):
-            return None
-        return sorted((c.rank.index, c.suit.index) for c in g)
+    def seat_of(g: CardGroup) -> int:
+        """The index of the printed hand ``g`` is (0 the seat's own), or -1."""
+        values = g.values
+        for i, wanted in matchable:
+            if values == wanted and sorted((c.rank.index, c.suit.index) for c in g) == keys[i]:
+                return i
+        return -1
 
-    def hands(c: Coup) -> tuple[list[tuple[int, int]] | None, list[tuple[int, int]] | None]:
-        return key(c.cards(PLAYER_FIRST_TWO)), key(c.cards(BANKER_FIRST_TWO))
+    def hands(c: Coup) -> tuple[int, int]:
+        return seat_of(c.cards(PLAYER_FIRST_TWO)), seat_of(c.cards(BANKER_FIRST_TWO))
+
+    def royal(g: CardGroup) -> bool:
+        return g.values == (0, 9) and _royal_9_of(g)
 
     def suited_royal(g: CardGroup) -> bool:
-        return _royal_9_of(g) and g.suited
+        return royal(g) and g.suited
 
     def both(test: Callable[[CardGroup], bool]) -> Callable[[Coup], bool]:
         return lambda c: test(c.cards(PLAYER_FIRST_TWO)) and test(c.cards(BANKER_FIRST_TWO))
@@ -951,15 +960,18 @@ def royal_9(param: str | None) -> Bet:
     def either(test: Callable[[CardGroup], bool]) -> Callable[[Coup], bool]:
         return lambda c: test(c.cards(PLAYER_FIRST_TWO)) or test(c.cards(BANKER_FIRST_TWO))
 
+    def seat_line(test: Callable[[int, int], bool]) -> Callable[[Coup], bool]:
+        return lambda c: test(*hands(c))
+
     tests: dict[str, Callable[[Coup], bool]] = {
-        ROYAL_9_METERS["star"]: lambda c: hands(c) == (keys[0], keys[0]),
-        ROYAL_9_METERS["spade"]: lambda c: hands(c)[1] == keys[0],
-        ROYAL_9_METERS["heart"]: lambda c: hands(c)[0] == keys[0],
-        ROYAL_9_FIXED[0][0]: lambda c: any(hands(c) == (k, k) for k in keys[1:]),
+        ROYAL_9_METERS["star"]: seat_line(lambda p, b: p == b == 0),
+        ROYAL_9_METERS["spade"]: seat_line(lambda p, b: b == 0),
+        ROYAL_9_METERS["heart"]: seat_line(lambda p, b: p == 0),
+        ROYAL_9_FIXED[0][0]: seat_line(lambda p, b: p == b > 0),
         ROYAL_9_FIXED[1][0]: both(suited_royal),
-        ROYAL_9_FIXED[2][0]: both(_royal_9_of),
+        ROYAL_9_FIXED[2][0]: both(royal),
         ROYAL_9_FIXED[3][0]: either(suited_royal),
-        ROYAL_9_FIXED[4][0]: either(_royal_9_of),
+        ROYAL_9_FIXED[4][0]: either(royal),
     }
     amounts = [*((ROYAL_9_METERS[m], meters[m]) for m in ROYAL_9_METERS),
                *((e, F(a)) for e, a in ROYAL_9_FIXED)]
@@ -987,8 +999,7 @@ def royal_9(param: str | None) -> Bet:
                "seat K\u26609\u2660 and the other suited K-9s are a reading), and '5000 when both hands "
                "match any other "
                "position' is read as both matching the same other seat.  It reads the ranks of both hands "
-               "by name and the suits of their nines and ten-valued cards: a table of 164,836 records, about "
-               "50 s to compile and 50 s to evaluate per shoe today, so catalogue_bets() leaves it out."),
+               "by name and the suits of their nines and ten-valued cards."),
     )
 
 
@@ -1299,9 +1310,7 @@ def d7p8_progressive(param: str | None) -> Bet:
                "suited "
                "otherwise.  Open questions: the seven other prizes, the meter's seed and rate, and the "
                "secondary prize are not published (both default to 0, i.e. only what is given is priced); "
-               "'all three cards of both hands' is read as every card of each hand, two or three.  Its "
-               "table (each hand's values and whether it is of one named suit) is beyond what the engine "
-               "compiles today, so catalogue_bets() leaves it out."),
+               "'all three cards of both hands' is read as every card of each hand, two or three."),
     )
 
 
@@ -1652,10 +1661,8 @@ class Meter:
 class Entry:
     """A catalogue entry: ``make(param)`` builds the bet; ``param`` documents the parameter;
     ``meters(param)``, for a bet with progressive meters, describes them (see
-    :func:`meter_line`); ``priced`` is False for a bet :func:`catalogue_bets` leaves out (its
-    table costs too much today; see :data:`NOT_PRICED`); ``provenance`` holds what the figures
-    of the default parameters ("") and of each published parameter rest on (see
-    :func:`provenance`)."""
+    :func:`meter_line`); ``provenance`` holds what the figures of the default parameters ("")
+    and of each published parameter rest on (see :func:`provenance`)."""
 
     name: str
     make: Callable[[str | None], Bet]
@@ -1664,7 +1671,6 @@ class Entry:
     aliases: tuple[str, ...] = ()
     main: bool = False
     meters: Callable[[str | None], tuple[Meter, ...]] | None = field(default=None, compare=False)
-    priced: bool = True
     provenance: Mapping[str, Provenance] = field(default_factory=dict, compare=False)
 
 
@@ -1781,7 +1787,7 @@ _ENTRIES: tuple[Entry, ...] = (
           ("twin-tiger-pair",)),
     Entry("royal-9", royal_9, "nine-face first two cards, seat's printed K-9 jackpots",
           "KEY=VALUE: seat, others, star, spade, heart, stake", ("royal9",), meters=_royal_9_meters,
-          priced=False),
+          ),
     # every dealt card
     Entry("low-tie-max", _tie_max(False), "tie with no card of 6-9 dealt, pays 55", "pay", ("ltm",)),
     Entry("high-tie-max", _tie_max(True), "tie with a card of 6-9 dealt, pays 10", "pay", ("htm",)),
@@ -1799,7 +1805,7 @@ _ENTRIES: tuple[Entry, ...] = (
           "pays for a mixed 1, 2, 3, 4, 5, e.g. 30/20/12/8/5"),
     Entry("d7p8-progressive", d7p8_progressive, "Dragon 7 / Panda 8 progressive, seat's suits (reading)",
           "KEY=VALUE: side, suits, jackpot, suited, stake", ("dragon-7-panda-8-progressive",),
-          meters=_d7p8_meters, priced=False),
+          meters=_d7p8_meters),
     # trade names
     Entry("super-6", _banker_six("super-6", "Super 6 ({pays} to 1)", None, 12, SUPER_6_SOURCE),
           "Banker wins with 6, pays 12", "pay", ("super-six", "super6")),
@@ -1811,12 +1817,6 @@ _ENTRIES: tuple[Entry, ...] = (
 )
 #: The catalogue: every entry with its provenance (:data:`PROVENANCE`).
 CATALOGUE: tuple[Entry, ...] = tuple(dataclasses.replace(e, provenance=PROVENANCE[e.name]) for e in _ENTRIES)
-#: Catalogue bets :func:`catalogue_bets` leaves out, by name, because their tables cost too much
-#: today: Royal 9 (164,836 records; about 50 s to compile and 50 s per shoe), the Dragon 7 /
-#: Panda 8 progressive (both hands' values with a named suit per hand: it did not compile in
-#: 10 minutes and 7 GB).  They settle coups like any bet (verify, deal, the oracle) and can
-#: be priced on their own.
-NOT_PRICED: tuple[str, ...] = tuple(e.name for e in CATALOGUE if not e.priced)
 
 _BY_NAME: dict[str, Entry] = {}
 for _listed in CATALOGUE:
@@ -1850,7 +1850,8 @@ def find_bet(spec: str) -> Bet:
     if sep and not entry.param:
         raise BetError(f"bet {entry.name!r} takes no parameter; got {param.strip()!r}")
     bet = entry.make(param.strip() if sep else None)
-    return dataclasses.replace(bet, name=entry.name + (f":{param.strip()}" if sep else ""))
+    name = entry.name + (f":{param.strip()}" if sep else "")
+    return dataclasses.replace(bet, name=name, origin=f"catalogue:{name}")
 
 
 def _key(name: str) -> str:
@@ -1901,9 +1902,8 @@ def catalogue_bets() -> list[Bet]:
     """Every catalogue bet with its default parameters, plus the published alternatives (Tie 9 to
     1, Banker 4%, Perfect Pair v2 and 25/200, Lucky 6 table 2, Dragon Bonus table 2, the Banker
     side of the one-side bets, Royal Match v2, Lucky Nines at Binion's, Super Tie table 2,
-    Super 6 at 15, Égalité on each total and its groupings), except the bets in
-    :data:`NOT_PRICED`."""
-    specs = [e.name for e in CATALOGUE if e.name != "egalite" and e.priced]
+    Super 6 at 15, Égalité on each total and its groupings)."""
+    specs = [e.name for e in CATALOGUE if e.name != "egalite"]
     extra = ["banker:4", "tie:9", "perfect-pair:2", "perfect-pair:25/200", "lucky-6:2",
              "dragon-bonus-player:2", "dragon-bonus-banker:2", "fabulous-pair:banker",
              "majestic-match:banker", "royal-match:banker", "royal-match:player,2", "royal-match:banker,2",

@@ -24,13 +24,15 @@ a loss; lines are tried in order and the first match settles the coup; ``otherwi
 * side against side: ``pairs_same_rank`` / ``identical_pairs`` = true or false.
 
 What a bet reads follows from the features it uses, so the engine refines no further.  A pay
-line whose condition can never hold (say, three cards and a natural on the same side) is
-reported when the file is read.
+line whose condition can never hold under the tableau in use (say, three cards and a natural on
+the same side) is refused when the bet is first priced (its table is compiled).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -289,9 +291,18 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         source=str(spec.get("source", f"user-defined in {where}")),
         adjustable=winning[0] if len(winning) == 1 else None,
         rules=str(spec.get("rules", "")),
+        origin=_origin(lines_spec),
     )
-    _check_possible(label, bet)
     return bet
+
+
+def _origin(lines_spec: list[Any]) -> str:
+    """What identifies a file bet's conditions (the disk cache's key for its table): its pay
+    lines' ``when`` tables, which alone decide how a coup settles (the pays do not: a table's
+    columns are the pay lines)."""
+    whens = [line.get("when", {}) for line in lines_spec]
+    text = json.dumps(whens, sort_keys=True, default=repr, separators=(",", ":"))
+    return "file:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
@@ -692,17 +703,3 @@ def _amount(label: str, raw: object) -> Fraction:
     if value < -1:
         raise BetError(f"{label}: bad amount {raw!r}: a bet cannot lose more than its stake (-1)")
     return value
-
-
-def _check_possible(label: str, bet: Bet) -> None:
-    """Refuse a pay line whose condition no coup can meet (under the standard tableau)."""
-    from analyzer.engine.pricing import table_for
-
-    reads = bet.reads if bet.reads.sets else Reads.everything_but_cards()
-    table = table_for(reads, 416)
-    records = [r.narrow(bet.reads) if reads != bet.reads else r for r in table.records]
-    for j, line in enumerate(bet.lines, 1):
-        if not any(line.when(r) for r in records):
-            raise BetError(
-                f"{label}: pay line {j} ({line.event!r}) can never hold: no coup meets its condition"
-            )

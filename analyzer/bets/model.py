@@ -53,6 +53,7 @@ class Bet:
         payout_function: for bets not given as a pay table, the pay per unit for a coup.
         event_function: for those, the event label for a coup (default: from the pay).
         rules: a longer description of the bet's rules, for reports.
+        origin: what identifies its conditions for the disk cache (see below).
     """
 
     name: str
@@ -66,6 +67,10 @@ class Bet:
     payout_function: Callable[[Coup], Fraction | int] | None = field(default=None, compare=False)
     event_function: Callable[[Coup], str] | None = field(default=None, compare=False)
     rules: str = ""
+    #: What identifies the bet's conditions across processes, for the disk cache of compiled
+    #: tables: ``"catalogue:NAME[:PARAM]"``, ``"file:SHA-256"``; empty for a bet built in
+    #: Python (its table is kept in memory only).
+    origin: str = field(default="", compare=False)
 
     def settle(self, coup: Coup) -> tuple[str, Fraction]:
         """The event and the pay per unit staked for ``coup``, as the bet sees it: a full
@@ -82,10 +87,22 @@ class Bet:
             pays = _checked_pay(self.name, self.payout_function(coup))
             label = self.event_function(coup) if self.event_function else _label_for_pay(pays)
             return label, pays
-        for line in self.lines:
+        line = self.line_of(coup)
+        if line == len(self.lines):
+            return self.otherwise_event, self.otherwise
+        return self.lines[line].event, self.lines[line].pays
+
+    def line_of(self, coup: Coup) -> int:
+        """The index of the first pay line whose condition holds for ``coup`` (a record as the
+        bet sees it), or ``len(lines)`` when none does (the bet settles at ``otherwise``).
+
+        Raises:
+            UndeclaredReadError: a condition read what the bet did not declare.
+        """
+        for i, line in enumerate(self.lines):
             if line.when(coup):
-                return line.event, line.pays
-        return self.otherwise_event, self.otherwise
+                return i
+        return len(self.lines)
 
     def payout(self, coup: Coup) -> Fraction:
         """The pay per unit staked (win amount, 0 push, -1 loss)."""

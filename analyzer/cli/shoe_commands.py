@@ -146,11 +146,19 @@ def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
     show_default=True,
     help="Folder to write the generated tables into.",
 )
+@click.option(
+    "--shipped",
+    "shipped_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Also write the compiled tables the package ships into this folder (analyzer/tables in "
+    "a source checkout).",
+)
 @guard
-def tables(out_dir: str) -> None:
+def tables(out_dir: str, shipped_dir: str | None) -> None:
     """Regenerate every committed file in results/: analysis tables for 1, 2, 4, 6, 8 decks and
     the bet catalogue for 1, 6, 8 decks (Markdown and JSON), and the closed forms in the number
-    of decks (Markdown and LaTeX).
+    of decks (Markdown and LaTeX); with --shipped, the compiled tables the package ships.
 
     All or nothing: the files are written into a sibling folder that is then swapped into
     place.  An existing folder may hold only these files (it is refused otherwise)."""
@@ -160,9 +168,19 @@ def tables(out_dir: str) -> None:
 
     if not out_dir.strip():
         raise OutputError("empty --out: give a folder, e.g. --out results/")
+    if shipped_dir is not None and not shipped_dir.strip():
+        raise OutputError("empty --shipped: give a folder, e.g. --shipped analyzer/tables/")
     files = generate()  # everything is built in memory first: no partial output on error
+    shipped: dict[str, bytes] = {}
+    if shipped_dir is not None:
+        from analyzer.engine.shipped import shipped_files
+
+        shipped = shipped_files()
     replace_folder(out_dir, files)  # a sibling folder swapped into place: all or nothing
     show(f"wrote {len(files)} files to {out_dir}")
+    if shipped_dir is not None:
+        replace_folder(shipped_dir, shipped)
+        show(f"wrote {len(shipped)} compiled tables to {shipped_dir}")
 
 
 @click.command()

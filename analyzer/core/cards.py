@@ -33,7 +33,7 @@ class Rank(enum.Enum):
     @property
     def index(self) -> int:
         """Position 0..12 in the order A, 2, ..., 9, T, J, Q, K."""
-        return RANKS.index(self)
+        return _RANK_INDEX[self]
 
     @property
     def point(self) -> int:
@@ -63,7 +63,7 @@ class Suit(enum.Enum):
     @property
     def index(self) -> int:
         """Position 0..3 in the order s, h, d, c."""
-        return SUITS.index(self)
+        return _SUIT_INDEX[self]
 
     @property
     def colour(self) -> Colour:
@@ -91,6 +91,8 @@ class Colour(enum.Enum):
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
 COLOURS: tuple[Colour, ...] = tuple(Colour)
+_RANK_INDEX: dict[Rank, int] = {r: i for i, r in enumerate(RANKS)}  # the hot paths read them often
+_SUIT_INDEX: dict[Suit, int] = {s: i for i, s in enumerate(SUITS)}
 _SYMBOLS = "\u2660\u2665\u2666\u2663"
 #: Point value of each rank, indexed like ``RANKS``.
 RANK_POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)

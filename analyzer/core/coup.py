@@ -166,11 +166,47 @@ SuitLabel = Suit | SuitClass
 ColourLabel = Colour | ColourClass
 
 
+class PendingLabel:
+    """A label of a card (rank, suit, colour, same-card identity) or a block's one-suit flag
+    that the engine has not fixed yet: reading it raises :class:`LabelNeeded`, and the engine
+    refines only what a bet reads (:mod:`analyzer.engine.explore`).  Internal to compiling;
+    never seen in a record a bet gets elsewhere."""
+
+    __slots__ = ("kind", "slot")
+
+    def __init__(self, slot: int, kind: str) -> None:
+        self.slot = slot
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"PendingLabel({self.slot}, {self.kind!r})"
+
+
+class LabelNeeded(BaseException):
+    """Internal: a bet read a label the engine has not fixed yet (see :class:`PendingLabel`).
+
+    A ``BaseException``, so that a bet's own ``except Exception`` cannot swallow it: the engine
+    catches it, fixes that label every way it can be, and settles again."""
+
+    def __init__(self, pending: PendingLabel) -> None:
+        super().__init__(pending.slot, pending.kind)
+        self.pending = pending
+
+
+def _known(label: object) -> object:
+    """``label``, unless it is pending (then the engine must fix it first)."""
+    if type(label) is PendingLabel:
+        raise LabelNeeded(label)
+    return label
+
+
 def _label_key(label: object) -> tuple[str, int]:
     if label is None:
         return ("", -1)
     if isinstance(label, _Class):
         return label.key
+    if type(label) is PendingLabel:
+        return ("~", 0)
     assert isinstance(label, Rank | Suit | Colour)
     return ("named", label.index)
 
@@ -186,14 +222,14 @@ class DealtCard:
     known raises :class:`~analyzer.errors.UndeclaredReadError`.
     """
 
-    __slots__ = ("_card", "_code", "_colour", "_rank", "_suit", "value")
+    __slots__ = ("_card", "_code", "_colour", "_hash", "_key", "_rank", "_suit", "value")
 
     def __init__(
         self,
         value: int,
-        rank: RankLabel | None = None,
-        suit: SuitLabel | None = None,
-        colour: ColourLabel | None = None,
+        rank: RankLabel | PendingLabel | None = None,
+        suit: SuitLabel | PendingLabel | None = None,
+        colour: ColourLabel | PendingLabel | None = None,
         card: object = None,
     ) -> None:
         self.value = value
@@ -202,36 +238,53 @@ class DealtCard:
         self._colour = colour if colour is not None or not isinstance(suit, Suit) else suit.colour
         self._card = card  # same-card identity: (rank key, class index), when read that way
         self._code: tuple[int, ...] | None = None  # canonical code of a bet record's card
+        self._key = (  # a card never changes: its identity is computed once
+            value,
+            _label_key(rank),
+            _label_key(suit),
+            _label_key(self._colour),
+            card if card is not None and type(card) is not PendingLabel else (),
+        )
+        self._hash = hash(self._key)
 
     @property
     def rank(self) -> RankLabel:
         """The rank (named, or a class when read by equality)."""
-        if self._rank is None:
+        rank = self._rank
+        if rank is None:
             raise UndeclaredReadError(
                 f"a bet read the rank of a card of value {self.value}, but it declared it reads "
                 "point values only (ranks='none')"
             )
-        return self._rank
+        if isinstance(rank, PendingLabel):
+            raise LabelNeeded(rank)
+        return rank
 
     @property
     def suit(self) -> SuitLabel:
         """The suit (named, or a class when read by equality)."""
-        if self._suit is None:
+        suit = self._suit
+        if suit is None:
             raise UndeclaredReadError(
                 "a bet read the suit of a card, but the card's suit is not known to it: declare "
                 "suits='suit' or 'suit-equality' (or give the cards with their suits)"
             )
-        return self._suit
+        if isinstance(suit, PendingLabel):
+            raise LabelNeeded(suit)
+        return suit
 
     @property
     def colour(self) -> ColourLabel:
         """Red or black (named, or a class when read by equality)."""
-        if self._colour is None:
+        colour = self._colour
+        if colour is None:
             raise UndeclaredReadError(
                 "a bet read the colour of a card, but the card's colour is not known to it: declare "
                 "suits='colour' or 'colour-equality'"
             )
-        return self._colour
+        if isinstance(colour, PendingLabel):
+            raise LabelNeeded(colour)
+        return colour
 
     @property
     def card(self) -> Card:
@@ -259,7 +312,9 @@ class DealtCard:
     def card_key(self) -> tuple[object, ...]:
         """Hashable identity of the card (rank and suit), when known."""
         if self._card is not None:
-            return ("card", self.value, self._card)
+            return ("card", self.value, _known(self._card))
+        _known(self._rank)
+        _known(self._suit)
         if self._suit is None or self._rank is None:
             raise UndeclaredReadError(
                 "a bet compared two cards as cards (rank and suit), but declared less: declare "
@@ -270,19 +325,13 @@ class DealtCard:
     @property
     def key(self) -> tuple[object, ...]:
         """Hashable, sortable identity of what is known of the card."""
-        return (
-            self.value,
-            _label_key(self._rank),
-            _label_key(self._suit),
-            _label_key(self._colour),
-            self._card if self._card is not None else (),
-        )
+        return self._key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, DealtCard) and self.key == other.key
+        return isinstance(other, DealtCard) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
 
     def __repr__(self) -> str:
         return f"DealtCard({self})"
@@ -290,12 +339,16 @@ class DealtCard:
     def __str__(self) -> str:
         if isinstance(self._rank, Rank):
             text = self._rank.label
+        elif isinstance(self._rank, PendingLabel):
+            text = str(self.value)
         elif self._rank is not None:
             text = f"T{self._rank.index}"  # a 10-valued rank class
         else:
             text = str(self.value)
         if isinstance(self._suit, Suit):
             return text + self._suit.value
+        if isinstance(self._suit, PendingLabel) or isinstance(self._colour, PendingLabel):
+            return text + "?"
         if self._suit is not None:
             return text + f"~{self._suit.index}"
         if self._colour is not None:
@@ -328,7 +381,7 @@ class Coup:
     :meth:`cards` by position set, ``player`` / ``banker`` hands (full records only).
     """
 
-    __slots__ = ("_blocks", "_cards", "_fields", "_hash")
+    __slots__ = ("_blocks", "_cards", "_fields", "_groups", "_hash")
 
     def __init__(
         self,
@@ -344,6 +397,7 @@ class Coup:
         self._cards = tuple(cards) if cards is not None else None
         self._blocks = tuple(blocks)
         self._hash = hash((self._fields, self._cards, self._blocks))
+        self._groups: dict[frozenset[int], Any] = {}  # cards(): a record never changes
 
     # -- identity ---------------------------------------------------------------------------
 
@@ -464,9 +518,15 @@ class Coup:
         Raises:
             UndeclaredReadError: the set is not one the record carries (a union of its blocks).
         """
+        wanted = frozenset(positions)
+        hit = self._groups.get(wanted)
+        if hit is None:
+            hit = self._groups[wanted] = self._group(wanted)
+        return hit
+
+    def _group(self, wanted: frozenset[int]) -> Any:
         from analyzer.core.hands import CardGroup
 
-        wanted = frozenset(positions)
         if self._cards is not None:
             return CardGroup(c for i, c in enumerate(self._cards) if i in wanted and c is not None)
         found: list[DealtCard] = []
@@ -645,6 +705,7 @@ def _flag(cards: Sequence[DealtCard], reads: Reads, given: Flag) -> Flag:
     kind = "colour" if detail in (SuitDetail.ONE_COLOUR, SuitDetail.ONE_COLOUR_NAMED) else "suit"
     named = detail in (SuitDetail.ONE_SUIT_NAMED, SuitDetail.ONE_COLOUR_NAMED)
     if given is not None:  # narrowing a record that carries flags, not suits
+        _known(given)
         if given[0] == kind:
             return (kind, given[1], given[2] if named else -1)
         if given[1] == "mixed" and kind == "suit":  # mixed colours: mixed suits
@@ -688,7 +749,7 @@ def _reduce(card: DealtCard, reads: Reads) -> RawCard:
     if detail.per_set or card.value not in reads.suit_values:
         detail = SuitDetail.NONE
     if detail is SuitDetail.SAME_CARD and card._card is not None:
-        local = card._card
+        local = _known(card._card)
         assert isinstance(local, tuple)
         suit = (_LOCAL, int(local[1]))
     elif detail in (SuitDetail.SUIT, SuitDetail.SUIT_EQUALITY, SuitDetail.SAME_CARD):

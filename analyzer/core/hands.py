@@ -18,11 +18,12 @@ Poker and the four-card baccarat side bets do; from a multi-deck shoe a flush ma
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from analyzer.core.cards import COLOURS, SUITS, Colour, Rank, Suit
-from analyzer.core.coup import DealtCard, RankClass
+from analyzer.core.coup import DealtCard, LabelNeeded, PendingLabel, RankClass
 from analyzer.core.reads import RankDetail, SuitDetail
 from analyzer.errors import UndeclaredReadError
 
@@ -69,17 +70,29 @@ FEATURE_NEEDS: dict[str, tuple[RankDetail, SuitDetail]] = {
 }
 
 
+_KEY = operator.attrgetter("_key")  # a card's identity, computed once (DealtCard.key)
+
+
 class CardGroup:
     """The dealt cards of a set of positions, as a multiset (order within the set is not
     kept).  Iterating gives the cards sorted by what is known of them."""
 
     __slots__ = ("_cards", "flag")
 
-    def __init__(self, cards: Iterable[DealtCard], flag: tuple[str, str, int] | None = None) -> None:
+    def __init__(
+        self, cards: Iterable[DealtCard], flag: tuple[str, str, int] | PendingLabel | None = None
+    ) -> None:
         """``flag``: for a set read "one suit / one colour", whether it is (see
         :data:`analyzer.core.coup.Flag`); the suit features then answer from it."""
-        self._cards = tuple(sorted(cards, key=lambda c: c.key))
+        self._cards = tuple(sorted(cards, key=_KEY))
         self.flag = flag
+
+    def _flag(self) -> tuple[str, str, int]:
+        flag = self.flag
+        if isinstance(flag, PendingLabel):
+            raise LabelNeeded(flag)
+        assert flag is not None
+        return flag
 
     def __iter__(self) -> Iterator[DealtCard]:
         return iter(self._cards)
@@ -204,7 +217,7 @@ class CardGroup:
     def suited(self) -> bool:
         """Every card has one suit (True for a single card)."""
         if self.flag is not None:
-            kind, state, _ = self.flag
+            kind, state, _ = self._flag()
             if kind == "suit" or state == "mixed":
                 return state == "one"
             raise UndeclaredReadError("a bet read whether cards share a suit, but declared colours only")
@@ -256,7 +269,7 @@ class CardGroup:
     def one_colour(self) -> bool:
         """Every card has one colour."""
         if self.flag is not None:
-            kind, state, _ = self.flag
+            kind, state, _ = self._flag()
             if kind == "colour" or state == "one":
                 return state == "one"
             raise UndeclaredReadError("a bet read whether cards share a colour, but declared one-suit only")
@@ -266,7 +279,7 @@ class CardGroup:
     def colour(self, colour: Colour) -> bool:
         """Every card is of colour ``colour`` (False for no cards)."""
         if self.flag is not None:
-            kind, state, label = self.flag
+            kind, state, label = self._flag()
             if state == "mixed" and kind == "colour":
                 return False
             if state == "one" and label >= 0:
@@ -282,7 +295,7 @@ class CardGroup:
     def suit(self, suit: Suit) -> bool:
         """Every card is of suit ``suit`` (False for no cards)."""
         if self.flag is not None:
-            kind, state, label = self.flag
+            kind, state, label = self._flag()
             if state == "mixed":
                 return False
             if kind == "suit" and label >= 0:

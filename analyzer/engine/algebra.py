@@ -200,7 +200,13 @@ class ProgramBuilder:
         has_ranks = any(r is not None and r[0] == "c" for (r, _), _ in pools)
         has_local = any(s is not None and s[0] == "l" for (_, s), _ in pools)
         for concrete in _expand_locals(v, pools):
-            falls = [self._fall(p, 0, m) for p, m in concrete if m]
+            # a rank pool drawn beside cards of that rank fixed finer (a card, a colour) holds
+            # those cards too: it gives only what they leave (the pools of a leaf are nested)
+            inner: Counter[int] = Counter()
+            for p, m in concrete:
+                if p[0] in ("c", "rc"):
+                    inner[p[1]] += m
+            falls = [self._fall(p, inner[p[1]] if p[0] == "r" else 0, m) for p, m in concrete if m]
             if unread:
                 falls.append(self._fall(("v", v, -1), read, unread))
             subterms.append(self.subterms.setdefault(tuple(sorted(falls)), len(self.subterms)))
@@ -454,9 +460,10 @@ class SuitsUnknownError(Exception):
 
 
 def padding(size: int) -> dict[int, int]:
-    """The padding falling(N - k, K - k) for k = 4, 5, 6 cards drawn (K = min(N, 6))."""
+    """The padding falling(N - k, K - k) for k = 4, 5, 6 cards drawn (K = min(N, 6)), and 1
+    for ``k = 0``: a composition of read cards alone, weighed without padding."""
     top = min(size, MAX_CARDS)
-    return {k: falling(size - k, top - k) if k <= top else 0 for k in (4, 5, 6)}
+    return {0: 1, **{k: falling(size - k, top - k) if k <= top else 0 for k in (4, 5, 6)}}
 
 
 def evaluate_scalar(program: Program, shoe: ShoeCounts) -> list[int]:
@@ -594,7 +601,8 @@ class VectorPlan:
             terms_arr[has, j] = tf[fs[rows[has]] + j]
         self.term_cols = [np.ascontiguousarray(terms_arr[:, j]) for j in range(fwidth)]
         self.term_mult = counts
-        self.term_pad = term_cards - 4
+        self.term_pad = np.where(term_cards == 0, 3, term_cards - 4)  # rows of the padding table
+        self.unpadded = bool(np.all(term_cards == 0))
         self.one_term_each = len(rows) == len(cards)
         self.scaled = bool(np.any(counts != 1)) if len(counts) else False
 
@@ -623,14 +631,17 @@ class VectorPlan:
         if len(self.fac_start):
             mult = self.fac_mult[:, None] if many else self.fac_mult
             fac[:-1] = np.add.reduceat(sub[self.fac_sub], self.fac_start, axis=0) * mult
-        pads = [padding(n) for n in sizes]
-        pad = np.asarray([[p[k] for p in pads] for k in (4, 5, 6)], dtype=np.int64)
-        if not many:
-            pad = pad[:, 0]
         term_mult: Any = self.term_mult
-        term = pad[self.term_pad]
+        term: Any = None
+        if not self.unpadded:  # compositions of read cards alone need no padding
+            pads = [padding(n) for n in sizes]
+            pad = np.asarray([[p[k] for p in pads] for k in (4, 5, 6, 0)], dtype=np.int64)
+            term = pad[self.term_pad] if many else pad[:, 0][self.term_pad]
         for c in self.term_cols:
-            term = term * fac[c]
+            term = fac[c] if term is None else term * fac[c]
+        if term is None:
+            shape = (len(self.term_pad), *pool_sizes.shape[1:])
+            term = np.ones(shape, dtype=np.int64)
         if self.scaled:
             term = term * (term_mult[:, None] if many else term_mult)
         if self.one_term_each or not len(self.comp_start):

@@ -1,18 +1,28 @@
 """Exact EVs of bets on many shoes at once (numpy imported here, on first use).
 
-For each table a batch needs (:func:`analyzer.engine.pricing.table_reads`), every shoe's
-composition weights come from the vectorised weight algebra
-(:meth:`analyzer.engine.algebra.VectorPlan.weights_many`, int64), and each bet's event counts
-from one integer matrix product: weights (shoes x compositions) times the bet's event tallies
-(compositions x events).  Every event count is a number of ordered card sequences, at most
-N!/(N-6)!, so when that bound is below 2**63 (shoes of at most 1,448 cards) the int64
-arithmetic is exact whatever the summation order; a larger shoe is evaluated alone with
-Python integers.  The EV numerator, sum of pays x counts, is then formed in Python integers:
-equal bit for bit to pricing each shoe alone.
+Shoes are taken in chunks sized by a memory budget (:data:`MEMORY_BUDGET`), so a batch's memory
+does not grow with the number of shoes beyond its result.  For each chunk:
+
+* the value weights of every shoe (:mod:`analyzer.engine.values`, int64), once for all bets;
+* every bet's value part, for all bets at once: one matrix product, weights (shoes x value
+  compositions) times the value tallies (compositions x events);
+* for a bet that reads cards, its label part (:mod:`analyzer.engine.table`): its rows' counts
+  S (one more matrix product), S // D(R) per row, the leaves' label weights (the vectorised
+  weight algebra, :meth:`~analyzer.engine.algebra.VectorPlan.weights_many`) and their sums
+  per event.
+
+Every event count is a number of ordered card sequences, at most N!/(N-6)!, and so is every
+partial sum of a product above (the terms of a sum are counts of disjoint sets of sequences, of
+one sign), so when that bound is below 2**53 (shoes of at most 458 cards) the float64 matrix
+products (BLAS) are exact whatever their summation order, and below 2**63 (at most 1,448 cards)
+the int64 arithmetic is; a shoe beyond, or under 6 cards, is priced alone with Python integers.
+The EV numerator, sum of pays x counts, is then formed in Python integers: equal bit for bit to
+pricing each shoe alone.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,17 +33,28 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.bets.model import Bet
+from analyzer.core.cards import RANK_POINTS
 from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.algebra import VectorPlan, fits_int64, pool_sizes_many
-from analyzer.engine.evaluate import denominator, record_counts
-from analyzer.engine.pricing import SUITS_NEEDED, settlement, table_for, table_reads
-from analyzer.engine.table import CompiledTable
+from analyzer.engine.evaluate import denominator
+from analyzer.engine.pricing import Pricer, Settlement, settlement, table_for, table_reads
+from analyzer.engine.table import Table, bet_table
+from analyzer.engine.values import (
+    COMPOSITIONS,
+    counts_of,
+    falling_tables_array,
+    paddings_array,
+    weights_array,
+)
 from analyzer.errors import BetError, ShoeError
 
 MAX_CARDS = 6
-#: Shoes per vectorised step.
+#: The most shoes per vectorised step.
 CHUNK = 512
+#: Bytes a vectorised step may use (its arrays grow with the shoes in it and the tables'
+#: sizes): the chunk of shoes is chosen to stay within it.
+MEMORY_BUDGET = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -153,16 +174,19 @@ def batch_ev(
             rank-and-suit counts (As, Ah, Ad, Ac, 2s, ...; needed by bets that read suits), or a
             list of :class:`~analyzer.core.shoe.Shoe`.
         bets: the bets.
-        chunk: shoes per vectorised step (default :data:`CHUNK`).
+        chunk: the most shoes per vectorised step (default: as many as :data:`MEMORY_BUDGET`
+            allows, at most :data:`CHUNK`).
         tableau: the rules.
 
     Returns:
         :class:`BatchEV`, equal bit for bit to pricing each shoe alone
-        (``price(bet, shoe).ev``).
+        (``price(bet, shoe).ev``); its numerators take n x bets integers, the only memory that
+        grows with the number of shoes.
 
     Raises:
         ShoeError: a bad array (shape, negative or non-integer counts, a shoe under 4 cards).
-        BetError: a bet that reads suits on rank counts; a bad ``chunk``.
+        BetError: a bet that reads suits on rank counts; a bad ``chunk``; a card-level bet
+            whose compile exceeds the budget.
 
     >>> from analyzer.engine.pricing import price
     >>> from analyzer.bets.catalogue import find_bet
@@ -191,40 +215,27 @@ def batch_ev(
     if suited is None and any(b.reads.needs_suits for b in chosen):
         raise BetError("bets that read suits need the suits of the cards: give (n, 52) rank-and-suit counts")
     numerators = np.zeros((n, len(chosen)), dtype=object)
-    scales = [1] * len(chosen)
     fast = [s for s in range(n) if sizes[s] >= MAX_CARDS and fits_int64(sizes[s])]
-    fast_set = set(fast)
-    for reads, members in table_reads([b.reads for b in chosen], MAX_CARDS):
-        table = table_for(reads, MAX_CARDS, tableau)
-        vectors = [_event_vectors(chosen[j], table) for j in members]
-        for j, (_, _, scale) in zip(members, vectors, strict=True):
-            scales[j] = scale
-        # every member's events side by side: one matrix product per chunk of shoes
-        tallies = np.concatenate([v[0] for v in vectors], axis=1)
-        bounds = np.cumsum([0, *(v[0].shape[1] for v in vectors)])
-        pays = [np.asarray(v[1], dtype=object) for v in vectors]
-        step = chunk or CHUNK
+    plan = _plan(chosen, tableau, suited is not None) if fast else None
+    scales = list(plan.scales) if plan is not None else [1] * len(chosen)
+    if plan is not None:
+        step = min(chunk or CHUNK, plan.chunk)
         for start in range(0, len(fast), step):
             rows = fast[start : start + step]
-            weights = _weights(table, cnt, suited, rows, sizes)
-            counts = _event_counts(weights, tallies, max(sizes[s] for s in rows)).astype(object)
-            for j, lo, hi, pay in zip(members, bounds[:-1], bounds[1:], pays, strict=True):
-                numerators[rows, j] = counts[:, lo:hi] @ pay
+            counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows]).astype(object)
+            for j, (lo, hi) in enumerate(plan.slices):
+                numerators[rows, j] = counts[:, lo:hi] @ plan.pays[j]
     # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
+    fast_set = set(fast)
     for s in range(n):
         if s in fast_set:
             continue
         shoe = Shoe(
             tuple(int(x) for x in cnt[s]), None if suited is None else tuple(int(x) for x in suited[s])
         )
-        for reads, members in table_reads([b.reads for b in chosen], sizes[s]):
-            table = table_for(reads, sizes[s], tableau)
-            counts, _ = record_counts(table, shoe)
-            for j in members:
-                settled = settlement(chosen[j], table)
-                ints, scale = _scaled_pays(settled.keys)
-                numerators[s, j] = sum(c * ints[i] for c, i in zip(counts, settled.index, strict=True))
-                scales[j] = scale
+        for j, summary in enumerate(Pricer(shoe, tableau).summaries(chosen)):
+            numerators[s, j] = summary.first
+            scales[j] = summary.scale
     return BatchEV(chosen, numerators, tuple(scales), tuple(denominator(z) for z in sizes))
 
 
@@ -233,53 +244,172 @@ def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
     return [int(p * scale) for _, p in keys], scale
 
 
-_VECTORS: dict[tuple[int, int], tuple[Bet, CompiledTable, tuple[Any, list[int], int]]] = {}
+class _LabelPart:
+    """A card-level bet's label part as arrays, reduced to what its EV needs: the leaves whose
+    pay differs from their row's rest (the others add and take back the same pay)."""
+
+    def __init__(self, table: Table, classes: Any, offset: int) -> None:
+        cls = np.asarray(classes, dtype=np.intp)  # pay class of each column
+        leaf_row = np.asarray(table.leaf_row, dtype=np.intp)
+        plus = cls[np.asarray(table.leaf_col, dtype=np.intp)] if len(leaf_row) else leaf_row
+        minus = cls[np.asarray(table.row_rest, dtype=np.intp)][leaf_row] if len(leaf_row) else leaf_row
+        keep = plus != minus
+        self.empty = not bool(keep.any())
+        if self.empty:
+            return
+        used = np.unique(leaf_row[keep])  # the rows these leaves need, renumbered
+        leaf_row, plus, minus = np.searchsorted(used, leaf_row[keep]), plus[keep], minus[keep]
+        self.leaf_row, self.leaf_comp = leaf_row, np.asarray(table.leaf_comp, dtype=np.intp)[keep]
+        self.leaf_mult = np.asarray(table.leaf_mult, dtype=np.int64)[keep]
+        self.plus = _Segments(plus, offset)
+        self.minus = _Segments(minus, offset)
+        starts = np.asarray(table.row_start, dtype=np.intp)
+        one = starts[used + 1] - starts[used] == 1
+        # a row read whole (every dealt card, or the first four): its one composition is its
+        # read values, so S / D(R) is its tally times the padding, no division needed
+        whole = np.asarray(
+            [
+                bool(o) and COMPOSITIONS[table.row_comp[starts[r]]][1] == table.row_read[r]
+                for r, o in zip(used, one, strict=True)
+            ],
+            dtype=bool,
+        )
+        self.whole = bool(whole.all())
+        if self.whole:
+            first = starts[used]
+            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[first]
+            self.row_cards = np.asarray([COMPOSITIONS[table.row_comp[j]][0] for j in first], dtype=np.intp)
+        else:
+            lengths = starts[used + 1] - starts[used]
+            take = np.concatenate([np.arange(starts[r], starts[r + 1]) for r in used])
+            self.row_comp = np.asarray(table.row_comp, dtype=np.intp)[take]
+            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[take]
+            self.row_starts = np.r_[0, np.cumsum(lengths)[:-1]]
+            self.row_mult = np.asarray([counts_of(table.row_read[r]) for r in used], dtype=np.int64).reshape(
+                -1, 10
+            )
+        self.plan = VectorPlan(table.program, False, False)
+        self.width = len(used) * (1 if self.whole else 12) + len(table.program.cards) * 2 + 3 * len(leaf_row)
+
+    def add(self, out: Any, weights: Any, falls: Any, pads: Any, pools: Any, sizes: list[int]) -> None:
+        """Add the label part's counts per pay class of a chunk of shoes to ``out``."""
+        if self.whole:
+            per = (pads[:, self.row_cards] * self.row_tally).T  # (rows, shoes)
+        else:
+            s = np.add.reduceat(weights[:, self.row_comp] * self.row_tally, self.row_starts, axis=1)
+            d = np.ones_like(s)
+            for v in range(10):
+                d *= falls[:, v, :][:, self.row_mult[:, v]]
+            per = np.where(d > 0, s // np.maximum(d, 1), 0).T
+        n = self.plan.weights_many(pools, sizes)  # (compositions, shoes)
+        contrib = per[self.leaf_row] * n[self.leaf_comp] * self.leaf_mult[:, None]  # (leaves, shoes)
+        self.plus.add(out, contrib)
+        self.minus.add(out, contrib, -1)
 
 
-def _event_vectors(bet: Bet, table: CompiledTable) -> tuple[Any, list[int], int]:
-    """The bet's event tallies per composition (compositions x events, int64), its integer
-    pays per event and their scale (bounded cache per bet and table object)."""
-    key = (id(bet), id(table))
-    hit = _VECTORS.get(key)
-    if hit is not None and hit[0] is bet and hit[1] is table:
-        return hit[2]
-    settled = settlement(bet, table)
-    tallies = np.zeros((table.program.size, len(settled.keys)), dtype=np.int64)
-    events = np.asarray(settled.index, dtype=np.int64)[np.asarray(table.entry_record, dtype=np.int64)]
-    np.add.at(
-        tallies,
-        (np.asarray(table.entry_comp, dtype=np.int64), events),
-        np.asarray(table.tally, dtype=np.int64),
-    )
-    ints, scale = _scaled_pays(settled.keys)
-    if len(_VECTORS) > 1024:
-        _VECTORS.clear()
-    _VECTORS[key] = (bet, table, (tallies, ints, scale))
-    return tallies, ints, scale
+class _Segments:
+    """Sums of the columns of (shoes x leaves) arrays by each leaf's pay class (exact int64)."""
+
+    def __init__(self, classes: Any, offset: int) -> None:
+        self.order = np.argsort(classes, kind="stable")
+        ranked = classes[self.order]
+        self.starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+        self.cols = offset + ranked[self.starts]
+
+    def add(self, out: Any, contrib: Any, sign: int = 1) -> None:
+        """Add (``sign`` 1) or take back the sums of ``contrib`` (leaves, shoes) into ``out``
+        (shoes, classes)."""
+        sums = np.add.reduceat(contrib[self.order], self.starts, axis=0).T
+        if sign > 0:
+            out[:, self.cols] += sums
+        else:
+            out[:, self.cols] -= sums
 
 
-_PLANS: dict[int, tuple[CompiledTable, VectorPlan]] = {}
+class _Plan:
+    """What a batch of ``bets`` needs, built once: per bet its events grouped by pay (its EV
+    needs no finer count), the value tallies of every bet side by side (value compositions x
+    pay classes), each card-level bet's label part, the pays."""
+
+    def __init__(self, bets: Sequence[Bet], tableau: Tableau, suited: bool) -> None:
+        per_bet: list[tuple[Table, Settlement]] = [None] * len(bets)  # type: ignore[list-item]
+        values = [i for i, b in enumerate(bets) if not b.reads.sets]
+        for reads, members in table_reads([bets[i].reads for i in values], MAX_CARDS):
+            table = table_for(reads, MAX_CARDS, tableau)
+            for k in members:
+                per_bet[values[k]] = (table, settlement(bets[values[k]], table))
+        for i, bet in enumerate(bets):
+            if bet.reads.sets:
+                table = bet_table(tableau, bet, bet.reads.first_four_only, False)
+                if table.needs_suits and not suited:
+                    raise BetError(
+                        "bets that read suits need the suits of the cards: give (n, 52) rank-and-suit counts"
+                    )
+                per_bet[i] = (table, settlement(bet, table))
+        self.slices: list[tuple[int, int]] = []
+        self.pays: list[Any] = []
+        scales: list[int] = []
+        groups: list[tuple[Table, Any, int]] = []
+        at = 0
+        for table, settled in per_bet:
+            ints, scale = _scaled_pays(settled.keys)
+            distinct = sorted(set(ints))
+            of_key = [distinct.index(x) for x in ints]
+            classes = [of_key[k] for k in settled.index]  # per column
+            groups.append((table, classes, at))
+            self.slices.append((at, at + len(distinct)))
+            self.pays.append(np.asarray(distinct, dtype=object))
+            scales.append(scale)
+            at += len(distinct)
+        self.value = np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
+        self.labels: list[_LabelPart] = []
+        for table, classes, offset in groups:
+            cols = np.asarray(table.value_col, dtype=np.intp)
+            if len(cols):
+                where = offset + np.asarray(classes, dtype=np.intp)[cols]
+                np.add.at(
+                    self.value,
+                    (np.asarray(table.value_comp, dtype=np.intp), where),
+                    np.asarray(table.value_tally, dtype=np.float64),
+                )
+            if table.row_read:
+                part = _LabelPart(table, classes, offset)
+                if not part.empty:
+                    self.labels.append(part)
+        self.value_int = self.value.astype(np.int64)
+        self.scales = tuple(scales)
+        per_shoe = 8 * 3 * (len(COMPOSITIONS) + at + sum(p.width for p in self.labels))
+        self.chunk = max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
+
+    def counts(self, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
+        """(shoes, pay classes) int64 counts of the shoes ``rows``."""
+        ranks = np.asarray(cnt[rows], dtype=np.int64)
+        values = np.zeros((len(rows), 10), dtype=np.int64)
+        for rank, v in enumerate(RANK_POINTS):
+            values[:, v] += ranks[:, rank]
+        falls = falling_tables_array(values)
+        pads = paddings_array(sizes)
+        weights = weights_array(falls, pads)
+        if denominator(max(sizes)) < 2**53:
+            out = (weights.astype(np.float64) @ self.value).astype(np.int64)
+        else:
+            out = weights @ self.value_int
+        if self.labels:
+            cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
+            pools = pool_sizes_many(ranks, cards)
+            for part in self.labels:
+                part.add(out, weights, falls, pads, pools, sizes)
+        return out
 
 
-def _event_counts(weights: Any, tallies: Any, largest: int) -> Any:
-    """(shoes x events) counts: weights (compositions x shoes) times tallies (compositions x
-    events), exact.  Every weight and tally is a non-negative count and every partial sum is at
-    most the shoe's N!/(N-6)!, so when that is below 2**53 (shoes of at most 458 cards) the
-    float64 matrix product (BLAS) is exact whatever its summation order; beyond, int64 (exact
-    below 2**63, see the module docstring)."""
-    if denominator(largest) < 2**53:
-        exact = weights.T.astype(np.float64) @ tallies.astype(np.float64)
-        return exact.astype(np.int64)
-    return np.einsum("cs,ce->se", weights, tallies)
+_PLANS: OrderedDict[tuple[object, ...], tuple[tuple[Bet, ...], _Plan]] = OrderedDict()
 
 
-def _weights(table: CompiledTable, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
-    hit = _PLANS.get(id(table))
-    if hit is None or hit[0] is not table:
-        hit = _PLANS[id(table)] = (table, VectorPlan(table.program, False, False))
-    plan = hit[1]
-    ranks = np.asarray(cnt[rows], dtype=np.int64)
-    cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
-    if cards is None and table.program.needs_suits:
-        raise BetError(SUITS_NEEDED)
-    return plan.weights_many(pool_sizes_many(ranks, cards), [sizes[s] for s in rows])
+def _plan(bets: tuple[Bet, ...], tableau: Tableau, suited: bool) -> _Plan:
+    key = (tuple(id(b) for b in bets), tableau.fingerprint, suited)
+    hit = _PLANS.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], bets, strict=True)):
+        hit = _PLANS[key] = (bets, _Plan(bets, tableau, suited))
+        if len(_PLANS) > 16:
+            _PLANS.popitem(last=False)
+    return hit[1]

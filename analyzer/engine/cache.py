@@ -1,18 +1,31 @@
-"""The disk cache of compiled tables: verified, never trusted.
+"""The disk cache of compiled tables: compact, verified, never trusted.
 
-A cache file holds one :class:`~analyzer.engine.table.CompiledTable` as JSON (a format that
-cannot crash the interpreter on bad bytes, unlike marshal or pickle) under a header line with a
-SHA-256 digest over the table's key (analyser version, rules fingerprint, reads) and the JSON.
-Loading checks, in order: the folder and the file belong to this user and no one else can write
-them (as ssh does with its keys); the digest; the JSON's structure and every index; then the
-table's meaning: evaluated on a six-deck shoe its counts are non-negative and sum to 312!/306!.
-Any failure is a miss: the table is compiled again and the file replaced atomically (a
-temporary file renamed into place).  Temporary files a killed writer left behind are removed.
+A cache file holds one :class:`~analyzer.engine.table.Table`: a header line with a SHA-256
+digest over the table's key (analyser version, rules fingerprint, what it prices) and the
+body; the body is zlib-compressed: a small JSON header (the columns, the arrays' places)
+followed by little-endian int64 arrays, read without numpy (``array``) so that a command that
+prices one shoe never imports it. Loading checks, in order: the folder and the file belong to
+this user and no one else can write them (as ssh does with its keys); the size
+(:data:`MAX_BYTES`); the digest, before anything is decompressed or parsed; the decompressed
+size (at most :data:`MAX_BYTES` again); the header's structure and every index and offset;
+each record of a distribution agrees with itself and the rules; then the table's meaning:
+evaluated on a six-deck shoe its counts are non-negative, sum to 312!/306! and equal the counts
+the file recorded when written (six copies of every card let every composition of at most six
+cards be dealt, so every tally weighs there). Any failure is a miss: the table is compiled again
+and the file replaced atomically (a temporary file renamed into place). Temporary files a
+killed writer left behind are removed.
 
 The folder is ``$PUNTO_BANCO_CACHE_DIR`` (``""`` or ``off`` disables the disk cache), else the
 platform's user cache folder (platformdirs, which follows the XDG rules: a relative
-``XDG_CACHE_HOME`` is ignored).  A refused folder means tables are compiled in memory; that is
-said once per process (a :class:`CacheWarning`).
+``XDG_CACHE_HOME`` is ignored). A refused folder means tables are compiled in memory; that is
+said once per process (a :class:`CacheWarning`). The folder holds at most
+:data:`MAX_FOLDER_BYTES` (``PUNTO_BANCO_CACHE_MAX_BYTES``): beyond it the files used least
+recently are removed.
+
+The tables of the catalogue under the standard tableau ship inside the package
+(:data:`SHIPPED`, written by ``punto-banco tables``) and are checked the same way, except for
+ownership: they are part of the installed package (``PUNTO_BANCO_SHIPPED_TABLES=off`` ignores
+them, to time a compile).
 """
 
 from __future__ import annotations
@@ -23,24 +36,60 @@ import itertools
 import json
 import os
 import stat
+import sys
 import tempfile
 import time
 import warnings
+import zlib
+from array import array
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from analyzer.core.coup import record_from_json, record_to_json
-from analyzer.core.reads import Reads
 from analyzer.core.tableau import Tableau
-from analyzer.engine.algebra import Program
 
 #: Environment variable naming the cache folder; empty or ``off`` disables the disk cache.
 CACHE_ENV = "PUNTO_BANCO_CACHE_DIR"
-FORMAT = "punto-banco-table 2"
-#: The largest cache file read (bytes); larger files are misses.
-MAX_BYTES = 512 * 1024 * 1024
+#: Environment variable bounding the cache folder's size (bytes).
+CACHE_MAX_ENV = "PUNTO_BANCO_CACHE_MAX_BYTES"
+FORMAT = "punto-banco-table 3"
+#: The largest cache file read or written (bytes); a table beyond it is kept in memory only.
+MAX_BYTES = 64 * 1024 * 1024
+#: The most the cache folder holds by default (bytes).
+MAX_FOLDER_BYTES = 256 * 1024 * 1024
 #: Temporary files older than this (seconds), or of a writer no longer running, are removed.
 STALE_SECONDS = 3600
+#: The folder of the tables that ship with the package.
+SHIPPED = Path(__file__).resolve().parent.parent / "tables"
+#: Environment variable that, set to ``off``, ignores the shipped tables (to time a compile).
+SHIPPED_ENV = "PUNTO_BANCO_SHIPPED_TABLES"
+_ARRAYS = (
+    "value_col",
+    "value_comp",
+    "value_tally",
+    "row_read",
+    "row_rest",
+    "row_start",
+    "row_comp",
+    "row_tally",
+    "leaf_row",
+    "leaf_comp",
+    "leaf_col",
+    "leaf_mult",
+    "falls",
+    "sub_start",
+    "sub_items",
+    "fac_start",
+    "fac_items",
+    "fac_flags",
+    "cards",
+    "term_start",
+    "term_factors",
+    "factor_start",
+    "term_mult",
+    "term_orbit",
+)
 
 
 class CacheWarning(UserWarning):
@@ -74,6 +123,16 @@ def cache_dir() -> Path | None:
     return base if base.is_absolute() else None
 
 
+def folder_limit() -> int:
+    """The most bytes the cache folder holds (``PUNTO_BANCO_CACHE_MAX_BYTES``, default
+    :data:`MAX_FOLDER_BYTES`); a value that is not a whole number is ignored (the default)."""
+    from analyzer.core.exact import whole_number
+
+    raw = os.environ.get(CACHE_MAX_ENV)
+    value = whole_number(raw) if raw is not None else None
+    return MAX_FOLDER_BYTES if value is None else value
+
+
 def _safe(path: Path, what: str) -> bool:
     """True when ``path`` belongs to this user and neither group nor others can write it."""
     try:
@@ -90,13 +149,16 @@ def _safe(path: Path, what: str) -> bool:
     return True
 
 
+def file_name(key: str) -> str:
+    """The file name of a table key (the same in the cache folder and the shipped tables)."""
+    digest = hashlib.sha256(f"{FORMAT}|{_version()}|{key}".encode()).hexdigest()[:32]
+    return f"table-{digest}.pbt"
+
+
 def file_for(key: str) -> Path | None:
     """The cache file of a table key (``None`` when the cache is off)."""
     folder = cache_dir()
-    if folder is None:
-        return None
-    digest = hashlib.sha256(f"{FORMAT}|{_version()}|{key}".encode()).hexdigest()[:32]
-    return folder / f"table-{digest}.json"
+    return None if folder is None else folder / file_name(key)
 
 
 def _version() -> str:
@@ -109,14 +171,31 @@ def _signed(key: str, body: bytes) -> str:
     return hashlib.sha256(f"{FORMAT}|{_version()}|{key}\n".encode() + body).hexdigest()
 
 
-def load(key: str, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
-    """The cached table for ``key`` if a verified one exists, else ``None``."""
+def load(key: str, tableau: Tableau) -> Any:
+    """The table for ``key`` if a verified one exists (shipped, then the cache folder), else
+    ``None``."""
+    shipped = SHIPPED / file_name(key)
+    if os.environ.get(SHIPPED_ENV, "").strip().lower() not in ("off", "0", "no") and shipped.is_file():
+        table = _read(shipped, key, tableau)
+        if table is not None:
+            return table
     path = file_for(key)
     if path is None or not path.parent.is_dir() or not _safe(path.parent, "folder"):
         return None
     try:
         if not path.is_file() or not _safe(path, "file"):
             return None
+    except OSError:
+        return None
+    table = _read(path, key, tableau)
+    if table is not None:
+        with contextlib.suppress(OSError):
+            os.utime(path)  # used: the last to be evicted
+    return table
+
+
+def _read(path: Path, key: str, tableau: Tableau) -> Any:
+    try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_BYTES + 1)
     except OSError:
@@ -127,10 +206,19 @@ def load(key: str, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
     if not sep or header != f"{FORMAT} {_signed(key, body)}".encode():
         return None  # damaged, truncated, or another version's file
     try:
-        table = _decode(json.loads(body), tableau, reads, first_four)
-    except (ValueError, TypeError, KeyError, IndexError, RecursionError, AssertionError):
+        table, table_expected = decode(_inflate(body), key, tableau)
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        RecursionError,
+        AssertionError,
+        OverflowError,
+        zlib.error,
+    ):
         return None
-    return table if _sound(table) else None
+    return table if sound(table, table_expected) else None
 
 
 def store(table: Any) -> None:
@@ -146,10 +234,11 @@ def store(table: Any) -> None:
     if not _safe(folder, "folder"):
         return
     _remove_stale(folder)
-    body = json.dumps(_encode(table), separators=(",", ":")).encode()
-    blob = f"{FORMAT} {_signed(table.key, body)}\n".encode() + body
+    blob = encode_file(table)
+    if len(blob) > MAX_BYTES:
+        return  # kept in memory only: the reader would refuse it
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".tmp-{os.getpid()}-", suffix=".json")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".tmp-{os.getpid()}-", suffix=".pbt")
     except OSError:
         return
     try:
@@ -163,6 +252,22 @@ def store(table: Any) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    _evict(folder, folder_limit(), keep=path)
+
+
+def encode_file(table: Any) -> bytes:
+    """The whole file of a table: the signed header line and the compressed body."""
+    body = zlib.compress(encode(table), 6)
+    return f"{FORMAT} {_signed(table.key, body)}\n".encode() + body
+
+
+def _inflate(body: bytes) -> bytes:
+    """The decompressed body, at most :data:`MAX_BYTES` (a larger one is refused, not read)."""
+    unpack = zlib.decompressobj()
+    out = unpack.decompress(body, MAX_BYTES)
+    if unpack.unconsumed_tail or not unpack.eof or unpack.unused_data:
+        raise ValueError("bad compressed body")
+    return out
 
 
 def _remove_stale(folder: Path) -> None:
@@ -193,97 +298,227 @@ def _remove_stale(folder: Path) -> None:
                 entry.unlink()
 
 
-# -- the JSON form -----------------------------------------------------------------------------
+def _evict(folder: Path, limit: int, keep: Path) -> None:
+    """Remove the least recently used table files until the folder holds at most ``limit``
+    bytes (the file just written stays)."""
+    try:
+        files = [(p.stat().st_mtime, p.stat().st_size, p) for p in folder.glob("table-*")]
+    except OSError:
+        return
+    total = sum(size for _, size, _ in files)
+    for _, size, p in sorted(files):
+        if total <= limit:
+            break
+        if p == keep:
+            continue
+        with contextlib.suppress(OSError):
+            p.unlink()
+            total -= size
 
 
-def _encode(table: Any) -> dict[str, object]:
-    program: Program = table.program
-    return {
+# -- the binary form ----------------------------------------------------------------------------
+
+
+def encode(table: Any) -> bytes:
+    """The body of a table's file: a JSON header, then int64 arrays (8-byte aligned)."""
+    program = table.program
+    arrays: dict[str, list[int]] = {name: list(getattr(table, name)) for name in _ARRAYS[:12]}
+    arrays["falls"] = [x for f in program.falls for x in f]
+    arrays["sub_start"], arrays["sub_items"] = _csr(program.subterms)
+    arrays["fac_start"], arrays["fac_items"] = _csr([s for s, _, _ in program.factors])
+    arrays["fac_flags"] = [int(ten) | 2 * int(suit) for _, ten, suit in program.factors]
+    for name in ("cards", "term_start", "term_factors", "factor_start", "term_mult", "term_orbit"):
+        arrays[name] = list(getattr(program, name))
+    places: dict[str, list[int]] = {}
+    blobs: list[bytes] = []
+    at = 0
+    for name in _ARRAYS:
+        raw = array("q", arrays[name])
+        if sys.byteorder != "little":  # pragma: no cover - the file is little-endian
+            raw.byteswap()
+        blob = raw.tobytes()
+        places[name] = [at, len(raw)]
+        blobs.append(blob)
+        at += len(blob)
+    head = {
         "key": table.key,
-        "falls": [x for f in program.falls for x in f],
-        "subterms": [list(s) for s in program.subterms],
-        "factors": [[list(s), int(ten), int(suit)] for s, ten, suit in program.factors],
-        "cards": list(program.cards),
-        "term_start": list(program.term_start),
-        "term_factors": list(program.term_factors),
-        "factor_start": list(program.factor_start),
-        "term_mult": list(program.term_mult),
-        "term_orbit": list(program.term_orbit),
-        "records": [record_to_json(r) for r in table.records],
-        "entries": [list(table.entry_comp), list(table.entry_record), list(table.tally)],
+        "first_four": table.first_four,
+        "distribution": table.distribution,
+        "symmetric": table.symmetric,
+        "columns": [_column_json(c, table.distribution) for c in table.columns],
+        "six_decks": [str(c) for c in six_deck_counts(table)],
+        "arrays": places,
     }
+    text = json.dumps(head, separators=(",", ":")).encode()
+    text += b" " * (-(len(text) + 8) % 8)
+    return len(text).to_bytes(8, "little") + text + b"".join(blobs)
 
 
-def _ints(values: object, limit: int | None = None, low: int = 0) -> tuple[int, ...]:
-    """``values`` as a tuple of whole numbers in [low, limit), checked at C speed."""
-    if not isinstance(values, list):
-        raise TypeError("expected a list")
-    if values and (
-        set(map(type, values)) != {int} or min(values) < low or (limit is not None and max(values) >= limit)
+def _csr(rows: Any) -> tuple[list[int], list[int]]:
+    starts = [0]
+    items: list[int] = []
+    for row in rows:
+        items.extend(row)
+        starts.append(len(items))
+    return starts, items
+
+
+def _column_json(column: Any, records: bool) -> object:
+    if records:
+        return record_to_json(column)
+    if isinstance(column, int):
+        return column
+    event, pays = column
+    return [event, f"{pays.numerator}/{pays.denominator}"]
+
+
+def _column_from_json(data: object, records: bool, tableau: Tableau) -> Any:
+    if records:
+        record = record_from_json(data)
+        if not _coherent(record, tableau):
+            raise ValueError("a record contradicts itself or the rules")
+        return record
+    if type(data) is int:
+        if data < 0:
+            raise ValueError("bad line")
+        return data
+    if not (
+        isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], str)
     ):
-        raise ValueError("bad index")
-    return tuple(values)
+        raise ValueError("bad event")
+    return (data[0], Fraction(data[1]))
 
 
-def _signed_ints(values: object) -> tuple[int, ...]:
-    """``values`` as a tuple of non-zero whole numbers."""
-    if not isinstance(values, list) or (values and (set(map(type, values)) != {int} or 0 in values)):
-        raise ValueError("bad multiplicities")
-    return tuple(values)
-
-
-def _offsets(values: object, end: int) -> tuple[int, ...]:
-    """Non-decreasing offsets from 0 to ``end``."""
-    out = _ints(values, end + 1)
-    if not out or out[0] != 0 or out[-1] != end or any(b < a for a, b in itertools.pairwise(out)):
-        raise ValueError("bad offsets")
-    return out
-
-
-def _decode(doc: Any, tableau: Tableau, reads: Reads, first_four: bool) -> Any:
+def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Any, list[int]]:
+    """The table of a body written by :func:`encode`, checked (any error is a ``ValueError``
+    or a sibling the caller treats as a miss), and the six-deck counts it recorded."""
     from analyzer.engine.algebra import POOLS, Program
-    from analyzer.engine.table import CompiledTable, table_key
+    from analyzer.engine.table import Table
+    from analyzer.engine.values import COMPOSITIONS
 
-    if not isinstance(doc, dict) or doc.get("key") != table_key(tableau, reads, first_four):
+    size = int.from_bytes(body[:8], "little")
+    if not 0 < size <= len(body) - 8:
+        raise ValueError("bad header size")
+    head = json.loads(body[8 : 8 + size])
+    if not isinstance(head, dict) or head.get("key") != key:
         raise ValueError("another table")
-    flat = _ints(doc["falls"])
+    records = head["distribution"]
+    first_four = head["first_four"]
+    symmetric = head["symmetric"]
+    if type(records) is not bool or type(first_four) is not bool or type(symmetric) is not bool:
+        raise ValueError("bad flags")
+    columns = tuple(_column_from_json(c, records, tableau) for c in head["columns"])
+    data = memoryview(body)[8 + size :]
+    places = head["arrays"]
+    got: dict[str, array[int]] = {}
+    for name in _ARRAYS:
+        at, n = places[name]
+        if type(at) is not int or type(n) is not int or at < 0 or n < 0 or at + 8 * n > len(data):
+            raise ValueError("bad array place")
+        raw = array("q")
+        raw.frombytes(data[at : at + 8 * n])
+        if sys.byteorder != "little":  # pragma: no cover
+            raw.byteswap()
+        got[name] = raw
+
+    def ints(name: str, low: int, high: int | None) -> tuple[int, ...]:
+        values = got[name]
+        if len(values) and (min(values) < low or (high is not None and max(values) >= high)):
+            raise ValueError(f"bad {name}")
+        return tuple(values)
+
+    def offsets(name: str, end: int, count: int) -> tuple[int, ...]:
+        out = ints(name, 0, end + 1)
+        ordered = all(a <= b for a, b in itertools.pairwise(out))
+        if len(out) != count + 1 or out[0] != 0 or out[-1] != end or not ordered:
+            raise ValueError(f"bad {name}")
+        return out
+
+    ncols = len(columns)
+    flat = ints("falls", 0, None)
     if len(flat) % 3:
         raise ValueError("bad falling factorials")
     falls = tuple(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
-    if any(pool >= len(POOLS) or shift > 6 or m > 6 for pool, shift, m in falls):
+    if any(pool >= len(POOLS) or shift > 6 or not 0 <= m <= 6 for pool, shift, m in falls):
         raise ValueError("bad falling factorial")
-    subterms = tuple(_ints(st, len(falls)) for st in doc["subterms"])
-    factors = []
-    for entry in doc["factors"]:
-        subs, ten, suit = entry
-        if not subs or ten not in (0, 1) or suit not in (0, 1):
-            raise ValueError("bad factor")
-        factors.append((_ints(subs, len(subterms)), bool(ten), bool(suit)))
-    cards = _ints(doc["cards"], 7, 4)
-    term_mult = _signed_ints(doc["term_mult"])
-    term_orbit = _ints(doc["term_orbit"], 1 << 20)
-    if len(term_orbit) != len(term_mult):
-        raise ValueError("bad orbits")
-    term_start = _offsets(doc["term_start"], len(term_mult))
-    term_factors = _ints(doc["term_factors"], len(factors))
-    factor_start = _offsets(doc["factor_start"], len(term_factors))
-    if len(term_start) != len(cards) + 1 or len(factor_start) != len(term_mult) + 1:
-        raise ValueError("bad compositions")
-    if any(b == a for a, b in itertools.pairwise(term_start)):
-        raise ValueError("a composition without terms")
-    records = tuple(record_from_json(r) for r in doc["records"])
-    if not all(_coherent(r, tableau) for r in records):
-        raise ValueError("a record contradicts itself or the rules")
-    comps, recs, tallies = doc["entries"]
-    comps, recs, tallies = _ints(comps, len(cards)), _ints(recs, len(records)), _ints(tallies, None, 1)
-    if not (len(comps) == len(recs) == len(tallies)) or any(
-        b < a for a, b in itertools.pairwise(recs)
-    ):
-        raise ValueError("bad entries")
-    program = Program(
-        falls, subterms, tuple(factors), cards, term_start, term_factors, factor_start, term_mult, term_orbit
+    sub_items = ints("sub_items", 0, len(falls))
+    n_sub = len(got["sub_start"]) - 1
+    sub_start = offsets("sub_start", len(sub_items), n_sub)
+    subterms = tuple(sub_items[sub_start[i] : sub_start[i + 1]] for i in range(n_sub))
+    fac_items = ints("fac_items", 0, len(subterms))
+    n_fac = len(got["fac_start"]) - 1
+    fac_start = offsets("fac_start", len(fac_items), n_fac)
+    fac_flags = ints("fac_flags", 0, 4)
+    if len(fac_flags) != n_fac or any(fac_start[i] == fac_start[i + 1] for i in range(n_fac)):
+        raise ValueError("bad factors")
+    factors = tuple(
+        (fac_items[fac_start[i] : fac_start[i + 1]], bool(fac_flags[i] & 1), bool(fac_flags[i] & 2))
+        for i in range(n_fac)
     )
-    return CompiledTable(tableau.fingerprint, reads, first_four, program, records, comps, recs, tallies)
+    cards = ints("cards", 0, 7)
+    if any(c not in (0, 4, 5, 6) for c in cards):
+        raise ValueError("bad cards")
+    term_mult = ints("term_mult", -(2**62), 2**62)
+    term_orbit = ints("term_orbit", 0, 1 << 20)
+    if len(term_orbit) != len(term_mult) or 0 in term_mult:
+        raise ValueError("bad terms")
+    term_start = offsets("term_start", len(term_mult), len(cards))
+    term_factors = ints("term_factors", 0, len(factors))
+    factor_start = offsets("factor_start", len(term_factors), len(term_mult))
+    if any(term_start[i] == term_start[i + 1] for i in range(len(cards))):
+        raise ValueError("a composition without terms")
+    program = Program(
+        falls, subterms, factors, cards, term_start, term_factors, factor_start, term_mult, term_orbit
+    )
+    ncomp = len(COMPOSITIONS)
+    value_col = ints("value_col", 0, ncols)
+    value_comp = ints("value_comp", 0, ncomp)
+    value_tally = ints("value_tally", 1, None)
+    row_comp = ints("row_comp", 0, ncomp)
+    row_tally = ints("row_tally", 1, None)
+    row_read = ints("row_read", 1, 8**10)
+    row_start = offsets("row_start", len(row_comp), len(row_read))
+    leaf_row = ints("leaf_row", 0, len(row_read))
+    leaf_comp = ints("leaf_comp", 0, len(cards))
+    leaf_col = ints("leaf_col", 0, ncols)
+    leaf_mult = ints("leaf_mult", 1, None)
+    row_rest = ints("row_rest", 0, ncols)
+    if len(row_rest) != len(row_read):
+        raise ValueError("bad rows")
+    if not (len(value_col) == len(value_comp) == len(value_tally)) or len(row_tally) != len(row_comp):
+        raise ValueError("bad value part")
+    if not (len(leaf_row) == len(leaf_comp) == len(leaf_col) == len(leaf_mult)):
+        raise ValueError("bad leaves")
+    if any(b < a for a, b in itertools.pairwise(value_col)) or any(
+        b < a for a, b in itertools.pairwise(leaf_col)
+    ):
+        raise ValueError("unsorted columns")
+    if any(row_start[r] == row_start[r + 1] for r in range(len(row_read))):
+        raise ValueError("a row without compositions")
+    table = Table(
+        key,
+        columns,
+        first_four,
+        records,
+        symmetric,
+        value_col,
+        value_comp,
+        value_tally,
+        row_read,
+        row_rest,
+        row_start,
+        row_comp,
+        row_tally,
+        leaf_row,
+        leaf_comp,
+        leaf_col,
+        leaf_mult,
+        program,
+    )
+    expected = head["six_decks"]
+    if not isinstance(expected, list) or len(expected) != ncols or not all(type(x) is str for x in expected):
+        raise ValueError("bad recorded counts")
+    return table, [int(x) for x in expected]
 
 
 def _coherent(record: Any, tableau: Tableau) -> bool:
@@ -308,17 +543,28 @@ def _coherent(record: Any, tableau: Tableau) -> bool:
     return True
 
 
-def _sound(table: Any) -> bool:
-    """Evaluated on six decks, the table's counts are non-negative and sum to 312!/306!.
+def six_deck_counts(table: Any) -> list[int]:
+    """The table's counts per column on a six-deck shoe (exact)."""
+    from analyzer.core.shoe import Shoe
+    from analyzer.engine.evaluate import _scalar_counts, _Shoe, _vector_counts
+
+    # with numpy already imported (most commands), its evaluation is the quicker one
+    memo = _Shoe(Shoe.from_suited_counts([6] * 52), vector="numpy" in sys.modules)
+    counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
+    return counts if isinstance(counts, list) else counts.tolist()
+
+
+def sound(table: Any, expected: Any) -> bool:
+    """Evaluated on six decks, the table's counts are non-negative, sum to 312!/306!, and equal
+    ``expected``, the counts the file recorded when it was written.
 
     Six copies of every card let every composition (at most six cards) be dealt, so every
-    tally weighs on the sum; on one deck a composition holding two identical cards weighs 0,
-    and a wrong tally there would pass unseen."""
-    from analyzer.engine.algebra import ShoeCounts, evaluate_scalar, falling
+    tally weighs there; on one deck a composition holding two identical cards weighs 0, and a
+    wrong tally there would pass unseen.  The sum alone cannot see a wrong leaf (a leaf's count
+    is added to its event and taken back from its row's rest, so the sum holds whatever it is):
+    the recorded counts can, unless the file was forged by someone who may write the cache
+    folder, which is refused when other users may."""
+    from analyzer.engine.values import falling
 
-    shoe = ShoeCounts.of([24] * 13, [6] * 52)
-    weights = evaluate_scalar(table.program, shoe)
-    counts = [0] * len(table.records)
-    for c, r, t in zip(table.entry_comp, table.entry_record, table.tally, strict=True):
-        counts[r] += t * weights[c]
-    return all(c >= 0 for c in counts) and sum(counts) == falling(312, 6)
+    values = six_deck_counts(table)
+    return all(c >= 0 for c in values) and sum(values) == falling(312, 6) and values == expected

@@ -1,15 +1,21 @@
-"""Evaluate a compiled table on one shoe: the exact count of sequences ending in each record.
+"""Evaluate compiled tables on one shoe: the exact count of sequences ending in each column.
 
-Two implementations of one definition (:mod:`analyzer.engine.algebra`): Python integers
-(exact at any size; no numpy import, for one-shot commands) and numpy int64 (fast, used when
-every count of the shoe fits int64: N!/(N-6)! < 2**63, i.e. at most 1,448 cards).  Which one
-runs is the policy of :func:`record_counts`: numpy unless the caller asked for
-:func:`one_shot` evaluation or the shoe is too large for int64.
+Two implementations of one definition (:mod:`analyzer.engine.table`): Python integers (exact at
+any size; no numpy import, for one-shot commands) and numpy int64 (used when every count of the
+shoe fits int64: N!/(N-6)! < 2**63, i.e. at most 1,448 cards).  Which one runs is the policy of
+:func:`column_counts`: numpy unless the caller asked for :func:`one_shot` evaluation or the shoe
+is too large for int64.
+
+A shoe's value weights, and each table's counts on it, are kept for the last few shoes
+(:data:`SHOES`), so that pricing several bets on one shoe, one :func:`~analyzer.engine.pricing.price`
+call at a time, evaluates each table once.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,14 +25,17 @@ from analyzer.engine.algebra import (
     SuitsUnknownError,
     VectorPlan,
     evaluate_scalar,
-    falling,
     fits_int64,
     pool_sizes_vector,
 )
-from analyzer.engine.table import CompiledTable
+from analyzer.engine.table import Table
+from analyzer.engine.values import falling, falling_table, read_weight, weights
 
 MAX_CARDS = 6
+#: Shoes whose weights and table counts are kept (most recent first out).
+SHOES = 8
 _ONE_SHOT = [False]
+_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
@@ -41,82 +50,184 @@ def one_shot() -> Iterator[None]:
         _ONE_SHOT[0] = before
 
 
-def shoe_counts(shoe: Shoe) -> ShoeCounts:
-    """The algebra's view of a shoe (cached on the shoe)."""
-    return ShoeCounts.of(shoe.counts, shoe.suited)
-
-
 def denominator(size: int) -> int:
     """N!/(N-K)!, K = min(N, 6): the number of ordered K-card sequences of the shoe."""
     return falling(size, min(size, MAX_CARDS))
 
 
-_PLANS: dict[tuple[int, bool, bool], tuple[CompiledTable, VectorPlan]] = {}
+class _Shoe:
+    """What one shoe's evaluations share: its counts as the algebra sees them, the value
+    weights, and each table's counts (by table key)."""
+
+    def __init__(self, shoe: Shoe, vector: bool) -> None:
+        self.counts = ShoeCounts.of(shoe.counts, shoe.suited)
+        self.values = shoe.point_counts
+        self.vector = vector
+        self.size = shoe.size
+        self.tables: dict[str, Any] = {}
+        self._weights: Any = None
+        self._falls: list[list[int]] | None = None
+        self._pools: Any = None
+
+    @property
+    def falls(self) -> list[list[int]]:
+        if self._falls is None:
+            self._falls = falling_table(self.values)
+        return self._falls
+
+    @property
+    def weights(self) -> Any:
+        if self._weights is None:
+            if self.vector:
+                from analyzer.engine.values import weights_vector
+
+                self._weights = weights_vector(self.values)
+            else:
+                self._weights = weights(self.values)
+        return self._weights
+
+    @property
+    def pools(self) -> Any:
+        if self._pools is None:
+            self._pools = pool_sizes_vector(self.counts)
+        return self._pools
 
 
-def _plan(table: CompiledTable, suits_alike: bool, tens_alike: bool) -> tuple[VectorPlan, Any]:
-    key = (id(table), suits_alike, tens_alike)
-    hit = _PLANS.get(key)
+_SHOES: OrderedDict[tuple[object, ...], _Shoe] = OrderedDict()
+
+
+def _memo(shoe: Shoe) -> _Shoe:
+    vector = not _ONE_SHOT[0] and fits_int64(shoe.size)
+    key = (shoe.counts, shoe.suited, vector)
+    with _LOCK:
+        hit = _SHOES.get(key)
+        if hit is None:
+            hit = _SHOES[key] = _Shoe(shoe, vector)
+            if len(_SHOES) > SHOES:
+                _SHOES.popitem(last=False)
+        else:
+            _SHOES.move_to_end(key)
+        return hit
+
+
+def column_counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
+    """For each column of ``table``, the number of ordered K-card sequences (K = min(N, 6)) of
+    the shoe's physical cards whose coup ends in it; and N!/(N-K)!.  The counts are a list of
+    Python integers, or an int64 numpy array when every count fits int64.
+
+    Raises:
+        SuitsUnknownError: the table needs suits and the shoe's suits are unknown.
+    """
+    memo = _memo(shoe)
+    if memo.counts.cards is None and table.needs_suits:
+        raise SuitsUnknownError
+    hit = memo.tables.get(table.key)
     if hit is None or hit[0] is not table:
+        counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
+        hit = memo.tables[table.key] = (table, counts)
+        if len(memo.tables) > 512:
+            memo.tables.clear()
+    return hit[1], denominator(memo.size)
+
+
+def record_counts(table: Table, shoe: Shoe) -> tuple[list[int], int]:
+    """:func:`column_counts` as a list of Python integers."""
+    counts, d = column_counts(table, shoe)
+    return (counts if isinstance(counts, list) else counts.tolist()), d
+
+
+def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
+    w = memo.weights
+    if not isinstance(w, list):
+        w = w.tolist()
+    out = [0] * len(table.columns)
+    for col, comp, t in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
+        out[col] += t * w[comp]
+    if table.row_read:
+        falls = memo.falls
+        starts, comps, tallies = table.row_start, table.row_comp, table.row_tally
+        per: list[int] = []
+        for r, coded in enumerate(table.row_read):
+            s = 0
+            for j in range(starts[r], starts[r + 1]):
+                s += tallies[j] * w[comps[j]]
+            d = read_weight(coded, falls)
+            per.append(s // d if d else 0)
+        n = evaluate_scalar(table.program, memo.counts)
+        rest = table.row_rest
+        for r, i, c, m in zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True):
+            x = per[r] * m * n[i]
+            out[c] += x
+            out[rest[r]] -= x
+    return out
+
+
+class _Plan:
+    """A table's index arrays for the numpy evaluation (built once per table and symmetry
+    class of the shoe)."""
+
+    def __init__(self, table: Table, suits_alike: bool, tens_alike: bool) -> None:
         import numpy as np
 
-        plan = VectorPlan(table.program, suits_alike, tens_alike)
-        comps = np.asarray(table.entry_comp, dtype=np.int64)
-        recs = np.asarray(table.entry_record, dtype=np.int64)
-        tallies = np.asarray(table.tally, dtype=np.int64)
-        starts = np.flatnonzero(np.r_[True, recs[1:] != recs[:-1]]) if len(recs) else recs
-        plan.entries = (comps, tallies, starts, recs[starts] if len(recs) else recs)  # type: ignore[attr-defined]
-        if len(_PLANS) > 256:
+        def arr(values: tuple[int, ...]) -> Any:
+            return np.asarray(values, dtype=np.int64)
+
+        self.table = table
+        self.value_comp, self.value_tally = arr(table.value_comp), arr(table.value_tally)
+        vcol = arr(table.value_col)
+        self.value_starts = np.flatnonzero(np.r_[True, vcol[1:] != vcol[:-1]]) if len(vcol) else vcol
+        self.value_cols = vcol[self.value_starts] if len(vcol) else vcol
+        self.row_comp, self.row_tally = arr(table.row_comp), arr(table.row_tally)
+        self.row_starts = arr(table.row_start[:-1])
+        from analyzer.engine.values import counts_of
+
+        self.row_mult = np.asarray([counts_of(c) for c in table.row_read], dtype=np.int64).reshape(-1, 10)
+        self.leaf_row, self.leaf_comp = arr(table.leaf_row), arr(table.leaf_comp)
+        self.leaf_mult = arr(table.leaf_mult)
+        rest = arr(table.row_rest)[self.leaf_row] if len(self.leaf_row) else self.leaf_row
+        self.rest_order = np.argsort(rest, kind="stable")
+        ranked = rest[self.rest_order]
+        self.rest_starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]]) if len(ranked) else ranked
+        self.rest_cols = ranked[self.rest_starts] if len(ranked) else ranked
+        lcol = arr(table.leaf_col)
+        self.leaf_starts = np.flatnonzero(np.r_[True, lcol[1:] != lcol[:-1]]) if len(lcol) else lcol
+        self.leaf_cols = lcol[self.leaf_starts] if len(lcol) else lcol
+        self.program = VectorPlan(table.program, suits_alike, tens_alike) if table.row_read else None
+
+
+_PLANS: dict[tuple[int, bool, bool], _Plan] = {}
+
+
+def _plan(table: Table, suits_alike: bool, tens_alike: bool) -> _Plan:
+    key = (id(table), suits_alike, tens_alike)
+    hit = _PLANS.get(key)
+    if hit is None or hit.table is not table:
+        if len(_PLANS) > 512:
             _PLANS.clear()
-        hit = _PLANS[key] = (table, plan)
-    return hit[1], hit[1].entries  # type: ignore[attr-defined]
+        hit = _PLANS[key] = _Plan(table, suits_alike, tens_alike)
+    return hit
 
 
-def record_counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
-    """For each record of ``table``, the number of ordered K-card sequences (K = min(N, 6)) of
-    the shoe's physical cards whose coup ends in it (a list of Python integers); and N!/(N-K)!.
-
-    Raises:
-        SuitsUnknownError: the table reads suits and the shoe's suits are unknown.
-    """
-    counts = shoe_counts(shoe)
-    if counts.cards is None and table.program.needs_suits:
-        raise SuitsUnknownError
-    if _ONE_SHOT[0] or not fits_int64(counts.size) or not _numpy():
-        weights = evaluate_scalar(table.program, counts)
-        out = [0] * len(table.records)
-        for c, r, t in zip(table.entry_comp, table.entry_record, table.tally, strict=True):
-            out[r] += t * weights[c]
-        return out, denominator(counts.size)
-    array, d = record_counts_array(table, shoe)
-    return array.tolist(), d
-
-
-def record_counts_array(table: CompiledTable, shoe: Shoe) -> tuple[Any, int]:
-    """:func:`record_counts` as an int64 numpy array, for a shoe whose counts fit int64
-    (:func:`~analyzer.engine.algebra.fits_int64`); else as a list of Python integers.
-
-    Raises:
-        SuitsUnknownError: the table reads suits and the shoe's suits are unknown.
-    """
-    counts = shoe_counts(shoe)
-    if counts.cards is None and table.program.needs_suits:
-        raise SuitsUnknownError
-    if _ONE_SHOT[0] or not fits_int64(counts.size) or not _numpy():
-        return record_counts(table, shoe)
+def _vector_counts(table: Table, memo: _Shoe) -> Any:
     import numpy as np
 
-    plan, (comps, tallies, starts, recs) = _plan(table, counts.suits_alike, counts.tens_alike)
-    weights = plan.weights(pool_sizes_vector(counts), counts.size)
-    sums = np.add.reduceat(weights[comps] * tallies, starts) if len(comps) else comps
-    full = np.zeros(len(table.records), dtype=np.int64)
-    full[recs] = sums
-    return full, denominator(counts.size)
+    plan = _plan(table, memo.counts.suits_alike, memo.counts.tens_alike)
+    w = memo.weights
+    out = np.zeros(len(table.columns), dtype=np.int64)
+    if len(plan.value_comp):
+        out[plan.value_cols] += np.add.reduceat(plan.value_tally * w[plan.value_comp], plan.value_starts)
+    if plan.program is not None:
+        s = np.add.reduceat(plan.row_tally * w[plan.row_comp], plan.row_starts)
+        falls = np.asarray(memo.falls, dtype=np.int64)
+        d = np.ones(len(s), dtype=np.int64)
+        for v in range(10):
+            d *= falls[v][plan.row_mult[:, v]]
+        per = np.where(d > 0, s // np.maximum(d, 1), 0)
+        n = plan.program.weights(memo.pools, memo.size)
+        contrib = per[plan.leaf_row] * plan.leaf_mult * n[plan.leaf_comp]
+        out[plan.leaf_cols] += np.add.reduceat(contrib, plan.leaf_starts)
+        out[plan.rest_cols] -= np.add.reduceat(contrib[plan.rest_order], plan.rest_starts)  # each row's rest
+    return out
 
 
-def _numpy() -> bool:
-    try:
-        import numpy  # noqa: F401
-    except ImportError:  # pragma: no cover - a declared dependency
-        return False
-    return True
+__all__ = ["SHOES", "SuitsUnknownError", "column_counts", "denominator", "one_shot", "record_counts"]

@@ -24,26 +24,32 @@ draws of distinct cards of one value, at most N**6 < 2**63 for N <= 1,448 cards)
 converted to float64; everything after is float64, with this bound (u = 2**-53, the unit
 roundoff, gamma_n = n u / (1 - n u)):
 
-    |EV_float - EV| <= gamma_D * P,    P = max |pay| over the bet's events (units per unit staked)
+    |EV_float - EV| <= gamma_D * P,    P = 3 max |pay - base| + max |pay| (units per unit staked)
 
-where D counts the roundings on the path of any one summand: one per factor conversion, one per
-multiplication of a G or E product, one for the coefficient's conversion (exact below 2**53),
+where D counts the roundings on the path of any one summand: one per factor conversion (a factor is
+computed exactly in int64 first: it counts ordered draws of cards of one value, at most N**6 <
+2**63), one per multiplication of a G or E product, one for the coefficient's conversion (exact below 2**53),
 one for M x G and the (at most) n_g - 1 additions of the matrix product (any summation order,
-with or without FMA), one for x E, the additions of the outer sum over every block, and three
+with or without FMA), one for x E, the additions of its block's outer sum and of the blocks, and three
 for the division by L * N!/(N-6)! (its conversion, the product, the quotient).  The bound
 follows from the standard model fl(a op b) = (a op b)(1 + d), |d| <= u, applied along each
 summand (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1 and §4.2):
 every summand is a product of non-negative factors times coef, so the computed sum is
 ``sum_i x_i (1 + theta_i)`` with ``|theta_i| <= gamma_D``, and the error is at most
-``gamma_D * sum_i |x_i| = gamma_D * A``, with ``A = sum_c |coef_c| w_c <= max|pay_int| *
-N!/(N-6)!`` (every ordered 6-card sequence ends in exactly one record).  :attr:`EVKernel.bound`
-is gamma_D * P per column, about 1e-13 x P for the catalogue's tables.  A decision (EV above a
+``gamma_D * sum_i |x_i| = gamma_D * A``, with ``A = sum_c |sparse_c| w_c <= 3 max|pay_int -
+base_int| * N!/(N-6)!`` (:class:`BetVector`: the value compositions count every ordered 6-card
+sequence once; a leaf of a table's label part counts its sequences for its event and takes them
+back from its row's "rest" event, a pay difference of at most twice the largest offset); the
+conversion of the base and the final roundings add at most gamma_D * max |pay|.
+:attr:`EVKernel.bound` is gamma_D * P per column, about 1e-13 x P for the catalogue's tables.
+A decision (EV above a
 threshold) may be taken on the float only when the float is farther than the bound from the
 threshold; otherwise the caller decides with the exact integers (:func:`exact_ev`).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -59,7 +65,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.algebra import POOLS, Program, ShoeCounts, evaluate_scalar, falling
 from analyzer.engine.pricing import price, settlement, table_for, table_reads
-from analyzer.engine.table import CompiledTable, compile_table
+from analyzer.engine.table import Table, bet_table, compile_table
 
 MAX_CARDS = 6
 #: The unit roundoff of float64.
@@ -78,29 +84,115 @@ def gamma(n: int) -> float:
     return float(np.nextafter(x / (1 - x), np.inf))
 
 
-# -- what the engine's tables and programs hold (two storage layouts are accepted) ---------------
+# -- a table as the kernel takes it -------------------------------------------------------------
 
 
-def table_entries(table: CompiledTable) -> list[tuple[int, int, int]]:
-    """The table's entries as (composition, record, tally) triples."""
-    flat = getattr(table, "entry_comp", None)
-    if flat is not None:
-        records, tallies = getattr(table, "entry_record"), getattr(table, "tally")  # noqa: B009
-        return list(zip(flat, records, tallies, strict=True))
-    return list(getattr(table, "entries"))  # noqa: B009
+class KernelView:
+    """A compiled table (:mod:`analyzer.engine.table`) as one weight program over whole coups:
+    every composition weighs the coups it stands for on a shoe, labels, unread values and
+    padding included, and ``entries`` are (composition, column, tally).
+
+    The table's value part becomes one composition per value composition (prod_v falling(n_v,
+    m_v) times the padding); each leaf of its label part, one composition per composition of
+    its row: the leaf's labels (its composition in the table's program) times, per value,
+    falling(n_v - m_v, u_v) for the u_v unread cards of the row's composition beyond the m_v
+    read ones, times the padding -- the same count as (S / D(R)) x N(leaf), term by term.
+    """
+
+    def __init__(self, table: Table) -> None:
+        from analyzer.engine.algebra import POOL_INDEX
+        from analyzer.engine.values import COMPOSITIONS, counts_of
+
+        self.table = table
+        base = table.program
+        falls = list(base.falls)
+        fall_at = {f: i for i, f in enumerate(falls)}
+        subterms = list(base.subterms)
+        sub_at = {st: i for i, st in enumerate(subterms)}
+        factors = list(base.factors)
+        fac_at: dict[tuple[tuple[int, ...], bool, bool], int] = {f: i for i, f in enumerate(factors)}
+
+        def value_factor(v: int, shift: int, m: int) -> int:
+            fall = (POOL_INDEX[("v", v, -1)], shift, m)
+            if fall not in fall_at:
+                fall_at[fall] = len(falls)
+                falls.append(fall)
+            sub = (fall_at[fall],)
+            if sub not in sub_at:
+                sub_at[sub] = len(subterms)
+                subterms.append(sub)
+            fac = ((sub_at[sub],), False, False)
+            if fac not in fac_at:
+                fac_at[fac] = len(factors)
+                factors.append(fac)
+            return fac_at[fac]
+
+        comps: dict[tuple[object, ...], int] = {}
+        cards: list[int] = []
+        terms: list[list[tuple[tuple[int, ...], int, int]]] = []
+        entries: dict[tuple[int, int], int] = defaultdict(int)
+
+        def composition(key: tuple[object, ...], k: int, made: list[tuple[tuple[int, ...], int, int]]) -> int:
+            hit = comps.get(key)
+            if hit is None:
+                hit = comps[key] = len(cards)
+                cards.append(k)
+                terms.append(made)
+            return hit
+
+        for col, comp, t in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
+            k, coded = COMPOSITIONS[comp]
+            fids = tuple(value_factor(v, 0, m) for v, m in enumerate(counts_of(coded)) if m)
+            entries[(composition(("v", comp), k, [(fids, 1, 0)]), col)] += t
+        ts, fs, tf = base.term_start, base.factor_start, base.term_factors
+        leaves = zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True)
+        for r, i, col, mult in leaves:
+            read = counts_of(table.row_read[r])
+            for j in range(table.row_start[r], table.row_start[r + 1]):
+                comp = table.row_comp[j]
+                key = ("l", i, comp)
+                if key not in comps:
+                    k, coded = COMPOSITIONS[comp]
+                    drawn = zip(counts_of(coded), read, strict=True)
+                    unread = tuple(value_factor(v, m, n - m) for v, (n, m) in enumerate(drawn) if n > m)
+                    made = [
+                        (tuple(tf[fs[t] : fs[t + 1]]) + unread, base.term_mult[t], base.term_orbit[t])
+                        for t in range(ts[i], ts[i + 1])
+                    ]
+                    composition(key, k, made)
+                entries[(comps[key], col)] += table.row_tally[j] * mult
+                entries[(comps[key], table.row_rest[r])] -= table.row_tally[j] * mult
+        term_start = [0]
+        term_factors: list[int] = []
+        factor_start = [0]
+        term_mult: list[int] = []
+        term_orbit: list[int] = []
+        for made in terms:
+            for fids, m, orbit in made:
+                term_factors.extend(fids)
+                factor_start.append(len(term_factors))
+                term_mult.append(m)
+                term_orbit.append(orbit)
+            term_start.append(len(term_mult))
+        self.program = Program(
+            tuple(falls),
+            tuple(subterms),
+            tuple(factors),
+            tuple(cards),
+            tuple(term_start),
+            tuple(term_factors),
+            tuple(factor_start),
+            tuple(term_mult),
+            tuple(term_orbit),
+        )
+        self.entries = tuple((c, col, t) for (c, col), t in sorted(entries.items()) if t)
 
 
 def composition_terms(program: Program) -> list[tuple[int, list[tuple[tuple[int, ...], int]]]]:
     """Per composition: (cards drawn, [(factor indices, multiplicity), ...])."""
-    nested = getattr(program, "compositions", None)
-    if nested is not None:
-        return [(cards, [(tuple(f), n) for f, n in terms]) for cards, terms in nested]
-    ts: Sequence[int] = getattr(program, "term_start")  # noqa: B009 - either layout
-    fs: Sequence[int] = getattr(program, "factor_start")  # noqa: B009
-    tf: Sequence[int] = getattr(program, "term_factors")  # noqa: B009
-    mult: Sequence[int] = getattr(program, "term_mult")  # noqa: B009
+    ts, fs, tf, mult = program.term_start, program.factor_start, program.term_factors, program.term_mult
     out = []
-    for c, cards in enumerate(getattr(program, "cards")):  # noqa: B009
+    for c, cards in enumerate(program.cards):
         out.append((cards, [(tuple(tf[fs[t] : fs[t + 1]]), mult[t]) for t in range(ts[c], ts[c + 1])]))
     return out
 
@@ -130,7 +222,7 @@ class BetVector:
     """
 
     bet: Bet
-    table: CompiledTable
+    view: KernelView
     coef: tuple[int, ...]
     scale: int
     base: Fraction
@@ -139,17 +231,17 @@ class BetVector:
     max_offset: Fraction
 
     @classmethod
-    def of(cls, bet: Bet, table: CompiledTable) -> BetVector:
-        """Collapse ``bet`` over ``table`` (which must carry what the bet reads)."""
-        settled = settlement(bet, table)
+    def of(cls, bet: Bet, view: KernelView) -> BetVector:
+        """Collapse ``bet`` over ``view`` (its table must carry what the bet reads)."""
+        settled = settlement(bet, view.table)
         scale = lcm(*(p.denominator for _, p in settled.keys)) if settled.keys else 1
         pays = [int(p * scale) for _, p in settled.keys]
-        ncomp = len(composition_terms(table.program))
+        ncomp = len(view.program.cards)
         coef = [0] * ncomp
         total = [0] * ncomp
         by_event = [0] * len(pays)
-        for c, r, t in table_entries(table):
-            event = settled.index[r]
+        for c, col, t in view.entries:
+            event = settled.index[col]
             coef[c] += t * pays[event]
             total[c] += t
             by_event[event] += t
@@ -158,7 +250,7 @@ class BetVector:
         base = Fraction(base_int, scale)
         biggest = max((abs(p) for _, p in settled.keys), default=Fraction(0))
         offset = max((abs(p - base) for _, p in settled.keys), default=Fraction(0))
-        return cls(bet, table, tuple(coef), scale, base, sparse, biggest, offset)
+        return cls(bet, view, tuple(coef), scale, base, sparse, biggest, offset)
 
     def exact_numerator(self, counts: ShoeCounts, physical: int) -> tuple[int, int]:
         """(numerator, denominator) of the exact EV on the unseen cards ``counts`` when only
@@ -167,13 +259,31 @@ class BetVector:
         first-four) when ``physical`` < 6."""
         size = counts.size
         top = min(size, MAX_CARDS)
-        weights = evaluate_scalar(self.table.program, counts)
-        cards = [k for k, _ in composition_terms(self.table.program)]
+        weights = evaluate_scalar(self.view.program, counts)
+        cards = self.view.program.cards
         num = sum(c * w for c, w, k in zip(self.coef, weights, cards, strict=True) if k <= physical and c)
         return num, self.scale * falling(size, top)
 
 
-_TABLES: dict[tuple[str, str], CompiledTable] = {}
+_VIEWS: OrderedDict[tuple[int, bool], tuple[Table, KernelView]] = OrderedDict()
+
+
+def kernel_view(table: Table) -> KernelView:
+    """The :class:`KernelView` of ``table`` (kept for the last tables used)."""
+    key = (id(table), table.symmetric)
+    hit = _VIEWS.get(key)
+    if hit is None or hit[0] is not table:
+        hit = _VIEWS[key] = (table, KernelView(table))
+        if len(_VIEWS) > 64:
+            _VIEWS.popitem(last=False)
+    return hit[1]
+
+
+def _full_view(bet: Bet, tableau: Tableau) -> KernelView:
+    """The full-walk (not first-four) exact view that prices ``bet`` on any shoe."""
+    if bet.reads.sets:
+        return kernel_view(bet_table(tableau, bet, False, False))
+    return kernel_view(compile_table(tableau, bet.reads, False))
 
 
 def exact_ev(bet: Bet, cards52: Sequence[int], physical: int, tableau: Tableau = STANDARD) -> Fraction:
@@ -191,11 +301,8 @@ def exact_ev(bet: Bet, cards52: Sequence[int], physical: int, tableau: Tableau =
     ranks = [sum(cards52[4 * r : 4 * r + 4]) for r in range(13)]
     if physical >= MAX_CARDS:
         return price(bet, Shoe(tuple(ranks), tuple(cards52)), tableau).ev
-    key = (tableau.fingerprint, bet.reads.key)
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = compile_table(tableau, bet.reads, False)
-    num, den = BetVector.of(bet, table).exact_numerator(ShoeCounts.of(ranks, list(cards52)), physical)
+    view = _full_view(bet, tableau)
+    num, den = BetVector.of(bet, view).exact_numerator(ShoeCounts.of(ranks, list(cards52)), physical)
     return Fraction(num, den)
 
 
@@ -261,10 +368,10 @@ class EVKernel:
     unit staked, each within :attr:`bound` ``[b]`` of the exact EV.
     """
 
-    def __init__(self, table: CompiledTable, bets: Sequence[Bet]) -> None:
-        self.table = table
-        self.vectors = [BetVector.of(b, table) for b in bets]
-        program = table.program
+    def __init__(self, view: KernelView, bets: Sequence[Bet]) -> None:
+        self.view = view
+        self.vectors = [BetVector.of(b, view) for b in bets]
+        program = view.program
         self.columns = len(self.vectors)
         comps = composition_terms(program)
         nf = len(program.factors)
@@ -298,7 +405,12 @@ class EVKernel:
         self.split = best[1]
         self._build(keys, coefs, factor_value)
         self.base = np.asarray([float(v.base) for v in self.vectors], dtype=np.float64)
-        self.bound = tuple(gamma(self.rounding_depth) * float(v.max_offset + v.max_pay) for v in self.vectors)
+        # A = sum |sparse| x weight <= 3 x max_offset x N!/(N-6)!: the value compositions count
+        # every sequence once, and a leaf's composition, counted for its event and taken back
+        # from the row's "rest" event, at most once more with |pay - pay'| <= 2 x max_offset
+        self.bound = tuple(
+            gamma(self.rounding_depth) * float(3 * v.max_offset + v.max_pay) for v in self.vectors
+        )
 
     def _index_program(self, program: Program) -> None:
         """Index arrays for the factor rows: (pool, shift) pairs and their falling factorials,
@@ -309,7 +421,7 @@ class EVKernel:
         self.pools = np.asarray(pools, dtype=np.intp)
         pool_at = {p: i for i, p in enumerate(pools)}
         self.pair_pool = np.asarray([pool_at[p] for p, _ in pairs], dtype=np.intp)
-        self.pair_shift = np.asarray([sh for _, sh in pairs], dtype=np.float64)
+        self.pair_shift = np.asarray([sh for _, sh in pairs], dtype=np.int64)
         self.depth_m = max((m for _, _, m in program.falls), default=0)
         stride = self.depth_m + 1
         self.fall_at = np.asarray([where[(p, sh)] * stride + m for p, sh, m in program.falls], dtype=np.intp)
@@ -325,9 +437,8 @@ class EVKernel:
         for subterms, _, _ in program.factors:
             starts.append(len(order))
             order.extend(subterms)
-            cards = sum(program.falls[i][2] for i in program.subterms[subterms[0]])
-            # the falls' products and the subterms' products (cards - 1), the sum of subterms
-            self.factor_roundings.append(max(cards - 1, 0) + len(subterms) - 1)
+            # computed exactly in int64, then converted: one rounding
+            self.factor_roundings.append(1)
         self.fac_sub = np.asarray(order, dtype=np.intp)
         self.fac_start = np.asarray(starts, dtype=np.intp)
         self.single = len(order) == len(starts)
@@ -385,13 +496,14 @@ class EVKernel:
                     np.ascontiguousarray(dense.reshape(hi - lo, -1).T),
                 )
             )
-            outer += len(rows)
+            outer = max(outer, len(rows))
             widest = max(widest, hi - lo)
         self.blocks = blocks
         self.cells = sum(b.m.size for b in blocks)
         # roundings along one summand (module docstring): the conversions of its factors and
         # padding, the multiplications of its G and E products and of the padding, the
-        # coefficient, M x G and the matrix product's additions, x E, the outer additions
+        # coefficient, M x G and the matrix product's additions, x E, the outer additions (a
+        # summand passes through the additions of its own block's rows, then the blocks' sum)
         # (every block's rows and the blocks), the division
         rounds = self.factor_roundings
         factors = max(
@@ -407,16 +519,19 @@ class EVKernel:
     def factor_rows(self, cards52: IntArray) -> tuple[FloatArray, FloatArray]:
         """(factors + 3 paddings, states) float64 rows and the denominators N!/(N-6)! per state
         (float64), with the roundings counted in :attr:`rounding_depth`."""
-        counts = np.asarray(cards52, dtype=np.float64)
+        exact = np.asarray(cards52, dtype=np.int64)
+        counts = exact.astype(np.float64)
         n = counts.shape[0]
-        sizes = _pool_matrix()[self.pools] @ counts.T  # (pools used, states), exact small integers
-        x = np.maximum(sizes[self.pair_pool] - self.pair_shift[:, None], 0.0)  # falling(<0, m) = 0
+        # factors exactly in int64 (each counts ordered draws of cards of one value: at most N**6),
+        # then one rounding each, to float64
+        sizes = _pool_matrix_int()[self.pools] @ exact.T  # (pools used, states)
+        x = np.maximum(sizes[self.pair_pool] - self.pair_shift[:, None], 0)  # falling(<0, m) = 0
         stride = self.depth_m + 1
-        cum = np.empty((len(self.pair_pool), stride, n), dtype=np.float64)
-        cum[:, 0] = 1.0
+        cum = np.empty((len(self.pair_pool), stride, n), dtype=np.int64)
+        cum[:, 0] = 1
         for i in range(1, stride):
             np.multiply(cum[:, i - 1], x - (i - 1), out=cum[:, i])
-        fall = np.ones((len(self.fall_at) + 1, n), dtype=np.float64)
+        fall = np.ones((len(self.fall_at) + 1, n), dtype=np.int64)
         fall[:-1] = cum.reshape(-1, n)[self.fall_at]
         sub = fall[self.sub_cols[0]]
         for col in self.sub_cols[1:]:
@@ -470,6 +585,14 @@ class EVKernel:
 
 
 _MATRIX: list[FloatArray] = []
+_MATRIX_INT: list[IntArray] = []
+
+
+def _pool_matrix_int() -> IntArray:
+    """:func:`_pool_matrix` as int64, for exact pool sizes."""
+    if not _MATRIX_INT:
+        _MATRIX_INT.append(_pool_matrix().astype(np.int64))
+    return _MATRIX_INT[0]
 
 
 def _pool_matrix() -> FloatArray:
@@ -484,19 +607,30 @@ def _pool_matrix() -> FloatArray:
     return _MATRIX[0]
 
 
-_KERNELS: dict[tuple[int, tuple[int, ...]], tuple[CompiledTable, tuple[Bet, ...], EVKernel]] = {}
+_KERNELS: OrderedDict[tuple[int, tuple[int, ...]], tuple[KernelView, tuple[Bet, ...], EVKernel]]
+_KERNELS = OrderedDict()
 
 
 def kernels_for(bets: Sequence[Bet], tableau: Tableau = STANDARD) -> list[tuple[EVKernel, list[int]]]:
-    """The kernels that price ``bets`` on shoes of 6 cards or more (bets that read alike share
-    one), each with the indices of the bets it prices, in first-use order."""
+    """The kernels that price ``bets`` on shoe states of 6 cards or more (bets that read
+    values only share one; a bet that reads cards has its own, exact, since the states of a
+    walked shoe are depleted), each with the indices of the bets it prices, in first-use order."""
+    groups: list[tuple[KernelView, list[int]]] = []
+    values = [i for i, b in enumerate(bets) if not b.reads.sets]
+    for reads, members in table_reads([bets[i].reads for i in values], MAX_CARDS):
+        groups.append((kernel_view(table_for(reads, MAX_CARDS, tableau)), [values[k] for k in members]))
+    for i, bet in enumerate(bets):
+        if bet.reads.sets:
+            first_four = bet.reads.first_four_only
+            groups.append((kernel_view(bet_table(tableau, bet, first_four, False)), [i]))
     out = []
-    for reads, members in table_reads([b.reads for b in bets], MAX_CARDS):
-        table = table_for(reads, MAX_CARDS, tableau)
+    for view, members in sorted(groups, key=lambda g: g[1][0]):
         chosen = tuple(bets[i] for i in members)
-        key = (id(table), tuple(id(b) for b in chosen))
+        key = (id(view), tuple(id(b) for b in chosen))
         hit = _KERNELS.get(key)
-        if hit is None or hit[0] is not table or any(a is not b for a, b in zip(hit[1], chosen, strict=True)):
-            hit = _KERNELS[key] = (table, chosen, EVKernel(table, chosen))
+        if hit is None or hit[0] is not view or any(a is not b for a, b in zip(hit[1], chosen, strict=True)):
+            hit = _KERNELS[key] = (view, chosen, EVKernel(view, chosen))
+            if len(_KERNELS) > 64:
+                _KERNELS.popitem(last=False)
         out.append((hit[2], members))
     return out

@@ -24,14 +24,14 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.bets.model import Bet
-from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
+from analyzer.core.coup import NATURAL_CLASSES, UNKNOWN, Coup, Winner
 from analyzer.core.exact import sqrt_decimal
-from analyzer.core.reads import Reads
+from analyzer.core.reads import BASE_FIELDS, Reads
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.algebra import SuitsUnknownError
-from analyzer.engine.evaluate import record_counts, record_counts_array
-from analyzer.engine.table import CompiledTable, compile_table
+from analyzer.engine.evaluate import column_counts
+from analyzer.engine.table import Table, bet_table, compile_table, impossible_line
 from analyzer.errors import BetError, RulesError, ShoeError
 
 #: Event label of the sequences that run out of cards before the coup is decided (N < 6 only).
@@ -127,10 +127,31 @@ def _table_reads(reads: tuple[Reads, ...], full: bool, values: Reads | None) -> 
     return [(g_reads, members) for _, g_reads, members in groups]
 
 
-def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD) -> CompiledTable:
-    """The table that prices ``reads`` on a shoe of ``size`` cards: the first-four table when
-    only the first four cards are read and the shoe holds 6 or more, else the full walk."""
-    return compile_table(tableau, reads, reads.first_four_only and size >= MAX_CARDS)
+def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD, symmetric: bool = False) -> Table:
+    """The distribution table of ``reads`` on a shoe of ``size`` cards: the first-four table
+    when only the first four cards are read and the shoe holds 6 or more, else the full walk
+    (``symmetric``: for a shoe whose suits are alike, see :func:`symmetric_shoe`)."""
+    return compile_table(tableau, reads, reads.first_four_only and size >= MAX_CARDS, symmetric)
+
+
+def symmetric_shoe(shoe: Shoe) -> bool:
+    """True when the symmetric tables serve ``shoe``: every suit of a rank has as many cards
+    (every full shoe; a shoe depleted evenly), or its suits are unknown (then only tables that
+    need no suits can price it)."""
+    suited = shoe.suited
+    return suited is None or all(len(set(suited[4 * r : 4 * r + 4])) == 1 for r in range(13))
+
+
+def bet_table_for(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> Table:
+    """The compiled table of a bet that reads cards, for ``shoe``: its first four cards only,
+    when that is all it reads and the shoe holds 6 or more; symmetric when the shoe's suits are
+    alike (see :func:`symmetric_shoe`), else exact.
+
+    Raises:
+        BetError: the compile budget is exceeded, or a file bet's pay line can never hold.
+    """
+    first_four = bet.reads.first_four_only and shoe.size >= MAX_CARDS
+    return bet_table(tableau, bet, first_four, symmetric_shoe(shoe))
 
 
 # -- distributions ----------------------------------------------------------------------------
@@ -200,7 +221,7 @@ def distribution(shoe: Shoe, reads: Reads | None = None, tableau: Tableau = STAN
         raise BetError(f"bad reads {reads!r}: give a Reads, e.g. Reads.of(['winner'])")
     table = compile_table(tableau, chosen, False)  # the full walk: every record is a whole coup
     counts, denom = _counts(table, shoe)
-    return Distribution(shoe, tableau, chosen, table.records, tuple(counts), denom)
+    return Distribution(shoe, tableau, chosen, table.columns, tuple(_ints(counts)), denom)
 
 
 def np_add_reduceat(values: Any, starts: Any) -> Any:
@@ -214,9 +235,9 @@ def _ints(counts: Any) -> list[int]:
     return counts if isinstance(counts, list) else counts.tolist()
 
 
-def _counts(table: CompiledTable, shoe: Shoe) -> tuple[list[int], int]:
+def _counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
     try:
-        return record_counts(table, shoe)
+        return column_counts(table, shoe)
     except SuitsUnknownError:
         raise BetError(SUITS_NEEDED) from None
 
@@ -312,16 +333,16 @@ class BetSummary:
 
 
 @dataclass(frozen=True)
-class _Settlement:
-    """A bet settled over a table's records: the distinct (event, pays) keys in pay-table
-    order, and the key index of each record."""
+class Settlement:
+    """A bet settled over a table's columns: the distinct (event, pays) keys in pay-table
+    order, and the key index of each column."""
 
     keys: tuple[tuple[str, Fraction], ...]
     index: tuple[int, ...]
     _arrays: list[Any] = field(default_factory=list, compare=False, repr=False)
 
     def arrays(self) -> tuple[Any, Any, list[int]]:
-        """(records ordered by event, where each event's run starts, the events present), as
+        """(columns ordered by event, where each event's run starts, the events present), as
         numpy arrays for exact segment sums of int64 counts."""
         if not self._arrays:
             import numpy as np
@@ -333,13 +354,30 @@ class _Settlement:
             self._arrays.extend([order, starts, ranked[starts].tolist()])
         return self._arrays[0], self._arrays[1], self._arrays[2]
 
+    def sums(self, counts: Any) -> list[int]:
+        """Per key, the sum of the counts of its columns (Python ints; int64 counts are summed
+        exactly in segments)."""
+        out = [0] * len(self.keys)
+        if isinstance(counts, list):
+            for i, c in zip(self.index, counts, strict=True):
+                if c:
+                    out[i] += c
+            return out
+        order, starts, present = self.arrays()
+        if len(order):
+            for e, n in zip(present, np_add_reduceat(counts[order], starts).tolist(), strict=True):
+                out[e] = n
+        return out
 
-_SETTLED: OrderedDict[tuple[int, int], tuple[Bet, CompiledTable, _Settlement]] = OrderedDict()
+
+_SETTLED: OrderedDict[tuple[int, int], tuple[Bet, Table, Settlement]] = OrderedDict()
 _SETTLED_LIMIT = 4096
 
 
-def settlement(bet: Bet, table: CompiledTable) -> _Settlement:
-    """How ``bet`` settles each record of ``table`` (bounded cache per bet and table object).
+def settlement(bet: Bet, table: Table) -> Settlement:
+    """How ``bet`` settles each column of ``table``: the bet's own table (its columns are its
+    settle keys), or a distribution whose records it settles as it sees them (bounded cache per
+    bet and table object).
 
     Raises:
         UndeclaredReadError: the bet read what it did not declare.
@@ -349,44 +387,73 @@ def settlement(bet: Bet, table: CompiledTable) -> _Settlement:
     if hit is not None and hit[0] is bet and hit[1] is table:
         _SETTLED.move_to_end(key)
         return hit[2]
-    if not table.reads.covers(bet.reads):
-        raise BetError(f"internal: the table does not carry what bet {bet.name!r} reads")
-    distinct, which = narrowed(table, bet.reads)
+    if table.distribution:
+        keys_of = [bet.settle(r) for r in _narrowed_records(table, bet.reads)]
+    else:
+        keys_of = [_key_of(bet, c) for c in table.columns]
     keys: dict[tuple[str, Fraction], int] = {}
-    per_distinct = [keys.setdefault(bet.settle(r), len(keys)) for r in distinct]
+    per_column = [keys.setdefault(k, len(keys)) for k in keys_of]
     order = {k: _line_order(bet, k[0]) for k in keys}
     ranked = sorted(keys, key=lambda k: (order[k], -k[1]))
     position = {k: i for i, k in enumerate(ranked)}
     remap = [position[k] for k in keys]  # insertion order -> pay-table order
-    settled = _Settlement(tuple(ranked), tuple(remap[per_distinct[i]] for i in which))
+    settled = Settlement(tuple(ranked), tuple(remap[i] for i in per_column))
     _SETTLED[key] = (bet, table, settled)
     if len(_SETTLED) > _SETTLED_LIMIT:
         _SETTLED.popitem(last=False)
     return settled
 
 
-_NARROWED: OrderedDict[tuple[int, Reads], tuple[CompiledTable, tuple[Coup, ...], tuple[int, ...]]] = (
-    OrderedDict()
-)
+def _check_lines(bet: Bet, table: Table, tableau: Tableau) -> None:
+    """Refuse a value-level bet from a file with a pay line whose condition no record of
+    ``table`` meets under ``tableau`` (a line the lines above it take is allowed)."""
+    if bet.payout_function is not None:
+        return
+    present = set(settlement(bet, table).keys)
+    missing = [j for j, ln in enumerate(bet.lines) if (ln.event, ln.pays) not in present]
+    if not missing:
+        return
+    records = _narrowed_records(table, bet.reads)
+    for j in missing:
+        if not any(bet.lines[j].when(r) for r in records):
+            raise impossible_line(bet, j, tableau)
 
 
-def narrowed(table: CompiledTable, reads: Reads) -> tuple[tuple[Coup, ...], tuple[int, ...]]:
-    """The distinct records of ``table`` as a bet with ``reads`` sees them, and the index of
-    each table record among them (bounded cache per table object and reads)."""
-    key = (id(table), reads)
-    hit = _NARROWED.get(key)
-    if hit is not None and hit[0] is table:
-        return hit[1], hit[2]
-    if reads == table.reads:
-        distinct, which = table.records, tuple(range(len(table.records)))
-    else:
-        index: dict[Coup, int] = {}
-        which = tuple(index.setdefault(r.narrow(reads), len(index)) for r in table.records)
-        distinct = tuple(index)
-    _NARROWED[key] = (table, distinct, which)
-    if len(_NARROWED) > 256:
-        _NARROWED.popitem(last=False)
-    return distinct, which
+def _key_of(bet: Bet, column: Any) -> tuple[str, Fraction]:
+    """The (event, pays) of a column of a bet's own table."""
+    if bet.payout_function is not None:
+        return column  # type: ignore[no-any-return]
+    if column == len(bet.lines):
+        return bet.otherwise_event, bet.otherwise
+    line = bet.lines[column]
+    return line.event, line.pays
+
+
+def _narrowed_records(table: Table, reads: Reads) -> list[Coup]:
+    """The records of a distribution table as a bet with ``reads`` sees them: value-level
+    records by projecting their fields (fast), others through :meth:`Coup.narrow`."""
+    out: list[Coup] = []
+    made: dict[tuple[object, ...], Coup] = {}
+    keep = [name in reads.fields for name in BASE_FIELDS]
+    winner = "player_total" in reads.fields and "banker_total" in reads.fields
+    for record in table.columns:
+        if record._blocks or reads.sets:
+            out.append(record.narrow(reads))
+            continue
+        fields = record._fields
+        projected = tuple(v if k else UNKNOWN for v, k in zip(fields, keep, strict=True))
+        if winner and projected[0] is UNKNOWN:
+            pt, bt = fields[1], fields[2]
+            won = Winner.PLAYER if pt > bt else Winner.BANKER if bt > pt else Winner.TIE
+            projected = (won, *projected[1:])
+        for name in reads.fields:  # a field the record does not carry cannot be read
+            if fields[BASE_FIELDS.index(name)] is UNKNOWN:
+                raise BetError(f"internal: the table does not carry {name!r}, which the bet reads")
+        hit = made.get(projected)
+        if hit is None:
+            hit = made[projected] = Coup(projected, None, ())
+        out.append(hit)
+    return out
 
 
 def _line_order(bet: Bet, event: str) -> int:
@@ -423,63 +490,58 @@ class Pricer:
     True
     """
 
-    def __init__(self, shoe: Shoe, tableau: Tableau = STANDARD, values: Reads | None = None) -> None:
-        """``values``: read value-level bets at least this finely (see :func:`table_reads`)."""
+    def __init__(
+        self, shoe: Shoe, tableau: Tableau = STANDARD, values: Reads | None = ANALYSIS_READS
+    ) -> None:
+        """``values``: read value-level bets at least this finely (see :func:`table_reads`); by
+        default the analysis table's reads, which every catalogue bet on values fits: they all
+        share one table (which ships with the package), and one evaluation per shoe."""
         self.shoe = _check_shoe(shoe)
         self.tableau = _check_tableau(tableau)
         self.values = values
-        self._counts: dict[int, tuple[CompiledTable, list[int], int]] = {}
-
-    def _table_counts(self, table: CompiledTable) -> tuple[Any, int]:
-        hit = self._counts.get(id(table))
-        if hit is None or hit[0] is not table:
-            try:
-                counts, d = record_counts_array(table, self.shoe)
-            except SuitsUnknownError:
-                raise BetError(SUITS_NEEDED) from None
-            hit = self._counts[id(table)] = (table, counts, d)
-        return hit[1], hit[2]
 
     def distribution(self, reads: Reads) -> Distribution:
         """The :class:`Distribution` of records read at ``reads`` (the full walk), sharing this
-        pricer's table evaluations."""
+        shoe's table evaluations."""
         table = compile_table(self.tableau, reads, False)
-        counts, d = self._table_counts(table)
-        return Distribution(self.shoe, self.tableau, reads, table.records, tuple(_ints(counts)), d)
+        counts, d = _counts(table, self.shoe)
+        return Distribution(self.shoe, self.tableau, reads, table.columns, tuple(_ints(counts)), d)
 
     def summaries(self, bets: Iterable[Bet]) -> list[BetSummary]:
-        """Exact statistics of each bet, in order (bets that read alike share a table).
+        """Exact statistics of each bet, in order (bets that read values only share a table;
+        a bet that reads cards has its own).
 
         Raises:
-            BetError: a bet is not a Bet, or reads suits on a shoe without suits.
+            BetError: a bet is not a Bet, or reads suits on a shoe without suits; the compile
+                budget of a card-level bet is exceeded.
         """
         chosen = [_check_bet(b) for b in bets]
         out: list[BetSummary | None] = [None] * len(chosen)
-        for reads, members in table_reads([b.reads for b in chosen], self.shoe.size, self.values):
-            table = table_for(reads, self.shoe.size, self.tableau)
-            counts, d = self._table_counts(table)
-            for i in members:
+        size = self.shoe.size
+        by_values = [i for i, b in enumerate(chosen) if not b.reads.sets]
+        for reads, members in table_reads([chosen[i].reads for i in by_values], size, self.values):
+            table = table_for(reads, size, self.tableau)
+            counts, d = _counts(table, self.shoe)
+            for k in members:
+                i = by_values[k]
+                if chosen[i].origin.startswith("file:"):
+                    _check_lines(chosen[i], table, self.tableau)
                 out[i] = self._summary(chosen[i], table, counts, d)
+        for i, bet in enumerate(chosen):
+            if out[i] is None:
+                table = bet_table_for(bet, self.shoe, self.tableau)
+                counts, d = _counts(table, self.shoe)
+                out[i] = self._summary(bet, table, counts, d)
         return [s for s in out if s is not None]
 
     def summary(self, bet: Bet) -> BetSummary:
         """:meth:`summaries` of one bet."""
         return self.summaries([bet])[0]
 
-    def _summary(self, bet: Bet, table: CompiledTable, counts: Any, d: int) -> BetSummary:
+    def _summary(self, bet: Bet, table: Table, counts: Any, d: int) -> BetSummary:
         settled = settlement(bet, table)
-        if isinstance(counts, list):
-            sums = [0] * len(settled.keys)
-            for i, c in zip(settled.index, counts, strict=True):
-                if c:
-                    sums[i] += c
-            total = sum(counts)
-        else:  # int64 counts: one exact segment sum per event (records sorted by event)
-            order, starts, events_present = settled.arrays()
-            sums = [0] * len(settled.keys)
-            for e, n in zip(events_present, np_add_reduceat(counts[order], starts).tolist(), strict=True):
-                sums[e] = n
-            total = int(counts.sum())
+        sums = settled.sums(counts)
+        total = sum(counts) if isinstance(counts, list) else int(counts.sum())
         events = [(ev, pays, n) for (ev, pays), n in zip(settled.keys, sums, strict=True)]
         run_out = d - total
         if run_out:

@@ -108,7 +108,7 @@ def patterns(reads: Reads, signature: tuple[tuple[int, ...], ...]) -> tuple[Patt
                     out.append((ways, _representatives(signature, suited), demands))
                 continue
             for suited in _suit_classes(reads, ranked):
-                out.append((ways, _representatives(signature, suited), ((1, _demand(suited)),)))
+                out.append((ways, _representatives(signature, suited), ((1, demand_of(suited)),)))
     return tuple(out)
 
 
@@ -134,14 +134,14 @@ def _per_set(
                 given = dict(zip(uniform, picks, strict=True))
                 yield (
                     _label(slots, given, mixed, colour, named=True),
-                    _inclusion_exclusion(slots, given, mixed, labels, colour, named=True),
+                    inclusion_exclusion(slots, given, mixed, labels, colour, named=True),
                 )
         else:
             for rgs in restricted_growth(len(uniform), labels):
                 given = dict(zip(uniform, rgs, strict=True))
                 yield (
                     _label(slots, given, mixed, colour, named=False),
-                    _inclusion_exclusion(slots, given, mixed, labels, colour, named=False),
+                    inclusion_exclusion(slots, given, mixed, labels, colour, named=False),
                 )
 
 
@@ -167,7 +167,7 @@ def _label(
     return out
 
 
-def _inclusion_exclusion(
+def inclusion_exclusion(
     slots: list[tuple[int, int, Part, Part]],
     given: dict[int, int],
     mixed: list[int],
@@ -194,7 +194,7 @@ def _inclusion_exclusion(
             for extra in options:
                 labelled = {**given, **dict(zip(chosen, extra, strict=True))}
                 suited = [(b, v, r, (tag, labelled[b]) if b in labelled else None) for b, v, r, _ in slots]
-                out.append((sign, _demand(suited)))
+                out.append((sign, demand_of(suited)))
     return tuple(out)
 
 
@@ -285,7 +285,7 @@ def part_key(part: Part) -> tuple[str, int]:
     return ("", -1) if part is None else part
 
 
-def _demand(slots: list[tuple[int, int, Part, Part]]) -> Demand:
+def demand_of(slots: list[tuple[int, int, Part, Part]]) -> Demand:
     counts: dict[Slot, int] = {}
     for _, v, r, s in slots:
         key = (v, r, s)

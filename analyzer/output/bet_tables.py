@@ -306,7 +306,7 @@ def practical_pay_table(
 def catalogue_listing() -> Table:
     """The catalogue as a table: name, aliases, parameter, what it is, and the provenance grade
     of its default parameters; as data (JSON, CSV) also the bet's title, rules in words, source,
-    published figure, golden test, whether ``--all`` prices it, and its published parameters
+    published figure, golden test, and its published parameters
     with their grades and figures (``variants``: ``PARAM: grade (figure)``, ``;``-separated)."""
     rows: list[tuple[Cell, ...]] = []
     for e in CATALOGUE:
@@ -322,7 +322,7 @@ def catalogue_listing() -> Table:
             GRADE_SHORT[p.grade] if p else "-",
             bet.title, bet.rules or e.summary, (p.source if p else bet.source) or None,
             p.grade.value if p else None, p.figure or None if p else None, p.test or None if p else None,
-            p.caveat or None if p else None, "yes" if e.priced else "no", variants or None,
+            p.caveat or None if p else None, variants or None,
         ))
     cols = (
         Column("Name", "text", "name"),
@@ -337,7 +337,6 @@ def catalogue_listing() -> Table:
         Column("Published figure", "text", "published_figure", data_only=True),
         Column("Golden test", "text", "golden_test", data_only=True),
         Column("Caveat", "text", "caveat", data_only=True),
-        Column("In --all", "text", "in_all", data_only=True),
         Column("Published parameters", "text", "variants", data_only=True),
     )
     return Table(

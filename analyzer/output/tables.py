@@ -195,7 +195,9 @@ def odd_row_notes(summaries: Sequence[BetSummary]) -> tuple[str, ...]:
         else:
             continue
         p = provenance(s.bet)
-        if s.hit_frequency == 0:  # e.g. two identical cards, which a one-deck shoe cannot deal
+        if s.hit_frequency == 0 and not any(e.pays > 0 for e in s.events):
+            why = "no line of its pay table pays a win as given (a progressive's meters are 0 unless given)"
+        elif s.hit_frequency == 0:  # e.g. two identical cards, which a one-deck shoe cannot deal
             why = "none of its winning events can happen on this shoe"
         elif p is not None and p.caveat:
             why = p.caveat

@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.errors import StudyError
+
 FloatArray = npt.NDArray[np.float64]
 Z95 = 1.959963984540054
 
@@ -75,7 +77,7 @@ class Moments:
     def merge(self, other: Moments) -> Moments:
         """The moments of both sets of shoes (Chan, Golub and LeVeque's pairwise update)."""
         if other.names != self.names:
-            raise ValueError(f"cannot merge moments of {self.names} with {other.names}")
+            raise StudyError(f"internal: cannot merge moments of {self.names} with {other.names}")
         if other.n == 0:
             return self
         if self.n == 0:

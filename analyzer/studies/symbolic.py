@@ -58,8 +58,8 @@ from analyzer.core.reads import Reads
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.evaluate import record_counts
-from analyzer.engine.pricing import ANALYSIS_READS, settlement, table_for
-from analyzer.engine.table import CompiledTable, compile_table
+from analyzer.engine.pricing import ANALYSIS_READS, bet_table_for, settlement, table_for
+from analyzer.engine.table import Table, compile_table
 from analyzer.errors import (
     BetError,
     SymbolicArithmeticError,
@@ -564,23 +564,23 @@ def symbolic_distribution(reads: Reads | None = None, tableau: Tableau = STANDAR
         raise SymbolicTypeError(f"bad reads {show(reads)}: give a Reads, e.g. Reads.of(['winner'])")
     if not isinstance(tableau, Tableau):
         raise SymbolicTypeError(f"bad rules {show(tableau)}: give a Tableau")
-    return _symbolic_table(compile_table(tableau, chosen, False))
+    return _symbolic_table(compile_table(tableau, chosen, False), chosen)
 
 
 _SYMBOLIC: dict[str, SymbolicDistribution] = {}
 
 
-def _symbolic_table(table: CompiledTable) -> SymbolicDistribution:
+def _symbolic_table(table: Table, reads: Reads) -> SymbolicDistribution:
     """:func:`_interpolate`, kept per table key (compiled tables are shared per key)."""
     hit = _SYMBOLIC.get(table.key)
     if hit is None:
         if len(_SYMBOLIC) > 256:
             _SYMBOLIC.clear()
-        hit = _SYMBOLIC[table.key] = _interpolate(table)
+        hit = _SYMBOLIC[table.key] = _interpolate(table, reads)
     return hit
 
 
-def _interpolate(table: CompiledTable) -> SymbolicDistribution:
+def _interpolate(table: Table, reads: Reads) -> SymbolicDistribution:
     """Count polynomials of ``table``'s records, interpolated from the numeric engine on
     1, ..., 7 decks and checked at 8 decks (see the module docstring for why this is exact).
 
@@ -595,13 +595,13 @@ def _interpolate(table: CompiledTable) -> SymbolicDistribution:
             raise ArithmeticError(f"unexpected denominator at {decks} decks")
         samples.append(counts)
     polys: list[Poly] = []
-    for i, record in enumerate(table.records):
+    for i, record in enumerate(table.columns):
         values = [s[i] for s in samples]
         poly = interpolate(values[: len(NODES)])
         if _eval_int(poly, CHECK_NODE) != values[-1]:
             raise ArithmeticError(f"count polynomial of {record} fails the check at {CHECK_NODE} decks")
         polys.append(poly)
-    return SymbolicDistribution(table.reads, table.records, tuple(polys))
+    return SymbolicDistribution(reads, table.columns, tuple(polys))
 
 
 # -- closed forms --------------------------------------------------------------------------------
@@ -775,8 +775,11 @@ def bet_forms(bet: Bet, tableau: Tableau = STANDARD) -> BetForms:
         raise SymbolicTypeError(f"bad bet {show(bet)}: give a Bet (e.g. find_bet('tie'))")
     if not isinstance(tableau, Tableau):
         raise SymbolicTypeError(f"bad rules {show(tableau)}: give a Tableau")
-    table = table_for(bet.reads, 52, tableau)
-    sd = _symbolic_table(table)
+    if bet.reads.sets:
+        table = bet_table_for(bet, Shoe.standard(1), tableau)
+    else:
+        table = table_for(bet.reads, 52, tableau)
+    sd = _symbolic_table(table, bet.reads)
     settled = settlement(bet, table)
     polys: list[Poly] = [()] * len(settled.keys)
     for i, counts in zip(settled.index, sd.counts, strict=True):

@@ -1,0 +1,210 @@
+"""The value-level weights every table shares.
+
+A coup's weight on a shoe depends on the point values it draws, with multiplicity, and on how
+many cards it draws (docs/ARCHITECTURE.md, "The one idea").  A *value composition* is that: k
+cards (4, 5 or 6) and the multiset of their values.  On a shoe with n_v cards of value v and N
+cards in all, the number of ordered K-card sequences (K = min(N, 6)) that start with a given
+ordered draw of those k values is
+
+    W = prod_v falling(n_v, m_v) * falling(N - k, K - k),
+
+the same for every order of the k values.  There are 7,722 value compositions (715, 2,002 and
+5,005 multisets of 4, 5 and 6 values); :data:`COMPOSITIONS` lists them in a fixed order, and
+every compiled table refers to them by their index there, so one shoe's weights serve every
+table.  For the cards a bet reads, :func:`read_weight` gives prod_v falling(n_v, m_v) over a
+multiset of values alone (no padding).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+MAX_CARDS = 6
+
+
+def code(values: Sequence[int]) -> int:
+    """The integer code of a multiset of point values (sum of 8**value; at most 7 of each)."""
+    return sum(8**v for v in values)
+
+
+def counts_of(coded: int) -> tuple[int, ...]:
+    """The multiplicity of each value 0-9 in a multiset code."""
+    return tuple((coded >> (3 * v)) & 7 for v in range(10))
+
+
+def _compositions() -> tuple[tuple[int, int], ...]:
+    out = []
+    for k in (4, 5, 6):
+        for combo in itertools.combinations_with_replacement(range(10), k):
+            out.append((k, code(combo)))
+    return tuple(out)
+
+
+#: Every value composition as (cards k, multiset code), in a fixed order (k, then values).
+COMPOSITIONS: tuple[tuple[int, int], ...] = _compositions()
+INDEX: dict[tuple[int, int], int] = {c: i for i, c in enumerate(COMPOSITIONS)}
+#: Per composition, its (value, multiplicity) pairs with multiplicity > 0.
+_PARTS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((v, m) for v, m in enumerate(counts_of(c)) if m) for _, c in COMPOSITIONS
+)
+
+
+def falling(x: int, m: int) -> int:
+    """Falling factorial x (x-1) ... (x-m+1); 0 when x < m."""
+    if x < m:
+        return 0
+    out = 1
+    for i in range(m):
+        out *= x - i
+    return out
+
+
+def falling_table(values: Sequence[int]) -> list[list[int]]:
+    """``t[v][m]`` = falling(n_v, m) for m = 0..6, from the counts n_v of each value."""
+    return [[falling(n, m) for m in range(MAX_CARDS + 1)] for n in values]
+
+
+def paddings(size: int) -> tuple[int, ...]:
+    """falling(N - k, K - k) for k = 0..6 (K = min(N, 6); 0 where k > K)."""
+    top = min(size, MAX_CARDS)
+    return tuple(falling(size - k, top - k) if k <= top else 0 for k in range(MAX_CARDS + 1))
+
+
+def weights(values: Sequence[int]) -> list[int]:
+    """The weight of every value composition (in :data:`COMPOSITIONS` order) on a shoe with
+    ``values[v]`` cards of value v: exact Python integers."""
+    table = falling_table(values)
+    pads = paddings(sum(values))
+    out = []
+    for (k, _), parts in zip(COMPOSITIONS, _PARTS, strict=True):
+        w = pads[k]
+        for v, m in parts:
+            if not w:
+                break
+            w *= table[v][m]
+        out.append(w)
+    return out
+
+
+def read_weight(coded: int, table: Sequence[Sequence[int]]) -> int:
+    """prod_v falling(n_v, m_v) over a multiset code of values (``table`` from
+    :func:`falling_table`): the ordered draws of those values alone."""
+    w = 1
+    for v in range(10):
+        m = (coded >> (3 * v)) & 7
+        if m:
+            w *= table[v][m]
+    return w
+
+
+# -- many shoes at once (numpy, imported on first use) ------------------------------------------
+
+_ARRAYS: list[Any] = []
+
+
+def _arrays() -> Any:
+    """(multiplicities (compositions, 10), cards (compositions,)) as int64 arrays."""
+    if not _ARRAYS:
+        import numpy as np
+
+        mult = np.asarray([counts_of(c) for _, c in COMPOSITIONS], dtype=np.int64)
+        cards = np.asarray([k for k, _ in COMPOSITIONS], dtype=np.int64)
+        _ARRAYS.append((mult, cards))
+    return _ARRAYS[0]
+
+
+def falling_tables_array(values: Any) -> Any:
+    """(shoes, 10, 7) int64: falling(n_v, m) for m = 0..6, from (shoes, 10) value counts.
+    Exact when every product of at most six counts fits int64 (N**6 < 2**63)."""
+    import numpy as np
+
+    n = np.asarray(values, dtype=np.int64)
+    out = np.ones((*n.shape, MAX_CARDS + 1), dtype=np.int64)
+    for m in range(1, MAX_CARDS + 1):
+        out[..., m] = out[..., m - 1] * np.maximum(n - (m - 1), 0)
+    return out
+
+
+def paddings_array(sizes: Any) -> Any:
+    """(shoes, 7) int64: :func:`paddings` of each size."""
+    import numpy as np
+
+    size = np.asarray(sizes, dtype=np.int64)
+    top = np.minimum(size, MAX_CARDS)
+    out = np.zeros((len(size), MAX_CARDS + 1), dtype=np.int64)
+    for k in range(MAX_CARDS + 1):
+        acc = np.ones(len(size), dtype=np.int64)
+        for i in range(MAX_CARDS):
+            acc *= np.where(i < top - k, size - k - i, 1)
+        out[:, k] = np.where(k <= top, acc, 0)
+    return out
+
+
+_SPLIT: list[Any] = []
+
+
+def _split() -> Any:
+    """The compositions split by value, 0-4 and 5-9: the distinct multiplicities of each half
+    and, per composition, the index of its halves (a product over ten values becomes two
+    gathers of shared half-products)."""
+    if not _SPLIT:
+        import numpy as np
+
+        mult, cards = _arrays()
+        low, low_at = np.unique(mult[:, :5], axis=0, return_inverse=True)
+        high, high_at = np.unique(mult[:, 5:], axis=0, return_inverse=True)
+        _SPLIT.append((low, low_at.ravel(), high, high_at.ravel(), cards))
+    return _SPLIT[0]
+
+
+def weights_array(falls: Any, pads: Any) -> Any:
+    """(shoes, compositions) int64 weights from :func:`falling_tables_array` and
+    :func:`paddings_array` (exact under the same bound): per half of the values (0-4, 5-9) the
+    products of each distinct multiplicity, then one product of two halves and the padding per
+    composition."""
+    import numpy as np
+
+    low, low_at, high, high_at, cards = _split()
+    a = np.ones((falls.shape[0], len(low)), dtype=np.int64)
+    for v in range(5):
+        a *= falls[:, v, :][:, low[:, v]]
+    b = np.ones((falls.shape[0], len(high)), dtype=np.int64)
+    for v in range(5):
+        b *= falls[:, 5 + v, :][:, high[:, v]]
+    return np.asarray(pads[:, cards] * a[:, low_at] * b[:, high_at])
+
+
+_ONE: list[Any] = []
+
+
+def weights_vector(values: Sequence[int]) -> Any:
+    """:func:`weights` of one shoe as an int64 numpy array (exact under the bound of
+    :func:`falling_tables_array`): one gather of each composition's falling factorials (at most
+    six values and the padding) and their product."""
+    import numpy as np
+
+    if not _ONE:
+        at = np.full((len(COMPOSITIONS), MAX_CARDS + 1), 10 * (MAX_CARDS + 1), dtype=np.intp)  # a 1
+        for i, ((k, _), parts) in enumerate(zip(COMPOSITIONS, _PARTS, strict=True)):
+            for j, (v, m) in enumerate(parts):
+                at[i, j] = v * (MAX_CARDS + 1) + m
+            at[i, MAX_CARDS] = 10 * (MAX_CARDS + 1) + 1 + k
+        _ONE.append(at)
+    flat = np.empty(10 * (MAX_CARDS + 1) + 2 + MAX_CARDS, dtype=np.int64)
+    flat[: 10 * (MAX_CARDS + 1)] = np.asarray(falling_table(values), dtype=np.int64).ravel()
+    flat[10 * (MAX_CARDS + 1)] = 1
+    flat[10 * (MAX_CARDS + 1) + 1 :] = paddings(sum(values))
+    return np.prod(flat[_ONE[0]], axis=1)
+
+
+def read_weights_array(falls: Any, coded: Sequence[int]) -> Any:
+    """(shoes, len(coded)) int64: :func:`read_weight` of each multiset code."""
+    import numpy as np
+
+    mult = np.asarray([counts_of(c) for c in coded], dtype=np.int64).reshape(len(coded), 10)
+    out = np.ones((falls.shape[0], len(coded)), dtype=np.int64)
+    for v in range(10):
+        out *= falls[:, v, :][:, mult[:, v]]
+    return out

@@ -1,0 +1,67 @@
+"""The compiled tables that ship with the package (issue 16, item 3): a first run after install
+is a warm run, and the shipped files are what ``punto-banco tables --shipped`` writes now."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import pytest
+
+from analyzer import Shoe, catalogue_bets, find_bet, price
+from analyzer.core.tableau import STANDARD
+from analyzer.engine import cache, shipped
+from analyzer.engine import table as tables
+
+SHIPPED = cache.SHIPPED
+
+
+def test_every_shipped_table_loads_verified():
+    names = {p.name for p in SHIPPED.glob("*.pbt")}
+    assert names, "no shipped tables: run punto-banco tables --shipped analyzer/tables"
+    expected = {cache.file_name(key) for key in _keys()}
+    assert names == expected, f"stale or missing shipped tables: run punto-banco tables --shipped {SHIPPED}"
+    for key in _keys():
+        table = cache.load(key, STANDARD)
+        assert table is not None and table.key == key
+
+
+def _keys():
+    from analyzer.engine.pricing import ANALYSIS_READS
+
+    out = [tables.records_key(STANDARD, ANALYSIS_READS, False)]
+    for bet in catalogue_bets():
+        if bet.reads.sets:
+            for symmetric in (True, False) if tables.names_suits(bet.reads) else (False,):
+                key = tables.bet_key(STANDARD, bet, bet.reads.first_four_only, symmetric)
+                if key not in out:
+                    out.append(key)
+    return out
+
+
+def test_a_first_run_compiles_nothing(monkeypatch):
+    # no user cache at all, nothing in memory: the catalogue prices from the shipped tables
+    monkeypatch.setenv(cache.CACHE_ENV, "off")
+    monkeypatch.setattr(tables, "_MEMORY", OrderedDict())
+
+    def refuse(*_, **__):
+        raise AssertionError("compiled a table the package ships")
+
+    monkeypatch.setattr(tables, "build_bet", refuse)
+    monkeypatch.setattr(tables, "build_records", refuse)
+    for name in ("banker", "dragon-7", "lucky-win-player", "d7p8-progressive", "royal-9", "perfect-pair"):
+        assert price(find_bet(name), Shoe.standard(8)).ev < 0 or name == "d7p8-progressive"
+    # a depleted suited shoe takes the exact table of a bet naming suits: shipped too
+    assert price(find_bet("lucky-win-player"), Shoe.standard(8).remove("As 5h Kd")).ev < 0
+
+
+@pytest.mark.slow
+def test_the_shipped_tables_are_fresh():
+    files = shipped.shipped_files()
+    stale = [
+        name
+        for name, blob in files.items()
+        if not (SHIPPED / name).exists() or (SHIPPED / name).read_bytes() != blob
+    ]
+    assert not stale, f"stale shipped tables {stale}: run punto-banco tables --shipped analyzer/tables"
+    extra = sorted(p.name for p in SHIPPED.iterdir() if p.name not in files)
+    assert not extra, f"files in {SHIPPED} that no command writes: {extra}"
