@@ -136,6 +136,17 @@ def record_counts(table: Table, shoe: Shoe) -> tuple[list[int], int]:
     return (counts if isinstance(counts, list) else counts.tolist()), d
 
 
+def counts_within(table: Table, shoe: Shoe, physical: int) -> list[int]:
+    """:func:`record_counts` when only ``physical`` of the shoe's cards can be dealt (the rest
+    were burned unseen): the compositions that need more cards weigh 0 (their coups are void),
+    in Python integers."""
+    from analyzer.engine.values import COMPOSITIONS
+
+    memo = _Shoe(shoe, vector=False)
+    memo._weights = [w if k <= physical else 0 for (k, _), w in zip(COMPOSITIONS, memo.weights, strict=True)]
+    return _scalar_counts(table, memo)
+
+
 def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
     w = memo.weights
     if not isinstance(w, list):

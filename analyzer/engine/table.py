@@ -44,7 +44,7 @@ from analyzer.core.reads import Reads, SuitDetail
 from analyzer.core.tableau import Tableau
 from analyzer.engine.algebra import Program, ProgramBuilder
 from analyzer.engine.explore import MIXED, PENDING, Budget, Explorer, Row, State
-from analyzer.engine.values import INDEX
+from analyzer.engine.values import composition_index
 from analyzer.engine.walk import multiset, walk, walk_first_four
 from analyzer.errors import BetError
 
@@ -248,7 +248,7 @@ def _rows(tableau: Tableau, reads: Reads, first_four: bool) -> dict[tuple[Any, .
     groups = walk_first_four(reads) if first_four else walk(tableau, reads)
     rows: dict[tuple[Any, ...], dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for (fields, blocks, others, cards), n in groups.items():
-        rows[(fields, blocks)][INDEX[(cards, sum(blocks) + others)]] += n
+        rows[(fields, blocks)][composition_index(cards, sum(blocks) + others)] += n
     out = {k: sorted(v.items()) for k, v in rows.items()}
     with _LOCK:
         _ROWS[key] = out
