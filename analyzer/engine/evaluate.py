@@ -147,6 +147,11 @@ def counts_within(table: Table, shoe: Shoe, physical: int) -> list[int]:
     return _scalar_counts(table, memo)
 
 
+#: A label part of at most this many leaves is evaluated with Python integers even when numpy
+#: evaluates the rest of the table (one shoe: numpy's per-call cost would dominate).
+SMALL = 64
+
+
 def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
     w = memo.weights
     if not isinstance(w, list):
@@ -154,6 +159,15 @@ def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
     out = [0] * len(table.columns)
     for col, comp, t in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
         out[col] += t * w[comp]
+    for c, x in enumerate(_scalar_labels(table, memo, w)):
+        out[c] += x
+    return out
+
+
+def _scalar_labels(table: Table, memo: _Shoe, w: Any) -> list[int]:
+    """The label part's counts per column, with Python integers (``w``: the value weights, a
+    list or a mapping of the rows' compositions)."""
+    out = [0] * len(table.columns)
     if table.row_read:
         falls = memo.falls
         starts, comps, tallies = table.row_start, table.row_comp, table.row_tally
@@ -189,6 +203,7 @@ class _Plan:
         self.value_starts = np.flatnonzero(np.r_[True, vcol[1:] != vcol[:-1]]) if len(vcol) else vcol
         self.value_cols = vcol[self.value_starts] if len(vcol) else vcol
         self.row_comp, self.row_tally = arr(table.row_comp), arr(table.row_tally)
+        self.row_comps = sorted(set(table.row_comp))
         self.row_starts = arr(table.row_start[:-1])
         from analyzer.engine.values import counts_of
 
@@ -227,7 +242,12 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
     out = np.zeros(len(table.columns), dtype=np.int64)
     if len(plan.value_comp):
         out[plan.value_cols] += np.add.reduceat(plan.value_tally * w[plan.value_comp], plan.value_starts)
-    if plan.program is not None:
+    if plan.program is not None and len(table.leaf_row) <= SMALL:  # numpy costs more than it saves
+        needed = dict(zip(plan.row_comps, w[plan.row_comps].tolist(), strict=True))
+        for c, x in enumerate(_scalar_labels(table, memo, needed)):
+            if x:
+                out[c] += x
+    elif plan.program is not None:
         s = np.add.reduceat(plan.row_tally * w[plan.row_comp], plan.row_starts)
         falls = np.asarray(memo.falls, dtype=np.int64)
         d = np.ones(len(s), dtype=np.int64)

@@ -134,12 +134,15 @@ def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD, symmetric: b
     return compile_table(tableau, reads, reads.first_four_only and size >= MAX_CARDS, symmetric)
 
 
+@functools.lru_cache(maxsize=64)
 def symmetric_shoe(shoe: Shoe) -> bool:
     """True when the symmetric tables serve ``shoe``: every suit of a rank has as many cards
     (every full shoe; a shoe depleted evenly), or its suits are unknown (then only tables that
     need no suits can price it)."""
     suited = shoe.suited
-    return suited is None or all(len(set(suited[4 * r : 4 * r + 4])) == 1 for r in range(13))
+    return suited is None or all(
+        suited[i] == suited[i + 1] == suited[i + 2] == suited[i + 3] for i in range(0, 52, 4)
+    )
 
 
 def bet_table_for(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> Table:
@@ -475,9 +478,9 @@ def summarize(bet: Bet, event_counts: Sequence[tuple[str, Fraction, int]], denom
         x = pays.numerator * (scale // pays.denominator)
         first += c * x
         second += c * x * x
-        if pays == 0:
+        if x == 0:  # integer comparisons: a pricing loop calls this for every bet and shoe
             push += c
-        elif pays > 0:
+        elif x > 0:
             hit += c
     return BetSummary(bet, rows, d, scale, first, second, push, hit)
 

@@ -201,9 +201,21 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
     if first_four and not bet.reads.first_four_only:
         raise ValueError("internal: a first-four table for a bet that looks past the first four cards")
     symmetric = symmetric and names_suits(bet.reads)  # otherwise the two tables are one
+    fast = (id(bet), id(tableau), first_four, symmetric)
+    hit = _BY_OBJECT.get(fast)
+    if hit is not None and hit[0] is bet and hit[1] is tableau and _MEMORY.get(hit[2]) is hit[3]:
+        return hit[3]  # a pricing loop asks for the same bet objects again and again
     key = _memory_key(tableau, bet, first_four, symmetric)
     disk = bet_key(tableau, bet, first_four, symmetric)
-    return _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau)
+    table = _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau)
+    if len(_BY_OBJECT) > 4096:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[fast] = (bet, tableau, key, table)  # the bet held: its id is not reused meanwhile
+    return table
+
+
+#: The table each bet object was last given, valid while the table is still in memory.
+_BY_OBJECT: dict[tuple[int, int, bool, bool], tuple[Bet, Tableau, Hashable, Table]] = {}
 
 
 def names_suits(reads: Reads) -> bool:
@@ -401,6 +413,7 @@ def clear_memory() -> None:
     """Forget the tables compiled in this process (tests use it)."""
     with _LOCK:
         _MEMORY.clear()
+        _BY_OBJECT.clear()
 
 
 __all__ = [

@@ -208,11 +208,20 @@ def weights_vector(values: Sequence[int]) -> Any:
                 at[i, j] = v * (MAX_CARDS + 1) + m
             at[i, MAX_CARDS] = 10 * (MAX_CARDS + 1) + 1 + k
         _ONE.append(at)
+        _ONE.append([np.ascontiguousarray(at[:, j]) for j in range(MAX_CARDS + 1)])
     flat = np.empty(10 * (MAX_CARDS + 1) + 2 + MAX_CARDS, dtype=np.int64)
-    flat[: 10 * (MAX_CARDS + 1)] = np.asarray(falling_table(values), dtype=np.int64).ravel()
+    n = np.asarray(values, dtype=np.int64)
+    falls = flat[: 10 * (MAX_CARDS + 1)].reshape(10, MAX_CARDS + 1)
+    falls[:, 0] = 1
+    for m in range(1, MAX_CARDS + 1):  # falling(n, m) = falling(n, m - 1) (n - m + 1), 0 past n
+        falls[:, m] = falls[:, m - 1] * np.maximum(n - (m - 1), 0)
     flat[10 * (MAX_CARDS + 1)] = 1
-    flat[10 * (MAX_CARDS + 1) + 1 :] = paddings(sum(values))
-    return np.prod(flat[_ONE[0]], axis=1)
+    flat[10 * (MAX_CARDS + 1) + 1 :] = paddings(int(n.sum()))
+    columns = _ONE[1]
+    out = flat[columns[0]]
+    for at in columns[1:]:
+        out = out * flat[at]
+    return out
 
 
 def weights_of(falls: Any, pads: Any, comps: Any) -> Any:
