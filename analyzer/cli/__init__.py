@@ -44,6 +44,10 @@ Environment:
   {MAX_LINE_ENV:<28} longest line read from a log (verify, conform)
   {MAX_FILE_ENV:<28} largest counts file read (conform)
   {MAX_BETS_ENV:<28} most bets read from one bet file (bets)
+  {"PUNTO_BANCO_MAX_RECORDS":<28} compile budget: most records one bet's table may settle
+  {"PUNTO_BANCO_CACHE_DIR":<28} the table cache's folder ("off": no disk cache)
+  {"PUNTO_BANCO_CACHE_MAX_BYTES":<28} most bytes the table cache's folder holds
+  {"PUNTO_BANCO_SHIPPED_TABLES":<28} "off": ignore the tables shipped with the package
 """
 
 

@@ -49,7 +49,7 @@ from analyzer.engine.walk import multiset, walk, walk_first_four
 from analyzer.errors import BetError
 
 #: The most records one compile may settle (``PUNTO_BANCO_MAX_RECORDS`` sets it).
-MAX_RECORDS = 1_000_000
+MAX_RECORDS = 500_000
 MAX_RECORDS_ENV = "PUNTO_BANCO_MAX_RECORDS"
 #: Compiled tables kept in memory per process.
 MEMORY_TABLES = 256
