@@ -253,43 +253,6 @@ def _named_suit(s: Part, smap: dict[int, int], cmap: dict[int, int]) -> Part:
     return s
 
 
-def _expand_globals(demand: Demand) -> list[list[tuple[int, Part, Part, int]]]:
-    """Every injective assignment of the global suit (colour) classes to named suits
-    (colours): one list of slots with named suit parts per assignment."""
-    suits = sorted({s[1] for (_, _, s), _ in demand if s is not None and s[0] == "g"})
-    colours = sorted({s[1] for (_, _, s), _ in demand if s is not None and s[0] == "gc"})
-    out = []
-    for sp in itertools.permutations(range(4), len(suits)):
-        smap = dict(zip(suits, sp, strict=True))
-        for cp in itertools.permutations(range(2), len(colours)):
-            cmap = dict(zip(colours, cp, strict=True))
-            slots = []
-            for (v, r, s), m in demand:
-                if s is not None and s[0] == "g":
-                    s = ("n", smap[s[1]])
-                elif s is not None and s[0] == "gc":
-                    s = ("nc", cmap[s[1]])
-                slots.append((v, r, s, m))
-            out.append(slots)
-    return out
-
-
-def _factors_of(slots: list[tuple[int, Part, Part, int]], unread: Sequence[int]) -> list[FactorKey]:
-    """Per value drawn: its factor key, canonical under renaming rank classes and same-card
-    suits."""
-    per_value: dict[int, list[tuple[tuple[Part, Part], int]]] = {}
-    loose = Counter(unread)
-    for v, r, s, m in slots:
-        if s is None and (r is None or (r[0] == "n" and v != 0)):
-            loose[v] += m  # reads nothing finer than the value: the value pool itself
-            continue
-        per_value.setdefault(v, []).append(((_norm_rank(v, r), s), m))
-    keys = []
-    for v in sorted(set(per_value) | set(loose)):
-        keys.append((v, _canonical_pools(per_value.get(v, [])), loose.get(v, 0)))
-    return keys
-
-
 def _norm_rank(v: int, r: Part) -> Part:
     if r is not None and r[0] == "n" and v != 0:
         return None  # the only rank of its value

@@ -424,10 +424,6 @@ def _set(values: tuple[int, ...], i: int, x: int) -> tuple[int, ...]:
     return (*values[:i], x, *values[i + 1 :])
 
 
-def _card_key(card: DealtCard) -> tuple[object, ...]:
-    return card.key
-
-
 def _dealt_order(card: DealtCard) -> tuple[int, int, int]:
     """Cards of a dealt coup by value, then rank and suit: the order of a row's slots."""
     suit = card._suit

@@ -235,14 +235,3 @@ def weights_of(falls: Any, pads: Any, comps: Any) -> Any:
     for v in range(10):
         out *= falls[:, v, :][:, mult[:, v]]
     return out
-
-
-def read_weights_array(falls: Any, coded: Sequence[int]) -> Any:
-    """(shoes, len(coded)) int64: :func:`read_weight` of each multiset code."""
-    import numpy as np
-
-    mult = np.asarray([counts_of(c) for c in coded], dtype=np.int64).reshape(len(coded), 10)
-    out = np.ones((falls.shape[0], len(coded)), dtype=np.int64)
-    for v in range(10):
-        out *= falls[:, v, :][:, mult[:, v]]
-    return out
