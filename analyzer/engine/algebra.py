@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
-from analyzer.engine.refine import Demand, Part, SignedDemands, part_key
+from analyzer.engine.demand import Demand, Part, SignedDemands, part_key
 
 MAX_CARDS = 6
 INT64_MAX = 2**63 - 1

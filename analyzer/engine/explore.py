@@ -52,7 +52,7 @@ from analyzer.core.coup import (
 )
 from analyzer.core.hands import CardGroup
 from analyzer.core.reads import PositionSet, RankDetail, Reads, SuitDetail
-from analyzer.engine.refine import Demand, Part, SignedDemands, demand_of, inclusion_exclusion
+from analyzer.engine.demand import Demand, Part, SignedDemands, demand_of, inclusion_exclusion
 from analyzer.errors import CompileBudgetError
 
 #: A row's labels: per slot its rank label and suit label, per block its one-suit flag
