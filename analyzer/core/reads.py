@@ -260,12 +260,12 @@ class Reads:
         shoe given by rank counts only."""
         return self.suits is not SuitDetail.NONE
 
-    @property
+    @functools.cached_property
     def card_positions(self) -> frozenset[int]:
         """Every position whose card is read."""
         return frozenset().union(*self.sets) if self.sets else frozenset()
 
-    @property
+    @functools.cached_property
     def first_four_only(self) -> bool:
         """True when nothing read depends on the third cards or the outcome: the first four
         cards decide the bet, so the engine can skip the rest of the dealing tree."""

@@ -492,6 +492,7 @@ def evaluate_scalar(program: Program, shoe: ShoeCounts) -> list[int]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def fits_int64(size: int) -> bool:
     """True when every weight and count of a shoe of ``size`` cards fits int64: all are
     numbers of ordered draws of distinct cards, at most N!/(N-6)! (N <= 1448 cards)."""
@@ -638,7 +639,15 @@ def pool_sizes_vector(shoe: ShoeCounts) -> Any:
         out[:10] = _RANK_TO_VALUE @ ranks
         out[10:23] = ranks
         return out
-    return _POOL_MATRIX() @ np.asarray(shoe.cards, dtype=np.int64)
+    # in float64 (BLAS; numpy's integer product is not): every entry and sum is a card count,
+    # far below 2**53, so the product is exact
+    return (_POOL_MATRIX_FLOAT() @ np.asarray(shoe.cards, dtype=np.float64)).astype(np.int64)
+
+
+def _POOL_MATRIX_FLOAT() -> Any:  # noqa: N802 - a lazily built constant
+    if len(_MATRIX) < 2:
+        _MATRIX.append(_POOL_MATRIX().astype(float))
+    return _MATRIX[1]
 
 
 _MATRIX: list[Any] = []

@@ -186,8 +186,14 @@ def compile_table(tableau: Tableau, reads: Reads, first_four: bool = False, symm
     if first_four and not reads.first_four_only:
         raise ValueError("internal: a first-four table for reads that look past the first four cards")
     symmetric = symmetric and names_suits(reads)
+    fast = (id(reads), id(tableau), first_four, symmetric)
+    hit = _BY_OBJECT.get(fast)
+    if hit is not None and hit[0] is reads and hit[1] is tableau and _MEMORY.get(hit[2]) is hit[3]:
+        return hit[3]  # a pricing loop asks for the same reads again and again
     key = records_key(tableau, reads, first_four, symmetric)
-    return _remember(key, lambda: build_records(tableau, reads, first_four, symmetric), key, tableau)
+    table = _remember(key, lambda: build_records(tableau, reads, first_four, symmetric), key, tableau)
+    _by_object(fast, reads, tableau, key, table)
+    return table
 
 
 def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: bool = False) -> Table:
@@ -208,14 +214,20 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
     key = _memory_key(tableau, bet, first_four, symmetric)
     disk = bet_key(tableau, bet, first_four, symmetric)
     table = _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau)
-    if len(_BY_OBJECT) > 4096:
-        _BY_OBJECT.clear()
-    _BY_OBJECT[fast] = (bet, tableau, key, table)  # the bet held: its id is not reused meanwhile
+    _by_object(fast, bet, tableau, key, table)
     return table
 
 
-#: The table each bet object was last given, valid while the table is still in memory.
-_BY_OBJECT: dict[tuple[int, int, bool, bool], tuple[Bet, Tableau, Hashable, Table]] = {}
+#: The table each bet (or reads) object was last given, valid while the table is in memory.
+_BY_OBJECT: dict[tuple[int, int, bool, bool], tuple[object, Tableau, Hashable, Table]] = {}
+
+
+def _by_object(
+    fast: tuple[int, int, bool, bool], owner: object, tableau: Tableau, key: Hashable, table: Table
+) -> None:
+    if len(_BY_OBJECT) > 4096:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[fast] = (owner, tableau, key, table)  # the owner held: its id is not reused meanwhile
 
 
 def names_suits(reads: Reads) -> bool:

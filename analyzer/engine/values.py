@@ -82,7 +82,14 @@ def falling(x: int, m: int) -> int:
 
 def falling_table(values: Sequence[int]) -> list[list[int]]:
     """``t[v][m]`` = falling(n_v, m) for m = 0..6, from the counts n_v of each value."""
-    return [[falling(n, m) for m in range(MAX_CARDS + 1)] for n in values]
+    out = []
+    for n in values:
+        row, x = [1], 1
+        for m in range(MAX_CARDS):
+            x *= n - m  # 0 from m = n on: the product stays 0 where n < m + 1
+            row.append(x)
+        out.append(row)
+    return out
 
 
 def paddings(size: int) -> tuple[int, ...]:
@@ -195,33 +202,28 @@ def weights_array(falls: Any, pads: Any) -> Any:
 _ONE: list[Any] = []
 
 
-def weights_vector(values: Sequence[int]) -> Any:
+def weights_vector(values: Sequence[int], falls: Sequence[Sequence[int]] | None = None) -> Any:
     """:func:`weights` of one shoe as an int64 numpy array (exact under the bound of
-    :func:`falling_tables_array`): one gather of each composition's falling factorials (at most
-    six values and the padding) and their product."""
+    :func:`falling_tables_array`), as :func:`weights_array` splits them: the products of each
+    half's distinct multiplicities (two small gathers), the padding times the low half, then
+    one gather of each and their product per composition.  ``falls``: the shoe's
+    :func:`falling_table`, when the caller has it."""
     import numpy as np
 
     if not _ONE:
-        at = np.full((len(COMPOSITIONS), MAX_CARDS + 1), 10 * (MAX_CARDS + 1), dtype=np.intp)  # a 1
-        for i, ((k, _), parts) in enumerate(zip(COMPOSITIONS, _PARTS, strict=True)):
-            for j, (v, m) in enumerate(parts):
-                at[i, j] = v * (MAX_CARDS + 1) + m
-            at[i, MAX_CARDS] = 10 * (MAX_CARDS + 1) + 1 + k
-        _ONE.append(at)
-        _ONE.append([np.ascontiguousarray(at[:, j]) for j in range(MAX_CARDS + 1)])
-    flat = np.empty(10 * (MAX_CARDS + 1) + 2 + MAX_CARDS, dtype=np.int64)
-    n = np.asarray(values, dtype=np.int64)
-    falls = flat[: 10 * (MAX_CARDS + 1)].reshape(10, MAX_CARDS + 1)
-    falls[:, 0] = 1
-    for m in range(1, MAX_CARDS + 1):  # falling(n, m) = falling(n, m - 1) (n - m + 1), 0 past n
-        falls[:, m] = falls[:, m - 1] * np.maximum(n - (m - 1), 0)
-    flat[10 * (MAX_CARDS + 1)] = 1
-    flat[10 * (MAX_CARDS + 1) + 1 :] = paddings(int(n.sum()))
-    columns = _ONE[1]
-    out = flat[columns[0]]
-    for at in columns[1:]:
-        out = out * flat[at]
-    return out
+        low, low_at, high, high_at, cards = _split()
+        width = MAX_CARDS + 1
+        # (5, halves) indices into the flat falls table: a product down axis 0 runs along rows
+        low_index = np.ascontiguousarray((np.arange(5) * width + low).T)
+        high_index = np.ascontiguousarray(((5 + np.arange(5)) * width + high).T)
+        _ONE.extend([low_index, high_index, cards * len(low) + low_at, high_at])
+    low_index, high_index, padded_low_at, high_at = _ONE
+    if falls is None:
+        falls = falling_table(values)
+    flat = np.asarray(falls, dtype=np.int64).ravel()
+    pads = np.asarray(paddings(sum(values)), dtype=np.int64)
+    padded_low = np.multiply.outer(pads, flat.take(low_index).prod(axis=0)).ravel()
+    return padded_low.take(padded_low_at) * flat.take(high_index).prod(axis=0).take(high_at)
 
 
 def weights_of(falls: Any, pads: Any, comps: Any) -> Any:
