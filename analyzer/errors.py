@@ -207,7 +207,8 @@ class StudyError(AnalyzerError):
 
 class WorkLimitError(AnalyzerError):
     """A request to the web service that asks more work than the server allows: more bets than
-    its limit, or a card-level bet whose table it will not compile within one request.
+    its limit.  (A bet file's table beyond the server's compile budget is a
+    :class:`CompileBudgetError`, answered with the same 422.)
 
     Raised by: :mod:`analyzer.web.budget`.
     """

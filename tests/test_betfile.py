@@ -252,3 +252,26 @@ def test_payout_functions_must_pay_exactly(eight):
         bet = Bet.from_function("x", lambda c, p=pays: p, reads=Reads.of(["winner"]))
         with pytest.raises(BetError):
             eight.summary(bet)
+
+
+def test_a_bet_beyond_the_compile_budget_is_refused_in_one_line(tmp_path):
+    # Issue 16 item 4 / issue 20: a bet file whose table would cost more than the budget is
+    # refused with one line naming the bet and the budget, before it costs minutes and GB
+    import os
+    import subprocess
+    import sys
+
+    bets = tmp_path / "heavy.toml"
+    bets.write_text('[[bet]]\nname = "heavy"\n[[bet.pay]]\nwhen = { all_cards = { one_colour = true } }\n'
+                    "pays = 20\n")
+    env = {**os.environ, "PUNTO_BANCO_MAX_RECORDS": "1000", "PUNTO_BANCO_CACHE_DIR": "off"}
+    done = subprocess.run([sys.executable, "-m", "analyzer", "bets", "--bet-file", str(bets)],
+                          capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "'heavy'" in lines[0] and "1,000 settled records" in lines[0], lines
+    assert "PUNTO_BANCO_MAX_RECORDS" in lines[0]
+    env["PUNTO_BANCO_MAX_RECORDS"] = "many"
+    done = subprocess.run([sys.executable, "-m", "analyzer", "bets", "--bet-file", str(bets)],
+                          capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 2 and "PUNTO_BANCO_MAX_RECORDS" in done.stderr

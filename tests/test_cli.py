@@ -7,7 +7,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli import all_commands, main
 
 
 @pytest.fixture()
@@ -22,10 +22,10 @@ def run():
 
 def test_every_command_has_help(run):
     assert isinstance(main, click.Group)
-    for name in main.commands:
+    for name in all_commands():
         result = run(name, "--help")
         assert result.exit_code == 0 and "Usage" in result.output, name
-        assert main.commands[name].help, name
+        assert all_commands()[name].help, name
 
 
 def test_analyze_default_prints_the_8_deck_tables(run):
@@ -122,7 +122,7 @@ def test_python_dash_m(tmp_path):
 
 
 def _single_value_options():
-    for name, command in sorted(main.commands.items()):
+    for name, command in sorted(all_commands().items()):
         for param in command.params:
             if isinstance(param, click.Option) and not (param.multiple or param.count or param.is_eager):
                 yield name, param
@@ -189,3 +189,34 @@ def test_bad_remove_counts_are_one_line_exit_2(remove, words):
     result = CliRunner().invoke(main, ["analyze", "--remove", remove])
     assert result.exit_code == 2 and words in result.output, result.output
     assert len([line for line in result.output.splitlines() if line.strip()]) == 1
+
+
+def test_every_command_is_loaded_lazily_from_its_module():
+    # analyzer.cli.COMMANDS maps each command to the module that defines it, so a command's
+    # module is imported only when it runs; the map must name every command of every module
+    import importlib
+
+    import click
+
+    from analyzer.cli import COMMAND_MODULES, COMMANDS
+
+    found = {}
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"analyzer.cli.{name}")
+        for value in vars(module).values():
+            callback = getattr(getattr(value, "callback", None), "__module__", "")
+            if isinstance(value, click.Command) and callback == module.__name__:
+                found[value.name] = name
+    assert found == COMMANDS
+
+
+def test_a_command_loads_only_its_own_module():
+    import subprocess
+    import sys
+
+    code = ("import sys; from analyzer.cli import main; "
+            "main(['rules', '--list'], standalone_mode=False); "
+            "print(sorted(m for m in sys.modules if m.startswith('analyzer.cli.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = done.stdout.strip().splitlines()[-1]
+    assert "shoe_commands" in loaded and "study_commands" not in loaded and "web_commands" not in loaded

@@ -2,6 +2,7 @@
 layers import one way (docs/ARCHITECTURE.md)."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -67,3 +68,21 @@ def test_core_bets_and_engine_import_only_from_layers_above(layer):
             if (layer, parts[1], path.name) == ("bets", "engine", "files.py"):
                 continue
             assert parts[1] in allowed, f"{path.relative_to(PACKAGE.parent)} imports {module}"
+
+
+def test_the_architecture_names_every_module_in_its_layers_row():
+    # docs/ARCHITECTURE.md's table is the map of the package: a module it does not name is one
+    # a reader cannot find, and a name it keeps after the module went is a wrong map
+    text = (PACKAGE.parent / "docs" / "ARCHITECTURE.md").read_text()
+    rows = {
+        cells[2].strip("` "): cells[3]
+        for cells in (line.split("|") for line in text.splitlines() if line.startswith("| "))
+        if len(cells) > 3
+    }
+    for package in sorted(p for p in PACKAGE.iterdir() if (p / "__init__.py").exists()):
+        row = rows[f"analyzer/{package.name}"]
+        named = set(re.findall(r"`([a-z_]+)`", row))
+        modules = {m.stem for m in package.glob("*.py") if m.stem != "__init__"}
+        assert modules - named == set(), f"analyzer/{package.name}: modules the table does not name"
+        described = set(re.findall(r"`([a-z_]+)` \(", row))  # `name` (what it does)
+        assert described - modules == set(), f"analyzer/{package.name}: modules the table names that are gone"

@@ -51,6 +51,7 @@ def _random_states(n: int, decks: int, rng: np.random.Generator, low: int = 6) -
         ["player-pair", "either-pair"],
         ["perfect-pair:2"],
         ["dragon-bonus-player", "lucky-6"],
+        ["lucky-win-player", "all-red"],  # a hand read in part, every card's colour: label parts
     ],
 )
 def test_kernel_within_its_bound_of_the_exact_ev(names):

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli import all_commands, main
 from analyzer.errors import StudyError
 from analyzer.studies import study as S  # noqa: N812
 from analyzer.studies import workers as W  # noqa: N812
@@ -109,7 +109,7 @@ def test_auto_workers_are_the_free_cores(monkeypatch):
         assert W.free_cores() == free, load
         assert W.check_workers("auto") == free
     assert W.usable_cores() == 4 and W.worker_limit() == 4
-    workers = next(p for p in main.commands["study"].params if p.name == "workers")
+    workers = next(p for p in all_commands()["study"].params if p.name == "workers")
     assert workers.default == "auto"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -526,3 +527,20 @@ def test_vectors_take_bets_from_files_like_every_command(tmp_path):
     assert "Tie on natural 8 or 9" in events
     missing = run("-o", str(tmp_path / "other"), "--bet", "nope.toml:x")
     assert missing.exit_code == 2 and "nope.toml" in missing.output
+
+
+def test_the_coverage_search_finds_a_dragon_7_in_the_seats_suits():
+    # one named suit for the Player's cards and another for the Banker's: the random alphabets
+    # of coverage_coup almost never deal it; the sided coups do, early in the dealing tree
+    from analyzer.output.vectors import coverage_coups, sided_coups
+
+    bet = find_bet("d7p8-progressive")
+    wanted = {bet.name: {line.event for line in bet.lines}}
+    found, left = coverage_coups(1, wanted, [bet], tries=0)
+    assert left == {} and 1 <= len(found) <= 2
+    assert {bet.settle(resolve(cards))[0] for cards in found} == wanted[bet.name]
+    for cards in itertools.islice(sided_coups(), 5000):
+        coup = resolve(cards)
+        player = [0, 2] + ([4] if coup.player_cards == 3 else [])
+        banker = [1, 3] + ([len(player) + 2] if coup.banker_cards == 3 else [])
+        assert all(len({cards[i].suit for i in hand}) == 1 for hand in (player, banker))

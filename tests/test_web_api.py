@@ -4,7 +4,7 @@ for byte where the command writes JSON; and bad requests get one line of JSON wi
 
 One real server (``punto-banco serve --port 0``, one worker) serves the module; the commands
 run in this process through click's runner.  Light bets only (dragon-7, panda-8, tie, pairs,
-dragon bonus): the card-level ones compile slowly until the engine rewrite lands.
+dragon bonus), with card-level ones priced too (their tables ship with the package).
 """
 
 import json
@@ -25,10 +25,11 @@ from analyzer import Shoe, find_bet, price
 from analyzer.checks.verify import amount_text
 from analyzer.cli import main
 from analyzer.core.tableau import STANDARD
+from analyzer.engine.table import MAX_RECORDS_ENV
 from analyzer.errors import WorkLimitError
 from analyzer.studies.eor import PUBLISHED_TAGS
 from analyzer.web import jobs
-from analyzer.web.budget import card_level, check_work
+from analyzer.web.budget import check_work
 from analyzer.web.limits import Limits
 
 EXAMPLES = ROOT / "examples"
@@ -88,6 +89,10 @@ PRICES = {
         "events": True,
     },
     "main bets by default": {},
+    "card-level bets on a depleted suited shoe": {
+        "shoe": {"decks": 8, "seen": ["Ah", "Kd", "7c", "7c", "2s"]},
+        "bets": ["all-red", "lucky-win-player", "royal-9"],
+    },
 }
 
 
@@ -286,7 +291,6 @@ BAD = {
         "suit",
     ),
     "decks and counts": ("/api/v1/price", {"shoe": {"decks": 8, "counts": "8=2,K=3"}}, 400, "not both"),
-    "a card-level bet": ("/api/v1/price", {"bets": ["all-red"]}, 422, "--card-level"),
     "unknown field": ("/api/v1/price", {"bet": ["tie"]}, 422, "bet: Extra inputs are not permitted"),
     "a string for a number": ("/api/v1/price", {"shoe": {"decks": "8"}}, 422, "shoe.decks"),
     "no decks": ("/api/v1/analyze", {"shoe": {"decks": 0}}, 422, "shoe.decks"),
@@ -363,14 +367,24 @@ def test_too_many_bets_are_refused_before_any_work():
     check_work(bets, None, STANDARD, Limits(max_bets=3))
 
 
-def test_card_level_bets_are_refused_on_a_shoe_unless_allowed():
-    heavy = find_bet("all-red")
-    assert card_level(heavy) and not card_level(find_bet("perfect-pair"))
-    shoe = Shoe.standard(8)
-    with pytest.raises(WorkLimitError, match="all-red"):
-        check_work([heavy], shoe, STANDARD, Limits())
-    check_work([heavy], shoe, STANDARD, Limits(card_level=True))
-    check_work([heavy], None, STANDARD, Limits())  # settling one coup compiles nothing
+def test_a_bet_file_beyond_the_compile_budget_is_refused_in_one_line(monkeypatch):
+    # a worker sets the engine's compile budget to the server's --max-records: a bet file whose
+    # table would settle more records is refused (422, one line naming the bet)
+    # (in this process: what start_worker changes is put back after the test)
+    monkeypatch.delenv(MAX_RECORDS_ENV, raising=False)
+    monkeypatch.setattr(jobs.signal, "signal", lambda *_: None)
+    monkeypatch.setattr(jobs, "_LIMITS", list(jobs._LIMITS))
+    monkeypatch.setattr(jobs, "warm_up", lambda: None)
+    jobs.start_worker(Limits(max_records=500))
+    assert os.environ[MAX_RECORDS_ENV] == "500"
+    body = {"bet_file": '[[bet]]\nname = "colour-all"\n[[bet.pay]]\n'
+                        'when = { all_cards = { one_colour = true } }\npays = 20\n'}
+    monkeypatch.setenv("PUNTO_BANCO_CACHE_DIR", "off")
+    reply = jobs.run_job("price", body)
+    assert reply.status == 422, reply
+    doc = json.loads(reply.body)
+    assert "'colour-all'" in doc["error"] and "500 settled records" in doc["error"]
+    assert "\n" not in doc["error"]
 
 
 def test_health_reports_the_limits(server):

@@ -44,6 +44,10 @@ Environment:
   {MAX_LINE_ENV:<28} longest line read from a log (verify, conform)
   {MAX_FILE_ENV:<28} largest counts file read (conform)
   {MAX_BETS_ENV:<28} most bets read from one bet file (bets)
+  {"PUNTO_BANCO_MAX_RECORDS":<28} compile budget: most records one bet's table may settle
+  {"PUNTO_BANCO_CACHE_DIR":<28} the table cache's folder ("off": no disk cache)
+  {"PUNTO_BANCO_CACHE_MAX_BYTES":<28} most bytes the table cache's folder holds
+  {"PUNTO_BANCO_SHIPPED_TABLES":<28} "off": ignore the tables shipped with the package
 """
 
 
@@ -60,27 +64,35 @@ def main(debug: bool) -> None:
         OneLineErrors.debug = True
 
 
-#: The modules that define commands (each click command in them is registered on ``main``).
-COMMAND_MODULES = (
-    "shoe_commands",
-    "check_commands",
-    "study_commands",
-    "study",
-    "report_commands",
-    "vectors_commands",
-    "web_commands",
-)
+#: Each command and the module that defines it: a command's module is imported only when the
+#: command runs (click's lazy loading of subcommands), so ``punto-banco analyze`` loads what
+#: analyze needs and no more (a test holds this map to the modules' commands).
+COMMANDS: dict[str, str] = {
+    "analyze": "shoe_commands",
+    "bets": "shoe_commands",
+    "deal": "shoe_commands",
+    "rules": "shoe_commands",
+    "tables": "shoe_commands",
+    "verify": "check_commands",
+    "conform": "check_commands",
+    "symbolic": "study_commands",
+    "eor": "study_commands",
+    "study": "study",
+    "report": "report_commands",
+    "vectors": "vectors_commands",
+    "serve": "web_commands",
+}
+#: The modules that define commands.
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
+OneLineErrors.lazy_commands = COMMANDS
 
 
-def _register() -> None:
-    import importlib
-
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(f"analyzer.cli.{name}")
-        for value in vars(module).values():
-            callback_module = getattr(getattr(value, "callback", None), "__module__", "")
-            if isinstance(value, click.Command) and callback_module == module.__name__:
-                main.add_command(value)
-
-
-_register()
+def all_commands() -> dict[str, click.Command]:
+    """Every command, its module imported (for help listings, documentation and tests)."""
+    ctx = click.Context(main)
+    out = {}
+    for name in main.list_commands(ctx):
+        command = main.get_command(ctx, name)
+        if command is not None:
+            out[name] = command
+    return out

@@ -12,7 +12,7 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import click
 
@@ -106,6 +106,25 @@ class OneLineErrors(click.Group):
         if not ctx.resilient_parsing:
             refuse_repeats(self, ctx, args)
         return super().parse_args(ctx, args)
+
+    #: command name -> the module of :mod:`analyzer.cli` that defines it (see
+    #: :data:`analyzer.cli.COMMANDS`), imported on first use.
+    lazy_commands: ClassVar[dict[str, str]] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command, loaded or not, in alphabetical order."""
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, importing its module the first time it is asked for."""
+        if cmd_name not in self.commands and cmd_name in self.lazy_commands:
+            import importlib  # a command's module loads only when it runs (start-up time)
+
+            module = importlib.import_module(f"analyzer.cli.{self.lazy_commands[cmd_name]}")
+            for value in vars(module).values():
+                if isinstance(value, click.Command) and value.name in self.lazy_commands:
+                    self.add_command(value)
+        return super().get_command(ctx, cmd_name)
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]

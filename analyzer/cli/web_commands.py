@@ -13,6 +13,7 @@ from analyzer.web.limits import (
     BODY_TIMEOUT,
     MAX_BODY_BYTES,
     MAX_PENDING,
+    MAX_RECORDS,
     MAX_REQUEST_BETS,
     REQUEST_TIMEOUT,
     WORKERS,
@@ -84,10 +85,13 @@ DEFAULT_PORT = 8750
     help="Most requests waiting for a worker (more: 503 at once).",
 )
 @click.option(
-    "--card-level",
-    is_flag=True,
-    help="Also price bets that read the ranks or suits of more than the first two cards of a side "
-    "(their first compile can take minutes: run 'punto-banco bets --bet NAME' once to cache it).",
+    "--max-records",
+    type=WholeNumber(1),
+    default=MAX_RECORDS,
+    show_default=True,
+    metavar="N",
+    help="The compile budget of a bet a request brings: most records its table may settle "
+    "(more: 422).",
 )
 @guard
 def serve(
@@ -99,7 +103,7 @@ def serve(
     max_body: int,
     max_bets: int,
     max_pending: int,
-    card_level: bool,
+    max_records: int,
 ) -> None:
     """Serve the live-shoe page and the JSON service (needs: pip install 'punto-banco-analyzer[web]').
 
@@ -121,7 +125,7 @@ def serve(
         body_timeout=body_timeout,
         workers=workers,
         max_pending=max_pending,
-        card_level=card_level,
+        max_records=max_records,
     )
 
     def announce(line: str) -> None:

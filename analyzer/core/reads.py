@@ -25,6 +25,7 @@ else: reading an undeclared field raises :class:`~analyzer.errors.UndeclaredRead
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -259,18 +260,18 @@ class Reads:
         shoe given by rank counts only."""
         return self.suits is not SuitDetail.NONE
 
-    @property
+    @functools.cached_property
     def card_positions(self) -> frozenset[int]:
         """Every position whose card is read."""
         return frozenset().union(*self.sets) if self.sets else frozenset()
 
-    @property
+    @functools.cached_property
     def first_four_only(self) -> bool:
         """True when nothing read depends on the third cards or the outcome: the first four
         cards decide the bet, so the engine can skip the rest of the dealing tree."""
         return not self.fields and self.card_positions <= {0, 1, 2, 3}
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         """A stable text key (for compiled-table caches)."""
         fields = ",".join(f for f in BASE_FIELDS if f in self.fields)

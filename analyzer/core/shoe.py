@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card, Rank, parse_card, parse_cards, parse_rank
 from analyzer.core.exact import whole_number
@@ -74,7 +75,7 @@ class Shoe:
         """
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
             raise ShoeError(f"bad number of decks {decks!r}: use a whole number >= 1")
-        return cls((4 * decks,) * 13, (decks,) * 52)
+        return _trusted((4 * decks,) * 13, (decks,) * 52)
 
     @classmethod
     def from_counts(cls, counts: Iterable[int] | Mapping[str | Rank, int]) -> Shoe:
@@ -177,12 +178,12 @@ class Shoe:
 
     # -- queries ------------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def size(self) -> int:
         """Number of cards in the shoe."""
         return sum(self.counts)
 
-    @property
+    @cached_property
     def point_counts(self) -> tuple[int, ...]:
         """Cards per point value 0..9 (value 0 sums 10, J, Q, K)."""
         totals = [0] * 10
@@ -247,7 +248,7 @@ class Shoe:
             raise ShoeError(
                 f"removing {len(listed)} cards leaves {sum(counts)}: a shoe needs at least {MIN_CARDS}"
             )
-        return Shoe(tuple(counts), tuple(suited) if suited is not None else None)
+        return _trusted(tuple(counts), tuple(suited) if suited is not None else None)
 
     def _remove_counts(self, text: str) -> Shoe:
         """:meth:`remove` for counts (``"5=20,9=10"``)."""
@@ -332,3 +333,12 @@ def _parse_int(text: str, what: str) -> int:
     if value is None:
         raise ShoeError(f"bad count {text.strip()!r} for {what}: use a whole number >= 0 (digits 0-9)")
     return value
+
+
+def _trusted(counts: tuple[int, ...], suited: tuple[int, ...] | None) -> Shoe:
+    """A shoe from counts this module derived from a checked shoe (a removal, a standard shoe):
+    the checks of ``__post_init__`` skipped, since a live shoe is built once per coup."""
+    shoe = object.__new__(Shoe)
+    object.__setattr__(shoe, "counts", counts)
+    object.__setattr__(shoe, "suited", suited)
+    return shoe

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
-from analyzer.engine.refine import Demand, Part, SignedDemands, part_key
+from analyzer.engine.demand import Demand, Part, SignedDemands, part_key
 
 MAX_CARDS = 6
 INT64_MAX = 2**63 - 1
@@ -251,43 +251,6 @@ def _named_suit(s: Part, smap: dict[int, int], cmap: dict[int, int]) -> Part:
     if s is not None and s[0] == "gc":
         return ("nc", cmap[s[1]])
     return s
-
-
-def _expand_globals(demand: Demand) -> list[list[tuple[int, Part, Part, int]]]:
-    """Every injective assignment of the global suit (colour) classes to named suits
-    (colours): one list of slots with named suit parts per assignment."""
-    suits = sorted({s[1] for (_, _, s), _ in demand if s is not None and s[0] == "g"})
-    colours = sorted({s[1] for (_, _, s), _ in demand if s is not None and s[0] == "gc"})
-    out = []
-    for sp in itertools.permutations(range(4), len(suits)):
-        smap = dict(zip(suits, sp, strict=True))
-        for cp in itertools.permutations(range(2), len(colours)):
-            cmap = dict(zip(colours, cp, strict=True))
-            slots = []
-            for (v, r, s), m in demand:
-                if s is not None and s[0] == "g":
-                    s = ("n", smap[s[1]])
-                elif s is not None and s[0] == "gc":
-                    s = ("nc", cmap[s[1]])
-                slots.append((v, r, s, m))
-            out.append(slots)
-    return out
-
-
-def _factors_of(slots: list[tuple[int, Part, Part, int]], unread: Sequence[int]) -> list[FactorKey]:
-    """Per value drawn: its factor key, canonical under renaming rank classes and same-card
-    suits."""
-    per_value: dict[int, list[tuple[tuple[Part, Part], int]]] = {}
-    loose = Counter(unread)
-    for v, r, s, m in slots:
-        if s is None and (r is None or (r[0] == "n" and v != 0)):
-            loose[v] += m  # reads nothing finer than the value: the value pool itself
-            continue
-        per_value.setdefault(v, []).append(((_norm_rank(v, r), s), m))
-    keys = []
-    for v in sorted(set(per_value) | set(loose)):
-        keys.append((v, _canonical_pools(per_value.get(v, [])), loose.get(v, 0)))
-    return keys
 
 
 def _norm_rank(v: int, r: Part) -> Part:
@@ -529,6 +492,7 @@ def evaluate_scalar(program: Program, shoe: ShoeCounts) -> list[int]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def fits_int64(size: int) -> bool:
     """True when every weight and count of a shoe of ``size`` cards fits int64: all are
     numbers of ordered draws of distinct cards, at most N!/(N-6)! (N <= 1448 cards)."""
@@ -675,7 +639,15 @@ def pool_sizes_vector(shoe: ShoeCounts) -> Any:
         out[:10] = _RANK_TO_VALUE @ ranks
         out[10:23] = ranks
         return out
-    return _POOL_MATRIX() @ np.asarray(shoe.cards, dtype=np.int64)
+    # in float64 (BLAS; numpy's integer product is not): every entry and sum is a card count,
+    # far below 2**53, so the product is exact
+    return (_POOL_MATRIX_FLOAT() @ np.asarray(shoe.cards, dtype=np.float64)).astype(np.int64)
+
+
+def _POOL_MATRIX_FLOAT() -> Any:  # noqa: N802 - a lazily built constant
+    if len(_MATRIX) < 2:
+        _MATRIX.append(_POOL_MATRIX().astype(float))
+    return _MATRIX[1]
 
 
 _MATRIX: list[Any] = []

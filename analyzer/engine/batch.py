@@ -36,13 +36,13 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
 from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.algebra import VectorPlan, fits_int64, pool_sizes_many
+from analyzer.engine.algebra import fits_int64, pool_sizes_many
 from analyzer.engine.evaluate import denominator
+from analyzer.engine.labels import LabelPart
 from analyzer.engine.pricing import Pricer, Settlement, settlement, table_for, table_reads
 from analyzer.engine.table import Table, bet_table
 from analyzer.engine.values import (
     COMPOSITIONS,
-    counts_of,
     falling_tables_array,
     paddings_array,
     weights_array,
@@ -244,88 +244,6 @@ def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
     return [int(p * scale) for _, p in keys], scale
 
 
-class _LabelPart:
-    """A card-level bet's label part as arrays, reduced to what its EV needs: the leaves whose
-    pay differs from their row's rest (the others add and take back the same pay)."""
-
-    def __init__(self, table: Table, classes: Any, offset: int) -> None:
-        cls = np.asarray(classes, dtype=np.intp)  # pay class of each column
-        leaf_row = np.asarray(table.leaf_row, dtype=np.intp)
-        plus = cls[np.asarray(table.leaf_col, dtype=np.intp)] if len(leaf_row) else leaf_row
-        minus = cls[np.asarray(table.row_rest, dtype=np.intp)][leaf_row] if len(leaf_row) else leaf_row
-        keep = plus != minus
-        self.empty = not bool(keep.any())
-        if self.empty:
-            return
-        used = np.unique(leaf_row[keep])  # the rows these leaves need, renumbered
-        leaf_row, plus, minus = np.searchsorted(used, leaf_row[keep]), plus[keep], minus[keep]
-        self.leaf_row, self.leaf_comp = leaf_row, np.asarray(table.leaf_comp, dtype=np.intp)[keep]
-        self.leaf_mult = np.asarray(table.leaf_mult, dtype=np.int64)[keep]
-        self.plus = _Segments(plus, offset)
-        self.minus = _Segments(minus, offset)
-        starts = np.asarray(table.row_start, dtype=np.intp)
-        one = starts[used + 1] - starts[used] == 1
-        # a row read whole (every dealt card, or the first four): its one composition is its
-        # read values, so S / D(R) is its tally times the padding, no division needed
-        whole = np.asarray(
-            [
-                bool(o) and COMPOSITIONS[table.row_comp[starts[r]]][1] == table.row_read[r]
-                for r, o in zip(used, one, strict=True)
-            ],
-            dtype=bool,
-        )
-        self.whole = bool(whole.all())
-        if self.whole:
-            first = starts[used]
-            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[first]
-            self.row_cards = np.asarray([COMPOSITIONS[table.row_comp[j]][0] for j in first], dtype=np.intp)
-        else:
-            lengths = starts[used + 1] - starts[used]
-            take = np.concatenate([np.arange(starts[r], starts[r + 1]) for r in used])
-            self.row_comp = np.asarray(table.row_comp, dtype=np.intp)[take]
-            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[take]
-            self.row_starts = np.r_[0, np.cumsum(lengths)[:-1]]
-            self.row_mult = np.asarray([counts_of(table.row_read[r]) for r in used], dtype=np.int64).reshape(
-                -1, 10
-            )
-        self.plan = VectorPlan(table.program, False, False)
-        self.width = len(used) * (1 if self.whole else 12) + len(table.program.cards) * 2 + 3 * len(leaf_row)
-
-    def add(self, out: Any, weights: Any, falls: Any, pads: Any, pools: Any, sizes: list[int]) -> None:
-        """Add the label part's counts per pay class of a chunk of shoes to ``out``."""
-        if self.whole:
-            per = (pads[:, self.row_cards] * self.row_tally).T  # (rows, shoes)
-        else:
-            s = np.add.reduceat(weights[:, self.row_comp] * self.row_tally, self.row_starts, axis=1)
-            d = np.ones_like(s)
-            for v in range(10):
-                d *= falls[:, v, :][:, self.row_mult[:, v]]
-            per = np.where(d > 0, s // np.maximum(d, 1), 0).T
-        n = self.plan.weights_many(pools, sizes)  # (compositions, shoes)
-        contrib = per[self.leaf_row] * n[self.leaf_comp] * self.leaf_mult[:, None]  # (leaves, shoes)
-        self.plus.add(out, contrib)
-        self.minus.add(out, contrib, -1)
-
-
-class _Segments:
-    """Sums of the columns of (shoes x leaves) arrays by each leaf's pay class (exact int64)."""
-
-    def __init__(self, classes: Any, offset: int) -> None:
-        self.order = np.argsort(classes, kind="stable")
-        ranked = classes[self.order]
-        self.starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-        self.cols = offset + ranked[self.starts]
-
-    def add(self, out: Any, contrib: Any, sign: int = 1) -> None:
-        """Add (``sign`` 1) or take back the sums of ``contrib`` (leaves, shoes) into ``out``
-        (shoes, classes)."""
-        sums = np.add.reduceat(contrib[self.order], self.starts, axis=0).T
-        if sign > 0:
-            out[:, self.cols] += sums
-        else:
-            out[:, self.cols] -= sums
-
-
 class _Plan:
     """What a batch of ``bets`` needs, built once: per bet its events grouped by pay (its EV
     needs no finer count), the value tallies of every bet side by side (value compositions x
@@ -362,7 +280,7 @@ class _Plan:
             scales.append(scale)
             at += len(distinct)
         self.value = np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
-        self.labels: list[_LabelPart] = []
+        self.labels: list[LabelPart] = []
         for table, classes, offset in groups:
             cols = np.asarray(table.value_col, dtype=np.intp)
             if len(cols):
@@ -373,7 +291,7 @@ class _Plan:
                     np.asarray(table.value_tally, dtype=np.float64),
                 )
             if table.row_read:
-                part = _LabelPart(table, classes, offset)
+                part = LabelPart(table, classes, offset)
                 if not part.empty:
                     self.labels.append(part)
         self.value_int = self.value.astype(np.int64)
@@ -398,7 +316,7 @@ class _Plan:
             cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
             pools = pool_sizes_many(ranks, cards)
             for part in self.labels:
-                part.add(out, weights, falls, pads, pools, sizes)
+                part.add(out, falls, pads, pools, sizes, weights)
         return out
 
 

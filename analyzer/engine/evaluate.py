@@ -64,9 +64,11 @@ class _Shoe:
         self.values = shoe.point_counts
         self.vector = vector
         self.size = shoe.size
+        self.denominator = denominator(shoe.size)
         self.tables: dict[str, Any] = {}
         self._weights: Any = None
         self._falls: list[list[int]] | None = None
+        self._flat_falls: Any = None
         self._pools: Any = None
 
     @property
@@ -76,12 +78,21 @@ class _Shoe:
         return self._falls
 
     @property
+    def flat_falls(self) -> Any:
+        """:attr:`falls` as one int64 array, row after row, and a 1 after them."""
+        if self._flat_falls is None:
+            import numpy as np
+
+            self._flat_falls = np.asarray([*(x for row in self.falls for x in row), 1], dtype=np.int64)
+        return self._flat_falls
+
+    @property
     def weights(self) -> Any:
         if self._weights is None:
             if self.vector:
                 from analyzer.engine.values import weights_vector
 
-                self._weights = weights_vector(self.values)
+                self._weights = weights_vector(self.values, self.falls)
             else:
                 self._weights = weights(self.values)
         return self._weights
@@ -96,8 +107,16 @@ class _Shoe:
 _SHOES: OrderedDict[tuple[object, ...], _Shoe] = OrderedDict()
 
 
+#: The last shoe object priced and its memo: a shoe is immutable, so pricing several bets on
+#: it one call at a time finds its memo without hashing its counts.
+_LAST: list[tuple[Shoe, bool, _Shoe]] = []
+
+
 def _memo(shoe: Shoe) -> _Shoe:
     vector = not _ONE_SHOT[0] and fits_int64(shoe.size)
+    last = _LAST[0] if _LAST else None
+    if last is not None and last[0] is shoe and last[1] == vector:
+        return last[2]
     key = (shoe.counts, shoe.suited, vector)
     with _LOCK:
         hit = _SHOES.get(key)
@@ -107,6 +126,7 @@ def _memo(shoe: Shoe) -> _Shoe:
                 _SHOES.popitem(last=False)
         else:
             _SHOES.move_to_end(key)
+        _LAST[:] = [(shoe, vector, hit)]
         return hit
 
 
@@ -118,22 +138,46 @@ def column_counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
     Raises:
         SuitsUnknownError: the table needs suits and the shoe's suits are unknown.
     """
+    counts, _, d = counted(table, shoe)
+    return counts, d
+
+
+def counted(table: Table, shoe: Shoe) -> tuple[Any, int, int]:
+    """:func:`column_counts` with the sum of the counts between them (N!/(N-K)! less the
+    sequences of a void coup): (counts, their sum, N!/(N-K)!), kept per shoe and table."""
     memo = _memo(shoe)
     if memo.counts.cards is None and table.needs_suits:
         raise SuitsUnknownError
     hit = memo.tables.get(table.key)
     if hit is None or hit[0] is not table:
         counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
-        hit = memo.tables[table.key] = (table, counts)
+        total = sum(counts) if isinstance(counts, list) else int(counts.sum())
+        hit = memo.tables[table.key] = (table, counts, total)
         if len(memo.tables) > 512:
             memo.tables.clear()
-    return hit[1], denominator(memo.size)
+    return hit[1], hit[2], memo.denominator
 
 
 def record_counts(table: Table, shoe: Shoe) -> tuple[list[int], int]:
     """:func:`column_counts` as a list of Python integers."""
     counts, d = column_counts(table, shoe)
     return (counts if isinstance(counts, list) else counts.tolist()), d
+
+
+def counts_within(table: Table, shoe: Shoe, physical: int) -> list[int]:
+    """:func:`record_counts` when only ``physical`` of the shoe's cards can be dealt (the rest
+    were burned unseen): the compositions that need more cards weigh 0 (their coups are void),
+    in Python integers."""
+    from analyzer.engine.values import COMPOSITIONS
+
+    memo = _Shoe(shoe, vector=False)
+    memo._weights = [w if k <= physical else 0 for (k, _), w in zip(COMPOSITIONS, memo.weights, strict=True)]
+    return _scalar_counts(table, memo)
+
+
+#: A label part of at most this many leaves is evaluated with Python integers even when numpy
+#: evaluates the rest of the table (one shoe: numpy's per-call cost would dominate).
+SMALL = 64
 
 
 def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
@@ -143,6 +187,15 @@ def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
     out = [0] * len(table.columns)
     for col, comp, t in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
         out[col] += t * w[comp]
+    for c, x in enumerate(_scalar_labels(table, memo, w)):
+        out[c] += x
+    return out
+
+
+def _scalar_labels(table: Table, memo: _Shoe, w: Any) -> list[int]:
+    """The label part's counts per column, with Python integers (``w``: the value weights, a
+    list or a mapping of the rows' compositions)."""
+    out = [0] * len(table.columns)
     if table.row_read:
         falls = memo.falls
         starts, comps, tallies = table.row_start, table.row_comp, table.row_tally
@@ -178,10 +231,16 @@ class _Plan:
         self.value_starts = np.flatnonzero(np.r_[True, vcol[1:] != vcol[:-1]]) if len(vcol) else vcol
         self.value_cols = vcol[self.value_starts] if len(vcol) else vcol
         self.row_comp, self.row_tally = arr(table.row_comp), arr(table.row_tally)
+        self.row_comps = sorted(set(table.row_comp))
         self.row_starts = arr(table.row_start[:-1])
         from analyzer.engine.values import counts_of
 
-        self.row_mult = np.asarray([counts_of(c) for c in table.row_read], dtype=np.int64).reshape(-1, 10)
+        # D(R) per row as a product down axis 0 of entries of the flat falls table (70 = a 1)
+        read = [[v * (MAX_CARDS + 1) + m for v, m in enumerate(counts_of(c)) if m] for c in table.row_read]
+        width = max((len(r) for r in read), default=0) or 1
+        self.row_read_at = np.full((width, len(read)), 10 * (MAX_CARDS + 1), dtype=np.intp)
+        for j, r in enumerate(read):
+            self.row_read_at[: len(r), j] = r
         self.leaf_row, self.leaf_comp = arr(table.leaf_row), arr(table.leaf_comp)
         self.leaf_mult = arr(table.leaf_mult)
         rest = arr(table.row_rest)[self.leaf_row] if len(self.leaf_row) else self.leaf_row
@@ -216,12 +275,14 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
     out = np.zeros(len(table.columns), dtype=np.int64)
     if len(plan.value_comp):
         out[plan.value_cols] += np.add.reduceat(plan.value_tally * w[plan.value_comp], plan.value_starts)
-    if plan.program is not None:
+    if plan.program is not None and len(table.leaf_row) <= SMALL:  # numpy costs more than it saves
+        needed = dict(zip(plan.row_comps, w[plan.row_comps].tolist(), strict=True))
+        for c, x in enumerate(_scalar_labels(table, memo, needed)):
+            if x:
+                out[c] += x
+    elif plan.program is not None:
         s = np.add.reduceat(plan.row_tally * w[plan.row_comp], plan.row_starts)
-        falls = np.asarray(memo.falls, dtype=np.int64)
-        d = np.ones(len(s), dtype=np.int64)
-        for v in range(10):
-            d *= falls[v][plan.row_mult[:, v]]
+        d = memo.flat_falls.take(plan.row_read_at).prod(axis=0)
         per = np.where(d > 0, s // np.maximum(d, 1), 0)
         n = plan.program.weights(memo.pools, memo.size)
         contrib = per[plan.leaf_row] * plan.leaf_mult * n[plan.leaf_comp]
@@ -230,4 +291,12 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
     return out
 
 
-__all__ = ["SHOES", "SuitsUnknownError", "column_counts", "denominator", "one_shot", "record_counts"]
+__all__ = [
+    "SHOES",
+    "SuitsUnknownError",
+    "column_counts",
+    "counted",
+    "denominator",
+    "one_shot",
+    "record_counts",
+]

@@ -52,7 +52,7 @@ from analyzer.core.coup import (
 )
 from analyzer.core.hands import CardGroup
 from analyzer.core.reads import PositionSet, RankDetail, Reads, SuitDetail
-from analyzer.engine.refine import Demand, Part, SignedDemands, demand_of, inclusion_exclusion
+from analyzer.engine.demand import Demand, Part, SignedDemands, demand_of, inclusion_exclusion
 from analyzer.errors import CompileBudgetError
 
 #: A row's labels: per slot its rank label and suit label, per block its one-suit flag
@@ -422,10 +422,6 @@ def _new_class(used: Sequence[int], most: int) -> list[int]:
 
 def _set(values: tuple[int, ...], i: int, x: int) -> tuple[int, ...]:
     return (*values[:i], x, *values[i + 1 :])
-
-
-def _card_key(card: DealtCard) -> tuple[object, ...]:
-    return card.key
 
 
 def _dealt_order(card: DealtCard) -> tuple[int, int, int]:

@@ -63,9 +63,11 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.algebra import POOLS, Program, ShoeCounts, evaluate_scalar, falling
+from analyzer.engine.algebra import POOLS, Program, falling
+from analyzer.engine.evaluate import counts_within
+from analyzer.engine.labels import LabelPart
 from analyzer.engine.pricing import price, settlement, table_for, table_reads
-from analyzer.engine.table import Table, bet_table, compile_table
+from analyzer.engine.table import Table, bet_table
 
 MAX_CARDS = 6
 #: The unit roundoff of float64.
@@ -88,102 +90,55 @@ def gamma(n: int) -> float:
 
 
 class KernelView:
-    """A compiled table (:mod:`analyzer.engine.table`) as one weight program over whole coups:
-    every composition weighs the coups it stands for on a shoe, labels, unread values and
-    padding included, and ``entries`` are (composition, column, tally).
-
-    The table's value part becomes one composition per value composition (prod_v falling(n_v,
-    m_v) times the padding); each leaf of its label part, one composition per composition of
-    its row: the leaf's labels (its composition in the table's program) times, per value,
-    falling(n_v - m_v, u_v) for the u_v unread cards of the row's composition beyond the m_v
-    read ones, times the padding -- the same count as (S / D(R)) x N(leaf), term by term.
-    """
+    """A compiled table's value part (:mod:`analyzer.engine.table`) as one weight program over
+    whole coups: one composition per value composition, prod_v falling(n_v, m_v) times the
+    padding, and ``entries`` (composition, column, tally).  A table's label part, when it has
+    one, is evaluated apart, exactly (:class:`~analyzer.engine.labels.LabelPart`)."""
 
     def __init__(self, table: Table) -> None:
         from analyzer.engine.algebra import POOL_INDEX
         from analyzer.engine.values import COMPOSITIONS, counts_of
 
         self.table = table
-        base = table.program
-        falls = list(base.falls)
-        fall_at = {f: i for i, f in enumerate(falls)}
-        subterms = list(base.subterms)
-        sub_at = {st: i for i, st in enumerate(subterms)}
-        factors = list(base.factors)
-        fac_at: dict[tuple[tuple[int, ...], bool, bool], int] = {f: i for i, f in enumerate(factors)}
+        falls: list[tuple[int, int, int]] = []
+        factors: dict[tuple[int, int], int] = {}  # (value, m) -> factor
 
-        def value_factor(v: int, shift: int, m: int) -> int:
-            fall = (POOL_INDEX[("v", v, -1)], shift, m)
-            if fall not in fall_at:
-                fall_at[fall] = len(falls)
-                falls.append(fall)
-            sub = (fall_at[fall],)
-            if sub not in sub_at:
-                sub_at[sub] = len(subterms)
-                subterms.append(sub)
-            fac = ((sub_at[sub],), False, False)
-            if fac not in fac_at:
-                fac_at[fac] = len(factors)
-                factors.append(fac)
-            return fac_at[fac]
-
-        comps: dict[tuple[object, ...], int] = {}
-        cards: list[int] = []
-        terms: list[list[tuple[tuple[int, ...], int, int]]] = []
-        entries: dict[tuple[int, int], int] = defaultdict(int)
-
-        def composition(key: tuple[object, ...], k: int, made: list[tuple[tuple[int, ...], int, int]]) -> int:
-            hit = comps.get(key)
+        def value_factor(v: int, m: int) -> int:
+            hit = factors.get((v, m))
             if hit is None:
-                hit = comps[key] = len(cards)
-                cards.append(k)
-                terms.append(made)
+                hit = factors[(v, m)] = len(falls)
+                falls.append((POOL_INDEX[("v", v, -1)], 0, m))
             return hit
 
+        comps: dict[int, int] = {}
+        cards: list[int] = []
+        terms: list[tuple[int, ...]] = []
+        entries: dict[tuple[int, int], int] = defaultdict(int)
         for col, comp, t in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
-            k, coded = COMPOSITIONS[comp]
-            fids = tuple(value_factor(v, 0, m) for v, m in enumerate(counts_of(coded)) if m)
-            entries[(composition(("v", comp), k, [(fids, 1, 0)]), col)] += t
-        ts, fs, tf = base.term_start, base.factor_start, base.term_factors
-        leaves = zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True)
-        for r, i, col, mult in leaves:
-            read = counts_of(table.row_read[r])
-            for j in range(table.row_start[r], table.row_start[r + 1]):
-                comp = table.row_comp[j]
-                key = ("l", i, comp)
-                if key not in comps:
-                    k, coded = COMPOSITIONS[comp]
-                    drawn = zip(counts_of(coded), read, strict=True)
-                    unread = tuple(value_factor(v, m, n - m) for v, (n, m) in enumerate(drawn) if n > m)
-                    made = [
-                        (tuple(tf[fs[t] : fs[t + 1]]) + unread, base.term_mult[t], base.term_orbit[t])
-                        for t in range(ts[i], ts[i + 1])
-                    ]
-                    composition(key, k, made)
-                entries[(comps[key], col)] += table.row_tally[j] * mult
-                entries[(comps[key], table.row_rest[r])] -= table.row_tally[j] * mult
-        term_start = [0]
-        term_factors: list[int] = []
+            c = comps.get(comp)
+            if c is None:
+                k, coded = COMPOSITIONS[comp]
+                c = comps[comp] = len(cards)
+                cards.append(k)
+                terms.append(tuple(value_factor(v, m) for v, m in enumerate(counts_of(coded)) if m))
+            entries[(c, col)] += t
+        term_start = list(range(len(cards) + 1))
         factor_start = [0]
-        term_mult: list[int] = []
-        term_orbit: list[int] = []
-        for made in terms:
-            for fids, m, orbit in made:
-                term_factors.extend(fids)
-                factor_start.append(len(term_factors))
-                term_mult.append(m)
-                term_orbit.append(orbit)
-            term_start.append(len(term_mult))
+        term_factors: list[int] = []
+        for fids in terms:
+            term_factors.extend(fids)
+            factor_start.append(len(term_factors))
+        n = len(falls)
         self.program = Program(
             tuple(falls),
-            tuple(subterms),
-            tuple(factors),
+            tuple((i,) for i in range(n)),
+            tuple(((i,), False, False) for i in range(n)),
             tuple(cards),
             tuple(term_start),
             tuple(term_factors),
             tuple(factor_start),
-            tuple(term_mult),
-            tuple(term_orbit),
+            (1,) * len(cards),
+            (0,) * len(cards),
         )
         self.entries = tuple((c, col, t) for (c, col), t in sorted(entries.items()) if t)
 
@@ -252,18 +207,6 @@ class BetVector:
         offset = max((abs(p - base) for _, p in settled.keys), default=Fraction(0))
         return cls(bet, view, tuple(coef), scale, base, sparse, biggest, offset)
 
-    def exact_numerator(self, counts: ShoeCounts, physical: int) -> tuple[int, int]:
-        """(numerator, denominator) of the exact EV on the unseen cards ``counts`` when only
-        ``physical`` of them are still in the shoe (the rest burned, unseen): a coup needing
-        more than ``physical`` cards is void (pays 0).  The table must be a full walk (not
-        first-four) when ``physical`` < 6."""
-        size = counts.size
-        top = min(size, MAX_CARDS)
-        weights = evaluate_scalar(self.view.program, counts)
-        cards = self.view.program.cards
-        num = sum(c * w for c, w, k in zip(self.coef, weights, cards, strict=True) if k <= physical and c)
-        return num, self.scale * falling(size, top)
-
 
 _VIEWS: OrderedDict[tuple[int, bool], tuple[Table, KernelView]] = OrderedDict()
 
@@ -279,31 +222,28 @@ def kernel_view(table: Table) -> KernelView:
     return hit[1]
 
 
-def _full_view(bet: Bet, tableau: Tableau) -> KernelView:
-    """The full-walk (not first-four) exact view that prices ``bet`` on any shoe."""
-    if bet.reads.sets:
-        return kernel_view(bet_table(tableau, bet, False, False))
-    return kernel_view(compile_table(tableau, bet.reads, False))
-
-
 def exact_ev(bet: Bet, cards52: Sequence[int], physical: int, tableau: Tableau = STANDARD) -> Fraction:
     """The exact EV per unit staked of ``bet`` on the next coup, given the unseen cards
     ``cards52`` (52 counts, rank-major, suits s h d c) of which ``physical`` are still in the
     shoe (the others were burned unseen); a coup the shoe cannot finish is void.
 
     With ``physical`` >= 6 this is :func:`analyzer.engine.pricing.price` on the unseen shoe;
-    below, the coups that need more cards than remain are void (weight 0), which
-    :meth:`BetVector.exact_numerator` counts exactly.
+    below, the full walk's table is evaluated with the compositions that need more than
+    ``physical`` cards weighing 0 (void: they pay 0), exactly.
     """
     size = sum(cards52)
     if physical < 4 or size < 4:
         return Fraction(0)
     ranks = [sum(cards52[4 * r : 4 * r + 4]) for r in range(13)]
+    shoe = Shoe(tuple(ranks), tuple(cards52))
     if physical >= MAX_CARDS:
-        return price(bet, Shoe(tuple(ranks), tuple(cards52)), tableau).ev
-    view = _full_view(bet, tableau)
-    num, den = BetVector.of(bet, view).exact_numerator(ShoeCounts.of(ranks, list(cards52)), physical)
-    return Fraction(num, den)
+        return price(bet, shoe, tableau).ev
+    table = bet_table(tableau, bet, False, False) if bet.reads.sets else table_for(bet.reads, size, tableau)
+    counts = counts_within(table, shoe, physical)
+    settled = settlement(bet, table)
+    sums = settled.sums(counts)
+    total = sum((pays * n for (_, pays), n in zip(settled.keys, sums, strict=True)), Fraction(0))
+    return total / falling(size, min(size, MAX_CARDS))
 
 
 # -- the kernel -----------------------------------------------------------------------------------
@@ -405,11 +345,27 @@ class EVKernel:
         self.split = best[1]
         self._build(keys, coefs, factor_value)
         self.base = np.asarray([float(v.base) for v in self.vectors], dtype=np.float64)
-        # A = sum |sparse| x weight <= 3 x max_offset x N!/(N-6)!: the value compositions count
-        # every sequence once, and a leaf's composition, counted for its event and taken back
-        # from the row's "rest" event, at most once more with |pay - pay'| <= 2 x max_offset
+        # the label part, exact in int64 (a card-level bet's table is its own: one bet)
+        self.labels: list[tuple[int, LabelPart, Any]] = []
+        for j, bet in enumerate(bets):
+            if view.table.row_read:
+                settled = settlement(bet, view.table)
+                scale = self.vectors[j].scale
+                ints = [int(p * scale) for _, p in settled.keys]
+                distinct = sorted(set(ints))
+                part = LabelPart(view.table, [distinct.index(ints[k]) for k in settled.index])
+                if not part.empty:
+                    self.labels.append((j, part, np.asarray(distinct, dtype=np.float64)))
+        # the value part: A = sum |sparse| x weight <= max_offset x N!/(N-6)! (the value
+        # compositions count every sequence once); the label part adds sum_c q_c x_c over its C
+        # pay classes, each x_c an exact count converted once, |x| summing to at most twice the
+        # sequences (a leaf counts for its event and is taken back from its row's rest):
+        # gamma_(C + 5) x 2 max_offset, with the division's roundings
+        classes = {j: len(pays) for j, _, pays in self.labels}
         self.bound = tuple(
-            gamma(self.rounding_depth) * float(3 * v.max_offset + v.max_pay) for v in self.vectors
+            gamma(self.rounding_depth) * float(v.max_offset + v.max_pay)
+            + (gamma(classes[j] + 5) * float(2 * v.max_offset) if j in classes else 0.0)
+            for j, v in enumerate(self.vectors)
         )
 
     def _index_program(self, program: Program) -> None:
@@ -564,7 +520,30 @@ class EVKernel:
                 raise ValueError("internal: the kernel needs states of 6 to 1,448 cards")
             rows, denom = self.factor_rows(part)
             sums = self.numerators(rows)
+            if self.labels:
+                sums += self.label_numerators(part, total)
             out[start : start + STEP] = (sums / (denom[None, :] * scales[:, None])).T + self.base
+        return out
+
+    def label_numerators(self, cards52: IntArray, sizes: IntArray) -> FloatArray:
+        """(bets, states): each card-level bet's label part, sum over its pay classes of the
+        exact int64 count times the class's integer pay, in float64 (see :attr:`bound`)."""
+        from analyzer.engine.algebra import pool_sizes_many
+        from analyzer.engine.values import falling_tables_array, paddings_array
+
+        ranks = cards52.reshape(-1, 13, 4).sum(axis=2)
+        values = np.zeros((len(ranks), 10), dtype=np.int64)
+        for rank, v in enumerate(RANK_POINTS):
+            values[:, v] += ranks[:, rank]
+        falls = falling_tables_array(values)
+        pads = paddings_array(sizes)
+        pools = pool_sizes_many(ranks, cards52)
+        out = np.zeros((self.columns, len(ranks)), dtype=np.float64)
+        listed = [int(x) for x in sizes]
+        for j, part, pays in self.labels:
+            counts = np.zeros((len(ranks), len(pays)), dtype=np.int64)
+            part.add(counts, falls, pads, pools, listed)
+            out[j] = counts.astype(np.float64) @ pays
         return out
 
     def numerators(self, rows: FloatArray) -> FloatArray:

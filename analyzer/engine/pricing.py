@@ -30,7 +30,7 @@ from analyzer.core.reads import BASE_FIELDS, Reads
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.algebra import SuitsUnknownError
-from analyzer.engine.evaluate import column_counts
+from analyzer.engine.evaluate import counted
 from analyzer.engine.table import Table, bet_table, compile_table, impossible_line
 from analyzer.errors import BetError, RulesError, ShoeError
 
@@ -134,12 +134,15 @@ def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD, symmetric: b
     return compile_table(tableau, reads, reads.first_four_only and size >= MAX_CARDS, symmetric)
 
 
+@functools.lru_cache(maxsize=64)
 def symmetric_shoe(shoe: Shoe) -> bool:
     """True when the symmetric tables serve ``shoe``: every suit of a rank has as many cards
     (every full shoe; a shoe depleted evenly), or its suits are unknown (then only tables that
     need no suits can price it)."""
     suited = shoe.suited
-    return suited is None or all(len(set(suited[4 * r : 4 * r + 4])) == 1 for r in range(13))
+    return suited is None or all(
+        suited[i] == suited[i + 1] == suited[i + 2] == suited[i + 3] for i in range(0, 52, 4)
+    )
 
 
 def bet_table_for(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> Table:
@@ -236,8 +239,15 @@ def _ints(counts: Any) -> list[int]:
 
 
 def _counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
+    counts, _, d = _counted(table, shoe)
+    return counts, d
+
+
+def _counted(table: Table, shoe: Shoe) -> tuple[Any, int, int]:
+    """:func:`~analyzer.engine.evaluate.counted`, a shoe without the suits a table needs
+    refused in one line."""
     try:
-        return column_counts(table, shoe)
+        return counted(table, shoe)
     except SuitsUnknownError:
         raise BetError(SUITS_NEEDED) from None
 
@@ -272,19 +282,26 @@ class BetSummary:
 
     ``ev`` is the expected win (negative: the house has the edge); ``house_edge`` = -ev;
     ``house_edge_resolved`` = -ev / P(the bet does not push), ``None`` for a bet that cannot
-    push; ``hit_frequency`` = P(the bet wins); ``variance`` of the result per unit staked.
+    push; ``hit_frequency`` = P(the bet wins); ``variance`` of the result per unit staked;
+    ``events`` the table of (event, pays, count) rows (``event_counts`` as plain tuples).
     Integers inside (sums over the events of count x L pays and count x (L pays)^2, with L the
     lcm of the pays' denominators); each Fraction is formed when it is read.
     """
 
     bet: Bet
-    events: tuple[EventRow, ...]
+    event_counts: tuple[tuple[str, Fraction, int], ...]
     denominator: int
     scale: int
     first: int
     second: int
     pushes: int
     hits: int
+
+    @functools.cached_property
+    def events(self) -> tuple[EventRow, ...]:
+        """The events table: (event, pays, count) of each event, in pay-table order."""
+        d = self.denominator
+        return tuple(EventRow(event, pays, c, d) for event, pays, c in self.event_counts)
 
     @property
     def ev(self) -> Fraction:
@@ -335,10 +352,12 @@ class BetSummary:
 @dataclass(frozen=True)
 class Settlement:
     """A bet settled over a table's columns: the distinct (event, pays) keys in pay-table
-    order, and the key index of each column."""
+    order, the key index of each column, and the pays as integers (``scaled`` / ``scale``)."""
 
     keys: tuple[tuple[str, Fraction], ...]
     index: tuple[int, ...]
+    scale: int  # L, the lcm of the pays' denominators
+    scaled: tuple[int, ...]  # L x the pays of each key
     _arrays: list[Any] = field(default_factory=list, compare=False, repr=False)
 
     def arrays(self) -> tuple[Any, Any, list[int]]:
@@ -397,7 +416,8 @@ def settlement(bet: Bet, table: Table) -> Settlement:
     ranked = sorted(keys, key=lambda k: (order[k], -k[1]))
     position = {k: i for i, k in enumerate(ranked)}
     remap = [position[k] for k in keys]  # insertion order -> pay-table order
-    settled = Settlement(tuple(ranked), tuple(remap[i] for i in per_column))
+    scale, scaled = _scaled(tuple(pays for _, pays in ranked))
+    settled = Settlement(tuple(ranked), tuple(remap[i] for i in per_column), scale, scaled)
     _SETTLED[key] = (bet, table, settled)
     if len(_SETTLED) > _SETTLED_LIMIT:
         _SETTLED.popitem(last=False)
@@ -466,20 +486,33 @@ def _line_order(bet: Bet, event: str) -> int:
 def summarize(bet: Bet, event_counts: Sequence[tuple[str, Fraction, int]], denominator: int) -> BetSummary:
     """The statistics of ``bet`` from its events' exact counts (event, pays, count) out of
     ``denominator`` sequences (a void run-out event pays 0)."""
-    d = denominator
-    rows = tuple(EventRow(event, pays, c, d) for event, pays, c in event_counts)
-    # integers inside: with L the lcm of the pays' denominators, EV = sum c (L pays) / (d L)
-    scale = math.lcm(*(pays.denominator for _, pays, _ in event_counts)) if event_counts else 1
+    counts = tuple(event_counts)
+    scale, xs = _scaled(tuple(pays for _, pays, _ in counts))
+    return _summarized(bet, counts, xs, scale, denominator)
+
+
+def _scaled(pays: tuple[Fraction, ...]) -> tuple[int, tuple[int, ...]]:
+    """(L, L x each pay): L the lcm of the pays' denominators, so EV = sum c (L pays) / (d L)."""
+    scale = math.lcm(*(p.denominator for p in pays)) if pays else 1
+    return scale, tuple(p.numerator * (scale // p.denominator) for p in pays)
+
+
+def _summarized(
+    bet: Bet, counts: tuple[tuple[str, Fraction, int], ...], xs: tuple[int, ...], scale: int, d: int
+) -> BetSummary:
+    # integers inside: a pricing loop calls this for every bet and shoe
     first = second = push = hit = 0
-    for _, pays, c in event_counts:
-        x = pays.numerator * (scale // pays.denominator)
-        first += c * x
-        second += c * x * x
-        if pays == 0:
+    for (_, _, c), x in zip(counts, xs, strict=True):
+        if not c:
+            continue
+        cx = c * x
+        first += cx
+        second += cx * x
+        if x == 0:
             push += c
-        elif pays > 0:
+        elif x > 0:
             hit += c
-    return BetSummary(bet, rows, d, scale, first, second, push, hit)
+    return BetSummary(bet, counts, d, scale, first, second, push, hit)
 
 
 class Pricer:
@@ -521,32 +554,33 @@ class Pricer:
         by_values = [i for i, b in enumerate(chosen) if not b.reads.sets]
         for reads, members in table_reads([chosen[i].reads for i in by_values], size, self.values):
             table = table_for(reads, size, self.tableau)
-            counts, d = _counts(table, self.shoe)
+            counts, total, d = _counted(table, self.shoe)
             for k in members:
                 i = by_values[k]
                 if chosen[i].origin.startswith("file:"):
                     _check_lines(chosen[i], table, self.tableau)
-                out[i] = self._summary(chosen[i], table, counts, d)
+                out[i] = self._summary(chosen[i], table, counts, total, d)
         for i, bet in enumerate(chosen):
             if out[i] is None:
                 table = bet_table_for(bet, self.shoe, self.tableau)
-                counts, d = _counts(table, self.shoe)
-                out[i] = self._summary(bet, table, counts, d)
+                counts, total, d = _counted(table, self.shoe)
+                out[i] = self._summary(bet, table, counts, total, d)
         return [s for s in out if s is not None]
 
     def summary(self, bet: Bet) -> BetSummary:
         """:meth:`summaries` of one bet."""
         return self.summaries([bet])[0]
 
-    def _summary(self, bet: Bet, table: Table, counts: Any, d: int) -> BetSummary:
+    def _summary(self, bet: Bet, table: Table, counts: Any, total: int, d: int) -> BetSummary:
         settled = settlement(bet, table)
+        xs = settled.scaled
         sums = settled.sums(counts)
-        total = sum(counts) if isinstance(counts, list) else int(counts.sum())
-        events = [(ev, pays, n) for (ev, pays), n in zip(settled.keys, sums, strict=True)]
+        events = tuple((ev, pays, n) for (ev, pays), n in zip(settled.keys, sums, strict=True))
         run_out = d - total
         if run_out:
-            events.append((RUN_OUT, Fraction(0), run_out))
-        return summarize(bet, events, d)
+            events += ((RUN_OUT, Fraction(0), run_out),)
+            xs += (0,)
+        return _summarized(bet, events, xs, settled.scale, d)
 
 
 def price(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> BetSummary:

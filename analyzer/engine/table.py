@@ -44,12 +44,12 @@ from analyzer.core.reads import Reads, SuitDetail
 from analyzer.core.tableau import Tableau
 from analyzer.engine.algebra import Program, ProgramBuilder
 from analyzer.engine.explore import MIXED, PENDING, Budget, Explorer, Row, State
-from analyzer.engine.values import INDEX
+from analyzer.engine.values import composition_index
 from analyzer.engine.walk import multiset, walk, walk_first_four
 from analyzer.errors import BetError
 
 #: The most records one compile may settle (``PUNTO_BANCO_MAX_RECORDS`` sets it).
-MAX_RECORDS = 1_000_000
+MAX_RECORDS = 500_000
 MAX_RECORDS_ENV = "PUNTO_BANCO_MAX_RECORDS"
 #: Compiled tables kept in memory per process.
 MEMORY_TABLES = 256
@@ -186,8 +186,14 @@ def compile_table(tableau: Tableau, reads: Reads, first_four: bool = False, symm
     if first_four and not reads.first_four_only:
         raise ValueError("internal: a first-four table for reads that look past the first four cards")
     symmetric = symmetric and names_suits(reads)
+    fast = (id(reads), id(tableau), first_four, symmetric)
+    hit = _BY_OBJECT.get(fast)
+    if hit is not None and hit[0] is reads and hit[1] is tableau and _MEMORY.get(hit[2]) is hit[3]:
+        return hit[3]  # a pricing loop asks for the same reads again and again
     key = records_key(tableau, reads, first_four, symmetric)
-    return _remember(key, lambda: build_records(tableau, reads, first_four, symmetric), key, tableau)
+    table = _remember(key, lambda: build_records(tableau, reads, first_four, symmetric), key, tableau)
+    _by_object(fast, reads, tableau, key, table)
+    return table
 
 
 def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: bool = False) -> Table:
@@ -201,9 +207,27 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
     if first_four and not bet.reads.first_four_only:
         raise ValueError("internal: a first-four table for a bet that looks past the first four cards")
     symmetric = symmetric and names_suits(bet.reads)  # otherwise the two tables are one
+    fast = (id(bet), id(tableau), first_four, symmetric)
+    hit = _BY_OBJECT.get(fast)
+    if hit is not None and hit[0] is bet and hit[1] is tableau and _MEMORY.get(hit[2]) is hit[3]:
+        return hit[3]  # a pricing loop asks for the same bet objects again and again
     key = _memory_key(tableau, bet, first_four, symmetric)
     disk = bet_key(tableau, bet, first_four, symmetric)
-    return _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau)
+    table = _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau)
+    _by_object(fast, bet, tableau, key, table)
+    return table
+
+
+#: The table each bet (or reads) object was last given, valid while the table is in memory.
+_BY_OBJECT: dict[tuple[int, int, bool, bool], tuple[object, Tableau, Hashable, Table]] = {}
+
+
+def _by_object(
+    fast: tuple[int, int, bool, bool], owner: object, tableau: Tableau, key: Hashable, table: Table
+) -> None:
+    if len(_BY_OBJECT) > 4096:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[fast] = (owner, tableau, key, table)  # the owner held: its id is not reused meanwhile
 
 
 def names_suits(reads: Reads) -> bool:
@@ -248,7 +272,7 @@ def _rows(tableau: Tableau, reads: Reads, first_four: bool) -> dict[tuple[Any, .
     groups = walk_first_four(reads) if first_four else walk(tableau, reads)
     rows: dict[tuple[Any, ...], dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for (fields, blocks, others, cards), n in groups.items():
-        rows[(fields, blocks)][INDEX[(cards, sum(blocks) + others)]] += n
+        rows[(fields, blocks)][composition_index(cards, sum(blocks) + others)] += n
     out = {k: sorted(v.items()) for k, v in rows.items()}
     with _LOCK:
         _ROWS[key] = out
@@ -401,6 +425,7 @@ def clear_memory() -> None:
     """Forget the tables compiled in this process (tests use it)."""
     with _LOCK:
         _MEMORY.clear()
+        _BY_OBJECT.clear()
 
 
 __all__ = [

@@ -17,7 +17,6 @@ multiset of values alone (no padding).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,21 +33,41 @@ def counts_of(coded: int) -> tuple[int, ...]:
     return tuple((coded >> (3 * v)) & 7 for v in range(10))
 
 
-def _compositions() -> tuple[tuple[int, int], ...]:
-    out = []
+def _compositions() -> tuple[tuple[tuple[int, int], ...], tuple[tuple[tuple[int, int], ...], ...]]:
+    """Every value composition as (cards, code) and its (value, multiplicity) pairs, in the
+    order (cards, then the sorted values lexicographically) -- built by choosing each value's
+    multiplicity in turn, most first, which is that order and cheap at start-up."""
+    comps: list[tuple[int, int]] = []
+    parts: list[tuple[tuple[int, int], ...]] = []
+
+    def choose(k: int, v: int, left: int, coded: int, acc: tuple[tuple[int, int], ...]) -> None:
+        if v == 9:
+            comps.append((k, coded + (left << 27)))
+            parts.append((*acc, (9, left)) if left else acc)
+            return
+        for m in range(left, -1, -1):
+            choose(k, v + 1, left - m, coded + (m << (3 * v)), (*acc, (v, m)) if m else acc)
+
     for k in (4, 5, 6):
-        for combo in itertools.combinations_with_replacement(range(10), k):
-            out.append((k, code(combo)))
-    return tuple(out)
+        choose(k, 0, k, 0, ())
+    return tuple(comps), tuple(parts)
 
 
-#: Every value composition as (cards k, multiset code), in a fixed order (k, then values).
-COMPOSITIONS: tuple[tuple[int, int], ...] = _compositions()
-INDEX: dict[tuple[int, int], int] = {c: i for i, c in enumerate(COMPOSITIONS)}
-#: Per composition, its (value, multiplicity) pairs with multiplicity > 0.
-_PARTS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((v, m) for v, m in enumerate(counts_of(c)) if m) for _, c in COMPOSITIONS
-)
+#: Every value composition as (cards k, multiset code), in a fixed order (k, then values), and
+#: per composition its (value, multiplicity) pairs with multiplicity > 0.
+COMPOSITIONS, _PARTS = _compositions()
+_INDEX: dict[tuple[int, int], int] = {}
+
+
+def composition_index(k: int, coded: int) -> int:
+    """The index in :data:`COMPOSITIONS` of ``k`` cards of the multiset ``coded``.
+
+    Raises:
+        KeyError: no such composition.
+    """
+    if not _INDEX:
+        _INDEX.update({c: i for i, c in enumerate(COMPOSITIONS)})
+    return _INDEX[(k, coded)]
 
 
 def falling(x: int, m: int) -> int:
@@ -63,7 +82,14 @@ def falling(x: int, m: int) -> int:
 
 def falling_table(values: Sequence[int]) -> list[list[int]]:
     """``t[v][m]`` = falling(n_v, m) for m = 0..6, from the counts n_v of each value."""
-    return [[falling(n, m) for m in range(MAX_CARDS + 1)] for n in values]
+    out = []
+    for n in values:
+        row, x = [1], 1
+        for m in range(MAX_CARDS):
+            x *= n - m  # 0 from m = n on: the product stays 0 where n < m + 1
+            row.append(x)
+        out.append(row)
+    return out
 
 
 def paddings(size: int) -> tuple[int, ...]:
@@ -75,17 +101,14 @@ def paddings(size: int) -> tuple[int, ...]:
 def weights(values: Sequence[int]) -> list[int]:
     """The weight of every value composition (in :data:`COMPOSITIONS` order) on a shoe with
     ``values[v]`` cards of value v: exact Python integers."""
-    table = falling_table(values)
+    t0, t1, t2, t3, t4, t5, t6, t7, t8, t9 = falling_table(values)
     pads = paddings(sum(values))
-    out = []
-    for (k, _), parts in zip(COMPOSITIONS, _PARTS, strict=True):
-        w = pads[k]
-        for v, m in parts:
-            if not w:
-                break
-            w *= table[v][m]
-        out.append(w)
-    return out
+    return [
+        pads[k]
+        * t0[c & 7] * t1[(c >> 3) & 7] * t2[(c >> 6) & 7] * t3[(c >> 9) & 7] * t4[(c >> 12) & 7]
+        * t5[(c >> 15) & 7] * t6[(c >> 18) & 7] * t7[(c >> 21) & 7] * t8[(c >> 24) & 7] * t9[c >> 27]
+        for k, c in COMPOSITIONS
+    ]
 
 
 def read_weight(coded: int, table: Sequence[Sequence[int]]) -> int:
@@ -179,32 +202,38 @@ def weights_array(falls: Any, pads: Any) -> Any:
 _ONE: list[Any] = []
 
 
-def weights_vector(values: Sequence[int]) -> Any:
+def weights_vector(values: Sequence[int], falls: Sequence[Sequence[int]] | None = None) -> Any:
     """:func:`weights` of one shoe as an int64 numpy array (exact under the bound of
-    :func:`falling_tables_array`): one gather of each composition's falling factorials (at most
-    six values and the padding) and their product."""
+    :func:`falling_tables_array`), as :func:`weights_array` splits them: the products of each
+    half's distinct multiplicities (two small gathers), the padding times the low half, then
+    one gather of each and their product per composition.  ``falls``: the shoe's
+    :func:`falling_table`, when the caller has it."""
     import numpy as np
 
     if not _ONE:
-        at = np.full((len(COMPOSITIONS), MAX_CARDS + 1), 10 * (MAX_CARDS + 1), dtype=np.intp)  # a 1
-        for i, ((k, _), parts) in enumerate(zip(COMPOSITIONS, _PARTS, strict=True)):
-            for j, (v, m) in enumerate(parts):
-                at[i, j] = v * (MAX_CARDS + 1) + m
-            at[i, MAX_CARDS] = 10 * (MAX_CARDS + 1) + 1 + k
-        _ONE.append(at)
-    flat = np.empty(10 * (MAX_CARDS + 1) + 2 + MAX_CARDS, dtype=np.int64)
-    flat[: 10 * (MAX_CARDS + 1)] = np.asarray(falling_table(values), dtype=np.int64).ravel()
-    flat[10 * (MAX_CARDS + 1)] = 1
-    flat[10 * (MAX_CARDS + 1) + 1 :] = paddings(sum(values))
-    return np.prod(flat[_ONE[0]], axis=1)
+        low, low_at, high, high_at, cards = _split()
+        width = MAX_CARDS + 1
+        # (5, halves) indices into the flat falls table: a product down axis 0 runs along rows
+        low_index = np.ascontiguousarray((np.arange(5) * width + low).T)
+        high_index = np.ascontiguousarray(((5 + np.arange(5)) * width + high).T)
+        _ONE.extend([low_index, high_index, cards * len(low) + low_at, high_at])
+    low_index, high_index, padded_low_at, high_at = _ONE
+    if falls is None:
+        falls = falling_table(values)
+    flat = np.asarray(falls, dtype=np.int64).ravel()
+    pads = np.asarray(paddings(sum(values)), dtype=np.int64)
+    padded_low = np.multiply.outer(pads, flat.take(low_index).prod(axis=0)).ravel()
+    return padded_low.take(padded_low_at) * flat.take(high_index).prod(axis=0).take(high_at)
 
 
-def read_weights_array(falls: Any, coded: Sequence[int]) -> Any:
-    """(shoes, len(coded)) int64: :func:`read_weight` of each multiset code."""
+def weights_of(falls: Any, pads: Any, comps: Any) -> Any:
+    """(shoes, len(comps)) int64: the weights of the compositions ``comps`` (indices of
+    :data:`COMPOSITIONS`) alone, from :func:`falling_tables_array` and :func:`paddings_array`."""
     import numpy as np
 
-    mult = np.asarray([counts_of(c) for c in coded], dtype=np.int64).reshape(len(coded), 10)
-    out = np.ones((falls.shape[0], len(coded)), dtype=np.int64)
+    mult, cards = _arrays()
+    mult, cards = mult[comps], cards[comps]
+    out = np.array(pads[:, cards], dtype=np.int64)
     for v in range(10):
         out *= falls[:, v, :][:, mult[:, v]]
     return out

@@ -172,6 +172,8 @@ def seeded_coups(seed: int, count: int, decks: int = SETTLEMENT_DECKS) -> list[t
 #: Most tries of the coverage search (:func:`coverage_coups`); with every catalogue bet it
 #: needs 21,806 under the default seed (a few seconds; Mini royal, J Q K A of one suit, is last).
 COVERAGE_TRIES = 40_000
+#: The most coups of :func:`sided_coups` the coverage search tries after the random ones.
+SIDED_TRIES = 100_000
 COVERAGE_STREAM = "punto-banco-vectors-coverage"
 _CARDS = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
 
@@ -204,6 +206,24 @@ def coverage_coup(seed: int, attempt: int) -> tuple[Card, ...]:
     return tuple(shoe.pop(pick(j, len(shoe))) for j in range(COUP_CARDS))
 
 
+def sided_coups(tableau: Tableau = STANDARD) -> Iterator[tuple[Card, ...]]:
+    """Coups whose hands are each of one suit, for the events a random alphabet rarely deals
+    (a Dragon 7 with the Player's cards in one named suit and the Banker's in another): every
+    leaf of the value-level dealing tree (:func:`value_coups`, in its order), each value as its
+    rank (A-9; 0 as K, then as 10), the Player's cards in suit a and the Banker's in suit b for
+    every pair (a, b); six cards, the unused ones the Banker's."""
+    for leaf in value_coups(tableau):
+        owners = ["P", "B", "P", "B"]
+        if leaf.player_draws:
+            owners.append("P")
+        owners += ["B"] * (COUP_CARDS - len(owners))
+        values = (*leaf.cards, *(0 for _ in range(COUP_CARDS - len(leaf.cards))))
+        for zero in (RANKS[12], RANKS[9]):  # K, 10
+            ranks = [RANKS[v - 1] if v else zero for v in values]
+            for a, b in itertools.product(SUITS, repeat=2):
+                yield tuple(Card(r, a if o == "P" else b) for r, o in zip(ranks, owners, strict=True))
+
+
 def coverage_coups(
     seed: int,
     wanted: dict[str, set[str]],
@@ -212,17 +232,21 @@ def coverage_coups(
     tries: int = COVERAGE_TRIES,
 ) -> tuple[list[tuple[Card, ...]], dict[str, set[str]]]:
     """Coups that settle the events in ``wanted`` (bet name -> events): tries
-    :func:`coverage_coup` 0, 1, ... (at most ``tries``) and keeps each coup on which some bet
-    settles at a wanted event not yet found.  Returns the coups kept, in order, and the
+    :func:`coverage_coup` 0, 1, ... (at most ``tries``), then :func:`sided_coups` (at most
+    :data:`SIDED_TRIES`), and keeps each coup on which some bet settles at a wanted event not
+    yet found.  Returns the coups kept, in order, and the
     events still not found (bet name -> events; empty when every one was found).
     Deterministic: the same arguments give the same coups."""
     left = {name: set(events) for name, events in wanted.items() if events}
     by_name = {bet.name: bet for bet in bets}
     found: list[tuple[Card, ...]] = []
-    for attempt in range(tries):
+    candidates = itertools.chain(
+        (coverage_coup(seed, attempt) for attempt in range(tries)),
+        itertools.islice(sided_coups(tableau), SIDED_TRIES),
+    )
+    for cards in candidates:
         if not left:
             break
-        cards = coverage_coup(seed, attempt)
         coup = resolve(cards, tableau)
         kept = False
         for name in list(left):
@@ -737,8 +761,11 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
             "search": (
                 "after the seeded coups, coverage coups: try t = 0, 1, ... : an alphabet of k = 1 + "
                 "(t // 4) mod 4 distinct cards (t mod 4 = 0: any; 1: of one suit; 2: of one rank; 3: a run "
-                "of one suit), 8 copies each, 6 cards dealt from it; keep the coup when a bet settles at an "
-                "event possible on 8 decks that no earlier coup settled; stop when none is left"
+                "of one suit), 8 copies each, 6 cards dealt from it; then sided coups: each leaf of the "
+                "value-level dealing tree, each value as its rank (0 as K, then as 10), the Player's "
+                f"cards in suit a and the Banker's in suit b for every (a, b), at most {SIDED_TRIES:,}; "
+                "keep the coup when a bet settles at an event possible on 8 decks that no earlier coup "
+                "settled; stop when none is left"
             ),
             "uncovered": [[name, event] for name in names for event in sorted(uncovered.get(name, ()))],
         },

@@ -636,11 +636,6 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
     return tables
 
 
-def _bc_text(system: CountSystem, digits: int) -> str:
-    bc = system.betting_correlation(digits)
-    return "-" if bc is None else f"{bc:f}"
-
-
 def float_free(x: Fraction, digits: int) -> str:
     """``x`` rounded exactly to ``digits`` decimals (no float involved)."""
     from analyzer.core.exact import round_fraction

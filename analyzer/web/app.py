@@ -312,7 +312,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
                 "body_timeout": limits.body_timeout,
                 "workers": limits.workers,
                 "max_pending": limits.max_pending,
-                "card_level": limits.card_level,
+                "max_records": limits.max_records,
             },
         }
         return _json(json.dumps(state) + "\n")

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shlex
 import signal
 import sys
@@ -43,7 +44,15 @@ from analyzer.bets.choice import Choice, choose, split_file_spec
 from analyzer.core.cards import parse_cards
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, TABLEAUX, Tableau, parse_tableau
-from analyzer.errors import AnalyzerError, BetError, RulesError, ShoeError, WorkLimitError
+from analyzer.engine.table import MAX_RECORDS_ENV
+from analyzer.errors import (
+    AnalyzerError,
+    BetError,
+    CompileBudgetError,
+    RulesError,
+    ShoeError,
+    WorkLimitError,
+)
 from analyzer.text import printable
 from analyzer.web.budget import check_work
 from analyzer.web.limits import Limits
@@ -92,6 +101,7 @@ def start_worker(limits: Limits) -> None:
     compile the light tables once so the first requests are fast."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _LIMITS[0] = limits
+    os.environ[MAX_RECORDS_ENV] = str(limits.max_records)  # the engine's compile budget, here
     warm_up()
 
 
@@ -116,7 +126,7 @@ def run(job: Callable[[Request, Limits], Reply], request: Request) -> Reply:
     worker's standard error)."""
     try:
         return job(request, _LIMITS[0])
-    except WorkLimitError as exc:
+    except (WorkLimitError, CompileBudgetError) as exc:  # work over the limits
         return error_reply(422, str(exc))
     except AnalyzerError as exc:
         return error_reply(400, str(exc))

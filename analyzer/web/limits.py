@@ -29,15 +29,18 @@ MAX_DECKS = 10_000
 MAX_SEEN = 10_000
 #: Longest text field other than a bet file, rules file or hand log (a card list, a bet name).
 MAX_FIELD_CHARS = 10_000
+#: Most records one bet's table may settle when a request compiles it (the engine's compile
+#: budget, ``PUNTO_BANCO_MAX_RECORDS``, in each worker): every catalogue table ships compiled;
+#: the largest settles about 112,000.
+MAX_RECORDS = 200_000
 
 
 @dataclass(frozen=True)
 class Limits:
     """The limits of one server (see the module constants for their meaning and defaults).
 
-    ``card_level``: accept bets that read the ranks or suits of more than the first two cards of
-    a side (:func:`analyzer.web.budget.check_work`); their tables take seconds to minutes to
-    compile the first time, so by default such a request is refused with 422.
+    ``max_records``: the compile budget of a bet a request brings (a bet file's bet): a table
+    that would settle more records is refused with 422, in one line naming the bet.
 
     Raises:
         AnalyzerError: a limit that is not a whole number >= 1 (a time not above 0 seconds).
@@ -50,10 +53,10 @@ class Limits:
     workers: int = WORKERS
     max_pending: int = MAX_PENDING
     max_reported: int = MAX_REPORTED
-    card_level: bool = False
+    max_records: int = MAX_RECORDS
 
     def __post_init__(self) -> None:
-        for name in ("max_body", "max_bets", "workers", "max_pending", "max_reported"):
+        for name in ("max_body", "max_bets", "workers", "max_pending", "max_reported", "max_records"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise AnalyzerError(f"bad limit {name}={value!r}: use a whole number >= 1")

@@ -1,0 +1,158 @@
+"""A table's label part on many shoes at once, exact in int64 (numpy imported here).
+
+The label part of a compiled table (:mod:`analyzer.engine.table`) counts, per leaf, (S / D(R))
+x N(leaf) sequences for the leaf's column and takes them back from its row's rest column.  What
+a bet's EV needs is less: the count per *pay class* (columns that pay alike), so a leaf whose
+column pays what its row's rest pays adds and takes back the same pay and is dropped.  The rest
+is evaluated for a chunk of shoes with exact int64 arithmetic (every count is a number of
+ordered card sequences, at most N!/(N-6)! < 2**63 for a shoe of at most 1,448 cards):
+
+* S / D(R) per row: for a row read whole (every dealt card read: its one composition is its
+  read values) it is the tally times the padding; for a first-four table (nothing read past the
+  first four cards, nothing else read) it is n_R x falling(N - r, 6 - r), the r read cards'
+  orderings times every draw of the others (the walk leaves those free); otherwise the row's
+  value weights summed and divided by D(R), exactly;
+* N(leaf): the vectorised weight algebra (:class:`~analyzer.engine.algebra.VectorPlan`);
+* their products, summed per pay class (:class:`Segments`).
+
+Used by :mod:`analyzer.engine.batch` (exact EVs of many shoes) and :mod:`analyzer.engine.kernel`
+(the shoe walk's EVs, where these exact counts join the float part under its error bound).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from analyzer.engine.algebra import VectorPlan
+from analyzer.engine.table import Table
+from analyzer.engine.values import COMPOSITIONS, counts_of, falling, falling_table, read_weight, weights
+
+MAX_CARDS = 6
+
+
+class Segments:
+    """Sums of the rows of (leaves, shoes) arrays by each leaf's class (exact int64)."""
+
+    def __init__(self, classes: Any) -> None:
+        self.order = np.argsort(classes, kind="stable")
+        ranked = classes[self.order]
+        self.starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+        self.cols = ranked[self.starts]
+
+    def add(self, out: Any, contrib: Any, sign: int = 1) -> None:
+        """Add (``sign`` 1) or take back the class sums of ``contrib`` (leaves, shoes) into
+        ``out`` (shoes, classes)."""
+        sums = np.add.reduceat(contrib[self.order], self.starts, axis=0).T
+        if sign > 0:
+            out[:, self.cols] += sums
+        else:
+            out[:, self.cols] -= sums
+
+
+class LabelPart:
+    """A table's label part reduced to a bet's pay classes (see the module docstring).
+
+    ``classes[c]`` is the pay class of column ``c``; the counts go to ``offset + class``.
+    ``empty``: no leaf changes a pay (nothing to evaluate)."""
+
+    def __init__(self, table: Table, classes: Sequence[int], offset: int = 0) -> None:
+        cls = np.asarray(classes, dtype=np.intp)
+        leaf_row = np.asarray(table.leaf_row, dtype=np.intp)
+        plus = cls[np.asarray(table.leaf_col, dtype=np.intp)] if len(leaf_row) else leaf_row
+        minus = cls[np.asarray(table.row_rest, dtype=np.intp)][leaf_row] if len(leaf_row) else leaf_row
+        keep = plus != minus
+        self.empty = not bool(keep.any())
+        self.width = 0
+        if self.empty:
+            return
+        used = np.unique(leaf_row[keep])  # the rows these leaves need, renumbered
+        self.leaf_row = np.searchsorted(used, leaf_row[keep])
+        self.leaf_comp = np.asarray(table.leaf_comp, dtype=np.intp)[keep]
+        self.leaf_mult = np.asarray(table.leaf_mult, dtype=np.int64)[keep]
+        self.plus = Segments(offset + plus[keep])
+        self.minus = Segments(offset + minus[keep])
+        starts = np.asarray(table.row_start, dtype=np.intp)
+        first = starts[used]
+        single = bool(np.all(starts[used + 1] - first == 1))
+        whole = single and all(
+            COMPOSITIONS[table.row_comp[j]][1] == table.row_read[r] for r, j in zip(used, first, strict=True)
+        )
+        if whole:
+            self.kind = "whole"
+            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[first]
+            self.row_cards = np.asarray([COMPOSITIONS[table.row_comp[j]][0] for j in first], dtype=np.intp)
+        elif table.first_four:
+            self.kind = "first-four"
+            self.orderings, self.read_cards = _orderings(table, used)
+        else:
+            self.kind = "rows"
+            lengths = starts[used + 1] - first
+            take = np.concatenate([np.arange(starts[r], starts[r + 1]) for r in used])
+            self.row_comp = np.asarray(table.row_comp, dtype=np.intp)[take]
+            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[take]
+            self.row_starts = np.r_[0, np.cumsum(lengths)[:-1]]
+            mult = np.asarray([counts_of(table.row_read[r]) for r in used], dtype=np.int64)
+            self.row_mult = mult.reshape(-1, 10)
+            self.comps, self.comp_at = np.unique(self.row_comp, return_inverse=True)
+        self.plan = VectorPlan(table.program, False, False)
+        self.width = len(used) * 12 + 2 * len(table.program.cards) + 3 * len(self.leaf_row)
+
+    def per_row(self, falls: Any, pads: Any, sizes: Any, weights: Any | None = None) -> Any:
+        """(rows, shoes) int64: S / D(R) of each kept row.  ``falls`` (shoes, 10, 7) and
+        ``pads`` (shoes, 7) from :mod:`analyzer.engine.values`; ``weights`` (shoes,
+        compositions), when already computed, saves computing the rows' own."""
+        if self.kind == "whole":
+            return (pads[:, self.row_cards] * self.row_tally).T
+        if self.kind == "first-four":
+            size = np.asarray(sizes, dtype=np.int64)
+            rest = np.ones((len(self.read_cards), len(size)), dtype=np.int64)
+            for i in range(MAX_CARDS):  # falling(N - r, 6 - r)
+                live = i < MAX_CARDS - self.read_cards[:, None]
+                rest *= np.where(live, size[None, :] - self.read_cards[:, None] - i, 1)
+            return self.orderings[:, None] * rest
+        if weights is None:
+            from analyzer.engine.values import weights_of
+
+            w = weights_of(falls, pads, self.comps)[:, self.comp_at]
+        else:
+            w = weights[:, self.row_comp]
+        s = np.add.reduceat(w * self.row_tally, self.row_starts, axis=1)
+        d = np.ones_like(s)
+        for v in range(10):
+            d *= falls[:, v, :][:, self.row_mult[:, v]]
+        return np.where(d > 0, s // np.maximum(d, 1), 0).T
+
+    def add(
+        self, out: Any, falls: Any, pads: Any, pools: Any, sizes: Sequence[int], weights: Any | None = None
+    ) -> None:
+        """Add the label part's counts per pay class of a chunk of shoes to ``out`` (shoes,
+        classes); ``pools`` (pools, shoes) the shoes' pool sizes."""
+        per = self.per_row(falls, pads, sizes, weights)
+        n = self.plan.weights_many(pools, sizes)  # (compositions, shoes)
+        contrib = per[self.leaf_row] * n[self.leaf_comp] * self.leaf_mult[:, None]  # (leaves, shoes)
+        self.plus.add(out, contrib)
+        self.minus.add(out, contrib, -1)
+
+
+def _orderings(table: Table, rows: Any) -> tuple[Any, Any]:
+    """Per row of a first-four table: n_R, the orderings of its read values (the row's count on
+    a reference shoe over D(R) x falling(N - r, 6 - r), exact), and r, its read cards."""
+    shoe = [24 * 4] + [24] * 9  # six decks by value: 96 ten-valued cards, 24 of each other
+    size = sum(shoe)
+    w = weights(shoe)
+    table_f = falling_table(shoe)
+    out, cards = [], []
+    for r in rows:
+        span = range(table.row_start[r], table.row_start[r + 1])
+        s = sum(table.row_tally[j] * w[table.row_comp[j]] for j in span)
+        read = sum(counts_of(table.row_read[r]))
+        denominator = read_weight(table.row_read[r], table_f) * falling(size - read, MAX_CARDS - read)
+        n, left = divmod(s, denominator)
+        if left:
+            raise ValueError("internal: a first-four row whose unread cards are not free")
+        out.append(n)
+        cards.append(read)
+    return np.asarray(out, dtype=np.int64), np.asarray(cards, dtype=np.int64)
