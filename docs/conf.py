@@ -19,13 +19,17 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from pygments.lexers.shell import BashSessionLexer
 from sphinx.pycode import ModuleAnalyzer
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import analyzer  # noqa: E402
+
+LOGGER = logging.getLogger(__name__)
 
 project = "punto-banco-analyzer"
 author = "the punto-banco-analyzer authors"
@@ -35,7 +39,6 @@ release = version = analyzer.__version__
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",
     "sphinx_click",
 ]
@@ -53,7 +56,6 @@ autodoc_typehints = "signature"
 # Sphinx 9's new autodoc rewrites the annotations of pydantic models it meets while importing
 # (FastAPI's own, for analyzer.web): sphinx-doc/sphinx issue 14337; the legacy one does not.
 autodoc_use_legacy_class_based = True
-autosummary_generate = False
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 napoleon_use_ivar = True
@@ -137,6 +139,27 @@ def qualify_type_only_names(
     return full(signature), full(annotation)
 
 
+# -- console blocks: only "$ " is a prompt ---------------------------------------------------
+
+
+class DollarSessionLexer(BashSessionLexer):
+    """A console session whose one prompt is ``$ ``: the commands' output starts with ``# ...``
+    provenance lines, which the stock lexer would take for a root prompt and parse as shell."""
+
+    _ps1rgx = re.compile(r"^(\$ )(.*\n?)")
+    _ps2 = "\0"  # no continuation lines
+
+
+# -- the manual's own references must resolve -----------------------------------------------
+
+
+def strict_manual_references(app: Sphinx, env: Any, node: Any, contnode: Any) -> None:
+    """A Python reference written on a manual page (not in a docstring) that finds no target is
+    a warning, so a renamed or moved module breaks the build instead of a link."""
+    if node.get("refdomain") == "py" and not str(node.get("refdoc", "")).startswith("api/"):
+        LOGGER.warning("manual page: no Python object %r to link to", node.get("reftarget"), location=node)
+
+
 # -- the public names, from the package's own table --------------------------------------------
 
 
@@ -149,23 +172,28 @@ class PublicNames(SphinxDirective):
         exports: dict[str, str] = analyzer._EXPORTS
         lines = [".. list-table::", "   :widths: 1 3", ""]
         for name, module in sorted(exports.items(), key=lambda kv: kv[0].lower()):
-            lines += [f"   * - :py:obj:`{name} <{module}.{name}>`", f"     - {_summary(module, name)}"]
+            summary = _summary(module, name)
+            link = f":py:obj:`{name} <{module}.{name}>`" if summary else f"``{name}`` (:py:mod:`{module}`)"
+            lines += [f"   * - {link}", f"     - {summary or '-'}"]
         return self.parse_text_to_nodes("\n".join(lines))
 
 
 def _summary(module: str, name: str) -> str:
-    """The first paragraph of a public name's docstring, or of its ``#:`` comment (a constant)."""
+    """The first paragraph of a public name's docstring, or of its ``#:`` comment (a constant);
+    empty for a constant without one (autodoc does not document it, so it gets no link)."""
     obj = getattr(importlib.import_module(module), name)
     if inspect.isclass(obj) or inspect.isroutine(obj):
         text = inspect.getdoc(obj) or ""
     else:
         comments = ModuleAnalyzer.for_module(module).find_attr_docs()
         text = "\n".join(comments.get(("", name), []))
-    return " ".join(text.strip().split("\n\n", 1)[0].split()) or "-"
+    return " ".join(text.strip().split("\n\n", 1)[0].split())
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-process-docstring", plain_bars)
     app.connect("autodoc-process-signature", qualify_type_only_names)
     app.add_directive("public-names", PublicNames)
+    app.add_lexer("console", DollarSessionLexer)
+    app.connect("missing-reference", strict_manual_references)
     return {"parallel_read_safe": True}
