@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
-from sphinx.application import Sphinx
 from pygments.lexers.shell import BashSessionLexer
+from sphinx.application import Sphinx
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -33,7 +33,7 @@ LOGGER = logging.getLogger(__name__)
 
 project = "punto-banco-analyzer"
 author = "the punto-banco-analyzer authors"
-copyright = "the punto-banco-analyzer authors"  # noqa: A001
+copyright = "the punto-banco-analyzer authors"
 release = version = analyzer.__version__
 
 extensions = [

@@ -67,7 +67,7 @@ def test_the_value_level_tree_has_339400_leaves():
 
 
 def test_short_shoe_examples():
-    # README.md, "punto-banco analyze --shoe 8=2,K=3": {8, 8, K, K, K} -> Player 3/10, Banker
+    # docs/shoes.md, "punto-banco analyze --shoe 8=2,K=3": {8, 8, K, K, K} -> Player 3/10, Banker
     # 3/10, Tie 2/5.
     a = analyze(Shoe.parse("8=2,K=3"))
     assert [a.probability(w) for w in (Winner.PLAYER, Winner.BANKER, Winner.TIE)] == [

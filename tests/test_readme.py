@@ -91,7 +91,9 @@ def test_python_examples_run(page, monkeypatch):
             kept[line : line + body.count("\n")] = body.splitlines()
             continue
         claim = RUN_BY.search(before)
-        assert claim, f"{_name(page)}:{line}: a Python block that is neither a doctest nor run by a named test"
+        assert claim, (
+            f"{_name(page)}:{line}: a Python block that is neither a doctest nor run by a named test"
+        )
         source = (ROOT / claim.group(1)).read_text(encoding="utf-8")
         assert _name(page) in source, f"{claim.group(1)} does not read {_name(page)}"
     if not any(kept):
@@ -189,6 +191,6 @@ def test_oracle_example_in_the_manual_is_the_tested_one():
     section = text.split("## The test oracle", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```python\n(.*?)```", section, re.S)
     assert block is not None
-    tests_part = block.group(1)[block.group(1).index("# ---- the tests"):]
+    tests_part = block.group(1)[block.group(1).index("# ---- the tests") :]
     source = (ROOT / "tests" / "test_oracle_example.py").read_text(encoding="utf-8")
     assert tests_part in source
