@@ -174,7 +174,7 @@ class PublicNames(SphinxDirective):
         for name, module in sorted(exports.items(), key=lambda kv: kv[0].lower()):
             summary = _summary(module, name)
             link = f":py:obj:`{name} <{module}.{name}>`" if summary else f"``{name}`` (:py:mod:`{module}`)"
-            lines += [f"   * - {link}", f"     - {summary or '-'}"]
+            lines += [f"   * - {link}", f"     - {summary or 'a constant; see its module'}"]
         return self.parse_text_to_nodes("\n".join(lines))
 
 
