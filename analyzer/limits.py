@@ -1,7 +1,7 @@
 """The adjustable limits on what the analyser reads: documented, one place, no imports.
 
-Each has an environment variable and a command-line option (README, "Exit codes, limits and
-safe output"); an input over a limit is refused with one line naming the file and the limit.
+Each has an environment variable and a command-line option (docs/output.md, "Exit codes, limits
+and safe output"); an input over a limit is refused with one line naming the file and the limit.
 """
 
 #: Longest line (in characters) read from a hand log (verify, conform): one coup is a few

@@ -198,9 +198,10 @@ _MARKDOWN_ACTIVE = re.compile(r"[`*\[\]<>|]|(?<![^\W_])_|_(?![^\W_])|\\(?=[!-/:-
 
 def markdown_text(text: str) -> str:
     """Text for a Markdown page, shown as it is: :func:`printable`, then what Markdown reads as
-    markup (`` ` * [ ] < > |``, an underscore outside a word, a backslash before punctuation,
-    a ``#`` that starts the text) backslash-escaped, so a bet's title can neither open an HTML
-    tag (``<script>``, ``<img onerror>``), a link or an image, nor end a table cell.
+    markup (a backtick, ``*``, ``[``, ``]``, ``<``, ``>``, ``|``, an underscore outside a word, a
+    backslash before punctuation, a ``#`` that starts the text) backslash-escaped, so a bet's
+    title can neither open an HTML tag (``<script>``, ``<img onerror>``), a link or an image,
+    nor end a table cell.
 
     >>> print(markdown_text("<img src=x onerror=alert(1)> a|b [x](y) player_pair _x_ #1"))
     \\<img src=x onerror=alert(1)\\> a\\|b \\[x\\](y) player_pair \\_x\\_ #1

@@ -107,7 +107,7 @@ def test_coup_length_reads_the_tableau():
 
 
 def test_the_brute_force_counts_the_published_tiny_shoe():
-    # README.md, "punto-banco analyze --shoe 8=2,K=3": {8, 8, K, K, K} -> Player 3/10, Banker
+    # docs/shoes.md, "punto-banco analyze --shoe 8=2,K=3": {8, 8, K, K, K} -> Player 3/10, Banker
     # 3/10, Tie 2/5 (also in test_engine.py, against the engine); here the brute force alone.
     brute = deal_every_coup(Shoe.parse("8=2,K=3"))
     wins = brute.tally(lambda c: c.winner.value)

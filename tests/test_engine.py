@@ -56,7 +56,7 @@ def test_published_house_edges_8_decks():
 
 
 def test_the_value_level_tree_has_339400_leaves():
-    # DESIGN.md, section 1: "Over the 10 point values there are 339,400 leaves".
+    # docs/exact.md, "The walk": 339,400 leaves over the 10 point values.
     assert leaf_count(STANDARD) == 339_400
     # a variant that draws less deals fewer distinct coups, one that draws more deals more
     fewer = {"banker-stands-on-6", "banker-under-5-when-player-stood"}
@@ -67,7 +67,7 @@ def test_the_value_level_tree_has_339400_leaves():
 
 
 def test_short_shoe_examples():
-    # README.md, "punto-banco analyze --shoe 8=2,K=3": {8, 8, K, K, K} -> Player 3/10, Banker
+    # docs/shoes.md, "punto-banco analyze --shoe 8=2,K=3": {8, 8, K, K, K} -> Player 3/10, Banker
     # 3/10, Tie 2/5.
     a = analyze(Shoe.parse("8=2,K=3"))
     assert [a.probability(w) for w in (Winner.PLAYER, Winner.BANKER, Winner.TIE)] == [

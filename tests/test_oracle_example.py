@@ -1,4 +1,4 @@
-"""The README example "Using the analyser as a test oracle", run as a test.
+"""The manual's example of the test oracle (docs/checks.md, "The test oracle"), run as a test.
 
 ``play`` and ``settle`` stand in for the engine under test: a small baccarat engine written
 independently of the analyser (from RULES.md), which a game developer would import instead.

@@ -1,16 +1,22 @@
-"""The README stays true: its console examples are real output and its quick start works.
+"""The README and the manual (every Markdown page under docs/) stay true: their console examples
+are real output, their Python examples run, the commands of their shell examples exist with the
+options they give, and the quick start works.
 
-Set UPDATE_README=1 to rewrite the console blocks with the current output.
+Set UPDATE_README=1 (or UPDATE_DOCS=1) to rewrite the console blocks with the current output.
 """
 
+import doctest
+import io
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -18,7 +24,18 @@ from analyzer.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+#: Every page whose examples are checked: the README and the manual's Markdown pages.
+PAGES = [README, *sorted(DOCS.rglob("*.md"))]
 BLOCK = re.compile(r"```console\n\$ (punto-banco [^\n]*)\n(.*?)```", re.S)
+#: A fenced block: (text before it, its language, its body).
+FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.S | re.M)
+#: A Python block that is not a doctest names the test that runs it, just above it.
+RUN_BY = re.compile(r"<!-- run by (tests/[\w/]+\.py) -->\s*$")
+
+
+def _name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
 
 
 def _run(command: str) -> str:
@@ -29,12 +46,27 @@ def _run(command: str) -> str:
     return result.output + (f"[exit code {result.exit_code}]\n" if result.exit_code else "")
 
 
-def test_console_examples_are_real_output(monkeypatch):
+def _blocks(page: Path, language: str) -> list[tuple[int, str, str]]:
+    """(line number, text before, body) of each block of ``language`` on ``page``."""
+    text = page.read_text(encoding="utf-8")
+    return [
+        (text.count("\n", 0, m.start()) + 1, text[: m.start()], m.group(2))
+        for m in FENCE.finditer(text)
+        if m.group(1) == language
+    ]
+
+
+def test_the_pages_are_found():
+    names = {_name(p) for p in PAGES}
+    assert {"README.md", "docs/index.md", "docs/shoes.md", "docs/checks.md"} <= names
+    assert len(BLOCK.findall(README.read_text(encoding="utf-8"))) >= 4
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_console_examples_are_real_output(page, monkeypatch):
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(sys, "argv", ["punto-banco"])
-    text = README.read_text(encoding="utf-8")
-    blocks = BLOCK.findall(text)
-    assert len(blocks) >= 5
+    text = page.read_text(encoding="utf-8")
 
     def replace(match: re.Match[str]) -> str:
         command = match.group(1)
@@ -42,9 +74,71 @@ def test_console_examples_are_real_output(monkeypatch):
         return f"```console\n$ {command}\n{_run(command)}```"
 
     fresh = BLOCK.sub(replace, text)
-    if os.environ.get("UPDATE_README"):
-        README.write_text(fresh, encoding="utf-8")
-    assert fresh == text, "README console output is stale: rerun with UPDATE_README=1"
+    if os.environ.get("UPDATE_README") or os.environ.get("UPDATE_DOCS"):
+        page.write_text(fresh, encoding="utf-8")
+    assert fresh == text, f"{_name(page)}: console output is stale: rerun with UPDATE_DOCS=1"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_python_examples_run(page, monkeypatch):
+    """Every ``python`` block is a doctest, run here (one namespace per page, as a reader types
+    them in order), or names the test that runs it (``<!-- run by tests/... -->`` above it)."""
+    monkeypatch.chdir(ROOT)
+    lines = page.read_text(encoding="utf-8").splitlines()
+    kept = [""] * len(lines)  # the doctest blocks, each at its own line, everything else blank
+    for line, before, body in _blocks(page, "python"):
+        if body.lstrip().startswith(">>>"):
+            kept[line : line + body.count("\n")] = body.splitlines()
+            continue
+        claim = RUN_BY.search(before)
+        assert claim, (
+            f"{_name(page)}:{line}: a Python block that is neither a doctest nor run by a named test"
+        )
+        source = (ROOT / claim.group(1)).read_text(encoding="utf-8")
+        assert _name(page) in source, f"{claim.group(1)} does not read {_name(page)}"
+    if not any(kept):
+        return
+    test = doctest.DocTestParser().get_doctest("\n".join(kept), {}, _name(page), str(page), 0)
+    report = io.StringIO()
+    runner = doctest.DocTestRunner()
+    runner.run(test, out=report.write)
+    assert runner.failures == 0, report.getvalue()
+
+
+def _shell_commands() -> list[tuple[str, str]]:
+    """(where, command) for each ``punto-banco`` line of the pages' ``sh`` blocks."""
+    found = []
+    for page in PAGES:
+        for line, _, body in _blocks(page, "sh"):
+            for offset, text in enumerate(body.splitlines(), start=1):
+                text = text.removeprefix("$ ").strip()
+                if text.startswith("punto-banco "):
+                    found.append((f"{_name(page)}:{line + offset}", text))
+    return found
+
+
+@pytest.mark.parametrize(("where", "command"), _shell_commands(), ids=[w for w, _ in _shell_commands()])
+def test_shell_examples_name_real_commands_and_options(where, command):
+    """Commands shown without output (they take long, or need a server or a cluster) are parsed:
+    the command and every option must exist and take the values given.  A value the command
+    would check against the reader's own files (a bet file of theirs) is not judged here."""
+    args = shlex.split(command, comments=True)[1:]
+    if args and args[-1] == "&":
+        args = args[:-1]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            ctx = main.make_context("punto-banco", list(args))
+            rest = [*ctx.protected_args, *ctx.args]
+        name, command_object, rest = main.resolve_command(ctx, rest)
+        assert command_object is not None, where
+        command_object.make_context(name, rest, parent=ctx)
+    except click.BadParameter as error:
+        if not isinstance(error, click.MissingParameter):
+            return
+        raise AssertionError(f"{where}: {error.format_message()}") from error
+    except click.UsageError as error:
+        raise AssertionError(f"{where}: {error.format_message()}") from error
 
 
 def _quickstart() -> list[str]:
@@ -58,6 +152,14 @@ def test_quickstart_has_two_commands_and_ci_runs_the_test_command():
     assert "punto-banco analyze" in main_cmd and "pytest" in test_cmd
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert test_cmd in ci.splitlines(), ".ci/run must run the README's test command verbatim"
+    install = (DOCS / "install.md").read_text(encoding="utf-8")
+    assert main_cmd in install and test_cmd in install, "the manual's quick start is the README's"
+
+
+def test_the_readme_is_a_front_door():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    assert "docs/index.md" in text, "the README links to the manual"
 
 
 @pytest.mark.slow
@@ -84,11 +186,11 @@ def test_quickstart_main_command_on_a_clean_copy(tmp_path):
     assert "2,292,252,566,437,888" in done.stdout and "1.0579057842%" in done.stdout
 
 
-def test_oracle_example_in_the_readme_is_the_tested_one():
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Using the analyser as a test oracle", 1)[1].split("\n## ", 1)[0]
+def test_oracle_example_in_the_manual_is_the_tested_one():
+    text = (DOCS / "checks.md").read_text(encoding="utf-8")
+    section = text.split("## The test oracle", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```python\n(.*?)```", section, re.S)
     assert block is not None
-    tests_part = block.group(1)[block.group(1).index("# ---- the tests"):]
+    tests_part = block.group(1)[block.group(1).index("# ---- the tests") :]
     source = (ROOT / "tests" / "test_oracle_example.py").read_text(encoding="utf-8")
     assert tests_part in source

@@ -95,9 +95,9 @@ def test_the_limits_are_documented_in_help():
         text = cli(command, "--help").output
         assert "--max-line-length" in text and "PUNTO_BANCO_MAX_LINE_LENGTH" in text
     assert "PUNTO_BANCO_MAX_FILE_SIZE" in cli("conform", "--help").output
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    manual = (ROOT / "docs" / "output.md").read_text(encoding="utf-8")
     for name in ("PUNTO_BANCO_MAX_LINE_LENGTH", "PUNTO_BANCO_MAX_FILE_SIZE", "--max-line-length"):
-        assert name in readme
+        assert name in manual
 
 
 def test_reading_stdin_is_bounded_too():

@@ -1,7 +1,7 @@
 """The shoe-walk study (issue 12): dealing, the float EV kernel and its bound, exact decisions,
 realised results, strategies, partition-independence, the CLI, and published counting results.
 
-Published figures come from the sources named in each test (collected in the README's study
+Published figures come from the sources named in each test (collected in the manual's study
 section); the tolerance is their printed precision combined with our standard error.
 """
 

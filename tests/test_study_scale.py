@@ -126,8 +126,9 @@ def test_workers_have_a_cap_named_in_one_line():
 
 
 def test_json_is_byte_identical_across_worker_counts_but_the_command_line(tmp_path):
-    # README, "On a cluster": the JSON of one process and of two workers differ only in the
-    # command line that produced it (real processes, so each records its own command line).
+    # docs/studies.md, "Workers, memory and a cluster": the JSON of one process and of two workers
+    # differ only in the command line that produced it (real processes, so each records its own
+    # command line).
     texts = []
     for workers in ("1", "2"):
         out = tmp_path / f"w{workers}.json"

@@ -312,7 +312,8 @@ def test_decision_cells_pass_through_every_cell_of_the_table_of_play():
 
 
 def _buggy_play(cards):
-    """The README example's engine with one cell wrong: the Banker draws on 6 against a 5."""
+    """The manual's oracle example engine (docs/checks.md) with one cell wrong: the Banker draws
+    on 6 against a 5."""
     from test_oracle_example import BANKER_DRAWS, play
 
     saved = BANKER_DRAWS[6]

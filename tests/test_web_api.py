@@ -393,7 +393,7 @@ def test_health_reports_the_limits(server):
     assert status == 200 and doc["status"] == "ok" and doc["limits"]["workers"] == 1
 
 
-# -- calling the service from another language's test suite (README) ------------------------------
+# -- calling the service from another language's test suite (docs/web.md) ------------------------
 
 NODE = shutil.which("node")
 ORACLE_TEST = EXAMPLES / "web" / "oracle.test.mjs"
@@ -431,15 +431,14 @@ def test_the_node_example_catches_an_engine_bug(server, tmp_path):
     assert "coup 3 3 2 0 8 4" in done.stdout
 
 
-# -- the README's examples of the service are real -----------------------------------------------
+# -- the manual's examples of the service are real (docs/web.md) ---------------------------------
 
 
 def _serve_section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return text.split("## The live-shoe page and the JSON service", 1)[1].split("\n## ", 1)[0]
+    return (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
 
 
-def test_the_readme_python_client_prints_what_the_readme_says(server, capsys):
+def test_the_manual_python_client_prints_what_the_manual_says(server, capsys):
     section = _serve_section()
     code, shown = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, re.S).groups()
     assert 'url="http://127.0.0.1:8750"' in code
@@ -448,7 +447,7 @@ def test_the_readme_python_client_prints_what_the_readme_says(server, capsys):
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
-def test_the_readme_curl_example_gets_the_price(server):
+def test_the_manual_curl_example_gets_the_price(server):
     command = re.search(r"```sh\n(curl .*?)\n```", _serve_section(), re.S).group(1)
     command = command.replace("http://127.0.0.1:8750", server.url.rstrip("/"))
     done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=60)
@@ -456,7 +455,7 @@ def test_the_readme_curl_example_gets_the_price(server):
     assert done.returncode == 0 and done.stdout == server.post("/api/v1/price", body)[1]
 
 
-def test_the_readme_quotes_the_load_test_as_the_benchmark_prints_it():
+def test_the_manual_quotes_the_load_test_as_the_benchmark_prints_it():
     block = re.search(
         r"\$ \.venv/bin/python benchmarks/bench_web\.py\n(.*?)```", _serve_section(), re.S
     ).group(1)

@@ -1,6 +1,7 @@
 """A bounded load test of the JSON service on loopback: 8 concurrent clients x 20 price requests
 each on a real server (``benchmarks/bench_web.py``, which stops by itself) get no error, and the
-server then stops cleanly on SIGTERM.  The README quotes the benchmark's figures at its defaults."""
+server then stops cleanly on SIGTERM.  The manual (docs/web.md) quotes the benchmark's figures at
+its defaults."""
 
 import re
 import subprocess

@@ -1,7 +1,7 @@
 """Verify another implementation's hand log against the tableau and the pay tables.
 
 A *hand log* lists coups in the order they were dealt, one record per coup, in CSV or JSON Lines
-(format: README, "Hand logs").  Each record gives the cards in dealing order (``cards``) and/or
+(format: docs/checks.md, "Hand-log format").  Each record gives the cards in dealing order (``cards``) and/or
 the two hands (``player``, ``banker``), and optionally what the implementation claimed: the
 final totals, the winner, and the amount it settled for named catalogue bets on a stake.
 

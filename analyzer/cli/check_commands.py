@@ -107,7 +107,7 @@ def verify(
     """Check a hand log from another implementation against the tableau and the pay tables.
 
     LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
-    and optionally the claimed totals, winner and settled bets (README, "Hand-log format"): of
+    and optionally the claimed totals, winner and settled bets (docs/checks.md, "Hand-log format"): of
     catalogue bets, or of bets from files given with --bet-file or --bet FILE:NAME.  Each
     discrepancy names its record, line, field, the expected and claimed values and the rule.
     With --decks or --shoe, also checks that the shoe could still hold every card dealt.

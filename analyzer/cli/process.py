@@ -1,7 +1,7 @@
 """How a ``punto-banco`` process ends: exit codes, signals, a closed pipe, streams that cannot
 encode a symbol (standard library only; used by :class:`analyzer.cli.OneLineErrors`).
 
-Exit codes (documented in ``punto-banco --help`` and the README):
+Exit codes (documented in ``punto-banco --help`` and docs/output.md):
 
 =====  ===========================================================================
 0      success

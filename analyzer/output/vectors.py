@@ -1,6 +1,6 @@
 """Test vectors for baccarat engines written in other languages: a language-neutral kit.
 
-``punto-banco vectors -o DIR`` writes (docs: README, "Test vectors for other languages"):
+``punto-banco vectors -o DIR`` writes (docs: docs/report.md, "Test vectors for engines in other languages"):
 
 * ``coups.jsonl`` / ``coups.csv``: every leaf of the value-level dealing tree under the rules
   (339,400 under the standard tableau): the point values dealt in dealing order, both final

@@ -1,7 +1,7 @@
 """Dealing real shoes for the shoe-walk study: seeded shuffles, the burn, the cut card, the end
 rule, every coup by the tableau (numpy imported here).
 
-Conventions (the field's names; the README's study section cites where each comes from):
+Conventions (the field's names; the manual's study section, docs/studies.md, cites where each comes from):
 
 * **Seeds.**  Shoe ``i`` of a study with seed ``s`` is shuffled by
   ``numpy.random.Generator(PCG64(SeedSequence(s, spawn_key=(i,))))`` -- exactly the stream of

@@ -4,17 +4,17 @@ the package: nothing is fetched from elsewhere, so the page works offline).
 
 Routes (every body and every answer is JSON; see the models of :mod:`analyzer.web.models`):
 
-======================  ==================================================================
-``POST /api/v1/price``  ``punto-banco bets --format json``
-``POST /api/v1/analyze`` ``punto-banco analyze --format json``
-``POST /api/v1/deal``   ``punto-banco deal`` (its lines, and the coup as data)
-``POST /api/v1/verify`` ``punto-banco verify --format jsonl`` (the findings and the summary)
-``GET /api/v1/catalogue`` ``punto-banco bets --list --format json``
-``GET /api/v1/rules``   the registered rule sets, with their TOML
-``GET /api/v1/counts``  published count systems (tags per point value)
-``GET /api/v1/vectors`` the test-vector kit's format, files, defaults and ``schema.json``
-``GET /api/v1/health``  ``{"status": "ok"}`` and the server's limits
-======================  ==================================================================
+=========================  ====================================================================
+``POST /api/v1/price``     ``punto-banco bets --format json``
+``POST /api/v1/analyze``   ``punto-banco analyze --format json``
+``POST /api/v1/deal``      ``punto-banco deal`` (its lines, and the coup as data)
+``POST /api/v1/verify``    ``punto-banco verify --format jsonl`` (the findings and the summary)
+``GET /api/v1/catalogue``  ``punto-banco bets --list --format json``
+``GET /api/v1/rules``      the registered rule sets, with their TOML
+``GET /api/v1/counts``     published count systems (tags per point value)
+``GET /api/v1/vectors``    the test-vector kit's format, files, defaults and ``schema.json``
+``GET /api/v1/health``     ``{"status": "ok"}`` and the server's limits
+=========================  ====================================================================
 
 Every request passes :class:`Guard` first: a Host header naming this server (a page elsewhere
 cannot reach a loopback server through DNS rebinding), a body of at most ``limits.max_body``

@@ -138,7 +138,7 @@ class VerifyIn(_Bets):
     )
 
     log: Annotated[str, StringConstraints(max_length=MAX_BODY_BYTES)] = Field(
-        description="The hand log's text (README, 'Hand-log format')."
+        description="The hand log's text (docs/checks.md, 'Hand-log format')."
     )
     log_format: Literal["csv", "jsonl"]
     shoe: ShoeIn | None = Field(
