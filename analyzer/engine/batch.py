@@ -36,7 +36,7 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
 from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.algebra import fits_int64, pool_sizes_many
+from analyzer.engine.algebra import Program, fits_int64, pool_sizes_many
 from analyzer.engine.evaluate import denominator
 from analyzer.engine.labels import LabelPart
 from analyzer.engine.pricing import Pricer, Settlement, settlement, table_for, table_reads
@@ -222,9 +222,14 @@ def batch_ev(
         step = min(chunk or CHUNK, plan.chunk)
         for start in range(0, len(fast), step):
             rows = fast[start : start + step]
-            counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows]).astype(object)
+            counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows])
+            exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
+            wide: Any = counts.astype(object) if any(exact * top >= 2**63 for top in plan.top_pays) else None
             for j, (lo, hi) in enumerate(plan.slices):
-                numerators[rows, j] = counts[:, lo:hi] @ plan.pays[j]
+                if exact * plan.top_pays[j] < 2**63:  # int64 exact: |sum of count x pay| <= d max|pay|
+                    numerators[rows, j] = (counts[:, lo:hi] @ plan.pays_int[j]).astype(object)
+                else:
+                    numerators[rows, j] = wide[:, lo:hi] @ plan.pays[j]
     # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
     fast_set = set(fast)
     for s in range(n):
@@ -266,6 +271,8 @@ class _Plan:
                 per_bet[i] = (table, settlement(bet, table))
         self.slices: list[tuple[int, int]] = []
         self.pays: list[Any] = []
+        self.pays_int: list[Any] = []
+        self.top_pays: list[int] = []
         scales: list[int] = []
         groups: list[tuple[Table, Any, int]] = []
         at = 0
@@ -277,6 +284,8 @@ class _Plan:
             groups.append((table, classes, at))
             self.slices.append((at, at + len(distinct)))
             self.pays.append(np.asarray(distinct, dtype=object))
+            self.top_pays.append(max(abs(x) for x in distinct) if distinct else 0)
+            self.pays_int.append(np.asarray(distinct, dtype=np.int64) if self.top_pays[-1] < 2**62 else None)
             scales.append(scale)
             at += len(distinct)
         self.value = np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
@@ -294,9 +303,17 @@ class _Plan:
                 part = LabelPart(table, classes, offset)
                 if not part.empty:
                     self.labels.append(part)
+        # many pay classes of different bets have the same value tallies (a bet's variants,
+        # sums the analysis table already has): one column each, copied out after the product
+        self.value, self.value_of = np.unique(self.value, axis=1, return_inverse=True)
+        self.value_of = self.value_of.ravel()
+        self.value = np.ascontiguousarray(self.value)
         self.value_int = self.value.astype(np.int64)
+        programs: dict[Program, int] = {}  # equal programs (a bet's variants, mirrored bets): one key
+        self.program_of = [programs.setdefault(part.program, len(programs)) for part in self.labels]
         self.scales = tuple(scales)
-        per_shoe = 8 * 3 * (len(COMPOSITIONS) + at + sum(p.width for p in self.labels))
+        # the label parts run one after another: the widest one bounds a step's arrays
+        per_shoe = 8 * 3 * (len(COMPOSITIONS) + at + max((p.width for p in self.labels), default=0))
         self.chunk = max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
 
     def counts(self, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
@@ -309,14 +326,19 @@ class _Plan:
         pads = paddings_array(sizes)
         weights = weights_array(falls, pads)
         if denominator(max(sizes)) < 2**53:
-            out = (weights.astype(np.float64) @ self.value).astype(np.int64)
+            distinct = (weights.astype(np.float64) @ self.value).astype(np.int64)
         else:
-            out = weights @ self.value_int
+            distinct = weights @ self.value_int
+        out = distinct[:, self.value_of]
         if self.labels:
             cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
             pools = pool_sizes_many(ranks, cards)
-            for part in self.labels:
-                part.add(out, falls, pads, pools, sizes, weights)
+            shared: dict[int, Any] = {}  # bets with one program (a bet's variants) weigh it once
+            for part, key in zip(self.labels, self.program_of, strict=True):
+                n = shared.get(key)
+                if n is None:
+                    n = shared[key] = part.plan.weights_many(pools, sizes)
+                part.add(out, falls, pads, pools, sizes, weights, n)
         return out
 
 

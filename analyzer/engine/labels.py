@@ -41,15 +41,22 @@ class Segments:
         ranked = classes[self.order]
         self.starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
         self.cols = ranked[self.starts]
+        self.sorted = bool(np.all(self.order == np.arange(len(self.order))))
+        self.one = int(self.cols[0]) if len(self.cols) == 1 else None  # a single class
 
     def add(self, out: Any, contrib: Any, sign: int = 1) -> None:
         """Add (``sign`` 1) or take back the class sums of ``contrib`` (leaves, shoes) into
         ``out`` (shoes, classes)."""
-        sums = np.add.reduceat(contrib[self.order], self.starts, axis=0).T
-        if sign > 0:
-            out[:, self.cols] += sums
+        if self.one is not None:
+            sums = contrib.sum(axis=0)
+            col: Any = self.one
         else:
-            out[:, self.cols] -= sums
+            sums = np.add.reduceat(contrib if self.sorted else contrib[self.order], self.starts, axis=0).T
+            col = self.cols
+        if sign > 0:
+            out[:, col] += sums
+        else:
+            out[:, col] -= sums
 
 
 class LabelPart:
@@ -97,7 +104,13 @@ class LabelPart:
             mult = np.asarray([counts_of(table.row_read[r]) for r in used], dtype=np.int64)
             self.row_mult = mult.reshape(-1, 10)
             self.comps, self.comp_at = np.unique(self.row_comp, return_inverse=True)
+        self.program = table.program
         self.plan = VectorPlan(table.program, False, False)
+        every = np.arange(len(self.leaf_row))
+        self.leaf_per_row = bool(np.array_equal(self.leaf_row, every))  # leaf i is row i
+        comps = len(table.program.cards)
+        self.leaf_per_comp = comps == len(every) and bool(np.array_equal(self.leaf_comp, every))
+        self.multiplied = bool(np.any(self.leaf_mult != 1))
         self.width = len(used) * 12 + 2 * len(table.program.cards) + 3 * len(self.leaf_row)
 
     def per_row(self, falls: Any, pads: Any, sizes: Any, weights: Any | None = None) -> Any:
@@ -105,7 +118,7 @@ class LabelPart:
         ``pads`` (shoes, 7) from :mod:`analyzer.engine.values`; ``weights`` (shoes,
         compositions), when already computed, saves computing the rows' own."""
         if self.kind == "whole":
-            return (pads[:, self.row_cards] * self.row_tally).T
+            return pads.T[self.row_cards] * self.row_tally[:, None]
         if self.kind == "first-four":
             size = np.asarray(sizes, dtype=np.int64)
             rest = np.ones((len(self.read_cards), len(size)), dtype=np.int64)
@@ -126,13 +139,25 @@ class LabelPart:
         return np.where(d > 0, s // np.maximum(d, 1), 0).T
 
     def add(
-        self, out: Any, falls: Any, pads: Any, pools: Any, sizes: Sequence[int], weights: Any | None = None
+        self,
+        out: Any,
+        falls: Any,
+        pads: Any,
+        pools: Any,
+        sizes: Sequence[int],
+        weights: Any | None = None,
+        n: Any | None = None,
     ) -> None:
         """Add the label part's counts per pay class of a chunk of shoes to ``out`` (shoes,
-        classes); ``pools`` (pools, shoes) the shoes' pool sizes."""
+        classes); ``pools`` (pools, shoes) the shoes' pool sizes; ``n`` the program's weights
+        (compositions, shoes), when already computed."""
         per = self.per_row(falls, pads, sizes, weights)
-        n = self.plan.weights_many(pools, sizes)  # (compositions, shoes)
-        contrib = per[self.leaf_row] * n[self.leaf_comp] * self.leaf_mult[:, None]  # (leaves, shoes)
+        if n is None:
+            n = self.plan.weights_many(pools, sizes)  # (compositions, shoes)
+        contrib = per if self.leaf_per_row else per[self.leaf_row]
+        contrib = contrib * (n if self.leaf_per_comp else n[self.leaf_comp])
+        if self.multiplied:
+            contrib *= self.leaf_mult[:, None]  # (leaves, shoes)
         self.plus.add(out, contrib)
         self.minus.add(out, contrib, -1)
 
