@@ -107,7 +107,14 @@ def test_output_is_all_or_nothing(tmp_path):
         write_files({"": "x"})
 
 
-def test_tables_out_checks_every_target_first(tmp_path):
+def test_tables_out_checks_every_target_first(tmp_path, monkeypatch):
+    import analyzer.output.results
+
+    def build(*_: object) -> dict[str, str]:
+        raise AssertionError("the tables were built before the folder was checked")
+
+    for name in ("generate", "analysis_files", "catalogue_files", "symbolic_files"):
+        monkeypatch.setattr(analyzer.output.results, name, build)
     (tmp_path / "bets-8-decks.md").mkdir()
     result = cli("tables", "--out", str(tmp_path))
     assert result.exit_code == 2 and "bets-8-decks.md" in result.output

@@ -408,6 +408,7 @@ def _fake_tables(monkeypatch, files: dict[str, str]) -> None:
     import analyzer.output.results
 
     monkeypatch.setattr(analyzer.output.results, "generate", lambda: dict(files))
+    monkeypatch.setattr(analyzer.output.results, "file_names", lambda: frozenset(files))
 
 
 def test_tables_out_swaps_a_complete_folder_into_place(tmp_path, monkeypatch):
