@@ -6,17 +6,14 @@ import stat
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 
 from analyzer import Shoe, analyze, find_bet
-from analyzer.cli import main
 from analyzer.core.exact import parse_exact, round_fraction, sqrt_decimal
 from analyzer.errors import AnalyzerError, BetError
 from analyzer.output.files import OutputError, write_files
 
-
-def cli(*args):
-    return CliRunner().invoke(main, list(args))
+cli = invoke
 
 
 def test_many_digits_are_exact():
