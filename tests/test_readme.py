@@ -9,12 +9,11 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from analyzer.cli import main
+from clirun import invoke
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -24,7 +23,7 @@ BLOCK = re.compile(r"```console\n\$ (punto-banco [^\n]*)\n(.*?)```", re.S)
 def _run(command: str) -> str:
     """The command's output (standard output and error), then ``[exit code N]`` unless 0."""
     args = shlex.split(command)[1:]
-    result = CliRunner().invoke(main, args, prog_name="punto-banco", catch_exceptions=False)
+    result = invoke(*args)
     assert isinstance(result.exit_code, int), command
     return result.output + (f"[exit code {result.exit_code}]\n" if result.exit_code else "")
 
@@ -58,6 +57,16 @@ def test_quickstart_has_two_commands_and_ci_runs_the_test_command():
     assert "punto-banco analyze" in main_cmd and "pytest" in test_cmd
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert test_cmd in ci.splitlines(), ".ci/run must run the README's test command verbatim"
+    assert ".venv/bin/python -m pytest -m slow" in ci, ".ci/run must run the slow lane too"
+
+
+def test_plain_pytest_is_the_fast_lane_and_the_readme_says_how_to_run_the_slow_one():
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
+    addopts = shlex.split(options["ini_options"]["addopts"])
+    assert addopts[addopts.index("-m") + 1] == "not slow"
+    assert "--doctest-modules" in addopts and "--doctest-glob=README.md" in addopts
+    section = README.read_text(encoding="utf-8").split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    assert "fast lane" in section and "`.venv/bin/python -m pytest -m slow`" in section
 
 
 @pytest.mark.slow
