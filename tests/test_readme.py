@@ -57,7 +57,7 @@ def test_quickstart_has_two_commands_and_ci_runs_the_test_command():
     assert "punto-banco analyze" in main_cmd and "pytest" in test_cmd
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert test_cmd in ci.splitlines(), ".ci/run must run the README's test command verbatim"
-    assert ".venv/bin/python -m pytest -m slow" in ci, ".ci/run must run the slow lane too"
+    assert ".venv/bin/python -m pytest -m slow --dist load" in ci, ".ci/run must run the slow lane too"
 
 
 def test_plain_pytest_is_the_fast_lane_and_the_readme_says_how_to_run_the_slow_one():
@@ -66,7 +66,7 @@ def test_plain_pytest_is_the_fast_lane_and_the_readme_says_how_to_run_the_slow_o
     assert addopts[addopts.index("-m") + 1] == "not slow"
     assert "--doctest-modules" in addopts and "--doctest-glob=README.md" in addopts
     section = README.read_text(encoding="utf-8").split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    assert "fast lane" in section and "`.venv/bin/python -m pytest -m slow`" in section
+    assert "fast lane" in section and "`.venv/bin/python -m pytest -m slow --dist load`" in section
 
 
 @pytest.mark.slow
