@@ -1,5 +1,36 @@
+"""Shared fixtures of the tests (the session-wide set-up, a private cache folder and the
+hypothesis profile, is in the repository's ``conftest.py``).
+
+Lanes: plain ``pytest`` runs the fast lane (``-m "not slow"`` in ``pyproject.toml``'s addopts),
+``pytest -m slow`` the exhaustive rest.  A test moves from one lane to the other by adding or
+removing its ``@pytest.mark.slow``.
+"""
+
+from __future__ import annotations
+
+import os
 import sys
 from pathlib import Path
 
-# The brute-force reference lives beside the tests.
+import pytest
+
+# The brute-force reference and the other helper modules live beside the tests.
 sys.path.insert(0, str(Path(__file__).parent))
+
+from clirun import Cli, invoke
+
+
+@pytest.fixture(scope="session")
+def cli() -> Cli:
+    """``punto-banco`` in-process (:func:`clirun.invoke`): ``result = cli("bets", "--bet", "tie")``;
+    ``result.output`` is what a terminal shows, ``result.stdout`` standard output alone."""
+    return invoke
+
+
+@pytest.fixture(scope="session")
+def session_cache() -> Path:
+    """This test session's private cache folder of compiled tables (shared by its xdist workers;
+    see the repository's ``conftest.py``)."""
+    folder = os.environ.get("PUNTO_BANCO_CACHE_DIR")
+    assert folder, "the session's conftest.py sets PUNTO_BANCO_CACHE_DIR"
+    return Path(folder)

@@ -6,7 +6,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 
 from analyzer import Shoe, price
 from analyzer.bets.catalogue import bet_key, catalogue_name, find_bet
@@ -14,7 +14,6 @@ from analyzer.bets.choice import choose, refuse_clashes, split_file_spec
 from analyzer.bets.files import load_bets, parse_bets
 from analyzer.checks import verify
 from analyzer.checks.logs import bet_scope, lookup_bet, user_bets
-from analyzer.cli import main
 from analyzer.core.coup import resolve
 from analyzer.core.exact import fraction_text
 from analyzer.errors import BetError
@@ -59,7 +58,7 @@ def bet_file(tmp_path, monkeypatch):
 
 
 def run(*args):
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = invoke(*args)
     return result.exit_code, result.output
 
 

@@ -412,7 +412,8 @@ def test_stale_temporary_files_of_dead_writers_are_removed(folder):
     folder.mkdir(mode=0o700)
     dead = folder / f".tmp-{_dead_pid()}-abc.pbt"
     mine = folder / f".tmp-{os.getpid()}-mine.pbt"
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # a writer that is alive until this test ends it (it waits on its input, not on a clock)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     try:
         alive_young = folder / f".tmp-{sleeper.pid}-young.pbt"
         alive_old = folder / f".tmp-{sleeper.pid}-old.pbt"
@@ -428,6 +429,8 @@ def test_stale_temporary_files_of_dead_writers_are_removed(folder):
     finally:
         sleeper.kill()
         sleeper.wait()
+        assert sleeper.stdin is not None
+        sleeper.stdin.close()
 
 
 def _cold_start(args):

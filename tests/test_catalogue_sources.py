@@ -20,6 +20,7 @@ Every test cites its source.  Conventions:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from decimal import Decimal
@@ -324,9 +325,11 @@ def _first_four_classes(named: list[Card], copies: int, other: Card, others: int
             yield [classes[i] for i in p], [classes[i] for i in b], ways * weight
 
 
+@functools.cache
 def _royal_9_summary(spec):
     """Royal 9 on 8 decks, counted independently of the engine over the first four cards: the
-    nines and the faces are told apart, every other card (A-8, 10) is pooled."""
+    nines and the faces are told apart, every other card (A-8, 10) is pooled.  (Kept per spec:
+    23,409 settlements take seconds.)"""
     bet = find_bet(spec)
     named = [Card(r, s) for r in (Rank.NINE, Rank.JACK, Rank.QUEEN, Rank.KING) for s in SUITS]
     filler = parse_cards("2c 3c")
@@ -338,6 +341,7 @@ def _royal_9_summary(spec):
     return summarize(bet, [(e, pays, c) for (e, pays), c in counts.items()], denominator)
 
 
+@pytest.mark.slow
 def test_royal_9_counted_independently():
     # WoO, "Royal 9 Baccarat Side Bet", https://wizardofodds.com/games/baccarat/side-bets/royal-9/:
     # its eight-deck table was not available, so the fixed pays are checked against closed forms
@@ -370,6 +374,11 @@ def test_royal_9_engine_equals_the_independent_count(eight):
     assert {r.event: r.probability for r in s.events} == {r.event: r.probability for r in expected.events}
 
 
+#: Hand-dealt first four cards (Player, Banker, Player, Banker) for each pay line of Royal 9.
+ROYAL_9_HANDS = ("Ks 9s 9s Ks", "Kh 9s 9h Ks", "Ks 9h 9s Kh", "Kh Kh 9h 9h", "Qd Jc 9d 9c", "Qd Jc 9c 9d",
+                 "Qd Tc 9d 9c", "Qd 2c 9h 9c", "Td Tc 9h 9c")
+
+
 def test_royal_9_settles_the_printed_hands():
     # the rules of the WoO page, on hand-dealt coups (seat K-spade 9-spade, jackpots for one on $5)
     bet = find_bet("royal-9:seat=Ks9s,others=Kh9h,star=50000,spade=2500,heart=1000")
@@ -384,10 +393,42 @@ def test_royal_9_settles_the_printed_hands():
         "Qd 2c 9h 9c": ("One hand a Royal 9", Fraction(25, 5) - 1),
         "Td Tc 9h 9c": ("Loss", Fraction(-1)),
     }
+    assert tuple(cases) == ROYAL_9_HANDS
     for cards, expected in cases.items():
         assert bet.settle(resolve(cards + " 2c 3c")) == expected, cards
 
 
+def _settled_hands(spec, weights):
+    """A summary of ``spec`` over the printed hands alone, hand i dealt ``weights[i]`` times."""
+    bet = find_bet(spec)
+    hands = zip(ROYAL_9_HANDS, weights, strict=True)
+    rows = [(*bet.settle(resolve(cards + " 2c 3c")), n) for cards, n in hands]
+    return summarize(bet, rows, sum(weights))
+
+
+def test_meter_lines_are_the_bets_priced_at_other_readings():
+    # meter_line is exact algebra over a priced bet's events: on any distribution (here the
+    # printed hands, with unequal weights) the line at the default readings predicts the bet
+    # priced again at other readings.  (On the 8-deck shoe: the slow test below.)
+    weights = [1, 2, 3, 4, 5, 6, 7, 8, 10**6]  # mostly losses: a negative EV at the default readings
+    s0 = _settled_hands("royal-9", weights)
+    line = meter_line(s0)
+    assert line.readings == {"star": 0, "spade": 0, "heart": 0} and line.ev() == s0.ev < 0
+    star = events(s0)["Star Jackpot: both hands match the seat's printed hand"].probability
+    assert star == Fraction(1, sum(weights)) and line.slopes["star"] == star / 5
+    s1 = _settled_hands("royal-9:star=250000,spade=10000,heart=2000", weights)
+    assert line.ev(star=250000, spade=10000, heart=2000) == s1.ev == meter_line(s1).ev()
+    assert meter_line(s1).constant == line.constant
+    even = line.break_even("star")
+    assert line.ev(star=even) == 0 and even > 0
+    assert [m.name for m in meters(find_bet("royal-9"))] == ["star", "spade", "heart"]
+    with pytest.raises(BetError, match="no meter"):
+        line.ev(moon=1)
+    with pytest.raises(BetError, match="no progressive meter"):
+        meter_line(summarize(find_bet("tie"), [("Tie", Fraction(8), 1), ("Loss", Fraction(-1), 9)], 10))
+
+
+@pytest.mark.slow
 def test_royal_9_meters_are_linear():
     # the EV as an exact function of the three meters (for one on a $5 wager), and the
     # break-even Star Jackpot with the other two at 0
@@ -452,6 +493,7 @@ def _colour_factor(values: Counter, colour_cards_per_value) -> Fraction:
     return out
 
 
+@pytest.mark.slow
 def test_super_tie(eight):
     # WoO, "Super Tie", https://wizardofodds.com/games/baccarat/side-bets/super-tie/ (pay table 1,
     # eight decks, house edge 5.97%; pay table 2's house edge 10.26%).
@@ -555,6 +597,7 @@ def _hand_trips_count(side: str) -> int:
     return total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("side, pays, printed_edge", [("player", 75, "5.27"), ("banker", 68, "8.57")])
 def test_bellagio_match_reading(eight, side, pays, printed_edge):
     # Bellagio Match (Casino Insider, "Baccarat side bets: Three Card Win"): 75 to 1 for a Player

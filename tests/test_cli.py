@@ -5,38 +5,27 @@ from fractions import Fraction
 
 import click
 import pytest
-from click.testing import CliRunner
 
 from analyzer.cli import all_commands, main
 
 
-@pytest.fixture()
-def run():
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(main, list(args), catch_exceptions=False)
-
-    return invoke
-
-
-def test_every_command_has_help(run):
+def test_every_command_has_help(cli):
     assert isinstance(main, click.Group)
     for name in all_commands():
-        result = run(name, "--help")
+        result = cli(name, "--help")
         assert result.exit_code == 0 and "Usage" in result.output, name
         assert all_commands()[name].help, name
 
 
-def test_analyze_default_prints_the_8_deck_tables(run):
-    result = run("analyze")
+def test_analyze_default_prints_the_8_deck_tables(cli):
+    result = cli("analyze")
     assert result.exit_code == 0
     assert "2,292,252,566,437,888" in result.output  # Banker count (RULES.md)
     assert "1.0579057842%" in result.output           # Banker house edge
 
 
-def test_analyze_json_keeps_exact_values(run):
-    result = run("analyze", "--decks", "6", "--table", "outcomes,bets", "--format", "json")
+def test_analyze_json_keeps_exact_values(cli):
+    result = cli("analyze", "--decks", "6", "--table", "outcomes,bets", "--format", "json")
     doc = json.loads(result.output)
     rows = {r["event"]: r for r in doc["tables"][0]["rows"]}
     assert rows["Banker"]["count"] == 403_095_751_234_560  # RULES.md, 6 decks
@@ -48,24 +37,24 @@ def test_analyze_json_keeps_exact_values(run):
 
 @pytest.mark.parametrize("fmt, marker", [("markdown", "|"), ("csv", ","), ("latex", "\\toprule"),
                                          ("html", "<table>"), ("text", "----")])
-def test_formats(run, fmt, marker):
-    result = run("analyze", "--table", "all", "--format", fmt, "--digits", "4")
+def test_formats(cli, fmt, marker):
+    result = cli("analyze", "--table", "all", "--format", fmt, "--digits", "4")
     assert result.exit_code == 0 and marker in result.output
 
 
-def test_digits_round_exactly(run):
+def test_digits_round_exactly(cli):
     # Banker probability 8954111587648/19524993263685 = 0.45859742262...
-    out = run("analyze", "--table", "outcomes", "--digits", "3").output
+    out = cli("analyze", "--table", "outcomes", "--digits", "3").output
     assert "0.459" in out
 
 
-def test_short_shoe_reports_run_out(run):
-    result = run("analyze", "--shoe", "A=4")
+def test_short_shoe_reports_run_out(cli):
+    result = cli("analyze", "--shoe", "A=4")
     assert "Shoe runs out" in result.output and "Permutations" not in result.output
 
 
-def test_deal(run):
-    result = run("deal", "2", "4", "3", "10", "6", "A")
+def test_deal(cli):
+    result = cli("deal", "2", "4", "3", "10", "6", "A")
     assert result.output.splitlines()[0] == "Player 2 3 6 (1), Banker 4 10 A (5): Banker wins"
     assert "Banker on 4 must draw when the Player's third card is 6" in result.output
 
@@ -85,27 +74,27 @@ def test_deal(run):
     (["bets", "--bet-file", "missing.toml"], "missing.toml"),
     (["bets", "--shoe", "A=8,K=8", "--bet", "perfect-pair"], "suits"),
 ])
-def test_bad_input_is_one_line_exit_2(args, message):
-    result = CliRunner().invoke(main, args)
+def test_bad_input_is_one_line_exit_2(cli, args, message):
+    result = cli(*args)
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
     assert len([line for line in result.output.splitlines() if line.strip()]) <= 3
 
 
-def test_no_partial_output_file(tmp_path):
+def test_no_partial_output_file(cli, tmp_path):
     out = tmp_path / "table.md"
-    result = CliRunner().invoke(main, ["analyze", "--shoe", "8=2,K=-1", "-o", str(out)])
+    result = cli("analyze", "--shoe", "8=2,K=-1", "-o", str(out))
     assert result.exit_code == 2 and not out.exists()
     assert list(tmp_path.iterdir()) == []
-    ok = CliRunner().invoke(main, ["analyze", "--decks", "1", "-o", str(out)])
+    ok = cli("analyze", "--decks", "1", "-o", str(out))
     assert ok.exit_code == 0 and "Outcomes: 1 deck" in out.read_text()
 
 
-def test_bet_file_errors_name_file_bet_and_key(tmp_path):
+def test_bet_file_errors_name_file_bet_and_key(cli, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = { colour = "red" }\npays = 3\n')
-    result = CliRunner().invoke(main, ["bets", "--bet-file", str(bad)])
+    result = cli("bets", "--bet-file", str(bad))
     assert result.exit_code == 2
     assert "bad.toml" in result.output and "'x'" in result.output and "'colour'" in result.output
 
@@ -131,13 +120,13 @@ def _single_value_options():
 @pytest.mark.parametrize(
     "name, param", list(_single_value_options()), ids=lambda x: x if isinstance(x, str) else x.name
 )
-def test_every_single_value_option_given_twice_is_an_error(name, param):
+def test_every_single_value_option_given_twice_is_an_error(cli, name, param):
     """Every command, every option that keeps one value: the second would silently replace the
     first, so it is refused in one line naming the option, exit code 2 (checked before the
     values are read: any value will do)."""
     first = param.opts[-1]
     args = [first, (param.secondary_opts or [first])[0]] if param.is_flag else [first, "1", first, "2"]
-    result = CliRunner().invoke(main, [name, *args])
+    result = cli(name, *args)
     assert result.exit_code == 2, (name, args, result.output)
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "given twice" in lines[0], result.output
@@ -155,28 +144,28 @@ def test_every_single_value_option_given_twice_is_an_error(name, param):
     (["study", "--decks", "8", "--decks", "6"], "--decks"),
     (["--debug", "--debug", "analyze"], "--debug"),
 ])
-def test_option_given_twice_in_any_spelling(args, named):
-    result = CliRunner().invoke(main, args)
+def test_option_given_twice_in_any_spelling(cli, args, named):
+    result = cli(*args)
     assert result.exit_code == 2, result.output
     assert f"option {named} is given twice" in result.output
     assert len([line for line in result.output.splitlines() if line.strip()]) == 1
 
 
-def test_repeatable_options_stay_repeatable(run):
-    result = run("bets", "--bet", "banker", "--bet", "tie:9", "--format", "json")
+def test_repeatable_options_stay_repeatable(cli):
+    result = cli("bets", "--bet", "banker", "--bet", "tie:9", "--format", "json")
     assert result.exit_code == 0
     assert len(json.loads(result.output)["tables"][0]["rows"]) == 2
-    assert run("deal", "2", "4", "3", "10", "6", "A", "--bet", "banker", "--bet", "player").exit_code == 0
+    assert cli("deal", "2", "4", "3", "10", "6", "A", "--bet", "banker", "--bet", "player").exit_code == 0
 
 
-def test_remove_counts_on_the_command_line(run):
+def test_remove_counts_on_the_command_line(cli):
     """--remove 5=20,9=10 is the shoe --shoe names with those counts taken off."""
     counts = ["32"] * 13
     counts[4], counts[8] = "12", "22"
-    by_remove = run("analyze", "--remove", "5=20,9=10", "--table", "outcomes", "--format", "json").output
-    by_shoe = run("analyze", "--shoe", ",".join(counts), "--table", "outcomes", "--format", "json").output
+    by_remove = cli("analyze", "--remove", "5=20,9=10", "--table", "outcomes", "--format", "json").output
+    by_shoe = cli("analyze", "--shoe", ",".join(counts), "--table", "outcomes", "--format", "json").output
     assert json.loads(by_remove)["tables"] == json.loads(by_shoe)["tables"]
-    assert run("analyze", "--remove", "5,5,9", "--table", "outcomes").exit_code == 0  # the old form
+    assert cli("analyze", "--remove", "5,5,9", "--table", "outcomes").exit_code == 0  # the old form
 
 
 @pytest.mark.parametrize("remove, words", [
@@ -185,8 +174,8 @@ def test_remove_counts_on_the_command_line(run):
     ("K 5=2", "not both"),
     ("5=2,5=1", "twice"),
 ])
-def test_bad_remove_counts_are_one_line_exit_2(remove, words):
-    result = CliRunner().invoke(main, ["analyze", "--remove", remove])
+def test_bad_remove_counts_are_one_line_exit_2(cli, remove, words):
+    result = cli("analyze", "--remove", remove)
     assert result.exit_code == 2 and words in result.output, result.output
     assert len([line for line in result.output.splitlines() if line.strip()]) == 1
 

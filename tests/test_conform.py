@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 from deadline import deadline
 
 from analyzer.bets.catalogue import find_bet
@@ -34,7 +34,6 @@ from analyzer.checks.conform import (
     tally_log,
 )
 from analyzer.checks.verify import LogError, read_records
-from analyzer.cli import main
 from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import Coup, Winner, coup_from_cards, resolve
 from analyzer.core.shoe import Shoe
@@ -192,40 +191,36 @@ def test_examples_are_the_seeded_simulation():
         f"bet:{b}": sample.families[f"bet:{b}"] for b in EXAMPLE_BETS}
 
 
-def test_cli(tmp_path):
-    runner = CliRunner()
-    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.json")])
+def test_cli(cli, tmp_path):
+    res = cli("conform", str(EXAMPLES / "observed.json"))
     assert res.exit_code == 0, res.output
     assert "Overall: CONFORMS." in res.output
     assert "Cut-card effect" not in res.output
-    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.csv"), "--cut-card", "--family", "winner"])
+    res = cli("conform", str(EXAMPLES / "observed.csv"), "--cut-card", "--family", "winner")
     assert res.exit_code == 0
     assert "Cut-card effect" in res.output and "bet:dragon-7" not in res.output
     # Judged against a one-deck shoe the same sample fails: exit code 1.
-    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.json"), "--decks", "1"])
+    res = cli("conform", str(EXAMPLES / "observed.json"), "--decks", "1")
     assert res.exit_code == 1
     assert "Overall: DOES NOT CONFORM." in res.output
     # JSON output keeps the exact probabilities as fractions.
     out = tmp_path / "c.json"
-    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.json"), "--format", "json",
-                               "-o", str(out)])
+    res = cli("conform", str(EXAMPLES / "observed.json"), "--format", "json", "-o", str(out))
     doc = json.loads(out.read_text(encoding="utf-8"))
     first = doc["tables"][0]["rows"][0]
     assert (first["family"], first["category"]) == ("winner", "banker")
     assert first["probability"] == str(Fraction(2292252566437888, 4998398275503360))  # RULES.md counts
     bad = tmp_path / "bad.json"
     bad.write_text('{"winner": {"dealer": 3}}', encoding="utf-8")
-    res = runner.invoke(main, ["conform", str(bad)])
+    res = cli("conform", str(bad))
     assert res.exit_code == 2 and res.output.startswith("Error: bad category 'dealer'")
-    res = runner.invoke(main, ["conform", str(EXAMPLES / "observed.json"), "--alpha", "2"])
+    res = cli("conform", str(EXAMPLES / "observed.json"), "--alpha", "2")
     assert res.exit_code == 2
 
 
-def test_from_a_hand_log(tmp_path):
+def test_from_a_hand_log(cli, tmp_path):
     # The example log: 5 coups dealt through two shoes, so the cut-card note appears.
-    runner = CliRunner()
-    res = runner.invoke(main, ["conform", str(EXAMPLES / "hands.jsonl"), "--family", "winner",
-                               "--bet", "player-pair"])
+    res = cli("conform", str(EXAMPLES / "hands.jsonl"), "--family", "winner", "--bet", "player-pair")
     assert res.exit_code in (0, 1)
     assert "Cut-card effect" in res.output
     assert "expected count below 5" in res.output.lower()
@@ -238,7 +233,7 @@ def test_from_a_hand_log(tmp_path):
         lines.append(json.dumps({"cards": " ".join(str(c) for c in _dealing_order(coup))}))
     log = tmp_path / "fair.jsonl"
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    res = runner.invoke(main, ["conform", str(log)])
+    res = cli("conform", str(log))
     assert res.exit_code == 0, res.output
     assert "Cut-card effect" not in res.output
     assert "if the coups were dealt through shoes with a cut card, pass --cut-card" in res.output
@@ -264,7 +259,7 @@ def test_analyze_agrees_with_expected():
 
 def one_line_error(args: list[str]) -> str:
     with deadline(30):
-        res = CliRunner().invoke(main, args)
+        res = invoke(*args)
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output
     assert len(res.output.strip().splitlines()) == 1, res.output
@@ -434,10 +429,10 @@ def test_repeated_csv_rows_are_errors(text, message):
         read_counts_csv(text)
 
 
-def test_cli_decks_zero_is_an_error_not_eight_decks(tmp_path):
+def test_cli_decks_zero_is_an_error_not_eight_decks(cli, tmp_path):
     f = tmp_path / "d0.json"
     f.write_text('{"decks": 0, "winner": {"banker": 10, "player": 10, "tie": 1}}')
-    result = CliRunner().invoke(main, ["conform", str(f)])
+    result = cli("conform", str(f))
     assert result.exit_code == 2
     assert "bad decks 0" in result.output and "8 decks" not in result.output
 

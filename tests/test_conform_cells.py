@@ -14,7 +14,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from analyzer.checks.compare import rank_tableaux
 from analyzer.checks.conform import conform, read_observed, tally_log
@@ -32,7 +31,6 @@ from analyzer.checks.power import (
     noncentrality_for_power,
 )
 from analyzer.checks.verify import read_records
-from analyzer.cli import main
 from analyzer.core.cards import RANKS, SUITS, Card, parse_cards
 from analyzer.core.coup import dealing_order, resolve
 from analyzer.core.shoe import Shoe
@@ -94,9 +92,9 @@ def _is_b6_p5(line: str) -> bool:
     return p2 <= 5 and b2 == 6 and len(seq) == 6 and seq[4].point == 5
 
 
-def test_the_cli_names_the_cell_and_the_first_lines(tmp_path):
+def test_the_cli_names_the_cell_and_the_first_lines(cli, tmp_path):
     log = write_log(tmp_path / "bug.jsonl", banker_draws_on_6_against_5(), 2000, seed=5)
-    res = CliRunner().invoke(main, ["conform", str(log), "--alpha", "1e-20"])
+    res = cli("conform", str(log), "--alpha", "1e-20")
     assert res.exit_code == 1, res.output
     assert "Decision cells: FAIL" in res.output
     assert "Banker on 6, Player's third card 5: Banker on 6 must stand when the Player's third card is 5" in (
@@ -270,13 +268,10 @@ def test_the_outcome_likelihood_alone_prefers_the_true_tableau(tmp_path):
     )
 
 
-def test_cli_compare_with_a_rules_file(tmp_path):
+def test_cli_compare_with_a_rules_file(cli, tmp_path):
     rules = ROOT / "examples" / "rules" / "banker-under-5-when-player-stood.toml"
     log = write_log(tmp_path / "log.jsonl", find_tableau(str(rules)), 1500, seed=2)
-    res = CliRunner().invoke(
-        main,
-        ["conform", str(log), "--rules", str(rules), "--compare", f"standard,banker-stands-on-6,{rules}"],
-    )
+    res = cli("conform", str(log), "--rules", str(rules), "--compare", f"standard,banker-stands-on-6,{rules}")
     assert res.exit_code == 0, res.output
     ranking = res.output[res.output.index("Tableaux ranked") :]
     first = [line for line in ranking.splitlines() if line.strip().startswith("1 ")]
@@ -301,8 +296,8 @@ LOG = str(ROOT / "examples" / "hands.jsonl")
         (COUNTS, ["--power", "0.001"], "must exceed the significance level"),
     ],
 )
-def test_cli_bad_options_are_one_line_exit_2(target, args, message):
-    res = CliRunner().invoke(main, ["conform", target, *args])
+def test_cli_bad_options_are_one_line_exit_2(cli, target, args, message):
+    res = cli("conform", target, *args)
     assert res.exit_code == 2, res.output
     assert message in res.output
     assert len(res.output.strip().splitlines()) == 1
@@ -314,11 +309,11 @@ def test_tally_log_keeps_the_decisions():
     assert obs.decisions is not None and obs.decisions.total == obs.coups
 
 
-def test_one_coup_against_the_tableau_is_enough(tmp_path):
+def test_one_coup_against_the_tableau_is_enough(cli, tmp_path):
     # Player 2 3 (5) draws a 5; Banker K 6 (6) must stand against a 5, but draws a 4.
     log = tmp_path / "one.jsonl"
     log.write_text('{"cards": "2 K 3 6 5 4"}\n', encoding="utf-8")
-    res = CliRunner().invoke(main, ["conform", str(log), "--family", "winner"])
+    res = cli("conform", str(log), "--family", "winner")
     assert res.exit_code == 1, res.output
     assert "Banker on 6 must stand when the Player's third card is 5, but drew on line 1." in res.output
 

@@ -10,10 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from analyzer import Shoe, find_bet, price
-from analyzer.cli import main
 from analyzer.cli.common import MAX_SWEEP, deck_counts
 from analyzer.core.exact import round_fraction
 from analyzer.core.tableau import STANDARD
@@ -24,12 +22,10 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.fixture()
-def run():
-    runner = CliRunner()
-
+def run(cli):
     def invoke(*args, code=0):
         """Standard output of a run that ends with ``code``; for exit code 2, the error line."""
-        result = runner.invoke(main, list(args), catch_exceptions=False)
+        result = cli(*args)
         assert result.exit_code == code, result.output
         return result.output if code == 2 else result.stdout
 

@@ -206,11 +206,14 @@ def test_cost_is_flat_in_decks_and_exact_for_huge_shoes():
 
 # -- tables: first four cards against the full walk, scalar against numpy ----------------------------
 
+#: The first is checked in the fast lane; the others (card-level tables that take seconds to
+#: compile today) in the slow lane.
 FIRST_FOUR_READS = [
     Reads.of([], [PLAYER_FIRST_TWO], "equality"),
-    Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], "equality", "same-card"),
-    Reads.of([], [FIRST_FOUR], "named"),
-    Reads.of([], [{0}], "named", "suit"),
+    pytest.param(Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], "equality", "same-card"),
+                 marks=pytest.mark.slow),
+    pytest.param(Reads.of([], [FIRST_FOUR], "named"), marks=pytest.mark.slow),
+    pytest.param(Reads.of([], [{0}], "named", "suit"), marks=pytest.mark.slow),
     pytest.param(Reads.of([], [PLAYER_FIRST_TWO], "none", "suit-equality"), marks=pytest.mark.slow),
     pytest.param(Reads.of([], [{0}, {3}], "named", "suit"), marks=pytest.mark.slow),
     pytest.param(Reads.of([], [PLAYER_FIRST_TWO], "none", "one-suit"), marks=pytest.mark.slow),
@@ -253,7 +256,8 @@ SHOES_FOR_PATHS = [
 
 
 @pytest.mark.parametrize("reads", [None, *FIRST_FOUR_READS[:3],
-                                   Reads.of(["winner"], [{4}], "named", "colour")],
+                                   pytest.param(Reads.of(["winner"], [{4}], "named", "colour"),
+                                                marks=pytest.mark.slow)],
                          ids=["values", "player-pair", "perfect-pair", "first-four-named", "p3-colour"])
 def test_scalar_and_numpy_evaluations_agree_bit_for_bit(reads):
     chosen = Reads.everything_but_cards() if reads is None else reads

@@ -6,13 +6,11 @@ import sys
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
 from featurebets import quick_to_compile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer import Shoe, analyze, catalogue_bets, find_bet, main_bets, price
-from analyzer.cli import main
 from analyzer.core.coup import Winner
 from analyzer.core.tableau import TABLEAUX
 from analyzer.errors import BetError, ShoeError
@@ -190,17 +188,11 @@ def test_bad_arguments():
 # -- the command ------------------------------------------------------------------------------------
 
 
-@pytest.fixture()
-def run():
-    runner = CliRunner()
-    return lambda *args: runner.invoke(main, list(args), catch_exceptions=False)
-
-
-def test_cli_eor_default_and_json(run):
-    result = run("eor", "--depth", "2")
+def test_cli_eor_default_and_json(cli):
+    result = cli("eor", "--depth", "2")
     assert result.exit_code == 0
     assert "Effects of removal by rank: 8 decks" in result.output
-    doc = json.loads(run("eor", "--bet", "tie", "--depth", "1", "--format", "json").output)
+    doc = json.loads(cli("eor", "--bet", "tie", "--depth", "1", "--format", "json").output)
     table = next(t for t in doc["tables"] if t["name"] == "eor:tie")
     ace = table["rows"][0]
     assert ace["rank"] == "A" and "/" in ace["eor"]
@@ -209,19 +201,19 @@ def test_cli_eor_default_and_json(run):
     assert Fraction(ace["eor"]) == price(tie, shoe.remove("A")).ev - price(tie, shoe).ev
 
 
-def test_cli_eor_bad_input_is_one_line_exit_2(run, tmp_path):
+def test_cli_eor_bad_input_is_one_line_exit_2(cli, tmp_path):
     out = tmp_path / "out.txt"
     for args in (["--bet", "nope"], ["--shoe", "A=4"], ["--plot", str(tmp_path / "x.gif")]):
-        result = run("eor", *args, "-o", str(out))
+        result = cli("eor", *args, "-o", str(out))
         assert result.exit_code == 2, args
         assert len(result.output.strip().splitlines()) == 1
         assert not out.exists()
 
 
-def test_cli_plot(run, tmp_path):
+def test_cli_plot(cli, tmp_path):
     pytest.importorskip("matplotlib")
     target = tmp_path / "eor.svg"
-    result = run("eor", "--bet", "dragon-7", "--by", "value", "--depth", "1", "--plot", str(target))
+    result = cli("eor", "--bet", "dragon-7", "--by", "value", "--depth", "1", "--plot", str(target))
     assert result.exit_code == 0 and target.read_text().lstrip().startswith("<?xml")
 
 

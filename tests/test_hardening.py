@@ -6,17 +6,14 @@ import stat
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 
 from analyzer import Shoe, analyze, find_bet
-from analyzer.cli import main
 from analyzer.core.exact import parse_exact, round_fraction, sqrt_decimal
 from analyzer.errors import AnalyzerError, BetError
 from analyzer.output.files import OutputError, write_files
 
-
-def cli(*args):
-    return CliRunner().invoke(main, list(args))
+cli = invoke
 
 
 def test_many_digits_are_exact():
@@ -107,7 +104,14 @@ def test_output_is_all_or_nothing(tmp_path):
         write_files({"": "x"})
 
 
-def test_tables_out_checks_every_target_first(tmp_path):
+def test_tables_out_checks_every_target_first(tmp_path, monkeypatch):
+    import analyzer.output.results
+
+    def build(*_: object) -> dict[str, str]:
+        raise AssertionError("the tables were built before the folder was checked")
+
+    for name in ("generate", "analysis_files", "catalogue_files", "symbolic_files"):
+        monkeypatch.setattr(analyzer.output.results, name, build)
     (tmp_path / "bets-8-decks.md").mkdir()
     result = cli("tables", "--out", str(tmp_path))
     assert result.exit_code == 2 and "bets-8-decks.md" in result.output

@@ -7,9 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from analyzer.cli import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -35,24 +32,22 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
         ["report", "--bet", "tie", "--decks", "1", "--rules", "{rules}"],
     ],
 )
-def test_an_output_onto_the_rules_file_is_refused(tmp_path, command):
+def test_an_output_onto_the_rules_file_is_refused(cli, tmp_path, command):
     rules = tmp_path / "mine.toml"
     shutil.copy(EXAMPLES / "rules" / "banker-stands-on-6.toml", rules)
     before = rules.read_bytes()
     args = [a.replace("{rules}", str(rules)) for a in command]
-    result = CliRunner().invoke(main, [*args, "-o", str(rules)])
+    result = cli(*args, "-o", str(rules))
     assert result.exit_code == 2, result.output
     assert "refusing to write" in result.output
     assert rules.read_bytes() == before
 
 
-def test_a_report_onto_the_file_of_its_bet_is_refused(tmp_path):
+def test_a_report_onto_the_file_of_its_bet_is_refused(cli, tmp_path):
     bets = tmp_path / "mine.toml"
     shutil.copy(EXAMPLES / "bets.toml", bets)
     before = bets.read_bytes()
-    result = CliRunner().invoke(
-        main, ["report", "--bet", f"{bets}:natural-tie", "--decks", "1", "-o", str(bets)]
-    )
+    result = cli("report", "--bet", f"{bets}:natural-tie", "--decks", "1", "-o", str(bets))
     assert result.exit_code == 2 and "refusing to write" in result.output
     assert bets.read_bytes() == before
 
@@ -78,6 +73,6 @@ def test_a_refused_cache_folder_is_one_warning_line(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("warning: not using the table cache folder"), done.stderr
 
 
-def test_a_malformed_scheduler_address_is_bad_input():
-    result = CliRunner().invoke(main, ["study", "--bet", "dragon-7", "--shoes", "5", "--scheduler", "bogus"])
+def test_a_malformed_scheduler_address_is_bad_input(cli):
+    result = cli("study", "--bet", "dragon-7", "--shoes", "5", "--scheduler", "bogus")
     assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output

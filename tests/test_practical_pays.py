@@ -6,10 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
 
 from analyzer.bets.catalogue import find_bet
-from analyzer.cli import main
 from analyzer.core.shoe import Shoe
 from analyzer.engine.pricing import pay_for_edge, practical_pays, practical_step, price
 from analyzer.errors import BetError
@@ -66,8 +64,8 @@ def test_no_adjustable_pay_is_an_error():
         practical_pays(find_bet("dragon-bonus-player"), EIGHT)
 
 
-def test_cli_shows_the_practical_pays():
-    res = CliRunner().invoke(main, ["bets", "--bet", "tie", "--fair-pay"])
+def test_cli_shows_the_practical_pays(cli):
+    res = cli("bets", "--bet", "tie", "--fair-pay")
     assert res.exit_code == 0, res.output
     assert "Practical pays nearest the fair pay" in res.output
     assert "9.5 to 1" in res.output and "10 for 1" in res.output
@@ -80,22 +78,18 @@ def test_cli_shows_the_practical_pays():
         ("--bet", "dragon-7", "--fair-pay", "--shoe", "K=10,8=10"),
     ],
 )
-def test_no_pay_for_the_target_is_a_dash_row_not_a_crash(args):
-    from click.testing import CliRunner
+def test_no_pay_for_the_target_is_a_dash_row_not_a_crash(cli, args):
 
-    from analyzer.cli import main
 
-    result = CliRunner().invoke(main, ["bets", *args])
+    result = cli("bets", *args)
     assert result.exit_code == 0, result.output
     assert "no positive pay gives that house edge" in result.output
 
 
-def test_bets_without_one_adjustable_pay_are_named_under_the_pays_table():
-    from click.testing import CliRunner
+def test_bets_without_one_adjustable_pay_are_named_under_the_pays_table(cli):
 
-    from analyzer.cli import main
 
-    result = CliRunner().invoke(main, ["bets", "--bet", "tie", "--bet", "dragon-bonus-player", "--fair-pay"])
+    result = cli("bets", "--bet", "tie", "--bet", "dragon-bonus-player", "--fair-pay")
     assert (
         result.exit_code == 0 and "Not listed" in result.output and "Dragon Bonus (Player)" in result.output
     )

@@ -13,12 +13,13 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 import warnings
 from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 
 from analyzer.cli import main
 
@@ -41,7 +42,7 @@ def _name(page: Path) -> str:
 def _run(command: str) -> str:
     """The command's output (standard output and error), then ``[exit code N]`` unless 0."""
     args = shlex.split(command)[1:]
-    result = CliRunner().invoke(main, args, prog_name="punto-banco", catch_exceptions=False)
+    result = invoke(*args)
     assert isinstance(result.exit_code, int), command
     return result.output + (f"[exit code {result.exit_code}]\n" if result.exit_code else "")
 
@@ -152,6 +153,7 @@ def test_quickstart_has_two_commands_and_ci_runs_the_test_command():
     assert "punto-banco analyze" in main_cmd and "pytest" in test_cmd
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert test_cmd in ci.splitlines(), ".ci/run must run the README's test command verbatim"
+    assert ".venv/bin/python -m pytest -m slow --dist load" in ci, ".ci/run must run the slow lane too"
     install = (DOCS / "install.md").read_text(encoding="utf-8")
     assert main_cmd in install and test_cmd in install, "the manual's quick start is the README's"
 
@@ -160,6 +162,15 @@ def test_the_readme_is_a_front_door():
     text = README.read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 250
     assert "docs/index.md" in text, "the README links to the manual"
+
+
+def test_plain_pytest_is_the_fast_lane_and_the_readme_says_how_to_run_the_slow_one():
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
+    addopts = shlex.split(options["ini_options"]["addopts"])
+    assert addopts[addopts.index("-m") + 1] == "not slow"
+    assert "--doctest-modules" in addopts
+    section = README.read_text(encoding="utf-8").split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    assert "fast lane" in section and "`.venv/bin/python -m pytest -m slow --dist load`" in section
 
 
 @pytest.mark.slow

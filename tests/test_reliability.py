@@ -10,21 +10,18 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 from deadline import deadline
-
-from analyzer.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
 def cli(*args: str, env: dict[str, str] | None = None, stdin: str | None = None):
-    return CliRunner().invoke(main, list(args), env=env, input=stdin)
+    return invoke(*args, env=env, input=stdin)
 
 
 def one_error_line(result) -> str:
@@ -117,11 +114,25 @@ def test_a_bad_limit_is_a_usage_error():
 # -- exit codes -------------------------------------------------------------------------------------
 
 
+#: ``python -m analyzer`` with SIGINT, SIGTERM and SIGHUP at their defaults: the command keeps a
+#: signal its parent ignores ignored (``nohup``), so a test run under nohup, or from a worker
+#: that ignores one, must not hand that on to the command it signals.
+_ANALYZER_WITH_DEFAULT_SIGNALS = (
+    "import runpy, signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "for name in ('SIGTERM', 'SIGHUP'):\n"
+    "    signal.signal(getattr(signal, name), signal.SIG_DFL)\n"
+    "sys.argv[0] = 'punto-banco'\n"
+    "runpy.run_module('analyzer', run_name='__main__', alter_sys=True)\n"
+)
+
+
 def run_process(*args: str, env: dict[str, str] | None = None, **popen: object) -> subprocess.Popen[bytes]:
-    """``python -m analyzer ARGS`` as a child process (for signals and pipes)."""
+    """``python -m analyzer ARGS`` as a child process (for signals and pipes), its signals at
+    their defaults."""
     full_env = {**os.environ, **(env or {})}
-    return subprocess.Popen([sys.executable, "-m", "analyzer", *args], cwd=ROOT, env=full_env,
-                            stdout=popen.pop("stdout", subprocess.PIPE),
+    return subprocess.Popen([sys.executable, "-c", _ANALYZER_WITH_DEFAULT_SIGNALS, *args], cwd=ROOT,
+                            env=full_env, stdout=popen.pop("stdout", subprocess.PIPE),
                             stderr=popen.pop("stderr", subprocess.PIPE), **popen)
 
 
@@ -169,47 +180,71 @@ def test_the_exit_codes_are_documented_in_help():
 @pytest.mark.parametrize("args", [("analyze", "--table", "all"), ("--help",), ("verify", "--help"),
                                   ("verify", "examples/hands.csv")])
 def test_a_closed_pipe_ends_quietly_with_exit_code_141(args):
-    proc = run_process(*args)
-    assert proc.stdout is not None
-    proc.stdout.close()  # the reader went away before the first line (as `| head -0`)
-    _, err = proc.communicate(timeout=60)
+    # The reader is gone before the command starts (as `| head -0`): every write into the pipe
+    # fails, however fast the command is (closing the reader after the start would race a
+    # command that writes all its output into the pipe's buffer first).
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        proc = run_process(*args, stdout=writer)
+    finally:
+        os.close(writer)
+    _, err = proc.communicate(timeout=120)
     assert (proc.returncode, err) == (141, b"")
 
 
 # -- signals --------------------------------------------------------------------------------------
 
 
-def _slow_log(path: Path, coups: int = 300_000) -> Path:
-    """A log where every coup is a discrepancy (the Banker on 3 must draw against a 9)."""
-    path.write_text('{"cards": "2 K 3 3 9"}\n' * coups)
-    return path
+#: One coup of a hand log that is a discrepancy (the Banker on 3 must draw against a 9), with a
+#: long id, so each coup writes a long line into the report.
+_LONG_RECORD = '{"cards": "2 K 3 3 9", "id": "' + "x" * 4000 + '"}\n'
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("signum", "code"),
                          [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
 def test_a_signal_during_a_write_leaves_no_partial_file(tmp_path, signum, code):
-    log = _slow_log(tmp_path / "slow.jsonl")
     out = tmp_path / "out" / "report.txt"
     out.parent.mkdir()
-    proc = run_process("verify", str(log), "-o", str(out))
-    with deadline(60):
-        while not list(out.parent.glob(".report.txt.*.tmp")):  # the report is being written
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.01)
+    proc = run_process("verify", "-", "--log-format", "jsonl", "-o", str(out),
+                       stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stderr is not None
+    # The command reads its log (standard input) only inside the report's atomic write.  A pipe
+    # holds 64 KiB at most, so once this 1 MiB is written the command has read most of it: the
+    # report's temporary file is open.  The log is never closed, so the command cannot finish:
+    # the signal arrives during the write, whatever the machine's load.
+    with deadline(120):
+        proc.stdin.write((_LONG_RECORD * 256).encode())
+        proc.stdin.flush()
+    (partial,) = out.parent.iterdir()
+    assert partial.name.startswith(".report.txt.") and partial.name.endswith(".tmp")
     proc.send_signal(signum)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == code
+    assert proc.wait(timeout=120) == code
+    err = proc.stderr.read()
+    proc.stdin.close()
     assert list(out.parent.iterdir()) == []
     assert len(err.decode().strip().splitlines()) == 1 and b"Traceback" not in err
 
 
+@pytest.fixture()
+def default_signals():
+    """SIGINT, SIGTERM and SIGHUP at their defaults for the test (a run under nohup ignores
+    SIGHUP, which the command would rightly keep ignored), restored afterwards."""
+    names = [n for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    old = {n: signal.getsignal(getattr(signal, n)) for n in names}
+    for n in names:
+        signal.signal(getattr(signal, n), signal.default_int_handler if n == "SIGINT" else signal.SIG_DFL)
+    yield
+    for n, handler in old.items():
+        signal.signal(getattr(signal, n), handler)
+
+
 def _deliver(signum: int) -> None:
-    os.kill(os.getpid(), signum)
-    time.sleep(0.05)  # Python runs the handler at the next bytecode boundary
+    # raise_signal runs the Python handler before it returns: no wait, whatever the load
+    signal.raise_signal(signum)
 
 
-def test_the_second_signal_lets_the_cleanup_finish_and_the_third_ends_it():
+def test_the_second_signal_lets_the_cleanup_finish_and_the_third_ends_it(default_signals):
     from analyzer.cli.process import Ended, signals_raise
 
     with signals_raise():
@@ -408,6 +443,7 @@ def _fake_tables(monkeypatch, files: dict[str, str]) -> None:
     import analyzer.output.results
 
     monkeypatch.setattr(analyzer.output.results, "generate", lambda: dict(files))
+    monkeypatch.setattr(analyzer.output.results, "file_names", lambda: frozenset(files))
 
 
 def test_tables_out_swaps_a_complete_folder_into_place(tmp_path, monkeypatch):

@@ -6,10 +6,8 @@ import re
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
 
 from analyzer import Shoe, find_bet, price
-from analyzer.cli import main
 from analyzer.core.exact import fraction_text
 from analyzer.engine.pricing import pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
@@ -27,11 +25,9 @@ def doc():
 
 
 @pytest.fixture()
-def run():
-    runner = CliRunner()
-
+def run(cli):
     def invoke(*args, code=0):
-        result = runner.invoke(main, list(args), catch_exceptions=False)
+        result = cli(*args)
         assert result.exit_code == code, result.output
         return result.output if code == 2 else result.stdout
 

@@ -15,10 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from analyzer.bets.catalogue import find_bet
-from analyzer.cli import main
 from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import resolve
 from analyzer.core.tableau import STANDARD, find_tableau
@@ -306,32 +304,11 @@ def test_one_process_two_workers_and_a_dask_cluster_give_identical_results():
 # -- the command -----------------------------------------------------------------------------------
 
 
-def test_cli_json_has_the_issue_fields(tmp_path):
+def test_cli_json_has_the_issue_fields(cli, tmp_path):
     plot = tmp_path / "depth.png"
-    res = CliRunner().invoke(
-        main,
-        [
-            "study",
-            "--bet",
-            "dragon-7",
-            "--bet",
-            "banker-streak:2",
-            "--shoes",
-            "40",
-            "--strategy",
-            "flat",
-            "--strategy",
-            "count",
-            "--tags",
-            "1,0,0,-1,-1,-1,-1,2,2,0",
-            "--bet-when",
-            "rc>=32",
-            "--format",
-            "json",
-            "--plot",
-            str(plot),
-        ],
-    )
+    res = cli("study", "--bet", "dragon-7", "--bet", "banker-streak:2", "--shoes", "40",
+              "--strategy", "flat", "--strategy", "count", "--tags", "1,0,0,-1,-1,-1,-1,2,2,0",
+              "--bet-when", "rc>=32", "--format", "json", "--plot", str(plot))
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     assert {(r["bet"], r["strategy"]) for r in doc["results"]} == {
@@ -354,7 +331,7 @@ def test_cli_json_has_the_issue_fields(tmp_path):
     streak = next(r for r in doc["results"] if r["bet"] == "banker-streak:2")
     assert streak["units_per_shoe"] is None and streak["realised_units_per_shoe"] is not None
     assert plot.stat().st_size > 1000
-    text = CliRunner().invoke(main, ["study", "--bet", "panda-8", "--shoes", "20", "--format", "markdown"])
+    text = cli("study", "--bet", "panda-8", "--shoes", "20", "--format", "markdown")
     assert text.exit_code == 0 and "### Shoe-walk study" in text.output and "cut-card effect" in text.output
 
 
@@ -377,8 +354,8 @@ def test_cli_json_has_the_issue_fields(tmp_path):
         (["--bet", "dragon-7", "--bet", "dragon-7"], "twice"),
     ],
 )
-def test_cli_bad_input_is_one_line_exit_2(args, message):
-    res = CliRunner().invoke(main, ["study", "--shoes", "5", *args])
+def test_cli_bad_input_is_one_line_exit_2(cli, args, message):
+    res = cli("study", "--shoes", "5", *args)
     assert res.exit_code == 2, res.output
     assert message in res.output and res.output.count("\n") == 1
 
@@ -491,15 +468,13 @@ def test_lucky_6_counts_wizard_of_odds(level):
     _close(row.coups_per_shoe, 80.1, 0.05)
 
 
-def test_csv_is_data_that_pandas_loads():
+def test_csv_is_data_that_pandas_loads(cli):
     import io
 
     pd = pytest.importorskip("pandas")
-    from click.testing import CliRunner
 
-    from analyzer.cli import main
 
-    out = CliRunner().invoke(main, ["study", "--bet", "dragon-7", "--shoes", "40", "--format", "csv"])
+    out = cli("study", "--bet", "dragon-7", "--shoes", "40", "--format", "csv")
     assert out.exit_code == 0, out.output
     frame = pd.read_csv(io.StringIO(out.stdout))
     results = frame[frame["table"] == "results"]
@@ -507,6 +482,6 @@ def test_csv_is_data_that_pandas_loads():
     for key in ("units_per_shoe", "units_per_shoe_se", "units_per_shoe_ci95_low", "settings_decks"):
         assert pd.api.types.is_numeric_dtype(frame[key]), key
     doc = json.loads(
-        CliRunner().invoke(main, ["study", "--bet", "dragon-7", "--shoes", "40", "--format", "json"]).stdout
+        cli("study", "--bet", "dragon-7", "--shoes", "40", "--format", "json").stdout
     )
     assert results["units_per_shoe"].iloc[0] == pytest.approx(doc["results"][0]["units_per_shoe"], rel=1e-12)

@@ -11,7 +11,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from deadline import deadline
 
 from analyzer.checks.verify import (
@@ -26,7 +25,6 @@ from analyzer.checks.verify import (
     summary_text,
     verify_file,
 )
-from analyzer.cli import main
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD
 from analyzer.errors import AnalyzerError, ShoeError
@@ -351,33 +349,31 @@ def test_unknown_columns_are_reported():
 # -- the command ----------------------------------------------------------------------------------
 
 
-def test_cli_exit_codes(tmp_path):
-    runner = CliRunner()
-    good = runner.invoke(main, ["verify", str(EXAMPLES / "hands.jsonl"), "--decks", "8"])
+def test_cli_exit_codes(cli, tmp_path):
+    good = cli("verify", str(EXAMPLES / "hands.jsonl"), "--decks", "8")
     assert good.exit_code == 0, good.output
     assert good.output.strip() == "verified 5 coups (7 records): all conform"
-    bad = runner.invoke(main, ["verify", str(EXAMPLES / "hands.csv")])
+    bad = cli("verify", str(EXAMPLES / "hands.csv"))
     assert bad.exit_code == 1
     assert "Banker on 3 must stand when the Player's third card is 8" in bad.output
     assert bad.output.strip().endswith("5 discrepancies in 5 records")
     broken = tmp_path / "broken.csv"
     broken.write_text("cards\n2 4 3 10 6 A\n2 4 Z 10\n", encoding="utf-8")
     out = tmp_path / "report.txt"
-    err = runner.invoke(main, ["verify", str(broken), "-o", str(out)])
+    err = cli("verify", str(broken), "-o", str(out))
     assert err.exit_code == 2
     assert err.output.startswith("Error: line 3: cards: bad card 'Z'")
     assert "Traceback" not in err.output
     assert not out.exists() and list(tmp_path.iterdir()) == [broken]
 
 
-def test_cli_report_formats_and_output_file(tmp_path):
-    runner = CliRunner()
+def test_cli_report_formats_and_output_file(cli, tmp_path):
     out = tmp_path / "report.jsonl"
-    res = runner.invoke(main, ["verify", str(EXAMPLES / "hands.csv"), "--format", "jsonl", "-o", str(out)])
+    res = cli("verify", str(EXAMPLES / "hands.csv"), "--format", "jsonl", "-o", str(out))
     assert res.exit_code == 1
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["record"] for r in rows] == [2, 4, 5, 6, 7]
-    res = runner.invoke(main, ["verify", str(EXAMPLES / "hands.csv"), "--format", "csv", "--max-report", "2"])
+    res = cli("verify", str(EXAMPLES / "hands.csv"), "--format", "csv", "--max-report", "2")
     assert res.exit_code == 1
     rules = f",standard,{STANDARD.fingerprint}"  # what the log was checked against, on every row
     assert res.stdout.splitlines() == [
@@ -391,12 +387,11 @@ def test_cli_report_formats_and_output_file(tmp_path):
     assert res.stderr.strip() == summary
 
 
-def test_cli_reads_standard_input_and_shows_progress():
-    runner = CliRunner()
+def test_cli_reads_standard_input_and_shows_progress(cli):
     text = (EXAMPLES / "hands.jsonl").read_text(encoding="utf-8")
-    res = runner.invoke(main, ["verify", "-", "--log-format", "jsonl"], input=text)
+    res = cli("verify", "-", "--log-format", "jsonl", input=text)
     assert res.exit_code == 0
-    res = runner.invoke(main, ["verify", str(EXAMPLES / "hands.jsonl"), "--progress"])
+    res = cli("verify", str(EXAMPLES / "hands.jsonl"), "--progress")
     assert res.exit_code == 0
     assert "verifying" in res.output  # the bar is drawn on standard error (merged by CliRunner)
 
@@ -422,10 +417,10 @@ def test_a_log_without_coups_is_unreadable_not_all_conform(text, fmt):
     assert "no coups in the log" in log_error(text, fmt)
 
 
-def test_cli_empty_log_exits_2_with_one_line(tmp_path):
+def test_cli_empty_log_exits_2_with_one_line(cli, tmp_path):
     empty = tmp_path / "empty.csv"
     empty.write_text("id,cards\n", encoding="utf-8")
-    res = CliRunner().invoke(main, ["verify", str(empty)])
+    res = cli("verify", str(empty))
     assert res.exit_code == 2
     assert res.output.strip().splitlines() == [res.output.strip()]
     assert res.output.startswith("Error: no coups in the log")
@@ -462,10 +457,10 @@ def test_the_stopping_error_says_how_much_was_verified():
     assert "stopped" not in log_error('{"cards": 7}\n')
 
 
-def test_cli_partial_report_then_error_with_the_count(tmp_path):
+def test_cli_partial_report_then_error_with_the_count(cli, tmp_path):
     log = tmp_path / "claims.csv"
     log.write_text("id,cards,player_total\nc1,2 4 3 10 6 A,7\nc2,2 4 3 10 6 A,abc\n", encoding="utf-8")
-    res = CliRunner().invoke(main, ["verify", str(log)])
+    res = cli("verify", str(log))
     assert res.exit_code == 2
     assert res.stdout.startswith("record 1 (line 2, id c1): player_total: expected 1, claimed 7")
     assert res.stderr.startswith("Error: line 3: bad player_total 'abc'")
@@ -523,12 +518,12 @@ def test_deeply_nested_json_names_the_line():
         "line 2: JSON nested too deeply")
 
 
-def test_non_utf8_log_names_the_line(tmp_path):
+def test_non_utf8_log_names_the_line(cli, tmp_path):
     log = tmp_path / "bin.csv"
     log.write_bytes(b"cards\n2 4 3 10 6 A\n\xff\xfe\x00\x01\n")
     with pytest.raises(LogError, match=r"^line 3: not UTF-8 text"):
         verify_file(str(log))
-    res = CliRunner().invoke(main, ["verify", str(log)])
+    res = cli("verify", str(log))
     assert res.exit_code == 2 and "Traceback" not in res.output
 
 
@@ -611,7 +606,7 @@ def test_duplicate_jsonl_keys_are_an_error():
     ("bom.csv", b"cards,winner\n2 4 3 10 6 A,banker\n"),
     ("bom.jsonl", b'{"cards": "2 4 3 10 6 A", "winner": "banker"}\n'),
 ])
-def test_utf8_bom_is_accepted(tmp_path, name, body):
+def test_utf8_bom_is_accepted(cli, tmp_path, name, body):
     path = tmp_path / name
     path.write_bytes(b"\xef\xbb\xbf" + body)
     verifier, found = verify_file(str(path))
@@ -619,7 +614,7 @@ def test_utf8_bom_is_accepted(tmp_path, name, body):
     # also when the text is given directly (a str or lines read without utf-8-sig)
     text = "\ufeff" + body.decode()
     assert len(list(read_records(text, name.split(".")[1]))) == 1
-    result = CliRunner().invoke(main, ["verify", str(path)])
+    result = cli("verify", str(path))
     assert result.exit_code == 0, result.output
 
 

@@ -163,13 +163,14 @@ def tables(out_dir: str, shipped_dir: str | None) -> None:
     All or nothing: the files are written into a sibling folder that is then swapped into
     place.  An existing folder may hold only these files (it is refused otherwise)."""
     from analyzer.errors import OutputError
-    from analyzer.output.files import replace_folder
-    from analyzer.output.results import generate
+    from analyzer.output.files import check_folder, replace_folder
+    from analyzer.output.results import file_names, generate
 
     if not out_dir.strip():
         raise OutputError("empty --out: give a folder, e.g. --out results/")
     if shipped_dir is not None and not shipped_dir.strip():
         raise OutputError("empty --shipped: give a folder, e.g. --shipped analyzer/tables/")
+    check_folder(out_dir, file_names())  # refused at once, not after the build
     files = generate()  # everything is built in memory first: no partial output on error
     shipped: dict[str, bytes] = {}
     if shipped_dir is not None:

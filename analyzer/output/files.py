@@ -39,7 +39,7 @@ import stat
 import sys
 import tempfile
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO, cast
@@ -524,18 +524,13 @@ def _remove_previous(old: str, names: Iterable[str], given: str) -> None:
         )
 
 
-def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None:
-    """Make ``folder`` hold exactly ``files`` (file name -> content), all or nothing: the files
-    are written into a new sibling folder, which is then swapped into place; on any failure,
-    or a signal, the old folder is left as it was and no sibling folder remains.
-
-    An existing folder may hold only files of those names (the previous run's output): one
-    that holds anything else is refused, never replaced (``tables --out .`` would otherwise
-    swap away the current folder).  The parent folder must exist.
+def check_folder(folder: Path | str, names: Collection[str]) -> tuple[Path, os.stat_result | None]:
+    """Refuse, before anything is built, a folder that :func:`replace_folder` may not make hold
+    the files ``names``: the same checks, without writing.  Returns the folder resolved (links
+    followed) and its stat (``None``: it does not exist yet).
 
     Raises:
-        OutputError: an empty name, a file where the folder should be, a missing parent folder,
-            a folder holding other files, a bad file name, or a write failure.
+        OutputError: as :func:`replace_folder`, except a write failure.
     """
     given = str(folder)
     if not given.strip():
@@ -553,13 +548,13 @@ def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None
     if not real.parent.is_dir():
         parent = os.path.dirname(given.rstrip("/")) or "."
         raise fail(f"the folder {parent!r} does not exist (create it first)")
-    for name in files:
+    for name in names:
         if not name or name in (".", "..") or "/" in name or os.sep in name:
             raise OutputError(f"bad file name {name!r} for the folder {given!r}")
     if info is not None:
         with os.scandir(real) as entries:
             others = sorted(
-                e.name for e in entries if e.name not in files or not e.is_file(follow_symlinks=False)
+                e.name for e in entries if e.name not in names or not e.is_file(follow_symlinks=False)
             )
         if others:
             more = f" and {len(others) - 1} more" if len(others) > 1 else ""
@@ -568,6 +563,26 @@ def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None
                 "which this command does not write; give a new folder, or one holding "
                 "only its output"
             )
+    return real, info
+
+
+def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None:
+    """Make ``folder`` hold exactly ``files`` (file name -> content), all or nothing: the files
+    are written into a new sibling folder, which is then swapped into place; on any failure,
+    or a signal, the old folder is left as it was and no sibling folder remains.
+
+    An existing folder may hold only files of those names (the previous run's output): one
+    that holds anything else is refused, never replaced (``tables --out .`` would otherwise
+    swap away the current folder).  The parent folder must exist.  A command whose files take
+    long to build calls :func:`check_folder` with their names first.
+
+    Raises:
+        OutputError: an empty name, a file where the folder should be, a missing parent folder,
+            a folder holding other files, a bad file name, or a write failure.
+    """
+    real, info = check_folder(folder, frozenset(files))
+    given = str(folder)
+    fail = _Target(given, real, None, None).fail
     staging: str | None = None
     try:
         with _signals_held():
@@ -600,6 +615,7 @@ def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None
 
 __all__ = [
     "OutputError",
+    "check_folder",
     "check_targets",
     "open_atomic",
     "refuse_existing",

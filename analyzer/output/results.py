@@ -12,15 +12,32 @@ ANALYSIS_DECKS = (1, 2, 4, 6, 8)
 CATALOGUE_DECKS = (1, 6, 8)
 FORMATS = {"md": "markdown", "json": "json"}
 DIGITS = 10
+#: The files of :func:`analyzer.studies.symbolic.result_files`.
+SYMBOLIC_FILES = ("symbolic-main.md", "symbolic-main.tex", "symbolic-catalogue.md", "symbolic-catalogue.tex")
 
 
 def _meta(command: str, shoe: Shoe) -> dict[str, object]:
     return provenance(command, shoe.describe(), regenerate_with="punto-banco tables --out results/")
 
 
+def file_names() -> frozenset[str]:
+    """The name of every file :func:`generate` makes, known without building any (``tables``
+    refuses a folder it may not write before the minutes the build takes)."""
+    analysis = {f"analysis-{d}-decks.{ext}" for d in ANALYSIS_DECKS for ext in FORMATS}
+    catalogue = {f"bets-{d}-decks.{ext}" for d in CATALOGUE_DECKS for ext in FORMATS}
+    return frozenset(analysis | catalogue | set(SYMBOLIC_FILES))
+
+
 def generate() -> dict[str, str]:
     """File name -> content of every file in ``results/`` (deterministic: no dates); the JSON
-    rows carry their shoe and rules as the commands' do (:func:`~analyzer.output.render.context_of`)."""
+    rows carry their shoe and rules as the commands' do (:func:`~analyzer.output.render.context_of`).
+    The names are :func:`file_names`."""
+    return {**analysis_files(), **catalogue_files(), **symbolic_files()}
+
+
+def analysis_files() -> dict[str, str]:
+    """``analysis-D-decks.md`` / ``.json``: every analysis table of ``analyze`` for each of
+    :data:`ANALYSIS_DECKS` (quick: the value-level table alone)."""
     files: dict[str, str] = {}
     for decks in ANALYSIS_DECKS:
         shoe = Shoe.standard(decks)
@@ -30,6 +47,13 @@ def generate() -> dict[str, str]:
             files[f"analysis-{decks}-decks.{ext}"] = render(
                 tables, fmt, DIGITS, _meta(command, shoe), context=context_of(shoe, None)
             )
+    return files
+
+
+def catalogue_files() -> dict[str, str]:
+    """``bets-D-decks.md`` / ``.json``: every catalogue bet with its events and fair pays for
+    each of :data:`CATALOGUE_DECKS` (slow: every card-level table of the catalogue)."""
+    files: dict[str, str] = {}
     for decks in CATALOGUE_DECKS:
         shoe = Shoe.standard(decks)
         tables = bet_report(shoe, (), (), all_bets=True, events=True, fair_pay=True)
@@ -38,12 +62,11 @@ def generate() -> dict[str, str]:
             files[f"bets-{decks}-decks.{ext}"] = render(
                 tables, fmt, DIGITS, _meta(command, shoe), context=context_of(shoe, None)
             )
-    files.update(_symbolic_files())
     return files
 
 
-def _symbolic_files() -> dict[str, str]:
-    """The closed forms in the number of decks (sympy, loaded only here)."""
+def symbolic_files() -> dict[str, str]:
+    """The closed forms in the number of decks, :data:`SYMBOLIC_FILES` (sympy, loaded only here)."""
     from analyzer.studies.symbolic import STANDARD_SHOE, result_files
 
     return result_files(lambda command: {**_meta(command, Shoe.standard(1)), "shoe": STANDARD_SHOE})
