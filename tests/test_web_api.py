@@ -371,7 +371,7 @@ def test_a_bet_file_beyond_the_compile_budget_is_refused_in_one_line(monkeypatch
     # a worker sets the engine's compile budget to the server's --max-records: a bet file whose
     # table would settle more records is refused (422, one line naming the bet)
     # (in this process: what start_worker changes is put back after the test)
-    monkeypatch.delenv(MAX_RECORDS_ENV, raising=False)
+    monkeypatch.setenv(MAX_RECORDS_ENV, "unset")  # recorded, so the teardown restores it
     monkeypatch.setattr(jobs.signal, "signal", lambda *_: None)
     monkeypatch.setattr(jobs, "_LIMITS", list(jobs._LIMITS))
     monkeypatch.setattr(jobs, "warm_up", lambda: None)
