@@ -276,6 +276,23 @@ def test_scalar_and_numpy_evaluations_agree_bit_for_bit(reads):
             assert sum(vector[0]) <= vector[1]
 
 
+def test_first_four_bet_tables_agree_in_both_evaluations():
+    # a first-four table's rows are priced from their orderings (no value weights) in numpy and
+    # from the value weights in Python integers: the two must agree on depleted suited shoes
+    bets = [b for b in catalogue_bets() if b.reads.sets and b.reads.first_four_only]
+    assert any(b.name == "perfect-pair" for b in bets)
+    shoes = [
+        Shoe.standard(8).remove("As Ah Kd Kd 7c 9s 9s 9s 2h"),
+        Shoe.standard(6).remove("Qs " * 6 + "Qh " * 6),
+    ]
+    for bet in bets:
+        for shoe in shoes:
+            vector = price(bet, shoe)
+            with one_shot():
+                scalar = price(bet, shoe)
+            assert vector == scalar, bet.name
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(suited_counts)
 def test_scalar_and_numpy_agree_on_random_suited_shoes(counts):
