@@ -276,6 +276,23 @@ def test_scalar_and_numpy_evaluations_agree_bit_for_bit(reads):
             assert sum(vector[0]) <= vector[1]
 
 
+def test_first_four_bet_tables_agree_in_both_evaluations():
+    # a first-four table's rows are priced from their orderings (no value weights) in numpy and
+    # from the value weights in Python integers: the two must agree on depleted suited shoes
+    bets = [b for b in catalogue_bets() if b.reads.sets and b.reads.first_four_only]
+    assert any(b.name == "perfect-pair" for b in bets)
+    shoes = [
+        Shoe.standard(8).remove("As Ah Kd Kd 7c 9s 9s 9s 2h"),
+        Shoe.standard(6).remove("Qs " * 6 + "Qh " * 6),
+    ]
+    for bet in bets:
+        for shoe in shoes:
+            vector = price(bet, shoe)
+            with one_shot():
+                scalar = price(bet, shoe)
+            assert vector == scalar, bet.name
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(suited_counts)
 def test_scalar_and_numpy_agree_on_random_suited_shoes(counts):
@@ -335,3 +352,40 @@ def test_suit_permutation_leaves_suit_symmetric_bets_unchanged():
     for bet in CATALOGUE:
         if bet.reads.suits.value in ("none", "same-card", "suit-equality", "one-suit"):
             assert price(bet, shoe).ev == price(bet, other).ev, bet.name
+
+
+def test_variants_that_pay_otherwise_share_one_compiled_table(monkeypatch):
+    # super-tie:2 tests the conditions of super-tie in the same order (only the pays differ):
+    # in one process its table is super-tie's, not compiled again; a bet whose conditions
+    # differ (lucky-nines' off-suit reading) compiles its own
+    from analyzer import find_bet
+    from analyzer.engine import table as tables
+
+    monkeypatch.setenv("PUNTO_BANCO_CACHE_DIR", "off")
+    monkeypatch.setenv("PUNTO_BANCO_SHIPPED_TABLES", "off")
+    shoe = Shoe.standard(8)
+    tables.clear_memory()
+    expected = price(find_bet("super-tie:2"), shoe).event_counts  # compiled on its own
+    tables.clear_memory()
+    price(find_bet("super-tie"), shoe)
+    built = []
+    real = tables.build_bet
+    monkeypatch.setattr(tables, "build_bet", lambda *a, **k: built.append(a[1].name) or real(*a, **k))
+    assert price(find_bet("super-tie:2"), shoe).event_counts == expected and built == []
+    price(find_bet("lucky-nines"), shoe)
+    price(find_bet("lucky-nines:binions,off-suit"), shoe)
+    assert built == ["lucky-nines", "lucky-nines:binions,off-suit"]  # two readings, two tables
+    tables.clear_memory()
+
+
+def test_a_condition_over_an_unhashable_value_is_never_shared():
+    from analyzer.bets.model import Bet, PayLine
+    from analyzer.engine.table import _conditions
+
+    pays = {"x": 1}  # a dict: two such bets cannot be told equal, so each keeps its own table
+    bet = Bet("t", "t", (PayLine("tie", lambda c: c.winner is Winner.TIE and bool(pays), Fraction(8)),),
+              reads=Reads.of(["winner"]))
+    assert _conditions(STANDARD, bet, False, False) is None
+    twin = Bet("t", "t", (PayLine("tie", lambda c: c.winner is Winner.TIE, Fraction(8)),),
+               reads=Reads.of(["winner"]))
+    assert _conditions(STANDARD, twin, False, False) is not None

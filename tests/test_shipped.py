@@ -65,3 +65,32 @@ def test_the_shipped_tables_are_fresh():
     assert not stale, f"stale shipped tables {stale}: run punto-banco tables --shipped analyzer/tables"
     extra = sorted(p.name for p in SHIPPED.iterdir() if p.name not in files)
     assert not extra, f"files in {SHIPPED} that no command writes: {extra}"
+
+
+def test_writing_the_shipped_tables_replaces_an_older_catalogues_and_refuses_other_files(tmp_path):
+    # an edited catalogue bet has a new key, so a new file name: the old file is the command's
+    # own earlier output and goes; a file of any other name is refused before anything is built
+    from analyzer.output.files import OutputError, replace_folder
+
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    stale = folder / ("table-" + "0" * 32 + ".pbt")
+    stale.write_bytes(b"an older catalogue's table")
+    replace_folder(folder, {"table-" + "1" * 32 + ".pbt": b"new"}, previous=shipped.is_table_file)
+    assert sorted(p.name for p in folder.iterdir()) == ["table-" + "1" * 32 + ".pbt"]
+    (folder / "notes.txt").write_text("mine")
+    with pytest.raises(OutputError, match=r"notes\.txt"):
+        replace_folder(folder, {"table-" + "2" * 32 + ".pbt": b"x"}, previous=shipped.is_table_file)
+    assert (folder / "notes.txt").read_text() == "mine"
+    assert not shipped.is_table_file("table-123.pbt") and not shipped.is_table_file("x-" + "0" * 32 + ".pbt")
+
+
+def test_tables_refuses_a_shipped_folder_holding_other_files_before_building(tmp_path, monkeypatch, cli):
+    from analyzer.output import results
+
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    (folder / "keep.me").write_text("x")
+    monkeypatch.setattr(results, "generate", lambda: pytest.fail("built before the refusal"))
+    done = cli("tables", "--out", str(tmp_path / "results"), "--shipped", str(folder))
+    assert done.exit_code == 2 and "keep.me" in done.output

@@ -1277,10 +1277,10 @@ def d7p8_progressive(param: str | None) -> Bet:
     jackpot = _amount(opts["jackpot"], "d7p8-progressive jackpot")
     suited_prize = _amount(opts["suited"], "d7p8-progressive suited prize")
 
-    def qualifies(c: Coup) -> bool:
-        mine = c.cards(PLAYER_HAND if winner is P else BANKER_HAND)
-        other = c.cards(BANKER_HAND if winner is P else PLAYER_HAND)
-        return bool(mine.size == 3 and mine.total == point and mine.total > other.total)
+    def qualifies(c: Coup) -> bool:  # the side wins with three cards totalling the point
+        if winner is P:
+            return bool(c.winner is P and c.player_cards == 3 and c.player_total == point)
+        return bool(c.winner is B and c.banker_cards == 3 and c.banker_total == point)
 
     def designated(c: Coup) -> bool:
         return bool(qualifies(c) and c.cards(PLAYER_HAND).suit(player_suit)
@@ -1297,7 +1297,8 @@ def d7p8_progressive(param: str | None) -> Bet:
                     jackpot / stake - 1),
             PayLine(f"{label}, both hands suited (secondary)", both_suited, suited_prize / stake - 1),
         ),
-        reads=Reads.of([], [PLAYER_HAND, BANKER_HAND], suits="one-suit-named"),
+        reads=Reads.of(["winner", "player_total", "banker_total", "player_cards", "banker_cards"],
+                       [PLAYER_HAND, BANKER_HAND], suits="one-suit-named"),
         otherwise_event="No progressive or secondary prize",
         source=D7P8_SOURCE,
         rules=(f"Reading of an unpublished pay table.  The bet qualifies on a {label} ("

@@ -170,17 +170,17 @@ def tables(out_dir: str, shipped_dir: str | None) -> None:
         raise OutputError("empty --out: give a folder, e.g. --out results/")
     if shipped_dir is not None and not shipped_dir.strip():
         raise OutputError("empty --shipped: give a folder, e.g. --shipped analyzer/tables/")
-    check_folder(out_dir, file_names())  # refused at once, not after the build
-    files = generate()  # everything is built in memory first: no partial output on error
-    shipped: dict[str, bytes] = {}
-    if shipped_dir is not None:
-        from analyzer.engine.shipped import shipped_files
+    from analyzer.engine.shipped import is_table_file, shipped_files
 
-        shipped = shipped_files()
+    check_folder(out_dir, file_names())  # refused at once, not after the build
+    if shipped_dir is not None:
+        check_folder(shipped_dir, (), previous=is_table_file)  # compiled tables only
+    files = generate()  # everything is built in memory first: no partial output on error
+    shipped = shipped_files() if shipped_dir is not None else {}
     replace_folder(out_dir, files)  # a sibling folder swapped into place: all or nothing
     show(f"wrote {len(files)} files to {out_dir}")
     if shipped_dir is not None:
-        replace_folder(shipped_dir, shipped)
+        replace_folder(shipped_dir, shipped, previous=is_table_file)  # an older catalogue's tables go
         show(f"wrote {len(shipped)} compiled tables to {shipped_dir}")
 
 

@@ -87,6 +87,17 @@ class CardGroup:
         self._cards = tuple(sorted(cards, key=_KEY))
         self.flag = flag
 
+    @classmethod
+    def of_ordered(
+        cls, cards: tuple[DealtCard, ...], flag: tuple[str, str, int] | PendingLabel | None = None
+    ) -> CardGroup:
+        """A group from the ``_cards`` of another (already in order): no sort (the engine
+        builds many groups of the same cards with other flags)."""
+        group = cls.__new__(cls)
+        group._cards = cards
+        group.flag = flag
+        return group
+
     def _flag(self) -> tuple[str, str, int]:
         flag = self.flag
         if isinstance(flag, PendingLabel):

@@ -252,6 +252,11 @@ class _Plan:
         self.leaf_starts = np.flatnonzero(np.r_[True, lcol[1:] != lcol[:-1]]) if len(lcol) else lcol
         self.leaf_cols = lcol[self.leaf_starts] if len(lcol) else lcol
         self.program = VectorPlan(table.program, suits_alike, tens_alike) if table.row_read else None
+        self.orderings: Any = None
+        if table.first_four and table.row_read:  # S / D(R) = n_R falling(N - r, 6 - r): no weights
+            from analyzer.engine.labels import orderings
+
+            self.orderings, self.read_cards = orderings(table, range(len(table.row_read)))
 
 
 _PLANS: dict[tuple[int, bool, bool], _Plan] = {}
@@ -281,9 +286,14 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
             if x:
                 out[c] += x
     elif plan.program is not None:
-        s = np.add.reduceat(plan.row_tally * w[plan.row_comp], plan.row_starts)
-        d = memo.flat_falls.take(plan.row_read_at).prod(axis=0)
-        per = np.where(d > 0, s // np.maximum(d, 1), 0)
+        if plan.orderings is not None:
+            n_size = memo.size
+            rest = [falling(n_size - r, MAX_CARDS - r) for r in range(MAX_CARDS + 1)]
+            per = plan.orderings * np.asarray(rest, dtype=np.int64).take(plan.read_cards)
+        else:
+            s = np.add.reduceat(plan.row_tally * w[plan.row_comp], plan.row_starts)
+            d = memo.flat_falls.take(plan.row_read_at).prod(axis=0)
+            per = np.where(d > 0, s // np.maximum(d, 1), 0)
         n = plan.program.weights(memo.pools, memo.size)
         contrib = per[plan.leaf_row] * plan.leaf_mult * n[plan.leaf_comp]
         out[plan.leaf_cols] += np.add.reduceat(contrib, plan.leaf_starts)

@@ -137,6 +137,7 @@ class Explorer:
         self.ranks = reads.ranks
         self._cards: dict[tuple[int, int, int, int], DealtCard] = {}
         self._blocks: dict[tuple[object, ...], tuple[tuple[object, ...], CardGroup]] = {}
+        self._ordered: dict[tuple[object, ...], tuple[DealtCard, ...]] = {}
         self._pending: dict[tuple[int, str], PendingLabel] = {}
 
     # -- what a slot reads ----------------------------------------------------------------------
@@ -229,13 +230,18 @@ class Explorer:
             key = (b, start, values, ranks[start:stop], suits[start:stop], flags[b])
             hit = self._blocks.get(key)
             if hit is None:
-                card = self._card
-                group = CardGroup(
-                    [card(i, values[i - start], ranks[i], suits[i]) for i in range(start, stop)],
-                    self._flag(b, flags[b], stop > start),  # type: ignore[arg-type]
-                )
+                cards_key = key[1:5]  # the block's cards whatever its flag (a flag's children share them)
+                ordered = self._ordered.get(cards_key)
+                if ordered is None:
+                    card = self._card
+                    ordered = CardGroup(
+                        card(i, values[i - start], ranks[i], suits[i]) for i in range(start, stop)
+                    )._cards
+                    self._ordered[cards_key] = ordered
+                group = CardGroup.of_ordered(ordered, self._flag(b, flags[b], stop > start))  # type: ignore[arg-type]
                 if len(self._blocks) > 200_000:
                     self._blocks.clear()
+                    self._ordered.clear()
                 hit = self._blocks[key] = ((self.blocks[b], group._cards, group.flag), group)
             parts.append(hit[0])
             groups.append(hit[1])

@@ -93,7 +93,7 @@ class LabelPart:
             self.row_cards = np.asarray([COMPOSITIONS[table.row_comp[j]][0] for j in first], dtype=np.intp)
         elif table.first_four:
             self.kind = "first-four"
-            self.orderings, self.read_cards = _orderings(table, used)
+            self.orderings, self.read_cards = orderings(table, used)
         else:
             self.kind = "rows"
             lengths = starts[used + 1] - first
@@ -162,7 +162,7 @@ class LabelPart:
         self.minus.add(out, contrib, -1)
 
 
-def _orderings(table: Table, rows: Any) -> tuple[Any, Any]:
+def orderings(table: Table, rows: Any) -> tuple[Any, Any]:
     """Per row of a first-four table: n_R, the orderings of its read values (the row's count on
     a reference shoe over D(R) x falling(N - r, 6 - r), exact), and r, its read cards."""
     shoe = [24 * 4] + [24] * 9  # six decks by value: 96 ten-valued cards, 24 of each other

@@ -127,6 +127,12 @@ def _table_reads(reads: tuple[Reads, ...], full: bool, values: Reads | None) -> 
     return [(g_reads, members) for _, g_reads, members in groups]
 
 
+@functools.lru_cache(maxsize=1024)
+def _value_reads(reads: Reads, values: Reads | None) -> Reads:
+    """The reads of the table that prices a value-level bet alone (as :func:`table_reads`)."""
+    return reads | values if values is not None else reads
+
+
 def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD, symmetric: bool = False) -> Table:
     """The distribution table of ``reads`` on a shoe of ``size`` cards: the first-four table
     when only the first four cards are read and the shoe holds 6 or more, else the full walk
@@ -377,6 +383,8 @@ class Settlement:
         """Per key, the sum of the counts of its columns (Python ints; int64 counts are summed
         exactly in segments)."""
         out = [0] * len(self.keys)
+        if not isinstance(counts, list) and len(counts) <= SMALL_TABLE:
+            counts = counts.tolist()  # a bet's own table: a few columns, summed in Python
         if isinstance(counts, list):
             for i, c in zip(self.index, counts, strict=True):
                 if c:
@@ -388,6 +396,9 @@ class Settlement:
                 out[e] = n
         return out
 
+
+#: Tables of at most this many columns (a bet's own) are summed per key in Python integers.
+SMALL_TABLE = 32
 
 _SETTLED: OrderedDict[tuple[int, int], tuple[Bet, Table, Settlement]] = OrderedDict()
 _SETTLED_LIMIT = 4096
@@ -568,8 +579,16 @@ class Pricer:
         return [s for s in out if s is not None]
 
     def summary(self, bet: Bet) -> BetSummary:
-        """:meth:`summaries` of one bet."""
-        return self.summaries([bet])[0]
+        """:meth:`summaries` of one bet (the same tables, found without grouping)."""
+        bet = _check_bet(bet)
+        if bet.reads.sets:
+            table = bet_table_for(bet, self.shoe, self.tableau)
+        else:
+            table = table_for(_value_reads(bet.reads, self.values), self.shoe.size, self.tableau)
+            if bet.origin.startswith("file:"):
+                _check_lines(bet, table, self.tableau)
+        counts, total, d = _counted(table, self.shoe)
+        return self._summary(bet, table, counts, total, d)
 
     def _summary(self, bet: Bet, table: Table, counts: Any, total: int, d: int) -> BetSummary:
         settled = settlement(bet, table)

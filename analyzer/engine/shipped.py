@@ -10,6 +10,8 @@ a test holds them fresh.  They load through the disk cache's checks
 
 from __future__ import annotations
 
+import re
+
 from analyzer.core.tableau import STANDARD
 from analyzer.engine.cache import encode_file, file_name
 from analyzer.engine.table import Table, build_bet, build_records, names_suits
@@ -32,6 +34,11 @@ def shipped_tables() -> list[Table]:
                 seen.add(table.key)
                 out.append(table)
     return out
+
+
+def is_table_file(name: str) -> bool:
+    """True for the name of a compiled table file (``table-<32 hex digits>.pbt``)."""
+    return re.fullmatch(r"table-[0-9a-f]{32}\.pbt", name) is not None
 
 
 def shipped_files() -> dict[str, bytes]:

@@ -31,6 +31,7 @@ the package, so a first run is a warm one.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections import OrderedDict, defaultdict
@@ -157,7 +158,15 @@ _MEMORY: OrderedDict[Hashable, Table] = OrderedDict()
 _LOCK = threading.RLock()
 
 
-def _remember(key: Hashable, build: Callable[[], Table], disk_key: str | None, tableau: Tableau) -> Table:
+def _remember(
+    key: Hashable,
+    build: Callable[[], Table],
+    disk_key: str | None,
+    tableau: Tableau,
+    twin: Hashable | None = None,
+) -> Table:
+    """The table of ``key``: in memory, else on disk (``disk_key``), else the table of a twin
+    in memory (a bet with the same conditions: ``twin``, see :func:`_conditions`), else built."""
     with _LOCK:
         hit = _MEMORY.get(key)
         if hit is not None:
@@ -167,13 +176,69 @@ def _remember(key: Hashable, build: Callable[[], Table], disk_key: str | None, t
 
         table = cache.load(disk_key, tableau) if disk_key is not None else None
         if table is None:
-            table = build()
+            same = _TWINS.get(twin) if twin is not None else None
+            if same is not None:  # the same columns: a variant of a bet that pays otherwise
+                table = dataclasses.replace(same, key=disk_key if disk_key is not None else same.key)
+            else:
+                table = build()
             if disk_key is not None:
                 cache.store(table)
+            if twin is not None:  # only tables compiled here: a file's table is known by its key alone
+                _TWINS[twin] = table
+                if len(_TWINS) > MEMORY_TABLES:
+                    _TWINS.popitem(last=False)
         _MEMORY[key] = table
         if len(_MEMORY) > MEMORY_TABLES:
             _MEMORY.popitem(last=False)
         return table
+
+
+#: Bet tables by the structure of their bets' conditions (:func:`_conditions`).
+_TWINS: OrderedDict[Hashable, Table] = OrderedDict()
+
+
+class _OpaqueError(Exception):
+    """A condition whose structure cannot be compared (an unhashable value it closes over)."""
+
+
+def _structure(x: object, depth: int = 0) -> Hashable:
+    """What a condition computes from, comparable across objects: a function's code, globals,
+    defaults and the values it closes over (functions among them, recursively); any other
+    value itself (it must be hashable).
+
+    Raises:
+        _OpaqueError: an unhashable value, or nesting deeper than 8.
+    """
+    if depth > 8:
+        raise _OpaqueError
+    code = getattr(x, "__code__", None)
+    if code is not None:
+        try:
+            closure = getattr(x, "__closure__", None) or ()
+            cells = tuple(_structure(c.cell_contents, depth + 1) for c in closure)
+        except ValueError:  # an empty cell
+            raise _OpaqueError from None
+        defaults = tuple(_structure(d, depth + 1) for d in getattr(x, "__defaults__", None) or ())
+        return ("function", code, id(getattr(x, "__globals__", None)), cells, defaults)
+    try:
+        hash(x)
+    except TypeError:
+        raise _OpaqueError from None
+    return ("value", type(x), x)
+
+
+def _conditions(tableau: Tableau, bet: Bet, first_four: bool, symmetric: bool) -> Hashable | None:
+    """A key equal for two bets whose pay lines test the same conditions in the same order
+    (the variants of a catalogue bet that differ only in what they pay: their tables, whose
+    columns are pay-line indices, are one); ``None`` for a payout function, whose columns are
+    its pays, or a condition that cannot be compared."""
+    if bet.payout_function is not None:
+        return None
+    try:
+        conditions = tuple(_structure(line.when) for line in bet.lines)
+    except _OpaqueError:
+        return None
+    return ("conditions", tableau.fingerprint, conditions, bet.reads, first_four, symmetric)
 
 
 def compile_table(tableau: Tableau, reads: Reads, first_four: bool = False, symmetric: bool = False) -> Table:
@@ -213,7 +278,8 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
         return hit[3]  # a pricing loop asks for the same bet objects again and again
     key = _memory_key(tableau, bet, first_four, symmetric)
     disk = bet_key(tableau, bet, first_four, symmetric)
-    table = _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau)
+    twin = _conditions(tableau, bet, first_four, symmetric)
+    table = _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau, twin)
     _by_object(fast, bet, tableau, key, table)
     return table
 
@@ -426,6 +492,7 @@ def clear_memory() -> None:
     with _LOCK:
         _MEMORY.clear()
         _BY_OBJECT.clear()
+        _TWINS.clear()
 
 
 __all__ = [

@@ -39,7 +39,7 @@ import stat
 import sys
 import tempfile
 import warnings
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO, cast
@@ -524,10 +524,13 @@ def _remove_previous(old: str, names: Iterable[str], given: str) -> None:
         )
 
 
-def check_folder(folder: Path | str, names: Collection[str]) -> tuple[Path, os.stat_result | None]:
+def check_folder(
+    folder: Path | str, names: Collection[str], previous: Callable[[str], bool] | None = None
+) -> tuple[Path, os.stat_result | None]:
     """Refuse, before anything is built, a folder that :func:`replace_folder` may not make hold
     the files ``names``: the same checks, without writing.  Returns the folder resolved (links
-    followed) and its stat (``None``: it does not exist yet).
+    followed) and its stat (``None``: it does not exist yet).  ``previous``: the names of files
+    an earlier run of the command wrote that it no longer writes (they are replaced too).
 
     Raises:
         OutputError: as :func:`replace_folder`, except a write failure.
@@ -554,7 +557,10 @@ def check_folder(folder: Path | str, names: Collection[str]) -> tuple[Path, os.s
     if info is not None:
         with os.scandir(real) as entries:
             others = sorted(
-                e.name for e in entries if e.name not in names or not e.is_file(follow_symlinks=False)
+                e.name
+                for e in entries
+                if not e.is_file(follow_symlinks=False)
+                or (e.name not in names and not (previous is not None and previous(e.name)))
             )
         if others:
             more = f" and {len(others) - 1} more" if len(others) > 1 else ""
@@ -566,7 +572,9 @@ def check_folder(folder: Path | str, names: Collection[str]) -> tuple[Path, os.s
     return real, info
 
 
-def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None:
+def replace_folder(
+    folder: Path | str, files: Mapping[str, str | bytes], previous: Callable[[str], bool] | None = None
+) -> None:
     """Make ``folder`` hold exactly ``files`` (file name -> content), all or nothing: the files
     are written into a new sibling folder, which is then swapped into place; on any failure,
     or a signal, the old folder is left as it was and no sibling folder remains.
@@ -574,14 +582,19 @@ def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None
     An existing folder may hold only files of those names (the previous run's output): one
     that holds anything else is refused, never replaced (``tables --out .`` would otherwise
     swap away the current folder).  The parent folder must exist.  A command whose files take
-    long to build calls :func:`check_folder` with their names first.
+    long to build calls :func:`check_folder` with their names first.  ``previous``: as
+    :func:`check_folder` (the files of an earlier run that this one no longer writes).
 
     Raises:
         OutputError: an empty name, a file where the folder should be, a missing parent folder,
             a folder holding other files, a bad file name, or a write failure.
     """
-    real, info = check_folder(folder, frozenset(files))
+    real, info = check_folder(folder, frozenset(files), previous)
     given = str(folder)
+    found = set(files)
+    if info is not None and previous is not None:
+        with os.scandir(real) as entries:
+            found |= {e.name for e in entries if previous(e.name) and e.is_file(follow_symlinks=False)}
     fail = _Target(given, real, None, None).fail
     staging: str | None = None
     try:
@@ -605,7 +618,7 @@ def replace_folder(folder: Path | str, files: Mapping[str, str | bytes]) -> None
                     raise
             staging = None
         if info is not None:
-            _remove_previous(old, files, given)
+            _remove_previous(old, found, given)
     except OSError as exc:
         raise fail(exc) from None
     finally:
