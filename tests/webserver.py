@@ -24,19 +24,21 @@ LISTENING = re.compile(r"listening on (http://\S+)")
 
 
 class Server:
-    """``python -m analyzer serve --port 0 ARGS...`` as a context manager: ``url``, ``host``,
+    """``punto-banco serve --port 0 ARGS...`` (after ``prelude``) as a context manager: ``url``, ``host``,
     ``port``; :meth:`request` and :meth:`post` talk to it; :meth:`stop` sends a signal and
     returns the exit code and standard error."""
 
-    def __init__(self, *args: str, cwd: Path = ROOT) -> None:
+    def __init__(self, *args: str, cwd: Path = ROOT, prelude: str = "") -> None:
         self.args = args
         self.cwd = cwd
+        self.prelude = prelude  # Python run in the server's process before the command
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.out: list[str] = []
 
     def __enter__(self) -> Server:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "analyzer", "serve", "--port", "0", *self.args],
+            [sys.executable, "-c", f"{self.prelude}\nfrom analyzer.cli import main\nmain()",
+             "serve", "--port", "0", *self.args],
             cwd=self.cwd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,

@@ -3,12 +3,13 @@ needs the ``web`` extra; nothing of it is imported until the command runs)."""
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import click
 
 from analyzer.cli.common import UsageProblem, WholeNumber, guard
-from analyzer.cli.process import echo, say
+from analyzer.cli.process import Ended, echo, say
 from analyzer.web.limits import (
     BODY_TIMEOUT,
     MAX_BODY_BYTES,
@@ -133,6 +134,10 @@ def serve(
         sys.stdout.flush()  # a script waiting for this line reads a pipe
 
     try:
-        run(host, port, limits, announce, lambda text: say(f"warning: {text}"))
+        stopped = run(host, port, limits, announce, lambda text: say(f"warning: {text}"))
     except OSError as exc:
         raise UsageProblem(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    if stopped == signal.SIGINT:
+        raise KeyboardInterrupt  # exit code 130, as for any command
+    if stopped is not None:
+        raise Ended(stopped)  # 143 for SIGTERM, 129 for SIGHUP

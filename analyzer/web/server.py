@@ -3,8 +3,9 @@
 :func:`serve` binds the socket itself, so ``port=0`` gives a free port and the line it prints
 names the real one; that line (``listening on http://HOST:PORT/``) is printed once the server
 accepts connections, so a script or a test can wait for it.  Ctrl-C or SIGTERM stop it
-cleanly: uvicorn finishes the requests in progress, the lifespan stops the workers, and the
-signal is raised again for the caller (the command turns it into exit code 130 or 143).
+cleanly: uvicorn finishes the requests in progress, the lifespan stops the workers, and
+:func:`serve` returns the signal for the caller (the command turns it into exit code 130, 143
+or 129).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import signal
 import socket
 import threading
 from collections.abc import Callable, Generator
+from types import FrameType
 
 import uvicorn
 
@@ -73,6 +75,13 @@ class _Server(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, ready: Callable[[], None]) -> None:
         super().__init__(config)
         self._ready = ready
+        #: The first signal that stopped the server.
+        self.stopped_by: int | None = None
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self.stopped_by is None:
+            self.stopped_by = sig
+        super().handle_exit(sig, frame)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
@@ -99,8 +108,12 @@ def serve(
     limits: Limits,
     say: Callable[[str], None],
     warn: Callable[[str], None],
-) -> None:
-    """Serve the page and the API on ``host``:``port`` until a signal stops the server.
+) -> int | None:
+    """Serve the page and the API on ``host``:``port`` until a signal stops the server; the
+    number of that signal (``None`` if the server stopped otherwise), for the caller to exit as
+    that signal says.  Its own record, not uvicorn's raising the signal again after the event
+    loop closes: a signal raised there can be lost (a handler in between that ignores it), and
+    a stopped server must never exit 0.
 
     ``say`` gets the ``listening on ...`` line; ``warn`` one line when ``host`` is not a
     loopback address (anyone who can reach the machine can then use the server).
@@ -134,3 +147,4 @@ def serve(
     finally:
         app.state.workers.stop()  # already stopped by the lifespan, unless a signal cut it short
         sock.close()
+    return server.stopped_by
