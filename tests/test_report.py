@@ -143,12 +143,10 @@ def test_html_is_self_contained(doc):
 
 
 def test_without_matplotlib_the_report_says_so(doc, monkeypatch):
-    import analyzer.studies.eor as eor
-
     def missing(*args, **kwargs):
         raise PlotUnavailableError("no matplotlib")
 
-    monkeypatch.setattr(eor, "plot_image", missing)
+    monkeypatch.setattr(rep, "eor_image", missing)
     page = rep.render_html(doc)
     assert "data:image" not in page and page.count("The EOR chart needs matplotlib") == len(doc.bets)
     files = rep.report_files(doc, "markdown", "/tmp/never-written.md")

@@ -382,10 +382,10 @@ def _conform(
 ) -> None:
     """The test and report of :func:`conform`, with the bets from files known; ``power`` is
     (the --against tableaux, the --effect, the --power, the --compare tableaux)."""
-    from analyzer.checks.compare import rank_tableaux, ranking_table
+    from analyzer.checks.compare import rank_tableaux
     from analyzer.checks.conform import conform as run
-    from analyzer.checks.conform import conformance_tables
     from analyzer.core.shoe import Shoe
+    from analyzer.output.check_tables import conformance_tables, ranking_table
     from analyzer.output.render import context_of, render
 
     alternatives, w, aim, ranked = power

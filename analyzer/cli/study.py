@@ -213,18 +213,12 @@ def study(
     """Walk real shoes and price every bet before every coup exactly: what card counting (or
     computer-perfect play) is worth, with standard errors, the EV by depth and the cut-card
     effect.  Example: ``punto-banco study --bet dragon-7 --shoes 100000 --strategy perfect``."""
+    from analyzer.output.charts import plot_format, study_image
     from analyzer.output.files import check_targets, refuse_inputs, write_files
     from analyzer.output.render import provenance, render
-    from analyzer.studies.study import (
-        STUDY_TABLES,
-        make_spec,
-        plot_format,
-        plot_image,
-        study_csv,
-        study_json,
-        study_tables,
-    )
+    from analyzer.output.study_tables import STUDY_TABLES, study_csv, study_json, study_tables
     from analyzer.studies.study import execute as run
+    from analyzer.studies.study import make_spec
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, STUDY_TABLES)
@@ -284,6 +278,6 @@ def study(
         emit(text, output)
         return
     # the plot and -o are written together, all or nothing (a bad -o leaves no plot behind)
-    write_files({plot_file: plot_image(result, plot_file), **({output: text} if output is not None else {})})
+    write_files({plot_file: study_image(result, plot_file), **({output: text} if output is not None else {})})
     if output is None:
         emit(text, None)

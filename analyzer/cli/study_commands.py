@@ -102,7 +102,8 @@ def symbolic(
     from analyzer.bets.catalogue import parse_amount
     from analyzer.core.shoe import Shoe
     from analyzer.output.files import refuse_inputs
-    from analyzer.studies.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE, symbolic_report
+    from analyzer.output.symbolic_tables import symbolic_report
+    from analyzer.studies.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE
 
     refuse_inputs([output], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = [] if table_names.strip().lower() == "none" else table_names_of(table_names, ENGINE_TABLES)
@@ -197,9 +198,11 @@ def eor(
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
     from analyzer.output.bet_tables import choose_bets
+    from analyzer.output.charts import eor_image
+    from analyzer.output.eor_tables import EOR_TABLES, eor_tables
     from analyzer.output.files import refuse_inputs, same_file, write_files
     from analyzer.output.render import context_of, render
-    from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables, plot_image
+    from analyzer.studies.eor import effects_of_removal
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, EOR_TABLES)
@@ -222,7 +225,7 @@ def eor(
         return
     if output is not None and same_file(plot_file, output):
         raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
-    image = plot_image(report, plot_file)
+    image = eor_image(report, plot_file)
     # Both targets are checked before either is written: a bad -o leaves no plot behind.
     write_files({plot_file: image, **({output: text} if output is not None else {})})
     if output is None:

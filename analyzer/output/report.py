@@ -42,6 +42,8 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import BetSummary, Pricer, pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
+from analyzer.output.charts import eor_image
+from analyzer.output.eor_tables import tags_text
 from analyzer.output.render import Cell, Column, Table, comment, render
 from analyzer.output.tables import provenance_notes
 from analyzer.text import html_text, markdown_text, printable
@@ -403,8 +405,6 @@ def events_table(figures: DeckFigures) -> Table:
 
 def eor_table(report: GameMathReport, section: BetSection) -> Table:
     """The bet's effect of removing one card of each rank from the EOR shoe."""
-    from analyzer.studies.eor import tags_text
-
     b = section.eor
     rows = tuple(
         (g.label, c, r, e, None if e is None else -e, t)
@@ -494,11 +494,9 @@ def flat_eor(report: GameMathReport, index: int) -> bool:
 def chart_png(report: GameMathReport, index: int) -> bytes | None:
     """The EOR bar chart of bet ``index`` as PNG bytes, or ``None`` when matplotlib is not
     installed (the report then says so)."""
-    from analyzer.studies.eor import plot_image
-
     one = dataclasses.replace(report.eor, bets=(report.bets[index].eor,))
     try:
-        return plot_image(one, "chart.png")
+        return eor_image(one, "chart.png")
     except PlotUnavailableError:
         return None
 
