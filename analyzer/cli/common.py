@@ -12,7 +12,7 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, overload
 
 import click
 
@@ -551,34 +551,78 @@ raw_csv_option = click.option(
 )
 
 
-def output_options(func: FuncT) -> FuncT:
-    """--format / --digits / --output / --raw-csv."""
-    from analyzer.output.render import FORMATS
+@overload
+def output_options(func: FuncT) -> FuncT: ...
 
-    func = raw_csv_option(func)
-    func = click.option(
-        "-o",
-        "--output",
-        type=click.Path(dir_okay=False, writable=True),
-        default=None,
-        help="Write to this file (atomically) instead of standard output.",
-    )(func)
-    func = click.option(
-        "--digits",
-        type=WholeNumber(0, 1000),
-        default=10,
-        show_default=True,
-        help="Decimals shown, rounded exactly (never through a float).",
-    )(func)
-    func = click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(FORMATS),
-        default="text",
-        show_default=True,
-        help="Output format; JSON keeps every exact value.",
-    )(func)
-    return func
+
+@overload
+def output_options(
+    func: None = None,
+    *,
+    formats: Sequence[str] | None = None,
+    default: str | None = "text",
+    format_help: str = ...,
+    digits: click.ParamType[Any] | None = None,
+    digits_default: int = 10,
+    digits_help: str = ...,
+    output_help: str = ...,
+    raw_csv: bool = True,
+) -> Callable[[FuncT], FuncT]: ...
+
+
+def output_options(
+    func: FuncT | None = None,
+    *,
+    formats: Sequence[str] | None = None,
+    default: str | None = "text",
+    format_help: str = "Output format; JSON keeps every exact value.",
+    digits: click.ParamType[Any] | None = None,
+    digits_default: int = 10,
+    digits_help: str = "Decimals shown, rounded exactly (never through a float).",
+    output_help: str = "Write to this file (atomically) instead of standard output.",
+    raw_csv: bool = True,
+) -> Any:
+    """--format / --digits / -o, --output (and --raw-csv), the options of every command that
+    writes tables, in that order.  ``@output_options`` gives the table formats of
+    :func:`analyzer.output.render.render`; a command that writes other formats names them
+    (``@output_options(formats=..., ...)``): its formats and their default (``None``: no
+    default shown), the type, default and help of --digits (default: a whole number 0..1000),
+    the help of -o, and whether it writes CSV that --raw-csv leaves unguarded.
+    """
+
+    def decorate(command: FuncT) -> FuncT:
+        if raw_csv:
+            command = raw_csv_option(command)
+        command = click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, writable=True),
+            default=None,
+            help=output_help,
+        )(command)
+        command = click.option(
+            "--digits",
+            type=WholeNumber(0, 1000) if digits is None else digits,
+            default=digits_default,
+            show_default=True,
+            help=digits_help,
+        )(command)
+        if formats is None:
+            from analyzer.output.render import FORMATS  # lazy: render imports tabulate (start-up time)
+
+            choices: Sequence[str] = FORMATS
+        else:
+            choices = formats
+        return click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(list(choices)),
+            default=default,
+            show_default=default is not None,
+            help=format_help,
+        )(command)
+
+    return decorate if func is None else decorate(func)
 
 
 def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> Any:

@@ -17,6 +17,7 @@ from analyzer.cli.common import (
     command_line,
     emit,
     guard,
+    output_options,
     rules_inputs,
     rules_option,
     table_names_of,
@@ -154,27 +155,13 @@ from analyzer.cli.common import (
     help="Also draw the EV and P(EV > 0) by depth (needs matplotlib: the 'plot' extra); written "
     "with -o all or nothing.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "csv", "json"]),
-    default="text",
-    show_default=True,
-    help='Output format; JSON gives {"results": [...]} with every estimate.',
-)
-@click.option(
-    "--digits",
-    type=click.IntRange(min=0, max=12),
-    default=4,
-    show_default=True,
-    help="Decimals shown in text tables.",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write to this file (atomically) instead of standard output.",
+@output_options(
+    formats=("text", "markdown", "csv", "json"),
+    format_help='Output format; JSON gives {"results": [...]} with every estimate.',
+    digits=click.IntRange(min=0, max=12),
+    digits_default=4,
+    digits_help="Decimals shown in text tables.",
+    raw_csv=False,
 )
 @click.option(
     "--progress/--no-progress",

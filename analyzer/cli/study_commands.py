@@ -59,27 +59,10 @@ from analyzer.cli.common import (
     metavar="PERCENT",
     help="Smallest number of decks at which each bet's house edge crosses PERCENT (repeatable).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "latex", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format; JSON keeps every exact value and coefficient.",
-)
-@click.option(
-    "--digits",
-    type=WholeNumber(0, 1000),
-    default=10,
-    show_default=True,
-    help="Decimals shown, rounded exactly (never through a float).",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write to this file (atomically) instead of standard output.",
+@output_options(
+    formats=("text", "markdown", "latex", "json"),  # output.symbolic_tables.SYMBOLIC_FORMATS (sympy)
+    format_help="Output format; JSON keeps every exact value and coefficient.",
+    raw_csv=False,
 )
 @rules_option
 @guard
