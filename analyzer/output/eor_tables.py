@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from analyzer.core.exact import round_fraction
 from analyzer.output.render import Cell, Column, Table
-from analyzer.studies.eor import EORReport, published_comparison
+from analyzer.studies.eor import BetEOR, EORReport, published_comparison
 
 
 def tags_text(tags: Sequence[int]) -> str:
@@ -17,6 +17,11 @@ def tags_text(tags: Sequence[int]) -> str:
     return " ".join(f"{t:+d}" if t else "0" for t in tags)
 
 
+#: The sum check, under the summary and each bet's EOR table.
+IDENTITY_NOTE = (
+    "Sum check: sum over groups of (cards in the shoe x EOR) = 0 exactly, i.e. the EV after "
+    "one random card leaves, averaged over that card, equals the EV (N >= 7)."
+)
 #: The kinds of table :func:`eor_tables` builds, in order.
 EOR_TABLES = ("summary", "eor", "depletion", "published")
 
@@ -34,10 +39,7 @@ def eor_tables(report: EORReport, which: Sequence[str] = EOR_TABLES, digits: int
 def _all_tables(report: EORReport, digits: int) -> list[Table]:
     labels = [g.label for g in report.groups]
     unit = "rank" if report.by == "rank" else "value"
-    identity = (
-        "Sum check: sum over groups of (cards in the shoe x EOR) = 0 exactly, i.e. the EV after "
-        "one random card leaves, averaged over that card, equals the EV (N >= 7)."
-    )
+    identity = IDENTITY_NOTE
     rows: list[tuple[Cell, ...]] = []
     for b in report.bets:
         sysm = b.system
@@ -80,32 +82,7 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
     )
     tables: list[Table] = [summary]
     for b in report.bets:
-        erows = tuple(
-            (b.bet.name, g.label, c, r, e, None if e is None else -e, t)
-            for g, c, r, e, t in zip(
-                report.groups, report.counts, b.removed_ev, b.eor, b.system.tags, strict=True
-            )
-        )
-        tables.append(
-            Table(
-                f"eor:{b.bet.name}",
-                f"{b.bet.title}: effect of removing one card ({report.shoe.describe()})",
-                (
-                    Column("Bet name", "text", "bet_name", data_only=True),
-                    Column(unit.capitalize(), "text", unit),
-                    Column("Cards", "count", "cards"),
-                    Column("EV after removal", "decimal", "ev_after"),
-                    Column("EOR (change in EV)", "decimal", "eor"),
-                    Column("Change in house edge", "percent", "house_edge_change"),
-                    Column("Tag", "count", "tag"),
-                ),
-                erows,
-                (
-                    f"EV per unit staked on the full shoe: {float_free(b.ev, digits)}; "
-                    "EOR = EV after removal - EV. " + identity,
-                ),
-            )
-        )
+        tables.append(removal_table(report, b, digits))
         drows: list[tuple[Cell, ...]] = []
         for g, e, dep in zip(report.groups, b.eor, b.depletion, strict=False):
             last = dep[-1]
@@ -169,9 +146,40 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
     return tables
 
 
+def removal_table(report: EORReport, b: BetEOR, digits: int = 6) -> Table:
+    """Bet ``b``'s effect of removing one card of each group of ``report`` (``eor:NAME``): the
+    cards, the EV after the removal, the EOR, the change in house edge and the tag; ``digits``
+    rounds the EV in its note (exactly).  The table of ``eor --table eor`` and of the report."""
+    unit = "rank" if report.by == "rank" else "value"
+    rows = tuple(
+        (b.bet.name, g.label, c, r, e, None if e is None else -e, t)
+        for g, c, r, e, t in zip(
+            report.groups, report.counts, b.removed_ev, b.eor, b.system.tags, strict=True
+        )
+    )
+    return Table(
+        f"eor:{b.bet.name}",
+        f"{b.bet.title}: effect of removing one card ({report.shoe.describe()})",
+        (
+            Column("Bet name", "text", "bet_name", data_only=True),
+            Column(unit.capitalize(), "text", unit),
+            Column("Cards", "count", "cards"),
+            Column("EV after removal", "decimal", "ev_after"),
+            Column("EOR (change in EV)", "decimal", "eor"),
+            Column("Change in house edge", "percent", "house_edge_change"),
+            Column("Tag", "count", "tag"),
+        ),
+        rows,
+        (
+            f"EV per unit staked on the full shoe: {float_free(b.ev, digits)}; "
+            "EOR = EV after removal - EV. " + IDENTITY_NOTE,
+        ),
+    )
+
+
 def float_free(x: Fraction, digits: int) -> str:
     """``x`` rounded exactly to ``digits`` decimals (no float involved)."""
     return f"{round_fraction(x, digits):f}"
 
 
-__all__ = ["EOR_TABLES", "eor_tables", "float_free", "tags_text"]
+__all__ = ["EOR_TABLES", "IDENTITY_NOTE", "eor_tables", "float_free", "removal_table", "tags_text"]

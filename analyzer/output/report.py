@@ -43,7 +43,7 @@ from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import BetSummary, Pricer, pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
 from analyzer.output.charts import eor_image
-from analyzer.output.eor_tables import tags_text
+from analyzer.output.eor_tables import removal_table, tags_text
 from analyzer.output.render import Cell, Column, Table, comment, render
 from analyzer.output.tables import provenance_notes
 from analyzer.text import html_text, markdown_text, printable
@@ -403,38 +403,18 @@ def events_table(figures: DeckFigures) -> Table:
     )
 
 
-def eor_table(report: GameMathReport, section: BetSection) -> Table:
-    """The bet's effect of removing one card of each rank from the EOR shoe."""
+def eor_table(report: GameMathReport, section: BetSection, digits: int = 10) -> Table:
+    """The bet's effect of removing one card of each rank from the EOR shoe: the table of
+    ``eor --table eor`` (:func:`analyzer.output.eor_tables.removal_table`), with the suggested
+    count and its betting correlation beside the sum check."""
     b = section.eor
-    rows = tuple(
-        (g.label, c, r, e, None if e is None else -e, t)
-        for g, c, r, e, t in zip(
-            report.eor.groups, report.eor.counts, b.removed_ev, b.eor, b.system.tags, strict=True
-        )
-    )
+    table = removal_table(report.eor, b, digits)
     bc = b.system.betting_correlation(6)
-    shoe = report.eor.shoe.describe()
-    return Table(
-        f"eor:{section.bet.name}",
-        f"{section.bet.title}: effect of removing one card, {shoe}",
-        (
-            Column("Rank", "text", "rank"),
-            Column("Cards", "count", "cards"),
-            Column("EV after removal", "decimal", "ev_after"),
-            Column("EOR (change in EV)", "both", "eor"),
-            Column("Change in house edge", "percent", "house_edge_change"),
-            Column("Tag", "count", "tag"),
-        ),
-        rows,
-        (
-            f"EV on the full shoe: {fraction_text(b.ev)}. EOR = EV after one card of the rank "
-            f"leaves - EV. Sum check: sum over ranks of (cards x EOR) = {fraction_text(b.identity_sum)}"
-            " (0 exactly for a shoe of 7 cards or more).",
-            f"Suggested count (tags proportional to the EORs, largest {b.system.max_tag}): "
-            f"{tags_text(b.system.tags)}; betting correlation "
-            f"{'-' if bc is None else f'{bc:f}'}.",
-        ),
+    count = (
+        f"Suggested count (tags proportional to the EORs, largest {b.system.max_tag}): "
+        f"{tags_text(b.system.tags)}; betting correlation {'-' if bc is None else f'{bc:f}'}."
     )
+    return dataclasses.replace(table, notes=(*table.notes, count))
 
 
 def _forms(section: BetSection, report: GameMathReport) -> list[tuple[str, RationalFunction]]:
@@ -470,14 +450,14 @@ def forms_table(report: GameMathReport, section: BetSection) -> Table:
     )
 
 
-def report_tables(report: GameMathReport, section: BetSection) -> list[Table]:
+def report_tables(report: GameMathReport, section: BetSection, digits: int = 10) -> list[Table]:
     """The tables of one bet's section, in order: pay table, summary by decks, the events table
-    of each deck count, EOR table, closed forms."""
+    of each deck count, EOR table (its notes' EV to ``digits`` decimals), closed forms."""
     return [
         pay_table(section),
         summary_table(report, section),
         *(events_table(f) for f in section.figures),
-        eor_table(report, section),
+        eor_table(report, section, digits),
         forms_table(report, section),
     ]
 
@@ -541,7 +521,7 @@ def render_markdown(
             + "".join(f"\n\n**{markdown_text(n.split(': ', 1)[0])}.** {markdown_text(n.split(': ', 1)[1])}"
                       for n in _provenance(bet))
         )
-        tables = report_tables(report, section)
+        tables = report_tables(report, section, digits)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
         if flat_eor(report, i):
             parts.append(f"*{markdown_text(CHART_FLAT)}*")
@@ -629,7 +609,7 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         for note in _provenance(bet):
             label, text = note.split(": ", 1)
             body.append(f"<p><strong>{html_text(label)}.</strong> {html_text(text)}</p>")
-        tables = report_tables(report, section)
+        tables = report_tables(report, section, digits)
         body.append(render(tables[:-1], "html", digits).strip())
         flat = flat_eor(report, i)
         png = chart_png(report, i) if charts and not flat else None
