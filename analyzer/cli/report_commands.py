@@ -130,7 +130,8 @@ def report(
     from analyzer.output.bet_tables import choose_bets
     from analyzer.output.files import refuse_existing, refuse_inputs, write_files
     from analyzer.output.render import provenance
-    from analyzer.output.report import chart_paths, decks_text, game_math_report, report_files
+    from analyzer.output.report import chart_paths, decks_text, report_files
+    from analyzer.studies.report_data import game_math_report
 
     if not bet_specs and not bet_files:
         raise UsageProblem("name the bets to report on: --bet NAME (repeatable) or --bet-file FILE")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.core.exact import round_fraction
+from analyzer.core.exact import fraction_text, round_fraction
 from analyzer.output.render import Cell, Column, Table
 from analyzer.studies.eor import BetEOR, EORReport, published_comparison
 
@@ -146,11 +146,14 @@ def _all_tables(report: EORReport, digits: int) -> list[Table]:
     return tables
 
 
-def removal_table(report: EORReport, b: BetEOR, digits: int = 6) -> Table:
+def removal_table(report: EORReport, b: BetEOR, digits: int = 6, exact: bool = False) -> Table:
     """Bet ``b``'s effect of removing one card of each group of ``report`` (``eor:NAME``): the
     cards, the EV after the removal, the EOR, the change in house edge and the tag; ``digits``
-    rounds the EV in its note (exactly).  The table of ``eor --table eor`` and of the report."""
+    rounds the EV in its note (exactly).  The table of ``eor --table eor`` and of the report,
+    which shows the exact fractions too (``exact``: each EOR beside its decimal, the EV as a
+    fraction)."""
     unit = "rank" if report.by == "rank" else "value"
+    ev = fraction_text(b.ev) if exact else float_free(b.ev, digits)
     rows = tuple(
         (b.bet.name, g.label, c, r, e, None if e is None else -e, t)
         for g, c, r, e, t in zip(
@@ -165,13 +168,13 @@ def removal_table(report: EORReport, b: BetEOR, digits: int = 6) -> Table:
             Column(unit.capitalize(), "text", unit),
             Column("Cards", "count", "cards"),
             Column("EV after removal", "decimal", "ev_after"),
-            Column("EOR (change in EV)", "decimal", "eor"),
+            Column("EOR (change in EV)", "both" if exact else "decimal", "eor"),
             Column("Change in house edge", "percent", "house_edge_change"),
             Column("Tag", "count", "tag"),
         ),
         rows,
         (
-            f"EV per unit staked on the full shoe: {float_free(b.ev, digits)}; "
+            f"EV per unit staked on the full shoe: {ev}; "
             "EOR = EV after removal - EV. " + IDENTITY_NOTE,
         ),
     )
