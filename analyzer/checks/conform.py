@@ -87,7 +87,7 @@ from analyzer.checks.power import (
     impossible_mass,
 )
 from analyzer.core.coup import Coup
-from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact, round_fraction
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import ANALYSIS_READS, Pricer
@@ -947,7 +947,6 @@ def _any_category(family: str) -> str:
 def alpha_text(x: Fraction) -> str:
     """An exact level as text (``1/100``), with its decimal beside a fraction that needs one."""
     from analyzer.checks.verify import amount_text
-    from analyzer.core.exact import round_fraction
 
     text = amount_text(x)
     return text if "/" not in text else f"{text} (about {round_fraction(x, 6)})"

@@ -126,12 +126,12 @@ def report(
     (needs openpyxl: the 'report' extra), e.g.
     ``punto-banco report --bet banker --bet tie --decks 1-8 -o report.xlsx``.
     """
-    from analyzer.bets.catalogue import parse_amount
-    from analyzer.output.bet_tables import choose_bets
-    from analyzer.output.files import refuse_existing, refuse_inputs, write_files
-    from analyzer.output.render import provenance
-    from analyzer.output.report import chart_paths, decks_text, report_files
-    from analyzer.studies.report_data import game_math_report
+    from analyzer.bets.catalogue import parse_amount  # lazy: start-up time
+    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
+    from analyzer.output.files import refuse_existing, refuse_inputs, write_files  # lazy: start-up time
+    from analyzer.output.render import provenance  # lazy: start-up time
+    from analyzer.output.report import chart_paths, decks_text, report_files  # lazy: start-up time
+    from analyzer.studies.report_data import game_math_report  # lazy: start-up time
 
     if not bet_specs and not bet_files:
         raise UsageProblem("name the bets to report on: --bet NAME (repeatable) or --bet-file FILE")

@@ -200,12 +200,17 @@ def study(
     """Walk real shoes and price every bet before every coup exactly: what card counting (or
     computer-perfect play) is worth, with standard errors, the EV by depth and the cut-card
     effect.  Example: ``punto-banco study --bet dragon-7 --shoes 100000 --strategy perfect``."""
-    from analyzer.output.charts import plot_format, study_image
-    from analyzer.output.files import check_targets, refuse_inputs, write_files
-    from analyzer.output.render import provenance, render
-    from analyzer.output.study_tables import STUDY_TABLES, study_csv, study_json, study_tables
-    from analyzer.studies.study import execute as run
-    from analyzer.studies.study import make_spec
+    from analyzer.output.charts import plot_format, study_image  # lazy: start-up time
+    from analyzer.output.files import check_targets, refuse_inputs, write_files  # lazy: start-up time
+    from analyzer.output.render import provenance, render  # lazy: start-up time
+    from analyzer.output.study_tables import (  # lazy: start-up time
+        STUDY_TABLES,
+        study_csv,
+        study_json,
+        study_tables,
+    )
+    from analyzer.studies.study import execute as run  # lazy: start-up time
+    from analyzer.studies.study import make_spec  # lazy: start-up time
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, STUDY_TABLES)

@@ -28,7 +28,9 @@ from typing import Literal
 
 from tabulate import tabulate
 
+from analyzer import __version__
 from analyzer.core.exact import fraction_text, round_fraction, sqrt_decimal
+from analyzer.core.tableau import STANDARD
 from analyzer.errors import FormatError
 from analyzer.text import csv_cell, html_text, json_text, markdown_text, printable
 
@@ -112,7 +114,6 @@ def context_of(shoe: object, tableau: object) -> dict[str, Cell]:
     >>> context_of(Shoe.standard(6), None)["decks"], context_of(Shoe.standard(6), None)["rules"]
     (6, 'standard')
     """
-    from analyzer.core.tableau import STANDARD
 
     rules = tableau if tableau is not None else STANDARD
     return {
@@ -483,8 +484,6 @@ def provenance(command: str, shoe: str, rules: str | None = None, **extra: str) 
     """What produced a table, for its header: tool and version, the command, the rules (as
     :meth:`~analyzer.core.tableau.Tableau.describe` names them; default the standard tableau),
     the shoe (as described), and any ``extra`` fields."""
-    from analyzer import __version__
-    from analyzer.core.tableau import STANDARD
 
     return {
         "generated_by": f"punto-banco-analyzer {__version__}",

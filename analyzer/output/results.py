@@ -67,7 +67,7 @@ def catalogue_files() -> dict[str, str]:
 
 def symbolic_files() -> dict[str, str]:
     """The closed forms in the number of decks, :data:`SYMBOLIC_FILES` (sympy, loaded only here)."""
-    from analyzer.output.symbolic_tables import result_files
-    from analyzer.studies.symbolic import STANDARD_SHOE
+    from analyzer.output.symbolic_tables import result_files  # lazy: sympy, for these files only
+    from analyzer.studies.symbolic import STANDARD_SHOE  # lazy: as above
 
     return result_files(lambda command: {**_meta(command, Shoe.standard(1)), "shoe": STANDARD_SHOE})

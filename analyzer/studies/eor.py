@@ -37,7 +37,8 @@ from analyzer.core.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
 from analyzer.core.exact import sqrt_decimal
 from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.errors import BetError
+from analyzer.engine.batch import batch_ev
+from analyzer.errors import BetError, ShoeError
 from analyzer.errors import PlotUnavailableError as PlotUnavailableError  # re-exported: its old home
 
 #: Value groups in counting order (A, 2, ..., 9, then the 0-valued 10/J/Q/K), as published
@@ -196,7 +197,6 @@ def effects_of_removal(
     >>> r.bets[0].identity_sum
     Fraction(0, 1)
     """
-    from analyzer.engine.batch import batch_ev
 
     if not isinstance(shoe, Shoe):
         raise BetError(f"bad shoe {shoe!r}: give a Shoe (e.g. Shoe.standard(8))")
@@ -218,8 +218,6 @@ def effects_of_removal(
             "or give counts per rank and suit"
         )
     if shoe.size - 1 < MIN_CARDS:
-        from analyzer.errors import ShoeError
-
         raise ShoeError(f"a shoe of {shoe.size} cards leaves fewer than {MIN_CARDS} after a removal")
     base = list(shoe.counts if shoe.suited is None or not suits else shoe.suited)
     _check_mixture_size(shoe, grps, suits, depth)

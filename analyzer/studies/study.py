@@ -38,6 +38,7 @@ exact integers where the bound cannot decide), plays the strategies and returns 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import re
@@ -49,11 +50,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.bets.catalogue import bet_key, find_bet
+from analyzer.bets.choice import refuse_clashes, split_file_spec
+from analyzer.bets.files import parse_bets, read_bet_text
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
+from analyzer.core.coup import build_record, card_of
 from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, whole_number
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine.kernel import exact_ev, kernels_for
+from analyzer.engine.pricing import price
+from analyzer.engine.walk import base_fields, project_fields
 from analyzer.errors import AnalyzerError, StudyError
 from analyzer.studies.counting import (
     EXACT,
@@ -238,12 +246,8 @@ class BetSource:
     def build(self) -> Bet:
         """The per-coup bet."""
         if self.kind == "catalogue":
-            from analyzer.bets.catalogue import find_bet
-
             return find_bet(self.spec)
         if self.kind == "file":
-            from analyzer.bets.files import parse_bets
-
             return parse_bets(self.text, self.spec)[self.index]
         if self.kind == "object" and self.bet is not None:
             return self.bet
@@ -267,9 +271,6 @@ def bet_sources(specs: Sequence[str | Bet] = (), files: Sequence[str] = ()) -> l
             holds no such bet, a bet of a file on a catalogue name
             (:func:`analyzer.bets.choice.refuse_clashes`), a bet chosen twice.
     """
-    from analyzer.bets.catalogue import bet_key
-    from analyzer.bets.choice import refuse_clashes, split_file_spec
-    from analyzer.bets.files import parse_bets, read_bet_text
 
     out: list[BetSource] = []
     texts: dict[str, str] = {}
@@ -547,8 +548,6 @@ def _record_keys(bet: Bet, dealt: DealtShoes) -> tuple[IntArray, list[tuple[int,
 
 def _settle_key(bet: Bet, key: int, layout: list[tuple[int, int]], tableau: Tableau) -> Fraction:
     """Settle the coup a record key names (see :func:`_record_keys`)."""
-    from analyzer.core.coup import build_record, card_of
-    from analyzer.engine.walk import base_fields, project_fields
 
     codes: list[int] = []
     for _, base in reversed(layout):
@@ -662,7 +661,6 @@ def _exact_above(
     bet: Bet, dealt: DealtShoes, states: IntArray, threshold: Fraction, tableau: Tableau
 ) -> IntArray:
     """Exact EV > threshold for the given states (the cases the float bound cannot decide)."""
-    from analyzer.engine.kernel import exact_ev
 
     out = np.zeros(len(states), dtype=bool)
     for i, s in enumerate(states.tolist()):
@@ -725,7 +723,6 @@ def _strategy_keys(spec: StudySpec, name: str) -> list[Key]:
 
 def run_block(spec: StudySpec, block: int) -> BlockResult:
     """Deal and play block ``block`` (shoes ``block * spec.block`` onwards) and summarise it."""
-    from analyzer.engine.kernel import exact_ev, kernels_for
 
     first = block * spec.block
     count = min(spec.block, spec.shoes - first)
@@ -1092,8 +1089,6 @@ class _Reduction:
         bounds: dict[str, float] = {}
         per_coup = [s for s in spec.bets if s.kind != "streak"]
         if per_coup:
-            from analyzer.engine.kernel import kernels_for
-
             built = [_bet_of(s) for s in per_coup]
             for kernel, members in kernels_for(built, spec.dealing.tableau):
                 for col, j in enumerate(members):
@@ -1130,7 +1125,6 @@ class _Reduction:
             if not streak:
                 est = self.tallies[(name, "flat", None)].ratio_of("ev", "coups")
                 assert est is not None
-                from analyzer.engine.pricing import price
 
                 full = price(_bet_of(src), Shoe.standard(spec.dealing.decks), spec.dealing.tableau).ev
                 cut_rows.append(CutCardRow(name, full, est, Estimate(est.value - float(full), est.se)))
@@ -1175,7 +1169,6 @@ def execute(
             not checked with a ``scheduler``); the cluster cannot be reached, is not a Dask
             scheduler, has no worker, or dask is not installed.
     """
-    import contextlib
 
     # local workers: checked and capped (ignored on a cluster); a process per block at most
     count = 1 if scheduler is not None else min(check_workers(workers), spec.blocks)
