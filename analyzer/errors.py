@@ -158,7 +158,7 @@ class PlotUnavailableError(AnalyzerError):
     """``--plot`` needs matplotlib (``pip install 'punto-banco-analyzer[plot]'``), or the file
     name does not end in .png or .svg.
 
-    Raised by: :func:`analyzer.studies.eor.plot` and ``plot_image``.
+    Raised by: :func:`analyzer.output.charts.eor_plot` and ``eor_image``.
     """
 
 

@@ -29,11 +29,11 @@ def main() -> None:
     from analyzer.core.tableau import STANDARD
     from analyzer.engine.pricing import ANALYSIS_READS
     from analyzer.engine.table import compile_table
+    from analyzer.output.symbolic_tables import render_sections
     from analyzer.studies.symbolic import (
         ENGINE_TABLES,
         bet_sections,
         engine_sections,
-        render_sections,
         symbolic_distribution,
     )
 

@@ -218,10 +218,10 @@ def test_cli_plot(cli, tmp_path):
 
 
 def test_plot_without_matplotlib_is_a_clear_error(monkeypatch, tmp_path):
-    from analyzer.studies.eor import plot
+    from analyzer.output.charts import eor_plot
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     report = effects_of_removal(EIGHT, [find_bet("banker")], depth=1)
     with pytest.raises(PlotUnavailableError, match="matplotlib"):
-        plot(report, tmp_path / "x.png")
+        eor_plot(report, tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()

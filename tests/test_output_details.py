@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 from analyzer import find_bet
 from analyzer.cli import main
-from analyzer.output.report import CHART_FLAT, game_math_report, render_html, render_markdown
+from analyzer.output.report import CHART_FLAT, render_html, render_markdown
+from analyzer.studies.report_data import game_math_report
 
 
 def invoke(*args: str):

@@ -48,7 +48,7 @@ def no_report(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the report was computed before its outputs were checked")
 
-    monkeypatch.setattr("analyzer.output.report.game_math_report", refuse)
+    monkeypatch.setattr("analyzer.studies.report_data.game_math_report", refuse)
 
 
 @pytest.mark.parametrize("kind", ["file", "link to a file", "dangling link", "folder"])

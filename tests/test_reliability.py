@@ -355,7 +355,7 @@ def test_header_comments_cannot_be_closed_early(fmt):
 
 
 def test_the_closed_forms_guard_their_markdown_header_too():
-    from analyzer.studies.symbolic import render_sections
+    from analyzer.output.symbolic_tables import render_sections
 
     text = render_sections([], "markdown", 4, {"command": "x --!> y --> z"})
     inner = text.split("<!--", 1)[1].rsplit("-->", 1)[0]

@@ -12,6 +12,7 @@ from analyzer.core.exact import fraction_text
 from analyzer.engine.pricing import pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
 from analyzer.output import report as rep
+from analyzer.studies import report_data
 from analyzer.studies.eor import effects_of_removal
 from analyzer.studies.symbolic import bet_forms, pay_form
 
@@ -21,7 +22,7 @@ EDGE = Fraction(1, 100)
 @pytest.fixture(scope="module")
 def doc():
     bets = [find_bet("banker"), find_bet("tie"), find_bet("dragon-7")]
-    return rep.game_math_report(bets, [1, 8], target_edge=EDGE)
+    return report_data.game_math_report(bets, [1, 8], target_edge=EDGE)
 
 
 @pytest.fixture()
@@ -127,7 +128,7 @@ def test_xlsx_text_never_becomes_a_formula(tmp_path):
 
     bets = load_bets(str(bet_file))
     path = tmp_path / "r.xlsx"
-    path.write_bytes(rep.render_xlsx(rep.game_math_report(bets, [8])))
+    path.write_bytes(rep.render_xlsx(report_data.game_math_report(bets, [8])))
     ws = openpyxl.load_workbook(path)["Report"]
     values = [c for r in ws.iter_rows() for c in r if c.value == "=HYPERLINK(1)"]
     assert values and all(c.data_type == "s" for c in values)
@@ -143,12 +144,10 @@ def test_html_is_self_contained(doc):
 
 
 def test_without_matplotlib_the_report_says_so(doc, monkeypatch):
-    import analyzer.studies.eor as eor
-
     def missing(*args, **kwargs):
         raise PlotUnavailableError("no matplotlib")
 
-    monkeypatch.setattr(eor, "plot_image", missing)
+    monkeypatch.setattr(rep, "eor_image", missing)
     page = rep.render_html(doc)
     assert "data:image" not in page and page.count("The EOR chart needs matplotlib") == len(doc.bets)
     files = rep.report_files(doc, "markdown", "/tmp/never-written.md")
@@ -159,13 +158,13 @@ def test_without_matplotlib_the_report_says_so(doc, monkeypatch):
 @pytest.mark.parametrize(
     "call, error",
     [
-        (lambda: rep.game_math_report([], [8]), BetError),
-        (lambda: rep.game_math_report(["tie"], [8]), BetError),
-        (lambda: rep.game_math_report([find_bet("tie"), find_bet("tie")], [8]), BetError),
-        (lambda: rep.game_math_report([find_bet("tie")], []), ShoeError),
-        (lambda: rep.game_math_report([find_bet("tie")], [0]), ShoeError),
-        (lambda: rep.game_math_report([find_bet("tie")], [8, 8]), ShoeError),
-        (lambda: rep.game_math_report([find_bet("tie")], [8], target_edge=0.01), BetError),
+        (lambda: report_data.game_math_report([], [8]), BetError),
+        (lambda: report_data.game_math_report(["tie"], [8]), BetError),
+        (lambda: report_data.game_math_report([find_bet("tie"), find_bet("tie")], [8]), BetError),
+        (lambda: report_data.game_math_report([find_bet("tie")], []), ShoeError),
+        (lambda: report_data.game_math_report([find_bet("tie")], [0]), ShoeError),
+        (lambda: report_data.game_math_report([find_bet("tie")], [8, 8]), ShoeError),
+        (lambda: report_data.game_math_report([find_bet("tie")], [8], target_edge=0.01), BetError),
     ],
 )
 def test_library_errors(call, error):

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from analyzer import find_bet
-from analyzer.output.report import game_math_report, render_html
+from analyzer.output.report import render_html
+from analyzer.studies.report_data import game_math_report
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WIDTH = 1280

@@ -23,6 +23,7 @@ from analyzer.core.tableau import STANDARD, find_tableau
 from analyzer.engine.batch import batch_ev
 from analyzer.engine.kernel import exact_ev, kernels_for
 from analyzer.errors import AnalyzerError, StudyError
+from analyzer.output import study_tables
 from analyzer.studies import study as S  # noqa: N812
 from analyzer.studies.dealing import CARD_VALUE, VOID, Dealing, deal, shoe_generator, shuffle
 
@@ -271,7 +272,7 @@ def test_perfect_play_decides_exactly_near_the_threshold():
 
 
 def _doc(result):
-    doc = json.loads(S.study_json(result))
+    doc = json.loads(study_tables.study_json(result))
     doc.pop("meta")
     return doc
 

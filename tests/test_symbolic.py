@@ -23,6 +23,7 @@ from analyzer.engine.values import COMPOSITIONS, counts_of
 from analyzer.errors import AnalyzerError, BetError
 
 sym = pytest.importorskip("analyzer.studies.symbolic")
+symout = pytest.importorskip("analyzer.output.symbolic_tables")
 
 #: The closed forms are interpolated at d = 1..7 (``sym.NODES``) and every count is a polynomial
 #: of degree at most 6 in d, so agreeing at 1..7 and at the check point 8 is agreeing at every d:
@@ -379,16 +380,16 @@ def test_crossing_with_several_roots():
 def test_render_formats_are_deterministic_and_exact():
     sections = sym.engine_sections(["outcomes"]) + sym.bet_sections(main_bets())
     for fmt in ("text", "markdown", "latex", "json"):
-        a = sym.render_sections(sections, fmt, 6, {"command": "x"})
-        assert a == sym.render_sections(sections, fmt, 6, {"command": "x"})
-    doc = json.loads(sym.render_sections(sections, "json", 6))
+        a = symout.render_sections(sections, fmt, 6, {"command": "x"})
+        assert a == symout.render_sections(sections, fmt, 6, {"command": "x"})
+    doc = json.loads(symout.render_sections(sections, "json", 6))
     banker = doc["sections"][0]["forms"][0]
     assert banker["label"] == "Banker wins" and banker["limit"] == "2212744/4826809"
     assert banker["values"]["8"] == str(Fraction(2292252566437888, 4998398275503360))
-    latex = sym.render_sections(sections, "latex", 6)
+    latex = symout.render_sections(sections, "latex", 6)
     assert r"\frac{8 d" in latex and r"Banker (5\% commission)" in latex
     with pytest.raises(AnalyzerError):
-        sym.render_sections(sections, "pdf", 6)
+        symout.render_sections(sections, "pdf", 6)
 
 
 def test_cli_symbolic(cli):
@@ -424,7 +425,7 @@ def test_cli_symbolic_bad_input(cli, args, message):
 
 @pytest.mark.slow
 def test_result_files_are_headed_and_cover_the_catalogue():
-    files = sym.result_files(lambda command: {"generated_by": "punto-banco-analyzer", "command": command})
+    files = symout.result_files(lambda command: {"generated_by": "punto-banco-analyzer", "command": command})
     assert sorted(files) == ["symbolic-catalogue.md", "symbolic-catalogue.tex",
                              "symbolic-main.md", "symbolic-main.tex"]
     assert files["symbolic-main.tex"].startswith("% generated_by: punto-banco-analyzer")
@@ -437,7 +438,7 @@ def test_result_files_are_headed_and_cover_the_catalogue():
 
 def test_no_quantity_is_an_error(cli):
     with pytest.raises(AnalyzerError, match="no quantity named"):
-        sym.symbolic_report(quantities=[])
+        symout.symbolic_report(quantities=[])
     with pytest.raises(AnalyzerError, match="no quantity named"):
         sym.bet_sections(main_bets(), quantities=())
     res = cli("symbolic", "--quantity", "")
@@ -456,9 +457,9 @@ def test_pay_form_wants_an_exact_edge(edge):
                          ids=["10**5000", "10**-5000", "10**100/3"])
 def test_huge_edges_and_levels_are_rejected_without_converting_them_to_text(huge):
     with pytest.raises(sym.SymbolicError, match="at most 80 digits"):
-        sym.symbolic_report(target_edge=huge)
+        symout.symbolic_report(target_edge=huge)
     with pytest.raises(sym.SymbolicError, match="at most 80 digits"):
-        sym.symbolic_report(crossings=[huge])
+        symout.symbolic_report(crossings=[huge])
     with pytest.raises(sym.SymbolicError, match="at most 80 digits"):
         sym.pay_form(find_bet("tie"), huge)
     with pytest.raises(sym.SymbolicError, match="at most 80 digits"):
@@ -482,20 +483,20 @@ def test_cli_huge_bet_parameter_is_one_line(cli):
     lambda: sym.RationalFunction.of([1]) * 0.5,
     lambda: sym.smallest_decks(None, 0),
     lambda: sym.crossing(sym.RationalFunction.of([1]), "0.5"),
-    lambda: sym.symbolic_report("tie"),
-    lambda: sym.symbolic_report([5]),
-    lambda: sym.symbolic_report(tables="outcomes"),
-    lambda: sym.symbolic_report(quantities="ev"),
-    lambda: sym.symbolic_report(quantities=[None]),
-    lambda: sym.symbolic_report(fmt=["text"]),
-    lambda: sym.symbolic_report(digits=None),
-    lambda: sym.symbolic_report(digits=-1),
-    lambda: sym.symbolic_report(crossings=0.01),
+    lambda: symout.symbolic_report("tie"),
+    lambda: symout.symbolic_report([5]),
+    lambda: symout.symbolic_report(tables="outcomes"),
+    lambda: symout.symbolic_report(quantities="ev"),
+    lambda: symout.symbolic_report(quantities=[None]),
+    lambda: symout.symbolic_report(fmt=["text"]),
+    lambda: symout.symbolic_report(digits=None),
+    lambda: symout.symbolic_report(digits=-1),
+    lambda: symout.symbolic_report(crossings=0.01),
     lambda: sym.bet_sections("tie"),
     lambda: sym.engine_sections("outcomes"),
-    lambda: sym.render_sections([], "text", digits="3"),
-    lambda: sym.render_sections([], "text", decks=[0]),
-    lambda: sym.crossing_table([find_bet("tie")], [0.01]),
+    lambda: symout.render_sections([], "text", digits="3"),
+    lambda: symout.render_sections([], "text", decks=[0]),
+    lambda: sym.find_crossings([find_bet("tie")], [0.01]),
 ])
 def test_wrong_types_raise_analyzer_errors(call):
     with pytest.raises(AnalyzerError):
@@ -513,11 +514,11 @@ def test_target_edge_shows_no_impossible_pays():
     for form in sections[0].forms:
         assert form.limit <= 0 or not 0 <= form.limit < 1   # the algebra itself is unchanged
         assert form.shown_limit is None and form.shown_at(8) is None
-    text = sym.render_sections(sections, "text", 4)
+    text = symout.render_sections(sections, "text", 4)
     table = text.split("limits and values", 1)[1]
     assert "-1" not in table and "2.2082" not in table
     assert "'-': no positive pay gives that house edge, or the event cannot happen on this shoe" in table
-    doc = json.loads(sym.render_sections(sections, "json", 4))
+    doc = json.loads(symout.render_sections(sections, "json", 4))
     tie_pay = doc["sections"][0]["forms"][0]
     assert tie_pay["limit"] is None and tie_pay["values"]["8"] is None and "note" in tie_pay
 
@@ -532,7 +533,7 @@ def test_negative_target_edge_hides_a_negative_commission_but_keeps_the_pay():
 def test_fair_pays_are_shown_without_the_note():
     sections = sym.bet_sections([find_bet("tie"), find_bet("banker")], quantities=["pay"])
     assert all(f.shown_limit is not None for f in sections[0].forms)
-    assert "no positive pay" not in sym.render_sections(sections, "text", 4)
+    assert "no positive pay" not in symout.render_sections(sections, "text", 4)
 
 
 def test_cli_target_edge_prints_dashes(cli):
@@ -598,4 +599,4 @@ def test_more_wrong_inputs_raise_analyzer_errors(call):
 ])
 def test_symbolic_report_rejects_repeats(kwargs, message):
     with pytest.raises(AnalyzerError, match=message):
-        sym.symbolic_report(**kwargs)
+        symout.symbolic_report(**kwargs)

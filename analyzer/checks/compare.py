@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from analyzer.checks.decisions import CELL_READS, DecisionLog, check_decisions
 from analyzer.checks.logs import show
@@ -36,9 +35,6 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import Tableau
 from analyzer.engine.pricing import Pricer
 from analyzer.errors import ObservedError
-
-if TYPE_CHECKING:
-    from analyzer.output.render import Table
 
 #: (Player cards, Banker cards, Player total, Banker total).
 Outcome = tuple[int, int, int, int]
@@ -142,63 +138,4 @@ def rank_tableaux(log: DecisionLog, shoe: Shoe, tableaux: Sequence[Tableau]) -> 
     return tuple(sorted(fits, key=lambda f: f.rank_key))
 
 
-def ranking_table(fits: Sequence[TableauFit], shoe: Shoe) -> Table:
-    """The ranking as a table (:class:`analyzer.output.render.Table`)."""
-    from analyzer.output.render import Column, Table
-
-    best = fits[0] if fits else None
-    rows = []
-    for i, f in enumerate(fits, 1):
-        outcome = f"{f.outcome_log_likelihood_float:.2f}"
-        if f.impossible_outcomes:
-            outcome = f"-inf ({outcome} over the {f.coups - f.impossible_outcomes:,} possible)"
-        comparable = best is not None and f.impossible_outcomes == best.impossible_outcomes == 0
-        delta = (
-            f"{f.outcome_log_likelihood_float - best.outcome_log_likelihood_float:+.2f}"
-            if comparable and best is not None
-            else "-"
-        )
-        rows.append(
-            (
-                i,
-                f.tableau.name,
-                f.tableau.fingerprint,
-                f.contradicting,
-                "-" if f.first_line is None or not f.contradicting else str(f.first_line),
-                "-inf" if math.isinf(f.log_likelihood_float) else f"{f.log_likelihood_float:.2f}",
-                outcome,
-                delta,
-            )
-        )
-    coups = fits[0].coups if fits else 0
-    notes = [
-        "Ranked by the coups each tableau would have dealt differently (each impossible under it: "
-        "log-likelihood -inf), then by the log-likelihood (natural log, float) of the coups' "
-        "outcomes (cards per side, final totals) under the tableau's exact distribution.",
-        "A card sequence is equally likely under every tableau that deals it, so beyond the "
-        "contradictions only the outcomes tell the tableaux apart.  'vs best': outcome "
-        "log-likelihood minus the first-ranked tableau's (a log likelihood ratio).",
-    ]
-    if fits and fits[0].malformed:
-        notes.append(
-            f"{fits[0].malformed:,} coups no tableau deals (run verify): every log-likelihood is -inf."
-        )
-    return Table(
-        "conform-compare",
-        f"Tableaux ranked by fit to the log ({coups:,} coups): {shoe.describe()}",
-        (
-            Column("Rank", "count", "rank"),
-            Column("Rules"),
-            Column("Fingerprint"),
-            Column("Coups against its cells", "count", "contradicting"),
-            Column("First such line", "text", "first_line"),
-            Column("Log-likelihood (float)", "text", "log_likelihood_float"),
-            Column("Outcome log-likelihood (float)", "text", "outcome_log_likelihood_float"),
-            Column("vs best (float)", "text", "delta_float"),
-        ),
-        tuple(rows),
-        tuple(notes),
-    )
-
-
-__all__ = ["TableauFit", "fit_tableau", "rank_tableaux", "ranking_table"]
+__all__ = ["TableauFit", "fit_tableau", "rank_tableaux"]

@@ -49,7 +49,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from analyzer.bets.model import Bet
 from analyzer.checks.decisions import (
@@ -62,8 +61,6 @@ from analyzer.checks.decisions import (
     cell_probabilities,
     check_decisions,
     contradiction_probability,
-    decisions_summary,
-    lines_text,
     player_cell_of,
     rarest_cell,
 )
@@ -90,15 +87,12 @@ from analyzer.checks.power import (
     impossible_mass,
 )
 from analyzer.core.coup import Coup
-from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact
+from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact, round_fraction
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import ANALYSIS_READS, Pricer
 from analyzer.errors import AnalyzerError, ObservedError
 from analyzer.limits import LIMIT_CEILING
-
-if TYPE_CHECKING:
-    from analyzer.output.render import Table
 
 #: Categories of each fixed family, in display order.
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -830,7 +824,7 @@ def conform(
     level = alpha / len(names)
     if power <= level:
         raise ObservedError(
-            f"power {_alpha_text(power)} must exceed the significance level {_alpha_text(level)}"
+            f"power {alpha_text(power)} must exceed the significance level {alpha_text(level)}"
         )
     results = tuple(
         _fit(name, observed.families[name], expected(name, pricer), observed.coups, level) for name in names
@@ -878,7 +872,7 @@ def _power_rows(
     null_cells = pricer.distribution(CELL_READS)
     n_log = decisions.coups if decisions is not None else 0
     if not against:
-        label = f"w = {_alpha_text(effect)}"
+        label = f"w = {alpha_text(effect)}"
         for res in results:
             fp = effect_power(res.df, effect, level, res.n, power) if res.df > 0 else None
             rows.append(
@@ -950,259 +944,9 @@ def _any_category(family: str) -> str:
     return "win" if fam.startswith("bet:") else KNOWN_FAMILIES.get(fam, ("?",))[0]
 
 
-# -- tables -----------------------------------------------------------------------------------------
-
-
-def _float_text(x: float | None, digits: int = 4) -> str:
-    return "-" if x is None else f"{x:+.{digits}f}"
-
-
-def _p_text(p: float) -> str:
-    return f"{p:.4g}"
-
-
-def small_sample_summary(result: Conformance) -> Table | None:
-    """A short summary for a small sample (some category expects fewer than
-    :data:`MIN_EXPECTED` coups, so the per-category table is long and the chi-square verdicts
-    have little power): coups, families passed and failed, the decision cells, the verdict.
-    ``None`` for a sample large enough."""
-    from analyzer.output.render import Column, Table
-
-    low = sum(len(fam.low_expected) for fam in result.results)
-    if not low:
-        return None
-    failed = [fam.family for fam in result.results if not fam.passed]
-    coups = max((fam.n for fam in result.results), default=0)
-    rows: list[tuple[str, str]] = [
-        ("Coups", f"{coups:,}"),
-        ("Families tested", f"{len(result.results)}: {len(result.results) - len(failed)} pass, "
-                            f"{len(failed)} fail" + (f" ({', '.join(failed)})" if failed else "")),
-    ]
-    if result.decisions is not None:
-        against = result.decisions.contradicting
-        rows.append(("Decision cells", "ok: every coup follows the tableau" if not against
-                     else f"FAIL: {against:,} coup{'s' if against != 1 else ''} against the tableau"))
-    rows.append(("Overall", "CONFORMS" if result.passed else "DOES NOT CONFORM"))
-    return Table(
-        "conform-summary",
-        "Summary (a small sample)",
-        (Column("Check", "text", "check"), Column("Result", "text", "result")),
-        tuple(rows),
-        (f"{low} categor{'y' if low == 1 else 'ies'} expect fewer than {MIN_EXPECTED} coups at this sample "
-         "size: the frequency tests below have little power (see the coups they need at the end); "
-         "the decision cells need no large sample.",),
-    )
-
-
-def conformance_tables(result: Conformance, summary_first: bool = False) -> list[Table]:
-    """The report: observed against expected per category, and the test per family
-    (:class:`analyzer.output.render.Table` objects); for a small sample, a short summary
-    (:func:`small_sample_summary`), first with ``summary_first`` (for people; data formats
-    keep the per-category table first and the summary last)."""
-    from analyzer.output.render import Column, Table
-
-    rows = []
-    for fam in result.results:
-        for r in fam.rows:
-            rows.append(
-                (
-                    fam.family,
-                    r.category,
-                    r.probability,
-                    r.expected_count,
-                    r.observed,
-                    r.frequency,
-                    _float_text(r.residual_float),
-                )
-            )
-    detail = Table(
-        "conform-categories",
-        f"Observed against exact expected: {result.shoe.describe()}",
-        (
-            Column("Family"),
-            Column("Category"),
-            Column("Expected probability", "decimal", "probability"),
-            Column("Expected count", "decimal", "expected_count"),
-            Column("Observed", "count", "observed"),
-            Column("Observed frequency", "decimal", "frequency"),
-            Column("Std. residual (float)", "text", "residual_float"),
-        ),
-        tuple(rows),
-        (
-            "Expected probabilities are exact (JSON output gives each as a fraction p/q); the "
-            "standardised residual (O - np) / sqrt(np(1 - p)) is a float.",
-        ),
-    )
-    m = len(result.results)
-    tests = []
-    for fam in result.results:
-        verdict = "PASS" if fam.passed else "FAIL"
-        if fam.impossible:
-            verdict += f" (observed impossible: {', '.join(fam.impossible)})"
-        tests.append(
-            (
-                fam.family,
-                fam.n,
-                len(fam.rows),
-                fam.df,
-                fam.chi_square,
-                _p_text(fam.p_value_float),
-                f"{fam.g_float:.4f}",
-                verdict,
-            )
-        )
-    notes = [
-        f"Pearson chi-square (exact, shown rounded) with k - 1 degrees of freedom; p-value and G "
-        f"statistic are floats (scipy.stats).  Verdict at alpha = {_alpha_text(result.alpha)}, "
-        f"Bonferroni-corrected over {m} famil{'y' if m == 1 else 'ies'}: a family fails when "
-        f"p < {_alpha_text(result.alpha / m)}.",
-    ]
-    if result.decisions is not None:
-        notes.append(decisions_summary(result.decisions))
-    notes.append(f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.")
-    low = [(fam.family, len(fam.low_expected)) for fam in result.results if fam.low_expected]
-    if low:  # how many, per family: the categories themselves are the rows with such expected counts
-        total = sum(n for _, n in low)
-        per_family = ", ".join(f"{family} {n}" for family, n in low)
-        notes.append(
-            f"Expected count below {MIN_EXPECTED} in {total} categor{'y' if total == 1 else 'ies'} "
-            f"({per_family}): the chi-square approximation is doubtful there; use more coups."
-        )
-    if result.cut_card:
-        notes.append(CUT_CARD_NOTE)
-    elif result.cut_card is None:
-        notes.append(
-            "The expected probabilities are per coup from a full, freshly shuffled shoe; if the "
-            "coups were dealt through shoes with a cut card, pass --cut-card (cut-card effect)."
-        )
-    summary = Table(
-        "conform-tests",
-        "Goodness of fit per family",
-        (
-            Column("Family"),
-            Column("Coups", "count", "coups"),
-            Column("Categories", "count", "categories"),
-            Column("df", "count", "df"),
-            Column("Chi-square", "decimal", "chi_square"),
-            Column("p-value (float)", "text", "p_value_float"),
-            Column("G (float)", "text", "g_float"),
-            Column("Verdict"),
-        ),
-        tuple(tests),
-        tuple(notes),
-    )
-    tables = [detail, summary]
-    if result.decisions is not None:
-        tables.append(decisions_table(result.decisions))
-    if result.power:
-        tables.append(power_table(result))
-    short = small_sample_summary(result)
-    if short is not None:
-        tables = [short, *tables] if summary_first else [*tables, short]
-    return tables
-
-
-def decisions_table(check: DecisionCheck) -> Table:
-    """The decision cells a log reaches: the tableau's rule, the coups that drew and stood
-    there, and the contradicting coups with their first lines."""
-    from analyzer.output.render import Column, Table
-
-    rows = []
-    for r in check.rows:
-        verdict = "ok" if not r.contradicting else "FAIL"
-        rows.append(
-            (
-                r.cell.label,
-                "draw" if r.should_draw else "stand",
-                r.drew,
-                r.stood,
-                r.contradicting,
-                lines_text(r.lines, r.contradicting > len(r.lines)) if r.contradicting else "-",
-                verdict,
-            )
-        )
-    notes = [
-        "Each coup passes through the natural cell, or one Player cell (its two-card total) and one "
-        "Banker cell (its two-card total and the Player's third card, or 'stood'), judged on the "
-        "hands as dealt.  A single coup against the rule fails the test, whatever alpha.",
-    ]
-    if check.malformed:
-        notes.append(
-            f"{check.malformed:,} coup{'s' if check.malformed != 1 else ''} could not be read as a coup "
-            f"(not 4-6 cards, or hands that are not the cards in dealing order): "
-            f"{lines_text(check.malformed_lines, check.malformed > len(check.malformed_lines))}."
-        )
-    return Table(
-        "conform-decisions",
-        f"Decision cells against the tableau: {check.tableau.describe()}",
-        (
-            Column("Cell"),
-            Column("Tableau says", "text", "rule"),
-            Column("Drew", "count", "drew"),
-            Column("Stood", "count", "stood"),
-            Column("Against the rule", "count", "contradicting"),
-            Column("First lines against it", "text", "lines"),
-            Column("Verdict"),
-        ),
-        tuple(rows),
-        tuple(notes),
-    )
-
-
-def power_table(result: Conformance) -> Table:
-    """The power of each test: the coups needed to detect each alternative at the target power,
-    and the power at the log's own number of coups."""
-    from analyzer.output.render import Column, Table
-
-    m = len(result.results)
-    level = result.alpha / m
-    pct = _alpha_text(result.target_power * 100)
-    rows = tuple(
-        (
-            r.family,
-            r.alternative,
-            r.df,
-            "-" if r.w_float is None else f"{r.w_float:.4g}",
-            r.coups,
-            r.n,
-            f"{r.power_at_n_float:.3f}",
-            r.note or "-",
-        )
-        for r in result.power
-    )
-    notes = (
-        f"Coups needed for {pct}% power at the test's level {_alpha_text(level)} (alpha "
-        f"{_alpha_text(result.alpha)}, Bonferroni over {m} famil{'y' if m == 1 else 'ies'}): Pearson's "
-        "statistic under the alternative taken as noncentral chi-square with k - 1 df and "
-        "noncentrality n w^2, w = Cohen's effect size sqrt(sum (q - p)^2 / p) between the exact "
-        "distributions (Cohen 1988, ch. 7; Patnaik 1949; Mitra 1958); an asymptotic approximation.",
-        "Decision cells: one coup through a cell where the tableaux differ fails the test; coups needed "
-        "= the fewest n with 1 - (1 - r)^n at least the power, r its exact probability per coup "
-        "(independent of alpha).",
-        "Coups '-': never, the test cannot see that change.  w and the power are floats; the "
-        "distributions they come from are exact.",
-    )
-    return Table(
-        "conform-power",
-        f"Power: coups needed to detect a change ({result.tableau.describe()})",
-        (
-            Column("Family"),
-            Column("Alternative"),
-            Column("df", "count", "df"),
-            Column("Effect w (float)", "text", "w_float"),
-            Column(f"Coups for {pct}% power", "count", "coups_needed"),
-            Column("Coups in log", "count", "coups"),
-            Column("Power at these coups (float)", "text", "power_at_n_float"),
-            Column("Note"),
-        ),
-        rows,
-        notes,
-    )
-
-
-def _alpha_text(x: Fraction) -> str:
+def alpha_text(x: Fraction) -> str:
+    """An exact level as text (``1/100``), with its decimal beside a fraction that needs one."""
     from analyzer.checks.verify import amount_text
-    from analyzer.core.exact import round_fraction
 
     text = amount_text(x)
     return text if "/" not in text else f"{text} (about {round_fraction(x, 6)})"
@@ -1243,8 +987,8 @@ __all__ = [
     "FamilyResult",
     "Observed",
     "ObservedError",
+    "alpha_text",
     "conform",
-    "conformance_tables",
     "expected",
     "fit_family",
     "normalise",
@@ -1253,6 +997,5 @@ __all__ = [
     "read_counts_csv",
     "read_counts_json",
     "read_observed",
-    "small_sample_summary",
     "tally_log",
 ]

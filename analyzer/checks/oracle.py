@@ -380,7 +380,7 @@ def shoes(
     Raises:
         OracleError: ``min_decks`` < 1 or ``max_decks`` < ``min_decks`` (OracleTypeError: not ints).
     """
-    from hypothesis import strategies as st
+    from hypothesis import strategies as st  # lazy: hypothesis, a test dependency
 
     for name, value in (("min_decks", min_decks), ("max_decks", max_decks)):
         if isinstance(value, bool) or not isinstance(value, int):
@@ -418,7 +418,7 @@ def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrat
         OracleError: ``size`` is not 4..6 or the shoe holds fewer cards (OracleTypeError: a
             ``size`` or ``shoe`` of the wrong type).
     """
-    from hypothesis import strategies as st
+    from hypothesis import strategies as st  # lazy: hypothesis, a test dependency
 
     if isinstance(size, bool) or not isinstance(size, int):
         raise OracleTypeError(f"bad size {show(size)}: give a whole number from 4 to 6")
@@ -477,7 +477,7 @@ def decision_cells(decks: int = 8) -> SearchStrategy[list[list[Card]]]:
     Raises:
         OracleError: ``decks`` is not a whole number from 1 to 1000 (OracleTypeError: not an int).
     """
-    from hypothesis import strategies as st
+    from hypothesis import strategies as st  # lazy: hypothesis, a test dependency
 
     if isinstance(decks, bool) or not isinstance(decks, int):
         raise OracleTypeError(f"bad decks {show(decks)}: give a whole number of decks from 1 to 1000")

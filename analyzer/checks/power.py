@@ -38,7 +38,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from analyzer.errors import ObservedError
+from analyzer.core.exact import parse_exact
+from analyzer.errors import AnalyzerError, ObservedError
 
 #: The power aimed at when none is given.
 DEFAULT_POWER = Fraction(9, 10)
@@ -239,8 +240,6 @@ def parse_fraction_option(text: str, what: str, low: Fraction, high: Fraction | 
     Raises:
         ObservedError: not a number in range.
     """
-    from analyzer.core.exact import parse_exact
-    from analyzer.errors import AnalyzerError
 
     shape = f"above {low}" + (f" and below {high}" if high is not None else "")
     raw = text.strip() if isinstance(text, str) else ""

@@ -113,7 +113,7 @@ def verify(
     With --decks or --shoe, also checks that the shoe could still hold every card dealt.
     Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
     """
-    from analyzer.output.files import refuse_inputs
+    from analyzer.output.files import refuse_inputs  # lazy: start-up time
 
     refuse_inputs([output], [log, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     with known_bets(bet_choice(bet_specs, bet_files)):
@@ -150,7 +150,7 @@ def _verify(
     max_line: int,
 ) -> None:
     """The body of :func:`verify`, with the bets from files known."""
-    from analyzer.checks.verify import (
+    from analyzer.checks.verify import (  # lazy: start-up time
         MAX_IGNORED,
         Verifier,
         detect_format,
@@ -160,8 +160,8 @@ def _verify(
         report_line,
         summary_text,
     )
-    from analyzer.output.files import open_atomic
-    from analyzer.output.render import context_of
+    from analyzer.output.files import open_atomic  # lazy: start-up time
+    from analyzer.output.render import context_of  # lazy: start-up time
 
     checked = decks is not None or shoe_text is not None or remove is not None
     tableau = tableau_of(rules)
@@ -325,9 +325,9 @@ def conform(
     (--against) or an effect size (--effect).  --compare ranks tableaux by how well the log
     fits them.  Exit code 0: conforms (to --rules); 1: does not; 2: unreadable input.
     """
-    from analyzer.checks.conform import observed_kind, parse_alpha, read_observed
-    from analyzer.checks.power import parse_fraction_option
-    from analyzer.output.files import refuse_inputs
+    from analyzer.checks.conform import observed_kind, parse_alpha, read_observed  # lazy: start-up time
+    from analyzer.checks.power import parse_fraction_option  # lazy: start-up time
+    from analyzer.output.files import refuse_inputs  # lazy: start-up time
 
     refuse_inputs(
         [output], [observed, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules, *against, *compare)]
@@ -382,11 +382,11 @@ def _conform(
 ) -> None:
     """The test and report of :func:`conform`, with the bets from files known; ``power`` is
     (the --against tableaux, the --effect, the --power, the --compare tableaux)."""
-    from analyzer.checks.compare import rank_tableaux, ranking_table
-    from analyzer.checks.conform import conform as run
-    from analyzer.checks.conform import conformance_tables
-    from analyzer.core.shoe import Shoe
-    from analyzer.output.render import context_of, render
+    from analyzer.checks.compare import rank_tableaux  # lazy: start-up time
+    from analyzer.checks.conform import conform as run  # lazy: start-up time
+    from analyzer.core.shoe import Shoe  # lazy: start-up time
+    from analyzer.output.check_tables import conformance_tables, ranking_table  # lazy: start-up time
+    from analyzer.output.render import context_of, render  # lazy: start-up time
 
     alternatives, w, aim, ranked = power
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):

@@ -6,13 +6,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import importlib
 import shlex
 import sys
 import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, overload
 
 import click
 
@@ -32,7 +33,14 @@ from analyzer.cli.process import (
 )
 from analyzer.core.exact import MAX_NUMBER_CHARS, whole_number
 from analyzer.errors import AnalyzerError, ShoeError
-from analyzer.limits import LIMIT_CEILING, MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
+from analyzer.limits import (
+    LIMIT_CEILING,
+    MAX_BETS_PER_FILE,
+    MAX_FILE_BYTES,
+    MAX_FILE_ENV,
+    MAX_LINE_CHARS,
+    MAX_LINE_ENV,
+)
 from analyzer.text import printable, shortened
 
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
@@ -118,8 +126,6 @@ class OneLineErrors(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """The command ``cmd_name``, importing its module the first time it is asked for."""
         if cmd_name not in self.commands and cmd_name in self.lazy_commands:
-            import importlib  # a command's module loads only when it runs (start-up time)
-
             module = importlib.import_module(f"analyzer.cli.{self.lazy_commands[cmd_name]}")
             for value in vars(module).values():
                 if isinstance(value, click.Command) and value.name in self.lazy_commands:
@@ -458,8 +464,7 @@ def bet_choice(
     specs: Sequence[str], files: Sequence[str], *, all_bets: bool = False, max_bets: int | None = None
 ) -> Any:
     """The :class:`analyzer.bets.choice.Choice` of --bet / --bet-file (and --all)."""
-    from analyzer.bets.choice import choose
-    from analyzer.limits import MAX_BETS_PER_FILE
+    from analyzer.bets.choice import choose  # lazy: start-up time
 
     return choose(specs, files, all_bets=all_bets, max_bets=max_bets or MAX_BETS_PER_FILE)
 
@@ -478,7 +483,7 @@ def note_inputs(paths: Sequence[str]) -> list[str]:
 def bet_inputs(specs: Sequence[str], files: Sequence[str]) -> list[str]:
     """The files a command reads bets from (--bet-file, and the FILE of each --bet FILE:NAME):
     inputs that no output may overwrite (remembered in :data:`INPUTS`)."""
-    from analyzer.bets.choice import split_file_spec
+    from analyzer.bets.choice import split_file_spec  # lazy: start-up time
 
     picked = [split_file_spec(s) for s in specs]
     return note_inputs([*files, *(p[0] for p in picked if p is not None)])
@@ -513,14 +518,14 @@ def rules_inputs(*specs: str) -> list[str]:
 
 def _names_a_file(rules: str) -> bool:
     """Whether a --rules value is a file (not a registered rule-set name, as find_tableau reads it)."""
-    from analyzer.core.tableau import TABLEAUX
+    from analyzer.core.tableau import TABLEAUX  # lazy: start-up time
 
     return rules.strip().lower().replace("_", "-") not in TABLEAUX
 
 
 def tableau_of(rules: str) -> Any:
     """The tableau chosen by --rules (a rules file is remembered as an input, :data:`INPUTS`)."""
-    from analyzer.core.tableau import find_tableau
+    from analyzer.core.tableau import find_tableau  # lazy: start-up time
 
     tableau = find_tableau(rules)
     if _names_a_file(rules):
@@ -551,39 +556,83 @@ raw_csv_option = click.option(
 )
 
 
-def output_options(func: FuncT) -> FuncT:
-    """--format / --digits / --output / --raw-csv."""
-    from analyzer.output.render import FORMATS
+@overload
+def output_options(func: FuncT) -> FuncT: ...
 
-    func = raw_csv_option(func)
-    func = click.option(
-        "-o",
-        "--output",
-        type=click.Path(dir_okay=False, writable=True),
-        default=None,
-        help="Write to this file (atomically) instead of standard output.",
-    )(func)
-    func = click.option(
-        "--digits",
-        type=WholeNumber(0, 1000),
-        default=10,
-        show_default=True,
-        help="Decimals shown, rounded exactly (never through a float).",
-    )(func)
-    func = click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(FORMATS),
-        default="text",
-        show_default=True,
-        help="Output format; JSON keeps every exact value.",
-    )(func)
-    return func
+
+@overload
+def output_options(
+    func: None = None,
+    *,
+    formats: Sequence[str] | None = None,
+    default: str | None = "text",
+    format_help: str = ...,
+    digits: click.ParamType[Any] | None = None,
+    digits_default: int = 10,
+    digits_help: str = ...,
+    output_help: str = ...,
+    raw_csv: bool = True,
+) -> Callable[[FuncT], FuncT]: ...
+
+
+def output_options(
+    func: FuncT | None = None,
+    *,
+    formats: Sequence[str] | None = None,
+    default: str | None = "text",
+    format_help: str = "Output format; JSON keeps every exact value.",
+    digits: click.ParamType[Any] | None = None,
+    digits_default: int = 10,
+    digits_help: str = "Decimals shown, rounded exactly (never through a float).",
+    output_help: str = "Write to this file (atomically) instead of standard output.",
+    raw_csv: bool = True,
+) -> Any:
+    """--format / --digits / -o, --output (and --raw-csv), the options of every command that
+    writes tables, in that order.  ``@output_options`` gives the table formats of
+    :func:`analyzer.output.render.render`; a command that writes other formats names them
+    (``@output_options(formats=..., ...)``): its formats and their default (``None``: no
+    default shown), the type, default and help of --digits (default: a whole number 0..1000),
+    the help of -o, and whether it writes CSV that --raw-csv leaves unguarded.
+    """
+
+    def decorate(command: FuncT) -> FuncT:
+        if raw_csv:
+            command = raw_csv_option(command)
+        command = click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, writable=True),
+            default=None,
+            help=output_help,
+        )(command)
+        command = click.option(
+            "--digits",
+            type=WholeNumber(0, 1000) if digits is None else digits,
+            default=digits_default,
+            show_default=True,
+            help=digits_help,
+        )(command)
+        if formats is None:
+            from analyzer.output.render import FORMATS  # lazy: render imports tabulate (start-up time)
+
+            choices: Sequence[str] = FORMATS
+        else:
+            choices = formats
+        return click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(list(choices)),
+            default=default,
+            show_default=default is not None,
+            help=format_help,
+        )(command)
+
+    return decorate if func is None else decorate(func)
 
 
 def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> Any:
     """The shoe chosen by the shared options (default: 8 decks)."""
-    from analyzer.core.shoe import Shoe
+    from analyzer.core.shoe import Shoe  # lazy: start-up time
 
     if decks is not None and shoe_text is not None:
         raise UsageProblem("give --decks or --shoe, not both")
@@ -604,7 +653,7 @@ def build_shoes(decks: tuple[int, ...] | None, shoe_text: str | None, remove: st
             raise UsageProblem("give --decks or --shoe, not both")
         if remove is not None:
             raise UsageProblem("--remove takes cards out of one shoe: give one --decks value with it")
-        from analyzer.core.shoe import Shoe
+        from analyzer.core.shoe import Shoe  # lazy: start-up time
 
         return [Shoe.standard(d) for d in decks]
     return [build_shoe(decks[0] if decks else None, shoe_text, remove)]
@@ -618,7 +667,7 @@ def decks_label(shoes: Sequence[Any]) -> str:
 def sweep_tables(shoes: Sequence[Any], tableau: Any, build: Callable[[Any], Sequence[Any]]) -> list[Any]:
     """The tables ``build(shoe)`` gives for each shoe; for several shoes, stacked into one table
     per name with a row per deck count (:func:`analyzer.output.render.stack_tables`)."""
-    from analyzer.output.render import context_of, stack_tables
+    from analyzer.output.render import context_of, stack_tables  # lazy: start-up time
 
     if len(shoes) == 1:
         return list(build(shoes[0]))
@@ -655,7 +704,7 @@ def removed(shoe: Any, remove: str | None) -> Any:
 
 def emit(text: str, output: str | None) -> None:
     """Print, or write ``output`` atomically (a temporary file renamed into place)."""
-    from analyzer.output.files import refuse_inputs
+    from analyzer.output.files import refuse_inputs  # lazy: start-up time
 
     refuse_inputs([output], INPUTS)  # also standard output redirected onto an input
     if output is None:
@@ -666,14 +715,14 @@ def emit(text: str, output: str | None) -> None:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (see :func:`analyzer.output.files.write_files`)."""
-    from analyzer.output.files import write_files
+    from analyzer.output.files import write_files  # lazy: start-up time
 
     write_files({path: text})
 
 
 def meta(command: str, shoe: Any, tableau: Any = None) -> dict[str, object]:
     """What produced a table: tool and version, the command, the rules, the shoe."""
-    from analyzer.output.render import provenance
+    from analyzer.output.render import provenance  # lazy: start-up time
 
     return provenance(command, shoe.describe(), tableau.describe() if tableau is not None else None)
 

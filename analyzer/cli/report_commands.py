@@ -15,6 +15,7 @@ from analyzer.cli.common import (
     command_line,
     emit,
     guard,
+    output_options,
     rules_option,
     tableau_of,
 )
@@ -82,28 +83,15 @@ def report_format(fmt: str | None, output: str | None) -> str:
     default=None,
     help="The shoe of the effects of removal (default: the largest of --decks).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["markdown", "html", "xlsx"]),
+@output_options(
+    formats=("markdown", "html", "xlsx"),  # output.report.REPORT_FORMATS, not imported at start-up
     default=None,
-    help="Report format (default: from -o's extension .md / .html / .xlsx; else Markdown).",
-)
-@click.option(
-    "--digits",
-    type=WholeNumber(0, 1000),
-    default=10,
-    show_default=True,
-    help="Decimals shown, rounded exactly (never through a float); xlsx shows at most 15.",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write to this file (atomically; required for xlsx). A Markdown report gets its EOR "
+    format_help="Report format (default: from -o's extension .md / .html / .xlsx; else Markdown).",
+    digits_help="Decimals shown, rounded exactly (never through a float); xlsx shows at most 15.",
+    output_help="Write to this file (atomically; required for xlsx). A Markdown report gets its EOR "
     "charts as new PNG files beside it (FILE-eor-1.png, ...); if one of those names exists "
     "(a file or a link), the command refuses before it starts and writes nothing.",
+    raw_csv=False,
 )
 @click.option(
     "--max-bets",
@@ -138,11 +126,12 @@ def report(
     (needs openpyxl: the 'report' extra), e.g.
     ``punto-banco report --bet banker --bet tie --decks 1-8 -o report.xlsx``.
     """
-    from analyzer.bets.catalogue import parse_amount
-    from analyzer.output.bet_tables import choose_bets
-    from analyzer.output.files import refuse_existing, refuse_inputs, write_files
-    from analyzer.output.render import provenance
-    from analyzer.output.report import chart_paths, decks_text, game_math_report, report_files
+    from analyzer.bets.catalogue import parse_amount  # lazy: start-up time
+    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
+    from analyzer.output.files import refuse_existing, refuse_inputs, write_files  # lazy: start-up time
+    from analyzer.output.render import provenance  # lazy: start-up time
+    from analyzer.output.report import chart_paths, decks_text, report_files  # lazy: start-up time
+    from analyzer.studies.report_data import game_math_report  # lazy: start-up time
 
     if not bet_specs and not bet_files:
         raise UsageProblem("name the bets to report on: --bet NAME (repeatable) or --bet-file FILE")

@@ -53,10 +53,10 @@ def analyze(
 ) -> None:
     """Print the exact outcome and main-bet tables for a shoe (default: 8 decks); with a list or
     range of deck counts (--decks 1,6,8 or 1-8), one table each with rows for every count."""
-    from analyzer.engine.evaluate import one_shot
-    from analyzer.engine.pricing import analyze as run
-    from analyzer.output.render import context_of, render
-    from analyzer.output.tables import TABLE_NAMES, analysis_tables
+    from analyzer.engine.evaluate import one_shot  # lazy: start-up time
+    from analyzer.engine.pricing import analyze as run  # lazy: start-up time
+    from analyzer.output.render import context_of, render  # lazy: start-up time
+    from analyzer.output.tables import TABLE_NAMES, analysis_tables  # lazy: start-up time
 
     names = table_names_of(table_names, TABLE_NAMES)
     shoes = build_shoes(decks, shoe_text, remove)
@@ -90,11 +90,11 @@ def deal(
     cards), e.g. ``punto-banco deal 2 4 3 10 6 A``; with --bet, settle bets on it (each bet's
     event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
     cards with suits (``Kh``) for bets that read suits."""
-    from analyzer.bets.catalogue import parse_amount
-    from analyzer.core.cards import parse_cards
-    from analyzer.output.bet_tables import choose_bets
-    from analyzer.output.deal import deal as settle
-    from analyzer.output.deal import deal_lines
+    from analyzer.bets.catalogue import parse_amount  # lazy: start-up time
+    from analyzer.core.cards import parse_cards  # lazy: start-up time
+    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
+    from analyzer.output.deal import deal as settle  # lazy: start-up time
+    from analyzer.output.deal import deal_lines  # lazy: start-up time
 
     tableau = tableau_of(rules)
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
@@ -120,7 +120,7 @@ def show(line: str) -> None:
 def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
     """Print a tableau (default: standard) as the Table of Play and as the TOML rules file that
     --rules reads back."""
-    from analyzer.core.tableau import TABLEAUX
+    from analyzer.core.tableau import TABLEAUX  # lazy: start-up time
 
     if list_only:
         for name, t in TABLEAUX.items():
@@ -162,15 +162,15 @@ def tables(out_dir: str, shipped_dir: str | None) -> None:
 
     All or nothing: the files are written into a sibling folder that is then swapped into
     place.  An existing folder may hold only these files (it is refused otherwise)."""
-    from analyzer.errors import OutputError
-    from analyzer.output.files import check_folder, replace_folder
-    from analyzer.output.results import file_names, generate
+    from analyzer.errors import OutputError  # lazy: start-up time
+    from analyzer.output.files import check_folder, replace_folder  # lazy: start-up time
+    from analyzer.output.results import file_names, generate  # lazy: start-up time
 
     if not out_dir.strip():
         raise OutputError("empty --out: give a folder, e.g. --out results/")
     if shipped_dir is not None and not shipped_dir.strip():
         raise OutputError("empty --shipped: give a folder, e.g. --shipped analyzer/tables/")
-    from analyzer.engine.shipped import is_table_file, shipped_files
+    from analyzer.engine.shipped import is_table_file, shipped_files  # lazy: start-up time
 
     check_folder(out_dir, file_names())  # refused at once, not after the build
     if shipped_dir is not None:
@@ -252,9 +252,9 @@ def bets(
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe;
     with a list or range of deck counts (--decks 1,6,8 or 1-8), one table each with rows for
     every count."""
-    from analyzer.output.bet_tables import bet_report, catalogue_listing
-    from analyzer.output.files import refuse_inputs
-    from analyzer.output.render import context_of, render
+    from analyzer.output.bet_tables import bet_report, catalogue_listing  # lazy: start-up time
+    from analyzer.output.files import refuse_inputs  # lazy: start-up time
+    from analyzer.output.render import context_of, render  # lazy: start-up time
 
     refuse_inputs([output], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     if list_only:
@@ -289,7 +289,7 @@ def bets(
         raise UsageProblem(f"{flag} solves pays for a house edge: add --fair-pay or --target-edge PERCENT")
     if adjust is not None and not adjust.strip():
         raise UsageProblem("empty --adjust: give the event text of a pay line, e.g. 'Non-natural win by 9'")
-    from analyzer.engine.evaluate import one_shot
+    from analyzer.engine.evaluate import one_shot  # lazy: start-up time
 
     shoes = build_shoes(decks, shoe_text, remove)
     tableau = tableau_of(rules)

@@ -17,6 +17,7 @@ from analyzer.cli.common import (
     command_line,
     emit,
     guard,
+    output_options,
     rules_inputs,
     rules_option,
     table_names_of,
@@ -154,27 +155,13 @@ from analyzer.cli.common import (
     help="Also draw the EV and P(EV > 0) by depth (needs matplotlib: the 'plot' extra); written "
     "with -o all or nothing.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "csv", "json"]),
-    default="text",
-    show_default=True,
-    help='Output format; JSON gives {"results": [...]} with every estimate.',
-)
-@click.option(
-    "--digits",
-    type=click.IntRange(min=0, max=12),
-    default=4,
-    show_default=True,
-    help="Decimals shown in text tables.",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write to this file (atomically) instead of standard output.",
+@output_options(
+    formats=("text", "markdown", "csv", "json"),
+    format_help='Output format; JSON gives {"results": [...]} with every estimate.',
+    digits=click.IntRange(min=0, max=12),
+    digits_default=4,
+    digits_help="Decimals shown in text tables.",
+    raw_csv=False,
 )
 @click.option(
     "--progress/--no-progress",
@@ -213,18 +200,17 @@ def study(
     """Walk real shoes and price every bet before every coup exactly: what card counting (or
     computer-perfect play) is worth, with standard errors, the EV by depth and the cut-card
     effect.  Example: ``punto-banco study --bet dragon-7 --shoes 100000 --strategy perfect``."""
-    from analyzer.output.files import check_targets, refuse_inputs, write_files
-    from analyzer.output.render import provenance, render
-    from analyzer.studies.study import (
+    from analyzer.output.charts import plot_format, study_image  # lazy: start-up time
+    from analyzer.output.files import check_targets, refuse_inputs, write_files  # lazy: start-up time
+    from analyzer.output.render import provenance, render  # lazy: start-up time
+    from analyzer.output.study_tables import (  # lazy: start-up time
         STUDY_TABLES,
-        make_spec,
-        plot_format,
-        plot_image,
         study_csv,
         study_json,
         study_tables,
     )
-    from analyzer.studies.study import execute as run
+    from analyzer.studies.study import execute as run  # lazy: start-up time
+    from analyzer.studies.study import make_spec  # lazy: start-up time
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, STUDY_TABLES)
@@ -284,6 +270,6 @@ def study(
         emit(text, output)
         return
     # the plot and -o are written together, all or nothing (a bad -o leaves no plot behind)
-    write_files({plot_file: plot_image(result, plot_file), **({output: text} if output is not None else {})})
+    write_files({plot_file: study_image(result, plot_file), **({output: text} if output is not None else {})})
     if output is None:
         emit(text, None)

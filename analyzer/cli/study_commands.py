@@ -59,27 +59,10 @@ from analyzer.cli.common import (
     metavar="PERCENT",
     help="Smallest number of decks at which each bet's house edge crosses PERCENT (repeatable).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "latex", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format; JSON keeps every exact value and coefficient.",
-)
-@click.option(
-    "--digits",
-    type=WholeNumber(0, 1000),
-    default=10,
-    show_default=True,
-    help="Decimals shown, rounded exactly (never through a float).",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write to this file (atomically) instead of standard output.",
+@output_options(
+    formats=("text", "markdown", "latex", "json"),  # output.symbolic_tables.SYMBOLIC_FORMATS (sympy)
+    format_help="Output format; JSON keeps every exact value and coefficient.",
+    raw_csv=False,
 )
 @rules_option
 @guard
@@ -99,10 +82,11 @@ def symbolic(
     """Closed forms in the number of decks d: each probability, EV, house edge, variance and
     fair pay as an exact rational function of d, with its infinite-deck limit, its 1/d
     correction and its values for the first deck counts."""
-    from analyzer.bets.catalogue import parse_amount
-    from analyzer.core.shoe import Shoe
-    from analyzer.output.files import refuse_inputs
-    from analyzer.studies.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE, symbolic_report
+    from analyzer.bets.catalogue import parse_amount  # lazy: start-up time
+    from analyzer.core.shoe import Shoe  # lazy: start-up time
+    from analyzer.output.files import refuse_inputs  # lazy: start-up time
+    from analyzer.output.symbolic_tables import symbolic_report  # lazy: start-up time
+    from analyzer.studies.symbolic import ENGINE_TABLES, QUANTITIES, STANDARD_SHOE  # lazy: start-up time
 
     refuse_inputs([output], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = [] if table_names.strip().lower() == "none" else table_names_of(table_names, ENGINE_TABLES)
@@ -196,10 +180,12 @@ def eor(
     """Effects of removal: the exact change in each bet's EV (and house edge) when one card of
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
-    from analyzer.output.bet_tables import choose_bets
-    from analyzer.output.files import refuse_inputs, same_file, write_files
-    from analyzer.output.render import context_of, render
-    from analyzer.studies.eor import EOR_TABLES, effects_of_removal, eor_tables, plot_image
+    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
+    from analyzer.output.charts import eor_image  # lazy: start-up time
+    from analyzer.output.eor_tables import EOR_TABLES, eor_tables  # lazy: start-up time
+    from analyzer.output.files import refuse_inputs, same_file, write_files  # lazy: start-up time
+    from analyzer.output.render import context_of, render  # lazy: start-up time
+    from analyzer.studies.eor import effects_of_removal  # lazy: start-up time
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     names = table_names_of(table_names, EOR_TABLES)
@@ -222,7 +208,7 @@ def eor(
         return
     if output is not None and same_file(plot_file, output):
         raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
-    image = plot_image(report, plot_file)
+    image = eor_image(report, plot_file)
     # Both targets are checked before either is written: a bad -o leaves no plot behind.
     write_files({plot_file: image, **({output: text} if output is not None else {})})
     if output is None:

@@ -85,8 +85,14 @@ def vectors(
 
     The same options write byte-identical files.  All or nothing: the kit is built in memory,
     written into a sibling folder and renamed into place."""
-    from analyzer.bets.catalogue import catalogue_bets
-    from analyzer.output.vectors import KitOptions, build_kit, check_folder, kit_names, write_kit
+    from analyzer.bets.catalogue import catalogue_bets  # lazy: start-up time
+    from analyzer.output.vectors import (  # lazy: start-up time
+        KitOptions,
+        build_kit,
+        check_folder,
+        kit_names,
+        write_kit,
+    )
 
     if not out_dir.strip():
         raise UsageProblem("empty --out: give a new folder, e.g. -o vectors/")

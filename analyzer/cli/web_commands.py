@@ -113,7 +113,7 @@ def serve(
     analyze, deal, verify, ...) with the numbers of the commands' --format json, described by
     /openapi.json.  Ctrl-C or SIGTERM stop it after the requests in progress."""
     try:
-        from analyzer.web.server import serve as run
+        from analyzer.web.server import serve as run  # lazy: start-up time
     except ImportError as exc:
         raise UsageProblem(
             f"punto-banco serve needs the web extra ({exc.name} is missing): "

@@ -46,8 +46,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
+from analyzer import __version__
 from analyzer.core.coup import record_from_json, record_to_json
+from analyzer.core.exact import whole_number
+from analyzer.core.reads import FIELD_INDEX
+from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import Tableau
+from analyzer.engine.algebra import POOLS, Program
+from analyzer.engine.values import COMPOSITIONS, falling
 
 #: Environment variable naming the cache folder; empty or ``off`` disables the disk cache.
 CACHE_ENV = "PUNTO_BANCO_CACHE_DIR"
@@ -115,10 +123,6 @@ def cache_dir() -> Path | None:
         if not path.is_absolute():
             path = Path.cwd() / path
         return path
-    try:
-        import platformdirs
-    except ImportError:  # pragma: no cover - a declared dependency
-        return None
     base = Path(platformdirs.user_cache_dir("punto-banco-analyzer", appauthor=False))
     return base if base.is_absolute() else None
 
@@ -126,7 +130,6 @@ def cache_dir() -> Path | None:
 def folder_limit() -> int:
     """The most bytes the cache folder holds (``PUNTO_BANCO_CACHE_MAX_BYTES``, default
     :data:`MAX_FOLDER_BYTES`); a value that is not a whole number is ignored (the default)."""
-    from analyzer.core.exact import whole_number
 
     raw = os.environ.get(CACHE_MAX_ENV)
     value = whole_number(raw) if raw is not None else None
@@ -162,8 +165,6 @@ def file_for(key: str) -> Path | None:
 
 
 def _version() -> str:
-    from analyzer import __version__
-
     return __version__
 
 
@@ -392,9 +393,7 @@ def _column_from_json(data: object, records: bool, tableau: Tableau) -> Any:
 def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Any, list[int]]:
     """The table of a body written by :func:`encode`, checked (any error is a ``ValueError``
     or a sibling the caller treats as a miss), and the six-deck counts it recorded."""
-    from analyzer.engine.algebra import POOLS, Program
-    from analyzer.engine.table import Table
-    from analyzer.engine.values import COMPOSITIONS
+    from analyzer.engine.table import Table  # lazy: a cycle, table looks its tables up here
 
     size = int.from_bytes(body[:8], "little")
     if not 0 < size <= len(body) - 8:
@@ -526,7 +525,6 @@ def _coherent(record: Any, tableau: Tableau) -> bool:
     totals, a natural with the two-card total, and a natural's hand with two cards.  (A file
     forged by someone who may write the cache folder, and re-signed, can still pass: the
     folder is refused when other users may write it.)"""
-    from analyzer.core.reads import FIELD_INDEX
 
     f = record._fields
     winner, pt, bt = f[FIELD_INDEX["winner"]], f[FIELD_INDEX["player_total"]], f[FIELD_INDEX["banker_total"]]
@@ -545,8 +543,11 @@ def _coherent(record: Any, tableau: Tableau) -> bool:
 
 def six_deck_counts(table: Any) -> list[int]:
     """The table's counts per column on a six-deck shoe (exact)."""
-    from analyzer.core.shoe import Shoe
-    from analyzer.engine.evaluate import _scalar_counts, _Shoe, _vector_counts
+    from analyzer.engine.evaluate import (  # lazy: a cycle, evaluate imports table
+        _scalar_counts,
+        _Shoe,
+        _vector_counts,
+    )
 
     # with numpy already imported (most commands), its evaluation is the quicker one
     memo = _Shoe(Shoe.from_suited_counts([6] * 52), vector="numpy" in sys.modules)
@@ -564,7 +565,6 @@ def sound(table: Any, expected: Any) -> bool:
     is added to its event and taken back from its row's rest, so the sum holds whatever it is):
     the recorded counts can, unless the file was forged by someone who may write the cache
     folder, which is refused when other users may."""
-    from analyzer.engine.values import falling
 
     values = six_deck_counts(table)
     return all(c >= 0 for c in values) and sum(values) == falling(312, 6) and values == expected

@@ -29,7 +29,15 @@ from analyzer.engine.algebra import (
     pool_sizes_vector,
 )
 from analyzer.engine.table import Table
-from analyzer.engine.values import falling, falling_table, read_weight, weights
+from analyzer.engine.values import (
+    COMPOSITIONS,
+    counts_of,
+    falling,
+    falling_table,
+    read_weight,
+    weights,
+    weights_vector,
+)
 
 MAX_CARDS = 6
 #: Shoes whose weights and table counts are kept (most recent first out).
@@ -90,8 +98,6 @@ class _Shoe:
     def weights(self) -> Any:
         if self._weights is None:
             if self.vector:
-                from analyzer.engine.values import weights_vector
-
                 self._weights = weights_vector(self.values, self.falls)
             else:
                 self._weights = weights(self.values)
@@ -168,7 +174,6 @@ def counts_within(table: Table, shoe: Shoe, physical: int) -> list[int]:
     """:func:`record_counts` when only ``physical`` of the shoe's cards can be dealt (the rest
     were burned unseen): the compositions that need more cards weigh 0 (their coups are void),
     in Python integers."""
-    from analyzer.engine.values import COMPOSITIONS
 
     memo = _Shoe(shoe, vector=False)
     memo._weights = [w if k <= physical else 0 for (k, _), w in zip(COMPOSITIONS, memo.weights, strict=True)]
@@ -233,7 +238,6 @@ class _Plan:
         self.row_comp, self.row_tally = arr(table.row_comp), arr(table.row_tally)
         self.row_comps = sorted(set(table.row_comp))
         self.row_starts = arr(table.row_start[:-1])
-        from analyzer.engine.values import counts_of
 
         # D(R) per row as a product down axis 0 of entries of the flat falls table (70 = a 1)
         read = [[v * (MAX_CARDS + 1) + m for v, m in enumerate(counts_of(c)) if m] for c in table.row_read]
@@ -254,7 +258,7 @@ class _Plan:
         self.program = VectorPlan(table.program, suits_alike, tens_alike) if table.row_read else None
         self.orderings: Any = None
         if table.first_four and table.row_read:  # S / D(R) = n_R falling(N - r, 6 - r): no weights
-            from analyzer.engine.labels import orderings
+            from analyzer.engine.labels import orderings  # lazy: numpy, not needed in one shot
 
             self.orderings, self.read_cards = orderings(table, range(len(table.row_read)))
 

@@ -53,6 +53,7 @@ from analyzer.core.coup import (
 from analyzer.core.hands import CardGroup
 from analyzer.core.reads import PositionSet, RankDetail, Reads, SuitDetail
 from analyzer.engine.demand import Demand, Part, SignedDemands, demand_of, inclusion_exclusion
+from analyzer.engine.walk import project_fields
 from analyzer.errors import CompileBudgetError
 
 #: A row's labels: per slot its rank label and suit label, per block its one-suit flag
@@ -321,7 +322,6 @@ class Explorer:
         """The record this explorer builds for the dealt coup ``coup`` (a full record from
         :func:`~analyzer.core.coup.resolve`) with every label fixed as its cards have them: a
         bet must settle it as it settles ``coup`` (the settlement guard checks it)."""
-        from analyzer.engine.walk import project_fields
 
         fields = project_fields(tuple(coup._fields), self.reads)
         groups = [sorted((c for c in coup.cards(members)), key=_dealt_order) for members in self.blocks]

@@ -63,11 +63,12 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.algebra import POOLS, Program, falling
+from analyzer.engine.algebra import POOL_INDEX, POOLS, Program, falling, pool_members, pool_sizes_many
 from analyzer.engine.evaluate import counts_within
 from analyzer.engine.labels import LabelPart
 from analyzer.engine.pricing import price, settlement, table_for, table_reads
 from analyzer.engine.table import Table, bet_table
+from analyzer.engine.values import COMPOSITIONS, counts_of, falling_tables_array, paddings_array
 
 MAX_CARDS = 6
 #: The unit roundoff of float64.
@@ -96,9 +97,6 @@ class KernelView:
     one, is evaluated apart, exactly (:class:`~analyzer.engine.labels.LabelPart`)."""
 
     def __init__(self, table: Table) -> None:
-        from analyzer.engine.algebra import POOL_INDEX
-        from analyzer.engine.values import COMPOSITIONS, counts_of
-
         self.table = table
         falls: list[tuple[int, int, int]] = []
         factors: dict[tuple[int, int], int] = {}  # (value, m) -> factor
@@ -528,8 +526,6 @@ class EVKernel:
     def label_numerators(self, cards52: IntArray, sizes: IntArray) -> FloatArray:
         """(bets, states): each card-level bet's label part, sum over its pay classes of the
         exact int64 count times the class's integer pay, in float64 (see :attr:`bound`)."""
-        from analyzer.engine.algebra import pool_sizes_many
-        from analyzer.engine.values import falling_tables_array, paddings_array
 
         ranks = cards52.reshape(-1, 13, 4).sum(axis=2)
         values = np.zeros((len(ranks), 10), dtype=np.int64)
@@ -577,8 +573,6 @@ def _pool_matrix_int() -> IntArray:
 def _pool_matrix() -> FloatArray:
     """(pools, 52) 0/1: which cards each pool of :data:`~analyzer.engine.algebra.POOLS` holds."""
     if not _MATRIX:
-        from analyzer.engine.algebra import pool_members
-
         m = np.zeros((len(POOLS), 52), dtype=np.float64)
         for i, pool in enumerate(POOLS):
             m[i, pool_members(pool)] = 1.0

@@ -28,7 +28,15 @@ import numpy as np
 
 from analyzer.engine.algebra import VectorPlan
 from analyzer.engine.table import Table
-from analyzer.engine.values import COMPOSITIONS, counts_of, falling, falling_table, read_weight, weights
+from analyzer.engine.values import (
+    COMPOSITIONS,
+    counts_of,
+    falling,
+    falling_table,
+    read_weight,
+    weights,
+    weights_of,
+)
 
 MAX_CARDS = 6
 
@@ -127,8 +135,6 @@ class LabelPart:
                 rest *= np.where(live, size[None, :] - self.read_cards[:, None] - i, 1)
             return self.orderings[:, None] * rest
         if weights is None:
-            from analyzer.engine.values import weights_of
-
             w = weights_of(falls, pads, self.comps)[:, self.comp_at]
         else:
             w = weights[:, self.row_comp]

@@ -802,7 +802,7 @@ def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None, tableau: Tableau = ST
     pricer = Pricer(shoe, tableau, ANALYSIS_READS)  # one value table for the analysis and its bets
     dist = pricer.distribution(ANALYSIS_READS)
     if bets is None:
-        from analyzer.bets.catalogue import main_bets
+        from analyzer.bets.catalogue import main_bets  # lazy: the catalogue loads on first use
 
         chosen: list[Bet] = main_bets()
     else:

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import re
 
+from analyzer.bets.catalogue import catalogue_bets
 from analyzer.core.tableau import STANDARD
 from analyzer.engine.cache import encode_file, file_name
+from analyzer.engine.pricing import ANALYSIS_READS
 from analyzer.engine.table import Table, build_bet, build_records, names_suits
 
 
 def shipped_tables() -> list[Table]:
     """The tables the package ships, compiled afresh (no cache), in a fixed order."""
-    from analyzer.bets.catalogue import catalogue_bets
-    from analyzer.engine.pricing import ANALYSIS_READS
 
     out = [build_records(STANDARD, ANALYSIS_READS, False)]
     seen: set[str] = set()

@@ -40,9 +40,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.bets.model import Bet
-from analyzer.core.coup import Coup
+from analyzer.core.coup import Coup, build_record
+from analyzer.core.exact import whole_number
 from analyzer.core.reads import Reads, SuitDetail
 from analyzer.core.tableau import Tableau
+from analyzer.engine import cache
 from analyzer.engine.algebra import Program, ProgramBuilder
 from analyzer.engine.explore import MIXED, PENDING, Budget, Explorer, Row, State
 from analyzer.engine.values import composition_index
@@ -172,7 +174,6 @@ def _remember(
         if hit is not None:
             _MEMORY.move_to_end(key)
             return hit
-        from analyzer.engine import cache  # the disk layer sits beside this one
 
         table = cache.load(disk_key, tableau) if disk_key is not None else None
         if table is None:
@@ -316,7 +317,6 @@ def max_records() -> int:
     raw = os.environ.get(MAX_RECORDS_ENV)
     if raw is None or not raw.strip():
         return MAX_RECORDS
-    from analyzer.core.exact import whole_number
 
     value = whole_number(raw)
     if value is None or value < 1:
@@ -350,7 +350,6 @@ def _rows(tableau: Tableau, reads: Reads, first_four: bool) -> dict[tuple[Any, .
 def build_records(tableau: Tableau, reads: Reads, first_four: bool = False, symmetric: bool = False) -> Table:
     """Compile the distribution table of ``reads`` (no caching): every record a bet with
     ``reads`` can see, refined fully."""
-    from analyzer.core.coup import build_record
 
     def identity(record: Coup) -> object:
         # rebuilding the record reads every label it holds: the search fixes them all

@@ -28,7 +28,9 @@ from typing import Literal
 
 from tabulate import tabulate
 
+from analyzer import __version__
 from analyzer.core.exact import fraction_text, round_fraction, sqrt_decimal
+from analyzer.core.tableau import STANDARD
 from analyzer.errors import FormatError
 from analyzer.text import csv_cell, html_text, json_text, markdown_text, printable
 
@@ -112,7 +114,6 @@ def context_of(shoe: object, tableau: object) -> dict[str, Cell]:
     >>> context_of(Shoe.standard(6), None)["decks"], context_of(Shoe.standard(6), None)["rules"]
     (6, 'standard')
     """
-    from analyzer.core.tableau import STANDARD
 
     rules = tableau if tableau is not None else STANDARD
     return {
@@ -319,6 +320,23 @@ def data_rows(
     return [_data_row(table, row, digits) for row in table.rows]
 
 
+def table_documents(
+    tables: Sequence[Table], digits: int = 10, context: Mapping[str, Cell] | None = None
+) -> list[dict[str, object]]:
+    """The tables as JSON writes them (for :func:`json_document`): per table its ``name``,
+    ``title``, ``columns`` (data keys), ``rows`` (:func:`data_rows`) and ``notes``."""
+    return [
+        {
+            "name": t.name,
+            "title": t.title,
+            "columns": [c.json_key for c in (with_context(t, context) if context else t).columns],
+            "rows": data_rows(t, digits, context),
+            "notes": list(t.notes),
+        }
+        for t in tables
+    ]
+
+
 def _json_value(value: object, indent: str) -> str:
     """JSON text of ``value`` as ``json.dumps(indent=2, ensure_ascii=False)`` writes it, with a
     ``Decimal`` written as the JSON number it is, digit for digit (never through a float)."""
@@ -427,19 +445,7 @@ def render(
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
         raise FormatError(f"bad --digits {digits!r}: use a whole number, 0 or more")
     if fmt == "json":
-        doc = {
-            "meta": meta or {},
-            "tables": [
-                {
-                    "name": t.name,
-                    "title": t.title,
-                    "columns": [c.json_key for c in (with_context(t, context) if context else t).columns],
-                    "rows": data_rows(t, digits, context),
-                    "notes": list(t.notes),
-                }
-                for t in tables
-            ],
-        }
+        doc = {"meta": meta or {}, "tables": table_documents(tables, digits, context)}
         return json_text(json_document(doc)) + "\n"
     if fmt == "csv":
         return csv_text(tables, digits, context=context, raw_csv=raw_csv)
@@ -478,8 +484,6 @@ def provenance(command: str, shoe: str, rules: str | None = None, **extra: str) 
     """What produced a table, for its header: tool and version, the command, the rules (as
     :meth:`~analyzer.core.tableau.Tableau.describe` names them; default the standard tableau),
     the shoe (as described), and any ``extra`` fields."""
-    from analyzer import __version__
-    from analyzer.core.tableau import STANDARD
 
     return {
         "generated_by": f"punto-banco-analyzer {__version__}",

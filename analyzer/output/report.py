@@ -1,11 +1,12 @@
-"""The game-math report: the document a bet's designer sends to a test lab.
+"""The game-math report: the document a bet's designer sends to a test lab, rendered.
 
-:func:`game_math_report` gathers, for each bet and each number of decks, everything a lab
-checks: the bet's rules and source, its pay table, the events table (pays, combinations,
-probability, return), the house edge (per coup and per resolved bet), hit frequency, variance
-and standard deviation, the fair pay and the pay for a target house edge; the effects of
-removal (:mod:`analyzer.studies.eor`) on one shoe, with a chart; and the closed forms in the
-number of decks d with their limits (:func:`analyzer.studies.symbolic.bet_forms`).
+:func:`analyzer.studies.report_data.game_math_report` gathers, for each bet and each number of
+decks, everything a lab checks: the bet's rules and source, its pay table, the events table
+(pays, combinations, probability, return), the house edge (per coup and per resolved bet), hit
+frequency, variance and standard deviation, the fair pay and the pay for a target house edge;
+the effects of removal (:mod:`analyzer.studies.eor`) on one shoe, with a chart; and the closed
+forms in the number of decks d with their limits (:func:`analyzer.studies.symbolic.bet_forms`).
+This module renders that :class:`~analyzer.studies.report_data.GameMathReport`.
 
 Every figure is exact (``int`` or ``Fraction``); decimals appear only when the report is
 rendered.  Three renderings:
@@ -31,7 +32,6 @@ import io
 import os
 import urllib.parse
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,16 +39,16 @@ from typing import TYPE_CHECKING, Any
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text, sqrt_decimal
 from analyzer.core.shoe import Shoe
-from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.pricing import BetSummary, Pricer, pay_for_edge
-from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
-from analyzer.output.render import Cell, Column, Table, comment, render
+from analyzer.errors import FormatError, PlotUnavailableError
+from analyzer.output.charts import eor_image
+from analyzer.output.eor_tables import removal_table, tags_text
+from analyzer.output.render import Cell, Column, Table, comment, provenance, render
 from analyzer.output.tables import provenance_notes
 from analyzer.text import html_text, markdown_text, printable
 
-if TYPE_CHECKING:
-    from analyzer.studies.eor import BetEOR, EORReport
-    from analyzer.studies.symbolic import BetForms, RationalFunction
+if TYPE_CHECKING:  # annotations only: the gathering study imports sympy
+    from analyzer.studies.report_data import BetSection, DeckFigures, GameMathReport
+    from analyzer.studies.symbolic import RationalFunction
 
 #: The formats :func:`render_report` writes.
 REPORT_FORMATS = ("markdown", "html", "xlsx")
@@ -80,188 +80,6 @@ CONVENTIONS = (
 )
 
 
-@dataclass(frozen=True)
-class DeckFigures:
-    """One bet on the standard shoe of ``decks`` decks: its exact :class:`BetSummary`, the fair
-    pay of its adjustable line and the pay giving the report's target house edge (``None``
-    when the bet has no single adjustable pay, or no positive pay gives that edge)."""
-
-    decks: int
-    summary: BetSummary
-    fair_pay: Fraction | None
-    target_pay: Fraction | None
-
-
-@dataclass(frozen=True)
-class BetSection:
-    """Everything the report says about one bet.
-
-    ``figures`` follow the report's deck counts; ``eor`` is the bet's effects of removal on the
-    report's EOR shoe; ``forms`` its closed forms in d; ``fair_pay_form`` / ``target_pay_form``
-    the pay of its adjustable line for a zero / the target house edge as functions of d
-    (``None`` when it has no single adjustable pay, or no target was asked).
-    """
-
-    bet: Bet
-    figures: tuple[DeckFigures, ...]
-    eor: BetEOR
-    forms: BetForms
-    fair_pay_form: RationalFunction | None
-    target_pay_form: RationalFunction | None
-
-    @property
-    def rules(self) -> str:
-        """The bet's rules: :attr:`Bet.rules`, or sentences made from its pay table."""
-        return self.bet.rules or rules_from_pay_table(self.bet)
-
-
-@dataclass(frozen=True)
-class GameMathReport:
-    """The report: one :class:`BetSection` per bet, for standard shoes of ``decks`` decks
-    (in the order given), under ``tableau``; the effects of removal on ``eor_decks`` decks;
-    ``target_edge`` the house edge (a fraction: 1/100 is 1%) the target pays are solved for,
-    or ``None``; ``meta`` what produced it (tool, version, command, rules)."""
-
-    bets: tuple[BetSection, ...]
-    decks: tuple[int, ...]
-    eor_decks: int
-    eor: EORReport
-    target_edge: Fraction | None
-    tableau: Tableau
-    meta: Mapping[str, object]
-
-
-def _deck_counts(decks: object) -> tuple[int, ...]:
-    if isinstance(decks, str | bytes) or not isinstance(decks, Sequence):
-        raise ShoeError(f"bad deck counts {decks!r}: give a list of whole numbers >= 1, e.g. [1, 6, 8]")
-    out: list[int] = []
-    for d in decks:
-        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
-            raise ShoeError(f"bad number of decks {d!r}: use whole numbers >= 1")
-        if d in out:
-            raise ShoeError(f"{d} decks given twice: give each deck count once")
-        out.append(d)
-    if not out:
-        raise ShoeError("no deck count given: give one or more, e.g. [8] or [1, 6, 8]")
-    return tuple(out)
-
-
-def _chosen_bets(bets: object) -> tuple[Bet, ...]:
-    if isinstance(bets, str | bytes) or not isinstance(bets, Sequence):
-        raise BetError(f"bad bets {bets!r}: give a list of Bet objects, e.g. [find_bet('dragon-7')]")
-    chosen = tuple(bets)
-    if not chosen:
-        raise BetError("a report needs one or more bets")
-    seen: set[str] = set()
-    for b in chosen:
-        if not isinstance(b, Bet):
-            raise BetError(f"bad bet {b!r}: give a Bet, e.g. find_bet('dragon-7')")
-        if b.name in seen:
-            raise BetError(f"bet {b.name!r} is chosen twice: give each bet once, with a distinct name")
-        seen.add(b.name)
-    return chosen
-
-
-def _pay(bet: Bet, shoe: Shoe, edge: Fraction, tableau: Tableau) -> Fraction | None:
-    if bet.adjustable is None or bet.payout_function is not None:
-        return None
-    try:
-        pay = pay_for_edge(bet, shoe, edge, tableau)
-    except BetError:  # the adjustable line's event cannot happen on this shoe
-        return None
-    return pay if pay > 0 else None
-
-
-def _pay_form(bet: Bet, edge: Fraction, tableau: Tableau) -> RationalFunction | None:
-    from analyzer.studies.symbolic import pay_form
-
-    if bet.adjustable is None or bet.payout_function is not None:
-        return None
-    try:
-        return pay_form(bet, edge, tableau)
-    except BetError:
-        return None
-
-
-def game_math_report(
-    bets: Sequence[Bet],
-    decks: Sequence[int],
-    *,
-    target_edge: Fraction | int | None = None,
-    eor_decks: int | None = None,
-    tableau: Tableau = STANDARD,
-    meta: Mapping[str, object] | None = None,
-) -> GameMathReport:
-    """The game-math report of ``bets`` on the standard shoes of ``decks`` decks.
-
-    Args:
-        bets: the bets (catalogue bets, bets from files, any :class:`Bet`), distinct names.
-        decks: deck counts, whole numbers >= 1, each once (e.g. ``[1, 6, 8]``).
-        target_edge: a house edge per coup (an exact fraction: ``Fraction(1, 100)`` is 1%) to
-            solve each adjustable pay for, besides the fair pay; ``None`` for the fair pay only.
-        eor_decks: the shoe of the effects of removal (default: the largest of ``decks``).
-        tableau: the rules.
-        meta: what produced the report (default: the tool, its version and the rules).
-
-    Returns:
-        :class:`GameMathReport`, exact throughout.
-
-    Raises:
-        BetError: no bets, a bet that is not a Bet, a name given twice, a target edge that is
-            not an exact number.
-        ShoeError: no deck count, a count that is not a whole number >= 1, or one given twice.
-        RulesError: ``tableau`` is not a Tableau.
-
-    >>> from analyzer.bets.catalogue import find_bet
-    >>> r = game_math_report([find_bet("tie")], [8])
-    >>> r.bets[0].figures[0].summary.house_edge == r.bets[0].forms.house_edge(8)
-    True
-    """
-    from analyzer.output.render import provenance
-    from analyzer.studies.eor import effects_of_removal
-    from analyzer.studies.symbolic import bet_forms
-
-    chosen = _chosen_bets(bets)
-    counts = _deck_counts(decks)
-    if target_edge is not None and (
-        isinstance(target_edge, bool) or not isinstance(target_edge, int | Fraction)
-    ):
-        raise BetError(f"bad target edge {target_edge!r}: give an exact int or Fraction (1/100 for 1%)")
-    edge = None if target_edge is None else Fraction(target_edge)
-    at = max(counts) if eor_decks is None else _deck_counts([eor_decks])[0]
-    if not isinstance(tableau, Tableau):
-        from analyzer.errors import RulesError
-
-        raise RulesError(f"bad rules {tableau!r}: give a Tableau, e.g. analyzer.STANDARD")
-    per_deck: list[list[DeckFigures]] = [[] for _ in chosen]
-    for d in counts:
-        shoe = Shoe.standard(d)
-        for i, s in enumerate(Pricer(shoe, tableau).summaries(chosen)):
-            per_deck[i].append(
-                DeckFigures(
-                    d,
-                    s,
-                    _pay(s.bet, shoe, Fraction(0), tableau),
-                    None if edge is None else _pay(s.bet, shoe, edge, tableau),
-                )
-            )
-    eor = effects_of_removal(Shoe.standard(at), chosen, by="rank", depth=1, tableau=tableau)
-    sections = tuple(
-        BetSection(
-            bet,
-            tuple(per_deck[i]),
-            eor.bets[i],
-            bet_forms(bet, tableau),
-            _pay_form(bet, Fraction(0), tableau),
-            None if edge is None else _pay_form(bet, edge, tableau),
-        )
-        for i, bet in enumerate(chosen)
-    )
-    shoes = f"standard shoes of {decks_text(counts)}"
-    info = dict(meta) if meta is not None else provenance("analyzer.output.report", shoes, tableau.describe())
-    return GameMathReport(sections, counts, at, eor, edge, tableau, info)
-
-
 # -- words ------------------------------------------------------------------------------------
 
 
@@ -282,6 +100,20 @@ def rules_from_pay_table(bet: Bet) -> str:
     parts = [f"{line.event}: {_pays_words(line.pays)}." for line in bet.lines]
     parts.append(f"Otherwise ({bet.otherwise_event}): {_pays_words(bet.otherwise)}.")
     return " ".join(parts)
+
+
+def bet_rules(section: BetSection) -> str:
+    """The bet's rules: :attr:`Bet.rules`, or sentences made from its pay table."""
+    return section.bet.rules or rules_from_pay_table(section.bet)
+
+
+def report_meta(report: GameMathReport) -> Mapping[str, object]:
+    """What produced the report, for its header: :attr:`GameMathReport.meta`, or by default the
+    tool, its version, the rules and the shoes."""
+    if report.meta:
+        return report.meta
+    shoes = f"standard shoes of {decks_text(report.decks)}"
+    return provenance("analyzer.output.report", shoes, report.tableau.describe())
 
 
 def _edge_words(edge: Fraction) -> str:
@@ -401,40 +233,18 @@ def events_table(figures: DeckFigures) -> Table:
     )
 
 
-def eor_table(report: GameMathReport, section: BetSection) -> Table:
-    """The bet's effect of removing one card of each rank from the EOR shoe."""
-    from analyzer.studies.eor import tags_text
-
+def eor_table(report: GameMathReport, section: BetSection, digits: int = 10) -> Table:
+    """The bet's effect of removing one card of each rank from the EOR shoe: the table of
+    ``eor --table eor`` (:func:`analyzer.output.eor_tables.removal_table`), with the suggested
+    count and its betting correlation beside the sum check."""
     b = section.eor
-    rows = tuple(
-        (g.label, c, r, e, None if e is None else -e, t)
-        for g, c, r, e, t in zip(
-            report.eor.groups, report.eor.counts, b.removed_ev, b.eor, b.system.tags, strict=True
-        )
-    )
+    table = removal_table(report.eor, b, digits, exact=True)
     bc = b.system.betting_correlation(6)
-    shoe = report.eor.shoe.describe()
-    return Table(
-        f"eor:{section.bet.name}",
-        f"{section.bet.title}: effect of removing one card, {shoe}",
-        (
-            Column("Rank", "text", "rank"),
-            Column("Cards", "count", "cards"),
-            Column("EV after removal", "decimal", "ev_after"),
-            Column("EOR (change in EV)", "both", "eor"),
-            Column("Change in house edge", "percent", "house_edge_change"),
-            Column("Tag", "count", "tag"),
-        ),
-        rows,
-        (
-            f"EV on the full shoe: {fraction_text(b.ev)}. EOR = EV after one card of the rank "
-            f"leaves - EV. Sum check: sum over ranks of (cards x EOR) = {fraction_text(b.identity_sum)}"
-            " (0 exactly for a shoe of 7 cards or more).",
-            f"Suggested count (tags proportional to the EORs, largest {b.system.max_tag}): "
-            f"{tags_text(b.system.tags)}; betting correlation "
-            f"{'-' if bc is None else f'{bc:f}'}.",
-        ),
+    count = (
+        f"Suggested count (tags proportional to the EORs, largest {b.system.max_tag}): "
+        f"{tags_text(b.system.tags)}; betting correlation {'-' if bc is None else f'{bc:f}'}."
     )
+    return dataclasses.replace(table, notes=(*table.notes, count))
 
 
 def _forms(section: BetSection, report: GameMathReport) -> list[tuple[str, RationalFunction]]:
@@ -470,14 +280,14 @@ def forms_table(report: GameMathReport, section: BetSection) -> Table:
     )
 
 
-def report_tables(report: GameMathReport, section: BetSection) -> list[Table]:
+def report_tables(report: GameMathReport, section: BetSection, digits: int = 10) -> list[Table]:
     """The tables of one bet's section, in order: pay table, summary by decks, the events table
-    of each deck count, EOR table, closed forms."""
+    of each deck count, EOR table (its notes' EV to ``digits`` decimals), closed forms."""
     return [
         pay_table(section),
         summary_table(report, section),
         *(events_table(f) for f in section.figures),
-        eor_table(report, section),
+        eor_table(report, section, digits),
         forms_table(report, section),
     ]
 
@@ -494,11 +304,9 @@ def flat_eor(report: GameMathReport, index: int) -> bool:
 def chart_png(report: GameMathReport, index: int) -> bytes | None:
     """The EOR bar chart of bet ``index`` as PNG bytes, or ``None`` when matplotlib is not
     installed (the report then says so)."""
-    from analyzer.studies.eor import plot_image
-
     one = dataclasses.replace(report.eor, bets=(report.bets[index].eor,))
     try:
-        return plot_image(one, "chart.png")
+        return eor_image(one, "chart.png")
     except PlotUnavailableError:
         return None
 
@@ -528,7 +336,7 @@ def render_markdown(
     _check_digits(digits)
     note = CHART_ELSEWHERE if missing is None else missing
     parts = [
-        comment("markdown", [f"{k}: {v}" for k, v in report.meta.items()]),
+        comment("markdown", [f"{k}: {v}" for k, v in report_meta(report).items()]),
         f"# {markdown_text(_title(report))}",
         markdown_text(_intro(report)),
         markdown_text(CONVENTIONS),
@@ -539,11 +347,11 @@ def render_markdown(
     for i, section in enumerate(report.bets):
         bet = section.bet
         parts.append(
-            f"## {i + 1}. {markdown_text(bet.title)}\n\n**Rules.** {markdown_text(section.rules)}"
+            f"## {i + 1}. {markdown_text(bet.title)}\n\n**Rules.** {markdown_text(bet_rules(section))}"
             + "".join(f"\n\n**{markdown_text(n.split(': ', 1)[0])}.** {markdown_text(n.split(': ', 1)[1])}"
                       for n in _provenance(bet))
         )
-        tables = report_tables(report, section)
+        tables = report_tables(report, section, digits)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
         if flat_eor(report, i):
             parts.append(f"*{markdown_text(CHART_FLAT)}*")
@@ -627,11 +435,11 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
     for i, section in enumerate(report.bets):
         bet = section.bet
         body.append(f'<h2 id="bet-{i + 1}">{i + 1}. {html_text(bet.title)}</h2>')
-        body.append(f"<p><strong>Rules.</strong> {html_text(section.rules)}</p>")
+        body.append(f"<p><strong>Rules.</strong> {html_text(bet_rules(section))}</p>")
         for note in _provenance(bet):
             label, text = note.split(": ", 1)
             body.append(f"<p><strong>{html_text(label)}.</strong> {html_text(text)}</p>")
-        tables = report_tables(report, section)
+        tables = report_tables(report, section, digits)
         body.append(render(tables[:-1], "html", digits).strip())
         flat = flat_eor(report, i)
         png = chart_png(report, i) if charts and not flat else None
@@ -659,7 +467,7 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html_text(_title(report))}</title>\n<style>\n{_CSS}\n</style>\n</head>\n"
     )
-    meta = comment("html", [f"{k}: {v}" for k, v in report.meta.items()])
+    meta = comment("html", [f"{k}: {v}" for k, v in report_meta(report).items()])
     return head + "<body>\n" + meta + "\n" + "\n".join(body) + "\n</body>\n</html>\n"
 
 
@@ -770,7 +578,7 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
     about.ws.title = "Report"
     about.text(1, _title(report))
     about.row += 2
-    for k, v in report.meta.items():
+    for k, v in report_meta(report).items():
         about.line([("text", str(k)), ("text", str(v))])
     about.line([("text", "decks"), ("text", ", ".join(map(str, report.decks)))])
     about.line([("text", "eor shoe"), ("text", Shoe.standard(report.eor_decks).describe())])
@@ -786,7 +594,7 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
                 ("int", i),
                 ("text", s.bet.name),
                 ("text", s.bet.title),
-                ("text", s.rules),
+                ("text", bet_rules(s)),
                 ("text", s.bet.source or "not given"),
                 ("text", "yes" if s.bet.reads.needs_suits else "no"),
             ]

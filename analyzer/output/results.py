@@ -12,7 +12,7 @@ ANALYSIS_DECKS = (1, 2, 4, 6, 8)
 CATALOGUE_DECKS = (1, 6, 8)
 FORMATS = {"md": "markdown", "json": "json"}
 DIGITS = 10
-#: The files of :func:`analyzer.studies.symbolic.result_files`.
+#: The files of :func:`analyzer.output.symbolic_tables.result_files`.
 SYMBOLIC_FILES = ("symbolic-main.md", "symbolic-main.tex", "symbolic-catalogue.md", "symbolic-catalogue.tex")
 
 
@@ -67,6 +67,7 @@ def catalogue_files() -> dict[str, str]:
 
 def symbolic_files() -> dict[str, str]:
     """The closed forms in the number of decks, :data:`SYMBOLIC_FILES` (sympy, loaded only here)."""
-    from analyzer.studies.symbolic import STANDARD_SHOE, result_files
+    from analyzer.output.symbolic_tables import result_files  # lazy: sympy, for these files only
+    from analyzer.studies.symbolic import STANDARD_SHOE  # lazy: as above
 
     return result_files(lambda command: {**_meta(command, Shoe.standard(1)), "shoe": STANDARD_SHOE})

@@ -46,13 +46,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from analyzer import __version__
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANKS, SUITS, Card, hand_total
 from analyzer.core.coup import NATURAL_CLASSES, resolve
 from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine.pricing import analyze
 from analyzer.errors import OutputError
+from analyzer.output.files import replace_folder
 from analyzer.text import json_text
 
 #: The kit's format name and version (in MANIFEST.json): bumped on any change of a file's
@@ -332,7 +335,6 @@ def probability_rows(
     total pair, as ``player_total=P,banker_total=B``), ``naturals`` (none, player, banker,
     both), ``cards_dealt`` (4, 5, 6), then ``bet`` rows: every event of every bet with its pay.
     Counts are ordered 6-card sequences out of N!/(N-6)! (RULES.md, "Counting conventions")."""
-    from analyzer.engine.pricing import analyze
 
     rows: list[dict[str, object]] = []
     for d in decks:
@@ -797,8 +799,6 @@ def _results(row: dict[str, object]) -> dict[str, dict[str, str]]:
 
 
 def _version() -> str:
-    from analyzer import __version__
-
     return __version__
 
 
@@ -868,7 +868,6 @@ def write_kit(folder: str | Path, files: dict[str, bytes]) -> None:
     Raises:
         OutputError: as :func:`check_folder`; a write fails.
     """
-    from analyzer.output.files import replace_folder
 
     check_folder(folder, frozenset(files))
     replace_folder(str(folder), files)

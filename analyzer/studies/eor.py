@@ -26,25 +26,20 @@ it is given as its exact square with a sign, and as a decimal rounded exactly.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, RANKS_OF_POINT, SUITS
 from analyzer.core.exact import sqrt_decimal
 from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.errors import BetError
+from analyzer.engine.batch import batch_ev
+from analyzer.errors import BetError, ShoeError
 from analyzer.errors import PlotUnavailableError as PlotUnavailableError  # re-exported: its old home
-
-if TYPE_CHECKING:
-    from analyzer.output.render import Cell, Table
 
 #: Value groups in counting order (A, 2, ..., 9, then the 0-valued 10/J/Q/K), as published
 #: count systems list them.
@@ -202,7 +197,6 @@ def effects_of_removal(
     >>> r.bets[0].identity_sum
     Fraction(0, 1)
     """
-    from analyzer.engine.batch import batch_ev
 
     if not isinstance(shoe, Shoe):
         raise BetError(f"bad shoe {shoe!r}: give a Shoe (e.g. Shoe.standard(8))")
@@ -224,8 +218,6 @@ def effects_of_removal(
             "or give counts per rank and suit"
         )
     if shoe.size - 1 < MIN_CARDS:
-        from analyzer.errors import ShoeError
-
         raise ShoeError(f"a shoe of {shoe.size} cards leaves fewer than {MIN_CARDS} after a removal")
     base = list(shoe.counts if shoe.suited is None or not suits else shoe.suited)
     _check_mixture_size(shoe, grps, suits, depth)
@@ -415,229 +407,3 @@ def _by_value(report: EORReport, b: BetEOR) -> tuple[list[Fraction | None], list
         counts.append(c)
         eor.append(None if not parts else sum((n * e for n, e in parts if e is not None), Fraction(0)) / c)
     return eor, counts
-
-
-def plot(report: EORReport, path: str | Path) -> None:
-    """Draw the EOR chart (bars per group, one panel per bet) to ``path`` (.png or .svg),
-    written atomically.  Needs matplotlib (the ``plot`` extra); values are converted to
-    floats only for drawing.
-
-    Raises:
-        PlotUnavailableError: matplotlib is not installed, or the suffix is not .png / .svg.
-        OutputError: ``path`` cannot be written.
-    """
-    from analyzer.output.files import write_files
-
-    write_files({path: plot_image(report, path)})
-
-
-def plot_image(report: EORReport, path: str | Path) -> bytes:
-    """The EOR chart of :func:`plot` as the bytes of a .png or .svg file, in the format that
-    ``path``'s suffix names (nothing is written).
-
-    Raises:
-        PlotUnavailableError: matplotlib is not installed, or the suffix is not .png / .svg.
-    """
-    target = Path(path)
-    fmt = target.suffix.lower().lstrip(".")
-    if fmt not in ("png", "svg"):
-        raise PlotUnavailableError(f"bad plot file {str(path)!r}: the name must end in .png or .svg")
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PlotUnavailableError(
-            "--plot needs matplotlib: pip install 'punto-banco-analyzer[plot]'"
-        ) from None
-    n = len(report.bets)
-    fig, axes = plt.subplots(n, 1, figsize=(8, 2.6 * n), squeeze=False)
-    labels = [g.label for g in report.groups]
-    for ax, b in zip(axes[:, 0], report.bets, strict=False):
-        heights = [0.0 if e is None else float(e * 100) for e in b.house_edge_change]
-        ax.bar(labels, heights, color=["#b22222" if h > 0 else "#2e6b30" for h in heights])
-        if all(e is None or e == 0 for e in b.eor):  # exactly 0, not a float that rounds to it
-            ax.text(0.5, 0.5, "every effect of removal is exactly 0 on this shoe: nothing to draw",
-                    transform=ax.transAxes, ha="center", va="center", fontsize=9)
-        ax.axhline(0, color="black", linewidth=0.6)
-        ax.set_title(f"{b.bet.title}: change in house edge (%) when one card leaves", fontsize=9)
-        ax.set_ylabel("house edge change (%)", fontsize=8)
-        ax.tick_params(labelsize=8)
-    fig.suptitle(f"Effects of removal: {report.shoe.describe()}", fontsize=10)
-    fig.tight_layout()
-    image = io.BytesIO()
-    try:
-        fig.savefig(image, format=fmt)
-    finally:
-        plt.close(fig)
-    return image.getvalue()
-
-
-# -- printable tables ----------------------------------------------------------------------------
-
-
-def tags_text(tags: Sequence[int]) -> str:
-    """Tags as text, e.g. ``"0 0 -1 +2"``."""
-    return " ".join(f"{t:+d}" if t else "0" for t in tags)
-
-
-#: The kinds of table :func:`eor_tables` builds, in order.
-EOR_TABLES = ("summary", "eor", "depletion", "published")
-
-
-def eor_tables(report: EORReport, which: Sequence[str] = EOR_TABLES, digits: int = 6) -> list[Table]:
-    """The printable tables of a report, the kinds named in ``which`` (:data:`EOR_TABLES`): a
-    summary row per bet, each bet's EOR table and depletion table, and (for Dragon 7 / Panda 8)
-    the published count systems compared.  ``digits`` rounds the betting correlations
-    (exactly)."""
-    tables = _all_tables(report, digits)
-    kinds = {"eor-summary": "summary", "eor": "eor", "depletion": "depletion", "published-tags": "published"}
-    return [t for t in tables if kinds[t.name.split(":")[0]] in which]
-
-
-def _all_tables(report: EORReport, digits: int) -> list[Table]:
-    from analyzer.output.render import Column, Table
-
-    labels = [g.label for g in report.groups]
-    unit = "rank" if report.by == "rank" else "value"
-    identity = (
-        "Sum check: sum over groups of (cards in the shoe x EOR) = 0 exactly, i.e. the EV after "
-        "one random card leaves, averaged over that card, equals the EV (N >= 7)."
-    )
-    rows: list[tuple[Cell, ...]] = []
-    for b in report.bets:
-        sysm = b.system
-        rows.append(
-            (
-                b.bet.title,
-                b.bet.name,
-                b.ev,
-                -b.ev,
-                b.identity_sum,
-                "-" if b.average_removed_ev is None else ("yes" if b.average_removed_ev == b.ev else "NO"),
-                tags_text(sysm.tags),
-                sysm.max_tag,
-                "yes" if sysm.balanced else "no",
-                sysm.betting_correlation(digits),
-            )
-        )
-    summary = Table(
-        "eor-summary",
-        f"Effects of removal by {unit}: {report.shoe.describe()}",
-        (
-            Column("Bet", "text", "bet"),
-            Column("Bet name", "text", "bet_name", data_only=True),
-            Column("EV", "both", "ev"),
-            Column("House edge", "percent", "house_edge"),
-            Column("Sum of count x EOR", "fraction", "identity_sum"),
-            Column("Mean EV after one card = EV", "text", "identity_holds"),
-            Column(f"Suggested tags ({' '.join(labels)})", "text", "tags"),
-            Column("Largest tag", "count", "max_tag"),
-            Column("Balanced", "text", "balanced"),
-            Column("Betting correlation", "text", "betting_correlation"),
-        ),
-        tuple(rows),
-        (
-            identity,
-            "Tags are proportional to the EORs (scaled so the largest |tag| is the 'Largest tag', "
-            "rounded half to even), chosen for the best betting correlation (count-weighted Pearson "
-            "correlation of tags and EORs over the cards of the shoe).",
-        ),
-    )
-    tables: list[Table] = [summary]
-    for b in report.bets:
-        erows = tuple(
-            (b.bet.name, g.label, c, r, e, None if e is None else -e, t)
-            for g, c, r, e, t in zip(
-                report.groups, report.counts, b.removed_ev, b.eor, b.system.tags, strict=True
-            )
-        )
-        tables.append(
-            Table(
-                f"eor:{b.bet.name}",
-                f"{b.bet.title}: effect of removing one card ({report.shoe.describe()})",
-                (
-                    Column("Bet name", "text", "bet_name", data_only=True),
-                    Column(unit.capitalize(), "text", unit),
-                    Column("Cards", "count", "cards"),
-                    Column("EV after removal", "decimal", "ev_after"),
-                    Column("EOR (change in EV)", "decimal", "eor"),
-                    Column("Change in house edge", "percent", "house_edge_change"),
-                    Column("Tag", "count", "tag"),
-                ),
-                erows,
-                (
-                    f"EV per unit staked on the full shoe: {float_free(b.ev, digits)}; "
-                    "EOR = EV after removal - EV. " + identity,
-                ),
-            )
-        )
-        drows: list[tuple[Cell, ...]] = []
-        for g, e, dep in zip(report.groups, b.eor, b.depletion, strict=False):
-            last = dep[-1]
-            ratio = None if (e is None or e == 0 or last is None) else last / (report.depth * e)
-            drows.append((b.bet.name, g.label, *dep, ratio))
-        tables.append(
-            Table(
-                f"depletion:{b.bet.name}",
-                f"{b.bet.title}: change in EV after removing k cards of one {unit}",
-                (
-                    Column("Bet name", "text", "bet_name", data_only=True),
-                    Column(unit.capitalize(), "text", unit),
-                    *(Column(f"k={k}", "decimal", f"k{k}") for k in range(1, report.depth + 1)),
-                    Column(
-                        f"Linearity: change(k={report.depth}) / ({report.depth} x EOR)",
-                        "decimal",
-                        "linearity",
-                    ),
-                ),
-                tuple(drows),
-                (
-                    "Exact change in EV per unit staked; a linearity ratio of 1 means k cards move the "
-                    "EV k times as much as one.",
-                ),
-            )
-        )
-    published = published_comparison(report)
-    if published:
-        prow = tuple(
-            (
-                name,
-                source,
-                tags_text(tags),
-                pub.betting_correlation(digits),
-                tags_text(der.tags),
-                der.betting_correlation(digits),
-            )
-            for name, source, tags, pub, der in published
-        )
-        tables.append(
-            Table(
-                "published-tags",
-                "Published count systems against the exact EORs (by value, A 2 3 4 5 6 7 8 9 10/J/Q/K)",
-                (
-                    Column("Bet", "text", "bet"),
-                    Column("Source", "text", "source"),
-                    Column("Published tags", "text", "published_tags"),
-                    Column("Published betting correlation", "text", "published_bc"),
-                    Column("Derived tags", "text", "derived_tags"),
-                    Column("Derived betting correlation", "text", "derived_bc"),
-                ),
-                prow,
-                (
-                    "Betting correlations computed against this shoe's exact EORs. "
-                    "Source of the published tags: E. Jacobson, "
-                    "'Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat', "
-                    "https://www.888casino.com/blog/side-bets/co-card-counting-the-dragon-and-panda-side-bets-in-ez-baccarat",
-                ),
-            )
-        )
-    return tables
-
-
-def float_free(x: Fraction, digits: int) -> str:
-    """``x`` rounded exactly to ``digits`` decimals (no float involved)."""
-    from analyzer.core.exact import round_fraction
-
-    return f"{round_fraction(x, digits):f}"

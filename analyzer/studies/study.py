@@ -38,9 +38,9 @@ exact integers where the bound cannot decide), plays the strategies and returns 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
-import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -50,11 +50,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from analyzer.bets.catalogue import bet_key, find_bet
+from analyzer.bets.choice import refuse_clashes, split_file_spec
+from analyzer.bets.files import parse_bets, read_bet_text
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
+from analyzer.core.coup import build_record, card_of
 from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, whole_number
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine.kernel import exact_ev, kernels_for
+from analyzer.engine.pricing import price
+from analyzer.engine.walk import base_fields, project_fields
 from analyzer.errors import AnalyzerError, StudyError
 from analyzer.studies.counting import (
     EXACT,
@@ -66,7 +73,6 @@ from analyzer.studies.counting import (
 from analyzer.studies.dealing import BANKER, PLAYER, TIE, VOID, Dealing, DealtShoes, deal
 from analyzer.studies.moments import Estimate, Moments
 from analyzer.studies.workers import SCHEDULER_TIMEOUT, check_workers, ordered_map
-from analyzer.text import json_text
 
 #: Shoes per block (the default): the unit of work and of reduction.  A study's block size is
 #: one of its settings, so results never depend on how the blocks are spread over processes.
@@ -240,12 +246,8 @@ class BetSource:
     def build(self) -> Bet:
         """The per-coup bet."""
         if self.kind == "catalogue":
-            from analyzer.bets.catalogue import find_bet
-
             return find_bet(self.spec)
         if self.kind == "file":
-            from analyzer.bets.files import parse_bets
-
             return parse_bets(self.text, self.spec)[self.index]
         if self.kind == "object" and self.bet is not None:
             return self.bet
@@ -269,9 +271,6 @@ def bet_sources(specs: Sequence[str | Bet] = (), files: Sequence[str] = ()) -> l
             holds no such bet, a bet of a file on a catalogue name
             (:func:`analyzer.bets.choice.refuse_clashes`), a bet chosen twice.
     """
-    from analyzer.bets.catalogue import bet_key
-    from analyzer.bets.choice import refuse_clashes, split_file_spec
-    from analyzer.bets.files import parse_bets, read_bet_text
 
     out: list[BetSource] = []
     texts: dict[str, str] = {}
@@ -549,8 +548,6 @@ def _record_keys(bet: Bet, dealt: DealtShoes) -> tuple[IntArray, list[tuple[int,
 
 def _settle_key(bet: Bet, key: int, layout: list[tuple[int, int]], tableau: Tableau) -> Fraction:
     """Settle the coup a record key names (see :func:`_record_keys`)."""
-    from analyzer.core.coup import build_record, card_of
-    from analyzer.engine.walk import base_fields, project_fields
 
     codes: list[int] = []
     for _, base in reversed(layout):
@@ -664,7 +661,6 @@ def _exact_above(
     bet: Bet, dealt: DealtShoes, states: IntArray, threshold: Fraction, tableau: Tableau
 ) -> IntArray:
     """Exact EV > threshold for the given states (the cases the float bound cannot decide)."""
-    from analyzer.engine.kernel import exact_ev
 
     out = np.zeros(len(states), dtype=bool)
     for i, s in enumerate(states.tolist()):
@@ -727,7 +723,6 @@ def _strategy_keys(spec: StudySpec, name: str) -> list[Key]:
 
 def run_block(spec: StudySpec, block: int) -> BlockResult:
     """Deal and play block ``block`` (shoes ``block * spec.block`` onwards) and summarise it."""
-    from analyzer.engine.kernel import exact_ev, kernels_for
 
     first = block * spec.block
     count = min(spec.block, spec.shoes - first)
@@ -1094,8 +1089,6 @@ class _Reduction:
         bounds: dict[str, float] = {}
         per_coup = [s for s in spec.bets if s.kind != "streak"]
         if per_coup:
-            from analyzer.engine.kernel import kernels_for
-
             built = [_bet_of(s) for s in per_coup]
             for kernel, members in kernels_for(built, spec.dealing.tableau):
                 for col, j in enumerate(members):
@@ -1132,7 +1125,6 @@ class _Reduction:
             if not streak:
                 est = self.tallies[(name, "flat", None)].ratio_of("ev", "coups")
                 assert est is not None
-                from analyzer.engine.pricing import price
 
                 full = price(_bet_of(src), Shoe.standard(spec.dealing.decks), spec.dealing.tableau).ev
                 cut_rows.append(CutCardRow(name, full, est, Estimate(est.value - float(full), est.se)))
@@ -1177,7 +1169,6 @@ def execute(
             not checked with a ``scheduler``); the cluster cannot be reached, is not a Dask
             scheduler, has no worker, or dask is not installed.
     """
-    import contextlib
 
     # local workers: checked and capped (ignored on a cluster); a process per block at most
     count = 1 if scheduler is not None else min(check_workers(workers), spec.blocks)
@@ -1267,367 +1258,3 @@ def run_study(
     return execute(
         spec, workers=workers, scheduler=scheduler, progress=progress, scheduler_timeout=scheduler_timeout
     )
-
-
-# -- output --------------------------------------------------------------------------------------
-
-STUDY_TABLES = ("results", "depth", "cut-card")
-_ESTIMATES = (
-    "coups_per_shoe",
-    "bets_per_shoe",
-    "bet_frequency",
-    "edge_when_betting",
-    "units_per_shoe",
-    "units_per_100_coups",
-    "realised_edge_when_betting",
-    "realised_units_per_shoe",
-    "realised_units_per_100_coups",
-    "opportunities_per_shoe",
-)
-
-
-def _number(x: float) -> float | None:
-    return None if math.isnan(x) or math.isinf(x) else x
-
-
-def result_record(result: StudyResult, row: StrategyResult) -> dict[str, object]:
-    """One JSON record: the bet, the strategy, the shoes, every estimate with its ``_se`` and
-    ``_ci95`` twins (numbers; ``null`` where undefined), and the settings."""
-    out: dict[str, object] = {
-        "bet": row.bet,
-        "strategy": row.strategy,
-        "true_count": row.true_count,
-        "shoes": row.shoes,
-    }
-    for key in _ESTIMATES:
-        est: Estimate | None = getattr(row, key)
-        if est is None:
-            if key == "opportunities_per_shoe":
-                continue
-            out[key] = out[f"{key}_se"] = out[f"{key}_ci95"] = None
-            continue
-        out[key] = _number(est.value)
-        out[f"{key}_se"] = _number(est.se)
-        lo, hi = est.ci95
-        out[f"{key}_ci95"] = [_number(lo), _number(hi)]
-    multi = row.units_per_shoe is None
-    out["ev_method"] = (
-        "realised results only (a multi-coup bet has no exact per-coup EV)"
-        if multi
-        else "exact EV before every coup, float64 within ev_bound (decisions exact)"
-    )
-    out["ev_bound"] = None if multi else result.ev_bounds.get(row.bet)
-    out["exact_decisions"] = row.exact_decisions
-    out["settings"] = {**result.settings(), "strategy": row.strategy}
-    return out
-
-
-def _flat(prefix: str, value: object, out: dict[str, object]) -> None:
-    """``value`` as CSV fields: a mapping's keys joined with ``_``, an interval as ``_low`` and
-    ``_high``."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            _flat(f"{prefix}_{k}" if prefix else str(k), v, out)
-    elif isinstance(value, list | tuple) and len(value) == 2 and prefix.endswith("_ci95"):
-        out[f"{prefix}_low"], out[f"{prefix}_high"] = value
-    elif isinstance(value, list | tuple):
-        out[prefix] = " ".join(str(v) for v in value)
-    else:
-        out[prefix] = value
-
-
-def study_csv(result: StudyResult) -> str:
-    """The study as one long tidy CSV table that ``pandas.read_csv`` loads as it is: a ``table``
-    column (``results``, ``depth``, ``cut-card``), then the fields of :func:`study_json`'s
-    records, flattened (``units_per_shoe``, ``units_per_shoe_se``, ``units_per_shoe_ci95_low``,
-    ..., ``settings_decks``, ...); a field a table does not have is an empty cell."""
-    import csv
-    import io
-    import json
-
-    doc = json.loads(study_json(result))
-    rows: list[dict[str, object]] = []
-    for table, key in (("results", "results"), ("depth", "depth"), ("cut-card", "cut_card")):
-        for record in doc[key]:
-            flat: dict[str, object] = {"table": table}
-            _flat("", record, flat)
-            rows.append(flat)
-    fields: dict[str, None] = {}
-    for r in rows:
-        fields.update(dict.fromkeys(r))
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(list(fields))
-    for r in rows:
-        writer.writerow(["" if r.get(f) is None else r[f] for f in fields])
-    return buf.getvalue()
-
-
-def study_json(result: StudyResult, meta: dict[str, object] | None = None) -> str:
-    """The study as JSON: ``{"results": [...]}`` (one record per bet and strategy, see
-    :func:`result_record`), with the EVs by depth, the cut-card effect and the settings."""
-    import json
-
-    doc = {
-        "meta": meta or {},
-        "settings": result.settings(),
-        "results": [result_record(result, r) for r in result.results],
-        "voids_per_shoe": _number(result.voids_per_shoe.value),
-        "depth": [
-            {
-                "bet": d.bet,
-                "depth_from": d.low,
-                "depth_to": d.high,
-                "coups": d.coups,
-                "ev_mean": _number(d.mean),
-                "ev_sd": _number(d.sd),
-                "ev_min": _number(d.smallest),
-                "ev_max": _number(d.largest),
-                "ev_percentiles": dict(zip(("p5", "p25", "p50", "p75", "p95"), d.percentiles, strict=True)),
-                "p_ev_positive": float(d.positive),
-                "p_ev_positive_exact": str(d.positive),
-            }
-            for d in result.depth
-        ],
-        "cut_card": [
-            {
-                "bet": c.bet,
-                "full_shoe_ev": float(c.full_shoe_ev),
-                "full_shoe_ev_exact": str(c.full_shoe_ev),
-                "flat_ev_per_coup": _number(c.flat_ev_per_coup.value),
-                "flat_ev_per_coup_se": _number(c.flat_ev_per_coup.se),
-                "effect": _number(c.effect.value),
-                "effect_se": _number(c.effect.se),
-            }
-            for c in result.cut_card
-        ],
-    }
-    # valid UTF-8 JSON for strict parsers: a lone surrogate of the command line as text (json_text)
-    return json_text(json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False)) + "\n"
-
-
-def _text(x: float | None, digits: int) -> str:
-    return "-" if x is None or math.isnan(x) else f"{x:.{digits}f}"
-
-
-def _pm(e: Estimate | None, digits: int) -> str:
-    if e is None or math.isnan(e.value):
-        return "-"
-    return f"{e.value:.{digits}f} ± {e.se:.{digits}f}" if not math.isnan(e.se) else f"{e.value:.{digits}f}"
-
-
-def study_tables(result: StudyResult, names: Sequence[str] = STUDY_TABLES, digits: int = 4) -> list[Any]:
-    """The study as :class:`analyzer.output.render.Table` objects: ``results`` (per bet and
-    strategy, each estimate ± its standard error), ``depth`` (the exact EVs by depth) and
-    ``cut-card`` (flat betting against the full-shoe EV)."""
-    from analyzer.output.render import Column, Table
-
-    d = min(digits, 8)
-    s = result.spec
-    setting = (
-        f"{s.shoes:,} shoes, seed {s.seed}; {s.dealing.decks} decks, cut card {s.dealing.cut_card}, "
-        f"burn {s.dealing.burn}, end rule {s.dealing.end_rule}; block {s.block}"
-    )
-    tables = []
-    rows: tuple[tuple[Any, ...], ...]
-    if "results" in names:
-        cols = tuple(
-            Column(h)
-            for h in (
-                "Bet",
-                "Strategy",
-                "Coups/shoe",
-                "Bets/shoe",
-                "Bet frequency",
-                "Edge when betting",
-                "Units/shoe",
-                "Units/100 coups",
-                "Realised units/shoe",
-                "Realised units/100 coups",
-                "Exact decisions",
-            )
-        )
-        rows = tuple(
-            (
-                r.bet,
-                r.label,
-                _pm(r.coups_per_shoe, 2),
-                _pm(r.bets_per_shoe, 3),
-                _pm(r.bet_frequency, d),
-                _pm(r.edge_when_betting, d),
-                _pm(r.units_per_shoe, d),
-                _pm(r.units_per_100_coups, d),
-                _pm(r.realised_units_per_shoe, d),
-                _pm(r.realised_units_per_100_coups, d),
-                str(r.exact_decisions),
-            )
-            for r in result.results
-        )
-        notes = [
-            setting,
-            "Each estimate ± its standard error (CLT over shoes; 95% interval = ± 1.96 SE). "
-            "Units per unit staked. 'Units' use the exact EV before each coup bet (float64 within "
-            "the bound below); 'realised' the coups' actual results (the cross-check).",
-        ]
-        notes += [f"{b}: |float EV - exact EV| <= {v:.3g} per coup" for b, v in result.ev_bounds.items()]
-        if s.count is not None:
-            notes.append("count: " + s.count.describe())
-            if EXACT not in s.count.true_counts and s.count.kind == "tc":
-                chosen = ", ".join(tc.name for tc in s.count.true_counts)
-                notes.append(f"count (tc exact): the same count with the exact true count, beside {chosen}.")
-        if any(r.units_per_shoe is None for r in result.results):
-            notes.append(
-                "banker-streak: a multi-coup bet, priced by its realised results only; a streak "
-                "running when the shoe ends is settled on the wins so far."
-            )
-        tables.append(
-            Table("study", "Shoe-walk study: results per bet and strategy", cols, rows, tuple(notes))
-        )
-    if "depth" in names and result.depth:
-        cols = tuple(
-            Column(h)
-            for h in (
-                "Bet",
-                "Depth (cards out)",
-                "Coups",
-                "Mean EV",
-                "SD",
-                "Min",
-                "P5",
-                "Median",
-                "P95",
-                "Max",
-                "P(EV > 0)",
-            )
-        )
-        rows = tuple(
-            (
-                r.bet,
-                f"{r.low}-{r.high}",
-                f"{r.coups:,}",
-                _text(r.mean, d),
-                _text(r.sd, d),
-                _text(r.smallest, d),
-                _text(r.percentiles[0], 3),
-                _text(r.percentiles[2], 3),
-                _text(r.percentiles[4], 3),
-                _text(r.largest, d),
-                _text(float(r.positive), d),
-            )
-            for r in result.depth
-        )
-        tables.append(
-            Table(
-                "depth",
-                "The exact EV before each coup, by depth",
-                cols,
-                rows,
-                (
-                    setting,
-                    "Depth counts the shown and burned cards. Percentiles to 0.001; P(EV > 0) is decided "
-                    "exactly for every coup.",
-                ),
-            )
-        )
-    if "cut-card" in names and result.cut_card:
-        cols = tuple(
-            Column(h) for h in ("Bet", "Full-shoe EV (exact)", "Flat EV per coup", "Cut-card effect")
-        )
-        rows = tuple(
-            (
-                c.bet,
-                _text(float(c.full_shoe_ev), max(d, 6)),
-                _pm(c.flat_ev_per_coup, max(d, 6)),
-                _pm(c.effect, max(d, 6)),
-            )
-            for c in result.cut_card
-        )
-        tables.append(
-            Table(
-                "cut-card",
-                "The cut-card effect: flat betting over real shoes",
-                cols,
-                rows,
-                (
-                    setting,
-                    "Flat EV per coup = sum of the exact EVs of every coup / coups dealt; the effect is its "
-                    "difference from the EV off the top of a full shoe.",
-                ),
-            )
-        )
-    return tables
-
-
-#: The image formats of ``--plot``, by the file name's extension.
-PLOT_FORMATS = ("png", "svg", "pdf")
-
-
-def plot_format(path: str) -> str:
-    """The image format that ``path``'s extension names (:data:`PLOT_FORMATS`).
-
-    Raises:
-        StudyError: another extension (checked before the study runs).
-    """
-    fmt = os.path.splitext(str(path))[1].lower().lstrip(".")
-    if fmt not in PLOT_FORMATS:
-        raise StudyError(f"bad plot file {str(path)!r}: the name must end in .png, .svg or .pdf")
-    return fmt
-
-
-def plot_image(result: StudyResult, path: str) -> bytes:
-    """The chart of :func:`plot` as the bytes of a PNG, SVG or PDF file, in the format that
-    ``path``'s extension names (nothing is written).
-
-    Raises:
-        StudyError: matplotlib is missing, or the extension names no such format.
-    """
-    fmt = plot_format(path)
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise StudyError("--plot needs matplotlib: pip install 'punto-banco-analyzer[plot]'") from None
-    import io
-
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
-    for name in dict.fromkeys(r.bet for r in result.depth):
-        rows = [r for r in result.depth if r.bet == name]
-        mid = [(r.low + r.high) / 2 for r in rows]
-        (line,) = top.plot(mid, [r.mean for r in rows], marker="o", label=name)
-        top.fill_between(
-            mid,
-            [r.percentiles[0] for r in rows],
-            [r.percentiles[4] for r in rows],
-            color=line.get_color(),
-            alpha=0.15,
-        )
-        bottom.plot(mid, [float(r.positive) for r in rows], marker="o", label=name)
-    top.axhline(0, color="grey", linewidth=0.8)
-    top.set_ylabel("exact EV per unit (mean, 5-95%)")
-    bottom.set_ylabel("P(EV > 0)")
-    bottom.set_xlabel("cards out of the shoe (shown and burned included)")
-    top.legend()
-    s = result.spec
-    top.set_title(f"{s.shoes:,} shoes, {s.dealing.decks} decks, cut card {s.dealing.cut_card}")
-    image = io.BytesIO()
-    try:
-        fig.savefig(image, format=fmt)
-    finally:
-        plt.close(fig)
-    return image.getvalue()
-
-
-def plot(result: StudyResult, path: str) -> None:
-    """Draw the mean exact EV (with its 5-95% band) and P(EV > 0) by depth, per bet, into
-    ``path`` (PNG, SVG or PDF by its extension; needs matplotlib, the ``plot`` extra), written
-    atomically (a temporary file renamed into place, as every output).
-
-    Raises:
-        StudyError: matplotlib is missing, or the extension names no such format.
-        OutputError: the file cannot be written.
-    """
-    from analyzer.output.files import write_files
-
-    write_files({path: plot_image(result, path)})

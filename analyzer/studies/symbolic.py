@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import functools
 import math
-import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -49,7 +48,7 @@ from typing import Any, Literal
 
 import sympy  # type: ignore[import-untyped]
 
-from analyzer.bets.catalogue import find_bet
+from analyzer.bets.catalogue import catalogue_bets, find_bet, main_bets
 from analyzer.bets.model import Bet
 from analyzer.checks.logs import lookup_bet, show
 from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
@@ -67,37 +66,35 @@ from analyzer.errors import (
     SymbolicTypeError,
     SymbolicZeroDivisionError,
 )
-from analyzer.text import json_text
 
 __all__ = [
     "ENGINE_TABLES",
     "QUANTITIES",
     "STANDARD_SHOE",
-    "SYMBOLIC_FORMATS",
     "BetForms",
     "ClosedForm",
+    "Crossing",
     "RationalFunction",
     "Section",
     "SymbolicArithmeticError",
     "SymbolicDistribution",
     "SymbolicError",
+    "SymbolicReport",
     "SymbolicTypeError",
     "SymbolicZeroDivisionError",
     "bet_forms",
     "bet_sections",
+    "closed_forms",
     "commission_form",
     "crossing",
-    "crossing_table",
     "engine_forms",
     "engine_sections",
     "falling_poly",
+    "find_crossings",
     "interpolate",
     "pay_form",
-    "render_sections",
-    "result_files",
     "smallest_decks",
     "symbolic_distribution",
-    "symbolic_report",
 ]
 
 #: The decks at which the engine is evaluated to interpolate the count polynomials (degree <= 6),
@@ -764,7 +761,7 @@ def bet_forms(bet: Bet, tableau: Tableau = STANDARD) -> BetForms:
     """The closed forms of ``bet`` (any :class:`~analyzer.bets.model.Bet`: catalogue, combined, from a
     function or a bet file), priced like :func:`analyzer.engine.pricing.summarize`.
 
-    >>> from analyzer.bets.catalogue import find_bet
+    >>> from analyzer.bets.catalogue import catalogue_bets, find_bet, main_bets
     >>> bet_forms(find_bet("tie")).house_edge.limit() * 100 > 14
     True
 
@@ -900,7 +897,7 @@ def crossing(f: RationalFunction, level: Fraction | int) -> int | None:
     f(d) <= level; 1 if f(1) == level; ``None`` if it never does (exact, see
     :func:`smallest_decks`).
 
-    >>> from analyzer.bets.catalogue import find_bet
+    >>> from analyzer.bets.catalogue import catalogue_bets, find_bet, main_bets
     >>> crossing(bet_forms(find_bet("banker")).house_edge, Fraction(106, 10000))   # 1.06%
     13
     """
@@ -1021,212 +1018,60 @@ def engine_sections(tables: Iterable[str] = ENGINE_TABLES, tableau: Tableau = ST
     return [Section(f"{titles[t]}: probability per coup", engine_forms(t, tableau)) for t in tables]
 
 
-def _summary_table(section: Section, digits: int, decks: Sequence[int]) -> Any:
-    from analyzer.output.render import Cell, Column, Table
+@dataclass(frozen=True)
+class Crossing:
+    """Where one bet's house edge per coup crosses one level: the house edge on 1 deck and on
+    an infinite shoe, which way it goes from 1 deck, the smallest deck count ``decks`` at which
+    it reaches the level (``None``: never) and the house edge there."""
 
-    style: Literal["percent", "decimal"] = "percent" if section.percent else "decimal"
-    cols = (
-        Column("Quantity", "text", "quantity"),
-        Column("Infinite deck", "fraction", "limit"),
-        Column("Infinite deck (decimal)", style, "limit_shown"),
-        Column("1/d coefficient c", style, "correction"),
-        *(Column(f"d = {d}", style, f"d{d}") for d in decks),
-    )
-    rows: tuple[tuple[Cell, ...], ...] = tuple(
-        (
-            f.label,
-            f.shown_limit,
-            f.shown_limit,
-            None if f.shown_limit is None else f.correction,
-            *(f.shown_at(d) for d in decks),
-        )
-        for f in section.forms
-    )
-    notes: tuple[str, ...] = (
-        "f(d) = f(∞) + c/d + O(1/d²)." + (" Values in percent." if section.percent else ""),
-    )
-    if any(cell is None for row in rows for cell in row):
-        notes += (IMPOSSIBLE_PAY_NOTE,)
-    name = section.title.lower().replace(" ", "-")
-    return Table(name, f"{section.title}: limits and values", cols, rows, notes)
+    bet: Bet
+    level: Fraction
+    at_one_deck: Fraction
+    limit: Fraction
+    direction: str
+    decks: int | None
+    at_decks: Fraction | None
 
 
-def _latex_escape(text: str) -> str:
-    out = []
-    for ch in text:
-        if ch in "&%$#_{}":
-            out.append("\\" + ch)
-        elif ch == "~":
-            out.append(r"\textasciitilde{}")
-        elif ch == "^":
-            out.append(r"\textasciicircum{}")
-        elif ch == "\\":
-            out.append(r"\textbackslash{}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _form_json(f: ClosedForm, digits: int, decks: Sequence[int]) -> dict[str, object]:
-    """One form as JSON data: exact values as ``"p/q"`` strings, each ``*_decimal`` beside them
-    a ``Decimal`` (written as a JSON number, rounded exactly to ``digits``)."""
-    from analyzer.core.exact import round_fraction
-
-    fn = f.function
-    limit = f.shown_limit
-    values = {str(d): f.shown_at(d) for d in decks}
-    extra: dict[str, object] = {}
-    if limit is None or None in values.values():
-        extra["note"] = IMPOSSIBLE_PAY_NOTE
-    return {
-        "key": f.key,
-        "label": f.label,
-        "kind": f.kind,
-        "formula": fn.text(),
-        "latex": fn.latex(),
-        "numerator": [str(c) for c in fn.num],
-        "denominator": [str(c) for c in fn.den],
-        "numerator_factored": fn.numerator_text(),
-        "denominator_factored": fn.denominator_text(),
-        "limit": None if limit is None else fraction_text(limit),
-        "limit_decimal": None if limit is None else round_fraction(limit, digits),
-        "correction": None if limit is None else fraction_text(f.correction),
-        "correction_decimal": None if limit is None else round_fraction(f.correction, digits),
-        "values": {d: None if v is None else fraction_text(v) for d, v in values.items()},
-        **extra,
-    }
-
-
-INTRO = (
-    "Closed forms in the number of decks d (a standard shoe of 52d cards, d >= 1): each "
-    "quantity is an exact rational function f(d), numerator and denominator factored. "
-    "f(∞) is the infinite-deck value; c is the leading correction in f(d) = f(∞) + c/d + O(1/d²). "
-    "Probabilities per coup; EV and house edge per unit staked per coup."
-)
-
-
-def render_sections(
-    sections: Sequence[Section],
-    fmt: str,
-    digits: int = 10,
-    meta: dict[str, object] | None = None,
-    decks: Sequence[int] = SHOWN_DECKS,
-    extra: Sequence[Any] = (),
-) -> str:
-    """The sections as a report in ``fmt`` (text, markdown, latex or json): the formulas, then a
-    table per section of limits, 1/d corrections and values at ``decks``; then the ``extra``
-    report tables (:class:`~analyzer.output.render.Table`).  Deterministic.
+def find_crossings(
+    bets: Sequence[Bet], levels: Sequence[Fraction], tableau: Tableau = STANDARD
+) -> tuple[Crossing, ...]:
+    """For each bet and house-edge level, where the house edge crosses it (:func:`crossing`),
+    bet by bet, each bet's levels in the order given.
 
     Raises:
-        AnalyzerError: unknown format or negative ``digits``.
+        SymbolicTypeError: ``levels`` not a list of exact numbers, ``bets`` not a list of Bets.
     """
-    import json
-    from decimal import Decimal
-
-    from analyzer.output.render import comment, json_document, render
-
-    if not isinstance(fmt, str) or fmt not in ("text", "markdown", "latex", "json"):
-        raise SymbolicError(f"unknown format {show(fmt)}: use text, markdown, latex or json")
-    _check_digits(digits)
-    for d in decks:
-        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
-            raise SymbolicError(f"bad number of decks {show(d)}: use whole numbers >= 1")
-    if fmt == "json":
-        doc = {
-            "meta": meta or {},
-            "intro": INTRO,
-            "sections": [
-                {"title": s.title, "forms": [_form_json(f, digits, decks) for f in s.forms]} for s in sections
-            ],
-        }
-        if extra:  # read back with its decimal numbers exact, digit for digit
-            doc["tables"] = json.loads(render(extra, "json", digits), parse_float=Decimal)["tables"]
-        return json_text(json_document(doc)) + "\n"
-    parts: list[str] = []
-    if meta:
-        parts.append(comment(fmt, [f"{k}: {v}" for k, v in meta.items()]))
-    intro = textwrap.fill(INTRO, 100)
-    parts.append(
-        _latex_escape(intro).replace("∞", r"$\infty$").replace("1/d²", r"1/d$^2$")
-        if fmt == "latex"
-        else intro
-    )
-    for s in sections:
-        block: list[str] = []
-        if fmt == "markdown":
-            block += [f"## {s.title}", ""]
-            block += [f"- **{f.label}**: `f(d) = {f.function.text()}`" for f in s.forms]
-        elif fmt == "latex":
-            block += [f"\\subsection*{{{_latex_escape(s.title)}}}", ""]
-            for f in s.forms:
-                block += [f"{_latex_escape(f.label)}:", f"\\[ f(d) = {f.function.latex()} \\]", ""]
-        else:
-            block += [s.title, "=" * len(s.title)]
-            block += [f"{f.label}:\n  f(d) = {f.function.text()}" for f in s.forms]
-        table = render([_summary_table(s, digits, decks)], fmt if fmt != "text" else "text", digits)
-        parts.append("\n".join(block).rstrip() + "\n\n" + table.rstrip())
-    if extra:
-        parts.append(render(extra, fmt, digits).rstrip())
-    return "\n\n".join(parts) + "\n"
-
-
-def _check_digits(digits: object) -> None:
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 1000:
-        raise SymbolicError(f"bad number of digits {show(digits)}: use a whole number from 0 to 1000")
-
-
-def crossing_table(bets: Sequence[Bet], levels: Sequence[Fraction], tableau: Tableau = STANDARD) -> Any:
-    """A :class:`~analyzer.output.render.Table`: for each bet and house-edge level, the house edge on
-    1 deck and on an infinite shoe, and the smallest number of decks at which the house edge
-    crosses the level (:func:`crossing`; "never" when it does not)."""
-    from analyzer.output.render import Cell, Column, Table
-
     if isinstance(levels, str) or not isinstance(levels, Iterable):
         raise SymbolicTypeError(f"bad levels {show(levels)}: give a list of exact house edges (Fractions)")
     levels = [_exact(level, "crossing level") for level in levels]
     if isinstance(bets, str) or not isinstance(bets, Iterable):
         raise SymbolicTypeError(f"bad bets {show(bets)}: give a list of Bet objects")
-    rows: list[tuple[Cell, ...]] = []
+    rows: list[Crossing] = []
     for bet in bets:
         he = bet_forms(bet, tableau).house_edge
         for level in levels:
             d = crossing(he, level)
             start = he(1)
             way = "equal at 1 deck" if start == level else ("rises to" if start < level else "falls to")
-            rows.append(
-                (
-                    bet.title,
-                    level,
-                    start,
-                    he.limit(),
-                    way,
-                    "never" if d is None else str(d),
-                    None if d is None else he(d),
-                )
-            )
-    cols = (
-        Column("Bet", "text", "bet"),
-        Column("Level", "percent", "level"),
-        Column("House edge, 1 deck", "percent", "house_edge_1"),
-        Column("House edge, infinite deck", "percent", "house_edge_limit"),
-        Column("Direction", "text", "direction"),
-        Column("Smallest d", "text", "decks"),
-        Column("House edge at that d", "percent", "house_edge_at"),
-    )
-    notes = (
-        "Smallest whole d >= 1 at which the house edge per coup reaches the level from the side "
-        "it starts on at 1 deck; exact (root isolation of the rational inequality, "
-        "then exact evaluation at the candidate d).",
-    )
-    return Table("crossings", "Decks at which the house edge crosses a level", cols, tuple(rows), notes)
+            rows.append(Crossing(bet, level, start, he.limit(), way, d, None if d is None else he(d)))
+    return tuple(rows)
 
 
 #: How the shoe is described in what a report records about itself.
 STANDARD_SHOE = "standard shoe of d decks (52d cards: 4d per rank, d per rank and suit), any whole d >= 1"
-SYMBOLIC_FORMATS = ("text", "markdown", "latex", "json")
 
 
-def symbolic_report(
+@dataclass(frozen=True)
+class SymbolicReport:
+    """What ``punto-banco symbolic`` shows, before it is rendered: the sections of closed forms
+    (the engine tables, then the bets' quantities) and the crossings of the levels asked for
+    (empty when none)."""
+
+    sections: tuple[Section, ...]
+    crossings: tuple[Crossing, ...] = ()
+
+def closed_forms(
     bet_specs: Sequence[str | Bet] = (),
     *,
     all_bets: bool = False,
@@ -1234,12 +1079,9 @@ def symbolic_report(
     quantities: Sequence[str] = QUANTITIES,
     target_edge: Fraction | None = None,
     crossings: Sequence[Fraction] = (),
-    fmt: str = "text",
-    digits: int = 10,
-    meta: dict[str, object] | None = None,
     tableau: Tableau = STANDARD,
-) -> str:
-    """What ``punto-banco symbolic`` prints: the engine ``tables``, then the bets named by
+) -> SymbolicReport:
+    """What ``punto-banco symbolic`` shows: the engine ``tables``, then the bets named by
     ``bet_specs`` (catalogue specs, names of bets from files in scope
     (:func:`~analyzer.checks.logs.user_bets`), or :class:`~analyzer.bets.model.Bet` objects such
     as the bets of a file; the main bets when none and not ``all_bets``): the
@@ -1248,18 +1090,12 @@ def symbolic_report(
 
     Raises:
         BetError: an unknown bet or bad parameter.
-        AnalyzerError: an unknown table, quantity or format, no quantity at all, ``digits``
-            outside 0..1000, or a target edge or crossing level that is not an exact number
-            (int or Fraction) of at most 80 digits.
+        AnalyzerError: an unknown table or quantity, no quantity at all, or a target edge or
+            crossing level that is not an exact number (int or Fraction) of at most 80 digits.
     """
-    from analyzer.bets.catalogue import catalogue_bets, main_bets
-
     for t in _names(tables, "tables", ENGINE_TABLES):
         if t not in ENGINE_TABLES:
             raise SymbolicError(f"unknown table {show(t)}: use {', '.join(ENGINE_TABLES)}, all or none")
-    if not isinstance(fmt, str) or fmt not in SYMBOLIC_FORMATS:
-        raise SymbolicError(f"unknown format {show(fmt)}: use {', '.join(SYMBOLIC_FORMATS)}")
-    _check_digits(digits)
     quantities = _names(quantities, "quantities", QUANTITIES)
     if not quantities:
         raise SymbolicError(f"no quantity named: use one or more of {', '.join(QUANTITIES)} (or all)")
@@ -1295,23 +1131,4 @@ def symbolic_report(
     sections = engine_sections(tables, tableau) + bet_sections(
         bets, house_edge=edge, quantities=quantities, tableau=tableau
     )
-    extra = [crossing_table(bets, levels, tableau)] if levels else []
-    return render_sections(sections, fmt, digits, meta, extra=extra)
-
-
-def result_files(meta: Callable[[str], dict[str, object]]) -> dict[str, str]:
-    """The closed-form files of ``results/`` (name -> content, deterministic):
-    ``symbolic-main`` (every engine table and the main bets) and ``symbolic-catalogue`` (every
-    catalogue bet), each in Markdown and LaTeX; ``meta(command)`` heads each file."""
-    from analyzer.bets.catalogue import catalogue_bets, main_bets
-
-    files: dict[str, str] = {}
-    groups = {
-        "main": ("--table all", engine_sections(ENGINE_TABLES) + bet_sections(main_bets())),
-        "catalogue": ("--table none --all", bet_sections(catalogue_bets())),
-    }
-    for name, (args, sections) in groups.items():
-        for ext, fmt in (("md", "markdown"), ("tex", "latex")):
-            command = f"punto-banco symbolic {args} --format {fmt}"
-            files[f"symbolic-{name}.{ext}"] = render_sections(sections, fmt, 10, meta(command))
-    return files
+    return SymbolicReport(tuple(sections), find_crossings(bets, levels, tableau))

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import math
+import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
+from analyzer.core.exact import whole_number
 from analyzer.errors import StudyError
 
 T = TypeVar("T")
@@ -65,7 +68,6 @@ def check_workers(workers: int | str) -> int:
     Raises:
         StudyError: anything else (one line naming the limit).
     """
-    from analyzer.core.exact import whole_number
 
     if isinstance(workers, str) and workers.strip().lower() == "auto":
         return free_cores()
@@ -142,9 +144,6 @@ def ordered_map(
 
 
 def _on_processes(func: Callable[[Any, T], R], fixed: Any, tasks: Iterable[T], workers: int) -> Iterator[R]:
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
     saved = {k: os.environ.get(k) for k in _ONE_THREAD}
     os.environ.update(_ONE_THREAD)  # one BLAS thread per worker process (set before they start)
     try:

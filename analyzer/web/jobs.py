@@ -109,7 +109,7 @@ def warm_up() -> None:
     """Price the light catalogue bets once, on a full and on a depleted suited 8-deck shoe
     (their tables compiled or read from the disk cache now, not on a user's first request).
     A failure here is left for the request that meets it to report."""
-    from analyzer.engine.pricing import Pricer
+    from analyzer.engine.pricing import Pricer  # lazy: the worker's, not the server's
 
     names = ("banker", "player", "tie", "dragon-7", "panda-8", "dragon-bonus-player", "player-pair")
     try:
@@ -259,8 +259,8 @@ def price(request: Request, limits: Limits) -> Reply:
     """``punto-banco bets --format json`` for the request's shoe, rules and bets (the main bets
     when none is named), with the events tables (``events``) and the pays for a fair bet
     (``fair_pay``) or a house edge in percent (``target_edge``)."""
-    from analyzer.output.bet_tables import bet_report
-    from analyzer.output.render import context_of, provenance, render
+    from analyzer.output.bet_tables import bet_report  # lazy: the worker's, not the server's
+    from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
 
     tableau, rule_words = tableau_of(request)
     shoe, shoe_words = shoe_of(request.get("shoe"))
@@ -297,7 +297,7 @@ def price(request: Request, limits: Limits) -> Reply:
 
 
 def _table_names(request: Request) -> list[str]:
-    from analyzer.output.tables import TABLE_NAMES
+    from analyzer.output.tables import TABLE_NAMES  # lazy: the worker's, not the server's
 
     names = [n.strip().lower() for n in request.get("tables") or ("outcomes", "bets")]
     if names == ["all"]:
@@ -311,9 +311,9 @@ def _table_names(request: Request) -> list[str]:
 def analyze(request: Request, limits: Limits) -> Reply:
     """``punto-banco analyze --format json``: the outcome, main-bet, totals, cards and naturals
     tables (``tables``, default outcomes and bets) of the request's shoe under its rules."""
-    from analyzer.engine.pricing import analyze as run_analysis
-    from analyzer.output.render import context_of, provenance, render
-    from analyzer.output.tables import analysis_tables
+    from analyzer.engine.pricing import analyze as run_analysis  # lazy: the worker's, not the server's
+    from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
+    from analyzer.output.tables import analysis_tables  # lazy: the worker's, not the server's
 
     tableau, rule_words = tableau_of(request)
     shoe, shoe_words = shoe_of(request.get("shoe"))
@@ -329,10 +329,10 @@ def analyze(request: Request, limits: Limits) -> Reply:
 def deal(request: Request, limits: Limits) -> Reply:
     """``punto-banco deal CARDS``: the coup of the cards (with or without suits) under the rules,
     and each named bet settled on it for the stake; the command's lines in ``lines``."""
-    from analyzer import __version__
-    from analyzer.output.deal import deal as resolve_deal
-    from analyzer.output.deal import deal_document
-    from analyzer.output.render import json_document
+    from analyzer import __version__  # lazy: the worker's, not the server's
+    from analyzer.output.deal import deal as resolve_deal  # lazy: the worker's, not the server's
+    from analyzer.output.deal import deal_document  # lazy: the worker's, not the server's
+    from analyzer.output.render import json_document  # lazy: the worker's, not the server's
 
     tableau, rule_words = tableau_of(request)
     tokens = " ".join(request.get("cards") or ()).replace(",", " ").split()
@@ -359,9 +359,14 @@ def verify(request: Request, limits: Limits) -> Reply:
     checked against the rules and pay tables (and the shoe, when ``shoe`` is given).  The answer
     holds the summary line, the tallies, ``conforms``, and the first discrepancies (at most
     ``max_report``, and at most the server's limit), each the object the command writes."""
-    from analyzer.checks.logs import user_bets
-    from analyzer.checks.verify import Verifier, read_records, report_line, summary_text
-    from analyzer.output.render import context_of
+    from analyzer.checks.logs import user_bets  # lazy: the worker's, not the server's
+    from analyzer.checks.verify import (  # lazy: the worker's, not the server's
+        Verifier,
+        read_records,
+        report_line,
+        summary_text,
+    )
+    from analyzer.output.render import context_of  # lazy: the worker's, not the server's
 
     tableau, _ = tableau_of(request)
     shoe = shoe_of(request["shoe"])[0] if request.get("shoe") is not None else None
@@ -420,15 +425,15 @@ def run_job(name: str, request: Request) -> Reply:
 
 def catalogue_document() -> str:
     """``punto-banco bets --list --format json``: the bet catalogue."""
-    from analyzer.output.bet_tables import catalogue_listing
-    from analyzer.output.render import render
+    from analyzer.output.bet_tables import catalogue_listing  # lazy: the worker's, not the server's
+    from analyzer.output.render import render  # lazy: the worker's, not the server's
 
     return render([catalogue_listing()], "json")
 
 
 def rules_document() -> str:
     """The registered rule sets (``punto-banco rules --list``) with each one's TOML text."""
-    from analyzer.output.render import json_document
+    from analyzer.output.render import json_document  # lazy: the worker's, not the server's
 
     sets = [
         {"name": name, "title": t.title, "fingerprint": t.fingerprint, "toml": t.to_toml()}
@@ -440,8 +445,12 @@ def rules_document() -> str:
 def counts_document() -> str:
     """The published count systems the page offers as tags (:data:`analyzer.studies.eor.PUBLISHED_TAGS`):
     per bet, its source and one tag per point value in the order A, 2, ..., 9, 10/J/Q/K."""
-    from analyzer.output.render import json_document
-    from analyzer.studies.eor import PUBLISHED_TAGS, VALUE_LABELS, VALUE_ORDER
+    from analyzer.output.render import json_document  # lazy: the worker's, not the server's
+    from analyzer.studies.eor import (  # lazy: the worker's, not the server's
+        PUBLISHED_TAGS,
+        VALUE_LABELS,
+        VALUE_ORDER,
+    )
 
     systems = [
         {"bet": name, "source": source, "tags": list(tags)} for name, (source, tags) in PUBLISHED_TAGS.items()
@@ -453,9 +462,9 @@ def vectors_document() -> str:
     """What ``punto-banco vectors`` writes, without building a kit: the kit format, the files,
     the defaults and limits of its options, the standard shoes of its probability tables, and
     its ``schema.json`` (for both formats) as the command writes it."""
-    from analyzer import __version__
-    from analyzer.output import vectors as kit
-    from analyzer.output.render import json_document
+    from analyzer import __version__  # lazy: the worker's, not the server's
+    from analyzer.output import vectors as kit  # lazy: the worker's, not the server's
+    from analyzer.output.render import json_document  # lazy: the worker's, not the server's
 
     doc = {
         "format": kit.KIT_FORMAT,

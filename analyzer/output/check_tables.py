@@ -1,0 +1,320 @@
+"""The checks' results as tables (:class:`~analyzer.output.render.Table`): a conformance test
+(:class:`~analyzer.checks.conform.Conformance`: per category, per family, the decision cells, the
+power) and a ranking of tableaux by fit (:class:`~analyzer.checks.compare.TableauFit`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from analyzer.checks.compare import TableauFit
+from analyzer.checks.conform import CUT_CARD_NOTE, MIN_EXPECTED, Conformance, alpha_text
+from analyzer.checks.decisions import DecisionCheck, decisions_summary, lines_text
+from analyzer.core.shoe import Shoe
+from analyzer.output.render import Column, Table
+
+
+def _float_text(x: float | None, digits: int = 4) -> str:
+    return "-" if x is None else f"{x:+.{digits}f}"
+
+
+def _p_text(p: float) -> str:
+    return f"{p:.4g}"
+
+
+def small_sample_summary(result: Conformance) -> Table | None:
+    """A short summary for a small sample (some category expects fewer than
+    :data:`MIN_EXPECTED` coups, so the per-category table is long and the chi-square verdicts
+    have little power): coups, families passed and failed, the decision cells, the verdict.
+    ``None`` for a sample large enough."""
+    low = sum(len(fam.low_expected) for fam in result.results)
+    if not low:
+        return None
+    failed = [fam.family for fam in result.results if not fam.passed]
+    coups = max((fam.n for fam in result.results), default=0)
+    rows: list[tuple[str, str]] = [
+        ("Coups", f"{coups:,}"),
+        ("Families tested", f"{len(result.results)}: {len(result.results) - len(failed)} pass, "
+                            f"{len(failed)} fail" + (f" ({', '.join(failed)})" if failed else "")),
+    ]
+    if result.decisions is not None:
+        against = result.decisions.contradicting
+        rows.append(("Decision cells", "ok: every coup follows the tableau" if not against
+                     else f"FAIL: {against:,} coup{'s' if against != 1 else ''} against the tableau"))
+    rows.append(("Overall", "CONFORMS" if result.passed else "DOES NOT CONFORM"))
+    return Table(
+        "conform-summary",
+        "Summary (a small sample)",
+        (Column("Check", "text", "check"), Column("Result", "text", "result")),
+        tuple(rows),
+        (f"{low} categor{'y' if low == 1 else 'ies'} expect fewer than {MIN_EXPECTED} coups at this sample "
+         "size: the frequency tests below have little power (see the coups they need at the end); "
+         "the decision cells need no large sample.",),
+    )
+
+
+def conformance_tables(result: Conformance, summary_first: bool = False) -> list[Table]:
+    """The report: observed against expected per category, and the test per family
+    (:class:`analyzer.output.render.Table` objects); for a small sample, a short summary
+    (:func:`small_sample_summary`), first with ``summary_first`` (for people; data formats
+    keep the per-category table first and the summary last)."""
+    rows = []
+    for fam in result.results:
+        for r in fam.rows:
+            rows.append(
+                (
+                    fam.family,
+                    r.category,
+                    r.probability,
+                    r.expected_count,
+                    r.observed,
+                    r.frequency,
+                    _float_text(r.residual_float),
+                )
+            )
+    detail = Table(
+        "conform-categories",
+        f"Observed against exact expected: {result.shoe.describe()}",
+        (
+            Column("Family"),
+            Column("Category"),
+            Column("Expected probability", "decimal", "probability"),
+            Column("Expected count", "decimal", "expected_count"),
+            Column("Observed", "count", "observed"),
+            Column("Observed frequency", "decimal", "frequency"),
+            Column("Std. residual (float)", "text", "residual_float"),
+        ),
+        tuple(rows),
+        (
+            "Expected probabilities are exact (JSON output gives each as a fraction p/q); the "
+            "standardised residual (O - np) / sqrt(np(1 - p)) is a float.",
+        ),
+    )
+    m = len(result.results)
+    tests = []
+    for fam in result.results:
+        verdict = "PASS" if fam.passed else "FAIL"
+        if fam.impossible:
+            verdict += f" (observed impossible: {', '.join(fam.impossible)})"
+        tests.append(
+            (
+                fam.family,
+                fam.n,
+                len(fam.rows),
+                fam.df,
+                fam.chi_square,
+                _p_text(fam.p_value_float),
+                f"{fam.g_float:.4f}",
+                verdict,
+            )
+        )
+    notes = [
+        f"Pearson chi-square (exact, shown rounded) with k - 1 degrees of freedom; p-value and G "
+        f"statistic are floats (scipy.stats).  Verdict at alpha = {alpha_text(result.alpha)}, "
+        f"Bonferroni-corrected over {m} famil{'y' if m == 1 else 'ies'}: a family fails when "
+        f"p < {alpha_text(result.alpha / m)}.",
+    ]
+    if result.decisions is not None:
+        notes.append(decisions_summary(result.decisions))
+    notes.append(f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.")
+    low = [(fam.family, len(fam.low_expected)) for fam in result.results if fam.low_expected]
+    if low:  # how many, per family: the categories themselves are the rows with such expected counts
+        total = sum(n for _, n in low)
+        per_family = ", ".join(f"{family} {n}" for family, n in low)
+        notes.append(
+            f"Expected count below {MIN_EXPECTED} in {total} categor{'y' if total == 1 else 'ies'} "
+            f"({per_family}): the chi-square approximation is doubtful there; use more coups."
+        )
+    if result.cut_card:
+        notes.append(CUT_CARD_NOTE)
+    elif result.cut_card is None:
+        notes.append(
+            "The expected probabilities are per coup from a full, freshly shuffled shoe; if the "
+            "coups were dealt through shoes with a cut card, pass --cut-card (cut-card effect)."
+        )
+    summary = Table(
+        "conform-tests",
+        "Goodness of fit per family",
+        (
+            Column("Family"),
+            Column("Coups", "count", "coups"),
+            Column("Categories", "count", "categories"),
+            Column("df", "count", "df"),
+            Column("Chi-square", "decimal", "chi_square"),
+            Column("p-value (float)", "text", "p_value_float"),
+            Column("G (float)", "text", "g_float"),
+            Column("Verdict"),
+        ),
+        tuple(tests),
+        tuple(notes),
+    )
+    tables = [detail, summary]
+    if result.decisions is not None:
+        tables.append(decisions_table(result.decisions))
+    if result.power:
+        tables.append(power_table(result))
+    short = small_sample_summary(result)
+    if short is not None:
+        tables = [short, *tables] if summary_first else [*tables, short]
+    return tables
+
+
+def decisions_table(check: DecisionCheck) -> Table:
+    """The decision cells a log reaches: the tableau's rule, the coups that drew and stood
+    there, and the contradicting coups with their first lines."""
+    rows = []
+    for r in check.rows:
+        verdict = "ok" if not r.contradicting else "FAIL"
+        rows.append(
+            (
+                r.cell.label,
+                "draw" if r.should_draw else "stand",
+                r.drew,
+                r.stood,
+                r.contradicting,
+                lines_text(r.lines, r.contradicting > len(r.lines)) if r.contradicting else "-",
+                verdict,
+            )
+        )
+    notes = [
+        "Each coup passes through the natural cell, or one Player cell (its two-card total) and one "
+        "Banker cell (its two-card total and the Player's third card, or 'stood'), judged on the "
+        "hands as dealt.  A single coup against the rule fails the test, whatever alpha.",
+    ]
+    if check.malformed:
+        notes.append(
+            f"{check.malformed:,} coup{'s' if check.malformed != 1 else ''} could not be read as a coup "
+            f"(not 4-6 cards, or hands that are not the cards in dealing order): "
+            f"{lines_text(check.malformed_lines, check.malformed > len(check.malformed_lines))}."
+        )
+    return Table(
+        "conform-decisions",
+        f"Decision cells against the tableau: {check.tableau.describe()}",
+        (
+            Column("Cell"),
+            Column("Tableau says", "text", "rule"),
+            Column("Drew", "count", "drew"),
+            Column("Stood", "count", "stood"),
+            Column("Against the rule", "count", "contradicting"),
+            Column("First lines against it", "text", "lines"),
+            Column("Verdict"),
+        ),
+        tuple(rows),
+        tuple(notes),
+    )
+
+
+def power_table(result: Conformance) -> Table:
+    """The power of each test: the coups needed to detect each alternative at the target power,
+    and the power at the log's own number of coups."""
+    m = len(result.results)
+    level = result.alpha / m
+    pct = alpha_text(result.target_power * 100)
+    rows = tuple(
+        (
+            r.family,
+            r.alternative,
+            r.df,
+            "-" if r.w_float is None else f"{r.w_float:.4g}",
+            r.coups,
+            r.n,
+            f"{r.power_at_n_float:.3f}",
+            r.note or "-",
+        )
+        for r in result.power
+    )
+    notes = (
+        f"Coups needed for {pct}% power at the test's level {alpha_text(level)} (alpha "
+        f"{alpha_text(result.alpha)}, Bonferroni over {m} famil{'y' if m == 1 else 'ies'}): Pearson's "
+        "statistic under the alternative taken as noncentral chi-square with k - 1 df and "
+        "noncentrality n w^2, w = Cohen's effect size sqrt(sum (q - p)^2 / p) between the exact "
+        "distributions (Cohen 1988, ch. 7; Patnaik 1949; Mitra 1958); an asymptotic approximation.",
+        "Decision cells: one coup through a cell where the tableaux differ fails the test; coups needed "
+        "= the fewest n with 1 - (1 - r)^n at least the power, r its exact probability per coup "
+        "(independent of alpha).",
+        "Coups '-': never, the test cannot see that change.  w and the power are floats; the "
+        "distributions they come from are exact.",
+    )
+    return Table(
+        "conform-power",
+        f"Power: coups needed to detect a change ({result.tableau.describe()})",
+        (
+            Column("Family"),
+            Column("Alternative"),
+            Column("df", "count", "df"),
+            Column("Effect w (float)", "text", "w_float"),
+            Column(f"Coups for {pct}% power", "count", "coups_needed"),
+            Column("Coups in log", "count", "coups"),
+            Column("Power at these coups (float)", "text", "power_at_n_float"),
+            Column("Note"),
+        ),
+        rows,
+        notes,
+    )
+
+
+
+def ranking_table(fits: Sequence[TableauFit], shoe: Shoe) -> Table:
+    """The ranking as a table (:class:`analyzer.output.render.Table`)."""
+    best = fits[0] if fits else None
+    rows = []
+    for i, f in enumerate(fits, 1):
+        outcome = f"{f.outcome_log_likelihood_float:.2f}"
+        if f.impossible_outcomes:
+            outcome = f"-inf ({outcome} over the {f.coups - f.impossible_outcomes:,} possible)"
+        comparable = best is not None and f.impossible_outcomes == best.impossible_outcomes == 0
+        delta = (
+            f"{f.outcome_log_likelihood_float - best.outcome_log_likelihood_float:+.2f}"
+            if comparable and best is not None
+            else "-"
+        )
+        rows.append(
+            (
+                i,
+                f.tableau.name,
+                f.tableau.fingerprint,
+                f.contradicting,
+                "-" if f.first_line is None or not f.contradicting else str(f.first_line),
+                "-inf" if math.isinf(f.log_likelihood_float) else f"{f.log_likelihood_float:.2f}",
+                outcome,
+                delta,
+            )
+        )
+    coups = fits[0].coups if fits else 0
+    notes = [
+        "Ranked by the coups each tableau would have dealt differently (each impossible under it: "
+        "log-likelihood -inf), then by the log-likelihood (natural log, float) of the coups' "
+        "outcomes (cards per side, final totals) under the tableau's exact distribution.",
+        "A card sequence is equally likely under every tableau that deals it, so beyond the "
+        "contradictions only the outcomes tell the tableaux apart.  'vs best': outcome "
+        "log-likelihood minus the first-ranked tableau's (a log likelihood ratio).",
+    ]
+    if fits and fits[0].malformed:
+        notes.append(
+            f"{fits[0].malformed:,} coups no tableau deals (run verify): every log-likelihood is -inf."
+        )
+    return Table(
+        "conform-compare",
+        f"Tableaux ranked by fit to the log ({coups:,} coups): {shoe.describe()}",
+        (
+            Column("Rank", "count", "rank"),
+            Column("Rules"),
+            Column("Fingerprint"),
+            Column("Coups against its cells", "count", "contradicting"),
+            Column("First such line", "text", "first_line"),
+            Column("Log-likelihood (float)", "text", "log_likelihood_float"),
+            Column("Outcome log-likelihood (float)", "text", "outcome_log_likelihood_float"),
+            Column("vs best (float)", "text", "delta_float"),
+        ),
+        tuple(rows),
+        tuple(notes),
+    )
+
+
+__all__ = [
+    "conformance_tables",
+    "decisions_table",
+    "power_table",
+    "ranking_table",
+    "small_sample_summary",
+]
