@@ -51,14 +51,13 @@ from fractions import Fraction
 from os import PathLike
 from pathlib import Path
 
+from analyzer.bets.choice import NO_FILE_BETS, FileBets, lookup_bet
 from analyzer.bets.model import Bet
 from analyzer.checks.logs import (
     MAX_LINE_CHARS,
-    bet_scope,
     csv_rows,
     exact_amount,
     jsonl_objects,
-    lookup_bet,
     open_log,
     show,
     text_lines,
@@ -283,39 +282,34 @@ def _flag(value: object, what: str, line: int) -> bool:
     raise LogError(f"line {line}: bad {what} {show(value)}: use true/false, yes/no or 1/0")
 
 
-def _bet(spec: str, line: int) -> Bet:
+def _bet(spec: str, line: int, file_bets: FileBets) -> Bet:
     try:
-        return lookup_bet(spec)
+        return lookup_bet(spec, file_bets)
     except AnalyzerError as exc:
         raise LogError(f"line {line}: {exc}") from None
 
 
-def _claim(spec: str, stake: object, paid: object) -> ClaimedBet:
-    """The claim that bet ``spec`` on ``stake`` settled ``paid`` (remembered, bounded, per
-    scope of bets from files: :func:`~analyzer.checks.logs.user_bets`).
+@functools.lru_cache(maxsize=CLAIM_CACHE_SIZE, typed=True)
+def _claim(file_bets: FileBets, spec: str, stake: object, paid: object) -> ClaimedBet:
+    """:func:`_make_claim`, remembered (bounded) by the bets from files too: ``file_bets`` is
+    hashed by identity, so a name means the bet of the files given with that log, never a bet
+    of another log's files.
 
     Raises:
         TypeError: ``stake`` or ``paid`` cannot be hashed (the caller then calls
             :func:`_make_claim` itself); AnalyzerError as :func:`_make_claim`.
     """
-    return _remembered_claim(bet_scope(), spec, stake, paid)
+    return _make_claim(file_bets, spec, stake, paid)
 
 
-@functools.lru_cache(maxsize=CLAIM_CACHE_SIZE, typed=True)
-def _remembered_claim(scope: object, spec: str, stake: object, paid: object) -> ClaimedBet:
-    """:func:`_make_claim`, remembered by the scope of file bets too: a name means the bet in
-    scope when the claim was made, never a bet of an earlier scope."""
-    return _make_claim(spec, stake, paid)
-
-
-def _make_claim(spec: str, stake: object, paid: object) -> ClaimedBet:
+def _make_claim(file_bets: FileBets, spec: str, stake: object, paid: object) -> ClaimedBet:
     """The claim that bet ``spec`` on ``stake`` settled ``paid``.
 
     Raises:
         AnalyzerError: an unknown bet, no stake, a stake not above 0, a bad amount (the caller
             adds the line).
     """
-    bet = lookup_bet(spec)
+    bet = lookup_bet(spec, file_bets)
     if stake is None:
         raise LogError(
             f"bet {spec!r} has a settled amount but no stake: add a 'stake' column (or 'stake:{spec}')"
@@ -331,9 +325,14 @@ def _blank(value: object) -> bool:
 
 
 def _build(
-    number: int, line: int, fields: dict[str, object], bets: Sequence[tuple[str, object, object]]
+    number: int,
+    line: int,
+    fields: dict[str, object],
+    bets: Sequence[tuple[str, object, object]],
+    file_bets: FileBets,
 ) -> Record:
-    """A record from the fields given (blank ones left out) and bets as (spec, stake, paid)."""
+    """A record from the fields given (blank ones left out) and bets as (spec, stake, paid),
+    their names looked up among ``file_bets`` and the catalogue."""
     claimed: list[ClaimedBet] = []
     get = fields.get
     default_stake = get("stake")
@@ -343,9 +342,9 @@ def _build(
         stake_value = default_stake if _blank(stake) else stake
         try:
             try:
-                claim = _claim(spec, stake_value, paid)
+                claim = _claim(file_bets, spec, stake_value, paid)
             except TypeError:  # a list or an object as an amount: not hashable, not remembered
-                claim = _make_claim(spec, stake_value, paid)
+                claim = _make_claim(file_bets, spec, stake_value, paid)
         except AnalyzerError as exc:
             raise LogError(f"line {line}: {exc}") from None
         claimed.append(claim)
@@ -403,6 +402,7 @@ def read_records(
     *,
     name: str | None = None,
     max_line: int = MAX_LINE_CHARS,
+    file_bets: FileBets = NO_FILE_BETS,
 ) -> Iterator[Record]:
     """Parse a hand log line by line into :class:`Record` objects (streaming, through the shared
     reader :func:`analyzer.checks.logs.text_lines`).
@@ -411,7 +411,8 @@ def read_records(
     its last call.  Unknown CSV columns / JSON keys are skipped and their names appended to
     ``ignored`` (once each, at most :data:`MAX_IGNORED` names).  ``name`` is how errors name
     the log (default: the stream's file name); a line longer than ``max_line`` characters
-    stops the run.
+    stops the run.  ``bet:NAME`` columns and ``bets`` objects name catalogue bets or bets of
+    ``file_bets`` (:class:`~analyzer.bets.choice.FileBets`, e.g. from ``--bet-file``).
 
     Raises:
         LogError: unreadable input; the message gives the line number (and, for a line over
@@ -430,11 +431,13 @@ def read_records(
         raise LogError(
             f"bad line-length limit {show(max_line)}: use a whole number from 1 to {LIMIT_CEILING:,}"
         )
+    if not isinstance(file_bets, FileBets):
+        raise LogError(f"bad bets from files {show(file_bets)}: give a FileBets (FileBets.of(bets))")
     lines = text_lines(stream, LogError, name=name, max_line=max_line, progress=progress)
     if log_format == "csv":
-        yield from _read_csv(lines, ignored)
+        yield from _read_csv(lines, ignored, file_bets)
     elif log_format == "jsonl":
-        yield from _read_jsonl(lines, ignored)
+        yield from _read_jsonl(lines, ignored, file_bets)
     else:
         raise LogError(f"bad log format {log_format!r}: use csv or jsonl")
 
@@ -445,7 +448,7 @@ def _note_ignored(ignored: list[str] | None, name: str) -> None:
         ignored.append(name)
 
 
-def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Record]:
+def _read_csv(lines: Iterable[str], ignored: list[str] | None, file_bets: FileBets) -> Iterator[Record]:
     rows = csv_rows(lines, LogError)
     head = next(rows, None)
     if head is None:
@@ -493,7 +496,7 @@ def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Recor
         if spec not in bet_cols:
             raise LogError(f"line 1: column 'stake:{spec}' has no matching 'bet:{spec}' column")
     for spec in bet_cols:
-        _bet(spec, 1)
+        _bet(spec, 1, file_bets)
     width = len(names)
     number = 0
     for line, row in rows:
@@ -507,10 +510,10 @@ def _read_csv(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Recor
             (spec, row[stake_cols[spec]] if spec in stake_cols else None, row[i])
             for spec, i in bet_cols.items()
         ]
-        yield _build(number, line, fields, bets)
+        yield _build(number, line, fields, bets, file_bets)
 
 
-def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Record]:
+def _read_jsonl(lines: Iterable[str], ignored: list[str] | None, file_bets: FileBets) -> Iterator[Record]:
     for number, (line_no, obj) in enumerate(jsonl_objects(lines, LogError), 1):
         raw_bets = obj.get("bets")
         raw_bets = {} if raw_bets is None else raw_bets
@@ -539,7 +542,7 @@ def _read_jsonl(lines: Iterable[str], ignored: list[str] | None) -> Iterator[Rec
             for key in obj:
                 if key not in KNOWN_FIELDS and key != "bets":
                     _note_ignored(ignored, key)
-        yield _build(number, line_no, {k: v for k, v in obj.items() if not _blank(v)}, bets)
+        yield _build(number, line_no, {k: v for k, v in obj.items() if not _blank(v)}, bets, file_bets)
 
 
 # -- checking -------------------------------------------------------------------------------------
@@ -1105,8 +1108,10 @@ def verify_file(
     paid_means: str = "net",
     progress: Callable[[int], None] | None = None,
     tableau: Tableau = STANDARD,
+    file_bets: FileBets = NO_FILE_BETS,
 ) -> tuple[Verifier, list[Discrepancy]]:
-    """Verify a whole log file and return the verifier (with its tallies) and every discrepancy.
+    """Verify a whole log file and return the verifier (with its tallies) and every discrepancy;
+    the log's bets name catalogue bets or bets of ``file_bets``.
 
     Convenience for small logs and tests; for large logs iterate :meth:`Verifier.run` over
     :func:`read_records` so discrepancies stream out instead of piling up.
@@ -1120,7 +1125,7 @@ def verify_file(
     verifier = Verifier(shoe, paid_means, tableau=tableau)
     fmt = detect_format(path, log_format)
     with open_log(path) as fh:
-        found = list(verifier.run(read_records(fh, fmt, progress)))
+        found = list(verifier.run(read_records(fh, fmt, progress, file_bets=file_bets)))
     return verifier, found
 
 

@@ -50,8 +50,9 @@ from typing import Any, Literal
 import sympy  # type: ignore[import-untyped]
 
 from analyzer.bets.catalogue import find_bet
+from analyzer.bets.choice import NO_FILE_BETS, FileBets, lookup_bet
 from analyzer.bets.model import Bet
-from analyzer.checks.logs import lookup_bet, show
+from analyzer.checks.logs import show
 from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
 from analyzer.core.exact import MAX_NUMBER_CHARS, fraction_text
 from analyzer.core.reads import Reads
@@ -1238,10 +1239,11 @@ def symbolic_report(
     digits: int = 10,
     meta: dict[str, object] | None = None,
     tableau: Tableau = STANDARD,
+    file_bets: FileBets = NO_FILE_BETS,
 ) -> str:
     """What ``punto-banco symbolic`` prints: the engine ``tables``, then the bets named by
-    ``bet_specs`` (catalogue specs, names of bets from files in scope
-    (:func:`~analyzer.checks.logs.user_bets`), or :class:`~analyzer.bets.model.Bet` objects such
+    ``bet_specs`` (catalogue specs, names of bets of ``file_bets``
+    (:class:`~analyzer.bets.choice.FileBets`), or :class:`~analyzer.bets.model.Bet` objects such
     as the bets of a file; the main bets when none and not ``all_bets``): the
     ``quantities`` (see :func:`bet_sections`), pays for ``target_edge`` (default: fair); then
     the ``crossings`` table if levels are given.
@@ -1274,7 +1276,7 @@ def symbolic_report(
         if isinstance(spec, Bet):
             chosen.append(spec)
         elif isinstance(spec, str):
-            chosen.append(lookup_bet(spec))
+            chosen.append(lookup_bet(spec, file_bets))
         else:
             raise SymbolicTypeError(
                 f"bad bet spec {show(spec)}: use catalogue names such as 'tie' or 'banker:4', or Bet objects"
