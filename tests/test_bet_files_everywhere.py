@@ -12,7 +12,7 @@ from analyzer import Shoe, price
 from analyzer.bets.catalogue import bet_key, catalogue_name, find_bet
 from analyzer.bets.choice import NO_FILE_BETS, FileBets, choose, lookup_bet, refuse_clashes, split_file_spec
 from analyzer.bets.files import load_bets, parse_bets
-from analyzer.checks import verify
+from analyzer.checks import handlog, verify
 from analyzer.core.coup import resolve
 from analyzer.core.exact import fraction_text
 from analyzer.errors import BetError
@@ -217,7 +217,7 @@ def test_a_remembered_claim_never_crosses_bet_files():
     tie = "K 10 9 9"  # Player 9, Banker 9: a tie
     for bets, pays in ((pays_8, "8"), (pays_9, "9"), (pays_8, "8")):
         lines = iter(["cards,stake,bet:x-tie\n", f"{tie},1,{pays}\n"])
-        records = verify.read_records(lines, "csv", file_bets=FileBets.of(bets))
+        records = handlog.read_records(lines, "csv", file_bets=FileBets.of(bets))
         assert list(verify.Verifier().run(records)) == []
 
 

@@ -33,7 +33,8 @@ from analyzer.checks.conform import (
     read_observed,
     tally_log,
 )
-from analyzer.checks.verify import LogError, read_records
+from analyzer.checks.handlog import read_records
+from analyzer.checks.verify import LogError
 from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import Coup, Winner, coup_from_cards, resolve
 from analyzer.core.shoe import Shoe
@@ -467,7 +468,7 @@ def test_tally_log_takes_bets_from_files():
     from analyzer.bets.choice import FileBets
     from analyzer.bets.files import parse_bets
     from analyzer.checks.conform import conform, tally_log
-    from analyzer.checks.verify import read_records
+    from analyzer.checks.handlog import read_records
     from analyzer.core.shoe import Shoe
     from analyzer.engine.pricing import price
 

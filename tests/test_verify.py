@@ -13,14 +13,12 @@ from pathlib import Path
 import pytest
 from deadline import deadline
 
+from analyzer.checks.handlog import Record, detect_format, read_records
 from analyzer.checks.verify import (
     Discrepancy,
     LogError,
-    Record,
     Verifier,
     amount_text,
-    detect_format,
-    read_records,
     report_line,
     summary_text,
     verify_file,
@@ -643,7 +641,8 @@ def test_a_jsonl_log_may_name_a_bet_from_a_file():
     (``verify --bet-file``); without them the name is unknown, with the hint."""
     from analyzer.bets.choice import FileBets
     from analyzer.bets.files import parse_bets
-    from analyzer.checks.verify import Verifier, read_records
+    from analyzer.checks.handlog import read_records
+    from analyzer.checks.verify import Verifier
 
     mine = parse_bets('[[bet]]\nname = "natural-tie"\n[[bet.pay]]\n'
                       'when = { winner = "tie", natural = true }\npays = 25\n')

@@ -410,7 +410,7 @@ def tally_log(
     *,
     file_bets: FileBets = NO_FILE_BETS,
 ) -> Observed:
-    """Observed counts tallied from hand-log records (:class:`analyzer.checks.verify.Record`), coup by
+    """Observed counts tallied from hand-log records (:class:`analyzer.checks.handlog.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
     ``bets``: catalogue names (or names of bets of ``file_bets``, the bets from files given:
     :class:`~analyzer.bets.choice.FileBets`) or :class:`~analyzer.bets.model.Bet` objects (e.g.
@@ -425,13 +425,14 @@ def tally_log(
     Raises:
         LogError: unreadable log, or no coups in it; ObservedError: a bad bet name.
     """
-    from analyzer.checks.verify import LogError, Record, Verifier
+    from analyzer.checks.handlog import Record
+    from analyzer.checks.verify import LogError, Verifier
 
     if isinstance(bets, str) or not isinstance(bets, Iterable):
         raise ObservedError(f"bad bets {show(bets)}: give a list of catalogue bet names")
     file_bets = _file_bets(file_bets)
     if isinstance(records, str | bytes) or not isinstance(records, Iterable):
-        raise ObservedError(f"bad records {show(records)}: give hand-log records (verify.read_records)")
+        raise ObservedError(f"bad records {show(records)}: give hand-log records (handlog.read_records)")
     verifier = Verifier(keep_coups=True, tableau=tableau)
     chosen = []
     for b in bets:
@@ -472,7 +473,7 @@ def tally_log(
         except AnalyzerError as exc:
             raise stopped(exc) from None
         if not isinstance(rec, Record):
-            raise ObservedError(f"bad record {show(rec)}: give hand-log records (verify.read_records)")
+            raise ObservedError(f"bad record {show(rec)}: give hand-log records (handlog.read_records)")
         shoe_info = shoe_info or rec.new_shoe or rec.shoe_id is not None
         if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != last_shoe):
             per_shoe = 0
@@ -570,7 +571,7 @@ def read_observed(
         ObservedError / LogError: unreadable input, or a limit exceeded (the message names the
             file and the limit); OSError: the file cannot be read.
     """
-    from analyzer.checks.verify import read_records
+    from analyzer.checks.handlog import read_records
 
     if not isinstance(path, str | PathLike):
         raise ObservedError(f"bad path {show(path)}: give a file name")

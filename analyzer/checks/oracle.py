@@ -37,8 +37,9 @@ from typing import TYPE_CHECKING
 
 from analyzer.bets.choice import FileBets, lookup_bet
 from analyzer.bets.model import Bet
+from analyzer.checks.handlog import ClaimedBet, Record
 from analyzer.checks.logs import exact_amount, show, winner_of
-from analyzer.checks.verify import ClaimedBet, Discrepancy, Record, Verifier
+from analyzer.checks.verify import Discrepancy, Verifier
 from analyzer.core.cards import RANKS, SUITS, Card, Rank, parse_card, parse_cards
 from analyzer.core.coup import Coup, DealtCard, Winner, resolve
 from analyzer.core.coup import dealing_order as core_dealing_order

@@ -112,16 +112,8 @@ def verify(
     With --decks or --shoe, also checks that the shoe could still hold every card dealt.
     Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
     """
-    from analyzer.checks.verify import (
-        MAX_IGNORED,
-        Verifier,
-        detect_format,
-        open_log,
-        read_records,
-        report_header,
-        report_line,
-        summary_text,
-    )
+    from analyzer.checks.handlog import MAX_IGNORED, detect_format, read_records
+    from analyzer.checks.verify import Verifier, open_log, report_header, report_line, summary_text
     from analyzer.output.files import open_atomic, refuse_inputs
     from analyzer.output.render import context_of
 

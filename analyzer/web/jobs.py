@@ -359,7 +359,8 @@ def verify(request: Request, limits: Limits) -> Reply:
     checked against the rules and pay tables (and the shoe, when ``shoe`` is given).  The answer
     holds the summary line, the tallies, ``conforms``, and the first discrepancies (at most
     ``max_report``, and at most the server's limit), each the object the command writes."""
-    from analyzer.checks.verify import Verifier, read_records, report_line, summary_text
+    from analyzer.checks.handlog import read_records
+    from analyzer.checks.verify import Verifier, report_line, summary_text
     from analyzer.output.render import context_of
 
     tableau, _ = tableau_of(request)
