@@ -41,8 +41,9 @@ from analyzer.checks.handlog import ClaimedBet, Record
 from analyzer.checks.logs import exact_amount, show, winner_of
 from analyzer.checks.verify import Discrepancy, Verifier
 from analyzer.core.cards import RANKS, SUITS, Card, Rank, parse_card, parse_cards
-from analyzer.core.coup import Coup, DealtCard, Winner, resolve
+from analyzer.core.coup import Coup, Winner, resolve
 from analyzer.core.coup import dealing_order as core_dealing_order
+from analyzer.core.dealt import DealtCard
 from analyzer.core.exact import MAX_NUMBER_CHARS
 from analyzer.core.reads import Reads
 from analyzer.core.shoe import Shoe

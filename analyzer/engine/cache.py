@@ -46,7 +46,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from analyzer.core.coup import record_from_json, record_to_json
+from analyzer.core.coup_json import record_from_json, record_to_json
 from analyzer.core.tableau import Tableau
 
 #: Environment variable naming the cache folder; empty or ``off`` disables the disk cache.

@@ -549,7 +549,8 @@ def _record_keys(bet: Bet, dealt: DealtShoes) -> tuple[IntArray, list[tuple[int,
 
 def _settle_key(bet: Bet, key: int, layout: list[tuple[int, int]], tableau: Tableau) -> Fraction:
     """Settle the coup a record key names (see :func:`_record_keys`)."""
-    from analyzer.core.coup import build_record, card_of
+    from analyzer.core.coup import build_record
+    from analyzer.core.dealt import card_of
     from analyzer.engine.walk import base_fields, project_fields
 
     codes: list[int] = []
