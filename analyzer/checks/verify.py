@@ -429,8 +429,8 @@ class Verifier:
         points = [card_meta(c)[0] for c in seq]
         p2 = (points[0] + points[2]) % 10
         b2 = (points[1] + points[3]) % 10
-        natural = rules.decided_by_naturals(p2, b2)
-        ref_player = not natural and rules.player_draws(p2)
+        natural = rules.decided_by_naturals(p2, b2)  # which rule a wrong draw broke
+        ref_player = rules.player_draws_third(p2, b2)
         extra = len(seq) - 4
 
         # The implementation's draw decisions: from its hands, else from how many cards it dealt.
@@ -499,7 +499,7 @@ class Verifier:
                 )
             )
         third = points[4] if cp else None
-        ref_banker = not natural and rules.banker_draws(b2, third)
+        ref_banker = rules.banker_draws_third(p2, b2, third)
         if cb != ref_banker:
             rule = rules.natural_rule_text(p2, b2) if natural else rules.banker_rule_text(b2, third)
             out.append(
@@ -606,7 +606,7 @@ def _guess_fifth_card(
             return fits[0], not fits[0]
     if ref_player:
         return True, False
-    if natural or tableau.banker_draws(b2, None):
+    if natural or tableau.banker_draws_third(p2, b2, None):
         return False, True
     return None, None
 

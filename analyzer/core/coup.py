@@ -441,17 +441,16 @@ def resolve(cards: Sequence[Card] | str, tableau: Tableau = STANDARD) -> Coup:
     used = 4
     third_p: Card | None = None
     third_b: Card | None = None
-    if not tableau.decided_by_naturals(p2, b2):
-        if tableau.player_draws(p2):
-            if len(seq) <= used:
-                raise CoupError(f"the Player draws on {p2} but the sequence has no 5th card")
-            third_p = seq[used]
-            used += 1
-        if tableau.banker_draws(b2, third_p.point if third_p else None):
-            if len(seq) <= used:
-                raise CoupError(f"the Banker draws on {b2} but the sequence has no {used + 1}th card")
-            third_b = seq[used]
-            used += 1
+    if tableau.player_draws_third(p2, b2):
+        if len(seq) <= used:
+            raise CoupError(f"the Player draws on {p2} but the sequence has no 5th card")
+        third_p = seq[used]
+        used += 1
+    if tableau.banker_draws_third(p2, b2, third_p.point if third_p else None):
+        if len(seq) <= used:
+            raise CoupError(f"the Banker draws on {b2} but the sequence has no {used + 1}th card")
+        third_b = seq[used]
+        used += 1
     return coup_from_cards(seq[:4], third_p, third_b, tableau)
 
 
