@@ -55,8 +55,7 @@ def _imports(path: Path) -> set[str]:
 @pytest.mark.parametrize("layer", LAYERS[:3])
 def test_core_bets_and_engine_import_only_from_layers_above(layer):
     # core, bets and engine are the layers this suite covers; a lazy import inside a function
-    # counts too (it is still a dependency), except bets -> engine for the bet-file check, which
-    # imports the engine inside a function on purpose (documented in analyzer/bets/files.py).
+    # counts too (it is still a dependency).
     allowed = set(LAYERS[: LAYERS.index(layer) + 1])
     for path in sorted((PACKAGE / layer).glob("*.py")):
         for module in _imports(path):
@@ -64,8 +63,6 @@ def test_core_bets_and_engine_import_only_from_layers_above(layer):
             if parts[0] != "analyzer" or len(parts) < 2 or parts[1] in ("errors", "__init__"):
                 continue
             if parts[1] not in LAYERS:
-                continue
-            if (layer, parts[1], path.name) == ("bets", "engine", "files.py"):
                 continue
             assert parts[1] in allowed, f"{path.relative_to(PACKAGE.parent)} imports {module}"
 
