@@ -1,5 +1,6 @@
 """The shoe-walk study: what card counting is worth over real shoes, with the exact EV before
-every coup (DESIGN.md §5; numpy imported here).
+every coup (docs/studies.md, "The shoe-walk study"; docs/ARCHITECTURE.md, "The shoe walk, from a
+seed to a table"; numpy imported here).
 
 :func:`run_study` deals seeded shoes (:mod:`analyzer.studies.dealing`), prices every bet before
 every coup on the unseen cards (:mod:`analyzer.engine.kernel`: float64 within a proven bound,

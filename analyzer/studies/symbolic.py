@@ -5,9 +5,10 @@ This module is imported on demand only (``import analyzer`` does not load it, no
 
 **Why the counts are polynomials in d.**  A standard shoe of d decks holds 4d cards of each rank,
 d of each (rank, suit), 16d of point value 0 and 4d of each value 1-9: N = 52d >= 52 cards, so
-every counted sequence has K = 6 cards (DESIGN.md, section 1).  The engine's count of a feature
-record is a sum, over compositions, of tally x pad x a product of factor values, and every one
-of these is a product of falling factorials of *linear* functions of d: the pad is
+every counted sequence has K = 6 cards (the 6-card universe: docs/ARCHITECTURE.md, "The one
+idea").  The engine's count of a feature record is a sum, over compositions, of tally x pad x
+a product of factor values, and every one of these is a product of falling factorials of
+*linear* functions of d: the pad is
 (52d-k)(52d-k-1)...(52d-5) and a factor drawing j cards of a value contributes j linear factors
 (4d - i, 16d - i or d - i).  A composition of k cards therefore weighs a polynomial of degree
 exactly 6 in d with integer coefficients, and so does every count; the denominator is
