@@ -31,7 +31,7 @@ _EXPORTS: dict[str, str] = {
     "find_tableau": "analyzer.core.tableau",
     "parse_tableau": "analyzer.core.tableau",
     "Coup": "analyzer.core.coup",
-    "DealtCard": "analyzer.core.coup",
+    "DealtCard": "analyzer.core.dealt",
     "Winner": "analyzer.core.coup",
     "resolve": "analyzer.core.coup",
     "PLAYER_FIRST_TWO": "analyzer.core.coup",

@@ -65,7 +65,7 @@ class BetError(AnalyzerError):
     Raised by: :func:`analyzer.bets.catalogue.find_bet`, :func:`analyzer.bets.files.load_bets`
     (including a file with more bets than its limit), :mod:`analyzer.bets.choice` (a missing
     bet file, a ``FILE:NAME`` whose file holds no such bet, a file bet on a catalogue name, a
-    bet chosen twice) and :func:`analyzer.checks.logs.user_bets`, :class:`analyzer.bets.model.Bet`, the
+    bet chosen twice, ``FileBets.of``, ``lookup_bet``), :class:`analyzer.bets.model.Bet`, the
     pricing functions of :mod:`analyzer.engine.pricing`, and the reports built on them.
     """
 

@@ -13,6 +13,8 @@
   terminal shows as it is: a lone surrogate becomes the *text* of its escape (``\\udcff``), as
   :func:`printable` writes it, and a bidirectional override, line separator or DEL its
   ``\\uXXXX`` escape (the same value).
+* :func:`show`: a value as an error message quotes it (``repr`` cut short; never a huge number
+  converted to text).
 * :func:`markdown_text` and :func:`html_text`: the one escaping of text that goes into a
   Markdown page (no HTML, link or emphasis from a bet's title can take effect) or an HTML page.
 
@@ -29,6 +31,8 @@ import codecs
 import html
 import re
 import unicodedata
+from decimal import Decimal
+from fractions import Fraction
 
 #: Bidirectional formatting characters (Trojan Source): shown escaped, never obeyed.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -79,6 +83,25 @@ def shortened(text: str) -> str:
         return f"{word[:40]}...{word[-10:]} ({len(word):,} characters)"
 
     return _LONG_WORD.sub(cut, text)
+
+
+def show(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, as error messages quote a value: never
+    a whole megabyte, never a huge number converted to text (a JSON number as written).
+
+    >>> show("banker"), show(10**200), show(Decimal("9.5"))
+    ("'banker'", '<a whole number of about 201 digits>', '9.5')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    if isinstance(value, Fraction) and max(abs(value.numerator), value.denominator).bit_length() > 4 * limit:
+        return f"<a fraction with terms of more than {limit} digits>"
+    if isinstance(value, Decimal):  # a JSON number: shown as written, not as Decimal('...')
+        digits = len(value.as_tuple().digits)
+        text = str(value) if digits <= limit else f"<a number of {digits} digits>"
+    else:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 #: A cell that reads as a number: an optional sign, digits with an optional decimal part and
@@ -230,4 +253,5 @@ __all__ = [
     "markdown_text",
     "printable",
     "shortened",
+    "show",
 ]

@@ -21,7 +21,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from analyzer.bets.catalogue import find_bet
-from analyzer.checks.verify import Verifier, amount_text, open_log, read_records
+from analyzer.checks.handlog import read_records
+from analyzer.checks.verify import Verifier, amount_text, open_log
 from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import resolve
 from analyzer.core.shoe import Shoe

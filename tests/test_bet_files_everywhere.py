@@ -10,10 +10,9 @@ from clirun import invoke
 
 from analyzer import Shoe, price
 from analyzer.bets.catalogue import bet_key, catalogue_name, find_bet
-from analyzer.bets.choice import choose, refuse_clashes, split_file_spec
+from analyzer.bets.choice import NO_FILE_BETS, FileBets, choose, lookup_bet, refuse_clashes, split_file_spec
 from analyzer.bets.files import load_bets, parse_bets
-from analyzer.checks import verify
-from analyzer.checks.logs import bet_scope, lookup_bet, user_bets
+from analyzer.checks import handlog, verify
 from analyzer.core.coup import resolve
 from analyzer.core.exact import fraction_text
 from analyzer.errors import BetError
@@ -156,8 +155,8 @@ def test_a_file_bet_on_a_catalogue_name_is_refused(tmp_path, name):
         choose([], [str(path)])
     with pytest.raises(BetError, match="takes the name of the catalogue bet"):
         refuse_clashes(load_bets(path))
-    with pytest.raises(BetError, match="takes the name of the catalogue bet"), user_bets(load_bets(path)):
-        pass
+    with pytest.raises(BetError, match="takes the name of the catalogue bet"):
+        FileBets.of(load_bets(path))
 
 
 @pytest.mark.parametrize(
@@ -189,35 +188,37 @@ def test_a_bet_chosen_twice_is_an_error(bet_file):
         choose(["mine.toml:tie-bonus", "./mine.toml:tie-bonus"])
 
 
-# -- the scope of names ------------------------------------------------------------------------
+# -- the bets from files, passed by value --------------------------------------------------------
 
 
-def test_user_bets_makes_names_known_only_inside(bet_file):
+def test_file_bets_make_names_known_where_given(bet_file):
     mine = load_bets(bet_file)
-    with pytest.raises(BetError, match="unknown bet 'tie-bonus'"):
+    with pytest.raises(BetError, match=r"unknown bet .tie-bonus.*--bet-file FILE"):
         lookup_bet("tie-bonus")
-    with user_bets(mine) as scope:
-        assert bet_scope() is scope
-        assert lookup_bet("Tie_Bonus") is mine[0]
-        assert lookup_bet("tie:9").name == "tie:9"
-        with pytest.raises(BetError, match="bet files given: tie-bonus, suited-player-pair"):
-            lookup_bet("nope")
-        with user_bets(mine[:1]):  # the same bet again in an inner scope is no clash
-            assert lookup_bet("suited-player-pair") is mine[1]
-    assert bet_scope() is None
+    known = FileBets.of(mine)
+    assert FileBets.of(known) is known
+    assert lookup_bet("Tie_Bonus", known) is mine[0]
+    assert lookup_bet("tie:9", known).name == "tie:9"
+    with pytest.raises(BetError, match="bet files given: tie-bonus, suited-player-pair"):
+        lookup_bet("nope", known)
+    with pytest.raises(BetError, match="given twice"):
+        FileBets.of([*mine, mine[0]])
+    with pytest.raises(BetError, match="give a list of Bet objects"):
+        FileBets.of(mine[0])  # type: ignore[arg-type]
+    assert choose([], [str(bet_file)]).file_bets.get("suited_player_pair") is not None
+    assert not NO_FILE_BETS and choose(["tie"]).file_bets is not NO_FILE_BETS
 
 
-def test_a_remembered_claim_never_crosses_scopes():
-    """Two scopes, one name, two different bets: each log is settled by its own bet (verify
-    remembers claims by the scope too)."""
+def test_a_remembered_claim_never_crosses_bet_files():
+    """Two files, one name, two different bets: each log is settled by its own bet (verify
+    remembers claims by the bets from files too, by identity)."""
     pays_8 = parse_bets('[[bet]]\nname = "x-tie"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 8\n')
     pays_9 = parse_bets('[[bet]]\nname = "x-tie"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 9\n')
     tie = "K 10 9 9"  # Player 9, Banker 9: a tie
     for bets, pays in ((pays_8, "8"), (pays_9, "9"), (pays_8, "8")):
-        with user_bets(bets):
-            lines = iter(["cards,stake,bet:x-tie\n", f"{tie},1,{pays}\n"])
-            records = verify.read_records(lines, "csv")
-            assert list(verify.Verifier().run(records)) == []
+        lines = iter(["cards,stake,bet:x-tie\n", f"{tie},1,{pays}\n"])
+        records = handlog.read_records(lines, "csv", file_bets=FileBets.of(bets))
+        assert list(verify.Verifier().run(records)) == []
 
 
 # -- the same exact values everywhere ----------------------------------------------------------
@@ -256,10 +257,9 @@ def test_one_file_bet_gives_the_same_fractions_on_every_path(bet_file, name):
     form = next(f for s in doc["sections"] for f in s["forms"] if f["key"] == f"{name}:ev")
     assert Fraction(form["values"]["8"]) == ev == bet_forms(bet).ev(8)
 
-    # the oracle: the Bet object, and its name inside user_bets
+    # the oracle: the Bet object, and its name given its bets
     assert house_edge(bet, 8) == -ev
-    with user_bets([bet]):
-        assert house_edge(name, shoe) == -ev
+    assert house_edge(name, shoe, bets=[bet]) == -ev
 
     # conform: the exact probabilities of win / push / loss
     expected = {"win": Fraction(0), "push": Fraction(0), "loss": Fraction(0)}
@@ -327,8 +327,7 @@ def test_the_oracle_takes_bets_from_load_bets(bet_file):
     assert assert_payout(suited, "Kh 9s Kd 9d", 1, -1) == -1
     with pytest.raises(AssertionError, match="Tie on naturals"):
         assert_payout(tie_bonus, "K 10 9 9", 10, 80)
-    with user_bets([tie_bonus]):
-        assert assert_payout("tie-bonus", "3 4 3 2", 2, 3) == 3
+    assert assert_payout("tie-bonus", "3 4 3 2", 2, 3, bets=[tie_bonus]) == 3
 
 
 def test_brute_force_agrees_on_a_tiny_shoe(bet_file):
@@ -368,5 +367,4 @@ def test_output_never_overwrites_a_bet_file(bet_file):
 
 
 def test_catalogue_bets_still_resolve_everywhere():
-    assert lookup_bet("tie:9") == find_bet("tie:9")
-    assert bet_scope() is None
+    assert lookup_bet("tie:9") == find_bet("tie:9") == lookup_bet("tie:9", NO_FILE_BETS)

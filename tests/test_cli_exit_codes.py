@@ -175,7 +175,7 @@ def test_a_limit_beyond_any_size_from_the_environment_is_a_usage_error(command_a
 
 def test_the_library_refuses_such_limits_too(tmp_path):
     from analyzer.checks.conform import read_observed
-    from analyzer.checks.verify import read_records
+    from analyzer.checks.handlog import read_records
     from analyzer.errors import LogError, ObservedError
 
     with pytest.raises(LogError, match="from 1 to 1,000,000,000"):

@@ -33,7 +33,8 @@ from analyzer.checks.conform import (
     read_observed,
     tally_log,
 )
-from analyzer.checks.verify import LogError, read_records
+from analyzer.checks.handlog import read_records
+from analyzer.checks.verify import LogError
 from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import Coup, Winner, coup_from_cards, resolve
 from analyzer.core.shoe import Shoe
@@ -463,20 +464,19 @@ def test_a_family_named_twice_is_an_error():
 
 def test_tally_log_takes_bets_from_files():
     """Issue 13: a Bet from a file is tallied from a hand log and tested as ``bet:NAME`` while
-    its file's bets are in scope (``conform --bet-file``)."""
+    its file's bets are given (``conform --bet-file``)."""
+    from analyzer.bets.choice import FileBets
     from analyzer.bets.files import parse_bets
     from analyzer.checks.conform import conform, tally_log
-    from analyzer.checks.logs import user_bets
-    from analyzer.checks.verify import read_records
+    from analyzer.checks.handlog import read_records
     from analyzer.core.shoe import Shoe
     from analyzer.engine.pricing import price
 
     (mine,) = parse_bets('[[bet]]\nname = "any-tie"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 8\n')
     lines = ["cards\n", "K 10 9 9\n", "2 4 3 10 6 A\n", "3 4 3 2\n", "9 K K 4\n"]
-    with user_bets([mine]):
-        observed = tally_log(read_records(iter(lines), "csv"), [mine])
-        assert observed.families["bet:any-tie"] == {"win": 2, "push": 0, "loss": 2}
-        result = conform(observed, Shoe.standard(8), families=["bet:any-tie"])
+    observed = tally_log(read_records(iter(lines), "csv"), [mine], file_bets=FileBets.of([mine]))
+    assert observed.families["bet:any-tie"] == {"win": 2, "push": 0, "loss": 2}
+    result = conform(observed, Shoe.standard(8), families=["bet:any-tie"])
     win = next(r for r in result.results[0].rows if r.category == "win")
     eight = Shoe.standard(8)
     assert win.probability == price(mine, eight).hit_frequency == price(find_bet("tie"), eight).hit_frequency

@@ -24,13 +24,13 @@ from analyzer.checks.decisions import (
     attribute,
     check_decisions,
 )
+from analyzer.checks.handlog import read_records
 from analyzer.checks.power import (
     coups_to_see,
     effect_power,
     family_power,
     noncentrality_for_power,
 )
-from analyzer.checks.verify import read_records
 from analyzer.core.cards import RANKS, SUITS, Card, parse_cards
 from analyzer.core.coup import dealing_order, resolve
 from analyzer.core.shoe import Shoe

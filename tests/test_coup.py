@@ -16,12 +16,10 @@ from analyzer.core.coup import (
     FIRST_FOUR,
     PLAYER_FIRST_TWO,
     PLAYER_HAND,
-    ColourClass,
-    RankClass,
-    SuitClass,
     Winner,
     resolve,
 )
+from analyzer.core.dealt import ColourClass, RankClass, SuitClass
 from analyzer.core.reads import BASE_FIELDS, RankDetail, SuitDetail
 from analyzer.core.tableau import BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD, STANDARD, TABLEAUX
 from analyzer.errors import CoupError, UndeclaredReadError

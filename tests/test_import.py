@@ -115,15 +115,6 @@ def test_the_layer_order_check_itself(importer, target, wrong):
 #: guide).  Any other import inside a function says why with a ``# lazy: <why>`` comment.
 LAZY_LIBRARIES = ("numpy", "sympy", "scipy", "matplotlib", "openpyxl", "dask", "distributed",
                   "fastapi", "uvicorn", "pebble", "pydantic")
-#: Imports inside functions left to the work in progress on the bets' scope and the hand-log
-#: reader (checks/logs, checks/verify's reader, core/coup's split): (module, imported module).
-PENDING = {
-    ("checks/conform.py", "analyzer.checks.verify"),
-    ("checks/logs.py", "analyzer.bets.catalogue"),
-    ("checks/logs.py", "analyzer.bets.choice"),
-    ("core/coup.py", "analyzer.core.hands"),
-    ("cli/common.py", "analyzer.checks.logs"),
-}
 
 
 def test_no_import_inside_a_function_without_a_reason():
@@ -132,7 +123,7 @@ def test_no_import_inside_a_function_without_a_reason():
         lines = path.read_text(encoding="utf-8").splitlines()
         where = path.relative_to(PACKAGE).as_posix()
         for node, module, in_function in _imports(path):
-            if not in_function or module.split(".")[0] in LAZY_LIBRARIES or (where, module) in PENDING:
+            if not in_function or module.split(".")[0] in LAZY_LIBRARIES:
                 continue
             text = lines[node.lineno - 1 : node.end_lineno]
             if not any("# lazy: " in line for line in text):

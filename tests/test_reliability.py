@@ -507,22 +507,23 @@ def _distinct_bets(path: Path, coups: int) -> Path:
 
 
 def test_every_verify_cache_is_bounded(tmp_path):
+    import analyzer.checks.handlog as handlog
     import analyzer.checks.verify as verify
-    from analyzer.checks import logs
+    from analyzer.bets import choice
 
-    coups = 3 * max(logs.BET_CACHE_SIZE, verify.CLAIM_CACHE_SIZE, verify.AMOUNT_CACHE_SIZE) + 10
+    coups = 3 * max(choice.BET_CACHE_SIZE, handlog.CLAIM_CACHE_SIZE, handlog.AMOUNT_CACHE_SIZE) + 10
     log = _distinct_bets(tmp_path / "many.jsonl", coups)
     verifier = verify.Verifier()
     ignored: list[str] = []
     with verify.open_log(log) as fh:
-        assert list(verifier.run(verify.read_records(fh, "jsonl", ignored=ignored))) == []
+        assert list(verifier.run(handlog.read_records(fh, "jsonl", ignored=ignored))) == []
     assert verifier.coups == coups
-    assert logs.catalogue_bet.cache_info().currsize <= logs.BET_CACHE_SIZE
-    assert verify._remembered_claim.cache_info().currsize <= verify.CLAIM_CACHE_SIZE
-    assert verify._text_amount.cache_info().currsize <= verify.AMOUNT_CACHE_SIZE
-    assert len(verify._CARD_CACHE) <= verify._CARD_CACHE_LIMIT
+    assert choice.catalogue_bet.cache_info().currsize <= choice.BET_CACHE_SIZE
+    assert handlog._claim.cache_info().currsize <= handlog.CLAIM_CACHE_SIZE
+    assert handlog._text_amount.cache_info().currsize <= handlog.AMOUNT_CACHE_SIZE
+    assert len(handlog._CARD_CACHE) <= handlog._CARD_CACHE_LIMIT
     assert 0 < len(verifier._settled) <= verify.SETTLE_CACHE_SIZE
-    assert len(ignored) == verify.MAX_IGNORED
+    assert len(ignored) == handlog.MAX_IGNORED
 
 
 def _peak_rss_kb(*args: str) -> int:

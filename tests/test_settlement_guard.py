@@ -19,8 +19,9 @@ import pytest
 from bruteforce import settle_full
 
 from analyzer import catalogue_bets
+from analyzer.checks.handlog import ClaimedBet, Record
 from analyzer.checks.oracle import assert_payout
-from analyzer.checks.verify import ClaimedBet, Record, Verifier
+from analyzer.checks.verify import Verifier
 from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import dealing_order, resolve
 from analyzer.engine.explore import Budget, Explorer

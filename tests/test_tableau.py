@@ -251,3 +251,42 @@ def test_a_missing_rules_file_is_named_as_a_missing_file(tmp_path):
         find_tableau(str(tmp_path / "mine.toml"))
     with pytest.raises(RulesError, match="known rule sets are"):
         find_tableau("no-such-rules")
+
+
+# -- the order of the rules lives in the tableau ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(TABLEAUX))
+def test_the_order_of_the_rules_is_the_tableaus(name):
+    """Naturals first, then the Player on its total, then the Banker on its total and the
+    Player's hand as dealt: the two questions every dealer and checker asks, and ``draws``."""
+    tableau = TABLEAUX[name]
+    for p2 in range(10):
+        for b2 in range(10):
+            natural = p2 in tableau.naturals or b2 in tableau.naturals
+            player = not natural and p2 in tableau.player_draws_on
+            assert tableau.player_draws_third(p2, b2) is player
+            for p3 in (None, *range(10)):
+                banker = not natural and (
+                    b2 in tableau.banker_draws_when_player_stood
+                    if p3 is None
+                    else p3 in tableau.banker_draws_on_third[b2]
+                )
+                assert tableau.banker_draws_third(p2, b2, p3) is banker
+                if p3 is not None or not player:
+                    as_dealt = p3 if player else None
+                    assert tableau.draws(p2, b2, p3) == (player, tableau.banker_draws_third(p2, b2, as_dealt))
+
+
+@pytest.mark.parametrize("name", sorted(TABLEAUX))
+def test_the_vectorised_deal_reads_the_tableaus_order(name):
+    """The shoe walk deals many coups at once from lookup tables: they are the tableau's answers."""
+    from analyzer.studies.dealing import _rules_arrays
+
+    tableau = TABLEAUX[name]
+    player, banker = _rules_arrays(tableau)
+    for p2 in range(10):
+        for b2 in range(10):
+            assert bool(player[p2, b2]) is tableau.player_draws_third(p2, b2)
+            for p3 in range(11):
+                assert bool(banker[p2, b2, p3]) is tableau.banker_draws_third(p2, b2, p3 if p3 < 10 else None)

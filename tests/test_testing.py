@@ -263,19 +263,17 @@ def test_wrong_arguments_raise_analyzer_errors(call):
 
 
 def test_the_oracle_takes_bets_from_files_and_their_names_in_scope():
-    """Issue 13: a Bet from ``load_bets`` / ``parse_bets`` is taken as it is; inside
-    ``user_bets`` its name is known too, outside it is not."""
+    """Issue 13: a Bet from ``load_bets`` / ``parse_bets`` is taken as it is; given as
+    ``bets=`` its name is known too, else it is not."""
     from analyzer.bets.files import parse_bets
     from analyzer.errors import BetError
-    from analyzer.testing import user_bets
 
     (mine,) = parse_bets('[[bet]]\nname = "tie-pays-9"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 9\n')
     assert house_edge(mine, 8) == house_edge("tie:9", 8)
     assert assert_payout(mine, "K 10 9 9", 10, 90) == 90
-    with user_bets([mine]):
-        assert house_edge("tie-pays-9", 6) == house_edge("tie:9", 6)
-        with pytest.raises(AssertionError):
-            assert_payout("tie-pays-9", "K 10 9 9", 10, 80)
+    assert house_edge("tie-pays-9", 6, bets=[mine]) == house_edge("tie:9", 6)
+    with pytest.raises(AssertionError):
+        assert_payout("tie-pays-9", "K 10 9 9", 10, 80, bets=[mine])
     with pytest.raises(BetError, match="unknown bet 'tie-pays-9'"):
         house_edge("tie-pays-9", 8)
 

@@ -13,14 +13,12 @@ from pathlib import Path
 import pytest
 from deadline import deadline
 
+from analyzer.checks.handlog import Record, detect_format, read_records
 from analyzer.checks.verify import (
     Discrepancy,
     LogError,
-    Record,
     Verifier,
     amount_text,
-    detect_format,
-    read_records,
     report_line,
     summary_text,
     verify_file,
@@ -639,20 +637,21 @@ def test_jsonl_junk_is_rejected(record, message):
 
 
 def test_a_jsonl_log_may_name_a_bet_from_a_file():
-    """Issue 13: a log's ``bets`` objects name a bet of a file once it is in scope
-    (``verify --bet-file``); outside the scope the name is unknown, with the hint."""
+    """Issue 13: a log's ``bets`` objects name a bet of a file once its file's bets are given
+    (``verify --bet-file``); without them the name is unknown, with the hint."""
+    from analyzer.bets.choice import FileBets
     from analyzer.bets.files import parse_bets
-    from analyzer.checks.logs import user_bets
-    from analyzer.checks.verify import Verifier, read_records
+    from analyzer.checks.handlog import read_records
+    from analyzer.checks.verify import Verifier
 
     mine = parse_bets('[[bet]]\nname = "natural-tie"\n[[bet.pay]]\n'
                       'when = { winner = "tie", natural = true }\npays = 25\n')
     log = ['{"cards": "K 10 9 9", "bets": {"natural-tie": {"stake": 2, "paid": 50}, '
            '"tie": {"stake": 1, "paid": 8}}}',
            '{"cards": "2 4 3 10 6 A", "bets": {"natural-tie": {"stake": 2, "paid": -2}}}']
-    with user_bets(mine):
-        verifier = Verifier()
-        assert list(verifier.run(read_records(iter(line + "\n" for line in log), "jsonl"))) == []
-        assert verifier.coups == 2
+    verifier = Verifier()
+    records = read_records(iter(line + "\n" for line in log), "jsonl", file_bets=FileBets.of(mine))
+    assert list(verifier.run(records)) == []
+    assert verifier.coups == 2
     with pytest.raises(LogError, match=r"unknown bet 'natural-tie'.*--bet-file FILE"):
         list(Verifier().run(read_records(iter(line + "\n" for line in log), "jsonl")))

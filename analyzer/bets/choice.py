@@ -19,23 +19,32 @@ A ``--bet`` spec is read in one of three ways (:func:`split_file_spec`):
 A bet from a file must not take the name (or alias) of a catalogue bet, nor the name of
 another bet chosen: a log column, a family ``bet:NAME`` or a table row naming it could mean
 either (:func:`refuse_clashes`).
+
+The bets from files a command was given are a value, :class:`FileBets`, passed explicitly to
+whatever resolves a bet by name (a hand log's ``bet:NAME`` columns, conform's families, the
+oracle's bet names): :func:`lookup_bet` finds a name among them, else in the catalogue.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from analyzer.bets.catalogue import bet_key, catalogue_bets, catalogue_name, find_bet
 from analyzer.bets.files import load_bets, parse_bets
 from analyzer.bets.model import Bet
-from analyzer.errors import BetError
+from analyzer.errors import AnalyzerError, BetError
 from analyzer.limits import MAX_BETS_PER_FILE
+from analyzer.text import show
 
 #: The suffix that marks the part before the last ``:`` of a spec as a bet file.
 BET_FILE_SUFFIX = ".toml"
+#: How many distinct catalogue specs :func:`catalogue_bet` keeps (least recently used dropped first).
+BET_CACHE_SIZE = 256
 
 
 def _looks_like_path(text: str) -> bool:
@@ -128,18 +137,115 @@ def refuse_clashes(bets: Iterable[Bet], taken: Iterable[Bet] = ()) -> None:
         known.add(key)
 
 
+@dataclass(frozen=True, eq=False)
+class FileBets:
+    """Bets from files, known by name beside the catalogue's: what a hand log's ``bet:NAME``
+    columns and ``bets`` objects, conform's ``bet:NAME`` families and counts, and the oracle's
+    bet names may name (see :func:`lookup_bet`).  Build it with :meth:`of`; :data:`NO_FILE_BETS`
+    is the empty one.
+
+    ``by_key`` maps :func:`~analyzer.bets.catalogue.bet_key` of each name to its bet (read only).
+    Compared and hashed by identity, so a cache keyed by a ``FileBets`` never serves one file's
+    bet for another's name.
+    """
+
+    by_key: Mapping[str, Bet]
+
+    @classmethod
+    def of(cls, bets: Iterable[Bet]) -> FileBets:
+        """The bets ``bets`` (e.g. from :func:`~analyzer.bets.files.load_bets`) known by name; a
+        ``FileBets`` is returned as it is.
+
+        Raises:
+            BetError: ``bets`` is not a collection of :class:`~analyzer.bets.model.Bet`; a bet
+                takes the name (or alias) of a catalogue bet; two bets take one name (compared
+                by :func:`~analyzer.bets.catalogue.bet_key`); see :func:`refuse_clashes`.
+
+        >>> from analyzer.bets.files import parse_bets
+        >>> text = '[[bet]]\\nname = "natural-tie"\\n[[bet.pay]]\\nwhen = { winner = "tie" }\\npays = 8\\n'
+        >>> lookup_bet("Natural_Tie", FileBets.of(parse_bets(text))).name
+        'natural-tie'
+        """
+        if isinstance(bets, FileBets):
+            return bets
+        if isinstance(bets, str | bytes | Bet) or not isinstance(bets, Iterable):
+            raise BetError(f"bad bets {show(bets)}: give a list of Bet objects (e.g. from load_bets)")
+        listed = list(bets)
+        refuse_clashes(listed)
+        return cls(MappingProxyType({bet_key(bet.name): bet for bet in listed}))
+
+    def get(self, name: str) -> Bet | None:
+        """The bet called ``name`` (compared by :func:`~analyzer.bets.catalogue.bet_key`), or ``None``."""
+        return self.by_key.get(bet_key(name))
+
+    def __iter__(self) -> Iterator[Bet]:
+        return iter(self.by_key.values())
+
+    def __len__(self) -> int:
+        return len(self.by_key)
+
+
+#: No bets from files: names mean catalogue bets only.
+NO_FILE_BETS = FileBets(MappingProxyType({}))
+
+
+def lookup_bet(spec: str, file_bets: FileBets = NO_FILE_BETS) -> Bet:
+    """The bet named by ``spec``: a bet of ``file_bets`` by its name, else the catalogue bet
+    ``NAME`` or ``NAME:PARAM`` (:func:`catalogue_bet`).
+
+    Raises:
+        BetError: unknown bet or bad parameter (never a bare ``ValueError``); the message lists
+            the bets of ``file_bets`` beside the catalogue's.
+    """
+    if not isinstance(file_bets, FileBets):
+        raise BetError(f"bad bets from files {show(file_bets)}: give a FileBets (FileBets.of(bets))")
+    if isinstance(spec, str):
+        found = file_bets.get(spec)
+        if found is not None:
+            return found
+    try:
+        return catalogue_bet(spec)
+    except BetError as exc:
+        if not str(exc).startswith("unknown bet"):
+            raise
+        if not file_bets:
+            raise BetError(
+                f"{exc} (a bet from a file is known once its file is given: --bet-file FILE)"
+            ) from None
+        names = ", ".join(b.name for b in file_bets)
+        raise BetError(f"{exc}; or a bet of the bet files given: {names}") from None
+
+
+@functools.lru_cache(maxsize=BET_CACHE_SIZE)
+def catalogue_bet(spec: str) -> Bet:
+    """The catalogue bet named by ``spec`` (``NAME`` or ``NAME:PARAM``), as
+    :func:`~analyzer.bets.catalogue.find_bet`, remembered for the :data:`BET_CACHE_SIZE` specs
+    used most recently (a log naming a million different bets stays in constant memory).
+
+    Raises:
+        BetError: unknown bet or bad parameter (never a bare ``ValueError``).
+    """
+    try:
+        return find_bet(spec)
+    except AnalyzerError:
+        raise
+    except (ValueError, ArithmeticError) as exc:
+        raise BetError(f"bad bet {show(spec)}: {exc}") from None
+
+
 @dataclass(frozen=True)
 class Choice:
     """The bets a command line names.
 
     ``bets``: in the order given, the ``--bet`` specs (catalogue bets and ``FILE:NAME`` picks),
-    then every bet of each ``--bet-file``; ``from_files``: those of them that come from files
-    (the bets a log, a count or a family may then name, see
-    :func:`analyzer.checks.logs.user_bets`).
+    then every bet of each ``--bet-file``; ``from_files``: those of them that come from files;
+    ``file_bets``: the same, known by name (what a log, a count or a family may then name:
+    pass it to :func:`lookup_bet` and the readers of :mod:`analyzer.checks`).
     """
 
     bets: tuple[Bet, ...]
     from_files: tuple[Bet, ...]
+    file_bets: FileBets = field(default=NO_FILE_BETS, compare=False)
 
 
 def choose(
@@ -199,14 +305,19 @@ def choose(
             hint = " (--bet-file chooses every bet of its file)" if files or texts else ""
             raise BetError(f"bet {bet.name!r} is chosen twice: give each bet once{hint}")
         seen.add(bet_key(bet.name))
-    return Choice(tuple(chosen), tuple(from_files))
+    return Choice(tuple(chosen), tuple(from_files), FileBets.of(from_files))
 
 
 __all__ = [
+    "BET_CACHE_SIZE",
     "BET_FILE_SUFFIX",
+    "NO_FILE_BETS",
     "Choice",
+    "FileBets",
     "bet_in_file",
+    "catalogue_bet",
     "choose",
+    "lookup_bet",
     "refuse_clashes",
     "split_file_spec",
 ]

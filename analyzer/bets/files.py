@@ -176,9 +176,9 @@ def load_bets(path: str | Path, max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
 
     Raises:
         BetError: the file is missing, too large, not valid TOML, holds more than ``max_bets``
-            bets, or a bet is malformed (unknown key or feature, bad value or pay, a condition
-            that can never hold); the message names the file, the bet and the offending key
-            (or the limit).
+            bets, or a bet is malformed (unknown key or feature, bad value or pay); the message
+            names the file, the bet and the offending key (or the limit).  A pay line that can
+            never hold is refused when the bet is first priced (reading compiles nothing).
     """
     if isinstance(max_bets, bool) or not isinstance(max_bets, int) or max_bets < 1:
         raise BetError(f"bad limit on bets per file {max_bets!r}: use a whole number >= 1")

@@ -14,7 +14,8 @@ natural       none, player, banker, both (which sides had a natural)
 player_cell   natural, 0 .. 9 (the Player's decision cell: its two-card total)
 banker_cell   natural, B/V or B/stood (the Banker's decision cell: its two-card
               total B and the point value V of the Player's third card)
-bet:NAME      win, push, loss for catalogue bet NAME (e.g. ``bet:dragon-7``)
+bet:NAME      win, push, loss for catalogue bet NAME (e.g. ``bet:dragon-7``) or a
+              bet of the files given (``file_bets``)
 ============  ==================================================================
 
 A hand log is also checked cell by cell against the tableau (:mod:`analyzer.checks.decisions`):
@@ -50,6 +51,7 @@ from fractions import Fraction
 from os import PathLike
 from pathlib import Path
 
+from analyzer.bets.choice import NO_FILE_BETS, FileBets, lookup_bet
 from analyzer.bets.model import Bet
 from analyzer.checks.decisions import (
     BANKER_CELLS,
@@ -64,12 +66,12 @@ from analyzer.checks.decisions import (
     player_cell_of,
     rarest_cell,
 )
+from analyzer.checks.handlog import Record, read_records
 from analyzer.checks.logs import (
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
     csv_rows,
     json_loads,
-    lookup_bet,
     open_log,
     read_bounded,
     show,
@@ -86,6 +88,7 @@ from analyzer.checks.power import (
     family_power,
     impossible_mass,
 )
+from analyzer.checks.verify import LogError, Verifier, amount_text
 from analyzer.core.coup import Coup
 from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact, round_fraction
 from analyzer.core.shoe import Shoe
@@ -139,7 +142,9 @@ class Observed:
     """Observed counts: ``families[family][category] = count``; ``coups`` is the total number of
     coups if known; ``cut_card`` says whether coups were dealt through shoes with a cut card
     (``None``: not said); ``decks`` / ``shoe`` name the shoe if the input does; ``decisions``
-    holds a hand log's coups by value, for the decision cells (``None`` for a counts file)."""
+    holds a hand log's coups by value, for the decision cells (``None`` for a counts file);
+    ``file_bets`` are the bets from files that ``bet:NAME`` families may name
+    (:class:`~analyzer.bets.choice.FileBets`; :func:`conform` tests them with these bets)."""
 
     families: dict[str, dict[str, int]] = field(default_factory=dict)
     coups: int | None = None
@@ -147,6 +152,7 @@ class Observed:
     decks: int | None = None
     shoe: str | None = None
     decisions: DecisionLog | None = None
+    file_bets: FileBets = field(default=NO_FILE_BETS, compare=False)
 
     def add(self, family: str, category: str, count: int, where: str = "") -> None:
         """Add ``count`` to a category, normalising names.
@@ -154,7 +160,7 @@ class Observed:
         Raises:
             ObservedError: unknown family or category, or a count that is not a whole number >= 0.
         """
-        fam, cat = normalise(family, category, where)
+        fam, cat = normalise(family, category, where, self.file_bets)
         if (
             isinstance(count, bool)
             or not isinstance(count, int)
@@ -169,15 +175,18 @@ class Observed:
         bucket[cat] = bucket.get(cat, 0) + count
 
 
-def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
-    """Canonical (family, category) names.
+def normalise(
+    family: str, category: str, where: str = "", file_bets: FileBets = NO_FILE_BETS
+) -> tuple[str, str]:
+    """Canonical (family, category) names; a ``bet:NAME`` family names a catalogue bet or one
+    of ``file_bets``.
 
     Raises:
         ObservedError: unknown family or category; the message lists the allowed ones.
     """
     if not isinstance(category, str):
         raise ObservedError(f"{where}bad category {show(category)}: give its name as text")
-    fam = _family(family, where)
+    fam = _family(family, where, file_bets)
     cat = category.strip().lower()
     if fam.startswith("bet:"):
         cat = _BET_ALIASES.get(cat, cat)
@@ -200,8 +209,9 @@ def normalise(family: str, category: str, where: str = "") -> tuple[str, str]:
     return fam, cat
 
 
-def _family(family: str, where: str = "") -> str:
-    """The canonical name of a family (``bet:NAME`` with the catalogue's name).
+def _family(family: str, where: str = "", file_bets: FileBets = NO_FILE_BETS) -> str:
+    """The canonical name of a family (``bet:NAME`` with the bet's own name, a catalogue bet's
+    or one of ``file_bets``).
 
     Raises:
         ObservedError: not text, or an unknown family or bet.
@@ -210,7 +220,7 @@ def _family(family: str, where: str = "") -> str:
         raise ObservedError(f"{where}bad family {show(family)}: give its name as text")
     if family.strip().lower().startswith("bet:"):
         try:
-            return "bet:" + lookup_bet(family.strip()[4:]).name
+            return "bet:" + lookup_bet(family.strip()[4:], file_bets).name
         except AnalyzerError as exc:
             raise ObservedError(f"{where}family {show(family)}: {exc}") from None
     fam = family.strip().lower().replace("-", "_")
@@ -220,6 +230,12 @@ def _family(family: str, where: str = "") -> str:
 
 
 # -- reading ----------------------------------------------------------------------------------------
+
+
+def _file_bets(file_bets: object) -> FileBets:
+    if not isinstance(file_bets, FileBets):
+        raise ObservedError(f"bad bets from files {show(file_bets)}: give a FileBets (FileBets.of(bets))")
+    return file_bets
 
 
 def _count(value: object, what: str) -> int:
@@ -273,7 +289,7 @@ class _Seen:
         self.categories[(fam, cat)] = spelling
 
 
-def read_counts_json(text: str) -> Observed:
+def read_counts_json(text: str, file_bets: FileBets = NO_FILE_BETS) -> Observed:
     """Observed counts from JSON: ``{"coups": N, "cut_card": bool, "decks": D,
     "winner": {"banker": n, ...}, "player_total": {...}, "banker_total": {...},
     "cards": {...}, "natural": {...}, "bets": {"NAME": hits or {"win": n, ...}}}``.
@@ -281,7 +297,7 @@ def read_counts_json(text: str) -> Observed:
     ``decks`` is a whole number >= 1 and ``shoe`` a shoe as text (as ``--shoe``); not both.
     A key given twice, or two spellings of one family or category (``"tie"`` and ``"TIE"``,
     ``"b"`` and ``"banker"``), is an error naming both, never silently merged.  A leading UTF-8
-    byte order mark is ignored.
+    byte order mark is ignored.  A bet is a catalogue bet or one of ``file_bets``.
 
     Raises:
         ObservedError: malformed JSON or counts, or repeated or conflicting fields.
@@ -296,14 +312,14 @@ def read_counts_json(text: str) -> Observed:
     )
     if not isinstance(doc, dict):
         raise ObservedError('observed counts must be a JSON object such as {"winner": {"banker": 4586, ...}}')
-    obs = Observed()
+    obs = Observed(file_bets=_file_bets(file_bets))
     seen = _Seen()
 
     def family(key: str, spelling: str, counts: dict[str, object]) -> None:
-        fam = _family(key)
+        fam = _family(key, "", obs.file_bets)
         seen.family(fam, spelling)
         for cat, n in counts.items():
-            fam, canon = normalise(fam, cat)
+            fam, canon = normalise(fam, cat, "", obs.file_bets)
             seen.category(fam, canon, f"{spelling} {cat!r}")
             obs.add(fam, canon, _count(n, f"{key} {cat}"))
 
@@ -339,10 +355,11 @@ def read_counts_json(text: str) -> Observed:
     return obs
 
 
-def read_counts_csv(text: str) -> Observed:
+def read_counts_csv(text: str, file_bets: FileBets = NO_FILE_BETS) -> Observed:
     """Observed counts from CSV with the header ``family,category,count``; a row ``coups,,N``
     gives the total number of coups.  Each category, and ``coups``, is given once: a repeated
-    row (in any spelling) is an error naming both lines.
+    row (in any spelling) is an error naming both lines.  A bet is a catalogue bet or one of
+    ``file_bets``.
 
     Raises:
         ObservedError: a bad header, row or count, or a repeated row (the message gives the line).
@@ -354,7 +371,7 @@ def read_counts_csv(text: str) -> Observed:
     header = [h.strip().lower() for h in first[1]] if first is not None else []
     if header != ["family", "category", "count"]:
         raise ObservedError(f"line 1: the header must be family,category,count, got {show(','.join(header))}")
-    obs = Observed()
+    obs = Observed(file_bets=_file_bets(file_bets))
     seen = _Seen()
     coups_line = 0
     for line, row in rows:
@@ -373,7 +390,7 @@ def read_counts_csv(text: str) -> Observed:
                 obs.coups = _count(n, "coups")
                 coups_line = line
             else:
-                canon_fam, canon_cat = normalise(fam, cat, where)
+                canon_fam, canon_cat = normalise(fam, cat, where, obs.file_bets)
                 seen.category(canon_fam, canon_cat, f"line {line} ({fam.strip()},{cat.strip()})")
                 obs.add(canon_fam, canon_cat, _count(n, f"{fam} {cat}"), where)
         except AnalyzerError as exc:
@@ -383,14 +400,18 @@ def read_counts_csv(text: str) -> Observed:
 
 
 def tally_log(
-    records: Iterable[object], bets: Sequence[str | Bet] = (), tableau: Tableau = STANDARD
+    records: Iterable[object],
+    bets: Sequence[str | Bet] = (),
+    tableau: Tableau = STANDARD,
+    *,
+    file_bets: FileBets = NO_FILE_BETS,
 ) -> Observed:
-    """Observed counts tallied from hand-log records (:class:`analyzer.checks.verify.Record`), coup by
+    """Observed counts tallied from hand-log records (:class:`analyzer.checks.handlog.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
-    ``bets``: catalogue names (or names of bets from files in scope, see
-    :func:`~analyzer.checks.logs.user_bets`) or :class:`~analyzer.bets.model.Bet` objects (e.g.
+    ``bets``: catalogue names (or names of bets of ``file_bets``, the bets from files given:
+    :class:`~analyzer.bets.choice.FileBets`) or :class:`~analyzer.bets.model.Bet` objects (e.g.
     from :func:`~analyzer.bets.files.load_bets`; the family ``bet:NAME`` of such a bet is then
-    tested with the bet in scope), with the two cell families (``player_cell``,
+    tested with the bet of ``file_bets`` by that name), with the two cell families (``player_cell``,
     ``banker_cell``) and the coups by value in ``decisions``
     (:class:`~analyzer.checks.decisions.DecisionLog`, for the decision cells and
     :mod:`analyzer.checks.compare`).  ``cut_card`` is True when the log marks its shoes
@@ -400,12 +421,12 @@ def tally_log(
     Raises:
         LogError: unreadable log, or no coups in it; ObservedError: a bad bet name.
     """
-    from analyzer.checks.verify import LogError, Record, Verifier
 
     if isinstance(bets, str) or not isinstance(bets, Iterable):
         raise ObservedError(f"bad bets {show(bets)}: give a list of catalogue bet names")
+    file_bets = _file_bets(file_bets)
     if isinstance(records, str | bytes) or not isinstance(records, Iterable):
-        raise ObservedError(f"bad records {show(records)}: give hand-log records (verify.read_records)")
+        raise ObservedError(f"bad records {show(records)}: give hand-log records (handlog.read_records)")
     verifier = Verifier(keep_coups=True, tableau=tableau)
     chosen = []
     for b in bets:
@@ -415,10 +436,10 @@ def tally_log(
         if not isinstance(b, str):
             raise ObservedError(f"bad bet {show(b)}: give a catalogue bet name such as 'tie' or a Bet")
         try:
-            chosen.append(lookup_bet(b))
+            chosen.append(lookup_bet(b, file_bets))
         except AnalyzerError as exc:
             raise ObservedError(f"--bet {show(b)}: {exc}") from None
-    obs = Observed()
+    obs = Observed(file_bets=file_bets)
     for fam, cats in KNOWN_FAMILIES.items():
         obs.families[fam] = dict.fromkeys(cats, 0)
     for bet in chosen:
@@ -446,7 +467,7 @@ def tally_log(
         except AnalyzerError as exc:
             raise stopped(exc) from None
         if not isinstance(rec, Record):
-            raise ObservedError(f"bad record {show(rec)}: give hand-log records (verify.read_records)")
+            raise ObservedError(f"bad record {show(rec)}: give hand-log records (handlog.read_records)")
         shoe_info = shoe_info or rec.new_shoe or rec.shoe_id is not None
         if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != last_shoe):
             per_shoe = 0
@@ -528,6 +549,7 @@ def read_observed(
     max_line: int = MAX_LINE_CHARS,
     max_bytes: int = MAX_FILE_BYTES,
     tableau: Tableau = STANDARD,
+    file_bets: FileBets = NO_FILE_BETS,
 ) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
     ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
@@ -536,12 +558,13 @@ def read_observed(
 
     Bounded reads (:mod:`analyzer.checks.logs`): a counts file is read whole only up to
     ``max_bytes`` bytes; a hand log is streamed, each line at most ``max_line`` characters.
+    Bet names (the log's columns, the counts' families, ``bets``) name catalogue bets or bets
+    of ``file_bets``.
 
     Raises:
         ObservedError / LogError: unreadable input, or a limit exceeded (the message names the
             file and the limit); OSError: the file cannot be read.
     """
-    from analyzer.checks.verify import read_records
 
     if not isinstance(path, str | PathLike):
         raise ObservedError(f"bad path {show(path)}: give a file name")
@@ -553,7 +576,8 @@ def read_observed(
     kind = observed_kind(path, kind)
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
-            return tally_log(read_records(fh, kind[4:], name=str(path), max_line=max_line), bets, tableau)
+            records = read_records(fh, kind[4:], name=str(path), max_line=max_line, file_bets=file_bets)
+            return tally_log(records, bets, tableau, file_bets=file_bets)
     if bets:
         raise ObservedError(
             "--bet applies to hand logs only; name bets in the counts file (bet:NAME), and give the "
@@ -561,9 +585,9 @@ def read_observed(
         )
     text = read_bounded(path, ObservedError, max_bytes=max_bytes)
     if kind == "json":
-        return read_counts_json(text)
+        return read_counts_json(text, file_bets)
     if kind == "csv":
-        return read_counts_csv(text)
+        return read_counts_csv(text, file_bets)
     raise ObservedError(f"bad observed format {kind!r}: use json, csv, log-csv or log-jsonl")
 
 
@@ -580,15 +604,15 @@ _KEYS: dict[str, Callable[[Coup], str]] = {
 _CELL_KEYS: dict[str, Callable[[Coup], str]] = {"player_cell": player_cell_of, "banker_cell": banker_cell_of}
 
 
-def expected(family: str, pricer: Pricer) -> dict[str, Fraction]:
+def expected(family: str, pricer: Pricer, file_bets: FileBets = NO_FILE_BETS) -> dict[str, Fraction]:
     """Exact probability per coup of each category of ``family`` on the pricer's shoe
-    (categories of probability 0 included).
+    (categories of probability 0 included); ``bet:NAME`` a catalogue bet or one of ``file_bets``.
 
     Raises:
         ObservedError: unknown family; BetError: bad bet name, or suits needed and unknown.
     """
     if family.startswith("bet:"):
-        bet = lookup_bet(family[4:])
+        bet = lookup_bet(family[4:], file_bets)
         summary = pricer.summary(bet)
         out = dict.fromkeys(BET_CATEGORIES, Fraction(0))
         for row in summary.events:
@@ -776,6 +800,8 @@ def conform(
     The power of each test is computed against each alternative tableau of ``against`` (the
     exact distributions under both tableaux, :mod:`analyzer.checks.power`), or, when none is
     given, against an effect of Cohen's w = ``effect``; ``power`` is the power aimed at.
+    A ``bet:NAME`` family is tested with the bet its counts were read with
+    (``observed.file_bets``, else the catalogue's).
 
     Raises:
         ObservedError: nothing to test, an unknown family, alpha or power outside (0, 1), an
@@ -793,8 +819,11 @@ def conform(
         raise ObservedError(f"bad families {show(families)}: give a list of family names")
     if shoe.size < 6:
         raise ObservedError(f"a shoe of {shoe.size} cards can run out mid-coup: conform needs at least 6")
+    known = observed.file_bets
     names = (
-        list(observed.families) if families is None else [normalise(f, _any_category(f))[0] for f in families]
+        list(observed.families)
+        if families is None
+        else [normalise(f, _any_category(f), "", known)[0] for f in families]
     )
     for i, name in enumerate(names):
         if name in names[:i]:
@@ -827,7 +856,8 @@ def conform(
             f"power {alpha_text(power)} must exceed the significance level {alpha_text(level)}"
         )
     results = tuple(
-        _fit(name, observed.families[name], expected(name, pricer), observed.coups, level) for name in names
+        _fit(name, observed.families[name], expected(name, pricer, known), observed.coups, level)
+        for name in names
     )
     decisions = check_decisions(observed.decisions, tableau) if observed.decisions is not None else None
     rows = _power_rows(results, pricer, alternatives, effect, power, level, decisions)
@@ -946,7 +976,6 @@ def _any_category(family: str) -> str:
 
 def alpha_text(x: Fraction) -> str:
     """An exact level as text (``1/100``), with its decimal beside a fraction that needs one."""
-    from analyzer.checks.verify import amount_text
 
     text = amount_text(x)
     return text if "/" not in text else f"{text} (about {round_fraction(x, 6)})"

@@ -146,11 +146,11 @@ def judge(key: ValueCoup, tableau: Tableau) -> tuple[tuple[Cell, bool, bool], ..
     [('Player on 5', True, True), ("Banker on 6, Player's third card 5", True, False)]
     """
     p2, b2, p3, b3 = key
-    if tableau.decided_by_naturals(p2, b2):
+    if tableau.decided_by_naturals(p2, b2):  # one cell: both hands stand
         return ((NATURAL_CELL, p3 is not None or b3 is not None, False),)
     return (
-        (Cell("player", p2), p3 is not None, tableau.player_draws(p2)),
-        (Cell("banker", b2, p3), b3 is not None, tableau.banker_draws(b2, p3)),
+        (Cell("player", p2), p3 is not None, tableau.player_draws_third(p2, b2)),
+        (Cell("banker", b2, p3), b3 is not None, tableau.banker_draws_third(p2, b2, p3)),
     )
 
 
@@ -159,10 +159,9 @@ def attribute(coup: OpenCoup, tableau: Tableau) -> ValueCoup | None:
     the Player's if it draws, else the Banker's if it draws when the Player stood (or on a
     natural); ``None`` when the tableau has both hands stand (the coup contradicts it)."""
     p2, b2, c5 = coup
-    natural = tableau.decided_by_naturals(p2, b2)
-    if not natural and tableau.player_draws(p2):
+    if tableau.player_draws_third(p2, b2):
         return (p2, b2, c5, None)
-    if natural or tableau.banker_draws(b2, None):
+    if tableau.decided_by_naturals(p2, b2) or tableau.banker_draws_third(p2, b2, None):
         return (p2, b2, None, c5)
     return None
 

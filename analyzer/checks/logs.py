@@ -1,15 +1,16 @@
 """Reading hand logs and count files: the one reader shared by verify, conform and the oracle.
 
+The bets a log names are looked up by :func:`analyzer.bets.choice.lookup_bet`, given the bets
+from files explicitly (:class:`analyzer.bets.choice.FileBets`).
+
 Everything the checking modules read from outside goes through here, so each thing is read one
 way everywhere:
 
-* :func:`show`: a value as an error message quotes it (cut short; never a huge number as text).
+* :func:`show`: a value as an error message quotes it (:func:`analyzer.text.show`).
 * :func:`json_loads`: JSON with exact numbers (``Decimal``, bounded integers) and unique keys.
 * :data:`WINNER_ALIASES` / :func:`winner_of`: the names of the winner (``b``, ``banco``, ...).
 * :func:`whole_number`: whole numbers from text, ASCII digits only (also ``--decks``).
 * :func:`exact_amount`: an exact, bounded amount (stakes, settled amounts).
-* :func:`lookup_bet`: a bet by its spec: a catalogue bet (cached, bounded), or a bet from a
-  file that :func:`user_bets` put in scope (``--bet-file``: a log may then name it).
 * :func:`open_log`, :func:`text_lines`: the lines of a UTF-8 text file, streamed, each at most
   :data:`MAX_LINE_CHARS` characters, the byte order mark dropped, bad bytes named by line.
 * :func:`csv_rows`, :func:`jsonl_objects`: records with the line each starts on.
@@ -23,52 +24,21 @@ Every error is raised as the caller's class (:class:`~analyzer.errors.LogError` 
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import functools
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextvars import ContextVar
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from fractions import Fraction
 from os import PathLike
 from typing import TextIO
 
-from analyzer.bets.model import Bet
 from analyzer.core.coup import Winner
 from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact, whole_number
-from analyzer.errors import AnalyzerError, BetError
+from analyzer.errors import AnalyzerError
 from analyzer.limits import MAX_FILE_BYTES, MAX_FILE_ENV, MAX_LINE_CHARS, MAX_LINE_ENV
-
-#: Longest line (in characters, line ending not counted) read from a hand log; a longer line is
-#: an error naming the file and the limit.  A coup's record is a few hundred characters.
-#: How many distinct bet specs :func:`lookup_bet` keeps (least recently used dropped first).
-BET_CACHE_SIZE = 256
+from analyzer.text import show
 
 ErrorClass = type[AnalyzerError]
-
-
-# -- showing values ---------------------------------------------------------------------------------
-
-
-def show(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to about ``limit`` characters, as error messages quote a value: never
-    a whole megabyte, never a huge number converted to text (a JSON number as written).
-
-    >>> show("banker"), show(10**200), show(Decimal("9.5"))
-    ("'banker'", '<a whole number of about 201 digits>', '9.5')
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
-        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1} digits>"
-    if isinstance(value, Fraction) and max(abs(value.numerator), value.denominator).bit_length() > 4 * limit:
-        return f"<a fraction with terms of more than {limit} digits>"
-    if isinstance(value, Decimal):  # a JSON number: shown as written, not as Decimal('...')
-        digits = len(value.as_tuple().digits)
-        text = str(value) if digits <= limit else f"<a number of {digits} digits>"
-    else:
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
@@ -199,112 +169,6 @@ def exact_amount(value: object, what: str, error: ErrorClass = AnalyzerError, wh
         return parse_exact(value, what)
     except AnalyzerError as exc:
         raise error(f"{where}{exc}") from None
-
-
-@dataclass(frozen=True, eq=False)
-class BetScope:
-    """The bets from files that :func:`lookup_bet` resolves while a :func:`user_bets` block
-    runs: ``bets`` maps :func:`~analyzer.bets.catalogue.bet_key` of each name to its bet.
-    Compared and hashed by identity, so a cache keyed by the scope (see :func:`bet_scope`)
-    never serves one block's bet in another."""
-
-    bets: Mapping[str, Bet]
-
-
-_SCOPE: ContextVar[BetScope | None] = ContextVar("analyzer_bet_scope", default=None)
-
-
-def bet_scope() -> BetScope | None:
-    """The bets in scope (:func:`user_bets`) in this thread or task, or ``None``: part of the
-    key of any cache of what :func:`lookup_bet` returned."""
-    return _SCOPE.get()
-
-
-@contextlib.contextmanager
-def user_bets(bets: Iterable[Bet]) -> Iterator[BetScope]:
-    """While the block runs, :func:`lookup_bet` (so a hand log's ``bet:NAME`` columns and
-    ``bets`` objects, conform's ``bet:NAME`` families and counts, the oracle's bet names)
-    resolves the names of ``bets`` too, e.g. the bets of a file read by
-    :func:`analyzer.bets.files.load_bets`.  Scopes nest (the inner one adds its bets); the
-    scope is per thread and per asyncio task (a ``ContextVar``).
-
-    Raises:
-        BetError: ``bets`` is not a collection of :class:`~analyzer.bets.model.Bet`; a bet takes
-            the name (or alias) of a catalogue bet; two bets take one name (compared by
-            :func:`~analyzer.bets.catalogue.bet_key`); see
-            :func:`~analyzer.bets.choice.refuse_clashes`.  A bet already in an outer scope
-            (the same object) is no clash.
-
-    >>> from analyzer.bets.files import parse_bets
-    >>> text = '[[bet]]\\nname = "natural-tie"\\n[[bet.pay]]\\nwhen = { winner = "tie" }\\npays = 8\\n'
-    >>> mine = parse_bets(text)
-    >>> with user_bets(mine):
-    ...     lookup_bet("Natural_Tie").name
-    'natural-tie'
-    """
-    from analyzer.bets.catalogue import bet_key
-    from analyzer.bets.choice import refuse_clashes
-
-    if isinstance(bets, str | bytes | Bet) or not isinstance(bets, Iterable):
-        raise BetError(f"bad bets {show(bets)}: give a list of Bet objects (e.g. from load_bets)")
-    outer = _SCOPE.get()
-    listed = [b for b in bets if outer is None or b not in outer.bets.values()]
-    refuse_clashes(listed, outer.bets.values() if outer is not None else ())
-    known: dict[str, Bet] = dict(outer.bets) if outer is not None else {}
-    known.update((bet_key(bet.name), bet) for bet in listed)
-    scope = BetScope(known)
-    token = _SCOPE.set(scope)
-    try:
-        yield scope
-    finally:
-        _SCOPE.reset(token)
-
-
-def lookup_bet(spec: str) -> Bet:
-    """The bet named by ``spec``: a bet in scope (:func:`user_bets`) by its name, else the
-    catalogue bet ``NAME`` or ``NAME:PARAM`` (:func:`catalogue_bet`).
-
-    Raises:
-        BetError: unknown bet or bad parameter (never a bare ``ValueError``); the message lists
-            the bets in scope beside the catalogue's.
-    """
-    scope = _SCOPE.get()
-    if scope is not None and isinstance(spec, str):
-        from analyzer.bets.catalogue import bet_key
-
-        found = scope.bets.get(bet_key(spec))
-        if found is not None:
-            return found
-    try:
-        return catalogue_bet(spec)
-    except BetError as exc:
-        if not str(exc).startswith("unknown bet"):
-            raise
-        if scope is None or not scope.bets:
-            raise BetError(
-                f"{exc} (a bet from a file is known once its file is given: --bet-file FILE)"
-            ) from None
-        names = ", ".join(b.name for b in scope.bets.values())
-        raise BetError(f"{exc}; or a bet of the bet files given: {names}") from None
-
-
-@functools.lru_cache(maxsize=BET_CACHE_SIZE)
-def catalogue_bet(spec: str) -> Bet:
-    """The catalogue bet named by ``spec`` (``NAME`` or ``NAME:PARAM``), as
-    :func:`~analyzer.bets.catalogue.find_bet`, remembered for the :data:`BET_CACHE_SIZE` specs
-    used most recently (a log naming a million different bets stays in constant memory).
-
-    Raises:
-        BetError: unknown bet or bad parameter (never a bare ``ValueError``).
-    """
-    from analyzer.bets.catalogue import find_bet  # the catalogue loads on the first bet looked up
-
-    try:
-        return find_bet(spec)
-    except AnalyzerError:
-        raise
-    except (ValueError, ArithmeticError) as exc:
-        raise BetError(f"bad bet {show(spec)}: {exc}") from None
 
 
 # -- lines and records ------------------------------------------------------------------------------
@@ -453,26 +317,20 @@ def read_bounded(path: str | PathLike[str], error: ErrorClass, *, max_bytes: int
 
 
 __all__ = [
-    "BET_CACHE_SIZE",
     "MAX_FILE_BYTES",
     "MAX_FILE_ENV",
     "MAX_LINE_CHARS",
     "MAX_LINE_ENV",
     "WINNER_ALIASES",
-    "BetScope",
-    "bet_scope",
-    "catalogue_bet",
     "csv_rows",
     "exact_amount",
     "json_int",
     "json_loads",
     "jsonl_objects",
-    "lookup_bet",
     "open_log",
     "read_bounded",
     "show",
     "text_lines",
-    "user_bets",
     "whole_number",
     "winner_of",
 ]

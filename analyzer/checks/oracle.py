@@ -11,8 +11,9 @@ strategies import hypothesis when called (install it as a test dependency).
 * :func:`assert_payout`: the same for a settled bet, against the catalogue's pay table or a
   bet's own (a :class:`~analyzer.bets.model.Bet`, e.g. from
   :func:`~analyzer.bets.files.load_bets`).
-* :func:`user_bets`: a block in which bets from files are known by name as well (every
-  function here that takes a bet name, and :func:`house_edge`).
+* Bets from files by name: :func:`house_edge` and :func:`assert_payout` take ``bets=``, the
+  bets from files (e.g. from :func:`~analyzer.bets.files.load_bets`) a name may name beside
+  the catalogue's.
 * :func:`shoes`, :func:`card_sequences`, :func:`coups`, :func:`decision_cells` (a coup through
   every cell of the table of play): hypothesis strategies.
 
@@ -30,16 +31,19 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from analyzer.bets.choice import FileBets, lookup_bet
 from analyzer.bets.model import Bet
-from analyzer.checks.logs import exact_amount, lookup_bet, show, user_bets, winner_of
-from analyzer.checks.verify import ClaimedBet, Discrepancy, Record, Verifier
+from analyzer.checks.handlog import ClaimedBet, Record
+from analyzer.checks.logs import exact_amount, show, winner_of
+from analyzer.checks.verify import Discrepancy, Verifier
 from analyzer.core.cards import RANKS, SUITS, Card, Rank, parse_card, parse_cards
-from analyzer.core.coup import Coup, DealtCard, Winner, resolve
+from analyzer.core.coup import Coup, Winner, resolve
 from analyzer.core.coup import dealing_order as core_dealing_order
+from analyzer.core.dealt import DealtCard
 from analyzer.core.exact import MAX_NUMBER_CHARS
 from analyzer.core.reads import Reads
 from analyzer.core.shoe import Shoe
@@ -84,14 +88,15 @@ def _as_cards(cards: CardsLike, what: str = "cards") -> list[Card]:
     return out
 
 
-def _as_bet(bet: str | Bet) -> Bet:
+def _as_bet(bet: str | Bet, bets: Iterable[Bet] | FileBets = ()) -> Bet:
+    """``bet`` itself, or the bet it names: one of ``bets`` (bets from files) or the catalogue's."""
     if isinstance(bet, Bet):
         return bet
     if not isinstance(bet, str):
         raise OracleTypeError(
             f"bad bet {show(bet)}: give a catalogue bet name such as 'tie', or a Bet (e.g. from load_bets)"
         )
-    return lookup_bet(bet)
+    return lookup_bet(bet, FileBets.of(bets))
 
 
 def _as_amount(value: object, what: str) -> Fraction:
@@ -174,18 +179,25 @@ def probability(
     return dist.probability(lambda c: bool(event(c)))
 
 
-def house_edge(bet: str | Bet, shoe: Shoe | int = 8, tableau: Tableau = STANDARD) -> Fraction:
+def house_edge(
+    bet: str | Bet,
+    shoe: Shoe | int = 8,
+    tableau: Tableau = STANDARD,
+    *,
+    bets: Iterable[Bet] | FileBets = (),
+) -> Fraction:
     """Exact house edge per unit staked per coup (pushes counted) of a catalogue bet (``"banker"``,
-    ``"tie:9"``, ...) or a :class:`~analyzer.bets.model.Bet`, under ``tableau``.
+    ``"tie:9"``, ...) or a :class:`~analyzer.bets.model.Bet`, under ``tableau``.  A name may
+    also name one of ``bets``, bets from files (e.g. from :func:`~analyzer.bets.files.load_bets`).
 
     Raises:
-        BetError: unknown bet name.
+        BetError: unknown bet name; ``bets`` not Bet objects, or one takes a catalogue name.
 
     >>> from analyzer.core.exact import round_fraction
     >>> round_fraction(100 * house_edge("banker", 8), 4)  # RULES.md: 1.0579%
     Decimal('1.0579')
     """
-    return price(_as_bet(bet), _shoe(shoe), _as_tableau(tableau)).house_edge
+    return price(_as_bet(bet, bets), _shoe(shoe), _as_tableau(tableau)).house_edge
 
 
 # -- assertions ------------------------------------------------------------------------------------------
@@ -332,8 +344,11 @@ def assert_payout(
     *,
     returned: bool = False,
     tableau: Tableau = STANDARD,
+    bets: Iterable[Bet] | FileBets = (),
 ) -> Fraction:
-    """Check the amount an implementation settled for ``bet`` on the coup dealt from ``cards``.
+    """Check the amount an implementation settled for ``bet`` (a catalogue name, the name of one
+    of ``bets``, bets from files, or a :class:`~analyzer.bets.model.Bet`) on the coup dealt from
+    ``cards``.
 
     ``paid`` is the net win (0 for a push, minus the stake for a loss) or, with ``returned``,
     the amount handed back (stake + win).  Amounts are exact: give ints, Fractions or decimal
@@ -356,7 +371,7 @@ def assert_payout(
     if not isinstance(returned, bool):
         raise OracleTypeError(f"bad returned {show(returned)}: give True or False")
     rules = _as_tableau(tableau)
-    chosen = _as_bet(bet)
+    chosen = _as_bet(bet, bets)
     seq = _as_cards(cards)
     coup = resolve(seq, rules)
     claim = ClaimedBet(chosen.name, chosen, amount_stake, amount_paid)
@@ -557,5 +572,4 @@ __all__ = [
     "house_edge",
     "probability",
     "shoes",
-    "user_bets",
 ]

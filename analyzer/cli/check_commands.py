@@ -20,7 +20,6 @@ from analyzer.cli.common import (
     command_line,
     emit,
     guard,
-    known_bets,
     limit_options,
     meta,
     output_options,
@@ -113,56 +112,19 @@ def verify(
     With --decks or --shoe, also checks that the shoe could still hold every card dealt.
     Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
     """
-    from analyzer.output.files import refuse_inputs  # lazy: start-up time
-
-    refuse_inputs([output], [log, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
-    with known_bets(bet_choice(bet_specs, bet_files)):
-        _verify(
-            log,
-            log_format,
-            decks,
-            shoe_text,
-            remove,
-            rules,
-            paid_means,
-            fmt,
-            max_report,
-            output,
-            progress,
-            raw_csv,
-            max_line,
-        )
-
-
-def _verify(
-    log: str,
-    log_format: str | None,
-    decks: int | None,
-    shoe_text: str | None,
-    remove: str | None,
-    rules: str,
-    paid_means: str,
-    fmt: str,
-    max_report: int,
-    output: str | None,
-    progress: bool | None,
-    raw_csv: bool,
-    max_line: int,
-) -> None:
-    """The body of :func:`verify`, with the bets from files known."""
+    from analyzer.checks.handlog import MAX_IGNORED, detect_format, read_records  # lazy: start-up time
     from analyzer.checks.verify import (  # lazy: start-up time
-        MAX_IGNORED,
         Verifier,
-        detect_format,
         open_log,
-        read_records,
         report_header,
         report_line,
         summary_text,
     )
-    from analyzer.output.files import open_atomic  # lazy: start-up time
+    from analyzer.output.files import open_atomic, refuse_inputs  # lazy: start-up time
     from analyzer.output.render import context_of  # lazy: start-up time
 
+    refuse_inputs([output], [log, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
+    file_bets = bet_choice(bet_specs, bet_files).file_bets
     checked = decks is not None or shoe_text is not None or remove is not None
     tableau = tableau_of(rules)
     shoe = build_shoe(decks, shoe_text, remove) if checked else None
@@ -193,6 +155,7 @@ def _verify(
                 ignored,
                 name="standard input" if log == "-" else log,
                 max_line=max_line,
+                file_bets=file_bets,
             )
             for found in verifier.run(records):
                 if not max_report or shown < max_report:
@@ -325,9 +288,14 @@ def conform(
     (--against) or an effect size (--effect).  --compare ranks tableaux by how well the log
     fits them.  Exit code 0: conforms (to --rules); 1: does not; 2: unreadable input.
     """
+    from analyzer.checks.compare import rank_tableaux  # lazy: start-up time
+    from analyzer.checks.conform import conform as run  # lazy: start-up time
     from analyzer.checks.conform import observed_kind, parse_alpha, read_observed  # lazy: start-up time
     from analyzer.checks.power import parse_fraction_option  # lazy: start-up time
+    from analyzer.core.shoe import Shoe  # lazy: start-up time
+    from analyzer.output.check_tables import conformance_tables, ranking_table  # lazy: start-up time
     from analyzer.output.files import refuse_inputs  # lazy: start-up time
+    from analyzer.output.render import context_of, render  # lazy: start-up time
 
     refuse_inputs(
         [output], [observed, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules, *against, *compare)]
@@ -344,51 +312,16 @@ def conform(
     choice = bet_choice(bet_specs, bet_files)
     # A hand log tallies every bet chosen; counts name their bets (--bet is refused there).
     tallied = choice.bets if kind.startswith("log-") else bet_specs
-    with known_bets(choice):
-        counts = read_observed(
-            observed, kind, tallied, max_line=max_line, max_bytes=max_bytes, tableau=tableau
-        )
-        _conform(
-            counts,
-            decks,
-            shoe_text,
-            remove,
-            tableau,
-            level,
-            families,
-            cut_card,
-            (alternatives, w, aim, ranked),
-            fmt,
-            digits,
-            output,
-            raw_csv,
-        )
-
-
-def _conform(
-    counts: Any,
-    decks: int | None,
-    shoe_text: str | None,
-    remove: str | None,
-    tableau: Any,
-    level: Any,
-    families: tuple[str, ...],
-    cut_card: bool | None,
-    power: tuple[list[Any], Fraction, Fraction, list[Any]],
-    fmt: str,
-    digits: int,
-    output: str | None,
-    raw_csv: bool,
-) -> None:
-    """The test and report of :func:`conform`, with the bets from files known; ``power`` is
-    (the --against tableaux, the --effect, the --power, the --compare tableaux)."""
-    from analyzer.checks.compare import rank_tableaux  # lazy: start-up time
-    from analyzer.checks.conform import conform as run  # lazy: start-up time
-    from analyzer.core.shoe import Shoe  # lazy: start-up time
-    from analyzer.output.check_tables import conformance_tables, ranking_table  # lazy: start-up time
-    from analyzer.output.render import context_of, render  # lazy: start-up time
-
-    alternatives, w, aim, ranked = power
+    # the counts carry the bets from files their bet:NAME families name (conform tests those)
+    counts = read_observed(
+        observed,
+        kind,
+        tallied,
+        max_line=max_line,
+        max_bytes=max_bytes,
+        tableau=tableau,
+        file_bets=choice.file_bets,
+    )
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
         shoe = removed(shoe, remove)

@@ -489,14 +489,6 @@ def bet_inputs(specs: Sequence[str], files: Sequence[str]) -> list[str]:
     return note_inputs([*files, *(p[0] for p in picked if p is not None)])
 
 
-def known_bets(choice: Any) -> Any:
-    """A context in which the bets from files of ``choice`` are known by name (a log's
-    ``bet:NAME`` columns, conform's ``bet:NAME`` families): :func:`analyzer.checks.logs.user_bets`."""
-    from analyzer.checks.logs import user_bets
-
-    return user_bets(choice.from_files)
-
-
 def rules_option(func: FuncT) -> FuncT:
     """--rules NAME|FILE: the tableau (a registered rule set or a TOML rules file)."""
     return click.option(

@@ -1,5 +1,5 @@
 """The vocabulary over a set of dealt cards: a :class:`CardGroup` is a multiset of
-:class:`~analyzer.core.coup.DealtCard` with the features side bets pay on.
+:class:`~analyzer.core.dealt.DealtCard` with the features side bets pay on.
 
 The same vocabulary serves Python payout functions (``coup.cards(PLAYER_FIRST_TWO).suited``)
 and TOML bet files (``when = { player_first_two = { suited = true } }``).  Each feature reads
@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from analyzer.core.cards import COLOURS, SUITS, Colour, Rank, Suit
-from analyzer.core.coup import DealtCard, LabelNeeded, PendingLabel, RankClass
+from analyzer.core.dealt import DealtCard, LabelNeeded, PendingLabel, RankClass
 from analyzer.core.reads import RankDetail, SuitDetail
 from analyzer.errors import UndeclaredReadError
 

@@ -101,17 +101,47 @@ class Tableau:
         """True when either two-card total is a natural: both hands stand."""
         return player_two in self.naturals or banker_two in self.naturals
 
+    # -- the order of the rules: the one place it lives --------------------------------------
+    # A natural on either side ends the coup; else the Player draws or stands on its two-card
+    # total; then the Banker, on its total and the Player's third card (None when it stood).
+    # Every dealer and checker (resolve, the engine's walk, verify, the decision cells, the
+    # oracle) asks these two questions, in this order.
+
+    def player_draws_third(self, player_two: int, banker_two: int) -> bool:
+        """Whether the Player draws a third card in a coup with these two-card totals: never
+        after a natural on either side, else as :meth:`player_draws`.
+
+        Raises:
+            RulesError: a total is not 0-9.
+        """
+        return not self.decided_by_naturals(player_two, banker_two) and self.player_draws(player_two)
+
+    def banker_draws_third(self, player_two: int, banker_two: int, player_third: int | None) -> bool:
+        """Whether the Banker draws a third card in a coup with these two-card totals, once the
+        Player's hand is as dealt: ``player_third`` is the point value of its third card, or
+        ``None`` when it stood.  Never after a natural on either side, else as
+        :meth:`banker_draws`.
+
+        Raises:
+            RulesError: a total or point value is not 0-9.
+        """
+        return not self.decided_by_naturals(player_two, banker_two) and self.banker_draws(
+            banker_two, player_third
+        )
+
     def draws(self, player_two: int, banker_two: int, player_third: int | None) -> tuple[bool, bool]:
         """(Player draws, Banker draws) for the two-card totals, given the Player's third-card
-        value when it drew (ignored otherwise).  The one place the order of the rules lives:
-        naturals first, then the Player, then the Banker."""
-        if self.decided_by_naturals(player_two, banker_two):
-            return False, False
-        player = player_two in self.player_draws_on
+        value when it drew (ignored otherwise): :meth:`player_draws_third`, then
+        :meth:`banker_draws_third` on the Player's hand as the tableau deals it.
+
+        Raises:
+            RulesError: the Player draws and ``player_third`` is ``None``; a bad total or value.
+        """
+        player = self.player_draws_third(player_two, banker_two)
         third = player_third if player else None
         if player and third is None:
             raise RulesError("the Player draws: give the point value of its third card")
-        return player, self.banker_draws(banker_two, third)
+        return player, self.banker_draws_third(player_two, banker_two, third)
 
     # -- text ---------------------------------------------------------------------------------
 

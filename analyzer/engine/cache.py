@@ -49,7 +49,7 @@ from typing import Any
 import platformdirs
 
 from analyzer import __version__
-from analyzer.core.coup import record_from_json, record_to_json
+from analyzer.core.coup_json import record_from_json, record_to_json
 from analyzer.core.exact import whole_number
 from analyzer.core.reads import FIELD_INDEX
 from analyzer.core.shoe import Shoe

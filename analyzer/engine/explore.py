@@ -9,8 +9,8 @@ the suits of a hand only when that hand wins with a total of 1, Royal 9 the suit
 when it holds a nine and a face card.  So a bet costs what its answer needs:
 
 1. the row's record is built with every label it may read *pending*
-   (:class:`~analyzer.core.coup.PendingLabel`), and the bet settles it;
-2. reading a pending label raises :class:`~analyzer.core.coup.LabelNeeded`: the engine fixes
+   (:class:`~analyzer.core.dealt.PendingLabel`), and the bet settles it;
+2. reading a pending label raises :class:`~analyzer.core.dealt.LabelNeeded`: the engine fixes
    that one label every way it can be -- a named rank, suit or colour; read by equality, the
    class of a card already fixed or a new class; a block's one-suit flag, uniform (in a named
    suit, or the suit of another uniform block, or a new one) or mixed -- and settles each child
@@ -41,15 +41,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Suit
-from analyzer.core.coup import (
-    ColourClass,
-    Coup,
-    DealtCard,
-    LabelNeeded,
-    PendingLabel,
-    RankClass,
-    SuitClass,
-)
+from analyzer.core.coup import Coup
+from analyzer.core.dealt import ColourClass, DealtCard, LabelNeeded, PendingLabel, RankClass, SuitClass
 from analyzer.core.hands import CardGroup
 from analyzer.core.reads import PositionSet, RankDetail, Reads, SuitDetail
 from analyzer.engine.demand import Demand, Part, SignedDemands, demand_of, inclusion_exclusion

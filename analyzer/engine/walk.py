@@ -36,20 +36,16 @@ MAX_CARDS = 6
 
 def continuations(tableau: Tableau, p2: int, b2: int) -> list[tuple[int | None, int | None]]:
     """Every way a coup with two-card totals ``p2`` / ``b2`` goes on: (Player's third value or
-    None, Banker's third value or None), in the order the tree is walked."""
-    if tableau.decided_by_naturals(p2, b2):
-        return [(None, None)]
+    None, Banker's third value or None), in the order the tree is walked; the draws are the
+    tableau's (:meth:`~analyzer.core.tableau.Tableau.player_draws_third`, then
+    :meth:`~analyzer.core.tableau.Tableau.banker_draws_third`).  Called once per pair of
+    two-card totals, so the walk's cost does not depend on it."""
     out: list[tuple[int | None, int | None]] = []
-    if tableau.player_draws(p2):
-        for p3 in range(10):
-            if tableau.banker_draws(b2, p3):
-                out.extend((p3, b3) for b3 in range(10))
-            else:
-                out.append((p3, None))
-    elif tableau.banker_draws(b2, None):
-        out.extend((None, b3) for b3 in range(10))
-    else:
-        out.append((None, None))
+    for p3 in range(10) if tableau.player_draws_third(p2, b2) else (None,):
+        if tableau.banker_draws_third(p2, b2, p3):
+            out.extend((p3, b3) for b3 in range(10))
+        else:
+            out.append((p3, None))
     return out
 
 

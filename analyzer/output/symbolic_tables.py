@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Literal
 
 from analyzer.bets.catalogue import catalogue_bets, main_bets
+from analyzer.bets.choice import NO_FILE_BETS, FileBets
 from analyzer.bets.model import Bet
 from analyzer.checks.logs import show
 from analyzer.core.exact import fraction_text, round_fraction
@@ -226,6 +227,7 @@ def symbolic_report(
     digits: int = 10,
     meta: dict[str, object] | None = None,
     tableau: Tableau = STANDARD,
+    file_bets: FileBets = NO_FILE_BETS,
 ) -> str:
     """What ``punto-banco symbolic`` prints: :func:`analyzer.studies.symbolic.closed_forms` of the
     same arguments, rendered in ``fmt`` (:data:`SYMBOLIC_FORMATS`) with ``digits`` decimals.
@@ -246,6 +248,7 @@ def symbolic_report(
         target_edge=target_edge,
         crossings=crossings,
         tableau=tableau,
+        file_bets=file_bets,
     )
     extra = [crossing_table(report.crossings)] if report.crossings else []
     return render_sections(report.sections, fmt, digits, meta, extra=extra)

@@ -120,9 +120,9 @@ def value_coups(tableau: Tableau = STANDARD) -> Iterator[ValueCoup]:
         pt2, bt2 = hand_total((p1, p2)), hand_total((b1, b2))
         p_nat, b_nat = pt2 in tableau.naturals, bt2 in tableau.naturals
         naturals = "both" if p_nat and b_nat else "player" if p_nat else "banker" if b_nat else "none"
-        player_draws, _ = tableau.draws(pt2, bt2, 0)  # the Player's draw never reads its own card
+        player_draws = tableau.player_draws_third(pt2, bt2)
         for p3 in thirds if player_draws else (None,):
-            banker_draws = tableau.draws(pt2, bt2, p3)[1]
+            banker_draws = tableau.banker_draws_third(pt2, bt2, p3)
             for b3 in thirds if banker_draws else (None,):
                 pt = (pt2 + (p3 or 0)) % 10
                 bt = (bt2 + (b3 or 0)) % 10

@@ -138,17 +138,19 @@ class DealtShoes:
 Flags = npt.NDArray[np.bool_]
 
 
-def _rules_arrays(tableau: Tableau) -> tuple[Flags, Flags, Flags]:
-    natural = np.asarray([t in tableau.naturals for t in range(10)], dtype=bool)
-    player = np.asarray([t in tableau.player_draws_on for t in range(10)], dtype=bool)
-    banker = np.zeros((10, 11), dtype=bool)  # [banker two-card total, player third value or 10 = stood]
-    for b in range(10):
-        if b in tableau.naturals:
-            continue
-        banker[b, 10] = b in tableau.banker_draws_when_player_stood
-        for p3 in range(10):
-            banker[b, p3] = p3 in tableau.banker_draws_on_third[b]
-    return natural, player, banker
+def _rules_arrays(tableau: Tableau) -> tuple[Flags, Flags]:
+    """The tableau's draws as lookup tables for dealing many coups at once, tabulated from its
+    rules in their order (:meth:`~analyzer.core.tableau.Tableau.player_draws_third`,
+    :meth:`~analyzer.core.tableau.Tableau.banker_draws_third`): ``player[p2, b2]`` and
+    ``banker[p2, b2, p3]``, ``p3`` the Player's third value or 10 when it stood."""
+    player = np.zeros((10, 10), dtype=bool)
+    banker = np.zeros((10, 10, 11), dtype=bool)
+    for p2 in range(10):
+        for b2 in range(10):
+            player[p2, b2] = tableau.player_draws_third(p2, b2)
+            for p3 in range(11):
+                banker[p2, b2, p3] = tableau.banker_draws_third(p2, b2, p3 if p3 < 10 else None)
+    return player, banker
 
 
 def deal(dealing: Dealing, seed: int, first: int, count: int) -> DealtShoes:
@@ -169,7 +171,7 @@ def deal(dealing: Dealing, seed: int, first: int, count: int) -> DealtShoes:
     else:
         shown = np.full(count, -1, dtype=np.int64)
         pos = np.zeros(count, dtype=np.int64)
-    natural, player_draws, banker_draws = _rules_arrays(dealing.tableau)
+    player_draws, banker_draws = _rules_arrays(dealing.tableau)
     cut = size - dealing.cut_card
     left = np.full(count, -1, dtype=np.int64)  # coups still to deal once the cut card is out
     active = pos < size
@@ -188,10 +190,9 @@ def deal(dealing: Dealing, seed: int, first: int, count: int) -> DealtShoes:
         v = np.where(valid, CARD_VALUE[np.maximum(cards, 0)], 0)
         p2 = (v[:, 0] + v[:, 2]) % 10
         b2 = (v[:, 1] + v[:, 3]) % 10
-        nat = natural[p2] | natural[b2]
-        pdraw = ~nat & player_draws[p2]
+        pdraw = player_draws[p2, b2]
         p3 = np.where(pdraw, v[:, 4], 10)
-        bdraw = ~nat & banker_draws[b2, p3]
+        bdraw = banker_draws[p2, b2, p3]
         b3 = np.where(bdraw, v[np.arange(len(idx)), 4 + pdraw.astype(np.int64)], 0)
         n = 4 + pdraw.astype(np.int64) + bdraw.astype(np.int64)
         void = n > remaining

@@ -1,5 +1,6 @@
 """The shoe-walk study: what card counting is worth over real shoes, with the exact EV before
-every coup (DESIGN.md §5; numpy imported here).
+every coup (docs/studies.md, "The shoe-walk study"; docs/ARCHITECTURE.md, "The shoe walk, from a
+seed to a table"; numpy imported here).
 
 :func:`run_study` deals seeded shoes (:mod:`analyzer.studies.dealing`), prices every bet before
 every coup on the unseen cards (:mod:`analyzer.engine.kernel`: float64 within a proven bound,
@@ -55,7 +56,8 @@ from analyzer.bets.choice import refuse_clashes, split_file_spec
 from analyzer.bets.files import parse_bets, read_bet_text
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
-from analyzer.core.coup import build_record, card_of
+from analyzer.core.coup import build_record
+from analyzer.core.dealt import card_of
 from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, whole_number
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau

@@ -5,9 +5,10 @@ This module is imported on demand only (``import analyzer`` does not load it, no
 
 **Why the counts are polynomials in d.**  A standard shoe of d decks holds 4d cards of each rank,
 d of each (rank, suit), 16d of point value 0 and 4d of each value 1-9: N = 52d >= 52 cards, so
-every counted sequence has K = 6 cards (DESIGN.md, section 1).  The engine's count of a feature
-record is a sum, over compositions, of tally x pad x a product of factor values, and every one
-of these is a product of falling factorials of *linear* functions of d: the pad is
+every counted sequence has K = 6 cards (the 6-card universe: docs/ARCHITECTURE.md, "The one
+idea").  The engine's count of a feature record is a sum, over compositions, of tally x pad x
+a product of factor values, and every one of these is a product of falling factorials of
+*linear* functions of d: the pad is
 (52d-k)(52d-k-1)...(52d-5) and a factor drawing j cards of a value contributes j linear factors
 (4d - i, 16d - i or d - i).  A composition of k cards therefore weighs a polynomial of degree
 exactly 6 in d with integer coefficients, and so does every count; the denominator is
@@ -49,8 +50,9 @@ from typing import Any, Literal
 import sympy  # type: ignore[import-untyped]
 
 from analyzer.bets.catalogue import catalogue_bets, find_bet, main_bets
+from analyzer.bets.choice import NO_FILE_BETS, FileBets, lookup_bet
 from analyzer.bets.model import Bet
-from analyzer.checks.logs import lookup_bet, show
+from analyzer.checks.logs import show
 from analyzer.core.coup import NATURAL_CLASSES, Coup, Winner
 from analyzer.core.exact import MAX_NUMBER_CHARS, fraction_text
 from analyzer.core.reads import Reads
@@ -1080,10 +1082,11 @@ def closed_forms(
     target_edge: Fraction | None = None,
     crossings: Sequence[Fraction] = (),
     tableau: Tableau = STANDARD,
+    file_bets: FileBets = NO_FILE_BETS,
 ) -> SymbolicReport:
     """What ``punto-banco symbolic`` shows: the engine ``tables``, then the bets named by
-    ``bet_specs`` (catalogue specs, names of bets from files in scope
-    (:func:`~analyzer.checks.logs.user_bets`), or :class:`~analyzer.bets.model.Bet` objects such
+    ``bet_specs`` (catalogue specs, names of bets of ``file_bets``
+    (:class:`~analyzer.bets.choice.FileBets`), or :class:`~analyzer.bets.model.Bet` objects such
     as the bets of a file; the main bets when none and not ``all_bets``): the
     ``quantities`` (see :func:`bet_sections`), pays for ``target_edge`` (default: fair); then
     the ``crossings`` table if levels are given.
@@ -1110,7 +1113,7 @@ def closed_forms(
         if isinstance(spec, Bet):
             chosen.append(spec)
         elif isinstance(spec, str):
-            chosen.append(lookup_bet(spec))
+            chosen.append(lookup_bet(spec, file_bets))
         else:
             raise SymbolicTypeError(
                 f"bad bet spec {show(spec)}: use catalogue names such as 'tie' or 'banker:4', or Bet objects"

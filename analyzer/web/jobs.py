@@ -359,10 +359,9 @@ def verify(request: Request, limits: Limits) -> Reply:
     checked against the rules and pay tables (and the shoe, when ``shoe`` is given).  The answer
     holds the summary line, the tallies, ``conforms``, and the first discrepancies (at most
     ``max_report``, and at most the server's limit), each the object the command writes."""
-    from analyzer.checks.logs import user_bets  # lazy: the worker's, not the server's
+    from analyzer.checks.handlog import read_records  # lazy: the worker's, not the server's
     from analyzer.checks.verify import (  # lazy: the worker's, not the server's
         Verifier,
-        read_records,
         report_line,
         summary_text,
     )
@@ -383,11 +382,12 @@ def verify(request: Request, limits: Limits) -> Reply:
     ignored: list[str] = []
     lines: list[str] = []
     log = io.StringIO(str(request["log"]), newline="")  # lines split as a file opened for csv
-    with user_bets(choice.from_files):
-        records = read_records(log, str(request["log_format"]), None, ignored, name="log")
-        for found in verifier.run(records):
-            if len(lines) < most:
-                lines.append(report_line(found, "jsonl", context=context).rstrip("\n"))
+    records = read_records(
+        log, str(request["log_format"]), None, ignored, name="log", file_bets=choice.file_bets
+    )
+    for found in verifier.run(records):
+        if len(lines) < most:
+            lines.append(report_line(found, "jsonl", context=context).rstrip("\n"))
     summary = summary_text(verifier)
     if verifier.discrepancies > len(lines):  # as the command says it
         summary += f" (first {len(lines):,} reported)"
