@@ -34,7 +34,7 @@ import urllib.parse
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text, sqrt_decimal
@@ -44,11 +44,9 @@ from analyzer.output.charts import eor_image
 from analyzer.output.eor_tables import removal_table, tags_text
 from analyzer.output.render import Cell, Column, Table, comment, provenance, render
 from analyzer.output.tables import provenance_notes
+from analyzer.studies.report_data import BetSection, DeckFigures, GameMathReport
+from analyzer.studies.symbolic import RationalFunction
 from analyzer.text import html_text, markdown_text, printable
-
-if TYPE_CHECKING:  # annotations only: the gathering study imports sympy
-    from analyzer.studies.report_data import BetSection, DeckFigures, GameMathReport
-    from analyzer.studies.symbolic import RationalFunction
 
 #: The formats :func:`render_report` writes.
 REPORT_FORMATS = ("markdown", "html", "xlsx")
