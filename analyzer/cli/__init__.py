@@ -58,7 +58,7 @@ def main(debug: bool) -> None:
     """Exact combinatorial analyser for Punto Banco (baccarat).
 
     Every probability is exact: the analyser counts every ordered way the coup can be dealt
-    from the shoe, with integer weights, under the fixed tableau.
+    from the shoe, with integer weights, under the tableau in use (standard, or --rules).
     """
     if debug:
         OneLineErrors.debug = True
