@@ -1,6 +1,7 @@
-"""A bet from a TOML file is first-class in every command that takes a bet (issue 13, item 1):
-``--bet-file FILE`` and ``--bet FILE:NAME`` in bets, deal, verify, conform, eor, symbolic and
-study, the oracle taking the Bet, and the same exact values on every path."""
+"""The bets a command names (``analyzer.bets.choice``): a bet from a TOML file is first-class in
+every command that takes a bet, ``--bet-file FILE`` and ``--bet FILE:NAME`` in bets, deal, verify,
+conform, eor, symbolic and study, the oracle taking the Bet, and the same exact values on every
+path."""
 
 import json
 from fractions import Fraction

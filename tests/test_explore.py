@@ -1,4 +1,5 @@
-"""Guard: every catalogue bet settles a coup identically through the engine, verify and the oracle.
+"""The explorer's records (``analyzer.engine.explore``): every catalogue bet settles a coup
+identically through the engine, verify and the oracle.
 
 The engine prices a bet from the records it explores, each a coup as the bet's reads see it,
 with the labels it reads fixed (``analyzer.engine.explore``); verify and the oracle
