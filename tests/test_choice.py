@@ -369,3 +369,8 @@ def test_output_never_overwrites_a_bet_file(bet_file):
 
 def test_catalogue_bets_still_resolve_everywhere():
     assert lookup_bet("tie:9") == find_bet("tie:9") == lookup_bet("tie:9", NO_FILE_BETS)
+
+
+def test_duplicate_bets_are_an_error(cli):
+    result = cli("bets", "--bet", "banker", "--bet", "BANKER")
+    assert result.exit_code == 2 and "twice" in result.output

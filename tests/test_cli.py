@@ -209,3 +209,15 @@ def test_a_command_loads_only_its_own_module():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = done.stdout.strip().splitlines()[-1]
     assert "shoe_commands" in loaded and "study_commands" not in loaded and "web_commands" not in loaded
+
+
+def test_usage_errors_are_one_line(cli):
+    for args in (
+        ["analyze", "--decks", "0"],
+        ["analyze", "--format", "JSON"],
+        ["deal"],
+        ["analyze", "--digits", "-1"],
+    ):
+        result = cli(*args)
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("Error:"), args

@@ -225,3 +225,13 @@ def test_plot_without_matplotlib_is_a_clear_error(monkeypatch, tmp_path):
     with pytest.raises(PlotUnavailableError, match="matplotlib"):
         eor_plot(report, tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
+
+
+def test_eor_refuses_explosive_suited_mixtures_and_plot_clobbering(cli, tmp_path):
+    from analyzer.studies.eor import effects_of_removal
+
+    with pytest.raises(BetError, match="--depth"):
+        effects_of_removal(Shoe.standard(8), [find_bet("perfect-pair")], by="value", depth=13)
+    same = str(tmp_path / "x.png")
+    result = cli("eor", "--plot", same, "-o", same)
+    assert result.exit_code == 2 and "same file" in result.output

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,42 @@ def test_a_report_named_like_a_hidden_file_gets_charts_named_after_it():
         "lab-eor-1.png",
         "a.b-eor-1.png",
     ]
+
+
+def test_output_writes_through_symlinks_and_keeps_modes(tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    write_files({link: "new"})
+    assert link.is_symlink() and real.read_text() == "new"
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    fresh = tmp_path / "fresh.txt"
+    write_files({fresh: "x"})
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~umask
+
+
+def test_output_is_all_or_nothing(tmp_path):
+    (tmp_path / "b.md").mkdir()
+    with pytest.raises(OutputError, match=r"b\.md': it is a folder"):
+        write_files({tmp_path / "a.md": "a", tmp_path / "b.md": "b"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.md"]
+    with pytest.raises(OutputError, match="empty"):
+        write_files({"": "x"})
+
+
+def test_tables_out_checks_every_target_first(tmp_path, monkeypatch):
+    import analyzer.output.results
+
+    def build(*_: object) -> dict[str, str]:
+        raise AssertionError("the tables were built before the folder was checked")
+
+    for name in ("generate", "analysis_files", "catalogue_files", "symbolic_files"):
+        monkeypatch.setattr(analyzer.output.results, name, build)
+    (tmp_path / "bets-8-decks.md").mkdir()
+    result = cli("tables", "--out", str(tmp_path))
+    assert result.exit_code == 2 and "bets-8-decks.md" in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["bets-8-decks.md"]

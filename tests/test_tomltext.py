@@ -1,0 +1,17 @@
+"""TOML text of the files the analyser reads (``analyzer.core.tomltext``, through the bet-file
+reader): a byte order mark is dropped; text that is not UTF-8 or is nested too deeply is one
+error naming the file."""
+
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_non_utf8_and_deep_bet_files(cli, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b'[[bet]]\nname = "\xff"\n')
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 5000 + "]" * 5000)
+    for path, words in ((bad, "not UTF-8"), (deep, "deep")):
+        result = cli("bets", "--bet-file", str(path))
+        assert result.exit_code == 2 and words in result.output and "Traceback" not in result.output
