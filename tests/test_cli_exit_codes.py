@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import one_error_line, run_process
 
 from analyzer.cli import main
 from analyzer.cli.process import write_all
 from analyzer.core.tableau import STANDARD
 
 ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
 HUGE = "9" * 5000  # more digits than Python's int() converts from text (4,300)
 
 
@@ -299,3 +301,67 @@ def test_a_huge_hex_octal_or_binary_integer_is_bad_input_too(tmp_path, number):
     rules.write_text(STANDARD.to_toml().replace("naturals = [8, 9]", f"naturals = [8, {number}]"))
     result = cli("rules", str(rules))
     assert result.exit_code == 2 and "naturals[2]: a number of about" in one_line(result)
+
+
+def test_a_bad_limit_is_a_usage_error():
+    for value in ("0", "-5", "lots", "１０"):
+        result = cli("verify", str(EXAMPLES / "hands.csv"), "--max-line-length", value)
+        assert result.exit_code == 2, value
+        one_error_line(result)
+
+
+def test_an_internal_error_is_one_line_and_exit_code_70(monkeypatch):
+    import analyzer.engine.pricing
+
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("an engine bug")
+
+    monkeypatch.setattr(analyzer.engine.pricing, "analyze", broken)
+    result = cli("analyze")
+    assert result.exit_code == 70
+    assert one_error_line(result) == ("internal error: RuntimeError: an engine bug; rerun with --debug or "
+                                      "PUNTO_BANCO_DEBUG=1 for the traceback")
+    for shown in (cli("--debug", "analyze"), cli("analyze", env={"PUNTO_BANCO_DEBUG": "1"})):
+        assert shown.exit_code == 70
+        assert "Traceback" in shown.output and "an engine bug" in shown.output
+
+
+def test_an_interrupt_is_exit_code_130(monkeypatch):
+    import analyzer.engine.pricing
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analyzer.engine.pricing, "analyze", interrupted)
+    result = cli("analyze")
+    assert result.exit_code == 130 and one_error_line(result) == "interrupted"
+
+
+def test_findings_and_bad_input_keep_their_codes():
+    assert cli("verify", str(EXAMPLES / "hands.jsonl")).exit_code == 0
+    assert cli("verify", str(EXAMPLES / "hands.csv")).exit_code == 1
+    assert cli("verify", str(EXAMPLES / "broken-hands.csv")).exit_code == 2
+    assert cli("analyze", "--decks", "0").exit_code == 2
+    assert cli("no-such-command").exit_code == 2
+
+
+def test_the_exit_codes_are_documented_in_help():
+    text = cli("--help").output
+    for words in ("Exit codes", "70", "130", "141", "PUNTO_BANCO_DEBUG", "--debug"):
+        assert words in text
+
+
+@pytest.mark.parametrize("args", [("analyze", "--table", "all"), ("--help",), ("verify", "--help"),
+                                  ("verify", "examples/hands.csv")])
+def test_a_closed_pipe_ends_quietly_with_exit_code_141(args):
+    # The reader is gone before the command starts (as `| head -0`): every write into the pipe
+    # fails, however fast the command is (closing the reader after the start would race a
+    # command that writes all its output into the pipe's buffer first).
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        proc = run_process(*args, stdout=writer)
+    finally:
+        os.close(writer)
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (141, b"")

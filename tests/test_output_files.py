@@ -14,10 +14,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import one_error_line, run_process
 
 from analyzer.cli import main
 from analyzer.output import files
 from analyzer.output.files import OutputError, refuse_existing, replace_folder, write_files
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def cli(*args: str):
@@ -277,3 +280,134 @@ def test_tables_out_checks_every_target_first(tmp_path, monkeypatch):
     result = cli("tables", "--out", str(tmp_path))
     assert result.exit_code == 2 and "bets-8-decks.md" in result.output
     assert [p.name for p in tmp_path.iterdir()] == ["bets-8-decks.md"]
+
+
+# -- no output destroys an input -----------------------------------------------------------------
+
+
+def _copy(src: Path, dest: Path) -> Path:
+    dest.write_bytes(src.read_bytes())
+    return dest
+
+
+@pytest.mark.parametrize("how", ["same", "symlink", "hardlink"])
+@pytest.mark.parametrize(("command", "example"), [
+    (("verify",), "hands.csv"), (("conform",), "observed.json"), (("bets", "--bet-file"), "bets.toml"),
+])
+def test_an_output_that_is_an_input_is_refused(tmp_path, how, command, example):
+    given = _copy(EXAMPLES / example, tmp_path / example)
+    before = given.read_bytes()
+    out = given
+    if how == "symlink":
+        out = tmp_path / f"link-{example}"
+        out.symlink_to(given)
+    elif how == "hardlink":
+        out = tmp_path / f"hard-{example}"
+        os.link(given, out)
+    result = cli(*command, str(given), "-o", str(out))
+    assert result.exit_code == 2
+    assert "is the input" in one_error_line(result)
+    assert given.read_bytes() == before
+
+
+def test_standard_output_onto_the_input_is_refused(tmp_path):
+    log = _copy(EXAMPLES / "hands.jsonl", tmp_path / "hands.jsonl")
+    before = log.read_bytes()
+    with open(log, "ab") as append, open(log, "rb") as stdin:
+        for args in (("verify", str(log)), ("verify", "-", "--log-format", "jsonl", "-o", str(log))):
+            proc = run_process(*args, stdout=append, stdin=stdin)
+            _, err = proc.communicate(timeout=60)
+            assert proc.returncode == 2 and b"is the input" in err, err
+    assert log.read_bytes() == before
+
+
+@pytest.mark.slow
+def test_dev_stdout_appends_and_writes_into_a_pipe(tmp_path):
+    app_log = tmp_path / "app.log"
+    app_log.write_text("earlier line\n")
+    with open(app_log, "ab") as append:  # punto-banco analyze -o /dev/stdout >> app.log
+        proc = run_process("analyze", "--table", "outcomes", "-o", "/dev/stdout", stdout=append)
+        assert proc.communicate(timeout=60)[1] == b"" and proc.returncode == 0
+    text = app_log.read_text()
+    assert text.startswith("earlier line\n# generated_by") and "2,292,252,566,437,888" in text
+    for args in (("analyze", "--table", "outcomes", "-o", "/dev/stdout"),  # ... | cat
+                 ("verify", str(EXAMPLES / "hands.csv"), "-o", "/dev/stdout")):
+        proc = run_process(*args)
+        out, err = proc.communicate(timeout=60)
+        assert err == b"" and proc.returncode in (0, 1) and len(out) > 100
+
+
+def test_a_missing_output_folder_is_an_error_not_created(tmp_path):
+    for args in (("analyze", "-o"), ("verify", str(EXAMPLES / "hands.csv"), "-o")):
+        result = cli(*args, str(tmp_path / "nosuch" / "deeper" / "out.txt"))
+        assert result.exit_code == 2
+        assert "does not exist" in one_error_line(result)
+        assert not (tmp_path / "nosuch").exists()
+
+
+def test_the_eor_plot_is_written_only_when_every_output_can_be(tmp_path):
+    pytest.importorskip("matplotlib")
+    plot = tmp_path / "eor.png"
+    result = cli("eor", "--bet", "dragon-7", "--table", "summary", "--plot", str(plot),
+                 "-o", str(tmp_path / "nosuch" / "eor.txt"))
+    assert result.exit_code == 2 and "does not exist" in one_error_line(result)
+    assert not plot.exists()
+    folder = tmp_path / "afolder"
+    folder.mkdir()
+    result = cli("eor", "--bet", "dragon-7", "--table", "summary", "--plot", str(plot), "-o", str(folder))
+    assert result.exit_code == 2
+    assert not plot.exists()
+
+
+def _fake_tables(monkeypatch, files: dict[str, str]) -> None:
+    import analyzer.output.results
+
+    monkeypatch.setattr(analyzer.output.results, "generate", lambda: dict(files))
+    monkeypatch.setattr(analyzer.output.results, "file_names", lambda: frozenset(files))
+
+
+def test_tables_out_swaps_a_complete_folder_into_place(tmp_path, monkeypatch):
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "a.md").write_text("old a")
+    (out / "b.md").write_text("old b")
+    _fake_tables(monkeypatch, {"a.md": "new a", "b.md": "new b", "c.md": "new c"})
+    assert cli("tables", "--out", str(out)).exit_code == 0
+    assert {p.name: p.read_text() for p in out.iterdir()} == {"a.md": "new a", "b.md": "new b",
+                                                              "c.md": "new c"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]  # no staging folder left
+
+
+def test_tables_out_is_all_or_nothing(tmp_path, monkeypatch):
+    import analyzer.output.files
+
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "a.md").write_text("old a")
+    (out / "b.md").write_text("old b")
+    _fake_tables(monkeypatch, {"a.md": "new a", "b.md": "new b"})
+    real_write = analyzer.output.files._write_new
+    calls = []
+
+    def fail_on_second(path: Path, content: str | bytes, mode: int) -> None:
+        calls.append(path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real_write(path, content, mode)
+
+    monkeypatch.setattr(analyzer.output.files, "_write_new", fail_on_second)
+    result = cli("tables", "--out", str(out))
+    assert result.exit_code == 2 and "No space left" in one_error_line(result)
+    assert {p.name: p.read_text() for p in out.iterdir()} == {"a.md": "old a", "b.md": "old b"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]
+
+
+def test_tables_out_refuses_a_folder_holding_other_files(tmp_path, monkeypatch):
+    _fake_tables(monkeypatch, {"a.md": "new a"})
+    (tmp_path / "notes.txt").write_text("mine")
+    result = cli("tables", "--out", str(tmp_path))
+    assert result.exit_code == 2 and "notes.txt" in one_error_line(result)
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert cli("tables", "--out", str(tmp_path / "nosuch" / "results")).exit_code == 2
+    fresh = tmp_path / "fresh"
+    assert cli("tables", "--out", str(fresh)).exit_code == 0 and (fresh / "a.md").read_text() == "new a"

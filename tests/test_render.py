@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clirun import one_error_line
 
 from analyzer.cli import main
 from analyzer.core.tableau import STANDARD, parse_tableau
@@ -230,3 +231,74 @@ def test_the_folder_a_command_wrote_is_named_escaped(tmp_path):
     assert result.exit_code == 0, result.output
     assert not unsafe(result.output) and "\\x1b[31mkit" in result.output
     assert (out / "MANIFEST.json").exists()
+
+
+# -- text from a hand log, a bet file or the command line ----------------------------------------
+
+
+SURROGATE_ID = '{"cards": "2 K 3 3 9", "id": "\\ud800"}\n'
+
+
+FORGED_ID = '{"cards": "2 K 3 3 9", "id": "c1\\u001b[31m\\r\\nrecord 99 (line 99): forged"}\n'
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
+def test_a_lone_surrogate_in_an_id_is_escaped_in_every_format(tmp_path, fmt):
+    log = tmp_path / "odd.jsonl"
+    log.write_text(SURROGATE_ID)
+    result = cli("verify", str(log), "--format", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "\\ud800" in result.output
+    out = tmp_path / f"report.{fmt}"
+    result = cli("verify", str(log), "--format", fmt, "-o", str(out))
+    assert result.exit_code == 1 and "\\ud800" in out.read_text(encoding="utf-8")
+
+
+def test_control_characters_from_a_log_are_escaped_in_text_reports(tmp_path):
+    log = tmp_path / "forged.jsonl"
+    log.write_text(FORGED_ID + '{"cards": "2 4 3 10 6 A", "\\u001b]0;title\\u0007": 1}\n')
+    for fmt in ("text", "csv"):
+        result = cli("verify", str(log), "--format", fmt)
+        assert result.exit_code == 1
+        assert "\x1b" not in result.output and "\r" not in result.output and "\x07" not in result.output
+        assert "c1\\x1b[31m\\r\\nrecord 99 (line 99): forged" in result.output
+        body = [line for line in result.output.splitlines() if "record 99" in line]
+        assert len(body) == 1  # the forged record is part of the real line, not a line of its own
+    assert "note: ignored unknown fields: \\x1b]0;title\\x07" in result.output
+
+
+def test_error_lines_escape_what_they_echo(tmp_path):
+    bad = tmp_path / "bad\x1b[2Jname.csv"
+    result = cli("verify", str(bad))
+    assert result.exit_code == 2
+    assert "\x1b" not in result.output and "bad\\x1b[2Jname.csv" in one_error_line(result)
+
+
+def _hostile_bet_file(tmp_path: Path) -> Path:
+    path = tmp_path / "hostile.toml"
+    path.write_text('[[bet]]\nname = "hostile"\ntitle = "=HYPERLINK(\\"http://x.example\\",\\"click\\")"\n'
+                    '[[bet.pay]]\nevent = "@SUM(1+1)"\nwhen = { winner = "tie" }\npays = 8\n')
+    return path
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path):
+    bets = _hostile_bet_file(tmp_path)
+    out = cli("bets", "--bet-file", str(bets), "--events", "--format", "csv").output
+    assert "'=HYPERLINK" in out and "'@SUM(1+1)" in out
+    assert ",-0.1435962878," in out  # a negative number is data: never quoted
+    raw = cli("bets", "--bet-file", str(bets), "--events", "--format", "csv", "--raw-csv").output
+    assert '"=HYPERLINK' in raw and "'=" not in raw and "'@" not in raw
+    log = tmp_path / "inject.jsonl"
+    log.write_text('{"cards": "2 K 3 3 9", "id": "=cmd|\' /C calc\'!A0"}\n')
+    report = cli("verify", str(log), "--format", "csv").output
+    assert "'=cmd|" in report
+    assert "'=cmd" not in cli("verify", str(log), "--format", "csv", "--raw-csv").output
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_header_comments_cannot_be_closed_early(fmt):
+    from analyzer.output.render import render
+
+    text = render([], fmt, 4, {"command": "punto-banco x --> a --!> b <!-- c"})
+    inner = text.split("<!--", 1)[1].rsplit("-->", 1)[0]
+    assert "-->" not in inner and "--!>" not in inner and "<!--" not in inner

@@ -15,3 +15,12 @@ def test_non_utf8_and_deep_bet_files(cli, tmp_path):
     for path, words in ((bad, "not UTF-8"), (deep, "deep")):
         result = cli("bets", "--bet-file", str(path))
         assert result.exit_code == 2 and words in result.output and "Traceback" not in result.output
+
+
+def test_a_bet_file_may_start_with_a_byte_order_mark(cli, tmp_path):
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "bets.toml").read_bytes())
+    plain = cli("bets", "--bet-file", str(EXAMPLES / "bets.toml"))
+    result = cli("bets", "--bet-file", str(bom))
+    assert result.exit_code == 0
+    assert result.output.split("\n\n", 1)[1] == plain.output.split("\n\n", 1)[1]
