@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -411,3 +412,44 @@ def test_tables_out_refuses_a_folder_holding_other_files(tmp_path, monkeypatch):
     assert cli("tables", "--out", str(tmp_path / "nosuch" / "results")).exit_code == 2
     fresh = tmp_path / "fresh"
     assert cli("tables", "--out", str(fresh)).exit_code == 0 and (fresh / "a.md").read_text() == "new a"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["analyze", "--rules", "{rules}"],
+        ["bets", "--bet", "tie", "--rules", "{rules}"],
+        ["eor", "--decks", "1", "--rules", "{rules}"],
+        ["symbolic", "--bet", "tie", "--table", "none", "--rules", "{rules}"],
+        ["verify", str(EXAMPLES / "hands.csv"), "--rules", "{rules}"],
+        ["conform", str(EXAMPLES / "observed.json"), "--family", "winner", "--against", "{rules}"],
+        [
+            "conform",
+            str(EXAMPLES / "hands-banker-draws-on-6-against-5.jsonl"),
+            "--family",
+            "winner",
+            "--compare",
+            "standard,{rules}",
+        ],
+        ["study", "--bet", "dragon-7", "--shoes", "5", "--rules", "{rules}"],
+        ["report", "--bet", "tie", "--decks", "1", "--rules", "{rules}"],
+    ],
+)
+def test_an_output_onto_the_rules_file_is_refused(cli, tmp_path, command):
+    rules = tmp_path / "mine.toml"
+    shutil.copy(EXAMPLES / "rules" / "banker-stands-on-6.toml", rules)
+    before = rules.read_bytes()
+    args = [a.replace("{rules}", str(rules)) for a in command]
+    result = cli(*args, "-o", str(rules))
+    assert result.exit_code == 2, result.output
+    assert "refusing to write" in result.output
+    assert rules.read_bytes() == before
+
+
+def test_a_report_onto_the_file_of_its_bet_is_refused(cli, tmp_path):
+    bets = tmp_path / "mine.toml"
+    shutil.copy(EXAMPLES / "bets.toml", bets)
+    before = bets.read_bytes()
+    result = cli("report", "--bet", f"{bets}:natural-tie", "--decks", "1", "-o", str(bets))
+    assert result.exit_code == 2 and "refusing to write" in result.output
+    assert bets.read_bytes() == before

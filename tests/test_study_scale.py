@@ -221,3 +221,8 @@ def test_a_scheduler_without_workers_is_named():
             scheduler=cluster.scheduler_address,
             scheduler_timeout=1,
         )
+
+
+def test_a_malformed_scheduler_address_is_bad_input(cli):
+    result = cli("study", "--bet", "dragon-7", "--shoes", "5", "--scheduler", "bogus")
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output
