@@ -14,25 +14,12 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from clirun import one_error_line, run_process
 
-from analyzer.cli import main
 from analyzer.output import files
 from analyzer.output.files import OutputError, refuse_existing, replace_folder, write_files
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def cli(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
-def one_line(result) -> str:
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output[-2000:]
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def listing(folder: Path) -> dict[str, str]:
@@ -57,7 +44,7 @@ def no_report(monkeypatch):
 
 
 @pytest.mark.parametrize("kind", ["file", "link to a file", "dangling link", "folder"])
-def test_report_never_replaces_a_chart_name_it_was_not_given(tmp_path, no_report, kind):
+def test_report_never_replaces_a_chart_name_it_was_not_given(cli, tmp_path, no_report, kind):
     victim = tmp_path / "victim.txt"
     victim.write_text("precious")
     chart = tmp_path / "lab-eor-2.png"
@@ -71,7 +58,7 @@ def test_report_never_replaces_a_chart_name_it_was_not_given(tmp_path, no_report
         chart.mkdir()
     before = listing(tmp_path) if kind != "folder" else None
     result = cli("report", "--bet", "tie", "--bet", "banker", "--decks", "8", "-o", str(tmp_path / "lab.md"))
-    line = one_line(result)
+    line = one_error_line(result)
     assert result.exit_code == 2
     assert "lab-eor-2.png" in line and "exists" in line
     assert not (tmp_path / "lab.md").exists() and not (tmp_path / "lab-eor-1.png").exists()
@@ -81,7 +68,7 @@ def test_report_never_replaces_a_chart_name_it_was_not_given(tmp_path, no_report
     assert not (tmp_path / "nowhere.png").exists()
 
 
-def test_report_writes_its_charts_new_and_links_odd_names_safely(tmp_path):
+def test_report_writes_its_charts_new_and_links_odd_names_safely(cli, tmp_path):
     out = tmp_path / "my (lab) #1.md"
     result = cli("report", "--bet", "tie", "--decks", "8", "-o", str(out))
     assert result.exit_code == 0, result.output
@@ -91,11 +78,11 @@ def test_report_writes_its_charts_new_and_links_odd_names_safely(tmp_path):
     # a rerun finds its own chart there: refused, and nothing is touched
     stamp = chart.stat().st_mtime_ns, out.stat().st_mtime_ns
     again = cli("report", "--bet", "tie", "--decks", "8", "-o", str(out))
-    assert again.exit_code == 2 and "my (lab) #1-eor-1.png" in one_line(again)
+    assert again.exit_code == 2 and "my (lab) #1-eor-1.png" in one_error_line(again)
     assert (chart.stat().st_mtime_ns, out.stat().st_mtime_ns) == stamp
 
 
-def test_the_report_itself_is_named_and_may_be_replaced(tmp_path):
+def test_the_report_itself_is_named_and_may_be_replaced(cli, tmp_path):
     out = tmp_path / "lab.html"
     out.write_text("old report")
     result = cli("report", "--bet", "tie", "--decks", "8", "-o", str(out))
@@ -203,17 +190,17 @@ def test_a_folder_swap_leaves_no_old_folder_behind(tmp_path):
 # -- the study's plot --------------------------------------------------------------------------
 
 
-def test_the_study_plot_and_output_are_written_all_or_nothing(tmp_path):
+def test_the_study_plot_and_output_are_written_all_or_nothing(cli, tmp_path):
     plot = tmp_path / "ev.png"
     missing = str(tmp_path / "no" / "x.txt")
     result = cli("study", "--bet", "tie", "--shoes", "3", "--plot", str(plot), "-o", missing)
-    assert result.exit_code == 2 and "does not exist" in one_line(result)
+    assert result.exit_code == 2 and "does not exist" in one_error_line(result)
     assert not plot.exists()
     bad = cli("study", "--bet", "tie", "--shoes", "3", "--plot", str(tmp_path / "ev.xyz"))
-    assert bad.exit_code == 2 and ".png, .svg or .pdf" in one_line(bad)
+    assert bad.exit_code == 2 and ".png, .svg or .pdf" in one_error_line(bad)
 
 
-def test_the_study_plot_into_a_full_device_is_an_error(tmp_path):
+def test_the_study_plot_into_a_full_device_is_an_error(cli, tmp_path):
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
     link = tmp_path / "full.png"
@@ -222,7 +209,7 @@ def test_the_study_plot_into_a_full_device_is_an_error(tmp_path):
     assert full.exit_code == 2 and "No space left on device" in full.output
 
 
-def test_the_study_plot_through_a_link_the_user_named_is_written_atomically(tmp_path):
+def test_the_study_plot_through_a_link_the_user_named_is_written_atomically(cli, tmp_path):
     real = tmp_path / "real.svg"
     real.write_text("old")
     link = tmp_path / "ev.svg"
@@ -269,7 +256,7 @@ def test_output_is_all_or_nothing(tmp_path):
         write_files({"": "x"})
 
 
-def test_tables_out_checks_every_target_first(tmp_path, monkeypatch):
+def test_tables_out_checks_every_target_first(cli, tmp_path, monkeypatch):
     import analyzer.output.results
 
     def build(*_: object) -> dict[str, str]:
@@ -295,7 +282,7 @@ def _copy(src: Path, dest: Path) -> Path:
 @pytest.mark.parametrize(("command", "example"), [
     (("verify",), "hands.csv"), (("conform",), "observed.json"), (("bets", "--bet-file"), "bets.toml"),
 ])
-def test_an_output_that_is_an_input_is_refused(tmp_path, how, command, example):
+def test_an_output_that_is_an_input_is_refused(cli, tmp_path, how, command, example):
     given = _copy(EXAMPLES / example, tmp_path / example)
     before = given.read_bytes()
     out = given
@@ -338,7 +325,7 @@ def test_dev_stdout_appends_and_writes_into_a_pipe(tmp_path):
         assert err == b"" and proc.returncode in (0, 1) and len(out) > 100
 
 
-def test_a_missing_output_folder_is_an_error_not_created(tmp_path):
+def test_a_missing_output_folder_is_an_error_not_created(cli, tmp_path):
     for args in (("analyze", "-o"), ("verify", str(EXAMPLES / "hands.csv"), "-o")):
         result = cli(*args, str(tmp_path / "nosuch" / "deeper" / "out.txt"))
         assert result.exit_code == 2
@@ -346,7 +333,7 @@ def test_a_missing_output_folder_is_an_error_not_created(tmp_path):
         assert not (tmp_path / "nosuch").exists()
 
 
-def test_the_eor_plot_is_written_only_when_every_output_can_be(tmp_path):
+def test_the_eor_plot_is_written_only_when_every_output_can_be(cli, tmp_path):
     pytest.importorskip("matplotlib")
     plot = tmp_path / "eor.png"
     result = cli("eor", "--bet", "dragon-7", "--table", "summary", "--plot", str(plot),
@@ -367,7 +354,7 @@ def _fake_tables(monkeypatch, files: dict[str, str]) -> None:
     monkeypatch.setattr(analyzer.output.results, "file_names", lambda: frozenset(files))
 
 
-def test_tables_out_swaps_a_complete_folder_into_place(tmp_path, monkeypatch):
+def test_tables_out_swaps_a_complete_folder_into_place(cli, tmp_path, monkeypatch):
     out = tmp_path / "results"
     out.mkdir()
     (out / "a.md").write_text("old a")
@@ -379,7 +366,7 @@ def test_tables_out_swaps_a_complete_folder_into_place(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]  # no staging folder left
 
 
-def test_tables_out_is_all_or_nothing(tmp_path, monkeypatch):
+def test_tables_out_is_all_or_nothing(cli, tmp_path, monkeypatch):
     import analyzer.output.files
 
     out = tmp_path / "results"
@@ -403,7 +390,7 @@ def test_tables_out_is_all_or_nothing(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]
 
 
-def test_tables_out_refuses_a_folder_holding_other_files(tmp_path, monkeypatch):
+def test_tables_out_refuses_a_folder_holding_other_files(cli, tmp_path, monkeypatch):
     _fake_tables(monkeypatch, {"a.md": "new a"})
     (tmp_path / "notes.txt").write_text("mine")
     result = cli("tables", "--out", str(tmp_path))
