@@ -1,4 +1,5 @@
-"""User-defined bets from TOML files and from payout functions."""
+"""User-defined bets from TOML files (``analyzer.bets.files``, a bounded number per file) and
+from payout functions."""
 
 from fractions import Fraction
 from pathlib import Path

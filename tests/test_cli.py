@@ -1,4 +1,6 @@
-"""The command line: output, formats, exit codes, no partial files."""
+"""The command line: output, formats, exit codes, no partial files; its options (numbers in ASCII
+digits only, a single-value option given twice, ``--remove``, ``bets --list``) refused in one
+line."""
 
 import json
 from fractions import Fraction

@@ -1,6 +1,8 @@
-"""Exit codes of bad input and of output that cannot be written (analyzer/cli/common.py,
-analyzer/cli/process.py): bad input is exit code 2 with one line, never 70; a pipe closed by its
-reader is 141, quietly, however large the write.  Each test here failed before its fix.
+"""Exit codes (analyzer/cli/common.py, analyzer/cli/process.py; signals are test_process.py's):
+a finding is 1; bad input and output that cannot be written are exit code 2 with one line, never
+70; an internal error is 70 in one line (the traceback with --debug), an interrupt 130; a pipe
+closed by its reader is 141, quietly, however large the write; ``--help`` documents them.  Each
+test here failed before its fix.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ HUGE = "9" * 5000  # more digits than Python's int() converts from text (4,300)
 
 
 def one_line(result) -> str:
+    """As :func:`clirun.one_error_line`, and the line is not an internal error."""
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1, result.output[-2000:]
     assert "Traceback" not in result.output and "internal error" not in result.output

@@ -2,6 +2,7 @@
 
 Samples are seeded (``random.Random(seed)``) and deterministic: each coup is dealt from a
 freshly shuffled full shoe, so the exact per-coup probabilities are the right null hypothesis.
+A small log's report opens with a short summary.
 """
 
 from __future__ import annotations

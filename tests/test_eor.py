@@ -1,4 +1,5 @@
-"""Effects of removal: exact identities, direct checks, published figures and count systems."""
+"""Effects of removal: exact identities, direct checks, published figures and count systems; the
+``eor`` command builds only the tables it prints."""
 
 import json
 import random

@@ -1,5 +1,6 @@
 """The one reader of hand logs and count files (``analyzer.checks.logs``), shared by verify, conform,
-the oracle and the closed forms: no helper copied between them, one behaviour for each thing."""
+the oracle and the closed forms: no helper copied between them, one behaviour for each thing;
+reads bounded in line length and file size (by option or environment), standard input too."""
 
 from __future__ import annotations
 

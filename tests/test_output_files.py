@@ -2,7 +2,10 @@
 
 A file the user did not name (a Markdown report's charts beside it) is never replaced and never
 written through a link of its name: the command refuses before it starts, and a file that
-appears while it runs is refused too.  Each test here failed before the fix.
+appears while it runs is refused too.  No output overwrites an input (the same file, a link
+or a hard link to it, a rules or bet file named by any option); writes are atomic, all or
+nothing, through links the user named; ``tables --out`` swaps a complete folder into place.
+Each test here failed before the fix.
 """
 
 from __future__ import annotations

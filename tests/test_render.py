@@ -1,8 +1,9 @@
 """Text that reaches a terminal or a page is escaped once, by its output kind (analyzer/text.py,
 analyzer/output/render.py): a rules file's title, a bet's title, event and source, the command
-line.  No control character acts on a terminal, no HTML or link from a file takes effect in
-Markdown or HTML, and JSON is valid UTF-8 that strict parsers accept.  Each test here failed
-before its fix.
+line, a hand log's ids and field names.  No control character acts on a terminal, no HTML or
+link from a file takes effect in Markdown or HTML, no CSV cell runs in a spreadsheet, a header
+comment cannot be closed early, and JSON is valid UTF-8 that strict parsers accept.  Each test
+here failed before its fix.
 """
 
 from __future__ import annotations

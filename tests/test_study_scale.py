@@ -1,7 +1,7 @@
 """The shoe walk at scale (issues 18 and 20): fixed memory whatever the number of shoes, the
 workers' default and cap, byte-identical JSON across worker counts, streaming estimates, and
 Dask endpoints that are not Dask schedulers (fake servers on loopback, started here; every wait
-is on a socket, never a sleep)."""
+is on a socket, never a sleep) or not addresses at all."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """``punto-banco verify``: every way an implementation can misread the tableau or the pay tables,
-each caught with the rule it broke (RULES.md, "Tableau" and "Pay tables in the sheets")."""
+each caught with the rule it broke (RULES.md, "Tableau" and "Pay tables in the sheets"); its
+caches bounded and its memory flat in the log's length."""
 
 from __future__ import annotations
 
