@@ -4,6 +4,9 @@ hypothesis profile, is in the repository's ``conftest.py``).
 Lanes: plain ``pytest`` runs the fast lane (``-m "not slow"`` in ``pyproject.toml``'s addopts),
 ``pytest -m slow`` the exhaustive rest.  A test moves from one lane to the other by adding or
 removing its ``@pytest.mark.slow``.
+
+Files: the tests of a module or command are in ``test_<module>.py``; helpers that several files
+use are fixtures here or modules beside the tests (``clirun.py``, ``bruteforce.py``, ...).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
 from analyzer.engine.evaluate import record_counts
 from analyzer.engine.pricing import summarize, table_for, table_reads
 from analyzer.engine.table import compile_table
-from analyzer.errors import BetError, ShoeError
+from analyzer.errors import AnalyzerError, BetError, ShoeError
 
 CATALOGUE = catalogue_bets()
 UNSUITED = [b for b in CATALOGUE if not b.reads.needs_suits]
@@ -248,3 +248,21 @@ def test_either_pair_is_player_pair_or_banker_pair():
     s = Pricer(Shoe.standard(8)).summaries([*bets, find_bet("player-pair"), find_bet("banker-pair")])
     either, both, player, banker = (x.hit_frequency for x in s)
     assert either == player + banker - both  # inclusion-exclusion, exactly
+
+
+def test_batch_handles_giant_shoes_exactly_and_rejects_non_counts():
+    import numpy as np
+
+    from analyzer import price
+    from analyzer.engine.batch import batch_ev
+
+    banker = find_bet("banker")
+    giant = Shoe.standard(10**25)  # beyond the vectorised kernels: exact Python integers
+    result = batch_ev([giant, Shoe.standard(8)], [banker])
+    assert result.ev(0, 0) == price(banker, giant).ev
+    assert result.ev(1, 0) == price(banker, Shoe.standard(8)).ev
+    for bad in (np.ones((1, 13), dtype=bool), np.ones((1, 13)) * 1j, np.array([["4"] * 13])):
+        with pytest.raises(AnalyzerError):
+            batch_ev(bad, [banker])
+    with pytest.raises(AnalyzerError, match="index"):
+        result.ev(2, 0)

@@ -1,9 +1,12 @@
-"""User-defined bets from TOML files and from payout functions."""
+"""User-defined bets from TOML files (``analyzer.bets.files``, a bounded number per file) and
+from payout functions."""
 
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from clirun import one_error_line
+from deadline import deadline
 
 from analyzer import Bet, Pricer, Reads, Shoe, distribution, find_bet
 from analyzer.bets.files import DUELS, FIELDS, GROUP_FEATURES, SHORTCUTS, load_bets, parse_bets
@@ -275,3 +278,22 @@ def test_a_bet_beyond_the_compile_budget_is_refused_in_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "analyzer", "bets", "--bet-file", str(bets)],
                           capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 2 and "PUNTO_BANCO_MAX_RECORDS" in done.stderr
+
+
+def _many_bets(path: Path, count: int) -> Path:
+    path.write_text("".join(f'[[bet]]\nname = "b{i}"\n[[bet.pay]]\nwhen = {{ winner = "tie" }}\npays = 8\n'
+                            for i in range(count)))
+    return path
+
+
+def test_a_bet_file_holds_a_bounded_number_of_bets(cli, tmp_path):
+    with deadline(20):
+        result = cli("bets", "--bet-file", str(_many_bets(tmp_path / "many.toml", 1001)))
+    assert result.exit_code == 2
+    assert "more than the limit of 1,000 bets" in one_error_line(result)
+    three = _many_bets(tmp_path / "three.toml", 3)
+    assert cli("bets", "--bet-file", str(three)).exit_code == 0
+    for result in (cli("bets", "--bet-file", str(three), "--max-bets", "2"),
+                   cli("bets", "--bet-file", str(three), env={"PUNTO_BANCO_MAX_BETS": "2"})):
+        assert result.exit_code == 2 and "limit of 2 bets" in one_error_line(result)
+    assert "PUNTO_BANCO_MAX_BETS" in cli("bets", "--help").output

@@ -557,3 +557,24 @@ def test_a_table_beyond_the_file_limit_stays_in_memory(folder, monkeypatch):
     monkeypatch.setattr(cache, "MAX_BYTES", 100)
     table = cold()
     assert not list(folder.glob("table-*.pbt")) and cold() == table  # compiled again: no file
+
+
+def test_a_refused_cache_folder_is_one_warning_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o777)
+    env = {**os.environ, "PUNTO_BANCO_CACHE_DIR": str(folder), "PUNTO_BANCO_SHIPPED_TABLES": "off"}
+    done = subprocess.run(
+        [sys.executable, "-m", "analyzer", "analyze", "--table", "outcomes"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warning: not using the table cache folder"), done.stderr

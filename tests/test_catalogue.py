@@ -1,5 +1,5 @@
 """The bet catalogue against published tables (every bet against the physical-card brute force
-is in test_bruteforce.py)."""
+is in test_bruteforce.py), and its bet specs refused in one clear error."""
 
 from fractions import Fraction
 
@@ -238,3 +238,14 @@ def test_every_catalogue_bet_is_a_probability_distribution(eight):
         assert sum(r.count for r in summary.events) == summary.denominator == T8, bet.name
         assert all(r.count >= 0 for r in summary.events), bet.name
         assert 0 <= summary.hit_frequency <= 1 and summary.variance >= 0, bet.name
+
+
+@pytest.mark.parametrize("spec", ["tie:1e999999999", "banker:1e-5000", "tie:1e5000"])
+def test_huge_parameters_are_rejected_quickly(spec):
+    with pytest.raises(BetError, match="exponent"):
+        find_bet(spec)
+
+
+def test_bet_without_parameter_rejects_one():
+    with pytest.raises(BetError, match="takes no parameter"):
+        find_bet("ez-banker:abc")

@@ -1,12 +1,19 @@
-"""The command line: output, formats, exit codes, no partial files."""
+"""The command line: output, formats, exit codes, no partial files; its options (numbers in ASCII
+digits only, a single-value option given twice, ``--remove``, ``bets --list``) refused in one
+line."""
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import click
 import pytest
+from clirun import one_error_line
 
 from analyzer.cli import all_commands, main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
 
 
 def test_every_command_has_help(cli):
@@ -209,3 +216,55 @@ def test_a_command_loads_only_its_own_module():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = done.stdout.strip().splitlines()[-1]
     assert "shoe_commands" in loaded and "study_commands" not in loaded and "web_commands" not in loaded
+
+
+def test_usage_errors_are_one_line(cli):
+    for args in (
+        ["analyze", "--decks", "0"],
+        ["analyze", "--format", "JSON"],
+        ["deal"],
+        ["analyze", "--digits", "-1"],
+    ):
+        result = cli(*args)
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("Error:"), args
+
+
+@pytest.mark.parametrize("command", ["analyze", "bets", "eor", "conform", "verify"])
+def test_every_command_that_writes_csv_takes_raw_csv(cli, command):
+    text = cli(command, "--help").output
+    assert "--raw-csv" in text
+
+
+@pytest.mark.parametrize("args", [
+    ("analyze", "--decks", "８"), ("analyze", "--decks", "1_000"), ("analyze", "--decks", "٨"),
+    ("analyze", "--digits", "４"), ("verify", "examples/hands.csv", "--max-report", "1_0"),
+    ("eor", "--depth", "２"), ("eor", "--max-tag", "3_0"), ("bets", "--decks", "+8"),
+])
+def test_every_number_option_takes_ascii_digits_only(cli, args, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert "digits 0-9" in one_error_line(result)
+
+
+def test_decks_and_shoe_read_numbers_alike(cli):
+    assert cli("analyze", "--table", "outcomes", "--decks", "1").output.count("52 cards") >= 1
+    for bad in ("８", "1_0"):
+        assert cli("analyze", "--shoe", f"A={bad}").exit_code == cli("analyze", "--decks", bad).exit_code == 2
+
+
+@pytest.mark.parametrize("remove", [" ", ",", " , ", ""])
+def test_removing_nothing_is_an_error(cli, remove):
+    for command in (("analyze",), ("conform", str(EXAMPLES / "observed.json"))):
+        result = cli(*command, "--remove", remove)
+        assert result.exit_code == 2
+        assert "--remove" in one_error_line(result)
+
+
+def test_list_with_bets_is_a_usage_error(cli):
+    assert cli("bets", "--list").exit_code == 0
+    for extra in (("--bet", "nosuch"), ("--bet", "banker"), ("--all",), ("--bet-file", "x.toml")):
+        result = cli("bets", "--list", *extra)
+        assert result.exit_code == 2
+        assert "--list" in one_error_line(result)

@@ -1,6 +1,8 @@
-"""Exit codes of bad input and of output that cannot be written (analyzer/cli/common.py,
-analyzer/cli/process.py): bad input is exit code 2 with one line, never 70; a pipe closed by its
-reader is 141, quietly, however large the write.  Each test here failed before its fix.
+"""Exit codes (analyzer/cli/common.py, analyzer/cli/process.py; signals are test_process.py's):
+a finding is 1; bad input and output that cannot be written are exit code 2 with one line, never
+70; an internal error is 70 in one line (the traceback with --debug), an interrupt 130; a pipe
+closed by its reader is 141, quietly, however large the write; ``--help`` documents them.  Each
+test here failed before its fix.
 """
 
 from __future__ import annotations
@@ -13,21 +15,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import one_error_line, run_process
 
-from analyzer.cli import main
 from analyzer.cli.process import write_all
 from analyzer.core.tableau import STANDARD
 
 ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
 HUGE = "9" * 5000  # more digits than Python's int() converts from text (4,300)
 
 
-def cli(*args: str, env: dict[str, str] | None = None):
-    return CliRunner().invoke(main, list(args), env=env)
-
-
 def one_line(result) -> str:
+    """As :func:`clirun.one_error_line`, and the line is not an internal error."""
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1, result.output[-2000:]
     assert "Traceback" not in result.output and "internal error" not in result.output
@@ -154,7 +153,7 @@ def test_standard_output_on_a_full_disk_is_exit_code_2(args):
         (("--max-line-length", "1000000001"), "not in the range"),
     ],
 )
-def test_a_limit_beyond_any_size_is_a_usage_error(args, words):
+def test_a_limit_beyond_any_size_is_a_usage_error(cli, args, words):
     result = cli("verify", str(ROOT / "examples" / "hands.csv"), *args)
     assert result.exit_code == 2 and words in one_line(result)
 
@@ -166,7 +165,7 @@ def test_a_limit_beyond_any_size_is_a_usage_error(args, words):
         (("conform", "examples/observed.json"), "PUNTO_BANCO_MAX_FILE_SIZE"),
     ],
 )
-def test_a_limit_beyond_any_size_from_the_environment_is_a_usage_error(command_args, variable):
+def test_a_limit_beyond_any_size_from_the_environment_is_a_usage_error(cli, command_args, variable):
     args = (str(ROOT / command_args[1]),)
     result = cli(command_args[0], *args, env={variable: "99999999999999999999"})
     line = one_line(result)
@@ -205,13 +204,13 @@ COUNT = ("--strategy", "count", "--tags", "0,1,1,1,1,1,1,1,1,1")
         (("--min-edge", "1/0"), "bad minimum edge"),
     ],
 )
-def test_the_study_s_count_and_edge_numbers_are_bounded(args, words):
+def test_the_study_s_count_and_edge_numbers_are_bounded(cli, args, words):
     result = cli(*STUDY, *args)
     assert result.exit_code == 2, result.output
     assert words in one_line(result)
 
 
-def test_the_study_still_takes_a_negative_initial_count_and_a_percentage():
+def test_the_study_still_takes_a_negative_initial_count_and_a_percentage(cli):
     result = cli(*STUDY, *COUNT, "--bet-when", "tc>=7/2", "--initial-count", "-4", "--strategy", "perfect",
                  "--min-edge", "1%")
     assert result.exit_code == 0, result.output
@@ -234,7 +233,7 @@ def _bet_file(tmp_path: Path, pays: str, when: str = '{ winner = "tie" }') -> Pa
 
 
 @pytest.mark.parametrize("number", [HUGE, "_".join(HUGE[i : i + 3] for i in range(0, 5000, 3))])
-def test_a_bet_file_integer_of_more_than_4300_digits_is_bad_input(tmp_path, number):
+def test_a_bet_file_integer_of_more_than_4300_digits_is_bad_input(cli, tmp_path, number):
     path = _bet_file(tmp_path, number)
     result = cli("bets", "--bet-file", str(path))
     line = one_line(result)
@@ -246,7 +245,7 @@ def test_a_bet_file_integer_of_more_than_4300_digits_is_bad_input(tmp_path, numb
     assert "set_int_max_str_digits" not in line
 
 
-def test_a_rules_file_integer_of_more_than_4300_digits_is_bad_input(tmp_path):
+def test_a_rules_file_integer_of_more_than_4300_digits_is_bad_input(cli, tmp_path):
     path = tmp_path / "rules.toml"
     path.write_text(STANDARD.to_toml().replace("naturals = [8, 9]", f"naturals = [8, {HUGE}]"))
     deal = ("deal", "--rules", str(path), "8", "9", "K", "K")
@@ -268,7 +267,7 @@ def test_a_rules_file_integer_of_more_than_4300_digits_is_bad_input(tmp_path):
         ("study", "--bet", "tie", "--seed", HUGE),
     ],
 )
-def test_an_error_line_quoting_a_huge_number_stays_short(args):
+def test_an_error_line_quoting_a_huge_number_stays_short(cli, args):
     result = cli(*args)
     line = one_line(result)
     assert result.exit_code == 2 and len(line) < 400, len(line)
@@ -287,7 +286,7 @@ def test_a_report_streamed_into_a_full_disk_says_standard_output(tmp_path):
 
 
 @pytest.mark.parametrize("number", ["0x" + "f" * 5000, "0o" + "7" * 5000, "0b" + "1" * 20000])
-def test_a_huge_hex_octal_or_binary_integer_is_bad_input_too(tmp_path, number):
+def test_a_huge_hex_octal_or_binary_integer_is_bad_input_too(cli, tmp_path, number):
     # tomllib converts these without Python's digit limit; the error message then failed to
     # turn the number into text (ValueError, exit 70)
     path = _bet_file(tmp_path, "8", when=f'{{ winner = "tie", banker_total = {number} }}')
@@ -299,3 +298,67 @@ def test_a_huge_hex_octal_or_binary_integer_is_bad_input_too(tmp_path, number):
     rules.write_text(STANDARD.to_toml().replace("naturals = [8, 9]", f"naturals = [8, {number}]"))
     result = cli("rules", str(rules))
     assert result.exit_code == 2 and "naturals[2]: a number of about" in one_line(result)
+
+
+def test_a_bad_limit_is_a_usage_error(cli):
+    for value in ("0", "-5", "lots", "１０"):
+        result = cli("verify", str(EXAMPLES / "hands.csv"), "--max-line-length", value)
+        assert result.exit_code == 2, value
+        one_error_line(result)
+
+
+def test_an_internal_error_is_one_line_and_exit_code_70(cli, monkeypatch):
+    import analyzer.engine.pricing
+
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("an engine bug")
+
+    monkeypatch.setattr(analyzer.engine.pricing, "analyze", broken)
+    result = cli("analyze")
+    assert result.exit_code == 70
+    assert one_error_line(result) == ("internal error: RuntimeError: an engine bug; rerun with --debug or "
+                                      "PUNTO_BANCO_DEBUG=1 for the traceback")
+    for shown in (cli("--debug", "analyze"), cli("analyze", env={"PUNTO_BANCO_DEBUG": "1"})):
+        assert shown.exit_code == 70
+        assert "Traceback" in shown.output and "an engine bug" in shown.output
+
+
+def test_an_interrupt_is_exit_code_130(cli, monkeypatch):
+    import analyzer.engine.pricing
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analyzer.engine.pricing, "analyze", interrupted)
+    result = cli("analyze")
+    assert result.exit_code == 130 and one_error_line(result) == "interrupted"
+
+
+def test_findings_and_bad_input_keep_their_codes(cli):
+    assert cli("verify", str(EXAMPLES / "hands.jsonl")).exit_code == 0
+    assert cli("verify", str(EXAMPLES / "hands.csv")).exit_code == 1
+    assert cli("verify", str(EXAMPLES / "broken-hands.csv")).exit_code == 2
+    assert cli("analyze", "--decks", "0").exit_code == 2
+    assert cli("no-such-command").exit_code == 2
+
+
+def test_the_exit_codes_are_documented_in_help(cli):
+    text = cli("--help").output
+    for words in ("Exit codes", "70", "130", "141", "PUNTO_BANCO_DEBUG", "--debug"):
+        assert words in text
+
+
+@pytest.mark.parametrize("args", [("analyze", "--table", "all"), ("--help",), ("verify", "--help"),
+                                  ("verify", "examples/hands.csv")])
+def test_a_closed_pipe_ends_quietly_with_exit_code_141(args):
+    # The reader is gone before the command starts (as `| head -0`): every write into the pipe
+    # fails, however fast the command is (closing the reader after the start would race a
+    # command that writes all its output into the pipe's buffer first).
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        proc = run_process(*args, stdout=writer)
+    finally:
+        os.close(writer)
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (141, b"")

@@ -2,6 +2,7 @@
 
 Samples are seeded (``random.Random(seed)``) and deterministic: each coup is dealt from a
 freshly shuffled full shoe, so the exact per-coup probabilities are the right null hypothesis.
+A small log's report opens with a short summary.
 """
 
 from __future__ import annotations
@@ -480,3 +481,29 @@ def test_tally_log_takes_bets_from_files():
     win = next(r for r in result.results[0].rows if r.category == "win")
     eight = Shoe.standard(8)
     assert win.probability == price(mine, eight).hit_frequency == price(find_bet("tie"), eight).hit_frequency
+
+
+def test_conform_says_how_many_categories_have_low_expected_counts():
+    # a 5-coup log: every family has categories expected below 5; the note counts them, and
+    # does not list every one in one line
+    out = invoke("conform", "examples/hands.jsonl").output
+    (line,) = [ln for ln in out.splitlines() if "Expected count below 5" in ln]
+    assert line.startswith("Expected count below 5 in ") and " categories (" in line
+    assert len(line) < 400
+
+
+def test_conform_on_a_small_log_prints_a_short_summary_first():
+    out = invoke("conform", "examples/hands.jsonl").output
+    body = out.split("\n\n", 1)[1]  # after the provenance header
+    assert body.startswith("Summary (a small sample)")
+    for line in ("Coups            5", "Families tested  7: 7 pass, 0 fail", "Overall          CONFORMS"):
+        assert line in out
+    assert "128 categories expect fewer than 5 coups" in out
+    # data formats keep the per-category table first, the summary last
+    import json
+
+    tables = json.loads(invoke("conform", "examples/hands.jsonl", "--format", "json").stdout)["tables"]
+    assert tables[0]["name"] == "conform-categories"
+    assert tables[-1]["name"] == "conform-summary"
+    # a large sample gets no such summary
+    assert "Summary (a small sample)" not in invoke("conform", "examples/observed.json").output

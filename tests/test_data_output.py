@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from clirun import invoke
 
 from analyzer import Shoe, find_bet, price
 from analyzer.cli.common import MAX_SWEEP, deck_counts
@@ -293,3 +294,8 @@ def test_symbolic_json_decimals_are_numbers(run):
     assert Fraction(edge["limit"]) == want.limit() and Fraction(edge["correction"]) == want.correction()
     assert edge["limit_decimal"] == round_fraction(want.limit(), 10)
     assert isinstance(edge["correction_decimal"], Decimal)
+
+
+def test_a_deck_sweep_prints_a_shared_footnote_once():
+    out = invoke("analyze", "--decks", "1-8", "--table", "outcomes").output
+    assert out.count("Counts are ordered 6-card sequences") == 1

@@ -389,3 +389,10 @@ def test_a_condition_over_an_unhashable_value_is_never_shared():
     twin = Bet("t", "t", (PayLine("tie", lambda c: c.winner is Winner.TIE, Fraction(8)),),
                reads=Reads.of(["winner"]))
     assert _conditions(STANDARD, twin, False, False) is not None
+
+
+def test_short_shoe_tables_account_for_the_void(cli):
+    a = analyze(Shoe.parse("5=3,K=2"))
+    assert sum(a.cards_dealt.values()) + a.distribution.run_out == a.denominator
+    out = cli("analyze", "--shoe", "5=3,K=2", "--table", "cards").output
+    assert "Shoe runs out mid-coup (void)" in out

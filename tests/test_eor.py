@@ -1,4 +1,5 @@
-"""Effects of removal: exact identities, direct checks, published figures and count systems."""
+"""Effects of removal: exact identities, direct checks, published figures and count systems; the
+``eor`` command builds only the tables it prints."""
 
 import json
 import random
@@ -6,6 +7,7 @@ import sys
 from fractions import Fraction
 
 import pytest
+from clirun import invoke
 from featurebets import quick_to_compile
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -225,3 +227,34 @@ def test_plot_without_matplotlib_is_a_clear_error(monkeypatch, tmp_path):
     with pytest.raises(PlotUnavailableError, match="matplotlib"):
         eor_plot(report, tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
+
+
+def test_eor_refuses_explosive_suited_mixtures_and_plot_clobbering(cli, tmp_path):
+    from analyzer.studies.eor import effects_of_removal
+
+    with pytest.raises(BetError, match="--depth"):
+        effects_of_removal(Shoe.standard(8), [find_bet("perfect-pair")], by="value", depth=13)
+    same = str(tmp_path / "x.png")
+    result = cli("eor", "--plot", same, "-o", same)
+    assert result.exit_code == 2 and "same file" in result.output
+
+
+def test_eor_footnote_follows_digits():
+    out = invoke("eor", "--bet", "banker", "--table", "eor", "--digits", "6").output
+    assert "EV per unit staked on the full shoe: -0.010579;" in out
+
+
+def test_eor_builds_only_the_tables_it_prints(monkeypatch):
+    import analyzer.studies.eor as eor
+
+    depths: list[int] = []
+    real = eor.effects_of_removal
+
+    def spy(*args, **kwargs):
+        depths.append(kwargs["depth"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(eor, "effects_of_removal", spy)
+    assert invoke("eor", "--bet", "tie", "--table", "summary").exit_code == 0
+    assert invoke("eor", "--bet", "tie", "--table", "summary,depletion", "--depth", "3").exit_code == 0
+    assert depths == [1, 3]

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import analyzer
-from analyzer import errors
+from analyzer import Shoe, errors, find_bet
+from analyzer.errors import AnalyzerError
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The engine rewrite owns these (core, engine, the bet model and catalogue): out of this check.
@@ -83,3 +84,33 @@ def test_render_rejects_a_bad_format_with_an_analyzer_error():
         render([], "yaml")
     with pytest.raises(errors.FormatError, match="digits"):
         render([], "text", -1)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Shoe.parse(None),
+        lambda: Shoe.from_counts(None),
+        lambda: Shoe.standard(1).remove(None),
+        lambda: Shoe.from_counts({"T": 2, "10": 2}),
+        lambda: find_bet(None),
+    ],
+)
+def test_api_wrong_types_raise_analyzer_errors(call):
+    with pytest.raises(AnalyzerError):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: __import__("analyzer").price(None, Shoe.standard(8)),
+        lambda: __import__("analyzer").analyze("K=4"),
+        lambda: __import__("analyzer").analyze(Shoe.standard(8), ["tie"]),
+        lambda: __import__("analyzer").pay_for_edge(find_bet("tie"), Shoe.standard(8), 0.01),
+        lambda: __import__("analyzer").price(find_bet("tie"), Shoe.standard(8)).standard_deviation(1.5),
+    ],
+)
+def test_api_rejects_wrong_types_with_analyzer_errors(call):
+    with pytest.raises(AnalyzerError):
+        call()

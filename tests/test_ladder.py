@@ -10,11 +10,10 @@ import json
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 
 from analyzer import Shoe, find_bet, load_bets, pay_for_edge, price
 from analyzer.bets.model import PayLine
-from analyzer.cli import main
 from analyzer.errors import BetError
 from analyzer.studies.ladder import find_line, ladder_lines, near_pays, pay_for_line, scale_for_edge
 
@@ -84,10 +83,6 @@ def test_a_bet_without_the_line_is_left_out_and_no_line_anywhere_is_an_error():
         ladder_lines([price(find_bet("tie"), EIGHT)], "Nope")
     with pytest.raises(BetError, match="payout function"):
         scale_for_edge(price(find_bet("tie+banker"), EIGHT), Fraction(0))
-
-
-def invoke(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def test_bets_adjust_prices_a_file_bet_line():

@@ -1,5 +1,6 @@
 """The one reader of hand logs and count files (``analyzer.checks.logs``), shared by verify, conform,
-the oracle and the closed forms: no helper copied between them, one behaviour for each thing."""
+the oracle and the closed forms: no helper copied between them, one behaviour for each thing;
+reads bounded in line length and file size (by option or environment), standard input too."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from clirun import one_error_line
+from deadline import deadline
 
 from analyzer.checks import logs
 from analyzer.core.coup import Winner
@@ -97,3 +100,75 @@ def test_read_bounded_refuses_a_large_file(tmp_path):
     small = tmp_path / "small.json"
     small.write_bytes(b"\xef\xbb\xbf{}")
     assert logs.read_bounded(small, ObservedError) == "{}"
+
+
+# -- bounded reads through the commands ----------------------------------------------------------
+
+
+@pytest.fixture()
+def zero_links(tmp_path: Path) -> dict[str, Path]:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    links = {}
+    for name in ("zero.csv", "zero.jsonl", "zero.json"):
+        links[name] = tmp_path / name
+        links[name].symlink_to("/dev/zero")
+    return links
+
+
+@pytest.mark.parametrize("args", [
+    ("verify", "zero.csv"), ("verify", "zero.jsonl"), ("verify", "/dev/zero", "--log-format", "csv"),
+    ("conform", "zero.jsonl"), ("conform", "zero.csv", "--observed-format", "log-csv"),
+])
+def test_verify_and_conform_stop_on_an_endless_line(cli, zero_links, args):
+    args = tuple(str(zero_links.get(a, a)) for a in args)
+    with deadline(20):
+        result = cli(*args)
+    line = one_error_line(result)
+    assert result.exit_code == 2
+    assert args[1] in line and "longer than the limit of 1,000,000 characters" in line
+
+
+def test_conform_stops_on_an_endless_counts_file(cli, zero_links):
+    with deadline(20):
+        result = cli("conform", str(zero_links["zero.json"]))
+    line = one_error_line(result)
+    assert result.exit_code == 2
+    assert "zero.json" in line and "larger than the limit of 1,000,000 bytes" in line
+
+
+@pytest.mark.slow
+def test_the_limits_are_adjustable_by_option_and_environment(cli, tmp_path):
+    log = tmp_path / "long.jsonl"
+    log.write_text('{"cards": "2 4 3 10 6 A", "id": "' + "x" * 500 + '"}\n')
+    assert cli("verify", str(log)).exit_code == 0
+    for result in (cli("verify", str(log), "--max-line-length", "100"),
+                   cli("verify", str(log), env={"PUNTO_BANCO_MAX_LINE_LENGTH": "100"})):
+        assert result.exit_code == 2
+        assert "line 1 is longer than the limit of 100 characters" in one_error_line(result)
+    counts = tmp_path / "counts.json"
+    counts.write_text('{"winner": {"banker": 4586, "player": 4462, "tie": 952}}' + " " * 200)
+    assert cli("conform", str(counts)).exit_code == 0
+    for result in (cli("conform", str(counts), "--max-file-size", "100"),
+                   cli("conform", str(counts), env={"PUNTO_BANCO_MAX_FILE_SIZE": "100"})):
+        assert result.exit_code == 2
+        assert "larger than the limit of 100 bytes" in one_error_line(result)
+    assert cli("conform", str(log), "--max-line-length", "100",
+               "--observed-format", "log-jsonl").exit_code == 2
+
+
+def test_the_limits_are_documented_in_help(cli):
+    for command in ("verify", "conform"):
+        text = cli(command, "--help").output
+        assert "--max-line-length" in text and "PUNTO_BANCO_MAX_LINE_LENGTH" in text
+    assert "PUNTO_BANCO_MAX_FILE_SIZE" in cli("conform", "--help").output
+    manual = (ROOT / "docs" / "output.md").read_text(encoding="utf-8")
+    for name in ("PUNTO_BANCO_MAX_LINE_LENGTH", "PUNTO_BANCO_MAX_FILE_SIZE", "--max-line-length"):
+        assert name in manual
+
+
+def test_reading_stdin_is_bounded_too(cli):
+    result = cli("verify", "-", "--log-format", "jsonl", "--max-line-length", "50",
+                 input='{"cards": "2 4 3 10 6 A", "id": "' + "x" * 100 + '"}\n')
+    assert result.exit_code == 2
+    assert "standard input: line 1 is longer than the limit of 50 characters" in one_error_line(result)

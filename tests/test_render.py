@@ -1,8 +1,9 @@
 """Text that reaches a terminal or a page is escaped once, by its output kind (analyzer/text.py,
 analyzer/output/render.py): a rules file's title, a bet's title, event and source, the command
-line.  No control character acts on a terminal, no HTML or link from a file takes effect in
-Markdown or HTML, and JSON is valid UTF-8 that strict parsers accept.  Each test here failed
-before its fix.
+line, a hand log's ids and field names.  No control character acts on a terminal, no HTML or
+link from a file takes effect in Markdown or HTML, no CSV cell runs in a spreadsheet, a header
+comment cannot be closed early, and JSON is valid UTF-8 that strict parsers accept.  Each test
+here failed before its fix.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import one_error_line
 
-from analyzer.cli import main
 from analyzer.core.tableau import STANDARD, parse_tableau
 from analyzer.output.render import Column, Table, render
 from analyzer.text import html_text, json_text, markdown_text
@@ -35,10 +35,6 @@ EVIL_TOML = (
     r"<img src=x onerror=alert(2)> [a](javascript:x)"
 )
 _BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def cli(*args: str):
-    return CliRunner().invoke(main, list(args))
 
 
 def unsafe(text: str) -> list[str]:
@@ -123,21 +119,21 @@ def evil_rules(tmp_path: Path) -> Path:
     return path
 
 
-def test_rules_file_prints_its_title_and_source_escaped(evil_rules):
+def test_rules_file_prints_its_title_and_source_escaped(cli, evil_rules):
     result = cli("rules", str(evil_rules))
     assert result.exit_code == 0, result.output
     assert not unsafe(result.output), [hex(ord(c)) for c in unsafe(result.output)]
     assert "\\x1b[31mred" in result.output
 
 
-def test_rules_toml_is_escaped_and_reads_back_the_same(evil_rules):
+def test_rules_toml_is_escaped_and_reads_back_the_same(cli, evil_rules):
     result = cli("rules", str(evil_rules), "--toml")
     assert result.exit_code == 0 and not unsafe(result.output)
     back = parse_tableau(result.output, "round trip")
     assert back == parse_tableau(evil_rules.read_text(), "evil") and "\u202e" in back.title
 
 
-def test_conform_table_titles_escape_the_rules_title(evil_rules, tmp_path):
+def test_conform_table_titles_escape_the_rules_title(cli, evil_rules, tmp_path):
     counts = tmp_path / "counts.json"
     counts.write_text('{"winner": {"banker": 5, "player": 4, "tie": 1}}')
     for fmt in ("text", "markdown", "html"):
@@ -164,7 +160,7 @@ def evil_bets(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "html"])
-def test_bets_pages_show_html_from_a_bet_file_as_text(evil_bets, fmt):
+def test_bets_pages_show_html_from_a_bet_file_as_text(cli, evil_bets, fmt):
     result = cli("bets", "--bet-file", str(evil_bets), "--events", "--format", fmt)
     assert result.exit_code == 0, result.output
     out = result.output.split("-->", 1)[-1]
@@ -174,7 +170,7 @@ def test_bets_pages_show_html_from_a_bet_file_as_text(evil_bets, fmt):
     assert "alert(1)" in out and "alert(3)" in out and "alert(4)" in out
 
 
-def test_the_report_shows_html_from_a_bet_file_as_text(evil_bets):
+def test_the_report_shows_html_from_a_bet_file_as_text(cli, evil_bets):
     result = cli("report", "--bet-file", str(evil_bets), "--decks", "1", "--format", "markdown")
     assert result.exit_code == 0, result.output
     assert not live_markup(result.output) and "<img" not in result.output.replace("\\<img", "")
@@ -224,9 +220,80 @@ def test_vectors_name_a_non_utf8_rules_file_in_valid_utf8(tmp_path):
     assert "r\\udcff.toml" in manifest["regenerate"]  # type: ignore[index]
 
 
-def test_the_folder_a_command_wrote_is_named_escaped(tmp_path):
+def test_the_folder_a_command_wrote_is_named_escaped(cli, tmp_path):
     out = tmp_path / "\x1b[31mkit"
     result = cli("vectors", "-o", str(out), "--bet", "tie", "--coups", "5", "--format", "jsonl")
     assert result.exit_code == 0, result.output
     assert not unsafe(result.output) and "\\x1b[31mkit" in result.output
     assert (out / "MANIFEST.json").exists()
+
+
+# -- text from a hand log, a bet file or the command line ----------------------------------------
+
+
+SURROGATE_ID = '{"cards": "2 K 3 3 9", "id": "\\ud800"}\n'
+
+
+FORGED_ID = '{"cards": "2 K 3 3 9", "id": "c1\\u001b[31m\\r\\nrecord 99 (line 99): forged"}\n'
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
+def test_a_lone_surrogate_in_an_id_is_escaped_in_every_format(cli, tmp_path, fmt):
+    log = tmp_path / "odd.jsonl"
+    log.write_text(SURROGATE_ID)
+    result = cli("verify", str(log), "--format", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "\\ud800" in result.output
+    out = tmp_path / f"report.{fmt}"
+    result = cli("verify", str(log), "--format", fmt, "-o", str(out))
+    assert result.exit_code == 1 and "\\ud800" in out.read_text(encoding="utf-8")
+
+
+def test_control_characters_from_a_log_are_escaped_in_text_reports(cli, tmp_path):
+    log = tmp_path / "forged.jsonl"
+    log.write_text(FORGED_ID + '{"cards": "2 4 3 10 6 A", "\\u001b]0;title\\u0007": 1}\n')
+    for fmt in ("text", "csv"):
+        result = cli("verify", str(log), "--format", fmt)
+        assert result.exit_code == 1
+        assert "\x1b" not in result.output and "\r" not in result.output and "\x07" not in result.output
+        assert "c1\\x1b[31m\\r\\nrecord 99 (line 99): forged" in result.output
+        body = [line for line in result.output.splitlines() if "record 99" in line]
+        assert len(body) == 1  # the forged record is part of the real line, not a line of its own
+    assert "note: ignored unknown fields: \\x1b]0;title\\x07" in result.output
+
+
+def test_error_lines_escape_what_they_echo(cli, tmp_path):
+    bad = tmp_path / "bad\x1b[2Jname.csv"
+    result = cli("verify", str(bad))
+    assert result.exit_code == 2
+    assert "\x1b" not in result.output and "bad\\x1b[2Jname.csv" in one_error_line(result)
+
+
+def _hostile_bet_file(tmp_path: Path) -> Path:
+    path = tmp_path / "hostile.toml"
+    path.write_text('[[bet]]\nname = "hostile"\ntitle = "=HYPERLINK(\\"http://x.example\\",\\"click\\")"\n'
+                    '[[bet.pay]]\nevent = "@SUM(1+1)"\nwhen = { winner = "tie" }\npays = 8\n')
+    return path
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(cli, tmp_path):
+    bets = _hostile_bet_file(tmp_path)
+    out = cli("bets", "--bet-file", str(bets), "--events", "--format", "csv").output
+    assert "'=HYPERLINK" in out and "'@SUM(1+1)" in out
+    assert ",-0.1435962878," in out  # a negative number is data: never quoted
+    raw = cli("bets", "--bet-file", str(bets), "--events", "--format", "csv", "--raw-csv").output
+    assert '"=HYPERLINK' in raw and "'=" not in raw and "'@" not in raw
+    log = tmp_path / "inject.jsonl"
+    log.write_text('{"cards": "2 K 3 3 9", "id": "=cmd|\' /C calc\'!A0"}\n')
+    report = cli("verify", str(log), "--format", "csv").output
+    assert "'=cmd|" in report
+    assert "'=cmd" not in cli("verify", str(log), "--format", "csv", "--raw-csv").output
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_header_comments_cannot_be_closed_early(fmt):
+    from analyzer.output.render import render
+
+    text = render([], fmt, 4, {"command": "punto-banco x --> a --!> b <!-- c"})
+    inner = text.split("<!--", 1)[1].rsplit("-->", 1)[0]
+    assert "-->" not in inner and "--!>" not in inner and "<!--" not in inner

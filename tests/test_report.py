@@ -12,8 +12,10 @@ from analyzer.core.exact import fraction_text
 from analyzer.engine.pricing import pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
 from analyzer.output import report as rep
+from analyzer.output.report import CHART_FLAT, render_html, render_markdown
 from analyzer.studies import report_data
 from analyzer.studies.eor import effects_of_removal
+from analyzer.studies.report_data import game_math_report
 from analyzer.studies.symbolic import bet_forms, pay_form
 
 EDGE = Fraction(1, 100)
@@ -249,3 +251,12 @@ def test_cli_no_partial_file(run, tmp_path):
     missing = tmp_path / "nofolder" / "r.html"
     out = run("report", "--bet", "tie", "-o", str(missing), code=2)
     assert "does not exist" in out and list(tmp_path.iterdir()) == []
+
+
+def test_a_bet_whose_effects_of_removal_are_all_zero_gets_a_sentence_not_an_empty_chart():
+    # pair bets on a full standard shoe: every rank plays the same part, every EOR is exactly 0
+    report = game_math_report([find_bet("player-pair"), find_bet("tie")], [8])
+    assert all(e == 0 for e in report.bets[0].eor.eor) and any(e != 0 for e in report.bets[1].eor.eor)
+    page = render_html(report)
+    assert page.count(CHART_FLAT) == 1 and page.count("<img") <= 1
+    assert render_markdown(report, charts={1: "x.png"}).count(CHART_FLAT) == 1

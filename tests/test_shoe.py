@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from analyzer.core.cards import RANKS, SUITS, Card, parse_cards
 from analyzer.core.shoe import Shoe
-from analyzer.errors import CardError, ShoeError
+from analyzer.errors import AnalyzerError, CardError, ShoeError
 
 
 def test_standard_shoe():
@@ -152,3 +152,9 @@ def test_shoe_views():
 def test_bad_shoe_values(bad):
     with pytest.raises(ShoeError):
         Shoe(bad)
+
+
+def test_shoe_text_accepts_spaces_and_tabs_but_only_ascii_digits():
+    assert Shoe.parse("K = 4, A = 2") == Shoe.parse("K=4\tA=2") == Shoe.parse("A=2,K=4")
+    with pytest.raises(AnalyzerError, match="'٤'"):
+        Shoe.parse("٤," + ",".join(["4"] * 12))

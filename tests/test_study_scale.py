@@ -1,7 +1,7 @@
 """The shoe walk at scale (issues 18 and 20): fixed memory whatever the number of shoes, the
 workers' default and cap, byte-identical JSON across worker counts, streaming estimates, and
 Dask endpoints that are not Dask schedulers (fake servers on loopback, started here; every wait
-is on a socket, never a sleep)."""
+is on a socket, never a sleep) or not addresses at all."""
 
 from __future__ import annotations
 
@@ -221,3 +221,8 @@ def test_a_scheduler_without_workers_is_named():
             scheduler=cluster.scheduler_address,
             scheduler_timeout=1,
         )
+
+
+def test_a_malformed_scheduler_address_is_bad_input(cli):
+    result = cli("study", "--bet", "dragon-7", "--shoes", "5", "--scheduler", "bogus")
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output

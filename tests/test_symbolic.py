@@ -600,3 +600,11 @@ def test_more_wrong_inputs_raise_analyzer_errors(call):
 def test_symbolic_report_rejects_repeats(kwargs, message):
     with pytest.raises(AnalyzerError, match=message):
         symout.symbolic_report(**kwargs)
+
+
+def test_the_closed_forms_guard_their_markdown_header_too():
+    from analyzer.output.symbolic_tables import render_sections
+
+    text = render_sections([], "markdown", 4, {"command": "x --!> y --> z"})
+    inner = text.split("<!--", 1)[1].rsplit("-->", 1)[0]
+    assert "-->" not in inner and "--!>" not in inner

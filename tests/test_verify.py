@@ -1,16 +1,21 @@
 """``punto-banco verify``: every way an implementation can misread the tableau or the pay tables,
-each caught with the rule it broke (RULES.md, "Tableau" and "Pay tables in the sheets")."""
+each caught with the rule it broke (RULES.md, "Tableau" and "Pay tables in the sheets"); its
+caches bounded and its memory flat in the log's length."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from clirun import run_process
 from deadline import deadline
 
 from analyzer.checks.handlog import Record, detect_format, read_records
@@ -655,3 +660,52 @@ def test_a_jsonl_log_may_name_a_bet_from_a_file():
     assert verifier.coups == 2
     with pytest.raises(LogError, match=r"unknown bet 'natural-tie'.*--bet-file FILE"):
         list(Verifier().run(read_records(iter(line + "\n" for line in log), "jsonl")))
+
+
+# -- memory flat in the log's length -------------------------------------------------------------
+
+
+def _distinct_bets(path: Path, coups: int) -> Path:
+    """A log whose every coup settles a different bet (tie:8.0000001, tie:8.0000002, ...), all
+    correctly (the Banker wins, so each tie bet loses its stake)."""
+    with open(path, "w") as fh:
+        for i in range(1, coups + 1):
+            bet, field = f"tie:8.{i:07d}", f"x{i}"
+            fh.write(f'{{"cards": "2 4 3 10 6 A", "stake": 10, "bets": {{"{bet}": -10}}, "{field}": 1}}\n')
+    return path
+
+
+def test_every_verify_cache_is_bounded(tmp_path):
+    import analyzer.checks.handlog as handlog
+    import analyzer.checks.verify as verify
+    from analyzer.bets import choice
+
+    coups = 3 * max(choice.BET_CACHE_SIZE, handlog.CLAIM_CACHE_SIZE, handlog.AMOUNT_CACHE_SIZE) + 10
+    log = _distinct_bets(tmp_path / "many.jsonl", coups)
+    verifier = verify.Verifier()
+    ignored: list[str] = []
+    with verify.open_log(log) as fh:
+        assert list(verifier.run(handlog.read_records(fh, "jsonl", ignored=ignored))) == []
+    assert verifier.coups == coups
+    assert choice.catalogue_bet.cache_info().currsize <= choice.BET_CACHE_SIZE
+    assert handlog._claim.cache_info().currsize <= handlog.CLAIM_CACHE_SIZE
+    assert handlog._text_amount.cache_info().currsize <= handlog.AMOUNT_CACHE_SIZE
+    assert len(handlog._CARD_CACHE) <= handlog._CARD_CACHE_LIMIT
+    assert 0 < len(verifier._settled) <= verify.SETTLE_CACHE_SIZE
+    assert len(ignored) == handlog.MAX_IGNORED
+
+
+def _peak_rss_kb(*args: str) -> int:
+    proc = run_process(*args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode == 0
+    return int(usage.ru_maxrss)  # kilobytes (Linux)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in kilobytes is Linux's")
+def test_verify_memory_stays_flat_on_a_log_of_distinct_bets(tmp_path):
+    short = _peak_rss_kb("verify", str(_distinct_bets(tmp_path / "short.jsonl", 20_000)))
+    long = _peak_rss_kb("verify", str(_distinct_bets(tmp_path / "long.jsonl", 120_000)))
+    assert long - short < 8 * 1024, (short, long)  # six times the log, not eight more megabytes

@@ -1,7 +1,8 @@
-"""Guard: every catalogue bet settles a coup identically through the engine, verify and the oracle.
+"""The explorer's records (``analyzer.engine.explore``): every catalogue bet settles a coup
+identically through the engine, verify and the oracle.
 
 The engine prices a bet from the records it explores, each a coup as the bet's reads see it,
-with the labels it reads fixed (``analyzer.engine.explore``); verify and the oracle
+with the labels it reads fixed; verify and the oracle
 (``analyzer.testing``) settle the full record of a dealt coup.  On random suited coups of an
 8-deck shoe, for every catalogue bet: the record the engine builds for the coup, every label
 fixed as its cards have them, settles like the full record (the brute force in

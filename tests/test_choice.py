@@ -1,6 +1,7 @@
-"""A bet from a TOML file is first-class in every command that takes a bet (issue 13, item 1):
-``--bet-file FILE`` and ``--bet FILE:NAME`` in bets, deal, verify, conform, eor, symbolic and
-study, the oracle taking the Bet, and the same exact values on every path."""
+"""The bets a command names (``analyzer.bets.choice``): a bet from a TOML file is first-class in
+every command that takes a bet, ``--bet-file FILE`` and ``--bet FILE:NAME`` in bets, deal, verify,
+conform, eor, symbolic and study, the oracle taking the Bet, and the same exact values on every
+path."""
 
 import json
 from fractions import Fraction
@@ -368,3 +369,8 @@ def test_output_never_overwrites_a_bet_file(bet_file):
 
 def test_catalogue_bets_still_resolve_everywhere():
     assert lookup_bet("tie:9") == find_bet("tie:9") == lookup_bet("tie:9", NO_FILE_BETS)
+
+
+def test_duplicate_bets_are_an_error(cli):
+    result = cli("bets", "--bet", "banker", "--bet", "BANKER")
+    assert result.exit_code == 2 and "twice" in result.output
