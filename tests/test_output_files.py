@@ -237,3 +237,13 @@ def test_a_report_named_like_a_hidden_file_gets_charts_named_after_it():
         "lab-eor-1.png",
         "a.b-eor-1.png",
     ]
+
+
+@pytest.mark.parametrize("args", [["analyze"], ["bets", "--bet", "tie"], ["report", "--bet", "tie"]])
+def test_an_output_name_ending_in_a_slash_is_a_folder_not_a_file(tmp_path, args):
+    # 'out/' names a folder: writing a file called 'out' (pathlib drops the slash) is not
+    # what was asked, and the report would add out-eor-N.png beside it
+    result = cli(*args, "-o", f"{tmp_path}/out/")
+    assert result.exit_code == 2
+    assert "folder" in one_line(result)
+    assert list(tmp_path.iterdir()) == []
