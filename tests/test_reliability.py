@@ -163,6 +163,25 @@ def test_an_interrupt_is_exit_code_130(monkeypatch):
     assert result.exit_code == 130 and one_error_line(result) == "interrupted"
 
 
+@pytest.mark.parametrize(("signum", "code", "line"), [(signal.SIGINT, 130, "interrupted"),
+                                                     (signal.SIGTERM, 143, "ended by SIGTERM")])
+def test_a_signal_a_library_masks_as_its_own_error_keeps_its_exit_code(monkeypatch, default_signals,
+                                                                      signum, code, line):
+    # numpy turns an exception raised inside a comparison (the KeyboardInterrupt of a Ctrl-C)
+    # into "TypeError: Cannot compare structured arrays ...": the signal is how the run ended
+    import analyzer.engine.pricing
+
+    def masked(*_: object, **__: object) -> None:
+        try:
+            signal.raise_signal(signum)
+        except BaseException:
+            raise TypeError("Cannot compare structured arrays unless they have a common dtype") from None
+
+    monkeypatch.setattr(analyzer.engine.pricing, "analyze", masked)
+    result = cli("analyze")
+    assert result.exit_code == code and one_error_line(result) == line
+
+
 def test_findings_and_bad_input_keep_their_codes():
     assert cli("verify", str(EXAMPLES / "hands.jsonl")).exit_code == 0
     assert cli("verify", str(EXAMPLES / "hands.csv")).exit_code == 1
