@@ -395,6 +395,14 @@ def test_an_unusable_folder_is_not_an_error(tmp_path, monkeypatch):
         assert printed() == clean_numbers()
 
 
+def test_a_folder_name_the_system_refuses_is_not_an_error(tmp_path, monkeypatch):
+    # stat() of a name longer than NAME_MAX fails with ENAMETOOLONG, which Path.is_dir() does
+    # not swallow: the cache must still only cost a compile, not stop the command
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / ("x" * 300)))
+    monkeypatch.setattr(tables, "_MEMORY", OrderedDict())
+    assert printed() == clean_numbers()
+
+
 def test_a_relative_cache_variable_is_taken_from_the_working_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(cache.CACHE_ENV, "rel/cache")

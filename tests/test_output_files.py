@@ -443,3 +443,11 @@ def test_a_report_onto_the_file_of_its_bet_is_refused(cli, tmp_path):
     result = cli("report", "--bet", f"{bets}:natural-tie", "--decks", "1", "-o", str(bets))
     assert result.exit_code == 2 and "refusing to write" in result.output
     assert bets.read_bytes() == before
+@pytest.mark.parametrize("args", [["analyze"], ["bets", "--bet", "tie"], ["report", "--bet", "tie"]])
+def test_an_output_name_ending_in_a_slash_is_a_folder_not_a_file(cli, tmp_path, args):
+    # 'out/' names a folder: writing a file called 'out' (pathlib drops the slash) is not
+    # what was asked, and the report would add out-eor-N.png beside it
+    result = cli(*args, "-o", f"{tmp_path}/out/")
+    assert result.exit_code == 2
+    assert "folder" in one_error_line(result)
+    assert list(tmp_path.iterdir()) == []

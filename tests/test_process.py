@@ -9,7 +9,7 @@ import signal
 import subprocess
 
 import pytest
-from clirun import run_process
+from clirun import one_error_line, run_process
 from deadline import deadline
 
 #: One coup of a hand log that is a discrepancy (the Banker on 3 must draw against a 9), with a
@@ -94,3 +94,22 @@ def test_a_stream_that_cannot_encode_a_symbol_gets_an_ascii_spelling(encoding, a
     out, err = proc.communicate(timeout=120)
     assert (proc.returncode, err) == (0, b"")
     assert spelling in out.decode(encoding)
+
+
+@pytest.mark.parametrize(("signum", "code", "line"), [(signal.SIGINT, 130, "interrupted"),
+                                                     (signal.SIGTERM, 143, "ended by SIGTERM")])
+def test_a_signal_a_library_masks_as_its_own_error_keeps_its_exit_code(cli, monkeypatch, default_signals,
+                                                                      signum, code, line):
+    # numpy turns an exception raised inside a comparison (the KeyboardInterrupt of a Ctrl-C)
+    # into "TypeError: Cannot compare structured arrays ...": the signal is how the run ended
+    import analyzer.engine.pricing
+
+    def masked(*_: object, **__: object) -> None:
+        try:
+            signal.raise_signal(signum)
+        except BaseException:
+            raise TypeError("Cannot compare structured arrays unless they have a common dtype") from None
+
+    monkeypatch.setattr(analyzer.engine.pricing, "analyze", masked)
+    result = cli("analyze")
+    assert result.exit_code == code and one_error_line(result) == line

@@ -486,3 +486,40 @@ def test_csv_is_data_that_pandas_loads(cli):
         cli("study", "--bet", "dragon-7", "--shoes", "40", "--format", "json").stdout
     )
     assert results["units_per_shoe"].iloc[0] == pytest.approx(doc["results"][0]["units_per_shoe"], rel=1e-12)
+
+
+def _sleep_for(_fixed: object, seconds: float) -> float:
+    """A block of work that takes ``seconds`` (run in a worker process by the test below)."""
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+def test_an_interrupt_ends_local_workers_at_once_not_after_their_blocks():
+    # SIGTERM or Ctrl-C reaching only the parent (kill PID, timeout(1)) must not wait for the
+    # workers to finish the blocks they hold: a block of a long study takes many seconds
+    import signal
+    import time
+
+    from analyzer.studies.workers import ordered_map
+
+    class StopError(Exception):
+        pass
+
+    fired: list[float] = []
+
+    def stop(*_: object) -> None:
+        fired.append(time.monotonic())
+        raise StopError
+
+    old = signal.signal(signal.SIGALRM, stop)
+    results = ordered_map(_sleep_for, None, [60.0, 60.0], workers=2)
+    signal.setitimer(signal.ITIMER_REAL, 5.0)  # the workers have started and hold a block each
+    try:
+        with pytest.raises(StopError):
+            next(results)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert time.monotonic() - fired[0] < 20  # not the 55 s the blocks have left

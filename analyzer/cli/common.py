@@ -28,6 +28,7 @@ from analyzer.cli.process import (
     echo,
     env_flag,
     say,
+    signal_received,
     signals_raise,
     silence_stdout,
 )
@@ -97,6 +98,10 @@ class OneLineErrors(click.Group):
             silence_stdout()
             return EXIT_PIPE
         except Exception as exc:
+            signum = signal_received()
+            if signum is not None:  # the signal ended the run; a library masked its exception
+                say("interrupted" if 128 + signum == EXIT_INTERRUPTED else f"ended by {Ended(signum).name}")
+                return 128 + signum
             if OneLineErrors.debug:
                 with contextlib.suppress(OSError, ValueError):
                     traceback.print_exception(exc, file=sys.stderr)

@@ -64,6 +64,17 @@ def env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+#: The first signal :func:`signals_raise` turned into an exception in the block in progress.
+_RECEIVED: list[int] = []
+
+
+def signal_received() -> int | None:
+    """The first signal that arrived while :func:`signals_raise`'s block ran, or ``None``: how
+    the run ended even when a library turned the exception it raised into its own (numpy turns
+    a ``KeyboardInterrupt`` raised inside a comparison into a ``TypeError``)."""
+    return _RECEIVED[0] if _RECEIVED else None
+
+
 @contextlib.contextmanager
 def signals_raise() -> Iterator[None]:
     """While the block runs (main thread only), SIGTERM and SIGHUP raise :class:`Ended` and
@@ -75,10 +86,13 @@ def signals_raise() -> Iterator[None]:
         yield
         return
     received = 0
+    _RECEIVED.clear()
 
     def handler(signum: int, frame: FrameType | None) -> None:
         nonlocal received
         received += 1
+        if not _RECEIVED:
+            _RECEIVED.append(signum)
         if received == 2:
             return
         if signum == signal.SIGINT:
@@ -194,6 +208,7 @@ __all__ = [
     "echo",
     "env_flag",
     "say",
+    "signal_received",
     "signals_raise",
     "silence_stdout",
     "write_all",

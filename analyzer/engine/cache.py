@@ -181,9 +181,9 @@ def load(key: str, tableau: Tableau) -> Any:
         if table is not None:
             return table
     path = file_for(key)
-    if path is None or not path.parent.is_dir() or not _safe(path.parent, "folder"):
-        return None
-    try:
+    try:  # is_dir() and is_file() raise for a name the system refuses (ENAMETOOLONG)
+        if path is None or not path.parent.is_dir() or not _safe(path.parent, "folder"):
+            return None
         if not path.is_file() or not _safe(path, "file"):
             return None
     except OSError:

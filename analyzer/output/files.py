@@ -140,6 +140,8 @@ def _target(path: Path | str) -> _Target:
         raise OutputError(f"cannot write {text!r}: {exc.strerror or exc}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"cannot write {text!r}: it is a folder")
+    if text.endswith(("/", os.sep)):  # realpath() drops the slash: 'out/' would write a file 'out'
+        raise OutputError(f"cannot write {text!r}: a name ending in '/' is a folder; give a file name")
     if info is None and not real.parent.is_dir():
         folder = os.path.dirname(text) or "."
         raise OutputError(f"cannot write {text!r}: the folder {folder!r} does not exist (create it first)")
@@ -204,8 +206,13 @@ def refuse_inputs(outputs: Iterable[str | Path | None], inputs: Iterable[str | P
     or a shell redirection alike.  An input that cannot be read is left to its reader.
 
     Raises:
-        OutputError: an output is one of the inputs (the message names both).
+        OutputError: an output is one of the inputs (the message names both), or cannot be
+            written (:func:`_target`).
     """
+    outputs = list(outputs)
+    for output in outputs:  # as given: a caller's Path('out/') drops the slash that names a folder
+        if output is not None:
+            _target(output)
     known: dict[tuple[int, int], str] = {}
     for given in inputs:
         try:

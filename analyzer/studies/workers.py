@@ -17,6 +17,7 @@ bounded window of tasks, results in task order (the study reduces them in that o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import multiprocessing
 import os
@@ -161,6 +162,13 @@ def _on_processes(func: Callable[[Any, T], R], fixed: Any, tasks: Iterable[T], w
             lambda fs: wait(fs, return_when=FIRST_COMPLETED).done,
             WINDOW_PER_WORKER * workers + 2,
         )
+    except BaseException:
+        # interrupted (Ctrl-C, SIGTERM to this process only) or closed early: end the workers
+        # now; shutdown() alone waits for the blocks they hold, many seconds each
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError, AttributeError):
+                process.terminate()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
