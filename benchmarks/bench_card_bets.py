@@ -19,8 +19,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _timing import median_seconds  # first: it sets one BLAS thread before numpy loads
+
+# isort: split
 import numpy as np
-from _timing import median_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "analyzer"]
