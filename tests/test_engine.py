@@ -15,7 +15,7 @@ from analyzer import Reads, Shoe, analyze, catalogue_bets, distribution, price
 from analyzer.core.cards import RANKS
 from analyzer.core.coup import BANKER_FIRST_TWO, FIRST_FOUR, PLAYER_FIRST_TWO, Winner
 from analyzer.core.tableau import STANDARD, TABLEAUX
-from analyzer.engine.algebra import falling
+from analyzer.engine.algebra import EXACT_FLOAT, POOLS, falling, pool_members, pool_sizes_many
 from analyzer.engine.evaluate import one_shot, record_counts
 from analyzer.engine.pricing import RUN_OUT
 from analyzer.engine.table import compile_table
@@ -396,3 +396,20 @@ def test_short_shoe_tables_account_for_the_void(cli):
     assert sum(a.cards_dealt.values()) + a.distribution.run_out == a.denominator
     out = cli("analyze", "--shoe", "5=3,K=2", "--table", "cards").output
     assert "Shoe runs out mid-coup (void)" in out
+
+
+def test_pool_sizes_of_many_shoes_are_the_sums_of_their_members_in_floats_and_past_them():
+    # below 2**53 the sizes come from a float64 product (exact there), beyond it from integers:
+    # both are each pool's card counts summed, whatever the counts
+    import numpy as np
+
+    rng = np.random.default_rng(2026)
+    small = rng.integers(0, 33, size=(40, 52)).astype(np.int64)
+    huge = np.full((2, 52), EXACT_FLOAT // 8, dtype=np.int64)  # a row sums past 2**53
+    huge[1, 7] += 1
+    for cards in (small, huge):
+        sizes = pool_sizes_many(None, cards)
+        assert sizes.dtype == np.int64 and sizes.shape == (len(POOLS), len(cards))
+        for i, pool in enumerate(POOLS):
+            members = pool_members(pool)
+            assert sizes[i].tolist() == [sum(int(row[m]) for m in members) for row in cards.tolist()]

@@ -613,13 +613,23 @@ class VectorPlan:
         return np.add.reduceat(term, self.comp_start, axis=0)
 
 
+#: Integers below this are exact in float64, and so is every sum of them that stays below it.
+EXACT_FLOAT = 2**53
+
+
 def pool_sizes_many(ranks: Any, cards: Any | None) -> Any:
     """Pool sizes (pools, shoes) int64 from rows of rank counts (shoes, 13) and, when known,
     card counts (shoes, 52); suited pools are 0 without card counts."""
     import numpy as np
 
     if cards is not None:
-        return _POOL_MATRIX() @ np.asarray(cards, dtype=np.int64).T
+        c = np.asarray(cards, dtype=np.int64)
+        # a pool's size is a sum of some of a shoe's card counts, at most the shoe's size: below
+        # 2**53 the float64 product (BLAS; numpy's integer one is a plain loop, half a batch's
+        # time) is exact; beyond it, integers
+        if not c.size or int(c.sum(axis=1).max()) < EXACT_FLOAT:
+            return (_POOL_MATRIX_FLOAT() @ c.T.astype(np.float64)).astype(np.int64)
+        return _POOL_MATRIX() @ c.T
     r = np.asarray(ranks, dtype=np.int64)
     out = np.zeros((len(POOLS), r.shape[0]), dtype=np.int64)
     out[10:23] = r.T
