@@ -510,6 +510,8 @@ class VectorPlan:
         self.pools = np.asarray([p for p, _, _ in program.falls], dtype=np.int64)
         self.shifts = np.asarray([s for _, s, _ in program.falls], dtype=np.int64)
         self.ms = np.asarray([m for _, _, m in program.falls], dtype=np.int64)
+        # the falls whose factorial has an i-th factor, for i = 1, 2, ... (most have one factor)
+        self.deeper = [np.flatnonzero(self.ms > i) for i in range(1, int(self.ms.max(initial=0)))]
         one = len(program.falls)  # index of a constant 1
         width = max((len(s) for s in program.subterms), default=1) or 1
         sub = np.full((len(program.subterms), width), one, dtype=np.int64)
@@ -585,8 +587,9 @@ class VectorPlan:
         x = pool_sizes[self.pools] - shifts
         fall = np.ones((len(self.pools) + 1, *pool_sizes.shape[1:]), dtype=np.int64)
         body = fall[:-1]
-        for i in range(int(self.ms.max(initial=0))):
-            body *= np.where(ms > i, x - i, 1)
+        body[...] = np.where(ms > 0, x, 1)
+        for i, rows in enumerate(self.deeper, start=1):
+            body[rows] *= x[rows] - i
         body[np.broadcast_to(x < ms, body.shape)] = 0
         sub = fall[self.sub_cols[0]]
         for c in self.sub_cols[1:]:
