@@ -34,6 +34,16 @@ def _pyplot(error: type[AnalyzerError]) -> Any:
     return plt
 
 
+def _saved(plt: Any, fig: Any, fmt: str) -> bytes:
+    """``fig`` drawn in image format ``fmt``, closed whatever happens."""
+    image = io.BytesIO()
+    try:
+        fig.savefig(image, format=fmt)
+    finally:
+        plt.close(fig)
+    return image.getvalue()
+
+
 def eor_plot(report: EORReport, path: str | Path) -> None:
     """Draw the EOR chart (bars per group, one panel per bet) to ``path`` (.png or .svg),
     written atomically.  Needs matplotlib (the ``plot`` extra); values are converted to
@@ -73,12 +83,7 @@ def eor_image(report: EORReport, path: str | Path) -> bytes:
         ax.tick_params(labelsize=8)
     fig.suptitle(f"Effects of removal: {report.shoe.describe()}", fontsize=10)
     fig.tight_layout()
-    image = io.BytesIO()
-    try:
-        fig.savefig(image, format=fmt)
-    finally:
-        plt.close(fig)
-    return image.getvalue()
+    return _saved(plt, fig, fmt)
 
 
 #: The image formats of ``--plot``, by the file name's extension.
@@ -126,12 +131,7 @@ def study_image(result: StudyResult, path: str) -> bytes:
     top.legend()
     s = result.spec
     top.set_title(f"{s.shoes:,} shoes, {s.dealing.decks} decks, cut card {s.dealing.cut_card}")
-    image = io.BytesIO()
-    try:
-        fig.savefig(image, format=fmt)
-    finally:
-        plt.close(fig)
-    return image.getvalue()
+    return _saved(plt, fig, fmt)
 
 
 def study_plot(result: StudyResult, path: str) -> None:

@@ -20,7 +20,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -406,11 +406,20 @@ def csv_text(
             keys[k] = None
     for r in rows:
         keys.update(dict.fromkeys(r))
+    return long_csv(rows, keys, lambda v: _csv_value(v, raw_csv))
+
+
+def long_csv(
+    rows: Sequence[Mapping[str, object]], keys: Iterable[str], cell: Callable[[object], object]
+) -> str:
+    """``rows`` as CSV text: a header of ``keys``, then one line per row, each field written as
+    ``cell`` of its value (``None`` where a row lacks the key)."""
+    keys = list(keys)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(list(keys))
+    writer.writerow(keys)
     for r in rows:
-        writer.writerow([_csv_value(r.get(k), raw_csv) for k in keys])
+        writer.writerow([cell(r.get(k)) for k in keys])
     return buf.getvalue()
 
 

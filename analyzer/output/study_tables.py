@@ -4,14 +4,12 @@ write the same data rows (:func:`study_records`)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Sequence
 from typing import Any
 
-from analyzer.output.render import Column, Table
+from analyzer.output.render import Column, Table, long_csv
 from analyzer.studies.counting import EXACT
 from analyzer.studies.moments import Estimate
 from analyzer.studies.study import StrategyResult, StudyResult
@@ -159,12 +157,7 @@ def study_csv(result: StudyResult) -> str:
     fields: dict[str, None] = {}
     for r in rows:
         fields.update(dict.fromkeys(r))
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(list(fields))
-    for r in rows:
-        writer.writerow([_csv_field(r.get(f)) for f in fields])
-    return buf.getvalue()
+    return long_csv(rows, fields, _csv_field)
 
 
 def _text(x: float | None, digits: int) -> str:
