@@ -64,6 +64,12 @@ def env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def stopped_by(signum: int) -> BaseException:
+    """The exception a stop signal unwinds as: ``KeyboardInterrupt`` for SIGINT (exit code
+    130), :class:`Ended` for the others (128 + the signal's number)."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Ended(signum)
+
+
 #: The first signal :func:`signals_raise` turned into an exception in the block in progress.
 _RECEIVED: list[int] = []
 
@@ -95,9 +101,7 @@ def signals_raise() -> Iterator[None]:
             _RECEIVED.append(signum)
         if received == 2:
             return
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise Ended(signum)
+        raise stopped_by(signum)
 
     defaults = {signal.SIGINT: signal.default_int_handler}
     wanted = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
@@ -211,5 +215,6 @@ __all__ = [
     "signal_received",
     "signals_raise",
     "silence_stdout",
+    "stopped_by",
     "write_all",
 ]

@@ -3,13 +3,12 @@ needs the ``web`` extra; nothing of it is imported until the command runs)."""
 
 from __future__ import annotations
 
-import signal
 import sys
 
 import click
 
 from analyzer.cli.common import UsageProblem, WholeNumber, guard
-from analyzer.cli.process import Ended, echo, say
+from analyzer.cli.process import echo, say, stopped_by
 from analyzer.web.limits import (
     BODY_TIMEOUT,
     MAX_BODY_BYTES,
@@ -137,7 +136,5 @@ def serve(
         stopped = run(host, port, limits, announce, lambda text: say(f"warning: {text}"))
     except OSError as exc:
         raise UsageProblem(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    if stopped == signal.SIGINT:
-        raise KeyboardInterrupt  # exit code 130, as for any command
     if stopped is not None:
-        raise Ended(stopped)  # 143 for SIGTERM, 129 for SIGHUP
+        raise stopped_by(stopped)  # exit code 130, 143 or 129, as for any command
