@@ -58,3 +58,58 @@ def test_engine_verify_and_oracle_settle_alike(bet):
         wrong = Record(number, number, cards=order, bets=(ClaimedBet(bet.name, bet, Fraction(1), pays + 1),))
         assert verifier.check(wrong), f"{bet.name}: verify accepts a payout one unit off on {coup}"
         assert assert_payout(bet, list(order), 1, pays) == pays
+
+
+# -- rows settled by their shape (fields and cards per block) ----------------------------------
+
+
+def test_pending_cards_raise_when_looked_at():
+    from analyzer.core.dealt import CARDS_PENDING, PENDING_CARDS, LabelNeeded
+
+    for look in (list, len, lambda c: c[0], lambda c: Card(RANKS[0], SUITS[0]) in c, bool):
+        with pytest.raises(LabelNeeded) as raised:
+            look(PENDING_CARDS)
+        assert raised.value.pending is CARDS_PENDING
+
+
+def test_a_bet_on_flags_shares_its_leaves_between_rows():
+    from analyzer import find_bet
+
+    bet = find_bet("all-red")
+    explorer = Explorer(bet.reads, bet.settle, Budget(10**6, bet.name))
+    # six cards in one block: uniform red, uniform black, mixed; only the first pays
+    leaves = explorer.explore_shape((), (6,))
+    assert leaves is not None and len(leaves) == 3
+    assert sorted(flags for flags, _ in leaves) == [(-2,), (0,), (1,)]
+    assert len({event for _, event in leaves}) == 2
+    # a bet that looks at the cards themselves is explored row by row
+    pair = find_bet("player-pair")
+    assert Explorer(pair.reads, pair.settle, Budget(10**6, pair.name)).explore_shape((), (2,)) is None
+
+
+def test_a_bet_on_flags_compiles_within_a_handful_of_records(monkeypatch):
+    # 6,958 rows, each of four records when explored one by one: shared, the whole table
+    # settles a dozen records, so a budget of 50 is enough
+    from analyzer import find_bet
+    from analyzer.core.tableau import STANDARD
+    from analyzer.engine import table as tables
+
+    monkeypatch.setenv("PUNTO_BANCO_MAX_RECORDS", "50")
+    table = tables.build_bet(STANDARD, find_bet("all-red"), False, True)
+    assert len(table.row_read) == 6958
+
+
+@pytest.mark.parametrize("name", ["all-red", "super-tie", "d7p8-progressive", "lucky-win-banker", "royal-9"])
+def test_shared_leaves_price_as_rows_explored_one_by_one(monkeypatch, name):
+    from analyzer import Shoe, find_bet
+    from analyzer.core.tableau import STANDARD
+    from analyzer.engine import table as tables
+    from analyzer.engine.evaluate import record_counts
+
+    bet = find_bet(name)
+    shoe = Shoe.standard(2).remove("Ah 5h 5h Kd Qs 9c 9c 2h")
+    shared = tables.build_bet(STANDARD, bet, False, False)
+    monkeypatch.setattr(Explorer, "explore_shape", lambda *_: None)
+    alone = tables.build_bet(STANDARD, bet, False, False)
+    by_event = [dict(zip(t.columns, record_counts(t, shoe)[0], strict=True)) for t in (shared, alone)]
+    assert by_event[0] == by_event[1]

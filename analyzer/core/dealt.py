@@ -13,6 +13,7 @@ classes canonically.
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 from analyzer.core.cards import COLOURS, RANKS, SUITS, Card, Colour, Rank, Suit
 from analyzer.errors import UndeclaredReadError
@@ -106,6 +107,28 @@ class PendingLabel:
 
     def __repr__(self) -> str:
         return f"PendingLabel({self.slot}, {self.kind!r})"
+
+
+class PendingCards(tuple):  # type: ignore[type-arg]
+    """The cards of a block that the engine has not dealt yet (internal to compiling): a
+    record whose blocks hold these carries its base fields and one-suit flags only, and any
+    look at the cards (iterating, counting, indexing) raises :class:`LabelNeeded` with
+    :data:`CARDS_PENDING`.  A bet that settles such a record settles alike every row with its
+    fields and block sizes, whatever their cards (:meth:`analyzer.engine.explore.Explorer.explore_shape`)."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Any:
+        raise LabelNeeded(CARDS_PENDING)
+
+    def __len__(self) -> int:
+        raise LabelNeeded(CARDS_PENDING)
+
+    def __getitem__(self, index: Any) -> Any:
+        raise LabelNeeded(CARDS_PENDING)
+
+    def __contains__(self, item: object) -> bool:
+        raise LabelNeeded(CARDS_PENDING)
 
 
 class LabelNeeded(BaseException):
@@ -299,3 +322,9 @@ def card_of(card: Card) -> DealtCard:
 #: Whether a read set is all of one suit (colour), for the "one suit / one colour" reads:
 #: (kind "suit" or "colour", state "one" or "mixed", named label index or -1), or ``None``.
 Flag = tuple[str, str, int] | None
+
+
+#: The label :class:`PendingCards` raises.
+CARDS_PENDING = PendingLabel(-1, "cards")
+#: The one instance of :class:`PendingCards` the engine uses.
+PENDING_CARDS = PendingCards()

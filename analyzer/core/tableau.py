@@ -24,7 +24,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from analyzer.core.tomltext import load_toml
 from analyzer.errors import RulesError
 from analyzer.text import json_text
 
@@ -308,6 +307,8 @@ def parse_tableau(text: str, where: str = "rules") -> Tableau:
     Raises:
         RulesError: not TOML, unknown or missing keys, bad values; the message names ``where``.
     """
+    from analyzer.core.tomltext import load_toml  # lazy: start-up time (only a rules file needs it)
+
     doc = load_toml(text, where, RulesError, "rules file")
     allowed = {"name", "title", "source", "naturals", "player_draws", "banker"}
     for key in doc:

@@ -155,12 +155,17 @@ class ProgramBuilder:
             else:
                 per_value.setdefault(v, []).append((_norm_rank(v, r), s, m))
         values = sorted(set(per_value) | set(loose))
-        suits = sorted(
-            {s[1] for slots in per_value.values() for _, s, _ in slots if s is not None and s[0] == "g"}
-        )
-        colours = sorted(
-            {s[1] for slots in per_value.values() for _, s, _ in slots if s is not None and s[0] == "gc"}
-        )
+        suit_set: set[int] = set()
+        colour_set: set[int] = set()
+        for held in per_value.values():
+            for _, s, _ in held:
+                if s is not None:
+                    if s[0] == "g":
+                        suit_set.add(s[1])
+                    elif s[0] == "gc":
+                        colour_set.add(s[1])
+        suits, colours = sorted(suit_set), sorted(colour_set)
+        classes = bool(suits or colours)  # else the labels below are all -1: the slots tell them
         frozen = {v: tuple(per_value.get(v, ())) for v in values}
         for sp in itertools.permutations(range(4), len(suits)):
             smap = dict(zip(suits, sp, strict=True))
@@ -169,10 +174,14 @@ class ProgramBuilder:
                 fids = []
                 for v in values:
                     slots = frozen[v]
-                    labels = tuple(
-                        smap[s[1]] if s[0] == "g" else cmap[s[1]] if s[0] == "gc" else -1
-                        for _, s, _ in slots
-                        if s is not None
+                    labels = (
+                        tuple(
+                            smap[s[1]] if s[0] == "g" else cmap[s[1]] if s[0] == "gc" else -1
+                            for _, s, _ in slots
+                            if s is not None
+                        )
+                        if classes
+                        else ()
                     )
                     memo_key = (v, slots, loose.get(v, 0), labels)
                     fid = self._value_factor.get(memo_key)

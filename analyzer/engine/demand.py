@@ -27,7 +27,7 @@ SignedDemands = tuple[tuple[int, Demand], ...]
 
 def part_key(part: Part) -> tuple[str, int]:
     """A sort key for a rank or suit part (``None`` first)."""
-    return ("", -1) if part is None else part
+    return _NONE_FIRST if part is None else part
 
 
 def demand_of(slots: list[tuple[int, int, Part, Part]]) -> Demand:
@@ -36,7 +36,16 @@ def demand_of(slots: list[tuple[int, int, Part, Part]]) -> Demand:
     for _, v, r, s in slots:
         key = (v, r, s)
         counts[key] = counts.get(key, 0) + 1
-    return tuple(sorted(counts.items(), key=lambda kv: (kv[0][0], part_key(kv[0][1]), part_key(kv[0][2]))))
+    return tuple(sorted(counts.items(), key=_pool_order))
+
+
+def _pool_order(item: tuple[Slot, int]) -> tuple[int, tuple[str, int], tuple[str, int]]:
+    """The order of a demand's pools: by value, then rank part and suit part (``None`` first)."""
+    (v, r, s), _ = item
+    return (v, _NONE_FIRST if r is None else r, _NONE_FIRST if s is None else s)
+
+
+_NONE_FIRST = ("", -1)
 
 
 def inclusion_exclusion(

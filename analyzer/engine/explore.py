@@ -36,13 +36,23 @@ algebra needs.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Suit
 from analyzer.core.coup import Coup
-from analyzer.core.dealt import ColourClass, DealtCard, LabelNeeded, PendingLabel, RankClass, SuitClass
+from analyzer.core.dealt import (
+    CARDS_PENDING,
+    PENDING_CARDS,
+    ColourClass,
+    DealtCard,
+    LabelNeeded,
+    PendingLabel,
+    RankClass,
+    SuitClass,
+)
 from analyzer.core.hands import CardGroup
 from analyzer.core.reads import PositionSet, RankDetail, Reads, SuitDetail
 from analyzer.engine.demand import Demand, Part, SignedDemands, demand_of, inclusion_exclusion
@@ -98,8 +108,13 @@ class Row:
 
     @classmethod
     def of(cls, fields: tuple[object, ...], signature: tuple[tuple[int, ...], ...]) -> Row:
-        slots = tuple((b, v) for b, values in enumerate(signature) for v in values)
-        return cls(fields, signature, slots)
+        return cls(fields, signature, _slots(signature))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _slots(signature: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], ...]:
+    """A signature's slots (rows of one signature recur with other fields)."""
+    return tuple((b, v) for b, values in enumerate(signature) for v in values)
 
 
 class Explorer:
@@ -174,15 +189,62 @@ class Explorer:
             out.append((state, event))
         return out
 
+    def explore_shape(
+        self, fields: tuple[object, ...], sizes: tuple[int, ...]
+    ) -> list[tuple[tuple[int, ...], object]] | None:
+        """The leaves shared by every row with ``fields`` and ``sizes`` cards per block, when the
+        bet settles them from the fields and the blocks' one-suit flags alone: (flags fixed,
+        event), partitioning each such row's sequences as :meth:`explore` would; ``None`` when
+        the bet looked at a card (each row is then explored by itself).  Many
+        rows settle so with no row built: every row of a bet that pays on a few outcomes (a tie,
+        a winning total), every row of a bet on the flags (all red, a suited hand).
+
+        Raises:
+            CompileBudgetError: more records than the budget allows; whatever the bet raises.
+        """
+        stack: list[tuple[int, ...]] = [(PENDING,) * len(sizes)]
+        out: list[tuple[tuple[int, ...], object]] = []
+        while stack:
+            flags = stack.pop()
+            parts: list[Any] = []
+            groups: list[CardGroup] = []
+            for b, size in enumerate(sizes):
+                cards = PENDING_CARDS if size else ()
+                group = CardGroup.of_ordered(cards, self._flag(b, flags[b], size > 0))  # type: ignore[arg-type]
+                parts.append((self.blocks[b], cards, group.flag))
+                groups.append(group)
+            record = Coup(fields, None, parts)
+            for (members, _, _), group in zip(parts, groups, strict=True):
+                record._groups[members] = group
+            self.budget.tick()
+            try:
+                event = self.settle(record)
+            except LabelNeeded as need:
+                if need.pending is CARDS_PENDING:
+                    return None
+                if need.pending.kind != "flag":
+                    raise AssertionError(f"a record without cards raised {need.pending!r}") from None
+                b = need.pending.slot
+                stack.extend(_set(flags, b, o) for o in self._flag_options(flags, b, sizes[b]))
+                continue
+            out.append((flags, event))
+        return out
+
+    def _flag_options(self, flags: tuple[int, ...], b: int, size: int) -> list[int]:
+        """The ways block ``b``'s one-suit flag can be fixed: uniform in a named suit (colour),
+        or in the class of another uniform block or a new one; mixed when it holds 2+ cards."""
+        uniform = sorted({f for f in flags if f >= 0})
+        options = list(range(self.labels)) if self.named_suits else _new_class(uniform, self.labels)
+        if size >= 2:  # one card is always of one suit
+            options.append(MIXED)
+        return options
+
     def children(self, row: Row, state: State, pending: PendingLabel) -> list[State]:
         """The states that fix ``pending`` every way it can be (see the module docstring)."""
         ranks, suits, flags = state
         if pending.kind == "flag":
             b = pending.slot
-            uniform = sorted({f for f in flags if f >= 0})
-            options = list(range(self.labels)) if self.named_suits else _new_class(uniform, self.labels)
-            if len(row.signature[b]) >= 2:  # one card is always of one suit
-                options.append(MIXED)
+            options = self._flag_options(flags, b, len(row.signature[b]))
             return [(ranks, suits, _set(flags, b, o)) for o in options]
         i = pending.slot
         b, v = row.slots[i]

@@ -47,7 +47,7 @@ from analyzer.core.tableau import Tableau
 from analyzer.engine import cache
 from analyzer.engine.algebra import Program, ProgramBuilder
 from analyzer.engine.explore import MIXED, PENDING, Budget, Explorer, Row, State
-from analyzer.engine.values import composition_index
+from analyzer.engine.values import composition_indices
 from analyzer.engine.walk import multiset, walk, walk_first_four
 from analyzer.errors import BetError
 
@@ -336,10 +336,16 @@ def _rows(tableau: Tableau, reads: Reads, first_four: bool) -> dict[tuple[Any, .
     if hit is not None:
         return hit
     groups = walk_first_four(reads) if first_four else walk(tableau, reads)
-    rows: dict[tuple[Any, ...], dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    rows: dict[tuple[Any, ...], dict[int, int]] = {}
+    index = composition_indices()
     for (fields, blocks, others, cards), n in groups.items():
-        rows[(fields, blocks)][composition_index(cards, sum(blocks) + others)] += n
-    out = {k: sorted(v.items()) for k, v in rows.items()}
+        comp = index[(cards, sum(blocks) + others)]
+        per = rows.get((fields, blocks))
+        if per is None:
+            rows[(fields, blocks)] = {comp: n}
+        else:
+            per[comp] = per.get(comp, 0) + n
+    out = {k: sorted(v.items()) if len(v) > 1 else list(v.items()) for k, v in rows.items()}
     with _LOCK:
         _ROWS[key] = out
         if len(_ROWS) > 16:
@@ -390,9 +396,27 @@ def _compile(
     row_rest: list[int] = []
     row_entries: list[list[tuple[int, int]]] = []
     leaves: dict[tuple[int, int, int], int] = defaultdict(int)
+    # rows of one shape (fields, cards per block) that the bet settles from the fields and
+    # flags alone share their leaves (Explorer.explore_shape); a distribution reads every card
+    shapes: dict[tuple[object, ...], list[tuple[tuple[int, ...], object]] | None] = {}
     for (fields, coded), comps in _rows(tableau, reads, first_four).items():
-        row = Row.of(fields, tuple(multiset(b) for b in coded))
-        found = explorer.explore(row)
+        signature = tuple(multiset(b) for b in coded)
+        shared = None
+        if bet is not None:
+            sizes = (fields, tuple(len(values) for values in signature))
+            if sizes not in shapes:
+                shapes[sizes] = explorer.explore_shape(*sizes)
+            shared = shapes[sizes]
+        found: list[tuple[Any, object]]
+        if shared is None:
+            row = Row.of(fields, signature)
+            found = explorer.explore(row)
+        elif len(shared) == 1:
+            found = list(shared)
+        else:
+            row = Row.of(fields, signature)
+            none = (PENDING,) * len(row.slots)
+            found = [((none, none, flags), event) for flags, event in shared]
         events = {event for _, event in found}
         if len(events) == 1:  # settled from values alone, or every label settles alike
             col = columns.setdefault(next(iter(events)), len(columns))

@@ -65,9 +65,14 @@ def composition_index(k: int, coded: int) -> int:
     Raises:
         KeyError: no such composition.
     """
+    return composition_indices()[(k, coded)]
+
+
+def composition_indices() -> dict[tuple[int, int], int]:
+    """(cards k, multiset code) -> index in :data:`COMPOSITIONS` (for loops that look up many)."""
     if not _INDEX:
         _INDEX.update({c: i for i, c in enumerate(COMPOSITIONS)})
-    return _INDEX[(k, coded)]
+    return _INDEX
 
 
 def falling(x: int, m: int) -> int:
