@@ -197,20 +197,22 @@ def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
     return out
 
 
-def _scalar_labels(table: Table, memo: _Shoe, w: Any) -> list[int]:
+def _scalar_labels(table: Table, memo: _Shoe, w: Any, per: list[int] | None = None) -> list[int]:
     """The label part's counts per column, with Python integers (``w``: the value weights, a
-    list or a mapping of the rows' compositions)."""
+    list or a mapping of the rows' compositions; ``per``: each row's S / D(R), when the caller
+    has it)."""
     out = [0] * len(table.columns)
     if table.row_read:
-        falls = memo.falls
-        starts, comps, tallies = table.row_start, table.row_comp, table.row_tally
-        per: list[int] = []
-        for r, coded in enumerate(table.row_read):
-            s = 0
-            for j in range(starts[r], starts[r + 1]):
-                s += tallies[j] * w[comps[j]]
-            d = read_weight(coded, falls)
-            per.append(s // d if d else 0)
+        if per is None:
+            falls = memo.falls
+            starts, comps, tallies = table.row_start, table.row_comp, table.row_tally
+            per = []
+            for r, coded in enumerate(table.row_read):
+                s = 0
+                for j in range(starts[r], starts[r + 1]):
+                    s += tallies[j] * w[comps[j]]
+                d = read_weight(coded, falls)
+                per.append(s // d if d else 0)
         n = evaluate_scalar(table.program, memo.counts)
         rest = table.row_rest
         for r, i, c, m in zip(table.leaf_row, table.leaf_comp, table.leaf_col, table.leaf_mult, strict=True):
@@ -257,10 +259,12 @@ class _Plan:
         self.leaf_cols = lcol[self.leaf_starts] if len(lcol) else lcol
         self.program = VectorPlan(table.program, suits_alike, tens_alike) if table.row_read else None
         self.orderings: Any = None
+        self.orderings_list: list[tuple[int, int]] = []  # (n_R, r) per row, as Python integers
         if table.first_four and table.row_read:  # S / D(R) = n_R falling(N - r, 6 - r): no weights
             from analyzer.engine.labels import orderings  # lazy: numpy, not needed in one shot
 
             self.orderings, self.read_cards = orderings(table, range(len(table.row_read)))
+            self.orderings_list = list(zip(self.orderings.tolist(), self.read_cards.tolist(), strict=True))
 
 
 _PLANS: dict[tuple[int, bool, bool], _Plan] = {}
@@ -285,8 +289,14 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
     if len(plan.value_comp):
         out[plan.value_cols] += np.add.reduceat(plan.value_tally * w[plan.value_comp], plan.value_starts)
     if plan.program is not None and len(table.leaf_row) <= SMALL:  # numpy costs more than it saves
-        needed = dict(zip(plan.row_comps, w[plan.row_comps].tolist(), strict=True))
-        for c, x in enumerate(_scalar_labels(table, memo, needed)):
+        if plan.orderings is not None:  # S / D(R) = n_R falling(N - r, 6 - r): no sum over the rows
+            n_size = memo.size
+            rows = [n * falling(n_size - r, MAX_CARDS - r) for n, r in plan.orderings_list]
+            labels = _scalar_labels(table, memo, {}, rows)
+        else:
+            needed = dict(zip(plan.row_comps, w[plan.row_comps].tolist(), strict=True))
+            labels = _scalar_labels(table, memo, needed)
+        for c, x in enumerate(labels):
             if x:
                 out[c] += x
     elif plan.program is not None:
