@@ -945,8 +945,16 @@ def royal_9(param: str | None) -> Bet:
                 return i
         return -1
 
+    last: list[tuple[Coup | None, tuple[int, int]]] = [(None, (-1, -1))]
+
     def hands(c: Coup) -> tuple[int, int]:
-        return seat_of(c.cards(PLAYER_FIRST_TWO)), seat_of(c.cards(BANKER_FIRST_TWO))
+        # four pay lines ask it of one coup in turn: the last answer is kept (one reference,
+        # replaced whole, so threads sharing the bet never read half of another's)
+        seen, found = last[0]
+        if seen is not c:
+            found = seat_of(c.cards(PLAYER_FIRST_TWO)), seat_of(c.cards(BANKER_FIRST_TWO))
+            last[0] = (c, found)
+        return found
 
     def royal(g: CardGroup) -> bool:
         return g.values == (0, 9) and _royal_9_of(g)

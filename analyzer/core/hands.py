@@ -77,7 +77,7 @@ class CardGroup:
     """The dealt cards of a set of positions, as a multiset (order within the set is not
     kept).  Iterating gives the cards sorted by what is known of them."""
 
-    __slots__ = ("_cards", "flag")
+    __slots__ = ("_cards", "_pattern", "flag")
 
     def __init__(
         self, cards: Iterable[DealtCard], flag: tuple[str, str, int] | PendingLabel | None = None
@@ -86,6 +86,7 @@ class CardGroup:
         :data:`analyzer.core.coup.Flag`); the suit features then answer from it."""
         self._cards = tuple(sorted(cards, key=_KEY))
         self.flag = flag
+        self._pattern: tuple[int, ...] | None = None
 
     @classmethod
     def of_ordered(
@@ -96,6 +97,7 @@ class CardGroup:
         group = cls.__new__(cls)
         group._cards = cards
         group.flag = flag
+        group._pattern = None
         return group
 
     def _flag(self) -> tuple[str, str, int]:
@@ -152,19 +154,23 @@ class CardGroup:
 
     # -- ranks by equality -------------------------------------------------------------------
 
-    def _rank_counts(self) -> Counter[tuple[object, ...]]:
-        return Counter((c.value, _key(c.rank)) for c in self._cards)
+    def _rank_pattern(self) -> tuple[int, ...]:
+        # kept: a group's cards never change, and a bet asks several of these of one group
+        if self._pattern is None:
+            counts = Counter((c.value, _key(c.rank)) for c in self._cards)
+            self._pattern = tuple(sorted(counts.values(), reverse=True))
+        return self._pattern
 
     @property
     def rank_pattern(self) -> tuple[int, ...]:
         """How many cards share each rank, largest first: (2, 1) one pair among three cards,
         (3, 3) two sets of three of a kind, (2, 2, 2) three pairs."""
-        return tuple(sorted(self._rank_counts().values(), reverse=True))
+        return self._rank_pattern()
 
     @property
     def of_a_kind(self) -> int:
         """The most cards of one rank (1 when all ranks differ, 0 for no cards)."""
-        return max(self._rank_counts().values(), default=0)
+        return max(self._rank_pattern(), default=0)
 
     @property
     def pair(self) -> bool:
@@ -174,17 +180,17 @@ class CardGroup:
     @property
     def pairs(self) -> int:
         """How many ranks have two or more cards."""
-        return sum(1 for n in self._rank_counts().values() if n >= 2)
+        return sum(1 for n in self._rank_pattern() if n >= 2)
 
     @property
     def two_pair(self) -> bool:
         """Exactly two ranks hold exactly two cards each, and no rank more."""
-        return sorted(n for n in self._rank_counts().values() if n >= 2) == [2, 2]
+        return sorted(n for n in self._rank_pattern() if n >= 2) == [2, 2]
 
     @property
     def full_house(self) -> bool:
         """Three cards of one rank and two of another (among the cards, nothing more)."""
-        return sorted(n for n in self._rank_counts().values() if n >= 2) == [2, 3]
+        return sorted(n for n in self._rank_pattern() if n >= 2) == [2, 3]
 
     @property
     def same_card_pair(self) -> bool:
