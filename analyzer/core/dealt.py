@@ -326,5 +326,6 @@ Flag = tuple[str, str, int] | None
 
 #: The label :class:`PendingCards` raises.
 CARDS_PENDING = PendingLabel(-1, "cards")
-#: The one instance of :class:`PendingCards` the engine uses.
+# The one instance of PendingCards the engine uses (a plain comment: a documentation tool that
+# lists module data would look at its cards).
 PENDING_CARDS = PendingCards()
