@@ -63,13 +63,73 @@ def test_engine_verify_and_oracle_settle_alike(bet):
 # -- rows settled by their shape (fields and cards per block) ----------------------------------
 
 
-def test_pending_cards_raise_when_looked_at():
-    from analyzer.core.dealt import CARDS_PENDING, PENDING_CARDS, LabelNeeded
+def test_pending_cards_raise_when_looked_at_and_equal_only_themselves():
+    from analyzer.core.dealt import CARDS_PENDING, LabelNeeded, PendingCards
 
     for look in (list, len, lambda c: c[0], lambda c: Card(RANKS[0], SUITS[0]) in c, bool):
+        pending = PendingCards()
         with pytest.raises(LabelNeeded) as raised:
-            look(PENDING_CARDS)
-        assert raised.value.pending is CARDS_PENDING
+            look(pending)
+        assert raised.value.pending is CARDS_PENDING and pending.looked
+    # a record of pending cards is not a record whose block is empty (a bet keeping its answers
+    # per record would otherwise give the one to the other)
+    pending = PendingCards()
+    assert pending != () and hash(pending) != hash(()) and pending == pending
+
+
+def _brute_checked(bet, shoe, tableau):
+    from bruteforce import brute_events, deal_every_coup, engine_events
+
+    from analyzer import price
+
+    got = price(bet, shoe, tableau)
+    assert engine_events(bet, got) == brute_events(bet, deal_every_coup(shoe, tableau)), bet.name
+
+
+def test_a_bet_that_swallows_the_look_at_a_card_is_explored_row_by_row():
+    # a bare except catches the engine's LabelNeeded too: the shape's record looked "settled",
+    # and every row of the shape took its one answer
+    from analyzer import Shoe
+    from analyzer.bets.model import Bet
+    from analyzer.core.coup import PLAYER_HAND
+    from analyzer.core.reads import Reads
+    from analyzer.core.tableau import STANDARD
+
+    def nine(c):
+        try:
+            return 1 if c.cards(PLAYER_HAND).total == 9 else -1
+        except:  # noqa: E722 -- the point of the test
+            return -1
+
+    def sized(c):
+        try:
+            n = len(c.cards(PLAYER_HAND))
+        except BaseException:
+            n = 0
+        return 1 if n == 3 else -1
+
+    shoe = Shoe.parse("Kh=2,Qd=1,8h=1,8d=1,5c=2,9s=1")
+    for pay in (nine, sized):
+        _brute_checked(Bet.from_function(pay.__name__, pay, reads=Reads.of([], [PLAYER_HAND])), shoe, STANDARD)
+
+
+def test_a_bet_keeping_answers_per_record_is_not_misled_by_a_shape():
+    # the shape's record of a pending third card must not hit the answer kept for a record
+    # where the Player stood (an empty block): on every rule set after the first
+    import functools
+
+    from analyzer import Shoe
+    from analyzer.bets.model import Bet
+    from analyzer.core.reads import Reads
+    from analyzer.core.tableau import TABLEAUX
+
+    @functools.lru_cache(maxsize=None)
+    def eight(c):
+        return 1 if c.cards({4}).values == (8,) else -1
+
+    shoe = Shoe.parse("Kh=2,Qd=1,8h=1,8d=1,5c=2,9s=1")
+    for name in sorted(TABLEAUX):
+        _brute_checked(Bet.from_function("p3-eight", eight, reads=Reads.of([], [{4}])), shoe, TABLEAUX[name])
 
 
 def test_a_bet_on_flags_shares_its_leaves_between_rows():

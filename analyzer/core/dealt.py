@@ -113,22 +113,43 @@ class PendingCards(tuple):  # type: ignore[type-arg]
     """The cards of a block that the engine has not dealt yet (internal to compiling): a
     record whose blocks hold these carries its base fields and one-suit flags only, and any
     look at the cards (iterating, counting, indexing) raises :class:`LabelNeeded` with
-    :data:`CARDS_PENDING`.  A bet that settles such a record settles alike every row with its
-    fields and block sizes, whatever their cards (:meth:`analyzer.engine.explore.Explorer.explore_shape`)."""
+    :data:`CARDS_PENDING` and sets :attr:`looked`, so that a bet that swallowed the exception
+    (a bare ``except``) is still known to have looked.  A bet that settles such a record without
+    looking settles alike every row with its fields and block sizes, whatever their cards
+    (:meth:`analyzer.engine.explore.Explorer.explore_shape`).  Equal only to itself: a record
+    holding it never equals (nor hashes as) one whose block is really empty."""
 
-    __slots__ = ()
+    looked: bool
+
+    def __new__(cls) -> PendingCards:
+        self = super().__new__(cls)
+        self.looked = False
+        return self
+
+    def _look(self) -> LabelNeeded:
+        self.looked = True
+        return LabelNeeded(CARDS_PENDING)
 
     def __iter__(self) -> Any:
-        raise LabelNeeded(CARDS_PENDING)
+        raise self._look()
 
     def __len__(self) -> int:
-        raise LabelNeeded(CARDS_PENDING)
+        raise self._look()
 
     def __getitem__(self, index: Any) -> Any:
-        raise LabelNeeded(CARDS_PENDING)
+        raise self._look()
 
     def __contains__(self, item: object) -> bool:
-        raise LabelNeeded(CARDS_PENDING)
+        raise self._look()
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __hash__(self) -> int:
+        return id(self)
 
 
 class LabelNeeded(BaseException):
@@ -326,6 +347,3 @@ Flag = tuple[str, str, int] | None
 
 #: The label :class:`PendingCards` raises.
 CARDS_PENDING = PendingLabel(-1, "cards")
-# The one instance of PendingCards the engine uses (a plain comment: a documentation tool that
-# lists module data would look at its cards).
-PENDING_CARDS = PendingCards()

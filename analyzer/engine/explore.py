@@ -45,7 +45,7 @@ from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Suit
 from analyzer.core.coup import Coup
 from analyzer.core.dealt import (
     CARDS_PENDING,
-    PENDING_CARDS,
+    PendingCards,
     ColourClass,
     DealtCard,
     LabelNeeded,
@@ -204,12 +204,13 @@ class Explorer:
         """
         stack: list[tuple[int, ...]] = [(PENDING,) * len(sizes)]
         out: list[tuple[tuple[int, ...], object]] = []
+        pending = PendingCards()  # one per shape: it tells whether the bet looked at a card
         while stack:
             flags = stack.pop()
             parts: list[Any] = []
             groups: list[CardGroup] = []
             for b, size in enumerate(sizes):
-                cards = PENDING_CARDS if size else ()
+                cards: tuple[Any, ...] = pending if size else ()
                 group = CardGroup.of_ordered(cards, self._flag(b, flags[b], size > 0))  # type: ignore[arg-type]
                 parts.append((self.blocks[b], cards, group.flag))
                 groups.append(group)
@@ -227,6 +228,8 @@ class Explorer:
                 b = need.pending.slot
                 stack.extend(_set(flags, b, o) for o in self._flag_options(flags, b, sizes[b]))
                 continue
+            if pending.looked:  # it looked, and swallowed the exception: rows one by one
+                return None
             out.append((flags, event))
         return out
 
