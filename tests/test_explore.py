@@ -109,8 +109,9 @@ def test_a_bet_that_swallows_the_look_at_a_card_is_explored_row_by_row():
         return 1 if n == 3 else -1
 
     shoe = Shoe.parse("Kh=2,Qd=1,8h=1,8d=1,5c=2,9s=1")
+    reads = Reads.of([], [PLAYER_HAND])
     for pay in (nine, sized):
-        _brute_checked(Bet.from_function(pay.__name__, pay, reads=Reads.of([], [PLAYER_HAND])), shoe, STANDARD)
+        _brute_checked(Bet.from_function(pay.__name__, pay, reads=reads), shoe, STANDARD)
 
 
 def test_a_bet_keeping_answers_per_record_is_not_misled_by_a_shape():
@@ -123,7 +124,7 @@ def test_a_bet_keeping_answers_per_record_is_not_misled_by_a_shape():
     from analyzer.core.reads import Reads
     from analyzer.core.tableau import TABLEAUX
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def eight(c):
         return 1 if c.cards({4}).values == (8,) else -1
 

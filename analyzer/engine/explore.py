@@ -45,10 +45,10 @@ from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Suit
 from analyzer.core.coup import Coup
 from analyzer.core.dealt import (
     CARDS_PENDING,
-    PendingCards,
     ColourClass,
     DealtCard,
     LabelNeeded,
+    PendingCards,
     PendingLabel,
     RankClass,
     SuitClass,
