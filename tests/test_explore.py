@@ -174,3 +174,28 @@ def test_shared_leaves_price_as_rows_explored_one_by_one(monkeypatch, name):
     alone = tables.build_bet(STANDARD, bet, False, False)
     by_event = [dict(zip(t.columns, record_counts(t, shoe)[0], strict=True)) for t in (shared, alone)]
     assert by_event[0] == by_event[1]
+
+
+@pytest.mark.parametrize("suits", ["one-suit", "one-suit-named", "one-colour", "one-colour-named"])
+@pytest.mark.parametrize("ranks", ["equality", "named"])
+def test_ranks_beside_another_sets_flag_price_exactly(ranks, suits):
+    # a pair in one set and a one-suit flag in another: the reads fix each card's suit, as
+    # their pools do not nest across sets (the flag's weights came out negative)
+    from analyzer import Shoe
+    from analyzer.bets.model import Bet
+    from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO
+    from analyzer.core.reads import Reads
+    from analyzer.core.tableau import STANDARD
+
+    reads = Reads.of([], [PLAYER_FIRST_TWO, BANKER_FIRST_TWO], ranks, suits)
+    assert not reads.suits.per_set
+    colour = "colour" in suits
+
+    def pay(c):
+        if not c.cards(BANKER_FIRST_TWO).pair:
+            return 0
+        player = c.cards(PLAYER_FIRST_TWO)
+        return 1 if (player.one_colour if colour else player.suited) else -1
+
+    for shoe in ("Kh=2,Qh=2,5h=1,4s=1", "Kh=1,Ks=1,Qh=1,Qs=1,5h=1,4s=1"):
+        _brute_checked(Bet.from_function("pair-and-flag", pay, reads=reads), Shoe.parse(shoe), STANDARD)

@@ -94,7 +94,8 @@ class SuitDetail(enum.Enum):
 
     @property
     def exact_equivalent(self) -> SuitDetail:
-        """The card-by-card detail that tells at least as much (for overlapping read sets)."""
+        """The card-by-card detail that tells at least as much (for overlapping read sets, and
+        for ranks read over several sets)."""
         return {
             SuitDetail.ONE_COLOUR: SuitDetail.COLOUR_EQUALITY,
             SuitDetail.ONE_SUIT: SuitDetail.SUIT_EQUALITY,
@@ -174,7 +175,8 @@ class Reads:
     ) -> Reads:
         """A normalised :class:`Reads`: derived field names expand to the base fields they
         need; reading same-card equality implies rank equality; "one suit / colour" details on
-        overlapping sets become the card-by-card detail; no card detail without sets.
+        overlapping sets, or with ranks read over several sets, become the card-by-card detail;
+        no card detail without sets.
 
         Raises:
             BetError: an unknown field, position or detail.
@@ -200,7 +202,12 @@ class Reads:
         suit = suits if isinstance(suits, SuitDetail) else _suit_detail(suits)
         if suit is SuitDetail.SAME_CARD and rank is RankDetail.NONE:
             rank = RankDetail.EQUALITY
-        if suit.per_set and any(a != b and a & b for a in position_sets for b in position_sets):
+        if suit.per_set and (
+            any(a != b and a & b for a in position_sets for b in position_sets)
+            # a set's one-suit flag beside another set's ranks: the flag's pools and the ranks'
+            # do not nest across sets, so such reads fix each card's suit instead
+            or (rank is not RankDetail.NONE and len(position_sets) >= 2)
+        ):
             suit = suit.exact_equivalent
         values = ALL_VALUES if suit_values is None else frozenset(suit_values)
         if not values <= ALL_VALUES:
