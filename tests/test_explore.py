@@ -199,3 +199,25 @@ def test_ranks_beside_another_sets_flag_price_exactly(ranks, suits):
 
     for shoe in ("Kh=2,Qh=2,5h=1,4s=1", "Kh=1,Ks=1,Qh=1,Qs=1,5h=1,4s=1"):
         _brute_checked(Bet.from_function("pair-and-flag", pay, reads=reads), Shoe.parse(shoe), STANDARD)
+
+
+def test_a_bet_that_swallows_a_label_read_is_refused_in_one_line():
+    # the engine learns which labels a bet reads from the exception it raises: a bet that
+    # catches it (a bare except) would be priced as if it had read nothing
+    from analyzer import Shoe, price
+    from analyzer.bets.model import Bet
+    from analyzer.core.coup import PLAYER_FIRST_TWO
+    from analyzer.core.reads import Reads
+    from analyzer.errors import BetError
+
+    def suited(c):
+        try:
+            return 3 if c.cards(PLAYER_FIRST_TWO).suited else -1
+        except:  # noqa: E722 -- the point of the test
+            return -1
+
+    for suits in ("one-suit", "suit-equality"):
+        bet = Bet.from_function("swallows", suited, reads=Reads.of([], [PLAYER_FIRST_TWO], suits=suits))
+        with pytest.raises(BetError, match="caught the engine's own exception") as raised:
+            price(bet, Shoe.standard(8).remove("Ah 5h"))
+        assert "\n" not in str(raised.value)

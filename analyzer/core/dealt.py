@@ -13,6 +13,7 @@ classes canonically.
 from __future__ import annotations
 
 import enum
+import threading
 from typing import Any
 
 from analyzer.core.cards import COLOURS, RANKS, SUITS, Card, Colour, Rank, Suit
@@ -161,6 +162,18 @@ class LabelNeeded(BaseException):
     def __init__(self, pending: PendingLabel) -> None:
         super().__init__(pending.slot, pending.kind)
         self.pending = pending
+        _RAISED.count = getattr(_RAISED, "count", 0) + 1
+
+
+#: How many :class:`LabelNeeded` this thread has raised: a bet that settles while the count
+#: moved caught one (a bare ``except``), and its answer cannot be trusted.
+_RAISED = threading.local()
+
+
+def labels_needed() -> int:
+    """How many times this thread has raised :class:`LabelNeeded` (see :data:`_RAISED`)."""
+    count: int = getattr(_RAISED, "count", 0)
+    return count
 
 
 def known_label(label: object) -> object:

@@ -52,12 +52,13 @@ from analyzer.core.dealt import (
     PendingLabel,
     RankClass,
     SuitClass,
+    labels_needed,
 )
 from analyzer.core.hands import CardGroup
 from analyzer.core.reads import PositionSet, RankDetail, Reads, SuitDetail
 from analyzer.engine.demand import Demand, Part, SignedDemands, demand_of, inclusion_exclusion
 from analyzer.engine.walk import project_fields
-from analyzer.errors import CompileBudgetError
+from analyzer.errors import BetError, CompileBudgetError
 
 #: A row's labels: per slot its rank label and suit label, per block its one-suit flag
 #: (``PENDING`` when not fixed; a named label's index or a class number; ``MIXED`` for a flag).
@@ -180,11 +181,14 @@ class Explorer:
                 out.append((state, memo[record]))
                 continue
             self.budget.tick()
+            before = labels_needed()
             try:
                 event = self.settle(record)
             except LabelNeeded as need:
                 stack.extend(self.children(row, state, need.pending))
                 continue
+            if labels_needed() != before:
+                raise self._swallowed()
             memo[record] = event
             out.append((state, event))
         return out
@@ -218,6 +222,7 @@ class Explorer:
             for (members, _, _), group in zip(parts, groups, strict=True):
                 record._groups[members] = group
             self.budget.tick()
+            before = labels_needed()
             try:
                 event = self.settle(record)
             except LabelNeeded as need:
@@ -230,8 +235,17 @@ class Explorer:
                 continue
             if pending.looked:  # it looked, and swallowed the exception: rows one by one
                 return None
+            if labels_needed() != before:
+                raise self._swallowed()
             out.append((flags, event))
         return out
+
+    def _swallowed(self) -> BetError:
+        return BetError(
+            f"{self.budget.what}: it caught the engine's own exception while reading a card label "
+            "(a bare 'except:' or 'except BaseException'), so it cannot be priced exactly; catch "
+            "Exception instead"
+        )
 
     def _flag_options(self, flags: tuple[int, ...], b: int, size: int) -> list[int]:
         """The ways block ``b``'s one-suit flag can be fixed: uniform in a named suit (colour),
