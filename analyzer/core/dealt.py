@@ -157,7 +157,9 @@ class LabelNeeded(BaseException):
     """Internal: a bet read a label the engine has not fixed yet (see :class:`PendingLabel`).
 
     A ``BaseException``, so that a bet's own ``except Exception`` cannot swallow it: the engine
-    catches it, fixes that label every way it can be, and settles again."""
+    catches it, fixes that label every way it can be, and settles again.  A bet that catches it
+    anyway (a bare ``except``) is refused: each raise is counted per thread
+    (:func:`labels_needed`), and a settle that returns while the count moved is not trusted."""
 
     def __init__(self, pending: PendingLabel) -> None:
         super().__init__(pending.slot, pending.kind)
