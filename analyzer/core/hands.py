@@ -154,7 +154,10 @@ class CardGroup:
 
     # -- ranks by equality -------------------------------------------------------------------
 
-    def _rank_pattern(self) -> tuple[int, ...]:
+    @property
+    def rank_pattern(self) -> tuple[int, ...]:
+        """How many cards share each rank, largest first: (2, 1) one pair among three cards,
+        (3, 3) two sets of three of a kind, (2, 2, 2) three pairs."""
         # kept: a group's cards never change, and a bet asks several of these of one group
         if self._pattern is None:
             counts = Counter((c.value, _key(c.rank)) for c in self._cards)
@@ -162,15 +165,9 @@ class CardGroup:
         return self._pattern
 
     @property
-    def rank_pattern(self) -> tuple[int, ...]:
-        """How many cards share each rank, largest first: (2, 1) one pair among three cards,
-        (3, 3) two sets of three of a kind, (2, 2, 2) three pairs."""
-        return self._rank_pattern()
-
-    @property
     def of_a_kind(self) -> int:
         """The most cards of one rank (1 when all ranks differ, 0 for no cards)."""
-        return max(self._rank_pattern(), default=0)
+        return max(self.rank_pattern, default=0)
 
     @property
     def pair(self) -> bool:
@@ -180,17 +177,17 @@ class CardGroup:
     @property
     def pairs(self) -> int:
         """How many ranks have two or more cards."""
-        return sum(1 for n in self._rank_pattern() if n >= 2)
+        return sum(1 for n in self.rank_pattern if n >= 2)
 
     @property
     def two_pair(self) -> bool:
         """Exactly two ranks hold exactly two cards each, and no rank more."""
-        return sorted(n for n in self._rank_pattern() if n >= 2) == [2, 2]
+        return sorted(n for n in self.rank_pattern if n >= 2) == [2, 2]
 
     @property
     def full_house(self) -> bool:
         """Three cards of one rank and two of another (among the cards, nothing more)."""
-        return sorted(n for n in self._rank_pattern() if n >= 2) == [2, 3]
+        return sorted(n for n in self.rank_pattern if n >= 2) == [2, 3]
 
     @property
     def same_card_pair(self) -> bool:

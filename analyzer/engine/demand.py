@@ -40,7 +40,8 @@ def demand_of(slots: list[tuple[int, int, Part, Part]]) -> Demand:
 
 
 def _pool_order(item: tuple[Slot, int]) -> tuple[int, tuple[str, int], tuple[str, int]]:
-    """The order of a demand's pools: by value, then rank part and suit part (``None`` first)."""
+    """The order of a demand's pools: by value, then rank part and suit part (``None`` first;
+    :func:`part_key` inlined, as every leaf's demand is sorted by it)."""
     (v, r, s), _ = item
     return (v, _NONE_FIRST if r is None else r, _NONE_FIRST if s is None else s)
 

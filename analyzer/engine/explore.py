@@ -218,9 +218,7 @@ class Explorer:
                 group = CardGroup.of_ordered(cards, self._flag(b, flags[b], size > 0))  # type: ignore[arg-type]
                 parts.append((self.blocks[b], cards, group.flag))
                 groups.append(group)
-            record = Coup(fields, None, parts)
-            for (members, _, _), group in zip(parts, groups, strict=True):
-                record._groups[members] = group
+            record = _record(fields, parts, groups)
             self.budget.tick()
             before = labels_needed()
             try:
@@ -319,10 +317,7 @@ class Explorer:
             parts.append(hit[0])
             groups.append(hit[1])
             start = stop
-        record = Coup(row.fields, None, parts)
-        for (members, _, _), group in zip(parts, groups, strict=True):
-            record._groups[members] = group  # what cards(block) builds, shared between records
-        return record
+        return _record(row.fields, parts, groups)
 
     def _pending_label(self, slot: int, kind: str) -> PendingLabel:
         hit = self._pending.get((slot, kind))
@@ -490,6 +485,15 @@ class Explorer:
         if self.named_suits:
             return "nc" if self.colour else "n"
         return "gc" if self.colour else "g"
+
+
+def _record(fields: tuple[object, ...], parts: list[Any], groups: list[CardGroup]) -> Coup:
+    """A record of ``fields`` and blocks ``parts``, its groups the ones given (what
+    ``cards(block)`` would build, shared between the records of one exploration)."""
+    record = Coup(fields, None, parts)
+    for (members, _, _), group in zip(parts, groups, strict=True):
+        record._groups[members] = group
+    return record
 
 
 def _new_class(used: Sequence[int], most: int) -> list[int]:

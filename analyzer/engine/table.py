@@ -345,7 +345,7 @@ def _rows(tableau: Tableau, reads: Reads, first_four: bool) -> dict[tuple[Any, .
             rows[(fields, blocks)] = {comp: n}
         else:
             per[comp] = per.get(comp, 0) + n
-    out = {k: sorted(v.items()) if len(v) > 1 else list(v.items()) for k, v in rows.items()}
+    out = {k: sorted(v.items()) for k, v in rows.items()}
     with _LOCK:
         _ROWS[key] = out
         if len(_ROWS) > 16:
@@ -403,10 +403,10 @@ def _compile(
         signature = tuple(multiset(b) for b in coded)
         shared = None
         if bet is not None:
-            sizes = (fields, tuple(len(values) for values in signature))
-            if sizes not in shapes:
-                shapes[sizes] = explorer.explore_shape(*sizes)
-            shared = shapes[sizes]
+            row_shape = (fields, tuple(len(values) for values in signature))
+            if row_shape not in shapes:
+                shapes[row_shape] = explorer.explore_shape(*row_shape)
+            shared = shapes[row_shape]
         found: list[tuple[Any, object]]
         if shared is None:
             row = Row.of(fields, signature)
