@@ -224,6 +224,20 @@ def test_catalogue_names_and_aliases():
     assert [b.name for b in main_bets()] == ["banker", "player", "tie"]
 
 
+def test_the_main_bets_outside_the_catalogue_are_the_catalogue_entries():
+    # analyze builds them without loading the catalogue (analyzer.bets.main): the same bets
+    from analyzer.bets import catalogue
+    from analyzer.bets.main import main_bets as own
+
+    listed = [find_bet(e.name) for e in catalogue.CATALOGUE if e.main]
+    for mine, theirs in zip(own(), listed, strict=True):
+        assert (mine.name, mine.origin, mine.title, mine.reads, mine.source) == (
+            theirs.name, theirs.origin, theirs.title, theirs.reads, theirs.source)
+        assert [(ln.event, ln.pays) for ln in mine.lines] == [(ln.event, ln.pays) for ln in theirs.lines]
+        a, b = price(mine, Shoe.standard(8)), price(theirs, Shoe.standard(8))
+        assert (a.ev, a.events, a.variance) == (b.ev, b.events, b.variance)
+
+
 def test_every_catalogue_bet_is_sourced_and_reads_something():
     for bet in catalogue_bets():
         assert bet.source, bet.name

@@ -55,6 +55,16 @@ def test_published_house_edges_8_decks():
     assert edge["tie"].house_edge_resolved is None  # the Tie bet never pushes
 
 
+def test_the_compositions_are_every_multiset_of_4_to_6_values_in_lexicographic_order():
+    # every compiled table (and every shipped file) indexes this order: it must never move
+    from itertools import combinations_with_replacement
+
+    from analyzer.engine.values import COMPOSITIONS, code
+
+    expected = [(k, code(c)) for k in (4, 5, 6) for c in combinations_with_replacement(range(10), k)]
+    assert list(COMPOSITIONS) == expected and len(expected) == 7722
+
+
 def test_the_value_level_tree_has_339400_leaves():
     # docs/exact.md, "The walk": 339,400 leaves over the 10 point values.
     assert leaf_count(STANDARD) == 339_400

@@ -2,6 +2,7 @@
 layers import one way (docs/ARCHITECTURE.md)."""
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -39,6 +40,23 @@ def test_pricing_a_bet_in_one_shot_needs_no_numpy():
             "from analyzer.engine.evaluate import one_shot\n"
             "with one_shot():\n    price(find_bet('banker'), Shoe.standard(8))\n")
     assert "numpy" not in _loaded_after(code)
+
+
+#: What ``punto-banco analyze`` must not load on a shoe the shipped tables serve: the compile
+#: (walk, explore), the side-bet catalogue, the writers of files and the cache folder's lookup
+#: (each one is start-up time the command does not use; issue 16's warm ``analyze``).
+NOT_FOR_ANALYZE = ("analyzer.engine.walk", "analyzer.engine.explore", "analyzer.bets.catalogue",
+                   "tempfile", "shutil", "platformdirs", "difflib", "csv", "numpy")
+
+
+def test_analyze_from_the_shipped_tables_loads_only_what_it_uses():
+    probe = ("import sys\nfrom analyzer.cli import main\n"
+             "try:\n    main(['analyze'])\nexcept SystemExit:\n    pass\n"
+             f"print('|' + ','.join(m for m in {NOT_FOR_ANALYZE!r} if m in sys.modules), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PUNTO_BANCO_CACHE_DIR": "off"})
+    assert "Banker (5% commission)" in done.stdout
+    assert done.stderr.strip().rsplit("|", 1)[-1] == ""
 
 
 def _imports(path: Path) -> list[tuple[ast.stmt, str, bool]]:

@@ -8,7 +8,6 @@ RULES.md ("Pay tables in the sheets", "Common casino variants and side bets").
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -16,6 +15,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
+from analyzer.bets.main import banker, parse_amount, player, tie
+from analyzer.bets.main import main_bets as _main_bets
+from analyzer.bets.main import winning_pay as _pay
 from analyzer.bets.model import Bet, PayLine, combine, is_tie, wins
 from analyzer.core.cards import SUITS, Card, Colour, Rank, Suit, parse_card
 from analyzer.core.coup import (
@@ -28,16 +30,15 @@ from analyzer.core.coup import (
     Coup,
     Winner,
 )
-from analyzer.core.exact import fraction_text, parse_exact
+from analyzer.core.exact import fraction_text
 from analyzer.core.hands import CardGroup
 from analyzer.core.reads import Reads
-from analyzer.errors import AnalyzerError, BetError
+from analyzer.errors import BetError
 
 F = Fraction
 P, B, T = Winner.PLAYER, Winner.BANKER, Winner.TIE
 
-#: What the catalogue's bets read.
-WINNER = Reads.of(["winner"])
+#: What the catalogue's bets read (WINNER, the main bets': :mod:`analyzer.bets.main`).
 WINNER_TOTALS = Reads.of(["player_total", "banker_total"])
 BANKER_RESULT = Reads.of(["winner", "banker_total", "banker_cards"])
 PLAYER_RESULT = Reads.of(["winner", "player_total", "player_cards"])
@@ -87,74 +88,7 @@ LUCKY_6_SOURCE = 'Wizard of Odds, "Lucky 6", https://wizardofodds.com/games/bacc
 LUCKY_6_TABLES: dict[str, tuple[int, int]] = {"1": (12, 20), "2": (12, 23)}
 
 
-def parse_amount(text: str, what: str) -> Fraction:
-    """Parse a pay or rate given as an integer, a fraction ``p/q`` or a decimal (exactly; a
-    trailing ``%`` is ignored).
-
-    Raises:
-        BetError: the text is not such a number (or is absurdly long, e.g. ``1e999999999``).
-
-    >>> parse_amount("19/20", "pay"), parse_amount("0.95", "pay"), parse_amount("8", "pay")
-    (Fraction(19, 20), Fraction(19, 20), Fraction(8, 1))
-    """
-    try:
-        return parse_exact(text.strip().removesuffix("%") if isinstance(text, str) else text, what)
-    except AnalyzerError as exc:
-        raise BetError(str(exc)) from None
-
-
 # -- factories ----------------------------------------------------------------------------------
-
-
-def _pay(param: str | None, default: int | Fraction, what: str = "pay") -> Fraction:
-    value = F(default) if param is None else parse_amount(param, what)
-    if value <= 0:
-        raise BetError(f"bad {what} {param!r}: a winning pay must be greater than 0")
-    return value
-
-
-def banker(param: str | None) -> Bet:
-    """Banker with commission ``param`` percent on wins (default 5: pays 19/20)."""
-    rate = F(5) if param is None else parse_amount(param, "commission (percent)")
-    if not 0 <= rate < 100:
-        raise BetError(f"bad commission {param!r}: use a percentage from 0 up to (not incl.) 100")
-    pays = 1 - rate / 100
-    return Bet(
-        name="banker",
-        title=f"Banker ({fraction_text(rate)}% commission)",
-        lines=(PayLine("Banker wins", wins(B), pays), PayLine("Tie (push)", is_tie, F(0))),
-        reads=WINNER,
-        otherwise_event="Player wins",
-        source="rule sheets 000, 001, 003, 004 (19 for 20)",
-        adjustable=0,
-    )
-
-
-def player(param: str | None) -> Bet:
-    """Player, pays ``param`` (default 1, even money); a tie pushes."""
-    return Bet(
-        name="player",
-        title="Player",
-        lines=(PayLine("Player wins", wins(P), _pay(param, 1)), PayLine("Tie (push)", is_tie, F(0))),
-        reads=WINNER,
-        otherwise_event="Banker wins",
-        source="rule sheets 000-004",
-        adjustable=0,
-    )
-
-
-def tie(param: str | None) -> Bet:
-    """Tie, pays ``param`` to 1 (default 8)."""
-    pays = _pay(param, 8)
-    return Bet(
-        name="tie",
-        title=f"Tie ({fraction_text(pays)} to 1)",
-        lines=(PayLine("Tie", is_tie, pays),),
-        reads=WINNER,
-        otherwise_event="Player or Banker wins",
-        source="rule sheets 000-004 (8 to 1); 9 to 1 is a common variant",
-        adjustable=0,
-    )
 
 
 def _banker_half_on(total: int, name: str, title: str, source: str) -> Callable[[str | None], Bet]:
@@ -1900,6 +1834,8 @@ def suggestions(name: str, most: int = 3) -> list[str]:
     >>> suggestions("tigr-pair")
     ['tiger-pair', 'either-pair', 'tiger-tie']
     """
+    import difflib  # lazy: only a name not found asks
+
     found: list[str] = []
     for close in difflib.get_close_matches(_key(name), list(_BY_NAME), n=len(_BY_NAME), cutoff=0.6):
         if _BY_NAME[close].name not in found:
@@ -1926,8 +1862,9 @@ def catalogue_bets() -> list[Bet]:
 
 
 def main_bets() -> list[Bet]:
-    """Banker (5%), Player, Tie (8 to 1): the standard pay table of the rule sheets."""
-    return [find_bet(e.name) for e in CATALOGUE if e.main]
+    """Banker (5%), Player, Tie (8 to 1): the standard pay table of the rule sheets, as
+    :func:`find_bet` gives them (:func:`analyzer.bets.main.main_bets`)."""
+    return _main_bets()
 
 
 # -- progressive meters -------------------------------------------------------------------------

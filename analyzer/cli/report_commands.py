@@ -126,7 +126,7 @@ def report(
     (needs openpyxl: the 'report' extra), e.g.
     ``punto-banco report --bet banker --bet tie --decks 1-8 -o report.xlsx``.
     """
-    from analyzer.bets.catalogue import parse_amount  # lazy: start-up time
+    from analyzer.bets.main import parse_amount  # lazy: start-up time
     from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
     from analyzer.output.files import refuse_existing, refuse_inputs, write_files  # lazy: start-up time
     from analyzer.output.render import provenance  # lazy: start-up time

@@ -90,7 +90,7 @@ def deal(
     cards), e.g. ``punto-banco deal 2 4 3 10 6 A``; with --bet, settle bets on it (each bet's
     event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
     cards with suits (``Kh``) for bets that read suits."""
-    from analyzer.bets.catalogue import parse_amount  # lazy: start-up time
+    from analyzer.bets.main import parse_amount  # lazy: start-up time
     from analyzer.core.cards import parse_cards  # lazy: start-up time
     from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
     from analyzer.output.deal import deal as settle  # lazy: start-up time

@@ -82,7 +82,7 @@ def symbolic(
     """Closed forms in the number of decks d: each probability, EV, house edge, variance and
     fair pay as an exact rational function of d, with its infinite-deck limit, its 1/d
     correction and its values for the first deck counts."""
-    from analyzer.bets.catalogue import parse_amount  # lazy: start-up time
+    from analyzer.bets.main import parse_amount  # lazy: start-up time
     from analyzer.core.shoe import Shoe  # lazy: start-up time
     from analyzer.output.files import refuse_inputs  # lazy: start-up time
     from analyzer.output.symbolic_tables import symbolic_report  # lazy: start-up time

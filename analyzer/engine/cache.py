@@ -34,12 +34,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import itertools
 import json
 import os
 import stat
 import sys
-import tempfile
 import time
 import warnings
 import zlib
@@ -47,8 +45,6 @@ from array import array
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-
-import platformdirs
 
 from analyzer import __version__
 from analyzer.core.coup_json import record_from_json, record_to_json
@@ -125,6 +121,8 @@ def cache_dir() -> Path | None:
         if not path.is_absolute():
             path = Path.cwd() / path
         return path
+    import platformdirs  # lazy: only when no folder is named (shipped tables are read first)
+
     base = Path(platformdirs.user_cache_dir("punto-banco-analyzer", appauthor=False))
     return base if base.is_absolute() else None
 
@@ -243,6 +241,8 @@ def store(table: Any) -> None:
     if len(blob) > MAX_BYTES:
         return  # kept in memory only: the reader would refuse it
     try:
+        import tempfile  # lazy: only a compile writes
+
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".tmp-{os.getpid()}-", suffix=".pbt")
     except OSError:
         return
@@ -425,15 +425,14 @@ def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Any, list[int]]:
         got[name] = raw
 
     def ints(name: str, low: int, high: int | None) -> tuple[int, ...]:
-        values = got[name]
-        if len(values) and (min(values) < low or (high is not None and max(values) >= high)):
+        values = tuple(got[name])  # min and max of a tuple: no second boxing of each entry
+        if values and (min(values) < low or (high is not None and max(values) >= high)):
             raise ValueError(f"bad {name}")
-        return tuple(values)
+        return values
 
     def offsets(name: str, end: int, count: int) -> tuple[int, ...]:
         out = ints(name, 0, end + 1)
-        ordered = all(a <= b for a, b in itertools.pairwise(out))
-        if len(out) != count + 1 or out[0] != 0 or out[-1] != end or not ordered:
+        if len(out) != count + 1 or out[0] != 0 or out[-1] != end or not _ordered(out):
             raise ValueError(f"bad {name}")
         return out
 
@@ -492,9 +491,7 @@ def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Any, list[int]]:
         raise ValueError("bad value part")
     if not (len(leaf_row) == len(leaf_comp) == len(leaf_col) == len(leaf_mult)):
         raise ValueError("bad leaves")
-    if any(b < a for a, b in itertools.pairwise(value_col)) or any(
-        b < a for a, b in itertools.pairwise(leaf_col)
-    ):
+    if not _ordered(value_col) or not _ordered(leaf_col):
         raise ValueError("unsorted columns")
     if any(row_start[r] == row_start[r + 1] for r in range(len(row_read))):
         raise ValueError("a row without compositions")
@@ -522,6 +519,11 @@ def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Any, list[int]]:
     if not isinstance(expected, list) or len(expected) != ncols or not all(type(x) is str for x in expected):
         raise ValueError("bad recorded counts")
     return table, [int(x) for x in expected]
+
+
+def _ordered(values: tuple[int, ...]) -> bool:
+    """True when ``values`` never decrease (a sort of sorted input is one linear pass in C)."""
+    return list(values) == sorted(values)
 
 
 def _coherent(record: Any, tableau: Tableau) -> bool:

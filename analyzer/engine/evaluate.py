@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator
+from operator import itemgetter, mul
 from typing import Any
 
 from analyzer.core.shoe import Shoe
@@ -190,8 +192,16 @@ def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
     if not isinstance(w, list):
         w = w.tolist()
     out = [0] * len(table.columns)
-    for col, comp, t in zip(table.value_col, table.value_comp, table.value_tally, strict=True):
-        out[col] += t * w[comp]
+    cols = table.value_col
+    if cols:  # products in C (map, itemgetter), then one slice sum per column (sorted by column)
+        picked = itemgetter(*table.value_comp)(w) if len(cols) > 1 else (w[table.value_comp[0]],)
+        products = list(map(mul, table.value_tally, picked))
+        start = 0
+        while start < len(cols):
+            col = cols[start]
+            end = bisect_right(cols, col, start)
+            out[col] += sum(products[start:end])
+            start = end
     for c, x in enumerate(_scalar_labels(table, memo, w)):
         out[c] += x
     return out

@@ -417,12 +417,17 @@ def settlement(bet: Bet, table: Table) -> Settlement:
     if hit is not None and hit[0] is bet and hit[1] is table:
         _SETTLED.move_to_end(key)
         return hit[2]
-    if table.distribution:
-        keys_of = [bet.settle(r) for r in _narrowed_records(table, bet.reads)]
-    else:
-        keys_of = [_key_of(bet, c) for c in table.columns]
     keys: dict[tuple[str, Fraction], int] = {}
-    per_column = [keys.setdefault(k, len(keys)) for k in keys_of]
+    if table.distribution:  # many records look alike to a bet: each distinct one settles once
+        seen: dict[int, int] = {}
+        per_column = []
+        for r in _narrowed_records(table, bet.reads):
+            i = seen.get(id(r))
+            if i is None:
+                i = seen[id(r)] = keys.setdefault(bet.settle(r), len(keys))
+            per_column.append(i)
+    else:
+        per_column = [keys.setdefault(_key_of(bet, c), len(keys)) for c in table.columns]
     order = {k: _line_order(bet, k[0]) for k in keys}
     ranked = sorted(keys, key=lambda k: (order[k], -k[1]))
     position = {k: i for i, k in enumerate(ranked)}
@@ -460,9 +465,25 @@ def _key_of(bet: Bet, column: Any) -> tuple[str, Fraction]:
     return line.event, line.pays
 
 
+_NARROWED: OrderedDict[tuple[int, Reads], tuple[Table, list[Coup]]] = OrderedDict()
+
+
 def _narrowed_records(table: Table, reads: Reads) -> list[Coup]:
     """The records of a distribution table as a bet with ``reads`` sees them: value-level
-    records by projecting their fields (fast), others through :meth:`Coup.narrow`."""
+    records by projecting their fields (fast), others through :meth:`Coup.narrow`; the last
+    few kept (the main bets read alike).  Records that look alike are one object."""
+    key = (id(table), reads)
+    hit = _NARROWED.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    out = _narrow(table, reads)
+    _NARROWED[key] = (table, out)
+    if len(_NARROWED) > 16:
+        _NARROWED.popitem(last=False)
+    return out
+
+
+def _narrow(table: Table, reads: Reads) -> list[Coup]:
     out: list[Coup] = []
     made: dict[tuple[object, ...], Coup] = {}
     keep = [name in reads.fields for name in BASE_FIELDS]
@@ -802,7 +823,7 @@ def analyze(shoe: Shoe, bets: Sequence[Bet] | None = None, tableau: Tableau = ST
     pricer = Pricer(shoe, tableau, ANALYSIS_READS)  # one value table for the analysis and its bets
     dist = pricer.distribution(ANALYSIS_READS)
     if bets is None:
-        from analyzer.bets.catalogue import main_bets  # lazy: the catalogue loads on first use
+        from analyzer.bets.main import main_bets  # lazy: not the side-bet catalogue, only these
 
         chosen: list[Bet] = main_bets()
     else:

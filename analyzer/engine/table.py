@@ -37,7 +37,7 @@ import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer.bets.model import Bet
 from analyzer.core.coup import Coup, build_record
@@ -46,10 +46,11 @@ from analyzer.core.reads import Reads, SuitDetail
 from analyzer.core.tableau import Tableau
 from analyzer.engine import cache
 from analyzer.engine.algebra import Program, ProgramBuilder
-from analyzer.engine.explore import MIXED, PENDING, Budget, Explorer, Row, State
 from analyzer.engine.values import composition_indices
-from analyzer.engine.walk import multiset, walk, walk_first_four
 from analyzer.errors import BetError
+
+if TYPE_CHECKING:
+    from analyzer.engine.explore import State
 
 #: The most records one compile may settle (``PUNTO_BANCO_MAX_RECORDS`` sets it).
 MAX_RECORDS = 500_000
@@ -335,6 +336,8 @@ def _rows(tableau: Tableau, reads: Reads, first_four: bool) -> dict[tuple[Any, .
         hit = _ROWS.get(key)
     if hit is not None:
         return hit
+    from analyzer.engine.walk import walk, walk_first_four  # lazy: a loaded table needs no walk
+
     groups = walk_first_four(reads) if first_four else walk(tableau, reads)
     rows: dict[tuple[Any, ...], dict[int, int]] = {}
     index = composition_indices()
@@ -387,6 +390,9 @@ def _compile(
     key: str,
     bet: Bet | None,
 ) -> Table:
+    from analyzer.engine.explore import MIXED, PENDING, Budget, Explorer, Row  # lazy: compile only
+    from analyzer.engine.walk import multiset  # lazy: as above
+
     what = f"bet {bet.name!r}" if bet is not None else f"the distribution of {reads.key}"
     explorer = Explorer(reads, settle, Budget(max_records(), what))
     builder = ProgramBuilder()
@@ -521,7 +527,6 @@ def clear_memory() -> None:
 __all__ = [
     "MAX_RECORDS",
     "MAX_RECORDS_ENV",
-    "PENDING",
     "Table",
     "bet_key",
     "bet_table",

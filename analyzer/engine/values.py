@@ -33,29 +33,22 @@ def counts_of(coded: int) -> tuple[int, ...]:
     return tuple((coded >> (3 * v)) & 7 for v in range(10))
 
 
-def _compositions() -> tuple[tuple[tuple[int, int], ...], tuple[tuple[tuple[int, int], ...], ...]]:
-    """Every value composition as (cards, code) and its (value, multiplicity) pairs, in the
-    order (cards, then the sorted values lexicographically) -- built by choosing each value's
-    multiplicity in turn, most first, which is that order and cheap at start-up."""
-    comps: list[tuple[int, int]] = []
-    parts: list[tuple[tuple[int, int], ...]] = []
-
-    def choose(k: int, v: int, left: int, coded: int, acc: tuple[tuple[int, int], ...]) -> None:
-        if v == 9:
-            comps.append((k, coded + (left << 27)))
-            parts.append((*acc, (9, left)) if left else acc)
-            return
-        for m in range(left, -1, -1):
-            choose(k, v + 1, left - m, coded + (m << (3 * v)), (*acc, (v, m)) if m else acc)
-
-    for k in (4, 5, 6):
-        choose(k, 0, k, 0, ())
-    return tuple(comps), tuple(parts)
+def _compositions() -> tuple[tuple[int, int], ...]:
+    """Every value composition as (cards, code), in the order (cards, then the sorted values
+    lexicographically): the sorted sequences of k values, each extended by a value no smaller
+    than its last, one level per card (cheap at start-up)."""
+    power = [8**v for v in range(10)]
+    level = [(v, power[v]) for v in range(10)]  # (last value, code) of one card
+    out: list[tuple[int, int]] = []
+    for k in range(2, MAX_CARDS + 1):
+        level = [(v, coded + power[v]) for last, coded in level for v in range(last, 10)]
+        if k >= 4:
+            out.extend((k, coded) for _, coded in level)
+    return tuple(out)
 
 
-#: Every value composition as (cards k, multiset code), in a fixed order (k, then values), and
-#: per composition its (value, multiplicity) pairs with multiplicity > 0.
-COMPOSITIONS, _PARTS = _compositions()
+#: Every value composition as (cards k, multiset code), in a fixed order (k, then values).
+COMPOSITIONS = _compositions()
 _INDEX: dict[tuple[int, int], int] = {}
 
 

@@ -6,8 +6,9 @@ import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.bets.catalogue import CATALOGUE, find_bet, main_bets, parse_amount, provenance
+from analyzer.bets.catalogue import CATALOGUE, find_bet, main_bets, provenance
 from analyzer.bets.choice import choose
+from analyzer.bets.main import parse_amount
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
@@ -319,7 +320,7 @@ def catalogue_listing() -> Table:
         )
         rows.append((
             e.name, ", ".join(e.aliases) or "-", e.param or "-", e.summary,
-            GRADE_SHORT[p.grade] if p else "-",
+            GRADE_SHORT[p.grade.value] if p else "-",
             bet.title, bet.rules or e.summary, (p.source if p else bet.source) or None,
             p.grade.value if p else None, p.figure or None if p else None, p.test or None if p else None,
             p.caveat or None if p else None, variants or None,

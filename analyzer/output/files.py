@@ -33,11 +33,9 @@ import errno
 import io
 import os
 import re
-import shutil
 import signal
 import stat
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -357,6 +355,8 @@ def _write_special(target: _Target, content: str | bytes) -> None:
 
 def _temporary(target: _Target) -> tuple[int, str]:
     """A new temporary file beside ``target`` (call with signals held, and note it at once)."""
+    import tempfile  # lazy: printing to standard output never needs it
+
     assert target.path is not None
     try:
         return tempfile.mkstemp(dir=target.path.parent, prefix=f".{target.path.name}.", suffix=".tmp")
@@ -399,6 +399,8 @@ def _copy_new(target: _Target, tmp: str) -> None:
         raise _exists_refusal(target.given) from None
     except OSError as exc:
         raise target.fail(exc) from None
+    import shutil  # lazy: as tempfile above
+
     try:
         with os.fdopen(fd, "wb") as out, open(tmp, "rb") as src:
             shutil.copyfileobj(src, out)
@@ -603,6 +605,9 @@ def replace_folder(
         with os.scandir(real) as entries:
             found |= {e.name for e in entries if previous(e.name) and e.is_file(follow_symlinks=False)}
     fail = _Target(given, real, None, None).fail
+    import shutil  # lazy: as in _temporary
+    import tempfile  # lazy: as in _temporary
+
     staging: str | None = None
     try:
         with _signals_held():

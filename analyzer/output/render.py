@@ -16,7 +16,6 @@ with a ``table`` column naming the table it comes from (:func:`csv_text`).
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -414,6 +413,8 @@ def long_csv(
 ) -> str:
     """``rows`` as CSV text: a header of ``keys``, then one line per row, each field written as
     ``cell`` of its value (``None`` where a row lacks the key)."""
+    import csv  # lazy: only the CSV format needs it
+
     keys = list(keys)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from analyzer.bets.catalogue import Grade, provenance
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text, round_fraction
 from analyzer.engine.pricing import RUN_OUT, Analysis, BetSummary
 from analyzer.output.render import Cell, Column, Table
+
+if TYPE_CHECKING:
+    from analyzer.bets.catalogue import Provenance
 
 TABLE_NAMES = ("outcomes", "bets", "totals", "cards", "naturals")
 
@@ -148,9 +151,9 @@ def bets_table(summaries: Sequence[BetSummary], title: str, *, grades: bool = Fa
             s.variance,
         )
         if grades:
-            p = provenance(s.bet)
+            p = _provenance(s.bet)
             row += (
-                GRADE_SHORT[p.grade] if p else "user-defined",
+                GRADE_SHORT[p.grade.value] if p else "user-defined",
                 p.grade.value if p else "user-defined",
                 p.figure or None if p else None,
                 p.source if p else s.bet.source or None,
@@ -165,19 +168,28 @@ def bets_table(summaries: Sequence[BetSummary], title: str, *, grades: bool = Fa
     return Table("bets", title, tuple(cols), tuple(rows), notes)
 
 
-#: The grades as the bets table shows them (:class:`~analyzer.bets.catalogue.Grade`).
-GRADE_SHORT: dict[Grade, str] = {
-    Grade.REPRODUCED: "reproduced",
-    Grade.RULES: "rules only",
-    Grade.READING: "our reading",
-    Grade.WEAK: "weak source",
+#: The grades as the bets table shows them, by :class:`~analyzer.bets.catalogue.Grade` value
+#: (values, not members: the catalogue loads only when a table shows grades).
+GRADE_SHORT: dict[str, str] = {
+    "reproduced": "reproduced",
+    "rules-only": "rules only",
+    "our-reading": "our reading",
+    "weak-source": "weak source",
 }
 
 
+def _provenance(bet: Bet) -> Provenance | None:
+    from analyzer.bets.catalogue import provenance  # lazy: analyze shows no grades
+
+    return provenance(bet)
+
+
 def _grade_legend(summaries: Sequence[BetSummary]) -> str:
-    shown = {p.grade for p in (provenance(s.bet) for s in summaries) if p is not None}
-    parts = [f"'{GRADE_SHORT[g]}' {g.label}" for g in Grade if g in shown]
-    if any(provenance(s.bet) is None for s in summaries):
+    from analyzer.bets.catalogue import Grade  # lazy: as in _provenance
+
+    shown = {p.grade for p in (_provenance(s.bet) for s in summaries) if p is not None}
+    parts = [f"'{GRADE_SHORT[g.value]}' {g.label}" for g in Grade if g in shown]
+    if any(_provenance(s.bet) is None for s in summaries):
         parts.append("'user-defined' a bet from a file or a function")
     return ("Grade (what the figures rest on; bets --list gives each source and figure): "
             + "; ".join(parts) + ".")
@@ -194,7 +206,7 @@ def odd_row_notes(summaries: Sequence[BetSummary]) -> tuple[str, ...]:
             what = f"the house edge, {round_fraction(100 * s.house_edge, 2)}%, is above 50%"
         else:
             continue
-        p = provenance(s.bet)
+        p = _provenance(s.bet)
         if s.hit_frequency == 0 and not any(e.pays > 0 for e in s.events):
             why = "no line of its pay table pays a win as given (a progressive's meters are 0 unless given)"
         elif s.hit_frequency == 0:  # e.g. two identical cards, which a one-deck shoe cannot deal
@@ -245,7 +257,7 @@ def provenance_notes(bet: Bet) -> tuple[str, ...]:
     """What a bet's figures rest on, for the notes under its tables: its source (the
     catalogue's provenance source, else the bet's own) and, for a catalogue bet, its grade with
     the published figure it reproduces or the caveat of a reading."""
-    p = provenance(bet)
+    p = _provenance(bet)
     source = p.source if p is not None else bet.source
     notes = [f"Source: {source}"] if source else []
     if p is not None:

@@ -39,8 +39,9 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from analyzer.bets.catalogue import find_bet, parse_amount
+from analyzer.bets.catalogue import find_bet
 from analyzer.bets.choice import Choice, choose, split_file_spec
+from analyzer.bets.main import parse_amount
 from analyzer.core.cards import parse_cards
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, TABLEAUX, Tableau, parse_tableau
