@@ -1,10 +1,11 @@
 """Benchmark: what card-level bets cost, against issue 16's targets (CPU seconds and peak memory).
 
-Each command runs in a fresh process under ``/usr/bin/time`` (user + system CPU seconds, peak
-resident memory); in-process figures are medians of repeated runs, one BLAS thread.  "fresh"
-means no disk cache and the shipped tables ignored (``PUNTO_BANCO_SHIPPED_TABLES=off``): the
-whole compile; "shipped" is a first run after install (no user cache; the tables that ship with
-the package); "filled" a run after one that filled the cache.  Prints figures; not a test.
+Each command runs in a fresh process, measured by its own resource usage (``os.wait4``: user +
+system CPU seconds to the microsecond, peak resident memory); in-process figures are medians of
+repeated runs, one BLAS thread.  "fresh" means no disk cache and the shipped tables ignored
+(``PUNTO_BANCO_SHIPPED_TABLES=off``): the whole compile; "shipped" is a first run after install
+(no user cache; the tables that ship with the package); "filled" a run after one that filled the
+cache.  Prints figures; not a test.
 
     .venv/bin/python benchmarks/bench_card_bets.py [--quick]
 """
@@ -47,22 +48,22 @@ pays = 3
 
 
 def timed(args: list[str], env: dict[str, str], repeat: int = 3) -> tuple[float, float]:
-    """Median (CPU seconds, peak MB) of ``args`` in fresh processes."""
+    """Median (CPU seconds, peak MB) of ``args`` in fresh processes: the child's own resource
+    usage (``os.wait4``: user + system CPU to the microsecond, peak resident memory)."""
     cpus, peaks = [], []
     for _ in range(repeat):
-        done = subprocess.run(
-            ["/usr/bin/time", "-f", "%U %S %M", *args],
-            capture_output=True,
-            text=True,
-            env={**os.environ, **env},
-            cwd=ROOT,
-            check=False,
-        )
-        if done.returncode != 0:
-            raise SystemExit(f"{' '.join(args)} failed: {done.stderr.strip().splitlines()[-2:]}")
-        user, system, kb = done.stderr.strip().splitlines()[-1].split()
-        cpus.append(float(user) + float(system))
-        peaks.append(int(kb) / 1024)
+        with tempfile.TemporaryFile() as err:
+            child = subprocess.Popen(
+                args, stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, **env}, cwd=ROOT
+            )
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            if child.returncode != 0:
+                err.seek(0)
+                tail = err.read().decode(errors="replace").strip().splitlines()[-2:]
+                raise SystemExit(f"{' '.join(args)} failed: {tail}")
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        peaks.append(usage.ru_maxrss / 1024)  # KB on Linux
     return statistics.median(cpus), statistics.median(peaks)
 
 
