@@ -307,6 +307,11 @@ def test_every_wrong_count_is_detected(folder, clean):
         lambda head, arrays: arrays["falls"].extend([1, 2, 3, 4]),
         lambda head, arrays: head.__setitem__("distribution", "yes"),
         lambda head, arrays: head.clear(),
+        # a pay whose exponent would take hours to expand, a zero denominator (found by forging)
+        lambda head, arrays: head["columns"][0].__setitem__(1, "1e2000000000"),
+        lambda head, arrays: head["columns"][0].__setitem__(1, "1/0"),
+        # seven cards of one value in a row: the six-deck evaluation itself fails (a miss)
+        lambda head, arrays: arrays["row_read"].__setitem__(0, 7),
     ],
     ids=[
         "index",
@@ -320,11 +325,30 @@ def test_every_wrong_count_is_detected(folder, clean):
         "falls",
         "flag",
         "empty",
+        "pays-exponent",
+        "pays-zero",
+        "row-read",
     ],
 )
 def test_a_resigned_file_with_a_bad_structure_is_a_miss(folder, clean, edit):
     path, data = clean
     _replace_and_check(folder, path, _resigned(data, edit), data)
+
+
+def test_a_resigned_file_whose_columns_are_not_the_bets_pay_lines_is_compiled_again(folder):
+    # a pay-line bet's columns are line indices up to len(lines): a file naming line 99 passed
+    # every check of the file and failed later, in pricing, with an internal error
+    bet = find_bet("banker-pair")
+    key = tables.bet_key(STANDARD, bet, True, False)
+    tables._MEMORY.clear()
+    expected = price(bet, Shoe.standard(8))
+    path = the_file(folder, key)
+    data = path.read_bytes()
+    path.write_bytes(_resigned(data, lambda head, arrays: head.__setitem__("columns", [0, 99])))
+    tables._MEMORY.clear()
+    got = price(bet, Shoe.standard(8))
+    assert (got.ev, got.variance) == (expected.ev, expected.variance)
+    assert path.read_bytes() == data  # compiled again and replaced
 
 
 def test_a_body_that_inflates_beyond_the_limit_is_a_miss(folder, clean, monkeypatch):

@@ -362,3 +362,29 @@ def test_a_closed_pipe_ends_quietly_with_exit_code_141(args):
         os.close(writer)
     _, err = proc.communicate(timeout=120)
     assert (proc.returncode, err) == (141, b"")
+
+
+
+# -- a standard stream the parent closed (``>&-``) -----------------------------------------------
+
+
+def _with_closed(stream: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The command run by a shell with standard output (``">&-"``) or error (``"2>&-"``) closed."""
+    return subprocess.run(
+        ["sh", "-c", f'exec "$@" {stream}', "sh", *command(*args)],
+        cwd=cwd, capture_output=True, text=True, check=False,
+    )
+
+
+def test_a_closed_standard_output_is_a_closed_pipe_and_a_file_output_still_succeeds(tmp_path):
+    # both were internal errors (70): Python sets a closed stream to None
+    printed = _with_closed(">&-", "analyze", cwd=tmp_path)
+    assert (printed.returncode, printed.stderr) == (141, "")
+    written = _with_closed(">&-", "analyze", "-o", "out.txt", cwd=tmp_path)
+    assert written.returncode == 0, written.stderr
+    assert "Banker (5% commission)" in (tmp_path / "out.txt").read_text()
+
+
+def test_a_closed_standard_error_keeps_the_exit_code_of_bad_input(tmp_path):
+    done = _with_closed("2>&-", "bets", "--bet", "no-such-bet", cwd=tmp_path)
+    assert done.returncode == 2  # was 1: writing the error line failed

@@ -26,6 +26,7 @@ from analyzer.cli.process import (
     EXIT_USAGE,
     Ended,
     ascii_fallback,
+    closed_streams,
     echo,
     env_flag,
     say,
@@ -69,6 +70,7 @@ class OneLineErrors(click.Group):
         if not standalone_mode:
             return run(args, prog_name, complete_var, standalone_mode=False, **extra)
         OneLineErrors.debug = env_flag(DEBUG_ENV)
+        closed_streams()
         with signals_raise(), ascii_fallback(), one_line_warnings():
             code = self._run(run, args, prog_name, complete_var, **extra)
         # the process ends: the interpreter's collections at shutdown need not visit every

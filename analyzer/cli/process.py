@@ -23,6 +23,7 @@ and a folder swap leaves the old folder whole.  A signal that the parent set to 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import signal
@@ -138,6 +139,27 @@ def ascii_fallback() -> Iterator[None]:
                 stream.reconfigure(errors=old)  # type: ignore[attr-defined]
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output the parent closed (``>&-``): writing to it is writing to a pipe whose
+    reader is gone (exit code 141, quietly); a command that writes only files ends as usual."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(errno.EPIPE, "standard output is closed")
+
+
+def closed_streams() -> None:
+    """Give a standard stream the parent closed (Python sets it to ``None``) a stand-in:
+    standard output as a broken pipe, standard error as the null device (its one line is
+    lost, its exit code is not)."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the whole process
+
+
 def silence_stdout() -> None:
     """Point standard output at the null device, after its reader went away, so the flush at
     exit cannot fail again (the recipe of the Python documentation, "Note on SIGPIPE")."""
@@ -209,6 +231,7 @@ __all__ = [
     "EXIT_USAGE",
     "Ended",
     "ascii_fallback",
+    "closed_streams",
     "echo",
     "env_flag",
     "say",

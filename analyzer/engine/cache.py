@@ -36,6 +36,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import stat
 import sys
 import time
@@ -48,7 +49,7 @@ from typing import Any
 
 from analyzer import __version__
 from analyzer.core.coup_json import record_from_json, record_to_json
-from analyzer.core.exact import whole_number
+from analyzer.core.exact import MAX_NUMBER_CHARS, whole_number
 from analyzer.core.reads import FIELD_INDEX
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import Tableau
@@ -218,10 +219,16 @@ def _read(path: Path, key: str, tableau: Tableau, evaluate: bool = True) -> Any:
         RecursionError,
         AssertionError,
         OverflowError,
+        ZeroDivisionError,
         zlib.error,
     ):
         return None
-    return table if not evaluate or sound(table, table_expected) else None
+    if not evaluate:
+        return table
+    try:  # a forged file's structure can still break the evaluation: a miss, as above
+        return table if sound(table, table_expected) else None
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError, ZeroDivisionError):
+        return None
 
 
 def store(table: Any) -> None:
@@ -377,6 +384,12 @@ def _column_json(column: Any, records: bool) -> object:
     return [event, f"{pays.numerator}/{pays.denominator}"]
 
 
+#: A pay as :func:`_column_json` writes it: ``numerator/denominator``, the digits bounded well
+#: above any pay a user can give (amounts are at most MAX_NUMBER_CHARS characters).
+_DIGITS = 8 * MAX_NUMBER_CHARS
+_PAYS = re.compile(rf"-?[0-9]{{1,{_DIGITS}}}/[1-9][0-9]{{0,{_DIGITS}}}")
+
+
 def _column_from_json(data: object, records: bool, tableau: Tableau) -> Any:
     if records:
         record = record_from_json(data)
@@ -391,6 +404,8 @@ def _column_from_json(data: object, records: bool, tableau: Tableau) -> Any:
         isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], str)
     ):
         raise ValueError("bad event")
+    if not _PAYS.fullmatch(data[1]):  # as written: p/q in bounded digits (a long exponent would hang)
+        raise ValueError("bad pays")
     return (data[0], Fraction(data[1]))
 
 

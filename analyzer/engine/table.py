@@ -167,9 +167,11 @@ def _remember(
     disk_key: str | None,
     tableau: Tableau,
     twin: Hashable | None = None,
+    fits: Callable[[Table], bool] | None = None,
 ) -> Table:
-    """The table of ``key``: in memory, else on disk (``disk_key``), else the table of a twin
-    in memory (a bet with the same conditions: ``twin``, see :func:`_conditions`), else built."""
+    """The table of ``key``: in memory, else on disk (``disk_key``; a file whose table does not
+    ``fits`` is a miss), else the table of a twin in memory (a bet with the same conditions:
+    ``twin``, see :func:`_conditions`), else built."""
     with _LOCK:
         hit = _MEMORY.get(key)
         if hit is not None:
@@ -177,6 +179,8 @@ def _remember(
             return hit
 
         table = cache.load(disk_key, tableau) if disk_key is not None else None
+        if table is not None and fits is not None and not fits(table):
+            table = None  # a file whose columns are not this bet's settle keys: compiled again
         if table is None:
             same = _TWINS.get(twin) if twin is not None else None
             if same is not None:  # the same columns: a variant of a bet that pays otherwise
@@ -281,9 +285,23 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
     key = _memory_key(tableau, bet, first_four, symmetric)
     disk = bet_key(tableau, bet, first_four, symmetric)
     twin = _conditions(tableau, bet, first_four, symmetric)
-    table = _remember(key, lambda: build_bet(tableau, bet, first_four, symmetric), disk, tableau, twin)
+
+    def build() -> Table:
+        return build_bet(tableau, bet, first_four, symmetric)
+
+    table = _remember(key, build, disk, tableau, twin, lambda t: _fits(t, bet))
     _by_object(fast, bet, tableau, key, table)
     return table
+
+
+def _fits(table: Table, bet: Bet) -> bool:
+    """Whether a bet table read from disk has this bet's settle keys as columns: pay-line
+    indices up to ``len(lines)`` (``otherwise``), or (event, pays) of a payout function."""
+    if table.distribution:
+        return False
+    if bet.payout_function is None:
+        return all(type(c) is int and 0 <= c <= len(bet.lines) for c in table.columns)
+    return all(isinstance(c, tuple) for c in table.columns)
 
 
 #: The table each bet (or reads) object was last given, valid while the table is in memory.
