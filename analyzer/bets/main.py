@@ -91,7 +91,8 @@ def tie(param: str | None) -> Bet:
 
 
 def main_bets() -> list[Bet]:
-    """Banker (5%), Player, Tie (8 to 1), named as the catalogue names them (``find_bet``
-    gives equal bets: the same name and origin)."""
+    """Banker (5%), Player, Tie (8 to 1), named as the catalogue names them: ``find_bet`` gives
+    the same bets (name, origin, title, reads and pay lines; their conditions are new functions
+    each time, so two builds never compare equal as objects)."""
     bets = [banker(None), player(None), tie(None)]
     return [dataclasses.replace(bet, origin=f"catalogue:{bet.name}") for bet in bets]
