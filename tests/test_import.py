@@ -43,9 +43,11 @@ def test_pricing_a_bet_in_one_shot_needs_no_numpy():
 
 
 #: What ``punto-banco analyze`` must not load on a shoe the shipped tables serve: the compile
-#: (walk, explore), the side-bet catalogue, the writers of files and the cache folder's lookup
+#: (walk, explore), the side-bet catalogue, the writers of files (printing reads no input it
+#: could overwrite) and the cache folder's lookup
 #: (each one is start-up time the command does not use; issue 16's warm ``analyze``).
 NOT_FOR_ANALYZE = ("analyzer.engine.walk", "analyzer.engine.explore", "analyzer.bets.catalogue",
+                   "analyzer.output.files",
                    "tempfile", "shutil", "platformdirs", "difflib", "csv", "numpy")
 
 
