@@ -40,6 +40,13 @@ def test_every_entry_has_a_provenance_for_its_default():
                 assert p.caveat, (entry.name, key)  # a reading says what it assumes
 
 
+def test_every_grade_has_its_short_label_in_the_bets_table():
+    # GRADE_SHORT is keyed by the grades' values (the catalogue loads only to show grades)
+    from analyzer.output.tables import GRADE_SHORT
+
+    assert set(GRADE_SHORT) == {g.value for g in Grade}
+
+
 def test_every_reproduced_figure_names_a_golden_test_that_exists():
     for entry in CATALOGUE:
         for p in entry.provenance.values():

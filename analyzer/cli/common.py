@@ -707,12 +707,10 @@ def removed(shoe: Any, remove: str | None) -> Any:
 
 def emit(text: str, output: str | None) -> None:
     """Print, or write ``output`` atomically (a temporary file renamed into place)."""
-    if output is None and not INPUTS:  # nothing read that standard output could overwrite
-        echo(text, nl=False)
-        return
-    from analyzer.output.files import refuse_inputs  # lazy: start-up time
+    if output is not None or INPUTS:  # printing with nothing read has nothing to refuse
+        from analyzer.output.files import refuse_inputs  # lazy: start-up time
 
-    refuse_inputs([output], INPUTS)  # also standard output redirected onto an input
+        refuse_inputs([output], INPUTS)  # also standard output redirected onto an input
     if output is None:
         echo(text, nl=False)
         return

@@ -196,6 +196,20 @@ def load(key: str, tableau: Tableau) -> Any:
     return table
 
 
+#: What decoding or evaluating a damaged or forged file can raise: each is a miss.
+_BROKEN = (
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    RecursionError,
+    AssertionError,
+    OverflowError,
+    ZeroDivisionError,
+    zlib.error,
+)
+
+
 def _read(path: Path, key: str, tableau: Tableau, evaluate: bool = True) -> Any:
     """The verified table of the file at ``path``, else ``None``; ``evaluate=False`` skips the
     six-deck evaluation (:func:`sound`), for the tables that ship in the package."""
@@ -211,23 +225,9 @@ def _read(path: Path, key: str, tableau: Tableau, evaluate: bool = True) -> Any:
         return None  # damaged, truncated, or another version's file
     try:
         table, table_expected = decode(_inflate(body), key, tableau)
-    except (
-        ValueError,
-        TypeError,
-        KeyError,
-        IndexError,
-        RecursionError,
-        AssertionError,
-        OverflowError,
-        ZeroDivisionError,
-        zlib.error,
-    ):
-        return None
-    if not evaluate:
-        return table
-    try:  # a forged file's structure can still break the evaluation: a miss, as above
-        return table if sound(table, table_expected) else None
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError, ZeroDivisionError):
+        # a forged file's structure can still break the evaluation: a miss, as a bad decode
+        return table if not evaluate or sound(table, table_expected) else None
+    except _BROKEN:
         return None
 
 
