@@ -184,6 +184,15 @@ class Shoe:
         return sum(self.counts)
 
     @cached_property
+    def suits_alike(self) -> bool:
+        """True when every suit of a rank has as many cards (every full shoe, a shoe depleted
+        evenly), or the suits are unknown."""
+        suited = self.suited
+        return suited is None or all(
+            suited[i] == suited[i + 1] == suited[i + 2] == suited[i + 3] for i in range(0, 52, 4)
+        )
+
+    @cached_property
     def point_counts(self) -> tuple[int, ...]:
         """Cards per point value 0..9 (value 0 sums 10, J, Q, K)."""
         totals = [0] * 10

@@ -390,6 +390,50 @@ class Program:
         return any(pool in SUITED_POOLS for pool, _, _ in self.falls)
 
 
+def concatenate(programs: Sequence[Program]) -> tuple[Program, list[int]]:
+    """One program holding the compositions of ``programs`` one after another, and where each
+    program's compositions start in it (so several tables' label parts evaluate as one).
+
+    >>> one = Program(((0, 0, 1),), ((0,),), (((0,), False, False),), (0,), (0, 1), (0,), (0, 1), (1,), (0,))
+    >>> both, starts = concatenate([one, one])
+    >>> both.size, starts, both.term_factors
+    (2, [0, 1], (0, 1))
+    """
+    falls: list[FallKey] = []
+    subterms: list[tuple[int, ...]] = []
+    factors: list[tuple[tuple[int, ...], bool, bool]] = []
+    cards: list[int] = []
+    term_start, factor_start = [0], [0]
+    term_factors: list[int] = []
+    term_mult: list[int] = []
+    term_orbit: list[int] = []
+    starts = []
+    for p in programs:
+        starts.append(len(cards))
+        f0, s0, x0, t0, g0 = len(falls), len(subterms), len(factors), len(term_mult), len(term_factors)
+        falls.extend(p.falls)
+        subterms.extend(tuple(i + f0 for i in st) for st in p.subterms)
+        factors.extend((tuple(j + s0 for j in sub), ten, suit) for sub, ten, suit in p.factors)
+        cards.extend(p.cards)
+        term_start.extend(t + t0 for t in p.term_start[1:])
+        term_factors.extend(f + x0 for f in p.term_factors)
+        factor_start.extend(g + g0 for g in p.factor_start[1:])
+        term_mult.extend(p.term_mult)
+        term_orbit.extend(p.term_orbit)  # compared within a composition only
+    program = Program(
+        tuple(falls),
+        tuple(subterms),
+        tuple(factors),
+        tuple(cards),
+        tuple(term_start),
+        tuple(term_factors),
+        tuple(factor_start),
+        tuple(term_mult),
+        tuple(term_orbit),
+    )
+    return program, starts
+
+
 @dataclass(frozen=True)
 class ShoeCounts:
     """A shoe as the algebra sees it: card counts (52, rank-major, or ``None`` when suits are
@@ -593,31 +637,31 @@ class VectorPlan:
         many = pool_sizes.ndim == 2
         ms = self.ms[:, None] if many else self.ms
         shifts = self.shifts[:, None] if many else self.shifts
-        x = pool_sizes[self.pools] - shifts
+        x = pool_sizes.take(self.pools, axis=0) - shifts  # take: quicker than [ ]
         fall = np.ones((len(self.pools) + 1, *pool_sizes.shape[1:]), dtype=np.int64)
         body = fall[:-1]
         body[...] = np.where(ms > 0, x, 1)
         for i, rows in enumerate(self.deeper, start=1):
             body[rows] *= x[rows] - i
         body *= x >= ms  # a pool smaller than its draw gives 0 (a multiply: quicker than a mask)
-        sub = fall[self.sub_cols[0]]
+        sub = fall.take(self.sub_cols[0], axis=0)
         for c in self.sub_cols[1:]:
-            sub *= fall[c]
+            sub *= fall.take(c, axis=0)
         fac = np.ones((len(self.fac_start) + 1, *pool_sizes.shape[1:]), dtype=np.int64)
         if len(self.fac_start):
             mult = self.fac_mult[:, None] if many else self.fac_mult
-            fac[:-1] = np.add.reduceat(sub[self.fac_sub], self.fac_start, axis=0) * mult
+            fac[:-1] = np.add.reduceat(sub.take(self.fac_sub, axis=0), self.fac_start, axis=0) * mult
         term_mult: Any = self.term_mult
         term: Any = None
         if not self.unpadded:  # compositions of read cards alone need no padding
             pads = [padding(n) for n in sizes]
             pad = np.asarray([[p[k] for p in pads] for k in (4, 5, 6, 0)], dtype=np.int64)
-            term = pad[self.term_pad] if many else pad[:, 0][self.term_pad]
+            term = pad.take(self.term_pad, axis=0) if many else pad[:, 0].take(self.term_pad)
         for c in self.term_cols:  # a gather is a new array: multiply into it in place
             if term is None:
-                term = fac[c]
+                term = fac.take(c, axis=0)
             else:
-                term *= fac[c]
+                term *= fac.take(c, axis=0)
         if term is None:
             shape = (len(self.term_pad), *pool_sizes.shape[1:])
             term = np.ones(shape, dtype=np.int64)

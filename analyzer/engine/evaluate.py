@@ -26,6 +26,7 @@ from analyzer.engine.algebra import (
     ShoeCounts,
     SuitsUnknownError,
     VectorPlan,
+    concatenate,
     evaluate_scalar,
     fits_int64,
     pool_sizes_vector,
@@ -36,6 +37,7 @@ from analyzer.engine.values import (
     counts_of,
     falling,
     falling_table,
+    flat_falls,
     read_weight,
     weights,
     weights_vector,
@@ -76,6 +78,10 @@ class _Shoe:
         self.size = shoe.size
         self.denominator = denominator(shoe.size)
         self.tables: dict[str, Any] = {}
+        #: The tables asked for on this shoe, in order, and those asked for on the shoe
+        #: before it (a new shoe evaluates those together on its first miss among them).
+        self.asked: dict[str, Table] = {}
+        self.expected: tuple[Table, ...] = ()
         self._weights: Any = None
         self._falls: list[list[int]] | None = None
         self._flat_falls: Any = None
@@ -91,16 +97,14 @@ class _Shoe:
     def flat_falls(self) -> Any:
         """:attr:`falls` as one int64 array, row after row, and a 1 after them."""
         if self._flat_falls is None:
-            import numpy as np
-
-            self._flat_falls = np.asarray([*(x for row in self.falls for x in row), 1], dtype=np.int64)
+            self._flat_falls = flat_falls(self.falls)
         return self._flat_falls
 
     @property
     def weights(self) -> Any:
         if self._weights is None:
             if self.vector:
-                self._weights = weights_vector(self.values, self.falls)
+                self._weights = weights_vector(self.values, self.flat_falls)
             else:
                 self._weights = weights(self.values)
         return self._weights
@@ -130,6 +134,8 @@ def _memo(shoe: Shoe) -> _Shoe:
         hit = _SHOES.get(key)
         if hit is None:
             hit = _SHOES[key] = _Shoe(shoe, vector)
+            if last is not None and last[1] == vector:  # a live shoe prices the same bets again
+                hit.expected = tuple(last[2].asked.values())
             if len(_SHOES) > SHOES:
                 _SHOES.popitem(last=False)
         else:
@@ -156,14 +162,47 @@ def counted(table: Table, shoe: Shoe) -> tuple[Any, int, int]:
     memo = _memo(shoe)
     if memo.counts.cards is None and table.needs_suits:
         raise SuitsUnknownError
-    hit = memo.tables.get(table.key)
+    key = table.key
+    if key not in memo.asked and len(memo.asked) < TOGETHER:
+        memo.asked[key] = table
+    hit = memo.tables.get(key)
     if hit is None or hit[0] is not table:
-        counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
-        total = sum(counts) if isinstance(counts, list) else int(counts.sum())
-        hit = memo.tables[table.key] = (table, counts, total)
-        if len(memo.tables) > 512:
+        if len(memo.tables) >= 512:
             memo.tables.clear()
+        if memo.vector and any(t is table for t in memo.expected):
+            _evaluate_together(table, memo)
+            hit = memo.tables[key]
+        else:
+            counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
+            total = sum(counts) if isinstance(counts, list) else int(counts.sum())
+            hit = memo.tables[key] = (table, counts, total)
     return hit[1], hit[2], memo.denominator
+
+
+#: At most this many tables, of at most this many entries in all, are evaluated together.
+TOGETHER = 64
+TOGETHER_ENTRIES = 2_000_000
+
+
+def _evaluate_together(table: Table, memo: _Shoe) -> None:
+    """Evaluate ``table`` and the other tables the shoe before this one asked for (those not
+    yet evaluated on this shoe, that it can price) as one plan; keep each one's counts."""
+    group: list[Table] = []
+    seen: set[str] = set()
+    entries = 0
+    suits = memo.counts.cards is not None
+    for t in memo.expected:
+        done = t.key in memo.tables and memo.tables[t.key][0] is t
+        if done or t.key in seen or (t.needs_suits and not suits):
+            continue
+        if t is not table and entries + t.size > TOGETHER_ENTRIES:
+            continue
+        seen.add(t.key)
+        group.append(t)
+        entries += t.size
+    plan = _plan(tuple(group), memo.counts.suits_alike, memo.counts.tens_alike)
+    for t, (counts, total) in zip(group, plan.counts(memo), strict=True):
+        memo.tables[t.key] = (t, counts, total)
 
 
 def record_counts(table: Table, shoe: Shoe) -> tuple[list[int], int]:
@@ -233,96 +272,177 @@ def _scalar_labels(table: Table, memo: _Shoe, w: Any, per: list[int] | None = No
 
 
 class _Plan:
-    """A table's index arrays for the numpy evaluation (built once per table and symmetry
-    class of the shoe)."""
+    """Index arrays for the numpy evaluation of one table, or of several together (built once
+    per set of tables and symmetry class of the shoe).
 
-    def __init__(self, table: Table, suits_alike: bool, tens_alike: bool) -> None:
+    Several tables are laid side by side: their columns one after another, their value parts
+    one gather and one segment sum, their rows' S / D(R) two computations (first-four rows, the
+    others), their label parts one program (:func:`~analyzer.engine.algebra.concatenate`), so a
+    shoe's tables cost the numpy calls of one.
+    """
+
+    def __init__(self, tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> None:
         import numpy as np
 
-        def arr(values: tuple[int, ...]) -> Any:
+        def arr(values: Any) -> Any:
             return np.asarray(values, dtype=np.int64)
 
-        self.table = table
-        self.value_comp, self.value_tally = arr(table.value_comp), arr(table.value_tally)
-        vcol = arr(table.value_col)
-        self.value_starts = np.flatnonzero(np.r_[True, vcol[1:] != vcol[:-1]]) if len(vcol) else vcol
-        self.value_cols = vcol[self.value_starts] if len(vcol) else vcol
-        self.row_comp, self.row_tally = arr(table.row_comp), arr(table.row_tally)
-        self.row_comps = sorted(set(table.row_comp))
-        self.row_starts = arr(table.row_start[:-1])
+        def runs(ranked: Any) -> tuple[Any, Any]:  # where each run of equal values starts, its value
+            if not len(ranked):
+                return ranked, ranked
+            starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+            return starts, ranked[starts]
 
-        # D(R) per row as a product down axis 0 of entries of the flat falls table (70 = a 1)
-        read = [[v * (MAX_CARDS + 1) + m for v, m in enumerate(counts_of(c)) if m] for c in table.row_read]
-        width = max((len(r) for r in read), default=0) or 1
-        self.row_read_at = np.full((width, len(read)), 10 * (MAX_CARDS + 1), dtype=np.intp)
-        for j, r in enumerate(read):
-            self.row_read_at[: len(r), j] = r
-        self.leaf_row, self.leaf_comp = arr(table.leaf_row), arr(table.leaf_comp)
-        self.leaf_mult = arr(table.leaf_mult)
-        rest = arr(table.row_rest)[self.leaf_row] if len(self.leaf_row) else self.leaf_row
-        self.rest_order = np.argsort(rest, kind="stable")
-        ranked = rest[self.rest_order]
-        self.rest_starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]]) if len(ranked) else ranked
-        self.rest_cols = ranked[self.rest_starts] if len(ranked) else ranked
-        lcol = arr(table.leaf_col)
-        self.leaf_starts = np.flatnonzero(np.r_[True, lcol[1:] != lcol[:-1]]) if len(lcol) else lcol
-        self.leaf_cols = lcol[self.leaf_starts] if len(lcol) else lcol
-        self.program = VectorPlan(table.program, suits_alike, tens_alike) if table.row_read else None
-        self.orderings: Any = None
-        self.orderings_list: list[tuple[int, int]] = []  # (n_R, r) per row, as Python integers
-        if table.first_four and table.row_read:  # S / D(R) = n_R falling(N - r, 6 - r): no weights
+        self.tables = tables
+        self.col_start = [0]
+        for t in tables:
+            self.col_start.append(self.col_start[-1] + len(t.columns))
+        at = self.col_start
+        self.columns_each = all(len(t.columns) for t in tables)  # then a segment sum totals them
+        self.value_comp = arr([c for t in tables for c in t.value_comp])
+        self.value_tally = arr([x for t in tables for x in t.value_tally])
+        value_col = [c + at[i] for i, t in enumerate(tables) for c in t.value_col]
+        self.value_starts, self.value_cols = runs(arr(value_col))
+
+        labelled = [i for i, t in enumerate(tables) if t.row_read]
+        # rows: the first-four tables' (S / D(R) = n_R falling(N - r, 6 - r), no weights) first
+        ordered = [i for i in labelled if tables[i].first_four]
+        summed = [i for i in labelled if not tables[i].first_four]
+        row_at: dict[int, int] = {}
+        rows = 0
+        for i in (*ordered, *summed):
+            row_at[i] = rows
+            rows += len(tables[i].row_read)
+        self.ordered_rows = sum(len(tables[i].row_read) for i in ordered)
+        if ordered:
             from analyzer.engine.labels import orderings  # lazy: numpy, not needed in one shot
 
-            self.orderings, self.read_cards = orderings(table, range(len(table.row_read)))
+            parts = [orderings(tables[i], range(len(tables[i].row_read))) for i in ordered]
+            self.orderings = np.concatenate([n for n, _ in parts])
+            self.read_cards = np.concatenate([r for _, r in parts])
+        self.row_comp = arr([c for i in summed for c in tables[i].row_comp])
+        self.row_tally = arr([x for i in summed for x in tables[i].row_tally])
+        row_starts: list[int] = []
+        read: list[list[int]] = []  # per summed row: D(R) as entries of the flat falls table
+        offset = 0  # of each table's row entries in row_comp
+        for i in summed:
+            t = tables[i]
+            row_starts.extend(offset + x for x in t.row_start[:-1])
+            offset += len(t.row_comp)
+            for coded in t.row_read:
+                read.append([v * (MAX_CARDS + 1) + k for v, k in enumerate(counts_of(coded)) if k])
+        self.row_starts = arr(row_starts)
+        width = max((len(r) for r in read), default=0) or 1
+        self.row_read_at = np.full((width, len(read)), 10 * (MAX_CARDS + 1), dtype=np.intp)  # 70: a 1
+        for j, r in enumerate(read):
+            self.row_read_at[: len(r), j] = r
+
+        # leaves, sorted by column (each table's are, and its columns follow the last table's)
+        self.program: VectorPlan | None = None
+        if labelled:
+            program, comp_at = concatenate([tables[i].program for i in labelled])
+            self.program = VectorPlan(program, suits_alike, tens_alike)
+            leaf_row: list[int] = []
+            leaf_comp: list[int] = []
+            leaf_col: list[int] = []
+            leaf_mult: list[int] = []
+            rest: list[int] = []
+            for i, c0 in zip(labelled, comp_at, strict=True):
+                t, r0 = tables[i], row_at[i]
+                leaf_row.extend(r + r0 for r in t.leaf_row)
+                leaf_comp.extend(c + c0 for c in t.leaf_comp)
+                leaf_col.extend(c + at[i] for c in t.leaf_col)
+                leaf_mult.extend(t.leaf_mult)
+                rest.extend(t.row_rest[r] + at[i] for r in t.leaf_row)
+            self.leaf_row, self.leaf_comp, self.leaf_mult = arr(leaf_row), arr(leaf_comp), arr(leaf_mult)
+            self.leaf_starts, self.leaf_cols = runs(arr(leaf_col))
+            ranked = arr(rest)
+            self.rest_order = np.argsort(ranked, kind="stable")
+            self.rest_starts, self.rest_cols = runs(ranked[self.rest_order])
+        # one table with a few leaves: its labels in Python integers (numpy's per-call cost
+        # would dominate)
+        self.small = len(tables) == 1 and bool(labelled) and len(tables[0].leaf_row) <= SMALL
+        if self.small and ordered:
             self.orderings_list = list(zip(self.orderings.tolist(), self.read_cards.tolist(), strict=True))
 
+    def counts(self, memo: _Shoe) -> list[tuple[Any, int]]:
+        """Each table's counts on the shoe of ``memo`` (int64 arrays, views of one) and their
+        sum."""
+        import numpy as np
 
-_PLANS: dict[tuple[int, bool, bool], _Plan] = {}
+        w = memo.weights
+        out = np.zeros(self.col_start[-1], dtype=np.int64)
+        if len(self.value_comp):
+            products = self.value_tally * w.take(self.value_comp)  # take: quicker than [ ]
+            out[self.value_cols] = np.add.reduceat(products, self.value_starts)
+        if self.small:
+            self._scalar_labels(memo, out)
+        elif self.program is not None:
+            self._labels(memo, out)
+        at = self.col_start
+        if self.columns_each:
+            totals = np.add.reduceat(out, at[:-1]).tolist()
+        else:
+            totals = [int(out[at[i] : at[i + 1]].sum()) for i in range(len(self.tables))]
+        return [(out[at[i] : at[i + 1]], totals[i]) for i in range(len(self.tables))]
 
+    def _labels(self, memo: _Shoe, out: Any) -> None:
+        import numpy as np
 
-def _plan(table: Table, suits_alike: bool, tens_alike: bool) -> _Plan:
-    key = (id(table), suits_alike, tens_alike)
-    hit = _PLANS.get(key)
-    if hit is None or hit.table is not table:
-        if len(_PLANS) > 512:
-            _PLANS.clear()
-        hit = _PLANS[key] = _Plan(table, suits_alike, tens_alike)
-    return hit
-
-
-def _vector_counts(table: Table, memo: _Shoe) -> Any:
-    import numpy as np
-
-    plan = _plan(table, memo.counts.suits_alike, memo.counts.tens_alike)
-    w = memo.weights
-    out = np.zeros(len(table.columns), dtype=np.int64)
-    if len(plan.value_comp):
-        out[plan.value_cols] += np.add.reduceat(plan.value_tally * w[plan.value_comp], plan.value_starts)
-    if plan.program is not None and len(table.leaf_row) <= SMALL:  # numpy costs more than it saves
-        if plan.orderings is not None:  # S / D(R) = n_R falling(N - r, 6 - r): no sum over the rows
+        per = []
+        if self.ordered_rows:  # S / D(R) = n_R falling(N - r, 6 - r): no sum over the rows
             n_size = memo.size
-            rows = [n * falling(n_size - r, MAX_CARDS - r) for n, r in plan.orderings_list]
+            rest = [falling(n_size - r, MAX_CARDS - r) for r in range(MAX_CARDS + 1)]
+            per.append(self.orderings * np.asarray(rest, dtype=np.int64).take(self.read_cards))
+        if len(self.row_starts):
+            s = np.add.reduceat(self.row_tally * memo.weights.take(self.row_comp), self.row_starts)
+            d = memo.flat_falls.take(self.row_read_at).prod(axis=0)
+            per.append(np.where(d > 0, s // np.maximum(d, 1), 0))
+        rows = per[0] if len(per) == 1 else np.concatenate(per)
+        assert self.program is not None
+        n = self.program.weights(memo.pools, memo.size)
+        contrib = rows.take(self.leaf_row) * self.leaf_mult * n.take(self.leaf_comp)
+        out[self.leaf_cols] += np.add.reduceat(contrib, self.leaf_starts)
+        # each row's rest column gives back its row's leaves
+        out[self.rest_cols] -= np.add.reduceat(contrib.take(self.rest_order), self.rest_starts)
+
+    def _scalar_labels(self, memo: _Shoe, out: Any) -> None:
+        table = self.tables[0]
+        if self.ordered_rows:
+            n_size = memo.size
+            rows = [n * falling(n_size - r, MAX_CARDS - r) for n, r in self.orderings_list]
             labels = _scalar_labels(table, memo, {}, rows)
         else:
-            needed = dict(zip(plan.row_comps, w[plan.row_comps].tolist(), strict=True))
+            comps = sorted(set(table.row_comp))
+            needed = dict(zip(comps, memo.weights[comps].tolist(), strict=True))
             labels = _scalar_labels(table, memo, needed)
         for c, x in enumerate(labels):
             if x:
                 out[c] += x
-    elif plan.program is not None:
-        if plan.orderings is not None:
-            n_size = memo.size
-            rest = [falling(n_size - r, MAX_CARDS - r) for r in range(MAX_CARDS + 1)]
-            per = plan.orderings * np.asarray(rest, dtype=np.int64).take(plan.read_cards)
-        else:
-            s = np.add.reduceat(plan.row_tally * w[plan.row_comp], plan.row_starts)
-            d = memo.flat_falls.take(plan.row_read_at).prod(axis=0)
-            per = np.where(d > 0, s // np.maximum(d, 1), 0)
-        n = plan.program.weights(memo.pools, memo.size)
-        contrib = per[plan.leaf_row] * plan.leaf_mult * n[plan.leaf_comp]
-        out[plan.leaf_cols] += np.add.reduceat(contrib, plan.leaf_starts)
-        out[plan.rest_cols] -= np.add.reduceat(contrib[plan.rest_order], plan.rest_starts)  # each row's rest
-    return out
+
+
+_PLANS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
+#: Plans kept (of single tables and of sets evaluated together).
+PLANS = 512
+
+
+def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Plan:
+    key = (*(id(t) for t in tables), suits_alike, tens_alike)
+    with _LOCK:
+        hit = _PLANS.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit.tables, tables, strict=True)):
+            _PLANS.move_to_end(key)
+            return hit
+    plan = _Plan(tables, suits_alike, tens_alike)
+    with _LOCK:
+        _PLANS[key] = plan
+        if len(_PLANS) > PLANS:
+            _PLANS.popitem(last=False)
+    return plan
+
+
+def _vector_counts(table: Table, memo: _Shoe) -> Any:
+    return _plan((table,), memo.counts.suits_alike, memo.counts.tens_alike).counts(memo)[0][0]
 
 
 __all__ = [

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from operator import mul
 from typing import Any
 
 from analyzer.bets.model import Bet
@@ -127,10 +129,19 @@ def _table_reads(reads: tuple[Reads, ...], full: bool, values: Reads | None) -> 
     return [(g_reads, members) for _, g_reads, members in groups]
 
 
-@functools.lru_cache(maxsize=1024)
 def _value_reads(reads: Reads, values: Reads | None) -> Reads:
-    """The reads of the table that prices a value-level bet alone (as :func:`table_reads`)."""
-    return reads | values if values is not None else reads
+    """The reads of the table that prices a value-level bet alone (as :func:`table_reads`),
+    kept by object (a pricing loop asks for the same reads again and again)."""
+    hit = _VALUE_READS.get((id(reads), id(values)))
+    if hit is None or hit[0] is not reads or hit[1] is not values:
+        if len(_VALUE_READS) > 1024:
+            _VALUE_READS.clear()
+        wider = reads | values if values is not None else reads
+        hit = _VALUE_READS[(id(reads), id(values))] = (reads, values, wider)
+    return hit[2]
+
+
+_VALUE_READS: dict[tuple[int, int], tuple[Reads, Reads | None, Reads]] = {}
 
 
 def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD, symmetric: bool = False) -> Table:
@@ -140,15 +151,11 @@ def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD, symmetric: b
     return compile_table(tableau, reads, reads.first_four_only and size >= MAX_CARDS, symmetric)
 
 
-@functools.lru_cache(maxsize=64)
 def symmetric_shoe(shoe: Shoe) -> bool:
     """True when the symmetric tables serve ``shoe``: every suit of a rank has as many cards
     (every full shoe; a shoe depleted evenly), or its suits are unknown (then only tables that
     need no suits can price it)."""
-    suited = shoe.suited
-    return suited is None or all(
-        suited[i] == suited[i + 1] == suited[i + 2] == suited[i + 3] for i in range(0, 52, 4)
-    )
+    return shoe.suits_alike
 
 
 def bet_table_for(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> Table:
@@ -365,6 +372,7 @@ class Settlement:
     scale: int  # L, the lcm of the pays' denominators
     scaled: tuple[int, ...]  # L x the pays of each key
     _arrays: list[Any] = field(default_factory=list, compare=False, repr=False)
+    _terms: list[Any] = field(default_factory=list, compare=False, repr=False)
 
     def arrays(self) -> tuple[Any, Any, list[int]]:
         """(columns ordered by event, where each event's run starts, the events present), as
@@ -378,6 +386,31 @@ class Settlement:
             starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]]) if len(ranked) else ranked
             self._arrays.extend([order, starts, ranked[starts].tolist()])
         return self._arrays[0], self._arrays[1], self._arrays[2]
+
+    def summary(self, bet: Bet, sums: list[int], run_out: int, d: int) -> BetSummary:
+        """:func:`summarize` of ``bet`` from its key sums (:meth:`sums`) and the sequences of
+        a void coup, out of ``d``."""
+        if not self._terms:
+            xs = self.scaled
+            self._terms.extend(
+                [
+                    [ev for ev, _ in self.keys],
+                    [pays for _, pays in self.keys],
+                    [x * x for x in xs],
+                    [i for i, x in enumerate(xs) if x == 0],
+                    [i for i, x in enumerate(xs) if x > 0],
+                ]
+            )
+        names, pays, squares, pushes, wins = self._terms
+        events = tuple(zip(names, pays, sums, strict=True))
+        first = sum(map(mul, sums, self.scaled))
+        second = sum(map(mul, sums, squares))
+        push = sum([sums[i] for i in pushes])
+        hit = sum([sums[i] for i in wins])
+        if run_out:  # a void coup pays 0: a push
+            events += ((RUN_OUT, Fraction(0), run_out),)
+            push += run_out
+        return BetSummary(bet, events, d, self.scale, first, second, push, hit)
 
     def sums(self, counts: Any) -> list[int]:
         """Per key, the sum of the counts of its columns (Python ints; int64 counts are summed
@@ -399,6 +432,81 @@ class Settlement:
 
 #: Tables of at most this many columns (a bet's own) are summed per key in Python integers.
 SMALL_TABLE = 32
+
+
+class _Shared:
+    """The key sums of every bet settled on one table, from a shoe's counts in one gather and
+    one segment sum: the bets that share a table (the value-level ones) are priced together on
+    every shoe, so the first one's sums serve the rest.
+
+    ``state`` is replaced whole when a settlement joins (readers need no lock): (each
+    settlement's id -> (it, its first and end run), every run's column order, where each run
+    starts, each run's key)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.state: tuple[dict[int, tuple[Settlement, int, int]], Any, Any, list[int]] = ({}, None, None, [])
+        self.last: tuple[Any, object, list[int]] = (None, None, [])  # (counts, state, run sums)
+
+    def sums(self, settled: Settlement, counts: Any) -> list[int]:
+        """``settled.sums(counts)``, taken with every other settlement's on the table."""
+        state = self.state
+        hit = state[0].get(id(settled))
+        if hit is None or hit[0] is not settled:
+            with _LOCK:
+                state = self._add(settled)
+            hit = state[0][id(settled)]
+        last = self.last
+        if last[0] is not counts or last[1] is not state:
+            last = self.last = (counts, state, np_add_reduceat(counts.take(state[1]), state[2]).tolist())
+        _, first, end = hit
+        out = [0] * len(settled.keys)
+        for e, n in zip(state[3][first:end], last[2][first:end], strict=True):
+            out[e] = n
+        return out
+
+    def _add(self, settled: Settlement) -> tuple[dict[int, tuple[Settlement, int, int]], Any, Any, list[int]]:
+        import numpy as np
+
+        index, order, starts, keys = self.state
+        if id(settled) in index and index[id(settled)][0] is settled:
+            return self.state  # another thread added it
+        if len(index) >= _SHARED_BETS or order is None:
+            index, order, starts, keys = {}, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), []
+        more, more_starts, present = settled.arrays()
+        index = {**index, id(settled): (settled, len(keys), len(keys) + len(present))}
+        self.state = (
+            index,
+            np.concatenate([order, more]),
+            np.concatenate([starts, more_starts + len(order)]),
+            [*keys, *present],
+        )
+        return self.state
+
+
+#: Settlements summed together per table, at most.
+_SHARED_BETS = 64
+_SHARED: OrderedDict[int, _Shared] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _shared(table: Table) -> _Shared:
+    hit = _SHARED.get(id(table))
+    if hit is None or hit.table is not table:
+        with _LOCK:
+            hit = _SHARED[id(table)] = _Shared(table)
+            if len(_SHARED) > 64:
+                _SHARED.popitem(last=False)
+    return hit
+
+
+def key_sums(settled: Settlement, table: Table, counts: Any) -> list[int]:
+    """``settled.sums(counts)`` for counts of ``table``; a large table's int64 counts summed with
+    the other bets' settled on it (:class:`_Shared`)."""
+    if isinstance(counts, list) or len(counts) <= SMALL_TABLE or not len(settled.index):
+        return settled.sums(counts)
+    return _shared(table).sums(settled, counts)
+
 
 _SETTLED: OrderedDict[tuple[int, int], tuple[Bet, Table, Settlement]] = OrderedDict()
 _SETTLED_LIMIT = 4096
@@ -601,35 +709,34 @@ class Pricer:
 
     def summary(self, bet: Bet) -> BetSummary:
         """:meth:`summaries` of one bet (the same tables, found without grouping)."""
-        bet = _check_bet(bet)
-        if bet.reads.sets:
-            table = bet_table_for(bet, self.shoe, self.tableau)
-        else:
-            table = table_for(_value_reads(bet.reads, self.values), self.shoe.size, self.tableau)
-            if bet.origin.startswith("file:"):
-                _check_lines(bet, table, self.tableau)
-        counts, total, d = _counted(table, self.shoe)
-        return self._summary(bet, table, counts, total, d)
+        return _summary_of(_check_bet(bet), self.shoe, self.tableau, self.values)
 
     def _summary(self, bet: Bet, table: Table, counts: Any, total: int, d: int) -> BetSummary:
         settled = settlement(bet, table)
-        xs = settled.scaled
-        sums = settled.sums(counts)
-        events = tuple((ev, pays, n) for (ev, pays), n in zip(settled.keys, sums, strict=True))
-        run_out = d - total
-        if run_out:
-            events += ((RUN_OUT, Fraction(0), run_out),)
-            xs += (0,)
-        return _summarized(bet, events, xs, settled.scale, d)
+        return settled.summary(bet, key_sums(settled, table, counts), d - total, d)
+
+
+def _summary_of(bet: Bet, shoe: Shoe, tableau: Tableau, values: Reads | None) -> BetSummary:
+    """:meth:`Pricer.summary` of checked arguments."""
+    if bet.reads.sets:
+        table = bet_table_for(bet, shoe, tableau)
+    else:
+        table = table_for(_value_reads(bet.reads, values), shoe.size, tableau)
+        if bet.origin.startswith("file:"):
+            _check_lines(bet, table, tableau)
+    counts, total, d = _counted(table, shoe)
+    settled = settlement(bet, table)
+    return settled.summary(bet, key_sums(settled, table, counts), d - total, d)
 
 
 def price(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> BetSummary:
-    """Exact statistics of one bet on one shoe (see :class:`BetSummary`).
+    """Exact statistics of one bet on one shoe (see :class:`BetSummary`), as
+    ``Pricer(shoe, tableau).summary(bet)``.
 
     Raises:
         BetError / ShoeError / RulesError: a bad argument; a suited bet on a shoe without suits.
     """
-    return Pricer(shoe, tableau).summary(_check_bet(bet))
+    return _summary_of(_check_bet(bet), _check_shoe(shoe), _check_tableau(tableau), ANALYSIS_READS)
 
 
 def pay_for_edge(

@@ -200,12 +200,13 @@ def weights_array(falls: Any, pads: Any) -> Any:
 _ONE: list[Any] = []
 
 
-def weights_vector(values: Sequence[int], falls: Sequence[Sequence[int]] | None = None) -> Any:
+def weights_vector(values: Sequence[int], flat: Any = None) -> Any:
     """:func:`weights` of one shoe as an int64 numpy array (exact under the bound of
     :func:`falling_tables_array`), as :func:`weights_array` splits them: the products of each
     half's distinct multiplicities (two small gathers), the padding times the low half, then
-    one gather of each and their product per composition.  ``falls``: the shoe's
-    :func:`falling_table`, when the caller has it."""
+    one gather of each and their product per composition.  ``flat``: the shoe's
+    :func:`falling_table` as one int64 array, row after row (:func:`flat_falls`), when the
+    caller has it."""
     import numpy as np
 
     if not _ONE:
@@ -216,12 +217,20 @@ def weights_vector(values: Sequence[int], falls: Sequence[Sequence[int]] | None 
         high_index = np.ascontiguousarray(((5 + np.arange(5)) * width + high).T)
         _ONE.extend([low_index, high_index, cards * len(low) + low_at, high_at])
     low_index, high_index, padded_low_at, high_at = _ONE
-    if falls is None:
-        falls = falling_table(values)
-    flat = np.asarray(falls, dtype=np.int64).ravel()
+    if flat is None:
+        flat = flat_falls(falling_table(values))
     pads = np.asarray(paddings(sum(values)), dtype=np.int64)
     padded_low = np.multiply.outer(pads, flat.take(low_index).prod(axis=0)).ravel()
     return padded_low.take(padded_low_at) * flat.take(high_index).prod(axis=0).take(high_at)
+
+
+def flat_falls(falls: Sequence[Sequence[int]]) -> Any:
+    """A :func:`falling_table` as one int64 array, row after row, and a 1 after them (an
+    index for "no factor")."""
+    import numpy as np
+
+    count = len(falls) * (MAX_CARDS + 1) + 1
+    return np.fromiter((*(x for row in falls for x in row), 1), dtype=np.int64, count=count)
 
 
 def weights_of(falls: Any, pads: Any, comps: Any) -> Any:

@@ -1,0 +1,156 @@
+"""A shoe's tables evaluated together (one plan for several tables) and the key sums of the bets
+that share a table (one segment sum for all of them) give what each table and bet gives alone.
+
+Pricing remembers which tables the previous shoe asked for and evaluates them together on the
+next shoe's first miss among them (``analyzer.engine.evaluate``); these tests price a shoe
+after another and compare with pricing it in a fresh state, where every table is evaluated
+alone.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer import Pricer, Shoe, find_bet, price
+from analyzer.engine import evaluate, pricing
+from analyzer.engine.pricing import table_for
+
+#: Value-level bets (one shared table), first-four card bets, and bets on every dealt card that
+#: read ranks, a colour, a named suit, a named colour (rows summed over their weights).
+NAMES = [
+    "banker",
+    "player",
+    "tie",
+    "dragon-bonus-player",
+    "dragon-bonus-banker",
+    "player-pair",
+    "banker-pair",
+    "perfect-pair",
+    "low-tie-max",
+    "super-tie",
+    "lucky-win-player",
+    "all-red",
+]
+BETS = [find_bet(n) for n in NAMES]
+SHOES = [
+    Shoe.standard(8).remove("As 5h Kd 9c 9c"),  # suits and 10-valued ranks unlike
+    Shoe.standard(8).remove("As 5h 2h Qs"),
+    Shoe.standard(6).remove("Ks Kh Kd Kc 7s 7h 7d 7c"),  # suits alike: the symmetric tables
+    Shoe.standard(8),
+    Shoe.from_counts([31, 32, 29, 32, 32, 30, 32, 32, 32, 31, 32, 28, 32]),  # no suits
+]
+
+
+def forget() -> None:
+    """A fresh state: no shoe remembered, so every table is evaluated alone."""
+    evaluate._SHOES.clear()
+    evaluate._LAST.clear()
+
+
+def alone(bets, shoe):
+    forget()
+    return [price(b, shoe) for b in bets if shoe.suited is not None or not b.reads.sets]
+
+
+@pytest.fixture
+def together(monkeypatch):
+    """Counts the plans evaluated together, so that a test can tell the path was taken."""
+    calls = []
+    original = evaluate._evaluate_together
+
+    def spy(table, memo):
+        calls.append(table)
+        return original(table, memo)
+
+    monkeypatch.setattr(evaluate, "_evaluate_together", spy)
+    return calls
+
+
+def test_a_shoe_after_another_prices_as_the_shoe_alone(together):
+    for before, after in zip(SHOES, SHOES[1:] + SHOES[:1], strict=True):
+        expected = alone(BETS, after)
+        forget()
+        alone(BETS, before)  # the shoe before, remembered
+        got = [price(b, after) for b in BETS if after.suited is not None or not b.reads.sets]
+        assert got == expected, after.describe()
+    assert together, "no shoe evaluated its tables together"
+
+
+def test_a_plan_of_several_tables_counts_what_each_table_counts_alone():
+    tables = [table_for(pricing.ANALYSIS_READS, 416)]
+    tables += [pricing.bet_table_for(b, SHOES[0]) for b in BETS if b.reads.sets]
+    for shoe in SHOES[:2]:
+        memo = evaluate._Shoe(shoe, vector=True)
+        alike, tens = memo.counts.suits_alike, memo.counts.tens_alike
+        for group in (tables, tables[::-1], tables[1:4], tables[-3:]):
+            both = evaluate._Plan(tuple(group), alike, tens).counts(memo)
+            for table, (counts, total) in zip(group, both, strict=True):
+                single, single_total = evaluate._Plan((table,), alike, tens).counts(memo)[0]
+                assert counts.tolist() == single.tolist(), table.key
+                assert total == single_total == sum(single.tolist())
+
+
+def test_the_next_shoe_may_ask_for_other_bets(together):
+    first, second = BETS[:6], BETS[3:]
+    forget()
+    for b in first:
+        price(b, SHOES[0])
+    got = [price(b, SHOES[1]) for b in second]  # a table dropped, new ones asked for
+    assert together
+    assert got == alone(second, SHOES[1])
+
+
+def test_a_shoe_without_suits_skips_the_tables_that_need_them(together):
+    forget()
+    for b in BETS:
+        price(b, SHOES[0])
+    plain = SHOES[4]
+    got = [price(b, plain) for b in BETS if not b.reads.sets]
+    assert together
+    assert got == alone(BETS, plain)
+
+
+def test_tables_past_the_size_limit_are_evaluated_alone(monkeypatch, together):
+    monkeypatch.setattr(evaluate, "TOGETHER_ENTRIES", 2_000)
+    forget()
+    for b in BETS:
+        price(b, SHOES[0])
+    got = [price(b, SHOES[1]) for b in BETS]
+    assert together
+    assert got == alone(BETS, SHOES[1])
+
+
+def test_bets_sharing_a_table_sum_alike_in_any_order():
+    value_bets = [b for b in BETS if not b.reads.sets]
+    shoe = SHOES[1]
+    forward = alone(value_bets, shoe)
+    pricing._SHARED.clear()
+    backward = alone(value_bets[::-1], shoe)[::-1]
+    assert forward == backward
+    table = table_for(pricing.ANALYSIS_READS, shoe.size)
+    counts, d = evaluate.column_counts(table, shoe)
+    for bet, summary in zip(value_bets, forward, strict=True):
+        settled = pricing.settlement(bet, table)
+        events = tuple(
+            (ev, pays, n) for (ev, pays), n in zip(settled.keys, settled.sums(counts), strict=True)
+        )
+        assert summary == pricing.summarize(bet, events, d)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.lists(st.sampled_from(range(len(BETS))), min_size=1, max_size=8),
+    st.lists(st.sampled_from(range(len(BETS))), min_size=1, max_size=8),
+    st.lists(st.integers(0, 51), min_size=0, max_size=12),
+)
+def test_any_two_sets_of_bets_on_two_shoes(first, second, removed):
+    ranks = "A23456789TJQK"
+    cards = " ".join(("10" if ranks[i // 4] == "T" else ranks[i // 4]) + "shdc"[i % 4] for i in removed)
+    after = Shoe.standard(8).remove(cards)
+    forget()
+    for i in first:
+        price(BETS[i], SHOES[0])
+    got = Pricer(after).summaries([BETS[i] for i in second])
+    assert got == alone([BETS[i] for i in second], after)
