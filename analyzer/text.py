@@ -28,7 +28,6 @@ This module imports only the standard library.
 from __future__ import annotations
 
 import codecs
-import html
 import re
 import unicodedata
 from decimal import Decimal
@@ -240,6 +239,8 @@ def html_text(text: str) -> str:
     >>> print(html_text("<b>\\u202e</b>"))
     &lt;b&gt;\\u202e&lt;/b&gt;
     """
+    import html  # lazy: pages only, not every command's start
+
     return html.escape(printable(text))
 
 

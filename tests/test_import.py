@@ -48,7 +48,8 @@ def test_pricing_a_bet_in_one_shot_needs_no_numpy():
 #: (each one is start-up time the command does not use; issue 16's warm ``analyze``).
 NOT_FOR_ANALYZE = ("analyzer.engine.walk", "analyzer.engine.explore", "analyzer.bets.catalogue",
                    "analyzer.output.files",
-                   "tempfile", "shutil", "platformdirs", "difflib", "csv", "numpy")
+                   "tempfile", "shutil", "platformdirs", "difflib", "csv", "numpy", "traceback",
+                   *(("_hashlib",) if sys.implementation.name == "cpython" else ()))
 
 
 def test_analyze_from_the_shipped_tables_loads_only_what_it_uses():

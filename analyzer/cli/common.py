@@ -10,7 +10,6 @@ import gc
 import importlib
 import shlex
 import sys
-import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -109,6 +108,8 @@ class OneLineErrors(click.Group):
                 say("interrupted" if 128 + signum == EXIT_INTERRUPTED else f"ended by {Ended(signum).name}")
                 return 128 + signum
             if OneLineErrors.debug:
+                import traceback  # lazy: only for --debug, after an internal error
+
                 with contextlib.suppress(OSError, ValueError):
                     traceback.print_exception(exc, file=sys.stderr)
             words = printable(str(exc))

@@ -17,13 +17,13 @@ False
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from analyzer.core.digest import sha256_hex
 from analyzer.errors import RulesError
 from analyzer.text import json_text
 
@@ -171,7 +171,7 @@ class Tableau:
         """A stable 16-hex-digit digest of the rule data (not the name or title): two rule
         sets with the same draws have the same fingerprint (computed once: every table lookup
         keys by it)."""
-        return hashlib.sha256(self._canonical().encode()).hexdigest()[:16]
+        return sha256_hex(self._canonical().encode())[:16]
 
     def _canonical(self) -> str:
         return json.dumps(

@@ -33,7 +33,6 @@ suite (``tests/test_shipped.py``), which saves a full evaluation per table on ev
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -49,6 +48,7 @@ from typing import Any
 
 from analyzer import __version__
 from analyzer.core.coup_json import record_from_json, record_to_json
+from analyzer.core.digest import sha256_hex
 from analyzer.core.exact import MAX_NUMBER_CHARS, whole_number
 from analyzer.core.reads import FIELD_INDEX
 from analyzer.core.shoe import Shoe
@@ -155,7 +155,7 @@ def _safe(path: Path, what: str) -> bool:
 
 def file_name(key: str) -> str:
     """The file name of a table key (the same in the cache folder and the shipped tables)."""
-    digest = hashlib.sha256(f"{FORMAT}|{_version()}|{key}".encode()).hexdigest()[:32]
+    digest = sha256_hex(f"{FORMAT}|{_version()}|{key}".encode())[:32]
     return f"table-{digest}.pbt"
 
 
@@ -170,7 +170,7 @@ def _version() -> str:
 
 
 def _signed(key: str, body: bytes) -> str:
-    return hashlib.sha256(f"{FORMAT}|{_version()}|{key}\n".encode() + body).hexdigest()
+    return sha256_hex(f"{FORMAT}|{_version()}|{key}\n".encode() + body)
 
 
 def load(key: str, tableau: Tableau) -> Any:
