@@ -342,6 +342,26 @@ def test_findings_and_bad_input_keep_their_codes(cli):
     assert cli("no-such-command").exit_code == 2
 
 
+def test_the_program_alone_prints_its_help_as_lines_and_exit_code_2():
+    # before the fix: one "Error: Usage: ..." line with literal \\n between its parts
+    done = subprocess.run(command(), capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("Usage: ") and "\\n" not in done.stderr
+    assert any(line.split()[:1] == ["analyze"] for line in lines)  # the commands, one a line
+    assert "Error" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("args", [("analyze",), ("verify", str(EXAMPLES / "hands.csv"))])
+def test_o_dash_is_standard_output_not_a_file_called_dash(tmp_path, args):
+    done = subprocess.run(command(*args, "-o", "-"), capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    alone = subprocess.run(command(*args), capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == alone.returncode
+    assert done.stdout.split("\n")[2:] == alone.stdout.split("\n")[2:]  # all but the command line
+    assert "Banker" in done.stdout or "discrepanc" in done.stdout
+    assert not (tmp_path / "-").exists()
+
+
 def test_the_exit_codes_are_documented_in_help(cli):
     text = cli("--help").output
     for words in ("Exit codes", "70", "130", "141", "PUNTO_BANCO_DEBUG", "--debug"):

@@ -18,6 +18,7 @@ from analyzer.cli.common import (
     bet_options,
     build_shoe,
     command_line,
+    dash_is_stdout,
     emit,
     guard,
     limit_options,
@@ -69,9 +70,10 @@ from analyzer.text import printable
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
     default=None,
-    help="Write the report to this file (atomically) instead of standard output.",
+    callback=dash_is_stdout,
+    help="Write the report to this file (atomically) instead of standard output; '-': standard output.",
 )
 @click.option(
     "--progress/--no-progress",

@@ -48,6 +48,14 @@ from analyzer.text import printable, shortened
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
 
+#: What click (8.2 and later) raises for a group called without a command.
+_NO_ARGS: tuple[type[click.ClickException], ...] = tuple(
+    e
+    for e in (getattr(click.exceptions, "NoArgsIsHelpError", None),)
+    if isinstance(e, type) and issubclass(e, click.ClickException)
+)
+
+
 class OneLineErrors(click.Group):
     """The command group: every way a command can end is one line (or none) and one exit code
     (see :mod:`analyzer.cli.process`): usage and library errors 2, an internal error 70 (the
@@ -87,6 +95,9 @@ class OneLineErrors(click.Group):
             except SystemExit as exc:  # a command's own exit code (1: a finding)
                 code = exc.code
             flush_stdout()
+        except _NO_ARGS as exc:  # the program alone, no command: its help, as --help prints it
+            say(exc.format_message().rstrip())
+            return EXIT_USAGE
         except click.ClickException as exc:
             hint = ""
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
@@ -605,9 +616,10 @@ def output_options(
         command = click.option(
             "-o",
             "--output",
-            type=click.Path(dir_okay=False, writable=True),
+            type=click.Path(dir_okay=False, writable=True, allow_dash=True),
             default=None,
-            help=output_help,
+            callback=dash_is_stdout,
+            help=f"{output_help} '-': standard output.",
         )(command)
         command = click.option(
             "--digits",
@@ -704,6 +716,11 @@ def removed(shoe: Any, remove: str | None) -> Any:
     if out.size == shoe.size:
         raise UsageProblem(f"--remove {remove!r} removes no card: give a count above 0, e.g. --remove 5=20")
     return out
+
+
+def dash_is_stdout(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``-o -`` names standard output, as in other Unix tools (not a file called ``-``)."""
+    return None if value == "-" else value
 
 
 def emit(text: str, output: str | None) -> None:
