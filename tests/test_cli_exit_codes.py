@@ -354,8 +354,11 @@ def test_the_program_alone_prints_its_help_as_lines_and_exit_code_2():
 
 @pytest.mark.parametrize("args", [("analyze",), ("verify", str(EXAMPLES / "hands.csv"))])
 def test_o_dash_is_standard_output_not_a_file_called_dash(tmp_path, args):
-    done = subprocess.run(command(*args, "-o", "-"), capture_output=True, text=True, cwd=tmp_path, timeout=120)
-    alone = subprocess.run(command(*args), capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    def run(*more: str) -> subprocess.CompletedProcess[str]:
+        argv = command(*args, *more)
+        return subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+
+    done, alone = run("-o", "-"), run()
     assert done.returncode == alone.returncode
     assert done.stdout.split("\n")[2:] == alone.stdout.split("\n")[2:]  # all but the command line
     assert "Banker" in done.stdout or "discrepanc" in done.stdout
