@@ -181,7 +181,7 @@ def counted(table: Table, shoe: Shoe) -> tuple[Any, int, int]:
 
 #: At most this many tables, of at most this many entries in all, are evaluated together.
 TOGETHER = 64
-TOGETHER_ENTRIES = 2_000_000
+TOGETHER_ENTRIES = 1_000_000
 
 
 def _evaluate_together(table: Table, memo: _Shoe) -> None:
@@ -422,22 +422,26 @@ class _Plan:
 
 
 _PLANS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
-#: Plans kept (of single tables and of sets evaluated together).
+_GROUPS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
+#: Plans kept: of single tables, and of sets of tables evaluated together (each a copy of its
+#: tables' index arrays, at most :data:`TOGETHER_ENTRIES` entries: a few are kept).
 PLANS = 512
+GROUPS = 4
 
 
 def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Plan:
     key = (*(id(t) for t in tables), suits_alike, tens_alike)
+    kept, limit = (_PLANS, PLANS) if len(tables) == 1 else (_GROUPS, GROUPS)
     with _LOCK:
-        hit = _PLANS.get(key)
+        hit = kept.get(key)
         if hit is not None and all(a is b for a, b in zip(hit.tables, tables, strict=True)):
-            _PLANS.move_to_end(key)
+            kept.move_to_end(key)
             return hit
     plan = _Plan(tables, suits_alike, tens_alike)
     with _LOCK:
-        _PLANS[key] = plan
-        if len(_PLANS) > PLANS:
-            _PLANS.popitem(last=False)
+        kept[key] = plan
+        if len(kept) > limit:
+            kept.popitem(last=False)
     return plan
 
 
