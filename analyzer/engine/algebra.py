@@ -713,24 +713,19 @@ def pool_sizes_vector(shoe: ShoeCounts) -> Any:
     return (_POOL_MATRIX_FLOAT() @ np.asarray(shoe.cards, dtype=np.float64)).astype(np.int64)
 
 
+@functools.cache  # built whole and stored once: threads racing to build it both get a complete value
 def _POOL_MATRIX_FLOAT() -> Any:  # noqa: N802 - a lazily built constant
-    if len(_MATRIX) < 2:
-        _MATRIX.append(_POOL_MATRIX().astype(float))
-    return _MATRIX[1]
+    return _POOL_MATRIX().astype(float)
 
 
-_MATRIX: list[Any] = []
-
-
+@functools.cache
 def _POOL_MATRIX() -> Any:  # noqa: N802 - a lazily built constant
-    if not _MATRIX:
-        import numpy as np
+    import numpy as np
 
-        m = np.zeros((len(POOLS), 52), dtype=np.int64)
-        for i, pool in enumerate(POOLS):
-            m[i, pool_members(pool)] = 1
-        _MATRIX.append(m)
-    return _MATRIX[0]
+    m = np.zeros((len(POOLS), 52), dtype=np.int64)
+    for i, pool in enumerate(POOLS):
+        m[i, pool_members(pool)] = 1
+    return m
 
 
 class _RankToValue:

@@ -53,6 +53,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from math import lcm
 from typing import Any
 
@@ -559,25 +560,19 @@ class EVKernel:
         return acc
 
 
-_MATRIX: list[FloatArray] = []
-_MATRIX_INT: list[IntArray] = []
-
-
+@cache  # built whole and stored once: threads racing to build it both get a complete value
 def _pool_matrix_int() -> IntArray:
     """:func:`_pool_matrix` as int64, for exact pool sizes."""
-    if not _MATRIX_INT:
-        _MATRIX_INT.append(_pool_matrix().astype(np.int64))
-    return _MATRIX_INT[0]
+    return _pool_matrix().astype(np.int64)
 
 
+@cache
 def _pool_matrix() -> FloatArray:
     """(pools, 52) 0/1: which cards each pool of :data:`~analyzer.engine.algebra.POOLS` holds."""
-    if not _MATRIX:
-        m = np.zeros((len(POOLS), 52), dtype=np.float64)
-        for i, pool in enumerate(POOLS):
-            m[i, pool_members(pool)] = 1.0
-        _MATRIX.append(m)
-    return _MATRIX[0]
+    m = np.zeros((len(POOLS), 52), dtype=np.float64)
+    for i, pool in enumerate(POOLS):
+        m[i, pool_members(pool)] = 1.0
+    return m
 
 
 _KERNELS: OrderedDict[tuple[int, tuple[int, ...]], tuple[KernelView, tuple[Bet, ...], EVKernel]]

@@ -371,37 +371,38 @@ class Settlement:
     index: tuple[int, ...]
     scale: int  # L, the lcm of the pays' denominators
     scaled: tuple[int, ...]  # L x the pays of each key
-    _arrays: list[Any] = field(default_factory=list, compare=False, repr=False)
-    _terms: list[Any] = field(default_factory=list, compare=False, repr=False)
+    # derived views, each built whole and stored once under its name (a dict's item set is one
+    # step, so threads racing to build one never see it half-built)
+    _built: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def arrays(self) -> tuple[Any, Any, list[int]]:
         """(columns ordered by event, where each event's run starts, the events present), as
         numpy arrays for exact segment sums of int64 counts."""
-        if not self._arrays:
+        arrays = self._built.get("arrays")
+        if arrays is None:
             import numpy as np
 
             index = np.asarray(self.index, dtype=np.int64)
             order = np.argsort(index, kind="stable")
             ranked = index[order]
             starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]]) if len(ranked) else ranked
-            self._arrays.extend([order, starts, ranked[starts].tolist()])
-        return self._arrays[0], self._arrays[1], self._arrays[2]
+            arrays = self._built["arrays"] = (order, starts, ranked[starts].tolist())
+        return arrays
 
     def summary(self, bet: Bet, sums: list[int], run_out: int, d: int) -> BetSummary:
         """:func:`summarize` of ``bet`` from its key sums (:meth:`sums`) and the sequences of
         a void coup, out of ``d``."""
-        if not self._terms:
+        terms = self._built.get("terms")
+        if terms is None:
             xs = self.scaled
-            self._terms.extend(
-                [
-                    [ev for ev, _ in self.keys],
-                    [pays for _, pays in self.keys],
-                    [x * x for x in xs],
-                    [i for i, x in enumerate(xs) if x == 0],
-                    [i for i, x in enumerate(xs) if x > 0],
-                ]
+            terms = self._built["terms"] = (
+                [ev for ev, _ in self.keys],
+                [pays for _, pays in self.keys],
+                [x * x for x in xs],
+                [i for i, x in enumerate(xs) if x == 0],
+                [i for i, x in enumerate(xs) if x > 0],
             )
-        names, pays, squares, pushes, wins = self._terms
+        names, pays, squares, pushes, wins = terms
         events = tuple(zip(names, pays, sums, strict=True))
         first = sum(map(mul, sums, self.scaled))
         second = sum(map(mul, sums, squares))

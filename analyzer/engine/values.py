@@ -18,6 +18,7 @@ multiset of values alone (no padding).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 MAX_CARDS = 6
@@ -49,7 +50,6 @@ def _compositions() -> tuple[tuple[int, int], ...]:
 
 #: Every value composition as (cards k, multiset code), in a fixed order (k, then values).
 COMPOSITIONS = _compositions()
-_INDEX: dict[tuple[int, int], int] = {}
 
 
 def composition_index(k: int, coded: int) -> int:
@@ -61,11 +61,10 @@ def composition_index(k: int, coded: int) -> int:
     return composition_indices()[(k, coded)]
 
 
+@cache  # built whole and stored once (see _arrays below)
 def composition_indices() -> dict[tuple[int, int], int]:
     """(cards k, multiset code) -> index in :data:`COMPOSITIONS` (for loops that look up many)."""
-    if not _INDEX:
-        _INDEX.update({c: i for i, c in enumerate(COMPOSITIONS)})
-    return _INDEX
+    return {c: i for i, c in enumerate(COMPOSITIONS)}
 
 
 def falling(x: int, m: int) -> int:
@@ -122,18 +121,19 @@ def read_weight(coded: int, table: Sequence[Sequence[int]]) -> int:
 
 # -- many shoes at once (numpy, imported on first use) ------------------------------------------
 
-_ARRAYS: list[Any] = []
+# The lazily built arrays below are functools.cache'd: each is built whole and stored once, so
+# threads that race to build one both get a complete value (a list filled in place could be
+# read half-filled or filled twice).
 
 
+@cache
 def _arrays() -> Any:
     """(multiplicities (compositions, 10), cards (compositions,)) as int64 arrays."""
-    if not _ARRAYS:
-        import numpy as np
+    import numpy as np
 
-        mult = np.asarray([counts_of(c) for _, c in COMPOSITIONS], dtype=np.int64)
-        cards = np.asarray([k for k, _ in COMPOSITIONS], dtype=np.int64)
-        _ARRAYS.append((mult, cards))
-    return _ARRAYS[0]
+    mult = np.asarray([counts_of(c) for _, c in COMPOSITIONS], dtype=np.int64)
+    cards = np.asarray([k for k, _ in COMPOSITIONS], dtype=np.int64)
+    return mult, cards
 
 
 def falling_tables_array(values: Any) -> Any:
@@ -163,21 +163,17 @@ def paddings_array(sizes: Any) -> Any:
     return out
 
 
-_SPLIT: list[Any] = []
-
-
+@cache
 def _split() -> Any:
     """The compositions split by value, 0-4 and 5-9: the distinct multiplicities of each half
     and, per composition, the index of its halves (a product over ten values becomes two
     gathers of shared half-products)."""
-    if not _SPLIT:
-        import numpy as np
+    import numpy as np
 
-        mult, cards = _arrays()
-        low, low_at = np.unique(mult[:, :5], axis=0, return_inverse=True)
-        high, high_at = np.unique(mult[:, 5:], axis=0, return_inverse=True)
-        _SPLIT.append((low, low_at.ravel(), high, high_at.ravel(), cards))
-    return _SPLIT[0]
+    mult, cards = _arrays()
+    low, low_at = np.unique(mult[:, :5], axis=0, return_inverse=True)
+    high, high_at = np.unique(mult[:, 5:], axis=0, return_inverse=True)
+    return low, low_at.ravel(), high, high_at.ravel(), cards
 
 
 def weights_array(falls: Any, pads: Any) -> Any:
@@ -197,7 +193,18 @@ def weights_array(falls: Any, pads: Any) -> Any:
     return np.asarray(pads[:, cards] * a[:, low_at] * b[:, high_at])
 
 
-_ONE: list[Any] = []
+@cache
+def _one() -> Any:
+    """The gathers of :func:`weights_vector`: (5, halves) indices into the flat falls table
+    per half (a product down axis 0 runs along rows), and per composition the index of its
+    padding times low half and of its high half."""
+    import numpy as np
+
+    low, low_at, high, high_at, cards = _split()
+    width = MAX_CARDS + 1
+    low_index = np.ascontiguousarray((np.arange(5) * width + low).T)
+    high_index = np.ascontiguousarray(((5 + np.arange(5)) * width + high).T)
+    return low_index, high_index, cards * len(low) + low_at, high_at
 
 
 def weights_vector(values: Sequence[int], flat: Any = None) -> Any:
@@ -209,14 +216,7 @@ def weights_vector(values: Sequence[int], flat: Any = None) -> Any:
     caller has it."""
     import numpy as np
 
-    if not _ONE:
-        low, low_at, high, high_at, cards = _split()
-        width = MAX_CARDS + 1
-        # (5, halves) indices into the flat falls table: a product down axis 0 runs along rows
-        low_index = np.ascontiguousarray((np.arange(5) * width + low).T)
-        high_index = np.ascontiguousarray(((5 + np.arange(5)) * width + high).T)
-        _ONE.extend([low_index, high_index, cards * len(low) + low_at, high_at])
-    low_index, high_index, padded_low_at, high_at = _ONE
+    low_index, high_index, padded_low_at, high_at = _one()
     if flat is None:
         flat = flat_falls(falling_table(values))
     pads = np.asarray(paddings(sum(values)), dtype=np.int64)
