@@ -1,10 +1,10 @@
 """A shoe's tables evaluated together (one plan for several tables) and the key sums of the bets
 that share a table (one segment sum for all of them) give what each table and bet gives alone.
 
-Pricing remembers which tables the previous shoe asked for and evaluates them together on the
-next shoe's first miss among them (``analyzer.engine.evaluate``); these tests price a shoe
-after another and compare with pricing it in a fresh state, where every table is evaluated
-alone.
+Pricing remembers which tables the previous shoes asked for and, when two shoes in a row asked
+for the same set, evaluates them together on the next shoe's first miss among them
+(``analyzer.engine.evaluate``); these tests price a shoe after others and compare with pricing
+it in a fresh state, where every table is evaluated alone.
 """
 
 from __future__ import annotations
@@ -49,9 +49,21 @@ def forget() -> None:
     evaluate._LAST.clear()
 
 
+def priceable(bets, shoe):
+    return [b for b in bets if shoe.suited is not None or not b.reads.sets]
+
+
 def alone(bets, shoe):
     forget()
-    return [price(b, shoe) for b in bets if shoe.suited is not None or not b.reads.sets]
+    return [price(b, shoe) for b in priceable(bets, shoe)]
+
+
+def live(bets, *shoes):
+    """Price ``bets`` on each of ``shoes`` in turn, from a fresh state (a live shoe's coups)."""
+    forget()
+    for shoe in shoes:
+        for b in priceable(bets, shoe):
+            price(b, shoe)
 
 
 @pytest.fixture
@@ -71,9 +83,8 @@ def together(monkeypatch):
 def test_a_shoe_after_another_prices_as_the_shoe_alone(together):
     for before, after in zip(SHOES, SHOES[1:] + SHOES[:1], strict=True):
         expected = alone(BETS, after)
-        forget()
-        alone(BETS, before)  # the shoe before, remembered
-        got = [price(b, after) for b in BETS if after.suited is not None or not b.reads.sets]
+        live(BETS, before, before.remove("2h"))  # two shoes before, asking for the same set
+        got = [price(b, after) for b in priceable(BETS, after)]
         assert got == expected, after.describe()
     assert together, "no shoe evaluated its tables together"
 
@@ -94,18 +105,14 @@ def test_a_plan_of_several_tables_counts_what_each_table_counts_alone():
 
 def test_the_next_shoe_may_ask_for_other_bets(together):
     first, second = BETS[:6], BETS[3:]
-    forget()
-    for b in first:
-        price(b, SHOES[0])
+    live(first, SHOES[0], SHOES[2])
     got = [price(b, SHOES[1]) for b in second]  # a table dropped, new ones asked for
     assert together
     assert got == alone(second, SHOES[1])
 
 
 def test_a_shoe_without_suits_skips_the_tables_that_need_them(together):
-    forget()
-    for b in BETS:
-        price(b, SHOES[0])
+    live(BETS, SHOES[0], SHOES[1])
     plain = SHOES[4]
     got = [price(b, plain) for b in BETS if not b.reads.sets]
     assert together
@@ -114,9 +121,7 @@ def test_a_shoe_without_suits_skips_the_tables_that_need_them(together):
 
 def test_tables_past_the_size_limit_are_evaluated_alone(monkeypatch, together):
     monkeypatch.setattr(evaluate, "TOGETHER_ENTRIES", 2_000)
-    forget()
-    for b in BETS:
-        price(b, SHOES[0])
+    live(BETS, SHOES[0], SHOES[0].remove("2d"))
     got = [price(b, SHOES[1]) for b in BETS]
     assert together
     assert got == alone(BETS, SHOES[1])
@@ -149,8 +154,75 @@ def test_any_two_sets_of_bets_on_two_shoes(first, second, removed):
     ranks = "A23456789TJQK"
     cards = " ".join(("10" if ranks[i // 4] == "T" else ranks[i // 4]) + "shdc"[i % 4] for i in removed)
     after = Shoe.standard(8).remove(cards)
-    forget()
-    for i in first:
-        price(BETS[i], SHOES[0])
+    live([BETS[i] for i in first], SHOES[0], SHOES[1])
     got = Pricer(after).summaries([BETS[i] for i in second])
     assert got == alone([BETS[i] for i in second], after)
+
+
+@pytest.fixture
+def groups_built(monkeypatch):
+    """The plans of several tables built, one tuple of table keys per plan."""
+    built = []
+    original = evaluate._Plan.__init__
+
+    def spy(self, tables, suits_alike, tens_alike):
+        if len(tables) > 1:
+            built.append(tuple(t.key for t in tables))
+        original(self, tables, suits_alike, tens_alike)
+
+    monkeypatch.setattr(evaluate._Plan, "__init__", spy)
+    evaluate._GROUPS.clear()
+    return built
+
+
+def test_the_same_bets_in_another_order_reuse_one_plan(together, groups_built):
+    shoes = [Shoe.standard(8).remove(cards) for cards in ("2h", "2h 3d", "2h 3d 4s", "2h 3d 4s 5c")]
+    expected = [alone(BETS, shoe) for shoe in shoes]
+    forget()
+    got = []
+    for turn, shoe in enumerate(shoes):
+        order = BETS[::-1] if turn % 2 else BETS  # the set asked for alike, its order not
+        by_bet = {b.name: price(b, shoe) for b in order}
+        got.append([by_bet[b.name] for b in BETS])
+    assert got == expected
+    assert together
+    assert len(groups_built) == 1, "one set of tables, one plan"
+
+
+def test_shoes_priced_in_turn_evaluate_no_tables_together(together):
+    a_bets, b_bets = BETS[:5], BETS[3:]
+    a_shoes = [Shoe.standard(8).remove(c) for c in ("2h", "2h 3d", "2h 3d 4s")]
+    b_shoes = [Shoe.standard(8).remove(c) for c in ("9c", "9c 8h", "9c 8h 7s")]
+    forget()
+    for a, b in zip(a_shoes, b_shoes, strict=True):  # two live tables, one coup each in turn
+        got_a = [price(x, a) for x in a_bets]
+        got_b = [price(x, b) for x in b_bets]
+        assert got_a == [Pricer(a).summaries([x])[0] for x in a_bets]
+        assert got_b == [Pricer(b).summaries([x])[0] for x in b_bets]
+    assert not together, "a shoe evaluated the other shoe's tables"
+
+
+def test_bets_that_change_from_shoe_to_shoe_evaluate_no_tables_together(together):
+    forget()
+    for turn in range(5):
+        shoe = Shoe.standard(8).remove("Ah " * (turn + 1))
+        price(BETS[turn], shoe)
+        price(BETS[-1 - turn], shoe)
+    assert not together
+
+
+def test_a_failing_group_leaves_each_table_to_be_evaluated_alone(monkeypatch, together):
+    live(BETS, SHOES[0], SHOES[0].remove("2d"))
+    original = evaluate._Plan.counts
+
+    def broken(self, memo):
+        if len(self.tables) > 1:
+            raise ValueError("a broken table")
+        return original(self, memo)
+
+    monkeypatch.setattr(evaluate._Plan, "counts", broken)
+    evaluate._GROUPS.clear()
+    got = [price(b, SHOES[1]) for b in BETS]
+    assert together
+    monkeypatch.setattr(evaluate._Plan, "counts", original)
+    assert got == alone(BETS, SHOES[1])

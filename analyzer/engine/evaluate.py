@@ -78,9 +78,12 @@ class _Shoe:
         self.size = shoe.size
         self.denominator = denominator(shoe.size)
         self.tables: dict[str, Any] = {}
-        #: The tables asked for on this shoe, in order, and those asked for on the shoe
-        #: before it (a new shoe evaluates those together on its first miss among them).
+        #: The tables asked for on this shoe, in order; the set the shoe before it asked for;
+        #: and the tables this shoe expects, evaluated together on its first miss among them:
+        #: those of the shoe before when the two shoes before asked for the same set (a live
+        #: shoe pricing the same bets coup after coup), else none.
         self.asked: dict[str, Table] = {}
+        self.prior: frozenset[str] = frozenset()
         self.expected: tuple[Table, ...] = ()
         self._weights: Any = None
         self._falls: list[list[int]] | None = None
@@ -134,14 +137,24 @@ def _memo(shoe: Shoe) -> _Shoe:
         hit = _SHOES.get(key)
         if hit is None:
             hit = _SHOES[key] = _Shoe(shoe, vector)
-            if last is not None and last[1] == vector:  # a live shoe prices the same bets again
-                hit.expected = tuple(last[2].asked.values())
+            if last is not None and last[1] == vector:
+                _expect(hit, last[2])
             if len(_SHOES) > SHOES:
                 _SHOES.popitem(last=False)
         else:
             _SHOES.move_to_end(key)
         _LAST[:] = [(shoe, vector, hit)]
         return hit
+
+
+def _expect(memo: _Shoe, before: _Shoe) -> None:
+    """Set what a new shoe's ``memo`` expects from the shoe ``before`` it.  Only a set of
+    tables asked for on two shoes in a row is evaluated together: bets that change from shoe
+    to shoe, or two live shoes priced in turn, would build a plan for nothing."""
+    asked = frozenset(before.asked)
+    memo.prior = asked
+    if asked == before.prior and len(asked) > 1:
+        memo.expected = tuple(before.asked.values())
 
 
 def column_counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
@@ -173,9 +186,7 @@ def counted(table: Table, shoe: Shoe) -> tuple[Any, int, int]:
             _evaluate_together(table, memo)
             hit = memo.tables[key]
         else:
-            counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
-            total = sum(counts) if isinstance(counts, list) else int(counts.sum())
-            hit = memo.tables[key] = (table, counts, total)
+            hit = memo.tables[key] = (table, *_alone(table, memo))
     return hit[1], hit[2], memo.denominator
 
 
@@ -185,24 +196,42 @@ TOGETHER_ENTRIES = 1_000_000
 
 
 def _evaluate_together(table: Table, memo: _Shoe) -> None:
-    """Evaluate ``table`` and the other tables the shoe before this one asked for (those not
-    yet evaluated on this shoe, that it can price) as one plan; keep each one's counts."""
+    """Evaluate ``table`` and the other tables this shoe expects (those not yet evaluated on
+    it, that it can price, within :data:`TOGETHER_ENTRIES`) as one plan; keep each one's
+    counts.  The group is in table-key order, so the same set makes the same plan whatever
+    order its bets are asked in.  ``table`` left out of the group (by the size limit), or a
+    group that fails, leaves ``table`` to be evaluated alone: a table another bet asked for
+    never breaks this one's pricing (``table`` raises its own error if it is the broken one)."""
     group: list[Table] = []
     seen: set[str] = set()
     entries = 0
     suits = memo.counts.cards is not None
-    for t in memo.expected:
+    for t in sorted(memo.expected, key=lambda t: t.key):
         done = t.key in memo.tables and memo.tables[t.key][0] is t
         if done or t.key in seen or (t.needs_suits and not suits):
             continue
-        if t is not table and entries + t.size > TOGETHER_ENTRIES:
+        if entries + t.size > TOGETHER_ENTRIES:
             continue
         seen.add(t.key)
         group.append(t)
         entries += t.size
-    plan = _plan(tuple(group), memo.counts.suits_alike, memo.counts.tens_alike)
-    for t, (counts, total) in zip(group, plan.counts(memo), strict=True):
-        memo.tables[t.key] = (t, counts, total)
+    if table.key in seen and len(group) > 1:
+        try:
+            plan = _plan(tuple(group), memo.counts.suits_alike, memo.counts.tens_alike)
+            together = plan.counts(memo)
+        except Exception:  # any failure of the group: see the docstring
+            memo.expected = ()  # not tried again on this shoe
+        else:
+            for t, (counts, total) in zip(group, together, strict=True):
+                memo.tables[t.key] = (t, counts, total)
+            return
+    memo.tables[table.key] = (table, *_alone(table, memo))
+
+
+def _alone(table: Table, memo: _Shoe) -> tuple[Any, int]:
+    """The counts of ``table`` evaluated by itself, and their sum."""
+    counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
+    return counts, sum(counts) if isinstance(counts, list) else int(counts.sum())
 
 
 def record_counts(table: Table, shoe: Shoe) -> tuple[list[int], int]:
@@ -426,7 +455,7 @@ _GROUPS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
 #: Plans kept: of single tables, and of sets of tables evaluated together (each a copy of its
 #: tables' index arrays, at most :data:`TOGETHER_ENTRIES` entries: a few are kept).
 PLANS = 512
-GROUPS = 4
+GROUPS = 2
 
 
 def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Plan:
@@ -442,6 +471,9 @@ def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Pl
         kept[key] = plan
         if len(kept) > limit:
             kept.popitem(last=False)
+        if len(tables) > 1:  # the group serves its tables now: their single plans go
+            for t in tables:
+                _PLANS.pop((id(t), suits_alike, tens_alike), None)
     return plan
 
 
