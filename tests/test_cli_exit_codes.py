@@ -365,6 +365,15 @@ def test_o_dash_is_standard_output_not_a_file_called_dash(tmp_path, args):
     assert not (tmp_path / "-").exists()
 
 
+@pytest.mark.parametrize("args", [("vectors", "-o"), ("tables", "--out"), ("tables", "--shipped")])
+def test_a_folder_option_refuses_dash_with_one_line(cli, tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    result = cli(*args, "-")
+    assert result.exit_code == 2
+    assert "standard output" in one_error_line(result)
+    assert list(tmp_path.iterdir()) == []  # no folder called -, no tables written
+
+
 def test_the_exit_codes_are_documented_in_help(cli):
     text = cli("--help").output
     for words in ("Exit codes", "70", "130", "141", "PUNTO_BANCO_DEBUG", "--debug"):

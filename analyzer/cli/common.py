@@ -48,12 +48,9 @@ from analyzer.text import printable, shortened
 FuncT = TypeVar("FuncT", bound=Callable[..., Any])
 
 
-#: What click (8.2 and later) raises for a group called without a command.
-_NO_ARGS: tuple[type[click.ClickException], ...] = tuple(
-    e
-    for e in (getattr(click.exceptions, "NoArgsIsHelpError", None),)
-    if isinstance(e, type) and issubclass(e, click.ClickException)
-)
+#: What click raises for a group called without a command (8.2 and later: the floor in
+#: pyproject.toml; 8.1 printed the help to standard output and exited 0).
+_NO_ARGS = click.exceptions.NoArgsIsHelpError
 
 
 class OneLineErrors(click.Group):
@@ -721,6 +718,14 @@ def removed(shoe: Any, remove: str | None) -> Any:
 def dash_is_stdout(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """``-o -`` names standard output, as in other Unix tools (not a file called ``-``)."""
     return None if value == "-" else value
+
+
+def folder_not_dash(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A folder option refuses ``-``: standard output is one stream, not a folder (and a
+    folder called ``-`` would surprise whoever meant ``-o -`` as elsewhere)."""
+    if value == "-":
+        raise click.BadParameter("'-' (standard output) cannot hold a folder of files; name a folder")
+    return value
 
 
 def emit(text: str, output: str | None) -> None:

@@ -13,6 +13,7 @@ from analyzer.cli.common import (
     bet_options,
     build_shoes,
     emit,
+    folder_not_dash,
     guard,
     output_options,
     rules_inputs,
@@ -142,6 +143,7 @@ def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
     "--out",
     "out_dir",
     type=click.Path(file_okay=False),
+    callback=folder_not_dash,
     default="results",
     show_default=True,
     help="Folder to write the generated tables into.",
@@ -150,6 +152,7 @@ def rules_command(spec: str, toml_only: bool, list_only: bool) -> None:
     "--shipped",
     "shipped_dir",
     type=click.Path(file_okay=False),
+    callback=folder_not_dash,
     default=None,
     help="Also write the compiled tables the package ships into this folder (analyzer/tables in "
     "a source checkout).",

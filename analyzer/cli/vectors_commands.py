@@ -11,6 +11,7 @@ from analyzer.cli.common import (
     bet_choice,
     bet_inputs,
     bet_options,
+    folder_not_dash,
     guard,
     rules_option,
     tableau_of,
@@ -27,6 +28,7 @@ from analyzer.text import printable
     "out_dir",
     required=True,
     type=click.Path(file_okay=False),
+    callback=folder_not_dash,
     metavar="DIR",
     help="A new (or empty) folder to write the kit into; a folder holding a previous kit is replaced "
     "whole, anything else is refused.",
