@@ -306,6 +306,10 @@ def test_every_wrong_count_is_detected(folder, clean):
         lambda head, arrays: head["columns"].__setitem__(0, {"x": 1}),
         lambda head, arrays: arrays["falls"].extend([1, 2, 3, 4]),
         lambda head, arrays: head.__setitem__("distribution", "yes"),
+        # flags a bool yet not the key's: a table compiled under other flags
+        lambda head, arrays: head.__setitem__("symmetric", not head["symmetric"]),
+        lambda head, arrays: head.__setitem__("first_four", not head["first_four"]),
+        lambda head, arrays: head.__setitem__("distribution", not head["distribution"]),
         lambda head, arrays: head.clear(),
         # a pay whose exponent would take hours to expand, a zero denominator (found by forging)
         lambda head, arrays: head["columns"][0].__setitem__(1, "1e2000000000"),
@@ -324,6 +328,9 @@ def test_every_wrong_count_is_detected(folder, clean):
         "column-type",
         "falls",
         "flag",
+        "flag-symmetric",
+        "flag-first-four",
+        "flag-distribution",
         "empty",
         "pays-exponent",
         "pays-zero",

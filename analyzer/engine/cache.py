@@ -425,6 +425,12 @@ def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Any, list[int]]:
     symmetric = head["symmetric"]
     if type(records) is not bool or type(first_four) is not bool or type(symmetric) is not bool:
         raise ValueError("bad flags")
+    # the key names the flags the table was compiled under (records_key / bet_key): a file
+    # whose flags say otherwise holds another table (a symmetric one priced on suited shoes)
+    if not key.endswith(f"|first_four={int(first_four)}|sym={int(symmetric)}") or records != key.startswith(
+        "records|"
+    ):
+        raise ValueError("flags contradict the key")
     columns = tuple(_column_from_json(c, records, tableau) for c in head["columns"])
     data = memoryview(body)[8 + size :]
     places = head["arrays"]
