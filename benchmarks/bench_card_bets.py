@@ -116,7 +116,7 @@ def main() -> None:
     shipped, peak_s = timed([*CLI, "bets", "--all"], {"PUNTO_BANCO_CACHE_DIR": "off"}, repeat)
     line(
         "`bets --all`, fresh process: cache filled / empty / shipped tables",
-        f"{filled:.2f} / {empty:.2f} / {shipped:.2f} CPU-s; {max(peak, peak_f, peak_s):.0f} MB",
+        f"{filled:.2f} / {empty:.2f} / {shipped:.2f} CPU-s; {peak_f:.0f} / {peak:.0f} / {peak_s:.0f} MB",
         "<= 1 / <= 10 CPU-s, <= 300 MB",
     )
     ship = sum(p.stat().st_size for p in (ROOT / "analyzer" / "tables").glob("*.pbt")) / 1e6
