@@ -47,6 +47,7 @@ def forget() -> None:
     """A fresh state: no shoe remembered, so every table is evaluated alone."""
     evaluate._SHOES.clear()
     evaluate._LAST.clear()
+    evaluate._BROKEN.clear()
 
 
 def priceable(bets, shoe):
@@ -160,22 +161,22 @@ def test_any_two_sets_of_bets_on_two_shoes(first, second, removed):
 
 
 @pytest.fixture
-def groups_built(monkeypatch):
-    """The plans of several tables built, one tuple of table keys per plan."""
+def plans_built(monkeypatch):
+    """The plans built, one tuple of (table keys, suits alike, tens alike) per plan."""
     built = []
     original = evaluate._Plan.__init__
 
     def spy(self, tables, suits_alike, tens_alike):
-        if len(tables) > 1:
-            built.append(tuple(t.key for t in tables))
+        built.append((tuple(t.key for t in tables), suits_alike, tens_alike))
         original(self, tables, suits_alike, tens_alike)
 
     monkeypatch.setattr(evaluate._Plan, "__init__", spy)
     evaluate._GROUPS.clear()
+    evaluate._PLANS.clear()
     return built
 
 
-def test_the_same_bets_in_another_order_reuse_one_plan(together, groups_built):
+def test_the_same_bets_in_another_order_reuse_one_plan(together, plans_built):
     shoes = [Shoe.standard(8).remove(cards) for cards in ("2h", "2h 3d", "2h 3d 4s", "2h 3d 4s 5c")]
     expected = [alone(BETS, shoe) for shoe in shoes]
     forget()
@@ -186,7 +187,7 @@ def test_the_same_bets_in_another_order_reuse_one_plan(together, groups_built):
         got.append([by_bet[b.name] for b in BETS])
     assert got == expected
     assert together
-    assert len(groups_built) == 1, "one set of tables, one plan"
+    assert len([keys for keys, *_ in plans_built if len(keys) > 1]) == 1, "one set of tables, one plan"
 
 
 def test_shoes_priced_in_turn_evaluate_no_tables_together(together):
@@ -226,3 +227,64 @@ def test_a_failing_group_leaves_each_table_to_be_evaluated_alone(monkeypatch, to
     assert together
     monkeypatch.setattr(evaluate._Plan, "counts", original)
     assert got == alone(BETS, SHOES[1])
+
+
+def test_sets_of_bets_in_rotation_build_each_plan_once(plans_built):
+    # three sets, each priced on a few live shoes in turn: every plan, of one table or of a
+    # set, is built once and kept (building one costs far more than a shoe's evaluation)
+    sets = [BETS[:6], BETS[4:], BETS[::2]]
+    removed = ["2h", "3d", "4s", "5c", "6h", "7d", "8s", "9c", "Ah", "Kd", "Qs", "Jc"]
+    shoe = Shoe.standard(8).remove("As")
+    forget()
+    for turn in range(24):
+        shoe = shoe.remove(removed[turn % len(removed)])
+        for b in sets[(turn // 3) % 3]:
+            price(b, shoe)
+    assert plans_built, "no plan built"
+    assert len(plans_built) == len(set(plans_built)), "a plan was built again"
+    assert len({keys for keys, *_ in plans_built if len(keys) > 1}) == 3, "one plan per set"
+
+
+def test_a_failing_group_is_not_tried_again(monkeypatch, plans_built):
+    live(BETS, SHOES[0], SHOES[0].remove("2d"))
+    original = evaluate._Plan.counts
+    tried = []
+
+    def broken(self, memo):
+        if len(self.tables) > 1:
+            tried.append(self)
+            raise ValueError("a broken table")
+        return original(self, memo)
+
+    monkeypatch.setattr(evaluate._Plan, "counts", broken)
+    evaluate._GROUPS.clear()
+    shoe = SHOES[1]
+    for cards in ("3c", "4c", "5c"):
+        shoe = shoe.remove(cards)
+        got = [price(b, shoe) for b in BETS]
+    assert len(tried) == 1
+    monkeypatch.setattr(evaluate._Plan, "counts", original)
+    assert got == alone(BETS, shoe)
+
+
+def test_one_shot_is_each_threads_own():
+    import threading
+
+    entered, left = threading.Event(), threading.Event()
+    seen = []
+
+    def other():
+        with evaluate.one_shot():
+            entered.set()
+            left.wait(timeout=30)
+        seen.append(evaluate._THREAD.__dict__.get("one_shot"))
+
+    thread = threading.Thread(target=other)
+    with evaluate.one_shot():
+        thread.start()
+        entered.wait(timeout=30)
+    assert not getattr(evaluate._THREAD, "one_shot", False)  # this thread left its block
+    left.set()
+    thread.join()
+    assert seen == [False]
+    assert evaluate._memo(SHOES[3]).vector, "pricing after the blocks uses numpy again"

@@ -46,20 +46,21 @@ from analyzer.engine.values import (
 MAX_CARDS = 6
 #: Shoes whose weights and table counts are kept (most recent first out).
 SHOES = 8
-_ONE_SHOT = [False]
 _LOCK = threading.Lock()
+_THREAD = threading.local()  # .one_shot: this thread is within one_shot()
 
 
 @contextlib.contextmanager
 def one_shot() -> Iterator[None]:
     """Within this block, evaluate with Python integers (no numpy import): for a command that
-    prices one shoe once, where importing numpy would cost more than it saves."""
-    before = _ONE_SHOT[0]
-    _ONE_SHOT[0] = True
+    prices one shoe once, where importing numpy would cost more than it saves.  The setting
+    is the calling thread's own (blocks in other threads neither see nor undo it)."""
+    before = getattr(_THREAD, "one_shot", False)
+    _THREAD.one_shot = True
     try:
         yield
     finally:
-        _ONE_SHOT[0] = before
+        _THREAD.one_shot = before
 
 
 def denominator(size: int) -> int:
@@ -128,7 +129,7 @@ _LAST: list[tuple[Shoe, bool, _Shoe]] = []
 
 
 def _memo(shoe: Shoe) -> _Shoe:
-    vector = not _ONE_SHOT[0] and fits_int64(shoe.size)
+    vector = not getattr(_THREAD, "one_shot", False) and fits_int64(shoe.size)
     last = _LAST[0] if _LAST else None
     if last is not None and last[0] is shoe and last[1] == vector:
         return last[2]
@@ -215,12 +216,17 @@ def _evaluate_together(table: Table, memo: _Shoe) -> None:
         seen.add(t.key)
         group.append(t)
         entries += t.size
-    if table.key in seen and len(group) > 1:
+    memo.expected = ()  # one group a shoe: a table left out is evaluated alone
+    group_key = (*(id(t) for t in group), memo.counts.suits_alike, memo.counts.tens_alike)
+    if table.key in seen and len(group) > 1 and group_key not in _BROKEN:
         try:
             plan = _plan(tuple(group), memo.counts.suits_alike, memo.counts.tens_alike)
             together = plan.counts(memo)
         except Exception:  # any failure of the group: see the docstring
-            memo.expected = ()  # not tried again on this shoe
+            with _LOCK:  # not tried again on any shoe
+                if len(_BROKEN) >= GROUPS * 16:
+                    _BROKEN.clear()
+                _BROKEN[group_key] = tuple(group)  # its tables held: their ids are not reused
         else:
             for t, (counts, total) in zip(group, together, strict=True):
                 memo.tables[t.key] = (t, counts, total)
@@ -452,10 +458,12 @@ class _Plan:
 
 _PLANS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
 _GROUPS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
+#: Groups whose evaluation together failed (their tables are evaluated alone from then on).
+_BROKEN: dict[tuple[object, ...], tuple[Table, ...]] = {}
 #: Plans kept: of single tables, and of sets of tables evaluated together (each a copy of its
 #: tables' index arrays, at most :data:`TOGETHER_ENTRIES` entries: a few are kept).
 PLANS = 512
-GROUPS = 2
+GROUPS = 4
 
 
 def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Plan:
@@ -471,9 +479,6 @@ def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Pl
         kept[key] = plan
         if len(kept) > limit:
             kept.popitem(last=False)
-        if len(tables) > 1:  # the group serves its tables now: their single plans go
-            for t in tables:
-                _PLANS.pop((id(t), suits_alike, tens_alike), None)
     return plan
 
 
