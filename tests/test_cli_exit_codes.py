@@ -374,6 +374,15 @@ def test_a_folder_option_refuses_dash_with_one_line(cli, tmp_path, monkeypatch, 
     assert list(tmp_path.iterdir()) == []  # no folder called -, no tables written
 
 
+def test_tables_refuses_one_folder_for_results_and_shipped_tables_before_building(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("analyzer.output.results.generate", lambda: pytest.fail("built before refusing"))
+    result = cli("tables", "--out", "both", "--shipped", "./both")
+    assert result.exit_code == 2
+    assert "one folder" in one_error_line(result)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_exit_codes_are_documented_in_help(cli):
     text = cli("--help").output
     for words in ("Exit codes", "70", "130", "141", "PUNTO_BANCO_DEBUG", "--debug"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -177,6 +178,8 @@ def tables(out_dir: str, shipped_dir: str | None) -> None:
 
     check_folder(out_dir, file_names())  # refused at once, not after the build
     if shipped_dir is not None:
+        if os.path.realpath(shipped_dir) == os.path.realpath(out_dir):  # each holds its own files only
+            raise OutputError(f"--out and --shipped name one folder ({out_dir}): give two folders")
         check_folder(shipped_dir, (), previous=is_table_file)  # compiled tables only
     files = generate()  # everything is built in memory first: no partial output on error
     shipped = shipped_files() if shipped_dir is not None else {}
