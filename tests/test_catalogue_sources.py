@@ -889,8 +889,10 @@ OLDER = {"banker", "player", "tie", "punto-2000", "banker-8-half", "ez-banker", 
 ])
 def test_did_you_mean(typed, expected):
     assert suggestions(typed)[0] == expected
-    with pytest.raises(BetError, match=f"did you mean '{expected}'"):
+    with pytest.raises(BetError, match=f"did you mean '{expected}'") as err:
         find_bet(typed)
+    assert "known bets are" not in str(err.value)  # the near names, not every name after them
+    assert "bets --list" in str(err.value)
 
 
 def test_no_suggestion_for_nonsense():

@@ -1775,7 +1775,7 @@ def find_bet(spec: str) -> Bet:
 
     Raises:
         BetError: unknown name (the message suggests the closest names, see
-            :func:`suggestions`, and lists them all) or bad parameter.
+            :func:`suggestions`, or lists them all when none is close) or bad parameter.
 
     >>> find_bet("banker:4").title, find_bet("Tie:9").title
     ('Banker (4% commission)', 'Tie (9 to 1)')
@@ -1786,8 +1786,12 @@ def find_bet(spec: str) -> Bet:
     entry = _entry(name)
     if entry is None:
         close = suggestions(name)
-        hint = f"did you mean {' or '.join(repr(n) for n in close)}? " if close else ""
-        raise BetError(f"unknown bet {name!r}: {hint}known bets are {', '.join(e.name for e in CATALOGUE)}")
+        if close:  # the near names alone: a line of every name would bury them
+            raise BetError(
+                f"unknown bet {name!r}: did you mean {' or '.join(repr(n) for n in close)}? "
+                f"(`punto-banco bets --list` lists all {len(CATALOGUE)})"
+            )
+        raise BetError(f"unknown bet {name!r}: known bets are {', '.join(e.name for e in CATALOGUE)}")
     if sep and not param.strip():
         raise BetError(f"bet {spec!r} has an empty parameter after ':'")
     if sep and not entry.param:
