@@ -374,12 +374,15 @@ def test_a_folder_option_refuses_dash_with_one_line(cli, tmp_path, monkeypatch, 
     assert list(tmp_path.iterdir()) == []  # no folder called -, no tables written
 
 
-def test_tables_refuses_one_folder_for_results_and_shipped_tables_before_building(cli, tmp_path, monkeypatch):
+@pytest.mark.parametrize("out, shipped", [("both", "./both"), ("x/sub", "x"), ("x", "x/sub/")])
+def test_tables_refuses_one_folder_for_results_and_shipped_tables_before_building(
+    cli, tmp_path, monkeypatch, out, shipped
+):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("analyzer.output.results.generate", lambda: pytest.fail("built before refusing"))
-    result = cli("tables", "--out", "both", "--shipped", "./both")
+    result = cli("tables", "--out", out, "--shipped", shipped)
     assert result.exit_code == 2
-    assert "one folder" in one_error_line(result)
+    assert "one folder or one inside the other" in one_error_line(result)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -277,14 +277,38 @@ def test_one_shot_is_each_threads_own():
         with evaluate.one_shot():
             entered.set()
             left.wait(timeout=30)
-        seen.append(evaluate._THREAD.__dict__.get("one_shot"))
+        seen.append(evaluate._ONE_SHOT.get())
 
     thread = threading.Thread(target=other)
     with evaluate.one_shot():
         thread.start()
         entered.wait(timeout=30)
-    assert not getattr(evaluate._THREAD, "one_shot", False)  # this thread left its block
+    assert not evaluate._ONE_SHOT.get()  # this thread left its block
     left.set()
     thread.join()
     assert seen == [False]
     assert evaluate._memo(SHOES[3]).vector, "pricing after the blocks uses numpy again"
+
+
+def test_one_shot_is_each_asyncio_tasks_own():
+    import asyncio
+
+    async def block(enter, leave):
+        with evaluate.one_shot():
+            enter.set()
+            await leave.wait()
+
+    async def main():
+        a_in, a_out, b_in, b_out = (asyncio.Event() for _ in range(4))
+        a = asyncio.create_task(block(a_in, a_out))
+        await a_in.wait()
+        b = asyncio.create_task(block(b_in, b_out))
+        await b_in.wait()
+        a_out.set()  # the blocks end out of order
+        await a
+        b_out.set()
+        await b
+        return evaluate._ONE_SHOT.get()
+
+    assert asyncio.run(main()) is False
+    assert not evaluate._ONE_SHOT.get()

@@ -176,10 +176,15 @@ def tables(out_dir: str, shipped_dir: str | None) -> None:
         raise OutputError("empty --shipped: give a folder, e.g. --shipped analyzer/tables/")
     from analyzer.engine.shipped import is_table_file, shipped_files  # lazy: start-up time
 
+    if shipped_dir is not None:
+        a, b = os.path.realpath(out_dir), os.path.realpath(shipped_dir)
+        if os.path.commonpath([a, b]) in (a, b):  # each holds its own files only
+            raise OutputError(
+                f"--out ({out_dir}) and --shipped ({shipped_dir}) are one folder or one inside the other: "
+                "give two separate folders"
+            )
     check_folder(out_dir, file_names())  # refused at once, not after the build
     if shipped_dir is not None:
-        if os.path.realpath(shipped_dir) == os.path.realpath(out_dir):  # each holds its own files only
-            raise OutputError(f"--out and --shipped name one folder ({out_dir}): give two folders")
         check_folder(shipped_dir, (), previous=is_table_file)  # compiled tables only
     files = generate()  # everything is built in memory first: no partial output on error
     shipped = shipped_files() if shipped_dir is not None else {}

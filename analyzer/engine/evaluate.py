@@ -14,6 +14,7 @@ call at a time, evaluates each table once.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
@@ -47,20 +48,20 @@ MAX_CARDS = 6
 #: Shoes whose weights and table counts are kept (most recent first out).
 SHOES = 8
 _LOCK = threading.Lock()
-_THREAD = threading.local()  # .one_shot: this thread is within one_shot()
+#: Within one_shot(): a context variable, so each thread and each asyncio task has its own.
+_ONE_SHOT: contextvars.ContextVar[bool] = contextvars.ContextVar("one_shot", default=False)
 
 
 @contextlib.contextmanager
 def one_shot() -> Iterator[None]:
     """Within this block, evaluate with Python integers (no numpy import): for a command that
     prices one shoe once, where importing numpy would cost more than it saves.  The setting
-    is the calling thread's own (blocks in other threads neither see nor undo it)."""
-    before = getattr(_THREAD, "one_shot", False)
-    _THREAD.one_shot = True
+    is the calling thread's (or asyncio task's) own: blocks in others neither see nor undo it."""
+    token = _ONE_SHOT.set(True)
     try:
         yield
     finally:
-        _THREAD.one_shot = before
+        _ONE_SHOT.reset(token)
 
 
 def denominator(size: int) -> int:
@@ -129,7 +130,7 @@ _LAST: list[tuple[Shoe, bool, _Shoe]] = []
 
 
 def _memo(shoe: Shoe) -> _Shoe:
-    vector = not getattr(_THREAD, "one_shot", False) and fits_int64(shoe.size)
+    vector = not _ONE_SHOT.get() and fits_int64(shoe.size)
     last = _LAST[0] if _LAST else None
     if last is not None and last[0] is shoe and last[1] == vector:
         return last[2]
