@@ -687,8 +687,8 @@ def pool_sizes_many(ranks: Any, cards: Any | None) -> Any:
         # 2**53 the float64 product (BLAS; numpy's integer one is a plain loop, half a batch's
         # time) is exact; beyond it, integers
         if not c.size or int(c.sum(axis=1).max()) < EXACT_FLOAT:
-            return (_POOL_MATRIX_FLOAT() @ c.T.astype(np.float64)).astype(np.int64)
-        return _POOL_MATRIX() @ c.T
+            return (_pool_matrix_float() @ c.T.astype(np.float64)).astype(np.int64)
+        return pool_matrix() @ c.T
     r = np.asarray(ranks, dtype=np.int64)
     out = np.zeros((len(POOLS), r.shape[0]), dtype=np.int64)
     out[10:23] = r.T
@@ -710,16 +710,17 @@ def pool_sizes_vector(shoe: ShoeCounts) -> Any:
         return out
     # in float64 (BLAS; numpy's integer product is not): every entry and sum is a card count,
     # far below 2**53, so the product is exact
-    return (_POOL_MATRIX_FLOAT() @ np.asarray(shoe.cards, dtype=np.float64)).astype(np.int64)
+    return (_pool_matrix_float() @ np.asarray(shoe.cards, dtype=np.float64)).astype(np.int64)
 
 
 @functools.cache  # built whole and stored once: threads racing to build it both get a complete value
-def _POOL_MATRIX_FLOAT() -> Any:  # noqa: N802 - a lazily built constant
-    return _POOL_MATRIX().astype(float)
+def _pool_matrix_float() -> Any:
+    return pool_matrix().astype(float)
 
 
 @functools.cache
-def _POOL_MATRIX() -> Any:  # noqa: N802 - a lazily built constant
+def pool_matrix() -> Any:
+    """(pools, 52) int64 0/1: which cards each pool of :data:`POOLS` holds (built once)."""
     import numpy as np
 
     m = np.zeros((len(POOLS), 52), dtype=np.int64)

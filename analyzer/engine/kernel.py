@@ -53,7 +53,6 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from math import lcm
 from typing import Any
 
@@ -64,7 +63,7 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.algebra import POOL_INDEX, POOLS, Program, falling, pool_members, pool_sizes_many
+from analyzer.engine.algebra import POOL_INDEX, POOLS, Program, falling, pool_matrix, pool_sizes_many
 from analyzer.engine.evaluate import counts_within
 from analyzer.engine.labels import LabelPart
 from analyzer.engine.pricing import price, settlement, table_for, table_reads
@@ -479,7 +478,7 @@ class EVKernel:
         n = counts.shape[0]
         # factors exactly in int64 (each counts ordered draws of cards of one value: at most N**6),
         # then one rounding each, to float64
-        sizes = _pool_matrix_int()[self.pools] @ exact.T  # (pools used, states)
+        sizes = pool_matrix()[self.pools] @ exact.T  # (pools used, states)
         x = np.maximum(sizes[self.pair_pool] - self.pair_shift[:, None], 0)  # falling(<0, m) = 0
         stride = self.depth_m + 1
         cum = np.empty((len(self.pair_pool), stride, n), dtype=np.int64)
@@ -558,21 +557,6 @@ class EVKernel:
             else:
                 acc += np.einsum("es,ecs->cs", ep, x.reshape(len(blk.e), self.columns, states))
         return acc
-
-
-@cache  # built whole and stored once: threads racing to build it both get a complete value
-def _pool_matrix_int() -> IntArray:
-    """:func:`_pool_matrix` as int64, for exact pool sizes."""
-    return _pool_matrix().astype(np.int64)
-
-
-@cache
-def _pool_matrix() -> FloatArray:
-    """(pools, 52) 0/1: which cards each pool of :data:`~analyzer.engine.algebra.POOLS` holds."""
-    m = np.zeros((len(POOLS), 52), dtype=np.float64)
-    for i, pool in enumerate(POOLS):
-        m[i, pool_members(pool)] = 1.0
-    return m
 
 
 _KERNELS: OrderedDict[tuple[int, tuple[int, ...]], tuple[KernelView, tuple[Bet, ...], EVKernel]]
