@@ -18,7 +18,7 @@ import contextvars
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from operator import itemgetter, mul
 from typing import Any
 
@@ -218,7 +218,7 @@ def _evaluate_together(table: Table, memo: _Shoe) -> None:
         group.append(t)
         entries += t.size
     memo.expected = ()  # one group a shoe: a table left out is evaluated alone
-    group_key = (*(id(t) for t in group), memo.counts.suits_alike, memo.counts.tens_alike)
+    group_key = _plan_key(group, memo.counts.suits_alike, memo.counts.tens_alike)
     if table.key in seen and len(group) > 1 and group_key not in _BROKEN:
         try:
             plan = _plan(tuple(group), memo.counts.suits_alike, memo.counts.tens_alike)
@@ -467,8 +467,13 @@ PLANS = 512
 GROUPS = 4
 
 
+def _plan_key(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> tuple[object, ...]:
+    """The key of the plan of ``tables`` (in this order) under these symmetries."""
+    return (*(id(t) for t in tables), suits_alike, tens_alike)
+
+
 def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Plan:
-    key = (*(id(t) for t in tables), suits_alike, tens_alike)
+    key = _plan_key(tables, suits_alike, tens_alike)
     kept, limit = (_PLANS, PLANS) if len(tables) == 1 else (_GROUPS, GROUPS)
     with _LOCK:
         hit = kept.get(key)
