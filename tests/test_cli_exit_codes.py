@@ -334,6 +334,46 @@ def test_an_interrupt_is_exit_code_130(cli, monkeypatch):
     assert result.exit_code == 130 and one_error_line(result) == "interrupted"
 
 
+#: ``python -m analyzer`` held inside the import of the command line (a finder that says
+#: "loading" and waits for a signal), so that the test's SIGINT lands in an import, before the
+#: command line handles signals itself.
+_HELD_IN_AN_IMPORT = (
+    "import importlib.abc, runpy, signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "class Hold(importlib.abc.MetaPathFinder):\n"
+    "    def find_spec(self, name, path, target=None):\n"
+    "        if name == 'analyzer.cli':\n"
+    "            sys.stdout.write('loading\\n')\n"
+    "            sys.stdout.flush()\n"
+    "            signal.pause()\n"
+    "        return None\n"
+    "sys.meta_path.insert(0, Hold())\n"
+    "sys.argv[0] = 'punto-banco'\n"
+    "runpy.run_module('analyzer', run_name='__main__', alter_sys=True)\n"
+)
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pause"), reason="signal.pause is POSIX")
+def test_an_interrupt_while_the_command_line_loads_is_one_line_and_130():
+    import signal
+
+    child = subprocess.Popen([sys.executable, "-c", _HELD_IN_AN_IMPORT, "analyze"], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None
+    assert child.stdout.readline() == b"loading\n"  # the child is inside the import
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert (child.returncode, err) == (130, b"interrupted\n")
+    assert out == b""
+
+
+def test_the_entry_point_exit_code_is_the_command_lines():
+    import analyzer.__main__
+    from analyzer.cli.process import EXIT_INTERRUPTED
+
+    assert analyzer.__main__.EXIT_INTERRUPTED == EXIT_INTERRUPTED
+
+
 def test_findings_and_bad_input_keep_their_codes(cli):
     assert cli("verify", str(EXAMPLES / "hands.jsonl")).exit_code == 0
     assert cli("verify", str(EXAMPLES / "hands.csv")).exit_code == 1
