@@ -17,7 +17,7 @@ def main() -> None:
         SystemExit: always, with the command's exit code (130 when interrupted while loading).
     """
     try:
-        from analyzer.cli import main as command_line  # the imports take a tenth of a second
+        from analyzer.cli import main as command_line  # lazy: a Ctrl-C in its imports is caught here
 
         command_line()
     except KeyboardInterrupt:  # before the command line handles signals itself

@@ -619,6 +619,7 @@ class VectorPlan:
             has = lengths > j
             terms_arr[has, j] = tf[fs[rows[has]] + j]
         self.term_cols = [np.ascontiguousarray(terms_arr[:, j]) for j in range(fwidth)]
+        self.halves = _halves(np, terms_arr)
         self.term_mult = counts
         self.term_pad = np.where(term_cards == 0, 3, term_cards - 4)  # rows of the padding table
         self.unpadded = bool(np.all(term_cards == 0))
@@ -657,11 +658,26 @@ class VectorPlan:
             pads = [padding(n) for n in sizes]
             pad = np.asarray([[p[k] for p in pads] for k in (4, 5, 6, 0)], dtype=np.int64)
             term = pad.take(self.term_pad, axis=0) if many else pad[:, 0].take(self.term_pad)
-        for c in self.term_cols:  # a gather is a new array: multiply into it in place
+        if self.halves is not None:  # the products of each half's distinct factors, then one each
+            low_cols, low_at, high_cols, high_at = self.halves
+            low = fac.take(low_cols[0], axis=0)
+            for c in low_cols[1:]:
+                low *= fac.take(c, axis=0)
+            high = fac.take(high_cols[0], axis=0)
+            for c in high_cols[1:]:
+                high *= fac.take(c, axis=0)
+            both = low.take(low_at, axis=0)
+            both *= high.take(high_at, axis=0)
             if term is None:
-                term = fac.take(c, axis=0)
+                term = both
             else:
-                term *= fac.take(c, axis=0)
+                term *= both
+        else:
+            for c in self.term_cols:  # a gather is a new array: multiply into it in place
+                if term is None:
+                    term = fac.take(c, axis=0)
+                else:
+                    term *= fac.take(c, axis=0)
         if term is None:
             shape = (len(self.term_pad), *pool_sizes.shape[1:])
             term = np.ones(shape, dtype=np.int64)
@@ -670,6 +686,42 @@ class VectorPlan:
         if self.one_term_each or not len(self.comp_start):
             return term
         return np.add.reduceat(term, self.comp_start, axis=0)
+
+
+def _halves(np: Any, terms: Any) -> tuple[list[Any], Any, list[Any], Any] | None:
+    """A term's factors split in two, at the place where the two halves have the fewest
+    distinct rows: (each column of the first half's distinct rows, the row of each term
+    there, the same of the second half); ``None`` when that saves no gathers (terms of at most
+    two factors, or halves about as many as the terms).  Each term's product is then one
+    product of two gathers of products shared by many terms (int64 arithmetic wraps modulo
+    2**64, so the product is the same whatever the grouping)."""
+    rows, width = terms.shape
+    if width < 3 or rows < 64:
+        return None
+    base = int(terms.max()) + 1
+    if base**width >= 2**62:  # pragma: no cover - programs have a few hundred factors
+        return None
+    # each prefix and suffix of a term's factors as one integer (digits in base `base`)
+    prefix = np.zeros((width + 1, rows), dtype=np.int64)
+    for j in range(width):
+        prefix[j + 1] = prefix[j] * base + terms[:, j]
+    best = None
+    for h in range(1, width):
+        low, low_at = np.unique(prefix[h], return_inverse=True)
+        high, high_at = np.unique(prefix[width] - prefix[h] * base ** (width - h), return_inverse=True)
+        # gathers: each half's rows times its columns, and two per term (against width per term)
+        cost = len(low) * h + len(high) * (width - h) + 2 * rows
+        if best is None or cost < best[0]:
+            best = (cost, h, low, low_at, high, high_at)
+    assert best is not None
+    cost, h, low, low_at, high, high_at = best
+    if cost >= 0.8 * rows * width:
+        return None
+
+    def digits(keys: Any, count: int) -> list[Any]:  # the columns of each distinct half
+        return [np.ascontiguousarray(keys // base ** (count - 1 - j) % base) for j in range(count)]
+
+    return digits(low, h), low_at.ravel(), digits(high, width - h), high_at.ravel()
 
 
 #: Integers below this are exact in float64, and so is every sum of them that stays below it.

@@ -3,9 +3,10 @@
 Shoes are taken in chunks sized by a memory budget (:data:`MEMORY_BUDGET`), so a batch's memory
 does not grow with the number of shoes beyond its result.  For each chunk:
 
-* the value weights of every shoe (:mod:`analyzer.engine.values`, int64), once for all bets;
+* the value weights of every shoe (:mod:`analyzer.engine.values`), once for all bets;
 * every bet's value part, for all bets at once: one matrix product, weights (shoes x value
-  compositions) times the value tallies (compositions x events);
+  compositions) times the value tallies (compositions x pay classes; one class of each bet is
+  derived from the others, see :class:`_Plan`);
 * for a bet that reads cards, its label part (:mod:`analyzer.engine.table`): its rows' counts
   S (one more matrix product), S // D(R) per row, the leaves' label weights (the vectorised
   weight algebra, :meth:`~analyzer.engine.algebra.VectorPlan.weights_many`) and their sums
@@ -226,11 +227,14 @@ def batch_ev(
             counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows])
             exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
             wide: Any = counts.astype(object) if any(exact * top >= 2**63 for top in plan.top_pays) else None
+            whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=object)
             for j, (lo, hi) in enumerate(plan.slices):
                 if exact * plan.top_pays[j] < 2**63:  # int64 exact: |sum of count x pay| <= d max|pay|
                     numerators[rows, j] = (counts[:, lo:hi] @ plan.pays_int[j]).astype(object)
                 else:
                     numerators[rows, j] = wide[:, lo:hi] @ plan.pays[j]
+                if plan.derived_pays[j]:
+                    numerators[rows, j] += whole * plan.derived_pays[j]
     # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
     fast_set = set(fast)
     for s in range(n):
@@ -253,7 +257,13 @@ def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
 class _Plan:
     """What a batch of ``bets`` needs, built once: per bet its events grouped by pay (its EV
     needs no finer count), the value tallies of every bet side by side (value compositions x
-    pay classes), each card-level bet's label part, the pays."""
+    pay classes), each card-level bet's label part, the pays.
+
+    One pay class of each bet is not counted: a bet's classes share out every sequence, d of
+    them, so with c_k the count and p_k the pay of class k and D the derived one,
+    sum_k c_k p_k = sum_{k != D} c_k (p_k - p_D) + d p_D.  The pays are kept as p_k - p_D
+    (0 for D) and p_D as ``derived_pays``; D is the class with the most value tallies, whose
+    column then leaves the matrix product (a third of its columns on the catalogue)."""
 
     def __init__(self, bets: Sequence[Bet], tableau: Tableau, suited: bool) -> None:
         per_bet: list[tuple[Table, Settlement]] = [None] * len(bets)  # type: ignore[list-item]
@@ -274,41 +284,52 @@ class _Plan:
         self.pays: list[Any] = []
         self.pays_int: list[Any] = []
         self.top_pays: list[int] = []
+        self.derived_pays: list[int] = []
         scales: list[int] = []
-        groups: list[tuple[Table, Any, int]] = []
+        groups: list[tuple[Table, list[int], int, int]] = []  # table, classes, offset, derived
         at = 0
         for table, settled in per_bet:
             ints, scale = _scaled_pays(settled.keys)
             distinct = sorted(set(ints))
             of_key = [distinct.index(x) for x in ints]
             classes = [of_key[k] for k in settled.index]  # per column
-            groups.append((table, classes, at))
+            derived = _most_tallied(table, classes, len(distinct))
+            base = distinct[derived] if distinct else 0
+            relative = [x - base for x in distinct]
+            groups.append((table, classes, at, derived))
             self.slices.append((at, at + len(distinct)))
-            self.pays.append(np.asarray(distinct, dtype=object))
-            self.top_pays.append(max(abs(x) for x in distinct) if distinct else 0)
-            self.pays_int.append(np.asarray(distinct, dtype=np.int64) if self.top_pays[-1] < 2**62 else None)
+            self.pays.append(np.asarray(relative, dtype=object))
+            self.derived_pays.append(base)
+            self.top_pays.append(max(abs(x) for x in relative) if relative else 0)
+            self.pays_int.append(np.asarray(relative, dtype=np.int64) if self.top_pays[-1] < 2**62 else None)
             scales.append(scale)
             at += len(distinct)
         self.value = np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
         self.labels: list[LabelPart] = []
-        for table, classes, offset in groups:
+        for table, classes, offset, derived in groups:
             cols = np.asarray(table.value_col, dtype=np.intp)
             if len(cols):
-                where = offset + np.asarray(classes, dtype=np.intp)[cols]
+                of_col = np.asarray(classes, dtype=np.intp)[cols]
+                kept = of_col != derived
                 np.add.at(
                     self.value,
-                    (np.asarray(table.value_comp, dtype=np.intp), where),
-                    np.asarray(table.value_tally, dtype=np.float64),
+                    (np.asarray(table.value_comp, dtype=np.intp)[kept], offset + of_col[kept]),
+                    np.asarray(table.value_tally, dtype=np.float64)[kept],
                 )
             if table.row_read:
                 part = LabelPart(table, classes, offset)
                 if not part.empty:
                     self.labels.append(part)
         # many pay classes of different bets have the same value tallies (a bet's variants,
-        # sums the analysis table already has): one column each, copied out after the product
-        self.value, self.value_of = np.unique(self.value, axis=1, return_inverse=True)
-        self.value_of = self.value_of.ravel()
-        self.value = np.ascontiguousarray(self.value)
+        # sums the analysis table already has): one column each, copied out after the product;
+        # classes with no value tallies (the derived ones, those of label parts alone) read a
+        # column of zeros appended after the product, not one computed in it
+        nonzero = np.flatnonzero(self.value.any(axis=0))
+        columns, of_nonzero = np.unique(self.value[:, nonzero], axis=1, return_inverse=True)
+        value_of = np.full(at, columns.shape[1], dtype=np.intp)
+        value_of[nonzero] = of_nonzero.ravel()
+        self.value_of: Any = value_of
+        self.value = np.ascontiguousarray(columns)
         self.value_int = self.value.astype(np.int64)
         programs: dict[Program, int] = {}  # equal programs (a bet's variants, mirrored bets): one key
         self.program_of = [programs.setdefault(part.program, len(programs)) for part in self.labels]
@@ -318,19 +339,19 @@ class _Plan:
         self.chunk = max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
 
     def counts(self, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
-        """(shoes, pay classes) int64 counts of the shoes ``rows``."""
+        """(shoes, pay classes) int64 counts of the shoes ``rows`` (a bet's derived class is not
+        counted: its column holds only what the label parts add)."""
         ranks = np.asarray(cnt[rows], dtype=np.int64)
         values = np.zeros((len(rows), 10), dtype=np.int64)
         for rank, v in enumerate(RANK_POINTS):
             values[:, v] += ranks[:, rank]
         falls = falling_tables_array(values)
         pads = paddings_array(sizes)
-        weights = weights_array(falls, pads)
-        if denominator(max(sizes)) < 2**53:
-            distinct = (weights.astype(np.float64) @ self.value).astype(np.int64)
-        else:
-            distinct = weights @ self.value_int
-        out = distinct[:, self.value_of]
+        in_float = denominator(max(sizes)) < 2**53  # the float64 product (BLAS) is exact
+        weights = weights_array(falls, pads, as_float=in_float)
+        product = np.zeros((len(rows), self.value.shape[1] + 1), dtype=np.int64)  # last: the zeros
+        product[:, :-1] = weights @ (self.value if in_float else self.value_int)
+        out = product[:, self.value_of]
         if self.labels:
             cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
             pools = pool_sizes_many(ranks, cards)
@@ -341,6 +362,15 @@ class _Plan:
                     n = shared[key] = part.plan.weights_many(pools, sizes)
                 part.add(out, falls, pads, pools, sizes, weights, n)
         return out
+
+
+def _most_tallied(table: Table, classes: Sequence[int], count: int) -> int:
+    """The pay class of ``table``'s columns (``classes[c]`` of column ``c``) with the most
+    value tallies: the one a batch derives rather than counts (0 for a bet without classes)."""
+    if not count or not table.value_col:
+        return 0
+    of_col = np.asarray(classes, dtype=np.intp)[np.asarray(table.value_col, dtype=np.intp)]
+    return int(np.bincount(of_col, minlength=count).argmax())
 
 
 _PLANS: OrderedDict[tuple[object, ...], tuple[tuple[Bet, ...], _Plan]] = OrderedDict()

@@ -124,7 +124,8 @@ class LabelPart:
     def per_row(self, falls: Any, pads: Any, sizes: Any, weights: Any | None = None) -> Any:
         """(rows, shoes) int64: S / D(R) of each kept row.  ``falls`` (shoes, 10, 7) and
         ``pads`` (shoes, 7) from :mod:`analyzer.engine.values`; ``weights`` (shoes,
-        compositions), when already computed, saves computing the rows' own."""
+        compositions, int64 or exact float64), when already computed, saves computing the
+        rows' own."""
         if self.kind == "whole":
             return pads.T[self.row_cards] * self.row_tally[:, None]
         if self.kind == "first-four":
@@ -137,7 +138,7 @@ class LabelPart:
         if weights is None:
             w = weights_of(falls, pads, self.comps)[:, self.comp_at]
         else:
-            w = weights[:, self.row_comp]
+            w = weights[:, self.row_comp].astype(np.int64, copy=False)
         s = np.add.reduceat(w * self.row_tally, self.row_starts, axis=1)
         d = np.ones_like(s)
         for v in range(10):

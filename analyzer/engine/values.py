@@ -176,11 +176,13 @@ def _split() -> Any:
     return low, low_at.ravel(), high, high_at.ravel(), cards
 
 
-def weights_array(falls: Any, pads: Any) -> Any:
+def weights_array(falls: Any, pads: Any, as_float: bool = False) -> Any:
     """(shoes, compositions) int64 weights from :func:`falling_tables_array` and
     :func:`paddings_array` (exact under the same bound): per half of the values (0-4, 5-9) the
     products of each distinct multiplicity, then one product of two halves and the padding per
-    composition."""
+    composition.  ``as_float``: float64 weights, for a float64 matrix product; exact when
+    every weight is below 2**53 (N!/(N-6)! is): the padding times the low half is at most the
+    weight, unless the high half is 0, and then the product is 0 exactly."""
     import numpy as np
 
     low, low_at, high, high_at, cards = _split()
@@ -190,7 +192,12 @@ def weights_array(falls: Any, pads: Any) -> Any:
     b = np.ones((falls.shape[0], len(high)), dtype=np.int64)
     for v in range(5):
         b *= falls[:, 5 + v, :][:, high[:, v]]
-    return np.asarray(pads[:, cards] * a[:, low_at] * b[:, high_at])
+    if as_float:
+        a, b, pads = a.astype(np.float64), b.astype(np.float64), pads.astype(np.float64)
+    out = pads[:, cards]
+    out *= a[:, low_at]
+    out *= b[:, high_at]
+    return out
 
 
 @cache
