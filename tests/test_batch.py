@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from analyzer import Bet, Pricer, Reads, Shoe, batch_ev, catalogue_bets, find_bet, main_bets, price
 from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO
 from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
+from analyzer.engine.algebra import pool_sizes_many
 from analyzer.engine.evaluate import record_counts
 from analyzer.engine.pricing import summarize, table_for, table_reads
 from analyzer.engine.table import compile_table
@@ -266,3 +267,28 @@ def test_batch_handles_giant_shoes_exactly_and_rejects_non_counts():
             batch_ev(bad, [banker])
     with pytest.raises(AnalyzerError, match="index"):
         result.ev(2, 0)
+
+
+@pytest.mark.parametrize("name", ["jackpot-baccarat", "super-tie", "all-red", "lucky-nines"])
+def test_terms_as_products_of_shared_halves_equal_the_plain_products(name):
+    """The catalogue's larger programs (three to six factors a term) multiply each term's
+    factors as two halves shared by many terms (``VectorPlan.halves``): the weights equal the
+    plain product of every factor, on suited depleted shoes, one at a time and many at once."""
+    from analyzer.engine.algebra import VectorPlan
+    from analyzer.engine.table import bet_table
+
+    bet = find_bet(name)
+    plan = VectorPlan(bet_table(STANDARD, bet, bet.reads.first_four_only, False).program, False, False)
+    assert plan.halves is not None
+    rng = random.Random(name)
+    shoes = [_random_shoe(rng, rng.choice((1, 6, 8)), rng.randrange(0, 40), suits=True) for _ in range(5)]
+    cards = np.asarray([s.suited for s in shoes], dtype=np.int64)
+    ranks = np.asarray([s.counts for s in shoes], dtype=np.int64)
+    pools = pool_sizes_many(ranks, cards)
+    sizes = [s.size for s in shoes]
+    halves = plan.weights_many(pools, sizes)
+    one = plan.weights_many(np.ascontiguousarray(pools[:, 0]), sizes[:1])
+    plan.halves = None
+    plain = plan.weights_many(pools, sizes)
+    assert np.array_equal(halves, plain) and np.array_equal(one, plain[:, 0])
+    assert plain.any()  # the shoes can deal what the bet reads: weights to compare
