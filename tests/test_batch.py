@@ -292,3 +292,16 @@ def test_terms_as_products_of_shared_halves_equal_the_plain_products(name):
     plain = plan.weights_many(pools, sizes)
     assert np.array_equal(halves, plain) and np.array_equal(one, plain[:, 0])
     assert plain.any()  # the shoes can deal what the bet reads: weights to compare
+
+
+def test_label_parts_read_whole_equal_pricing_each_shoe():
+    """Bets whose label rows are read whole (pairs, suits of the first four, every card's colour)
+    are counted by the cards of their rows (``labels._ByCards``: the padding multiplies the
+    class sums): 4-card rows only, 6-card rows only, and 4, 5 and 6 together, on suited shoes
+    of 1, 6 and 8 decks; equal to pricing each shoe alone."""
+    rng = random.Random(19)
+    shoes = [_random_shoe(rng, decks, rng.randrange(0, 30), suits=True) for decks in (1, 6, 8)]
+    names = ("either-pair", "perfect-pair", "super-tie", "lucky-match", "all-red", "royal-9")
+    bets = [find_bet(n) for n in names]
+    _check_batch(shoes, bets)
+    _check_batch(shoes, bets, chunk=2)

@@ -8,10 +8,12 @@ is evaluated for a chunk of shoes with exact int64 arithmetic (every count is a 
 ordered card sequences, at most N!/(N-6)! < 2**63 for a shoe of at most 1,448 cards):
 
 * S / D(R) per row: for a row read whole (every dealt card read: its one composition is its
-  read values) it is the tally times the padding; for a first-four table (nothing read past the
-  first four cards, nothing else read) it is n_R x falling(N - r, 6 - r), the r read cards'
-  orderings times every draw of the others (the walk leaves those free); otherwise the row's
-  value weights summed and divided by D(R), exactly;
+  read values) it is the tally times the padding (:class:`_ByCards`: the tallies go into one
+  coefficient per leaf, and the padding multiplies the class sums of the rows of k cards);
+  for a first-four table (nothing read past the first four cards, nothing else read) it is
+  n_R x falling(N - r, 6 - r), the r read cards' orderings times every draw of the others (the
+  walk leaves those free); otherwise the row's value weights summed and divided by D(R),
+  exactly;
 * N(leaf): the vectorised weight algebra (:class:`~analyzer.engine.algebra.VectorPlan`);
 * their products, summed per pay class (:class:`Segments`).
 
@@ -52,15 +54,17 @@ class Segments:
         self.sorted = bool(np.all(self.order == np.arange(len(self.order))))
         self.one = int(self.cols[0]) if len(self.cols) == 1 else None  # a single class
 
-    def add(self, out: Any, contrib: Any, sign: int = 1) -> None:
+    def add(self, out: Any, contrib: Any, sign: int = 1, scale: Any | None = None) -> None:
         """Add (``sign`` 1) or take back the class sums of ``contrib`` (leaves, shoes) into
-        ``out`` (shoes, classes)."""
+        ``out`` (shoes, classes), each shoe's sums times ``scale`` (shoes,) when given."""
         if self.one is not None:
             sums = contrib.sum(axis=0)
             col: Any = self.one
         else:
             sums = np.add.reduceat(contrib if self.sorted else contrib[self.order], self.starts, axis=0).T
             col = self.cols
+        if scale is not None:
+            sums = sums * (scale if self.one is not None else scale[:, None])
         if sign > 0:
             out[:, col] += sums
         else:
@@ -99,6 +103,13 @@ class LabelPart:
             self.kind = "whole"
             self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[first]
             self.row_cards = np.asarray([COMPOSITIONS[table.row_comp[j]][0] for j in first], dtype=np.intp)
+            self.by_cards = _ByCards(
+                self.leaf_comp,
+                self.row_tally[self.leaf_row] * self.leaf_mult,
+                self.row_cards[self.leaf_row],
+                offset + plus[keep],
+                offset + minus[keep],
+            )
         elif table.first_four:
             self.kind = "first-four"
             self.orderings, self.read_cards = orderings(table, used)
@@ -158,15 +169,54 @@ class LabelPart:
         """Add the label part's counts per pay class of a chunk of shoes to ``out`` (shoes,
         classes); ``pools`` (pools, shoes) the shoes' pool sizes; ``n`` the program's weights
         (compositions, shoes), when already computed."""
-        per = self.per_row(falls, pads, sizes, weights)
         if n is None:
             n = self.plan.weights_many(pools, sizes)  # (compositions, shoes)
+        if self.kind == "whole":
+            self.by_cards.add(out, pads, n)
+            return
+        per = self.per_row(falls, pads, sizes, weights)
         contrib = per if self.leaf_per_row else per[self.leaf_row]
         contrib = contrib * (n if self.leaf_per_comp else n[self.leaf_comp])
         if self.multiplied:
             contrib *= self.leaf_mult[:, None]  # (leaves, shoes)
         self.plus.add(out, contrib)
         self.minus.add(out, contrib, -1)
+
+
+class _ByCards:
+    """The leaves of a label part whose rows are read whole, grouped by their row's cards k
+    (4, 5 or 6).  A leaf counts padding(k) x (row tally x leaf multiplicity) x N(leaf)
+    sequences: the constant is one coefficient per leaf, and the padding, the same for every
+    leaf of a group on a shoe, multiplies the group's class sums rather than each leaf.  Each
+    group's leaves run in the order of their added class (no reordering for those sums) and,
+    when their compositions are consecutive, take N as a slice."""
+
+    def __init__(self, comp: Any, coef: Any, cards: Any, plus: Any, minus: Any) -> None:
+        self.groups: list[tuple[int, Any, tuple[int, int] | None, Any, Segments, Segments]] = []
+        for k in np.unique(cards):
+            idx = np.flatnonzero(cards == k)
+            idx = idx[np.argsort(plus[idx], kind="stable")]
+            at = comp[idx]
+            consecutive = np.array_equal(at, at[0] + np.arange(len(at)))
+            span = (int(at[0]), int(at[0]) + len(at)) if consecutive else None
+            c = None if np.all(coef[idx] == 1) else coef[idx][:, None]
+            self.groups.append((int(k), at, span, c, Segments(plus[idx]), Segments(minus[idx])))
+
+    def add(self, out: Any, pads: Any, n: Any) -> None:
+        """Add the groups' counts per class to ``out`` (shoes, classes); ``pads`` (shoes, 7),
+        ``n`` the program's weights (compositions, shoes)."""
+        for k, at, span, coef, plus, minus in self.groups:
+            x = n[span[0] : span[1]] if span is not None else n.take(at, axis=0)
+            if coef is not None:
+                x = x * coef
+            scale = pads[:, k]
+            if plus.one is not None and minus.one is not None:  # one sum serves both
+                sums = x.sum(axis=0) * scale
+                out[:, plus.one] += sums
+                out[:, minus.one] -= sums
+            else:
+                plus.add(out, x, 1, scale)
+                minus.add(out, x, -1, scale)
 
 
 def orderings(table: Table, rows: Any) -> tuple[Any, Any]:
