@@ -101,12 +101,12 @@ class LabelPart:
         )
         if whole:
             self.kind = "whole"
-            self.row_tally = np.asarray(table.row_tally, dtype=np.int64)[first]
-            self.row_cards = np.asarray([COMPOSITIONS[table.row_comp[j]][0] for j in first], dtype=np.intp)
+            row_tally = np.asarray(table.row_tally, dtype=np.int64)[first]
+            row_cards = np.asarray([COMPOSITIONS[table.row_comp[j]][0] for j in first], dtype=np.intp)
             self.by_cards = _ByCards(
                 self.leaf_comp,
-                self.row_tally[self.leaf_row] * self.leaf_mult,
-                self.row_cards[self.leaf_row],
+                row_tally[self.leaf_row] * self.leaf_mult,
+                row_cards[self.leaf_row],
                 offset + plus[keep],
                 offset + minus[keep],
             )
@@ -133,12 +133,11 @@ class LabelPart:
         self.width = len(used) * 12 + 2 * len(table.program.cards) + 3 * len(self.leaf_row)
 
     def per_row(self, falls: Any, pads: Any, sizes: Any, weights: Any | None = None) -> Any:
-        """(rows, shoes) int64: S / D(R) of each kept row.  ``falls`` (shoes, 10, 7) and
-        ``pads`` (shoes, 7) from :mod:`analyzer.engine.values`; ``weights`` (shoes,
-        compositions, int64 or exact float64), when already computed, saves computing the
-        rows' own."""
-        if self.kind == "whole":
-            return pads.T[self.row_cards] * self.row_tally[:, None]
+        """(rows, shoes) int64: S / D(R) of each kept row of a first-four part or one of rows
+        (a part read whole is counted by :class:`_ByCards`, its S / D(R) the tally times the
+        padding).  ``falls`` (shoes, 10, 7) and ``pads`` (shoes, 7) from
+        :mod:`analyzer.engine.values`; ``weights`` (shoes, compositions, int64 or exact
+        float64), when already computed, saves computing the rows' own."""
         if self.kind == "first-four":
             size = np.asarray(sizes, dtype=np.int64)
             rest = np.ones((len(self.read_cards), len(size)), dtype=np.int64)
