@@ -660,24 +660,14 @@ class VectorPlan:
             term = pad.take(self.term_pad, axis=0) if many else pad[:, 0].take(self.term_pad)
         if self.halves is not None:  # the products of each half's distinct factors, then one each
             low_cols, low_at, high_cols, high_at = self.halves
-            low = fac.take(low_cols[0], axis=0)
-            for c in low_cols[1:]:
-                low *= fac.take(c, axis=0)
-            high = fac.take(high_cols[0], axis=0)
-            for c in high_cols[1:]:
-                high *= fac.take(c, axis=0)
-            both = low.take(low_at, axis=0)
-            both *= high.take(high_at, axis=0)
+            both = _product(fac, low_cols).take(low_at, axis=0)
+            both *= _product(fac, high_cols).take(high_at, axis=0)
             if term is None:
                 term = both
             else:
                 term *= both
-        else:
-            for c in self.term_cols:  # a gather is a new array: multiply into it in place
-                if term is None:
-                    term = fac.take(c, axis=0)
-                else:
-                    term *= fac.take(c, axis=0)
+        elif self.term_cols:
+            term = _product(fac, self.term_cols, term)
         if term is None:
             shape = (len(self.term_pad), *pool_sizes.shape[1:])
             term = np.ones(shape, dtype=np.int64)
@@ -686,6 +676,19 @@ class VectorPlan:
         if self.one_term_each or not len(self.comp_start):
             return term
         return np.add.reduceat(term, self.comp_start, axis=0)
+
+
+def _product(fac: Any, cols: Sequence[Any], into: Any = None) -> Any:
+    """The product of the rows ``fac[c]`` over the index columns ``cols`` (at least one),
+    multiplied into ``into`` in place when given (a gather is a new array: the first one is
+    multiplied into when there is nothing to start from)."""
+    out = into
+    for c in cols:
+        if out is None:
+            out = fac.take(c, axis=0)
+        else:
+            out *= fac.take(c, axis=0)
+    return out
 
 
 def _halves(np: Any, terms: Any) -> tuple[list[Any], Any, list[Any], Any] | None:
