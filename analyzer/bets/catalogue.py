@@ -1794,6 +1794,8 @@ class PayTableName:
     source: str
 
 
+_PERFECT_PAIR_1_WHERE = (PERFECT_PAIR_SOURCES["1"] + ' ("This bet can be found at Internet casinos using '
+                                                      'live dealer software by Playtech or BetConstruct")')
 _WOO_LUCKY_6_2019 = (LUCKY_6_SOURCE + " (the version last updated September 11, 2019)")
 _DRAGON_BONUS_NAMES: tuple[PayTableName, ...] = (
     PayTableName("rivers-des-plaines", "1",
@@ -1820,10 +1822,8 @@ PAY_TABLE_NAMES: dict[str, tuple[PayTableName, ...]] = {
         PayTableName("las-vegas", "2", _WOO_LUCKY_6_2019 + ' ("Lucky 6 - Las Vegas Pay Table": 12 and 23)'),
     ),
     "perfect-pair": (
-        PayTableName("playtech", "1", PERFECT_PAIR_SOURCES["1"] + ' ("This bet can be found at Internet '
-                                                                  'casinos using live dealer software by '
-                                                                  'Playtech or BetConstruct")'),
-        PayTableName("betconstruct", "1", PERFECT_PAIR_SOURCES["1"] + " (as for playtech)"),
+        PayTableName("playtech", "1", _PERFECT_PAIR_1_WHERE),
+        PayTableName("betconstruct", "1", _PERFECT_PAIR_1_WHERE),
         PayTableName("evolution", "2", PERFECT_PAIR_SOURCES["2"] + ' ("This bet can be found at Internet '
                                                                    'casinos using live dealer software by '
                                                                    'Evolution Gaming")'),
