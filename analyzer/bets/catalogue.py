@@ -1536,8 +1536,9 @@ PROVENANCE: dict[str, dict[str, Provenance]] = {
 }
 
 
-def _signature(bet: Bet) -> tuple[object, ...]:
-    """What a bet pays on what: two bets with one signature are the same bet."""
+def pay_signature(bet: Bet) -> tuple[object, ...]:
+    """What a bet pays on what: two bets with one signature are the same bet (``tie`` and
+    ``tie:8``)."""
     return (tuple((ln.event, ln.pays) for ln in bet.lines), bet.otherwise, bet.reads)
 
 
@@ -1563,13 +1564,13 @@ def provenance(bet: Bet) -> Provenance | None:
     side, _, version = key.partition(",")
     if side in ("player", "banker", "p", "b") and (version or "") in known:
         return known[version or ""]  # the other side of a one-side bet: the same rules and figures
-    mine = _signature(bet)  # a parameter that spells a published one (tie:8, lucky-nines:red-rock)
+    mine = pay_signature(bet)  # a parameter that spells a published one (tie:8, lucky-nines:red-rock)
     published: list[tuple[str, Provenance]] = list(known.items())
     if name == "egalite":  # each total at its own pay, and the published groupings, share one source
         published = [(f"{t}", known[""]) for t in range(10)]
         published += [(f"{g}@{p}", known[""]) for g, p in EGALITE_GROUPS.items()]
     for known_key, known_provenance in published:
-        if _signature(entry.make(known_key or None)) == mine:
+        if pay_signature(entry.make(known_key or None)) == mine:
             return known_provenance
     default = known[""]
     grade = default.grade if default.grade in (Grade.READING, Grade.WEAK) else Grade.RULES

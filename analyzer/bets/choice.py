@@ -71,7 +71,15 @@ from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 
-from analyzer.bets.catalogue import CATALOGUE, Entry, bet_key, catalogue_bets, catalogue_name, find_bet
+from analyzer.bets.catalogue import (
+    CATALOGUE,
+    Entry,
+    bet_key,
+    catalogue_bets,
+    catalogue_name,
+    find_bet,
+    pay_signature,
+)
 from analyzer.bets.files import load_bets, parse_bets
 from analyzer.bets.main import parse_amount
 from analyzer.bets.model import Bet
@@ -507,8 +515,8 @@ def find_by_pays(
     wanted = parse_pays(pays) if isinstance(pays, str) else _checked(pays)
     published = catalogue_bets()
     matches = [PayMatch(bet, kind) for bet in published if (kind := match_kind(wanted, bet)) is not None]
-    seen = {_signature(m.bet) for m in matches}
-    by_param = [m for m in _parameter_matches(wanted) if _signature(m.bet) not in seen]
+    seen = {pay_signature(m.bet) for m in matches}
+    by_param = [m for m in _parameter_matches(wanted) if pay_signature(m.bet) not in seen]
     unlisted: tuple[str, ...] = ()
     if with_params:
         matches += by_param
@@ -528,11 +536,6 @@ def _checked(pays: Sequence[Fraction]) -> tuple[Fraction, ...]:
             raise BetError(f"bad pay {p!r}: give exact pays (int or Fraction) greater than 0")
         out.append(Fraction(p))
     return tuple(sorted(out, reverse=True))
-
-
-def _signature(bet: Bet) -> tuple[object, ...]:
-    """What a bet pays on what (two specs of one bet, ``tie`` and ``tie:8``, share it)."""
-    return (tuple((line.event, line.pays) for line in bet.lines), bet.otherwise, bet.reads)
 
 
 def _parameter_matches(wanted: tuple[Fraction, ...]) -> list[PayMatch]:
