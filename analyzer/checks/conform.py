@@ -405,6 +405,7 @@ def tally_log(
     tableau: Tableau = STANDARD,
     *,
     file_bets: FileBets = NO_FILE_BETS,
+    paid_means: str = "net",
 ) -> Observed:
     """Observed counts tallied from hand-log records (:class:`analyzer.checks.handlog.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
@@ -427,7 +428,7 @@ def tally_log(
     file_bets = _file_bets(file_bets)
     if isinstance(records, str | bytes) or not isinstance(records, Iterable):
         raise ObservedError(f"bad records {show(records)}: give hand-log records (handlog.read_records)")
-    verifier = Verifier(keep_coups=True, tableau=tableau)
+    verifier = Verifier(paid_means=paid_means, keep_coups=True, tableau=tableau)
     chosen = []
     for b in bets:
         if isinstance(b, Bet):
@@ -550,6 +551,7 @@ def read_observed(
     max_bytes: int = MAX_FILE_BYTES,
     tableau: Tableau = STANDARD,
     file_bets: FileBets = NO_FILE_BETS,
+    paid_means: str = "net",
 ) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
     ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
@@ -577,7 +579,7 @@ def read_observed(
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
             records = read_records(fh, kind[4:], name=str(path), max_line=max_line, file_bets=file_bets)
-            return tally_log(records, bets, tableau, file_bets=file_bets)
+            return tally_log(records, bets, tableau, file_bets=file_bets, paid_means=paid_means)
     if bets:
         raise ObservedError(
             "--bet applies to hand logs only; name bets in the counts file (bet:NAME), and give the "

@@ -53,7 +53,9 @@ def small_sample_summary(result: Conformance) -> Table | None:
     )
 
 
-def conformance_tables(result: Conformance, summary_first: bool = False) -> list[Table]:
+def conformance_tables(
+    result: Conformance, summary_first: bool = False, failing_only: bool = False
+) -> list[Table]:
     """The report: observed against expected per category, and the test per family
     (:class:`analyzer.output.render.Table` objects); for a small sample, a short summary
     (:func:`small_sample_summary`), first with ``summary_first`` (for people; data formats
