@@ -196,7 +196,9 @@ def test_examples_are_the_seeded_simulation():
 def test_cli(cli, tmp_path):
     res = cli("conform", str(EXAMPLES / "observed.json"))
     assert res.exit_code == 0, res.output
-    assert "Overall: CONFORMS." in res.output
+    # counts make no claims: the verdict says the claims were not checked, and why
+    assert "Overall: CONFORMS (claims not checked)." in res.output
+    assert "Claims: not checked: the input is counts of outcomes, which make no claims" in res.output
     assert "Cut-card effect" not in res.output
     res = cli("conform", str(EXAMPLES / "observed.csv"), "--cut-card", "--family", "winner")
     assert res.exit_code == 0
@@ -204,7 +206,7 @@ def test_cli(cli, tmp_path):
     # Judged against a one-deck shoe the same sample fails: exit code 1.
     res = cli("conform", str(EXAMPLES / "observed.json"), "--decks", "1")
     assert res.exit_code == 1
-    assert "Overall: DOES NOT CONFORM." in res.output
+    assert "Overall: DOES NOT CONFORM (claims not checked)." in res.output
     # JSON output keeps the exact probabilities as fractions.
     out = tmp_path / "c.json"
     res = cli("conform", str(EXAMPLES / "observed.json"), "--format", "json", "-o", str(out))
