@@ -424,7 +424,7 @@ class _ClaimTally:
         self.unchecked_lines: list[int] = []
 
     def _field(self, name: str) -> str:
-        if name in self.checked or len(self.checked) < MAX_CLAIM_FIELDS:
+        if name in CLAIM_FIELDS or name in self.checked or len(self.checked) < MAX_CLAIM_FIELDS:
             return name
         return OTHER_BETS
 

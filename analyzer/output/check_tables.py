@@ -272,6 +272,10 @@ def claims_table(check: ClaimCheck, failing_only: bool = False) -> Table:
                 lines_text(r.lines, r.wrong > len(r.lines)) if r.wrong else "-",
                 f"expected {first.expected}, claimed {first.claimed} -- {first.rule}" if first else "-",
                 f"FAIL: {r.wrong:,} of {r.checked:,} {r.noun} wrong; verify lists each" if r.wrong else "ok",
+                first.line if first else None,
+                first.expected if first else None,
+                first.claimed if first else None,
+                first.rule if first else None,
             )
         )
     meaning = (
@@ -300,6 +304,10 @@ def claims_table(check: ClaimCheck, failing_only: bool = False) -> Table:
             Column("First lines wrong", "text", "lines"),
             Column("First wrong claim", "text", "first"),
             Column("Verdict"),
+            Column("First line wrong", "count", "first_line", data_only=True),
+            Column("Expected", "text", "first_expected", data_only=True),
+            Column("Claimed", "text", "first_claimed", data_only=True),
+            Column("Rule", "text", "first_rule", data_only=True),
         ),
         tuple(rows),
         tuple(notes),
