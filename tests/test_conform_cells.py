@@ -550,3 +550,13 @@ def test_a_cell_with_draws_and_stands_is_named(tmp_path):
     plain = conform(observed_of(bug), Shoe.standard(8)).decisions
     assert plain is not None and plain.broken and not plain.mixed
     assert "decided by something else" not in decisions_summary(plain)
+
+
+def test_the_twice_example_log_is_the_seeded_engine(tmp_path):
+    # examples/hands-banker-draws-twice.jsonl: 1,000 coups of banker_draws_twice, seed 1306 (docs/checks.md).
+    example = ROOT / "examples" / "hands-banker-draws-twice.jsonl"
+    fresh = write_twice_log(tmp_path / "log.jsonl", 1000, seed=1306)
+    assert fresh.read_text(encoding="utf-8") == example.read_text(encoding="utf-8")
+    result = conform(observed_of(example), Shoe.standard(8))
+    assert [r.family for r in result.results if r.passed] == ["natural", "player_cell", "banker_cell"]
+    assert [v.left_out for v in result.void] == [len(_four_card_bankers(example))] * 4

@@ -283,8 +283,7 @@ def claims_table(check: ClaimCheck, failing_only: bool = False) -> Table:
         if check.paid_means == "net"
         else "the amount returned (--paid returned: stake and win; the stake on a push; 0 on a loss)"
     )
-    notes = [
-        claims_summary(check),
+    notes = [  # the verdict on the claims is under the tests (claims_summary), with the others
         "Each claim is checked as punto-banco verify checks it, on the coup as the engine dealt it: "
         f"the totals, the winner, and each settled amount, read as {meaning}, against the bet's pay "
         "table.  One wrong claim fails the test, whatever alpha; verify lists every wrong claim with "
