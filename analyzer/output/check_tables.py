@@ -81,9 +81,16 @@ def small_sample_summary(result: Conformance) -> Table | None:
     ]
     check = result.decisions
     if check is not None:
-        bad = check.contradicting + check.malformed
+        faults = []
+        if check.contradicting:
+            n = check.contradicting
+            faults.append(f"{n:,} coup{'s' if n != 1 else ''} against the tableau")
+        if check.malformed:
+            faults.append(
+                f"{check.malformed:,} coup{'s' if check.malformed != 1 else ''} dealt outside the rules"
+            )
         rows.append(("Decision cells", "ok: every coup follows the tableau" if check.passed
-                     else f"FAIL: {bad:,} coup{'s' if bad != 1 else ''} against the tableau"))
+                     else "FAIL: " + ", ".join(faults)))
     rows.append(("Claims", claims_verdict(result.claims)))
     rows.append(("Overall", overall_text(result)))
     return Table(
