@@ -568,3 +568,13 @@ def test_the_twice_example_log_is_the_seeded_engine(tmp_path):
     biased = {r.family: r for r in conform(observed_of(rest), Shoe.standard(8)).results}
     assert len(lines) - len(left) == 731
     assert all(biased[f].p_value_float < 1e-11 for f in ("natural", "player_cell", "banker_cell"))
+
+
+def test_the_faults_kept_per_family_are_bounded():
+    from analyzer.checks.conform import MAX_REASONS, OTHER_FAULTS, LeftOut
+
+    left = LeftOut()
+    for n in range(MAX_REASONS + 3):
+        left.add(f"{n + 7} cards in one coup", line=n + 1)
+    assert left.count == MAX_REASONS + 3 and len(left.reasons) == MAX_REASONS + 1
+    assert left.reasons[OTHER_FAULTS] == 3 and left.lines == [1, 2, 3, 4, 5]
