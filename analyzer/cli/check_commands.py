@@ -211,7 +211,8 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
     "families",
     multiple=True,
     metavar="NAME",
-    help="Test only this family (repeatable): winner, player_total, banker_total, cards, natural, bet:NAME.",
+    help="Test only this family (repeatable): winner, player_total, banker_total, cards, natural, "
+    "player_cell, banker_cell, bet:NAME.",
 )
 @bet_options(
     "With a hand log: also tally this bet's win/push/loss (repeatable), a catalogue bet or a bet of a file.",
@@ -253,6 +254,21 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
     metavar="NAME|FILE,...",
     help="With a hand log: rank these tableaux by how well the log fits them (comma-separated, repeatable).",
 )
+@click.option(
+    "--paid",
+    "paid_means",
+    type=click.Choice(["net", "returned"]),
+    default="net",
+    show_default=True,
+    help="With a hand log: what a settled amount claimed means, as for verify.",
+)
+@click.option(
+    "--failing-only",
+    is_flag=True,
+    default=False,
+    help="Show only the failing and void families, the failing decision cells and the wrong claims "
+    "(the summary still counts everything).",
+)
 @output_options
 @limit_options(counts_files=True)
 @guard
@@ -272,6 +288,8 @@ def conform(
     effect: str,
     target_power: str,
     compare: tuple[str, ...],
+    paid_means: str,
+    failing_only: bool,
     fmt: str,
     digits: int,
     output: str | None,
@@ -288,7 +306,10 @@ def conform(
     cell by cell against the tableau: one coup the tableau would have dealt otherwise fails at
     once.  The power table gives the coups each test needs to detect an alternative tableau
     (--against) or an effect size (--effect).  --compare ranks tableaux by how well the log
-    fits them.  Exit code 0: conforms (to --rules); 1: does not; 2: unreadable input.
+    fits them.  A hand log's claims (totals, winner, settled bets) are checked as verify checks
+    them: one wrong claim fails at once.  A family that would have to leave out coups dealt
+    outside the rules is VOID (no verdict on a biased subset).  Exit code 0: conforms (to
+    --rules); 1: does not; 2: unreadable input.
     """
     from analyzer.checks.compare import rank_tableaux  # lazy: start-up time
     from analyzer.checks.conform import conform as run  # lazy: start-up time
@@ -323,6 +344,7 @@ def conform(
         max_bytes=max_bytes,
         tableau=tableau,
         file_bets=choice.file_bets,
+        paid_means=paid_means,
     )
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
@@ -343,7 +365,7 @@ def conform(
         effect=w,
         power=aim,
     )
-    tables = conformance_tables(result, summary_first=fmt not in ("json", "csv"))
+    tables = conformance_tables(result, summary_first=fmt not in ("json", "csv"), failing_only=failing_only)
     if ranked:
         assert counts.decisions is not None
         tables.append(ranking_table(rank_tableaux(counts.decisions, shoe, ranked), shoe))
