@@ -663,3 +663,61 @@ def test_failing_only_shows_the_failing_parts_and_counts_everything(cli):
     assert "Families tested  7: 7 pass, 0 fail" in short.output  # the short summary counts them all
     md = cli("conform", log, "--failing-only", "--format", "markdown").output
     assert "| Banker on 6, Player's third card 5" in md and "| Banker on 7" not in md
+
+
+# -- the diagnosis and the engine bugs ranked (conform on a hand log) -------------------------------
+
+
+def _mutant_log(tmp_path: Path, name: str, coups: int = 1500) -> Path:
+    from analyzer.checks.mutants import deal_log, find_mutant
+
+    path = tmp_path / f"{name}.jsonl"
+    stakes = {"banker": Fraction(10), "player-pair": Fraction(1)}
+    records = deal_log(find_mutant(name), coups, seed=8, stakes=stakes)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_conform_leads_with_the_bug_that_explains_the_findings(cli, tmp_path):
+    log = _mutant_log(tmp_path, "banker-reads-player-total:6")
+    result = cli("conform", log, "--family", "winner")
+    assert result.exit_code == 1
+    body = [line for line in result.output.splitlines() if line and not line.startswith("#")]
+    assert body[0].startswith("Diagnosis: the engine bugs that explain the findings")
+    assert "banker-reads-player-total:6" in body[3]
+    data = json.loads(cli("conform", log, "--family", "winner", "--format", "json").stdout)
+    table = next(t for t in data["tables"] if t["name"] == "conform-diagnosis")
+    row = table["rows"][0]
+    assert (row["bug"], row["contradicts"]) == ("banker-reads-player-total:6", 0)
+    assert row["cause"].startswith("Banker on 6 draws or stands by the Player's final total")
+
+
+def test_a_clean_log_has_no_diagnosis(cli, tmp_path):
+    log = _mutant_log(tmp_path, "correct", 500)
+    result = cli("conform", log, "--family", "winner", "--format", "json")
+    assert result.exit_code == 0
+    assert "conform-diagnosis" not in [t["name"] for t in json.loads(result.stdout)["tables"]]
+
+
+def test_compare_ranks_engine_bugs_beside_tableaux(cli, tmp_path):
+    log = _mutant_log(tmp_path, "pairs-on-two-card-hands")
+    result = cli(
+        "conform", log, "--family", "winner", "--format", "json",
+        "--compare", "standard,ace-high,pairs-on-two-card-hands,tie-loses-main-bets",
+    )
+    tables = {t["name"]: t for t in json.loads(result.stdout)["tables"]}
+    assert [r["rules"] for r in tables["conform-compare"]["rows"]] == ["standard"]
+    bugs = tables["conform-compare-bugs"]["rows"]
+    assert bugs[0]["bug"] == "pairs-on-two-card-hands"
+    assert bugs[0]["misses"] == "0" and bugs[0]["first_line"] == "-"
+    assert all(int(str(r["misses"]).replace(",", "")) > 0 for r in bugs[1:])
+    everything = cli("conform", log, "--family", "winner", "--format", "json", "--compare", "all")
+    names = {t["name"]: t for t in json.loads(everything.stdout)["tables"]}
+    from analyzer.checks.mutants import MUTANTS
+    from analyzer.core.tableau import TABLEAUX
+
+    assert len(names["conform-compare"]["rows"]) == len(TABLEAUX)
+    coup_bugs = [m for m in MUTANTS if m.name not in TABLEAUX and m.kind != "shoe"]
+    assert len(names["conform-compare-bugs"]["rows"]) == len(coup_bugs)
+    shoe = cli("conform", log, "--compare", "shoe-refilled")
+    assert shoe.exit_code == 2 and "a bug of the shoe" in shoe.output

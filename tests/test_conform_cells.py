@@ -289,7 +289,8 @@ LOG = str(ROOT / "examples" / "hands.jsonl")
     [
         (COUNTS, ["--compare", "standard"], "--compare needs a hand log"),
         (LOG, ["--compare", " , "], "names no tableau"),
-        (LOG, ["--compare", "standard,nonesuch"], "unknown rules 'nonesuch'"),
+        (LOG, ["--compare", "standard,nonesuch"], "'nonesuch' names no tableau, rules file or engine bug"),
+        (LOG, ["--compare", "nonesuch.toml"], "nonesuch.toml: no such rules file"),
         (LOG, ["--compare", "standard,standard"], "same tableau"),
         (COUNTS, ["--against", "nonesuch"], "unknown rules 'nonesuch'"),
         (COUNTS, ["--effect", "0"], "bad --effect"),

@@ -68,6 +68,7 @@ from analyzer.checks.decisions import (
     player_cell_of,
     rarest_cell,
 )
+from analyzer.checks.diagnose import Diagnoser, Diagnosis, EngineFit
 from analyzer.checks.handlog import Record, read_records
 from analyzer.checks.logs import (
     MAX_FILE_BYTES,
@@ -152,7 +153,9 @@ class Observed:
     From a hand log (:func:`tally_log`) also: ``left_out``, per family, the coups it could not
     tally (dealt outside the rules: :class:`LeftOut`; :func:`conform` gives such a family no
     verdict), and ``claims``, the log's claims checked as ``verify`` checks them
-    (:class:`ClaimCheck`); ``None`` for counts, which make no claims."""
+    (:class:`ClaimCheck`); ``None`` for counts, which make no claims; ``diagnosis``, the
+    known engine bugs that explain its findings (:mod:`analyzer.checks.diagnose`), and with
+    ``exact_fits`` how well the log fits each of them (``fits``, for ``--compare``)."""
 
     families: dict[str, dict[str, int]] = field(default_factory=dict)
     coups: int | None = None
@@ -163,6 +166,8 @@ class Observed:
     file_bets: FileBets = field(default=NO_FILE_BETS, compare=False)
     left_out: dict[str, LeftOut] = field(default_factory=dict)
     claims: ClaimCheck | None = None
+    diagnosis: Diagnosis | None = None
+    fits: tuple[EngineFit, ...] = ()
 
     def add(self, family: str, category: str, count: int, where: str = "") -> None:
         """Add ``count`` to a category, normalising names.
@@ -678,6 +683,8 @@ def tally_log(
     *,
     file_bets: FileBets = NO_FILE_BETS,
     paid_means: str = "net",
+    diagnose: bool = True,
+    exact_fits: bool = False,
 ) -> Observed:
     """Observed counts tallied from hand-log records (:class:`analyzer.checks.handlog.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
@@ -700,7 +707,10 @@ def tally_log(
 
     Every claim of the log (totals, winner, settled bets) is checked as ``verify`` checks it,
     settled amounts meaning ``paid_means`` (``net`` or ``returned``), and tallied by field in
-    ``claims`` (:class:`ClaimCheck`).
+    ``claims`` (:class:`ClaimCheck`).  With ``diagnose``, every coup is also replayed through the
+    catalogue of engine bugs (:class:`~analyzer.checks.diagnose.Diagnoser`): ``diagnosis`` names
+    those that explain the findings; with ``exact_fits`` every bug is replayed on every coup and
+    ``fits`` says how well the log fits each.
 
     Raises:
         LogError: unreadable log, or no coups in it, or a bad ``paid_means``; ObservedError: a
@@ -713,6 +723,11 @@ def tally_log(
     if isinstance(records, str | bytes) or not isinstance(records, Iterable):
         raise ObservedError(f"bad records {show(records)}: give hand-log records (handlog.read_records)")
     verifier = Verifier(paid_means=paid_means, keep_coups=True, tableau=tableau)
+    diagnoser = (
+        Diagnoser(tableau, returned=paid_means == "returned", retire=not exact_fits)
+        if diagnose or exact_fits
+        else None
+    )
     claims = _ClaimTally()
     chosen = []
     for b in bets:
@@ -763,6 +778,8 @@ def tally_log(
         except AnalyzerError as exc:
             raise stopped(exc) from None
         f = verifier.last_coup
+        if diagnoser is not None:
+            diagnoser.add(rec)
         if not rec.is_coup:
             continue
         claims.add(rec, found, f is not None)
@@ -796,6 +813,8 @@ def tally_log(
         )
     obs.cut_card = several if shoe_info else None
     obs.claims = claims.result(paid_means)
+    obs.diagnosis = diagnoser.result() if diagnoser is not None else None
+    obs.fits = diagnoser.fits() if diagnoser is not None and exact_fits else ()
     return obs
 
 
@@ -859,6 +878,7 @@ def read_observed(
     tableau: Tableau = STANDARD,
     file_bets: FileBets = NO_FILE_BETS,
     paid_means: str = "net",
+    exact_fits: bool = False,
 ) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
     ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
@@ -868,7 +888,7 @@ def read_observed(
     Bounded reads (:mod:`analyzer.checks.logs`): a counts file is read whole only up to
     ``max_bytes`` bytes; a hand log is streamed, each line at most ``max_line`` characters.
     Bet names (the log's columns, the counts' families, ``bets``) name catalogue bets or bets
-    of ``file_bets``.
+    of ``file_bets``.  ``paid_means`` and ``exact_fits`` as :func:`tally_log`.
 
     Raises:
         ObservedError / LogError: unreadable input, or a limit exceeded (the message names the
@@ -886,7 +906,9 @@ def read_observed(
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
             records = read_records(fh, kind[4:], name=str(path), max_line=max_line, file_bets=file_bets)
-            return tally_log(records, bets, tableau, file_bets=file_bets, paid_means=paid_means)
+            return tally_log(
+                records, bets, tableau, file_bets=file_bets, paid_means=paid_means, exact_fits=exact_fits
+            )
     if bets:
         raise ObservedError(
             "--bet applies to hand logs only; name bets in the counts file (bet:NAME), and give the "
@@ -1051,7 +1073,8 @@ class Conformance:
     """Every family's test (``results``; ``void``: the families given no verdict, which would
     have to leave coups out), the significance level ``alpha`` and the shoe; for a hand log the
     decision-cell check (``decisions``) and its claims checked (``claims``; ``None`` for
-    counts, which make none); the power of each test (``power``, at ``target_power``)."""
+    counts, which make none), and the engine bugs that explain its findings (``diagnosis``);
+    the power of each test (``power``, at ``target_power``)."""
 
     shoe: Shoe
     alpha: Fraction
@@ -1063,6 +1086,7 @@ class Conformance:
     tableau: Tableau = STANDARD
     void: tuple[VoidFamily, ...] = ()
     claims: ClaimCheck | None = None
+    diagnosis: Diagnosis | None = None
 
     @property
     def passed(self) -> bool:
@@ -1211,7 +1235,17 @@ def conform(
     decisions = check_decisions(observed.decisions, tableau) if observed.decisions is not None else None
     rows = _power_rows(results, pricer, alternatives, effect, power, level, decisions)
     return Conformance(
-        shoe, alpha, results, observed.cut_card, decisions, rows, power, tableau, void, observed.claims
+        shoe,
+        alpha,
+        results,
+        observed.cut_card,
+        decisions,
+        rows,
+        power,
+        tableau,
+        void,
+        observed.claims,
+        observed.diagnosis,
     )
 
 

@@ -221,20 +221,23 @@ class _Replay:
         c = self.claims
         return dealer.deal(order, c.stakes, self.previous, bets=c.bets, payout=self.payout)
 
-    def verdict(self, dealer: Dealer) -> int:
-        """1: ``dealer`` explains the coup; -1: the coup contradicts it; 0: neither.  Over the
-        shoe orders it could have dealt the claimed hands in, the best."""
+    def verdict(self, dealer: Dealer) -> tuple[int, bool]:
+        """(1: ``dealer`` explains the coup; -1: the coup contradicts it; 0: neither, and whether
+        it reproduces every claim of the coup).  Over the shoe orders it could have dealt the
+        claimed hands in, the best."""
         c = self.claims
         orders = dealer.orders(c.player, c.banker, self.previous) if c.hands_only else (c.order,)
         default_settle = type(dealer).settle is Dealer.settle
         best = -2
+        reproduces = False
         for order in orders:
             core = dealer.deal(order, None, self.previous)
             if default_settle and core == self.ref_core:
-                verdict = 0
+                verdict, same = 0, not self.findings
             else:
                 mine = _fields(self._full(dealer, order, core), self.keys)
                 changed = [k for k in self.keys if mine[k] != self.ref[k]]
+                same = all(mine[k] == c.fields[k] for k in self.keys)
                 if any(mine[k] != c.fields[k] for k in changed):
                     verdict = -1
                 elif self.findings.intersection(changed):
@@ -242,9 +245,10 @@ class _Replay:
                 else:
                     verdict = 0
             best = max(best, verdict)
-            if best == 1:
+            reproduces = reproduces or same
+            if best == 1 and reproduces:
                 break
-        return best
+        return best, reproduces
 
 
 @dataclass(frozen=True)
@@ -298,12 +302,32 @@ class Cause:
         else:
             bound = "" if self.contradicts_exact else "at least "
             plural = "s" if self.contradicts != 1 else ""
-            against = f"contradicted by {bound}{self.contradicts:,} coup{plural}"
+            against = (
+                f"contradicted by {bound}{self.contradicts:,} coup{plural} (a partial fit: the "
+                "engine's bug is near this one, not this one)"
+            )
         line = (
             f"{self.sentence}: explains {self.explains:,} of {findings:,} coup"
             f"{'s' if findings != 1 else ''} with findings, {against}"
         )
         return line + (f"; e.g. {self.example.text()}" if self.example else "")
+
+
+@dataclass(frozen=True)
+class EngineFit:
+    """How a log fits one engine bug (for ``conform --compare``): ``misses`` counts the coups
+    the bug would have dealt or settled otherwise than the engine claimed (first on
+    ``first_line``); ``explains`` / ``contradicts`` as for a :class:`Cause`; ``exact`` False
+    when the counts stopped early (a lower bound)."""
+
+    mutant: str
+    cause: str
+    coups: int
+    misses: int
+    first_line: int | None
+    explains: int
+    contradicts: int
+    exact: bool = True
 
 
 @dataclass(frozen=True)
@@ -354,6 +378,8 @@ class _Tally:
     contradicts: int = 0
     retired: bool = False
     example: Example | None = None
+    misses: int = 0
+    first_miss: int | None = None
 
 
 @dataclass
@@ -381,6 +407,8 @@ class Diagnoser:
         returned: the log's amounts are returned amounts (stake + win), not net.
         mutants: the mutants to try (default: the whole catalogue).
         unit: what a record is called in examples (``record``; the probe's ``request``).
+        retire: stop replaying a mutant the log has long contradicted (:data:`RETIRE_AFTER`) on
+            coups without findings; ``False`` keeps every count exact (:meth:`fits`).
     """
 
     def __init__(
@@ -391,8 +419,10 @@ class Diagnoser:
         returned: bool = False,
         mutants: Sequence[Mutant] = MUTANTS,
         unit: str = "record",
+        retire: bool = True,
     ) -> None:
         self.unit = unit
+        self.retire = retire
         if not isinstance(tableau, Tableau):
             raise MutantError(f"bad rules {tableau!r}: give a Tableau")
         self.tableau = tableau
@@ -443,9 +473,16 @@ class Diagnoser:
             if k.startswith("bet:"):
                 claimed |= {"bet", "bet:" + k[4:].partition(":")[0]}
         for i, tally in enumerate(self.tallies):
-            if (tally.retired and not findings) or not claimed & tally.dealer.changes:
+            if tally.retired and not findings:
                 continue
-            verdict = replay.verdict(tally.dealer)
+            if not claimed & tally.dealer.changes:  # it deals this coup as the rules do
+                verdict, reproduces = 0, not findings
+            else:
+                verdict, reproduces = replay.verdict(tally.dealer)
+            if not reproduces:
+                tally.misses += 1
+                if tally.first_miss is None:
+                    tally.first_miss = rec.line
             if verdict > 0:
                 explaining.append(i)
                 tally.explains += 1
@@ -454,7 +491,7 @@ class Diagnoser:
                     tally.example = Example(rec.number, rec.line, rec.coup_id, engine, rules, self.unit)
             elif verdict < 0:
                 tally.contradicts += 1
-                if not findings and not tally.explains and tally.contradicts >= RETIRE_AFTER:
+                if self.retire and not findings and not tally.explains and tally.contradicts >= RETIRE_AFTER:
                     tally.retired = True
         if findings:
             key = frozenset(explaining)
@@ -562,6 +599,24 @@ class Diagnoser:
         )
         return Diagnosis(self.coups, findings, tuple(chosen), unexplained, tuple(ranked))
 
+    def fits(self) -> tuple[EngineFit, ...]:
+        """How well each mutant fits the log: the coups it would have dealt or settled otherwise
+        than the engine claimed, fewest first."""
+        found = [
+            EngineFit(
+                t.mutant.name,
+                t.mutant.cause,
+                self.coups,
+                t.misses,
+                t.first_miss,
+                t.explains,
+                t.contradicts,
+                not t.retired,
+            )
+            for t in self.tallies
+        ]
+        return tuple(sorted(found, key=lambda f: (f.misses, -f.explains, f.mutant)))
+
     def _cause(self, i: int, explains: int) -> Cause:
         t = self.tallies[i]
         m = t.mutant
@@ -608,6 +663,7 @@ __all__ = [
     "Claims",
     "Diagnoser",
     "Diagnosis",
+    "EngineFit",
     "Example",
     "claims_of",
     "diagnose",

@@ -177,6 +177,47 @@ def verify(
         sys.exit(1)
 
 
+def _compared(specs: tuple[str, ...]) -> tuple[list[Any], list[str]]:
+    """The tableaux and the engine bugs --compare names (comma-separated, repeatable): a
+    registered rule set or a rules file is a tableau, else a name of the bug catalogue (not a
+    bug of the shoe, which shows over a shoe's coups, not in a coup); ``all``: every registered
+    tableau and every bug of the coups that is not one of them."""
+    from analyzer.checks.mutants import MUTANTS, find_mutant  # lazy: start-up time
+    from analyzer.core.tableau import TABLEAUX  # lazy: start-up time
+    from analyzer.errors import MutantError  # lazy: start-up time
+
+    names = [name.strip() for spec in specs for name in spec.split(",") if name.strip()]
+    if specs and not names:
+        raise UsageProblem(
+            f"--compare {specs[0]!r} names no tableau or engine bug: give names or files, comma-separated"
+        )
+    tableaux: list[Any] = []
+    bugs: list[str] = []
+    for name in names:
+        if name.lower() == "all":
+            tableaux += [t for t in TABLEAUX.values() if t not in tableaux]
+            bugs += [m.name for m in MUTANTS if m.name not in TABLEAUX and m.kind != "shoe"]
+            continue
+        key = name.lower().replace("_", "-")
+        if key in TABLEAUX or key.endswith(".toml") or "/" in key or os.path.exists(name):
+            tableaux.append(tableau_of(name))
+            continue
+        try:
+            bug = find_mutant(name)
+        except MutantError:
+            raise UsageProblem(
+                f"--compare {name!r} names no tableau, rules file or engine bug: known rule sets are "
+                f"{', '.join(TABLEAUX)}; `punto-banco mutants` lists the bugs"
+            ) from None
+        if bug.kind == "shoe":
+            raise UsageProblem(
+                f"--compare {name!r}: a bug of the shoe, not of the coups: verify --decks N (or --shoe) "
+                "checks every shoe's cards and names it"
+            )
+        bugs.append(bug.name)
+    return tableaux, list(dict.fromkeys(bugs))
+
+
 class _no_bar:  # noqa: N801 - used like click.progressbar
     """A do-nothing stand-in for click.progressbar."""
 
@@ -252,7 +293,8 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
     "compare",
     multiple=True,
     metavar="NAME|FILE,...",
-    help="With a hand log: rank these tableaux by how well the log fits them (comma-separated, repeatable).",
+    help="With a hand log: rank these tableaux and engine bugs (punto-banco mutants) by how well the "
+    "log fits them (comma-separated, repeatable; 'all': every registered tableau and bug).",
 )
 @click.option(
     "--paid",
@@ -316,7 +358,11 @@ def conform(
     from analyzer.checks.conform import observed_kind, parse_alpha, read_observed  # lazy: start-up time
     from analyzer.checks.power import parse_fraction_option  # lazy: start-up time
     from analyzer.core.shoe import Shoe  # lazy: start-up time
-    from analyzer.output.check_tables import conformance_tables, ranking_table  # lazy: start-up time
+    from analyzer.output.check_tables import (  # lazy: start-up time
+        bug_ranking_table,
+        conformance_tables,
+        ranking_table,
+    )
     from analyzer.output.files import refuse_inputs  # lazy: start-up time
     from analyzer.output.render import context_of, render  # lazy: start-up time
 
@@ -328,9 +374,7 @@ def conform(
     alternatives = [tableau_of(a) for a in against]
     w = parse_fraction_option(effect, "--effect", Fraction(0), None)
     aim = parse_fraction_option(target_power, "--power", Fraction(0), Fraction(1))
-    ranked = [tableau_of(name.strip()) for spec in compare for name in spec.split(",") if name.strip()]
-    if compare and not ranked:
-        raise UsageProblem(f"--compare {compare[0]!r} names no tableau: give names or files, comma-separated")
+    ranked, bugs = _compared(compare)
     kind = observed_kind(observed, observed_format)
     choice = bet_choice(bet_specs, bet_files)
     # A hand log tallies every bet chosen; counts name their bets (--bet is refused there).
@@ -345,6 +389,7 @@ def conform(
         tableau=tableau,
         file_bets=choice.file_bets,
         paid_means=paid_means,
+        exact_fits=bool(bugs),
     )
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
@@ -353,7 +398,7 @@ def conform(
         shoe = build_shoe(decks, shoe_text, remove)
     if cut_card is not None:
         counts.cut_card = cut_card
-    if ranked and counts.decisions is None:
+    if (ranked or bugs) and counts.decisions is None:
         raise UsageProblem("--compare needs a hand log (the coups' cards): OBSERVED is a counts file")
     result = run(
         counts,
@@ -369,6 +414,8 @@ def conform(
     if ranked:
         assert counts.decisions is not None
         tables.append(ranking_table(rank_tableaux(counts.decisions, shoe, ranked), shoe))
+    if bugs:
+        tables.append(bug_ranking_table([f for f in counts.fits if f.mutant in bugs]))
     info = meta(command_line(), shoe, tableau)
     emit(render(tables, fmt, digits, info, raw_csv=raw_csv, context=context_of(shoe, tableau)), output)
     if not result.passed:

@@ -18,6 +18,7 @@ from analyzer.checks.conform import (
     claims_summary,
 )
 from analyzer.checks.decisions import DecisionCheck, decisions_summary, lines_text, mixed_text
+from analyzer.checks.diagnose import Diagnosis, EngineFit
 from analyzer.core.shoe import Shoe
 from analyzer.output.render import Cell, Column, Table
 
@@ -249,6 +250,8 @@ def conformance_tables(
         tuple(notes),
     )
     tables = [detail, summary]
+    if result.diagnosis is not None and result.diagnosis.findings:
+        tables.insert(0, diagnosis_table(result.diagnosis))
     if result.claims is not None and result.claims.rows:
         tables.append(claims_table(result.claims, failing_only))
     if result.decisions is not None:
@@ -261,6 +264,40 @@ def conformance_tables(
     if short is not None:
         tables = [short, *tables] if summary_first else [*tables, short]
     return tables
+
+
+def diagnosis_table(diagnosis: Diagnosis) -> Table:
+    """The engine bugs that explain a log's findings (:mod:`analyzer.checks.diagnose`), one row
+    a cause, best first; each cause's sentence and example coup in the notes (and in JSON)."""
+    rows = [
+        (
+            cause.mutant,
+            cause.explains,
+            cause.contradicts,
+            cause.sentence,
+            cause.example.text() if cause.example else None,
+        )
+        for cause in diagnosis.causes
+    ]
+    notes = [line.strip() for line in diagnosis.lines()]
+    notes.append(
+        "A bug explains a coup with findings when everything it changes matches the engine's claims; "
+        "a coup contradicts it when it would have changed a claim the engine got right "
+        "(docs/engines.md, 'The diagnosis')."
+    )
+    return Table(
+        "conform-diagnosis",
+        f"Diagnosis: the engine bugs that explain the findings ({diagnosis.findings:,} coups with findings)",
+        (
+            Column("Bug"),
+            Column("Explains (coups)", "count", "explains"),
+            Column("Contradicted by (coups)", "count", "contradicts"),
+            Column("Cause", "text", "cause", data_only=True),
+            Column("Example", "text", "example", data_only=True),
+        ),
+        tuple(rows),
+        tuple(notes),
+    )
 
 
 def claims_table(check: ClaimCheck, failing_only: bool = False) -> Table:
@@ -490,7 +527,47 @@ def ranking_table(fits: Sequence[TableauFit], shoe: Shoe) -> Table:
     )
 
 
+def bug_ranking_table(fits: Sequence[EngineFit]) -> Table:
+    """Engine bugs ranked by fit to a log (``conform --compare`` with names of
+    ``punto-banco mutants``): the coups each would have dealt or settled otherwise than the
+    engine claimed, fewest first; then the coups with findings it explains."""
+    ordered = sorted(fits, key=lambda f: (f.misses, -f.explains, f.mutant))
+    rows = [
+        (
+            i,
+            f.mutant,
+            f.misses if f.exact else f"at least {f.misses:,}",
+            "-" if f.first_line is None else str(f.first_line),
+            f.explains,
+            f.contradicts,
+            f.cause,
+        )
+        for i, f in enumerate(ordered, 1)
+    ]
+    coups = ordered[0].coups if ordered else 0
+    return Table(
+        "conform-compare-bugs",
+        f"Engine bugs ranked by fit to the log ({coups:,} coups)",
+        (
+            Column("Rank", "count", "rank"),
+            Column("Bug"),
+            Column("Coups it deals or settles otherwise", "text", "misses"),
+            Column("First such line", "text", "first_line"),
+            Column("Explains (coups)", "count", "explains"),
+            Column("Contradicted by (coups)", "count", "contradicts"),
+            Column("Cause", "text", "cause", data_only=True),
+        ),
+        tuple(rows),
+        (
+            "Each bug (punto-banco mutants) deals every coup of the log from the log's own cards; a "
+            "coup counts against it when it would have dealt or settled the coup otherwise than the "
+            "engine claimed.  A bug that fits every coup is the engine's, as far as the log shows.",
+        ),
+    )
+
+
 __all__ = [
+    "bug_ranking_table",
     "claims_table",
     "claims_verdict",
     "conformance_tables",
