@@ -30,9 +30,9 @@ from analyzer.engine.pricing import analyze, price
 from analyzer.engine.walk import leaf_count
 from analyzer.output.vectors import (
     COUP_FIELDS,
+    KEYED_FIELDS,
     KIT_FORMAT,
     card_code,
-    coverage_coups,
     seeded_coups,
     shoe_cards,
     value_coups,
@@ -187,18 +187,29 @@ def test_settlement_coups_settle_every_event_possible_on_8_decks(kit):
     }
     assert seen == possible  # the coverage coups add what the seeded ones missed
     coverage = json.loads((kit / "MANIFEST.json").read_text())["coverage"]
-    assert coverage["uncovered"] == [] and coverage["coups"] == len(rows) - COUPS > 0
+    assert coverage["not_found"] == {} and coverage["coups"] == len(rows) - COUPS > 0
     assert ("perfect-pair:2", "Both sides suited pairs") in seen
 
 
-def test_the_coverage_search_is_deterministic_and_reports_what_it_missed():
-    bets = [find_bet("lucky-nines"), find_bet("banker")]
-    wanted = {"lucky-nines": {"Three nines, one suit", "No such event"}, "banker": set()}
-    found, left = coverage_coups(3, wanted, bets, tries=400)
-    assert left == {"lucky-nines": {"No such event"}}
-    assert [bets[0].settle(resolve(c))[0] for c in found] == ["Three nines, one suit"]
-    assert coverage_coups(3, wanted, bets, tries=400) == (found, left)
-    assert wanted["lucky-nines"] == {"Three nines, one suit", "No such event"}  # not changed
+def test_coverage_rows_reach_every_event_in_every_possible_class(kit):
+    from analyzer.checks.coverage import possible_targets
+
+    rows = _jsonl(kit / "settlements.jsonl")
+    reached = {
+        (bet, row["results"][bet]["event"], case)
+        for row in rows
+        if row["kind"] == "coverage"
+        for bet, cases in row["covers"].items()
+        for case in cases
+    }
+    wanted = {tuple(t) for bet in BETS for t in possible_targets(find_bet(bet)).possible}
+    assert reached == wanted and len(wanted) > 100
+    assert ("player-pair", "Player pair", "deal: Player drew, Banker drew") in reached  # a pair, then a draw
+    assert ("perfect-pair:2", "Loss", "ranks of Player's first two cards: ranks 2") in reached  # unsuited pair
+    assert all(not row["covers"] for row in rows if row["kind"] == "seeded")
+    coverage = json.loads((kit / "MANIFEST.json").read_text())["coverage"]
+    assert coverage["not_found"] == {} and coverage["targets"] == len(wanted)
+    assert "Banker wins with 3-card 7 | deal: Player stood, Banker stood" in coverage["impossible"]["dragon-7"]
 
 
 def test_settlements_csv_holds_the_same_results(kit):
@@ -206,7 +217,16 @@ def test_settlements_csv_holds_the_same_results(kit):
     table = _csv(kit / "settlements.csv")
     assert len(table) == len(rows) * len(BETS)
     flat = [
-        (str(r["coup"]), r["kind"], " ".join(r["cards"]), str(r["cards_used"]), bet, res["event"], res["net"])
+        (
+            str(r["coup"]),
+            r["kind"],
+            " ".join(r["cards"]),
+            str(r["cards_used"]),
+            bet,
+            res["event"],
+            res["net"],
+            " | ".join(r["covers"].get(bet, ())),
+        )
         for r in rows
         for bet, res in r["results"].items()
     ]
@@ -515,7 +535,8 @@ def test_the_default_kit_prices_and_settles_every_catalogue_bet(tmp_path):
     assert len(rows) == 2000 + manifest["coverage"]["coups"] and all(
         list(r["results"]) == names for r in rows
     )
-    assert manifest["coverage"]["uncovered"] == []  # every event possible on 8 decks is settled
+    assert manifest["coverage"]["not_found"] == {}  # every event and class possible on 8 decks
+    assert manifest["coverage"]["targets"] > 1500
     bets = {r["bet"] for r in _jsonl(tmp_path / "kit" / "probabilities.jsonl")} - {None}
     assert bets == set(names)
     assert elapsed < 600
@@ -539,17 +560,16 @@ def test_vectors_take_bets_from_files_like_every_command(tmp_path):
 
 
 def test_the_coverage_search_finds_a_dragon_7_in_the_seats_suits():
-    # one named suit for the Player's cards and another for the Banker's: the random alphabets
-    # of coverage_coup almost never deal it; the sided coups do, early in the dealing tree
-    from analyzer.output.vectors import coverage_coups, sided_coups
+    # one named suit for the Player's cards and another for the Banker's, after a Player that
+    # stood: the candidates almost never deal it; a variant of a found coup (each side's hand in
+    # one suit) does
+    from analyzer.checks.coverage import coverage
 
     bet = find_bet("d7p8-progressive")
-    wanted = {bet.name: {line.event for line in bet.lines}}
-    found, left = coverage_coups(1, wanted, [bet], tries=0)
-    assert left == {} and 1 <= len(found) <= 2
-    assert {bet.settle(resolve(cards))[0] for cards in found} == wanted[bet.name]
-    for cards in itertools.islice(sided_coups(), 5000):
-        coup = resolve(cards)
-        player = [0, 2] + ([4] if coup.player_cards == 3 else [])
-        banker = [1, 3] + ([len(player) + 2] if coup.banker_cards == 3 else [])
-        assert all(len({cards[i].suit for i in hand}) == 1 for hand in (player, banker))
+    found = coverage([bet], tries=2000)
+    assert found.not_found == () and found.variants > 0
+    progressive = "Dragon 7, both hands in the seat's suits (progressive)"
+    cases = {c.case for c in found.coups if c.event == progressive}
+    assert {"deal: Player stood, Banker drew", "deal: Player drew, Banker drew"} <= cases
+    for c in found.coups:
+        assert bet.settle(resolve(c.cards))[0] == c.event
