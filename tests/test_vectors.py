@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import itertools
 import json
 import os
 import re
@@ -205,11 +204,13 @@ def test_coverage_rows_reach_every_event_in_every_possible_class(kit):
     wanted = {tuple(t) for bet in BETS for t in possible_targets(find_bet(bet)).possible}
     assert reached == wanted and len(wanted) > 100
     assert ("player-pair", "Player pair", "deal: Player drew, Banker drew") in reached  # a pair, then a draw
-    assert ("perfect-pair:2", "Loss", "ranks of Player's first two cards: ranks 2") in reached  # unsuited pair
+    unsuited_pair = ("perfect-pair:2", "Loss", "ranks of Player's first two cards: ranks 2")
+    assert unsuited_pair in reached
     assert all(not row["covers"] for row in rows if row["kind"] == "seeded")
     coverage = json.loads((kit / "MANIFEST.json").read_text())["coverage"]
     assert coverage["not_found"] == {} and coverage["targets"] == len(wanted)
-    assert "Banker wins with 3-card 7 | deal: Player stood, Banker stood" in coverage["impossible"]["dragon-7"]
+    stood = "Banker wins with 3-card 7 | deal: Player stood, Banker stood"
+    assert stood in coverage["impossible"]["dragon-7"]
 
 
 def test_settlements_csv_holds_the_same_results(kit):
@@ -240,6 +241,66 @@ def test_the_seeded_generator_is_pinned():
     assert [card_code(c) for c in coups[1]] == ["3s", "3c", "Ks", "6d", "4s", "9h"]
     u = int.from_bytes(hashlib.sha256(b"punto-banco-vectors 1 0 0 0").digest()[:8], "big")
     assert shoe_cards()[u % 416] == coups[0][0]  # the first draw, by hand
+
+
+# -- keyed records -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def keyed_kit(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("keyed") / "vectors"
+    result = run("-o", str(folder), "--keyed", "--format", "jsonl", *ARGS)
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_keyed_coups_are_the_positional_records_by_name(keyed_kit, coups):
+    header, rows = coups
+    with open(keyed_kit / "coups.jsonl", encoding="utf-8") as fh:
+        keyed = [json.loads(line) for n, line in enumerate(fh) if n % 97 == 0]
+    assert len(keyed) == len(rows[::97])
+    for rec, row in zip(keyed, rows[::97], strict=True):
+        assert list(rec) == [name for name, _, _ in KEYED_FIELDS["coups"]]
+        assert {k: rec[k] for k in header} == dict(zip(header, row, strict=True))
+        coup = resolve(_cards_of_values(rec["cards"], 0))
+        assert rec["player"] == [c.card.rank.point for c in coup.player]
+        assert rec["banker"] == [c.card.rank.point for c in coup.banker]
+
+
+def test_keyed_settlements_are_hand_log_records_verify_accepts(keyed_kit, kit):
+    rows = _jsonl(kit / "settlements.jsonl")
+    keyed = _jsonl(keyed_kit / "settlements.jsonl")
+    assert len(keyed) == len(rows)
+    for rec, row in zip(keyed, rows, strict=True):
+        assert list(rec) == [name for name, _, _ in KEYED_FIELDS["settlements"]]
+        assert rec["cards"] + rec["spare"] == row["cards"] and len(rec["cards"]) == row["cards_used"]
+        coup = resolve(" ".join(rec["cards"]))
+        assert (rec["player_draws"], rec["banker_draws"]) == (coup.player_drew, coup.banker_drew)
+        assert rec["bets"] == {b: r["net"] for b, r in row["results"].items()}
+        assert rec["events"] == {b: r["event"] for b, r in row["results"].items()}
+        assert rec["covers"] == row["covers"] and (rec["coup"], rec["kind"]) == (row["coup"], row["kind"])
+    # read as a hand log: hands, totals, winner and every bet's amount on a stake of 1
+    checked = invoke("verify", str(keyed_kit / "settlements.jsonl"))
+    assert checked.exit_code == 0, checked.output
+    assert f"verified {len(rows)} coups ({len(rows)} records): all conform" in checked.output
+    manifest = json.loads((keyed_kit / "MANIFEST.json").read_text())
+    assert manifest["keyed"] is True and "--keyed" in manifest["regenerate"]
+
+
+def test_keyed_records_follow_schema_json(keyed_kit):
+    schema = json.loads((keyed_kit / "schema.json").read_text())
+    for name in ("coups.jsonl", "settlements.jsonl"):
+        spec = schema["files"][name]
+        assert "header" not in spec and spec["record"]["type"] == "object"
+        with open(keyed_kit / name, encoding="utf-8") as fh:
+            for n, line in enumerate(fh):
+                if n % 211 == 0:
+                    _check(json.loads(line), spec["record"], f"{name}:{n}")
+
+
+def test_keyed_needs_json_lines(tmp_path):
+    _one_line_exit_2(run("-o", str(tmp_path / "kit"), "--keyed", "--format", "csv"), "--keyed")
+    assert not (tmp_path / "kit").exists()
 
 
 # -- probabilities -------------------------------------------------------------------------------
