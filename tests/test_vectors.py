@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -39,6 +40,7 @@ from analyzer.output.vectors import (
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = ROOT / "examples" / "vectors" / "check_coups.test.mjs"
+PY_LOADER = ROOT / "examples" / "vectors" / "check_settlements.py"
 #: A small kit: value bets, a combined wager, pair and suited bets (the default is every
 #: catalogue bet, which compiles for about a minute the first time: the slow test below).
 BETS = (
@@ -578,6 +580,40 @@ def test_the_manual_loader_is_the_tested_one():
     assert block is not None
     tested = block.group(1)[block.group(1).index("test(") :]
     assert tested in LOADER.read_text(encoding="utf-8")
+
+
+def _python_loader(source: Path, kit: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(source), str(kit)], capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["positional", "keyed"])
+def test_the_python_loader_passes_on_the_kit(kit, keyed_kit, keyed):
+    done = _python_loader(PY_LOADER, keyed_kit if keyed else kit)
+    assert done.returncode == 0 and "every settlement coup agrees" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_python_loader_catches_a_pair_read_after_the_draw(keyed_kit, tmp_path):
+    # the stand-in with a pair bug: the Player's last two cards, the same as its first two until
+    # it draws a third card; the coverage coups of a pair on a side that drew catch it
+    source = PY_LOADER.read_text(encoding="utf-8")
+    buggy = source.replace("hand[0][0] == hand[1][0]", "hand[-2][0] == hand[-1][0]")
+    assert buggy != source
+    copy = tmp_path / "buggy.py"
+    copy.write_text(buggy, encoding="utf-8")
+    done = _python_loader(copy, keyed_kit)
+    assert done.returncode == 1
+    coverage = [line for line in done.stdout.splitlines() if "(coverage)" in line and "player-pair" in line]
+    assert any("[deal: Player drew" in line for line in coverage), done.stdout
+
+
+def test_the_manual_python_loader_is_the_tested_one():
+    text = (ROOT / "docs" / "report.md").read_text(encoding="utf-8")
+    section = text.split("## Test vectors", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```python\n(.*?)```", section, re.S)
+    assert block is not None and "def replay(" in block.group(1)
+    assert block.group(1) in PY_LOADER.read_text(encoding="utf-8")
 
 
 # -- the full default kit ---------------------------------------------------------------------------
