@@ -609,7 +609,7 @@ def test_the_python_loader_catches_a_pair_read_after_the_draw(keyed_kit, tmp_pat
 
 
 def test_the_manual_python_loader_is_the_tested_one():
-    text = (ROOT / "docs" / "report.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs/report.md").read_text(encoding="utf-8")
     section = text.split("## Test vectors", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```python\n(.*?)```", section, re.S)
     assert block is not None and "def replay(" in block.group(1)
