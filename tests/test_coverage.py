@@ -14,6 +14,7 @@ from analyzer.bets.files import load_bets
 from analyzer.checks.coverage import (
     DEAL_AXIS,
     DEALS,
+    Target,
     axes,
     cell_coups,
     coverage,
@@ -112,6 +113,9 @@ def test_the_search_is_deterministic_and_says_what_it_did_not_find():
     nothing = coverage([bet], tries=0, variants=0)
     assert nothing.coups == () and set(nothing.not_found) == set(possible_targets(bet).possible)
     assert nothing.impossible == possible_targets(bet).impossible
+    assert nothing.why(nothing.not_found[0]).startswith("not found within 0 candidates and 0 variants")
+    assert nothing.why(nothing.impossible[0]).startswith("impossible: no sequence of six cards")
+    assert first.why(Target(*first.coups[0][:3])).startswith("reached by the coup ")
     assert event_coups(bet, seed=5) == first.coups
     with pytest.raises(OracleError, match="twice"):
         coverage([bet, bet])
