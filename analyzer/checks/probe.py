@@ -14,9 +14,10 @@ engine carries from coup to coup can show.  COMMAND answers each request with on
 it dealt as a hand-log JSON record (docs/checks.md), with the request's ``id``.
 
 The oracle chooses the stacks (:func:`plan`): every decision cell of the tableau (a natural on
-each side and on both, each Player total, each Banker total against a Player that stood or drew
-each third-card value), the paying events of each bet placed (:func:`event_stacks`), then
-seeded random stacks dealt from shuffled 8-deck shoes.  Each answer is checked as ``verify``
+each side and on both, each Banker total against a Player that stood or drew each third-card
+value, through every Player total), every event of each bet placed in each structural case
+engines get wrong (:func:`event_stacks`, from :mod:`analyzer.checks.coverage`), then seeded
+random stacks dealt from shuffled 8-deck shoes.  Each answer is checked as ``verify``
 checks a record (the cards it took must be the top of the stack, in order), and every answer
 goes to the diagnosis (:mod:`analyzer.checks.diagnose`).  A failing stack is shrunk
 (:func:`shrink`) to the shortest one that still fails (fewest cards drawn, then the plainest
@@ -41,6 +42,7 @@ from typing import IO, Protocol
 
 from analyzer.bets.choice import NO_FILE_BETS, FileBets, lookup_bet
 from analyzer.bets.model import Bet
+from analyzer.checks.coverage import cell_coups, coverage, decision_cells_of
 from analyzer.checks.diagnose import Diagnoser, Diagnosis
 from analyzer.checks.handlog import Record, read_records
 from analyzer.checks.logs import show
@@ -225,86 +227,51 @@ def answer(dealer: Dealer, line: str, state: DealerEngine | None = None) -> str:
 # -- the stacks ---------------------------------------------------------------------------------
 
 
-_ZERO = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
+def _padded(cards: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
+    """``cards`` followed by seeded cards up to :data:`STACK_CARDS`."""
+    rest = [Card(rng.choice(RANKS), rng.choice(SUITS)) for _ in range(STACK_CARDS - len(cards))]
+    return (*cards, *rest)
 
 
-class _Cards:
-    """Suited cards of a given point value, varied by a seeded generator."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def of(self, value: int) -> Card:
-        rank = self.rng.choice(_ZERO) if value == 0 else RANKS[value - 1]
-        return Card(rank, self.rng.choice(SUITS))
-
-    def pair_for(self, total: int) -> tuple[Card, Card]:
-        first = self.rng.randrange(10)
-        return self.of(first), self.of((total - first) % 10)
-
-    def any(self) -> Card:
-        return Card(self.rng.choice(RANKS), self.rng.choice(SUITS))
-
-
-def _cell_stack(
-    cards: _Cards, p2: int, b2: int, third: int | None, banker_third: int | None = None
-) -> tuple[Card, ...]:
-    (p1, p3), (b1, b3) = cards.pair_for(p2), cards.pair_for(b2)
-    rest = [cards.of(third) if third is not None else cards.any()]
-    rest.append(cards.of(banker_third) if banker_third is not None else cards.any())
-    while len(rest) < STACK_CARDS - 4:
-        rest.append(cards.any())
-    return (p1, b1, p3, b3, *rest)
+def _cell_purpose(cell: tuple[str, int | None, int | None]) -> str:
+    kind, banker, third = cell
+    if kind.startswith("natural-"):
+        side = kind.removeprefix("natural-")
+        return "both naturals" if side == "both" else f"{side.capitalize()} natural"
+    return f"Banker on {banker}, " + ("Player stood" if third is None else f"Player's third card {third}")
 
 
 def cell_stacks(tableau: Tableau = STANDARD, seed: int = DEFAULT_SEED) -> list[tuple[tuple[Card, ...], str]]:
-    """A stack through every decision cell of ``tableau``: a natural of the Player, of the
-    Banker and of both (each natural total); each Player two-card total that is not a natural
-    (against a Banker total that is not one either); each Banker total that is not a natural
-    against a Player that stood (each Player total that stands) and against a Player third card
-    of each value 0-9.  Each as (cards, what it tests), seeded."""
-    cards = _Cards(random.Random(f"cells-{seed}"))
-    nat = sorted(tableau.naturals)
-    plain = [t for t in TOTALS if t not in tableau.naturals]
-    stands = [t for t in plain if not tableau.player_draws(t)]
-    draws = [t for t in plain if tableau.player_draws(t)]
-    out: list[tuple[tuple[Card, ...], str]] = []
-    for n in nat:
-        other = plain[len(out) % len(plain)] if plain else 0
-        out.append((_cell_stack(cards, n, other, None), f"Player natural {n}"))
-        out.append((_cell_stack(cards, other, n, None), f"Banker natural {n}"))
-    for p, b in zip(nat, reversed(nat), strict=True):
-        out.append((_cell_stack(cards, p, b, None), f"both naturals ({p} and {b})"))
-    for t in plain:
-        b = plain[(t + 3) % len(plain)] if plain else 0
-        out.append((_cell_stack(cards, t, b, None), f"Player on {t}"))
-    for b in plain:
-        for p in stands:
-            out.append((_cell_stack(cards, p, b, None), f"Banker on {b}, Player stood on {p}"))
-        if draws:
-            for v in TOTALS:
-                p = draws[(b + v) % len(draws)]
-                out.append((_cell_stack(cards, p, b, v), f"Banker on {b}, Player's third card {v}"))
-    return out
+    """A stack through every decision cell of ``tableau``
+    (:func:`~analyzer.checks.coverage.cell_coups`: a natural of the Player, of the Banker and of
+    both; each Banker total against a Player that stood and against each third-card value,
+    passing through the Player's cells), each as (cards, what it tests), seeded."""
+    rng = random.Random(f"cells-{seed}")
+    coups = cell_coups(tableau, decks=8, seed=seed)
+    return [
+        (_padded(cards, rng), _cell_purpose(cell))
+        for cards, cell in zip(coups, decision_cells_of(tableau), strict=True)
+    ]
 
 
 def event_stacks(
-    bet: Bet, tableau: Tableau = STANDARD, seed: int = DEFAULT_SEED, tries: int = 20_000
+    bets: Sequence[Bet], tableau: Tableau = STANDARD, seed: int = DEFAULT_SEED
 ) -> list[tuple[tuple[Card, ...], str]]:
-    """Stacks that settle each event of ``bet`` (each pay line, the push and the loss), found by
-    a seeded search over stacks dealt from a shuffled 8-deck shoe; an event no stack of the
-    search reaches is left out.  Each as (cards, what it tests)."""
-    rng = random.Random(f"events-{seed}-{bet.name}")
-    deck = shoe_cards(Shoe.standard(8))
-    wanted = [line.event for line in bet.lines] + [bet.otherwise_event]
-    found: dict[str, tuple[Card, ...]] = {}
-    for _ in range(tries):
-        if len(found) == len(set(wanted)) and bet.payout_function is None:
-            break
-        stack = tuple(rng.sample(deck, STACK_CARDS))
-        event, _ = bet.settle(resolve(stack, tableau))
-        found.setdefault(event, stack)
-    return [(stack, f"{bet.name}: {event}") for event, stack in found.items()]
+    """Stacks that settle every event of each bet in every structural case engines get wrong
+    (:func:`~analyzer.checks.coverage.coverage`: a pair on a side that drew a third card, each
+    suit and colour pattern the bet reads, each kind of deal), one per distinct coverage coup,
+    each as (cards, what it tests: the first target it reaches and how many more)."""
+    found = coverage(bets, tableau, seed=seed)
+    reached: dict[int, list[str]] = {}
+    for c in found.coups:
+        reached.setdefault(c.attempt, []).append(f"{c.bet}: {c.event} ({c.case})")
+    rng = random.Random(f"events-{seed}")
+    out = []
+    for attempt, cards, spare in found.distinct():
+        targets = reached[attempt]
+        more = f" and {len(targets) - 1} more" if len(targets) > 1 else ""
+        out.append((_padded((*cards, *spare), rng), targets[0] + more))
+    return out
 
 
 def random_stacks(count: int, seed: int = DEFAULT_SEED) -> list[tuple[tuple[Card, ...], str]]:
@@ -346,9 +313,8 @@ def plan(
 
     for cards, why in cell_stacks(tableau, seed):
         out.append(Stack(cards, stakes(len(out)), f"c{len(out) + 1}", why))
-    for bet in bets:
-        for cards, why in event_stacks(bet, tableau, seed):
-            out.append(Stack(cards, stakes(len(out)), f"e{len(out) + 1}", why))
+    for cards, why in event_stacks(bets, tableau, seed):
+        out.append(Stack(cards, stakes(len(out)), f"e{len(out) + 1}", why))
     for cards, why in random_stacks(max(0, coups - len(out)), seed):
         shoe = why.rsplit(" ", 1)[1]
         out.append(Stack(cards, stakes(len(out)), shoe, why))
