@@ -26,6 +26,12 @@ systematically, for any bet (catalogue, bet file, Python):
   one is reached or ``tries`` candidates were dealt; targets left are *not found within the
   bound*.  The same arguments give the same coups on every machine.
 
+:func:`value_coups` enumerates every leaf of the value-level dealing tree from the tableau's
+draw rules alone, and :func:`seeded_coups` deals the seeded suited coups: with the coverage
+coups, what the test vectors hold (:mod:`analyzer.output.vectors` writes them), and what the
+power of the vectors against each engine bug is measured on
+(:mod:`analyzer.checks.mutant_power`).
+
 :func:`cell_coups` gives one concrete suited coup through every decision cell of a tableau (the
 naturals of each side and of both, then every Banker two-card total that can draw or stand
 against a Player that stood or drew each third-card value); the hypothesis strategy
@@ -640,6 +646,85 @@ def event_coups(
     ['deal: Player drew, Banker drew', 'deal: Player stood, Banker drew']
     """
     return coverage([bet], tableau, seed=seed, tries=tries).coups
+
+
+#: Decks of the shoe each seeded settlement coup of the test vectors is dealt from (a fresh
+#: shoe per coup).
+SETTLEMENT_DECKS = 8
+
+
+# -- the value-level coups ----------------------------------------------------------------------
+
+
+class ValueCoup(NamedTuple):
+    """One leaf of the value-level dealing tree.
+
+    Attributes:
+        cards: the point values dealt (0-9; 10, J, Q, K are 0), in dealing order: Player,
+            Banker, Player, Banker, then the Player's third card if it drew, then the
+            Banker's third card if it drew (4 to 6 values).
+        player_total, banker_total: final totals 0-9.
+        player_draws, banker_draws: whether that side took a third card.
+        winner: ``"player"``, ``"banker"`` or ``"tie"``.
+        naturals: ``"none"``, ``"player"``, ``"banker"`` or ``"both"``: which sides' two-card
+            totals are naturals under the rules.
+    """
+
+    cards: tuple[int, ...]
+    player_total: int
+    banker_total: int
+    player_draws: bool
+    banker_draws: bool
+    winner: str
+    naturals: str
+
+
+def value_coups(tableau: Tableau = STANDARD) -> Iterator[ValueCoup]:
+    """Every leaf of the value-level dealing tree under ``tableau``, in a fixed order: the first
+    four values in lexicographic order (P1, B1, P2, B2 each 0-9), then the Player's third value
+    0-9 (when it draws), then the Banker's third value 0-9 (when it draws).  Derived from the
+    tableau's draw rules alone (:meth:`Tableau.draws`); the count equals
+    :func:`analyzer.engine.walk.leaf_count` (339,400 under the standard tableau).
+
+    >>> first = next(value_coups())
+    >>> first.cards, first.player_draws, first.banker_draws
+    ((0, 0, 0, 0, 0, 0), True, True)
+    """
+    thirds: tuple[int | None, ...] = tuple(range(10))
+    for p1, b1, p2, b2 in itertools.product(range(10), repeat=4):
+        pt2, bt2 = hand_total((p1, p2)), hand_total((b1, b2))
+        p_nat, b_nat = pt2 in tableau.naturals, bt2 in tableau.naturals
+        naturals = "both" if p_nat and b_nat else "player" if p_nat else "banker" if b_nat else "none"
+        player_draws = tableau.player_draws_third(pt2, bt2)
+        for p3 in thirds if player_draws else (None,):
+            banker_draws = tableau.banker_draws_third(pt2, bt2, p3)
+            for b3 in thirds if banker_draws else (None,):
+                pt = (pt2 + (p3 or 0)) % 10
+                bt = (bt2 + (b3 or 0)) % 10
+                winner = "player" if pt > bt else "banker" if bt > pt else "tie"
+                cards = (p1, b1, p2, b2, *(v for v in (p3, b3) if v is not None))
+                yield ValueCoup(cards, pt, bt, p3 is not None, b3 is not None, winner, naturals)
+
+
+# -- the seeded suited coups -----------------------------------------------------------------------
+
+
+def kit_shoe_cards(decks: int = SETTLEMENT_DECKS) -> list[Card]:
+    """The physical cards of a standard shoe in the kit's fixed order: rank A 2 .. 9 T J Q K,
+    then suit s h d c, each card ``decks`` times (416 cards for 8 decks)."""
+    return [Card(rank, suit) for rank in RANKS for suit in SUITS for _ in range(decks)]
+
+
+def seeded_coups(seed: int, count: int, decks: int = SETTLEMENT_DECKS) -> list[tuple[Card, ...]]:
+    """``count`` coups of six suited cards, coup ``i`` dealt from a fresh shoe of ``decks``
+    decks (:func:`kit_shoe_cards`): draw ``j`` (0-5) takes the card at :func:`seeded_index`
+    ``(seed, i, j, cards left)`` of the cards left, in their order, out of the shoe."""
+    full = kit_shoe_cards(decks)
+    out = []
+    for i in range(count):
+        left = list(full)
+        out.append(tuple(left.pop(seeded_index(seed, i, j, len(left))) for j in range(COUP_CARDS)))
+    return out
 
 
 # -- the decision cells ------------------------------------------------------------------------------

@@ -41,7 +41,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import itertools
 import json
 import os
 import shlex
@@ -49,19 +48,24 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from analyzer import __version__
 from analyzer.bets.model import Bet
 from analyzer.checks.coverage import (
+    COUP_CARDS,
     COVERAGE_TRIES,
     COVERAGE_VARIANTS,
+    SETTLEMENT_DECKS,
     Coverage,
     Target,
+    ValueCoup,
     coverage,
-    seeded_index,
+    kit_shoe_cards,
+    seeded_coups,
+    value_coups,
 )
-from analyzer.core.cards import RANKS, SUITS, Card, hand_total
+from analyzer.core.cards import Card
 from analyzer.core.coup import NATURAL_CLASSES, resolve
 from analyzer.core.exact import fraction_text
 from analyzer.core.shoe import Shoe
@@ -83,8 +87,6 @@ MAX_COUPS = 100_000
 #: The standard shoes of the probability tables (decks).
 DECKS: tuple[int, ...] = tuple(range(1, 9))
 #: Decks of the shoe each settlement coup is dealt from (a fresh shoe per coup).
-SETTLEMENT_DECKS = 8
-COUP_CARDS = 6
 FORMATS: dict[str, tuple[str, ...]] = {"jsonl": ("jsonl",), "csv": ("csv",), "both": ("jsonl", "csv")}
 MANIFEST = "MANIFEST.json"
 SCHEMA = "schema.json"
@@ -93,78 +95,8 @@ DATA_FILES = ("coups", "settlements", "probabilities")
 KIT_NAMES = frozenset({MANIFEST, SCHEMA} | {f"{s}.{e}" for s in DATA_FILES for e in ("jsonl", "csv")})
 
 
-# -- the value-level coups ----------------------------------------------------------------------
-
-
-class ValueCoup(NamedTuple):
-    """One leaf of the value-level dealing tree.
-
-    Attributes:
-        cards: the point values dealt (0-9; 10, J, Q, K are 0), in dealing order: Player,
-            Banker, Player, Banker, then the Player's third card if it drew, then the
-            Banker's third card if it drew (4 to 6 values).
-        player_total, banker_total: final totals 0-9.
-        player_draws, banker_draws: whether that side took a third card.
-        winner: ``"player"``, ``"banker"`` or ``"tie"``.
-        naturals: ``"none"``, ``"player"``, ``"banker"`` or ``"both"``: which sides' two-card
-            totals are naturals under the rules.
-    """
-
-    cards: tuple[int, ...]
-    player_total: int
-    banker_total: int
-    player_draws: bool
-    banker_draws: bool
-    winner: str
-    naturals: str
-
-
-def value_coups(tableau: Tableau = STANDARD) -> Iterator[ValueCoup]:
-    """Every leaf of the value-level dealing tree under ``tableau``, in a fixed order: the first
-    four values in lexicographic order (P1, B1, P2, B2 each 0-9), then the Player's third value
-    0-9 (when it draws), then the Banker's third value 0-9 (when it draws).  Derived from the
-    tableau's draw rules alone (:meth:`Tableau.draws`); the count equals
-    :func:`analyzer.engine.walk.leaf_count` (339,400 under the standard tableau).
-
-    >>> first = next(value_coups())
-    >>> first.cards, first.player_draws, first.banker_draws
-    ((0, 0, 0, 0, 0, 0), True, True)
-    """
-    thirds: tuple[int | None, ...] = tuple(range(10))
-    for p1, b1, p2, b2 in itertools.product(range(10), repeat=4):
-        pt2, bt2 = hand_total((p1, p2)), hand_total((b1, b2))
-        p_nat, b_nat = pt2 in tableau.naturals, bt2 in tableau.naturals
-        naturals = "both" if p_nat and b_nat else "player" if p_nat else "banker" if b_nat else "none"
-        player_draws = tableau.player_draws_third(pt2, bt2)
-        for p3 in thirds if player_draws else (None,):
-            banker_draws = tableau.banker_draws_third(pt2, bt2, p3)
-            for b3 in thirds if banker_draws else (None,):
-                pt = (pt2 + (p3 or 0)) % 10
-                bt = (bt2 + (b3 or 0)) % 10
-                winner = "player" if pt > bt else "banker" if bt > pt else "tie"
-                cards = (p1, b1, p2, b2, *(v for v in (p3, b3) if v is not None))
-                yield ValueCoup(cards, pt, bt, p3 is not None, b3 is not None, winner, naturals)
-
-
-# -- the seeded suited coups -----------------------------------------------------------------------
-
-
-def shoe_cards(decks: int = SETTLEMENT_DECKS) -> list[Card]:
-    """The physical cards of a standard shoe in the kit's fixed order: rank A 2 .. 9 T J Q K,
-    then suit s h d c, each card ``decks`` times (416 cards for 8 decks)."""
-    return [Card(rank, suit) for rank in RANKS for suit in SUITS for _ in range(decks)]
-
-
-def seeded_coups(seed: int, count: int, decks: int = SETTLEMENT_DECKS) -> list[tuple[Card, ...]]:
-    """``count`` coups of six suited cards, coup ``i`` dealt from a fresh shoe of ``decks``
-    decks (:func:`shoe_cards`): draw ``j`` (0-5) takes the card at :func:`seeded_index`
-    ``(seed, i, j, cards left)`` of the cards left, in their order, out of the shoe."""
-    full = shoe_cards(decks)
-    out = []
-    for i in range(count):
-        left = list(full)
-        out.append(tuple(left.pop(seeded_index(seed, i, j, len(left))) for j in range(COUP_CARDS)))
-    return out
+#: The physical cards of the settlement coups' shoe (:func:`analyzer.checks.coverage.kit_shoe_cards`).
+shoe_cards = kit_shoe_cards
 
 
 def card_code(card: Card) -> str:

@@ -502,6 +502,7 @@ def vectors_document() -> str:
     the defaults and limits of its options, the standard shoes of its probability tables, and
     its ``schema.json`` (for both formats) as the command writes it."""
     from analyzer import __version__  # lazy: the worker's, not the server's
+    from analyzer.checks.coverage import SETTLEMENT_DECKS  # lazy: as the kit below
     from analyzer.output import vectors as kit  # lazy: the worker's, not the server's
     from analyzer.output.render import json_document  # lazy: the worker's, not the server's
 
@@ -512,7 +513,7 @@ def vectors_document() -> str:
         "defaults": {"seed": kit.DEFAULT_SEED, "coups": kit.DEFAULT_COUPS, "format": "both"},
         "max_coups": kit.MAX_COUPS,
         "decks": list(kit.DECKS),
-        "settlement_decks": kit.SETTLEMENT_DECKS,
+        "settlement_decks": SETTLEMENT_DECKS,
         "command": "punto-banco vectors -o DIR",
         "schema": kit.schema(kit.FORMATS["both"]),
     }
