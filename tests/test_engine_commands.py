@@ -150,7 +150,8 @@ def test_mutants_refuses_an_unknown_name_in_one_line(cli):
     result = cli("mutants", "--serve", "nope")
     assert result.exit_code == 2
     assert "unknown mutant 'nope'" in one_error_line(result)
-    assert "not both" in one_error_line(cli("mutants", "--serve", "correct", "--log", "correct"))
+    both = cli("mutants", "--serve", "correct", "--log", "correct")
+    assert "give one of --serve, --log and --power" in one_error_line(both)
 
 
 def test_the_example_adapters_are_short():

@@ -142,7 +142,7 @@ def claims_of(rec: Record, returned: bool = False, tableau: Tableau = STANDARD) 
         assert rec.cards is not None
         order = tuple(rec.cards)
         fields["cards"] = len(order)
-        player, banker = _split(order, rec, tableau)
+        player, banker = _hands_of_cards(order, rec, tableau)
     if rec.cards is not None and "cards" not in fields:
         fields["cards"] = len(order)
     for key, value in (
@@ -162,7 +162,7 @@ def claims_of(rec: Record, returned: bool = False, tableau: Tableau = STANDARD) 
     return Claims(order, hands_only, fields, player, banker, stakes, bets)
 
 
-def _split(order: Sequence[Card], rec: Record, tableau: Tableau) -> tuple[Cards, Cards]:
+def _hands_of_cards(order: Sequence[Card], rec: Record, tableau: Tableau) -> tuple[Cards, Cards]:
     """The hands of a coup given by its cards only: 4 cards both stand, 6 both drew; a fifth
     card goes to the side whose claimed totals it fits, else to the side the rules have draw
     (the Player's when in doubt), as verify reads it."""

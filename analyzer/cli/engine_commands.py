@@ -16,9 +16,11 @@ from analyzer.cli.common import (
     bet_inputs,
     bet_options,
     build_shoe,
+    command_line,
     dash_is_stdout,
     emit,
     guard,
+    meta,
     rules_inputs,
     rules_option,
     shoe_options,
@@ -167,6 +169,20 @@ def probe(
     "(`punto-banco probe -- punto-banco mutants --serve NAME`).",
 )
 @click.option("--log", "log_name", metavar="NAME", help="Write a hand log (JSON Lines) dealt by this engine.")
+@click.option(
+    "--power",
+    is_flag=True,
+    help="Measure the coups each check (verify, conform, the decision cells, the probe, the vectors) "
+    "needs to catch each bug (a few minutes; results/mutants.md holds it).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "csv", "json"]),
+    default="text",
+    show_default=True,
+    help="With --power: the table's format.",
+)
 @click.option("--coups", type=WholeNumber(1, 10_000_000), default=1000, show_default=True,
               help="With --log: coups in the log.")
 @click.option(
@@ -185,12 +201,14 @@ def probe(
     type=click.Path(dir_okay=False, writable=True, allow_dash=True),
     default=None,
     callback=dash_is_stdout,
-    help="With --log: write the log to this file (atomically); '-': standard output.",
+    help="With --log or --power: write to this file (atomically); '-': standard output.",
 )
 @guard
 def mutants(
     serve_name: str | None,
     log_name: str | None,
+    power: bool,
+    fmt: str,
     coups: int,
     seed: int,
     cut: int,
@@ -208,11 +226,22 @@ def mutants(
     three-card hands, a rounded commission, a refilled shoe, each rule variant).
 
     Without options, lists them.  --serve NAME runs one as an engine for `punto-banco probe`;
-    --log NAME writes a hand log it dealt (to try verify and conform on a known bug)."""
+    --log NAME writes a hand log it dealt (to try verify and conform on a known bug); --power
+    measures the coups each check needs to catch each bug."""
     from analyzer.checks.mutants import CORRECT, KINDS, MUTANTS, deal_log, find_mutant  # lazy: start-up time
 
-    if serve_name is not None and log_name is not None:
-        raise UsageProblem("give --serve or --log, not both")
+    if sum((serve_name is not None, log_name is not None, power)) > 1:
+        raise UsageProblem("give one of --serve, --log and --power")
+    if power:
+        from analyzer.checks.mutant_power import measure_all  # lazy: start-up time
+        from analyzer.core.shoe import Shoe  # lazy: start-up time
+        from analyzer.output.check_tables import mutant_power_table  # lazy: start-up time
+        from analyzer.output.render import context_of, render  # lazy: start-up time
+
+        shoe = Shoe.standard(8)
+        table = mutant_power_table(measure_all())
+        emit(render([table], fmt, 10, meta(command_line(), shoe), context=context_of(shoe, None)), output)
+        return
     tableau = tableau_of(rules)
     if serve_name is not None:
         from analyzer.checks.probe import serve  # lazy: start-up time

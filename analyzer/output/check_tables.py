@@ -1,11 +1,15 @@
 """The checks' results as tables (:class:`~analyzer.output.render.Table`): a conformance test
-(:class:`~analyzer.checks.conform.Conformance`: per category, per family, the decision cells, the
-power) and a ranking of tableaux by fit (:class:`~analyzer.checks.compare.TableauFit`)."""
+(:class:`~analyzer.checks.conform.Conformance`: the diagnosis, per category, per family, the
+claims, the decision cells, the power), a ranking of tableaux by fit
+(:class:`~analyzer.checks.compare.TableauFit`) and of engine bugs
+(:class:`~analyzer.checks.diagnose.EngineFit`), and the coups each check needs to catch each
+engine bug (:class:`~analyzer.checks.mutant_power.MutantPower`)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from analyzer.checks.compare import TableauFit
 from analyzer.checks.conform import (
@@ -19,8 +23,12 @@ from analyzer.checks.conform import (
 )
 from analyzer.checks.decisions import DecisionCheck, decisions_summary, lines_text, mixed_text
 from analyzer.checks.diagnose import Diagnosis, EngineFit
+from analyzer.checks.mutants import KINDS
 from analyzer.core.shoe import Shoe
 from analyzer.output.render import Cell, Column, Table
+
+if TYPE_CHECKING:
+    from analyzer.checks.mutant_power import MutantPower
 
 
 def _float_text(x: float | None, digits: int = 4) -> str:
@@ -566,12 +574,73 @@ def bug_ranking_table(fits: Sequence[EngineFit]) -> Table:
     )
 
 
+def mutant_power_table(powers: Sequence[MutantPower]) -> Table:
+    """Per engine bug of the catalogue (:mod:`analyzer.checks.mutant_power`): the sentence the
+    diagnosis says, the cause the diagnosis names for the bug's own log, and the coups each
+    check needs to catch it."""
+    from analyzer.checks.mutant_power import BETS, BOUND, SEEDS  # lazy: the measurements' module
+
+    rows = [
+        (
+            p.mutant.name,
+            KINDS[p.mutant.kind],
+            p.mutant.cause,
+            "yes" if p.diagnosed == p.mutant.name else f"no ({p.diagnosed})",
+            p.verify.text(),
+            p.conform.text(),
+            p.cells.text(),
+            p.probe.text(),
+            p.coup_vectors.text(),
+            p.settlement_vectors.text(),
+        )
+        for p in powers
+    ]
+    bets = ", ".join(BETS)
+    notes = (
+        f"Each bug is an engine of punto-banco mutants; every check is run on what it produces, with "
+        f"the bets {bets} placed on every coup.  verify: the median over {len(SEEDS)} seeded hand logs "
+        f"(8-deck shoes to a cut card, every claim present, the shoe check on) of the coups up to the "
+        f"first discrepancy; conform: the first of 100, 200, 400, ... coups of the same logs at which "
+        f"conform fails (claims, decision cells, frequencies at alpha 0.01); logs of at most {BOUND:,} "
+        "coups.",
+        f"Decision cells: the coups of analyzer.testing.decision_cells examples (one coup through every "
+        f"cell, {len(SEEDS)} examples, the engine's state carried) up to the first that assert_coup "
+        "fails.  Probe: the request of the first finding in punto-banco probe's default plan (1,000 "
+        "stacks, seed 1).  coups.jsonl and settlements.jsonl: the record of the test-vector kit, "
+        "replayed in file order by one engine, at which it first deals or settles otherwise (the "
+        "value-level coups dealt with 10 for a 0 and an ace for a 1).",
+        "Diagnosed: whether the diagnosis of the bug's own log (5,000 coups, the shoe given) names it "
+        "first.  'not within N': the check did not catch it in N coups (or records); a bug of the "
+        "shoe never shows in a stacked coup or a vector, and only the shoe check over a whole shoe "
+        "sees it.  Regenerate with `punto-banco tables --out results/`.",
+    )
+    return Table(
+        "mutant-power",
+        "Engine bugs: the diagnosis, and the coups each check needs to catch each bug",
+        (
+            Column("Bug"),
+            Column("Breaks"),
+            Column("Diagnosis"),
+            Column("Diagnosed", "text", "diagnosed"),
+            Column("verify", "text", "verify"),
+            Column("conform", "text", "conform"),
+            Column("Decision cells", "text", "decision_cells"),
+            Column("Probe", "text", "probe"),
+            Column("coups.jsonl", "text", "coup_vectors"),
+            Column("settlements.jsonl", "text", "settlement_vectors"),
+        ),
+        tuple(rows),
+        notes,
+    )
+
+
 __all__ = [
     "bug_ranking_table",
     "claims_table",
     "claims_verdict",
     "conformance_tables",
     "decisions_table",
+    "mutant_power_table",
     "overall_text",
     "power_table",
     "ranking_table",

@@ -12,6 +12,8 @@ ANALYSIS_DECKS = (1, 2, 4, 6, 8)
 CATALOGUE_DECKS = (1, 6, 8)
 FORMATS = {"md": "markdown", "json": "json"}
 DIGITS = 10
+#: The engine bugs and the coups each check needs to catch each (:func:`mutant_files`).
+MUTANT_FILES = ("mutants.md", "mutants.json")
 #: The files of :func:`analyzer.output.symbolic_tables.result_files`.
 SYMBOLIC_FILES = ("symbolic-main.md", "symbolic-main.tex", "symbolic-catalogue.md", "symbolic-catalogue.tex")
 
@@ -25,14 +27,14 @@ def file_names() -> frozenset[str]:
     refuses a folder it may not write before the minutes the build takes)."""
     analysis = {f"analysis-{d}-decks.{ext}" for d in ANALYSIS_DECKS for ext in FORMATS}
     catalogue = {f"bets-{d}-decks.{ext}" for d in CATALOGUE_DECKS for ext in FORMATS}
-    return frozenset(analysis | catalogue | set(SYMBOLIC_FILES))
+    return frozenset(analysis | catalogue | set(SYMBOLIC_FILES) | set(MUTANT_FILES))
 
 
 def generate() -> dict[str, str]:
     """File name -> content of every file in ``results/`` (deterministic: no dates); the JSON
     rows carry their shoe and rules as the commands' do (:func:`~analyzer.output.render.context_of`).
     The names are :func:`file_names`."""
-    return {**analysis_files(), **catalogue_files(), **symbolic_files()}
+    return {**analysis_files(), **catalogue_files(), **symbolic_files(), **mutant_files()}
 
 
 def analysis_files() -> dict[str, str]:
@@ -71,3 +73,21 @@ def symbolic_files() -> dict[str, str]:
     from analyzer.studies.symbolic import STANDARD_SHOE  # lazy: as above
 
     return result_files(lambda command: {**_meta(command, Shoe.standard(1)), "shoe": STANDARD_SHOE})
+
+
+def mutant_files() -> dict[str, str]:
+    """``mutants.md`` / ``.json``: every engine bug of the catalogue, its diagnosis sentence and
+    the coups each check needs to catch it (slow: a few minutes of seeded logs, probes and
+    replays, :mod:`analyzer.checks.mutant_power`)."""
+    from analyzer.checks.mutant_power import measure_all  # lazy: the checks, for these files only
+    from analyzer.output.check_tables import mutant_power_table  # lazy: as above
+
+    table = mutant_power_table(measure_all())
+    shoe = Shoe.standard(8)
+    files: dict[str, str] = {}
+    for ext, fmt in FORMATS.items():
+        files[f"mutants.{ext}"] = render(
+            [table], fmt, DIGITS, _meta(f"punto-banco mutants --power --format {fmt}", shoe),
+            context=context_of(shoe, None),
+        )
+    return files
