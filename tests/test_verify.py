@@ -316,7 +316,7 @@ def test_csv_and_jsonl_examples(tmp_path):
 
 
 @pytest.mark.parametrize(("text", "fmt", "message"), [
-    ("cards\n2 4 3 10 6 A\n2 4 3 1 6 A\n", "csv", "line 3: cards: bad card '1'"),
+    ("cards\n2 4 3 10 6 A\n2 4 3 11 6 A\n", "csv", "line 3: cards: bad card '11'"),
     ("cards,winner\n2 4 3 10 6 A,banker\n2 4 3 10 6 A,dealer\n", "csv", "line 3: bad winner 'dealer'"),
     ("cards,winner\n2 4 3 10 6 A\n", "csv", "line 2: 1 fields where the header has 2"),
     ("winner\nbanker\n", "csv", "line 1: the header"),
