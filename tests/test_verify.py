@@ -355,7 +355,10 @@ def test_unknown_columns_are_reported():
 def test_cli_exit_codes(cli, tmp_path):
     good = cli("verify", str(EXAMPLES / "hands.jsonl"), "--decks", "8")
     assert good.exit_code == 0, good.output
-    assert good.output.strip() == "verified 5 coups (7 records): all conform"
+    assert good.output.splitlines() == [
+        f"read {EXAMPLES / 'hands.jsonl'} as JSON Lines (the hand-log format)",
+        "verified 5 coups (7 records): all conform",
+    ]
     bad = cli("verify", str(EXAMPLES / "hands.csv"))
     assert bad.exit_code == 1
     assert "Banker on 3 must stand when the Player's third card is 8" in bad.output
@@ -387,7 +390,8 @@ def test_cli_report_formats_and_output_file(cli, tmp_path):
         "\"Banker (5% commission), stake 10: Banker wins: pays 19/20 per unit staked\"" + rules,
     ]
     summary = "verified 7 coups (7 records): 5 discrepancies in 5 records (first 2 reported)"
-    assert res.stderr.strip() == summary
+    # how the log was read, then the summary: on standard error, as the report is data
+    assert res.stderr.splitlines() == [f"read {EXAMPLES / 'hands.csv'} as CSV (the hand-log format)", summary]
 
 
 def test_cli_reads_standard_input_and_shows_progress(cli):
@@ -465,7 +469,8 @@ def test_cli_partial_report_then_error_with_the_count(cli, tmp_path):
     log.write_text("id,cards,player_total\nc1,2 4 3 10 6 A,7\nc2,2 4 3 10 6 A,abc\n", encoding="utf-8")
     res = cli("verify", str(log))
     assert res.exit_code == 2
-    assert res.stdout.startswith("record 1 (line 2, id c1): player_total: expected 1, claimed 7")
+    assert res.stdout.splitlines()[0] == f"read {log} as CSV (the hand-log format)"
+    assert res.stdout.splitlines()[1].startswith("record 1 (line 2, id c1): player_total: expected 1, claimed 7")
     assert res.stderr.startswith("Error: line 3: bad player_total 'abc'")
     assert "the 1 record before this one was verified, with 1 discrepancy" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1

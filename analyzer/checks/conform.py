@@ -66,7 +66,8 @@ from analyzer.checks.decisions import (
     player_cell_of,
     rarest_cell,
 )
-from analyzer.checks.handlog import Record, read_records
+from analyzer.checks.handlog import LOG_FORMATS, Record, points_only_refusal, read_records
+from analyzer.checks.logmap import NO_MAP, LogMap
 from analyzer.checks.logs import (
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
@@ -144,7 +145,9 @@ class Observed:
     (``None``: not said); ``decks`` / ``shoe`` name the shoe if the input does; ``decisions``
     holds a hand log's coups by value, for the decision cells (``None`` for a counts file);
     ``file_bets`` are the bets from files that ``bet:NAME`` families may name
-    (:class:`~analyzer.bets.choice.FileBets`; :func:`conform` tests them with these bets)."""
+    (:class:`~analyzer.bets.choice.FileBets`; :func:`conform` tests them with these bets);
+    ``described`` says how a hand log was read
+    (:attr:`analyzer.checks.handlog.HandLog.described`; ``None`` for counts)."""
 
     families: dict[str, dict[str, int]] = field(default_factory=dict)
     coups: int | None = None
@@ -153,6 +156,7 @@ class Observed:
     shoe: str | None = None
     decisions: DecisionLog | None = None
     file_bets: FileBets = field(default=NO_FILE_BETS, compare=False)
+    described: str | None = field(default=None, compare=False)
 
     def add(self, family: str, category: str, count: int, where: str = "") -> None:
         """Add ``count`` to a category, normalising names.
@@ -419,7 +423,8 @@ def tally_log(
     when every marked shoe deals one coup, and None (not known) when the log does not mark shoes.
 
     Raises:
-        LogError: unreadable log, or no coups in it; ObservedError: a bad bet name.
+        LogError: unreadable log, or no coups in it, or a bet that reads ranks or suits on a
+            log of point values only; ObservedError: a bad bet name.
     """
 
     if isinstance(bets, str) or not isinstance(bets, Iterable):
@@ -448,6 +453,7 @@ def tally_log(
     per_shoe = 0
     several = False
     shoe_info = False
+    points_checked = False
     last_shoe: str | None = None
 
     def stopped(exc: AnalyzerError) -> LogError:
@@ -468,6 +474,12 @@ def tally_log(
             raise stopped(exc) from None
         if not isinstance(rec, Record):
             raise ObservedError(f"bad record {show(rec)}: give hand-log records (handlog.read_records)")
+        if rec.points_only and chosen and not points_checked:
+            points_checked = True
+            for bet in chosen:
+                refused = points_only_refusal(bet.name, bet)
+                if refused:
+                    raise stopped(LogError(f"line {rec.line}: {refused}"))
         shoe_info = shoe_info or rec.new_shoe or rec.shoe_id is not None
         if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != last_shoe):
             per_shoe = 0
@@ -510,19 +522,42 @@ def tally_log(
     return obs
 
 
-def observed_kind(path: str | PathLike[str], kind: str | None = None) -> str:
+def observed_kind(path: str | PathLike[str], kind: str | None = None, log_map: LogMap = NO_MAP) -> str:
     """What :func:`read_observed` reads ``path`` as: ``kind`` when given, else from the
     extension (``.json`` counts, ``.csv`` counts if its header starts with ``family`` else a
     hand log, ``.jsonl`` / ``.ndjson`` a hand log): ``json``, ``csv``, ``log-csv`` or
-    ``log-jsonl``.
+    ``log-jsonl``.  With a map (``log_map``, a hand log's), always a hand log: its format from
+    the extension as :func:`analyzer.checks.handlog.detect_format` tells it (``.json`` is JSON
+    Lines), else the map's ``format``.
 
     Raises:
-        ObservedError: ``kind`` is not text, or no kind follows from the extension; OSError: a
-            ``.csv`` file cannot be read.
+        ObservedError: ``kind`` is not text, or no kind follows from the extension, or a map is
+            given with counts; OSError: a ``.csv`` file cannot be read.
     """
     if kind is not None and not isinstance(kind, str):
         raise ObservedError(f"bad observed format {show(kind)}: use json, csv, log-csv or log-jsonl")
     suffix = Path(path).suffix.lower()
+    if log_map.given:
+        if kind is None:
+            found = LOG_FORMATS.get(suffix)
+            if found is not None and log_map.log_format not in (None, found):
+                raise ObservedError(
+                    f"{path}: its extension says {found} and the map {log_map.source} says "
+                    f"{log_map.log_format}: pass --observed-format log-csv or log-jsonl"
+                )
+            found = found or log_map.log_format
+            if found is None:
+                raise ObservedError(
+                    f"cannot tell the format of {path!r} from its extension or the map "
+                    f"{log_map.source}: pass --observed-format log-csv or log-jsonl"
+                )
+            return f"log-{found}"
+        if kind not in ("log-csv", "log-jsonl"):
+            raise ObservedError(
+                f"a map ({log_map.source}) reads a hand log, and {path!r} is read as counts "
+                f"({kind}): pass --observed-format log-csv or log-jsonl, or no map"
+            )
+        return kind
     if kind is None:
         if suffix == ".json":
             kind = "json"
@@ -550,11 +585,12 @@ def read_observed(
     max_bytes: int = MAX_FILE_BYTES,
     tableau: Tableau = STANDARD,
     file_bets: FileBets = NO_FILE_BETS,
+    log_map: LogMap = NO_MAP,
 ) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
-    ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
-    (``.json`` counts, ``.csv`` counts if its header is ``family,category,count`` else a hand
-    log, ``.jsonl`` / ``.ndjson`` a hand log).
+    ``log-jsonl`` (a hand log, tallied by :func:`tally_log`, read through ``log_map``
+    (:func:`analyzer.checks.logmap.load_map`); its ``described`` says how); by default from
+    the extension (:func:`observed_kind`).
 
     Bounded reads (:mod:`analyzer.checks.logs`): a counts file is read whole only up to
     ``max_bytes`` bytes; a hand log is streamed, each line at most ``max_line`` characters.
@@ -573,11 +609,17 @@ def read_observed(
             raise ObservedError(
                 f"bad {what} limit {show(limit)}: use a whole number from 1 to {LIMIT_CEILING:,}"
             )
-    kind = observed_kind(path, kind)
+    if not isinstance(log_map, LogMap):
+        raise ObservedError(f"bad map {show(log_map)}: give a LogMap (analyzer.checks.logmap.load_map)")
+    kind = observed_kind(path, kind, log_map)
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
-            records = read_records(fh, kind[4:], name=str(path), max_line=max_line, file_bets=file_bets)
-            return tally_log(records, bets, tableau, file_bets=file_bets)
+            records = read_records(
+                fh, kind[4:], name=str(path), max_line=max_line, file_bets=file_bets, log_map=log_map
+            )
+            observed = tally_log(records, bets, tableau, file_bets=file_bets)
+            observed.described = records.described
+            return observed
     if bets:
         raise ObservedError(
             "--bet applies to hand logs only; name bets in the counts file (bet:NAME), and give the "

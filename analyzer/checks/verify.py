@@ -83,8 +83,8 @@ class Discrepancy:
     """One claim that breaks a rule.
 
     ``field`` is the log field (``cards``, ``player``, ``banker``, ``player_total``,
-    ``banker_total``, ``winner``, ``natural``, ``burn``, ``bet:NAME``); ``expected`` and ``claimed`` are display text;
-    ``rule`` is the rule that was broken, as a sentence.
+    ``banker_total``, ``winner``, ``natural``, ``burn``, ``bet:NAME``); ``expected`` and
+    ``claimed`` are display text; ``rule`` is the rule that was broken, as a sentence.
     """
 
     record: int
