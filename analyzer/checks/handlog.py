@@ -286,10 +286,11 @@ class HandLog:
 
     :attr:`described` is one line saying how the log was read (its format, the map, the names
     and spellings read otherwise than the plain format's); :attr:`points_only` whether its cards
-    are point values only.  Both read ahead of the records taken (at most
-    :data:`LOOKAHEAD_RECORDS` records and :data:`LOOKAHEAD_CHARS` characters, kept until taken;
-    an error met there is raised when its record is reached), and say what was read so far: asked
-    after the last record, they speak of the whole log.
+    are point values only.  The first record taken (or the first question) reads ahead of it,
+    once: at most :data:`LOOKAHEAD_RECORDS` records and :data:`LOOKAHEAD_CHARS` characters, kept
+    until taken (an error met there is raised when its record is reached), so that the first
+    records are read as the log goes on (a log's first ``0`` makes every record points only).
+    Both say what was read so far: asked after the last record, they speak of the whole log.
     """
 
     def __init__(
@@ -350,6 +351,8 @@ class HandLog:
         return self
 
     def __next__(self) -> Record:
+        if not self._looked:  # so the first records know what the log is (points only...)
+            self._look_ahead()
         if self._ahead:
             rec = self._ahead.popleft()
         elif self._stashed is not None:
@@ -406,10 +409,12 @@ class HandLog:
             tokens = value.replace(",", " ").split()
         elif isinstance(value, list) and all(isinstance(t, str) for t in value):
             tokens = value
+        elif isinstance(value, list) and all(type(t) is int and 0 <= t <= 10 for t in value):
+            tokens = [str(t) for t in value]  # point values (or 10) as JSON numbers
         else:
             raise LogError(
-                f"line {line}: bad {what} {show(value)}: give cards as text such as '2 4 3 10 6 A' "
-                "or a list of card strings"
+                f"line {line}: bad {what} {show(value)}: give cards as text such as '2 4 3 10 6 A', "
+                "a list of card strings, or a list of point values such as [2, 4, 0]"
             )
         out = []
         known = self._tokens

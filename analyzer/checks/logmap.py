@@ -584,7 +584,9 @@ def describe(name: str, log_format: str, log_map: LogMap, reading: Reading) -> s
     if reading.points:
         parts.append("cards as point values only (ten-valued cards 0)")
     else:
-        parts += _listed([_rank_spelling(token, rank) for token, rank in reading.ranks.items()])
+        spelt_ranks = _listed([_rank_spelling(token, rank) for token, rank in reading.ranks.items()])
+        if spelt_ranks:
+            parts.append(", ".join(spelt_ranks))
     for what, values in spelt.items():
         if values:
             said = _listed([f"{_quoted(theirs)} as {_value_text(ours)}" for theirs, ours in values.items()])
