@@ -358,7 +358,7 @@ def parse_map(text: str, source: str = "map") -> LogMap:
             true``; a winner or natural value mapped to none of ours.  One line naming
             ``source`` and the key.
 
-    >>> parse_map('[fields]\\n"Result" = "winner"', "m.toml").fields
+    >>> dict(parse_map('[fields]\\n"Result" = "winner"', "m.toml").fields)
     {'result': 'winner'}
     """
     if not isinstance(text, str):
