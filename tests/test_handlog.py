@@ -299,7 +299,7 @@ def test_the_look_ahead_is_bounded(monkeypatch):
     log = read("cards\n" + "2 4 3 K\n" * 10)
     assert log.described and len(log._ahead) == 3
     assert len(list(log)) == 10
-    monkeypatch.setattr(handlog, "LOOKAHEAD_CHARS", 20)
+    monkeypatch.setattr(handlog, "LOOKAHEAD_CHARS", 200)
     monkeypatch.setattr(handlog, "LOOKAHEAD_RECORDS", 1000)
     log = read("cards\n" + "2 4 3 K\n" * 10)
     assert log.described and len(log._ahead) < 5

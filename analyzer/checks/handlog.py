@@ -84,8 +84,9 @@ FORMAT_NAMES = {"csv": "CSV", "jsonl": "JSON Lines"}
 #: At most this many unknown field names are noted (a log whose every line names a new one
 #: keeps constant memory).
 MAX_IGNORED = 20
-#: How far :attr:`HandLog.described` reads ahead of the records taken, at most: so many records
-#: and so many characters (whichever comes first), kept until they are taken.
+#: How far a :class:`HandLog` reads ahead of the records taken, at most: so many records, and
+#: records holding about so many characters (ids, and 8 for each card or bet: whichever
+#: comes first), kept until they are taken.
 LOOKAHEAD_RECORDS = 256
 LOOKAHEAD_CHARS = 1_000_000
 #: The hint of every message that asks for a map.
@@ -170,6 +171,12 @@ def card_meta(card: Card) -> tuple[int, int, int]:
         rank = -1 if isinstance(card, PointCard) else card.rank.index
         return card.point, rank, card.suit.index if card.suit is not None else -1
     return found
+
+
+def _record_size(rec: Record) -> int:
+    """About how much a record holds, in characters (see :data:`LOOKAHEAD_CHARS`)."""
+    cards = sum(len(hand) for hand in (rec.cards, rec.player, rec.banker) if hand is not None)
+    return 64 + len(rec.coup_id or "") + len(rec.shoe_id or "") + 8 * (cards + len(rec.burn) + len(rec.bets))
 
 
 def points_only_refusal(spec: str, bet: Bet) -> str | None:
@@ -333,17 +340,17 @@ class HandLog:
         # known), and the first token that told it (line, token)
         self._mode = POINT if log_map.points else RANKED if log_map.points is False else 0
         self._told: tuple[int, str] = (0, "")
+        self._ppbb = log_map.order == "P P B B"
         self._tokens: dict[str, tuple[Card, int]] = {}
         self._winners: dict[str, Winner] = {}
         self._winner_folds: set[str] = set()
         self._naturals: dict[str, str] = {}
-        self._chars = 0
         self._ahead: deque[Record] = deque()
         self._stashed: AnalyzerError | None = None
         self._looked = False
         lines = text_lines(stream, LogError, name=name, max_line=max_line, progress=progress)
         read = self._read_csv if log_format == "csv" else self._read_jsonl
-        self._records: Iterator[Record] = read(self._counted(lines))
+        self._records: Iterator[Record] = read(lines)
 
     # -- iteration ------------------------------------------------------------------------------
 
@@ -383,24 +390,18 @@ class HandLog:
         if self._looked:
             return
         self._looked = True
-        start = self._chars
         ahead = self._ahead
-        while (
-            self._stashed is None
-            and len(ahead) < LOOKAHEAD_RECORDS
-            and self._chars - start < LOOKAHEAD_CHARS
-        ):
+        held = 0
+        while self._stashed is None and len(ahead) < LOOKAHEAD_RECORDS and held < LOOKAHEAD_CHARS:
             try:
-                ahead.append(next(self._records))
+                rec = next(self._records)
             except StopIteration:
                 break
             except AnalyzerError as exc:
                 self._stashed = exc
-
-    def _counted(self, lines: Iterable[str]) -> Iterator[str]:
-        for line in lines:
-            self._chars += len(line)
-            yield line
+                break
+            ahead.append(rec)
+            held += _record_size(rec)
 
     # -- values ---------------------------------------------------------------------------------
 
@@ -418,13 +419,15 @@ class HandLog:
             )
         out = []
         known = self._tokens
+        mode = self._mode
         for token in tokens:
             hit = known.get(token)
             if hit is None:
                 hit = self._token(token, what, line)
             card, kind = hit
-            if kind and kind != self._mode:
+            if kind and kind != mode:
                 self._told_by(kind, token, what, line)
+                mode = self._mode
             out.append(card)
         return tuple(out)
 
@@ -529,7 +532,7 @@ class HandLog:
             if ident is not None and (isinstance(ident, bool) or not isinstance(ident, str | int | Decimal)):
                 raise LogError(f"line {line}: bad {what} {show(ident)}: give an id as text or a number")
         dealt = self._cards(cards, "cards", line) if cards is not None else None
-        if dealt is not None and len(dealt) >= 4 and self.log_map.order == "P P B B":
+        if self._ppbb and dealt is not None and len(dealt) >= 4:
             dealt = (dealt[0], dealt[2], dealt[1], dealt[3], *dealt[4:])
         return Record(
             number,
@@ -678,17 +681,23 @@ class HandLog:
 
     def _read_jsonl(self, lines: Iterable[str]) -> Iterator[Record]:
         # which key is which field, by the record's keys in order (a log's records share a few
-        # such shapes; bounded)
-        plans: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+        # such shapes; bounded): the (field, key) pairs, or None when every key is the field's
+        # own name; and whether any is a bet:NAME or stake:NAME key
+        plans: dict[tuple[str, ...], tuple[list[tuple[str, str]] | None, bool]] = {}
         for number, (line_no, obj) in enumerate(jsonl_objects(lines, LogError), 1):
             shape = tuple(obj)
             plan = plans.get(shape)
             if plan is None:
                 found = self._fields_of(shape, f"line {line_no}: ", "key")
-                plan = [(ours, shape[i]) for ours, i in found.items()]
+                pairs = [(ours, shape[i]) for ours, i in found.items()]
+                plan = (
+                    None if len(pairs) == len(shape) and all(o == k for o, k in pairs) else pairs,
+                    any(ours.startswith(("bet:", "stake:")) for ours in found),
+                )
                 if len(plans) < _PLAN_CACHE_LIMIT and sum(map(len, shape)) <= _PLAN_KEY_CHARS:
                     plans[shape] = plan
-            fields = {ours: obj[key] for ours, key in plan}
+            renamed, bet_keys = plan
+            fields = obj if renamed is None else {ours: obj[key] for ours, key in renamed}
             raw_bets = fields.pop("bets", None)
             raw_bets = {} if _blank(raw_bets) else raw_bets
             if not isinstance(raw_bets, dict):
@@ -712,7 +721,7 @@ class HandLog:
                     bets.append((str(spec).strip(), settled.get("stake"), settled["paid"]))
                 else:
                     bets.append((str(spec).strip(), None, settled))
-            if any(ours.startswith(("bet:", "stake:")) for ours in fields):
+            if bet_keys:
                 bets += self._json_bet_keys(fields, line_no)
             yield self._build(number, line_no, {k: v for k, v in fields.items() if not _blank(v)}, bets)
 
