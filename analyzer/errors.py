@@ -22,7 +22,10 @@ there (``analyzer.checks.verify.LogError`` is :class:`LogError`).
     ├── PlotUnavailableError  eor --plot
     ├── OutputError           output files and folders
     ├── FormatError           output formats and digits
-    └── WorkLimitError        a web request asking more work than the server's limits
+    ├── WorkLimitError        a web request asking more work than the server's limits
+    ├── MutantError           an unknown engine mutant, a bad mutant log request
+    ├── ProbeError            a probe that cannot start its engine, or bad probe options
+    └── EngineFaultError           an engine that misbehaves under the probe (a finding)
 """
 
 from __future__ import annotations
@@ -220,4 +223,29 @@ class WorkLimitError(AnalyzerError):
     :class:`CompileBudgetError`, answered with the same 422.)
 
     Raised by: :mod:`analyzer.web.budget`.
+    """
+
+
+class MutantError(AnalyzerError):
+    """An unknown engine mutant or a bad request to one (e.g. a negative number of coups).
+
+    Raised by: :func:`analyzer.checks.mutants.find_mutant` and
+    :func:`analyzer.checks.mutants.deal_log`.
+    """
+
+
+class ProbeError(AnalyzerError):
+    """A probe that cannot run: bad options, or an engine command that cannot be started.
+
+    Raised by: :mod:`analyzer.checks.probe`.  (An engine that starts and then misbehaves is a
+    finding, not this error.)
+    """
+
+
+class EngineFaultError(AnalyzerError):
+    """An engine under the probe misbehaved: an answer that is not a hand-log record, a wrong
+    id, no answer within the timeout, an early exit.  A finding about the engine (the probe
+    reports it and exits 1), not bad input.
+
+    Raised by: :mod:`analyzer.checks.probe`.
     """

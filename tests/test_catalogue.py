@@ -1,12 +1,13 @@
 """The bet catalogue against published tables (every bet against the physical-card brute force
 is in test_bruteforce.py), and its bet specs refused in one clear error."""
 
+import json
 from fractions import Fraction
 
 import pytest
 
 from analyzer import Pricer, Shoe, catalogue_bets, find_bet, main_bets, pay_for_edge, price
-from analyzer.bets.catalogue import CATALOGUE
+from analyzer.bets.catalogue import CATALOGUE, PAY_TABLE_NAMES, provenance
 from analyzer.errors import BetError
 
 T8 = 4_998_398_275_503_360  # 416!/410!, ordered 6-card sequences from 8 decks
@@ -263,3 +264,60 @@ def test_huge_parameters_are_rejected_quickly(spec):
 def test_bet_without_parameter_rejects_one():
     with pytest.raises(BetError, match="takes no parameter"):
         find_bet("ez-banker:abc")
+
+
+# -- names sources give the pay tables (PAY_TABLE_NAMES) ------------------------------------------
+
+
+def _named():
+    return [(name, n) for name, names in PAY_TABLE_NAMES.items() for n in names]
+
+
+def test_every_pay_table_name_resolves_to_the_bet_of_the_parameter_it_names():
+    assert _named()
+    for name, named in _named():
+        alias, same = find_bet(f"{name}:{named.alias}"), find_bet(f"{name}:{named.param}")
+        assert (alias.name, alias.origin, alias.title, alias.reads, alias.source) == (
+            same.name, same.origin, same.title, same.reads, same.source), (name, named.alias)
+        assert [(ln.event, ln.pays) for ln in alias.lines] == [(ln.event, ln.pays) for ln in same.lines]
+        assert provenance(alias) == provenance(same)
+        # written as names are: any case, '_' or a space for '-'
+        spelled = named.alias.upper().replace("-", " ")
+        assert find_bet(f"{name.upper()}:{spelled}").name == same.name
+        for bet_alias in next(e for e in CATALOGUE if e.name == name).aliases:
+            assert find_bet(f"{bet_alias}:{named.alias}").name == same.name
+
+
+def test_every_pay_table_name_is_cited_and_names_no_other_parameter():
+    for name, named in _named():
+        assert named.alias == named.alias.strip().lower()
+        assert " " not in named.alias and "_" not in named.alias
+        assert "https://" in named.source or "http://" in named.source, named.alias
+        words = named.source.lower()
+        assert all(word in words for word in named.alias.split("-")), (named.alias, "is not in its source")
+        entry = next(e for e in CATALOGUE if e.name == name)
+        assert named.alias not in entry.provenance, "a name must not shadow a published parameter"
+        published = provenance(find_bet(f"{name}:{named.param}"))
+        assert any(published is p for p in entry.provenance.values()), "a name names a published pay table"
+    for names in PAY_TABLE_NAMES.values():
+        aliases = [n.alias for n in names]
+        assert len(aliases) == len(set(aliases))
+    assert set(PAY_TABLE_NAMES) <= {e.name for e in CATALOGUE}
+
+
+def test_pay_table_names_are_listed_with_their_sources(cli):
+    result = cli("bets", "--list", "--format", "json")
+    rows = {r["name"]: r for r in json.loads(result.stdout)["tables"][0]["rows"]}
+    for name, names in PAY_TABLE_NAMES.items():
+        assert rows[name]["pay_table_names"] == ", ".join(f"{n.alias}={n.param}" for n in names)
+        for n in names:
+            assert f"{n.alias}={n.param}: {n.source}" in rows[name]["pay_table_name_sources"]
+    assert rows["banker"]["pay_table_names"] == "-" and rows["banker"]["pay_table_name_sources"] is None
+    text = cli("bets", "--list").output
+    line = next(ln for ln in text.splitlines() if ln.startswith("lucky-6 "))
+    assert "macau=1" in line and "las-vegas=2" in line
+
+
+def test_an_unknown_pay_table_name_is_still_a_bad_parameter():
+    with pytest.raises(BetError, match="bad Lucky 6 pay table 'reno'"):
+        find_bet("lucky-6:reno")

@@ -4,14 +4,28 @@ conform, eor, symbolic and study, the oracle taking the Bet, and the same exact 
 path."""
 
 import json
+from collections import Counter
 from fractions import Fraction
 
 import pytest
 from clirun import invoke
 
 from analyzer import Shoe, price
-from analyzer.bets.catalogue import bet_key, catalogue_name, find_bet
-from analyzer.bets.choice import NO_FILE_BETS, FileBets, choose, lookup_bet, refuse_clashes, split_file_spec
+from analyzer.bets.catalogue import DRAGON_BONUS_TABLES, bet_key, catalogue_bets, catalogue_name, find_bet
+from analyzer.bets.choice import (
+    MAX_PAYS,
+    MOST_NEAR,
+    NO_FILE_BETS,
+    FileBets,
+    MatchKind,
+    choose,
+    find_by_pays,
+    lookup_bet,
+    parse_pays,
+    refuse_clashes,
+    split_file_spec,
+    winning_pays,
+)
 from analyzer.bets.files import load_bets, parse_bets
 from analyzer.checks import handlog, verify
 from analyzer.core.coup import resolve
@@ -374,3 +388,137 @@ def test_catalogue_bets_still_resolve_everywhere():
 def test_duplicate_bets_are_an_error(cli):
     result = cli("bets", "--bet", "banker", "--bet", "BANKER")
     assert result.exit_code == 2 and "twice" in result.output
+
+
+# -- bets found by their pays (find_by_pays, bets --pays) ----------------------------------------
+
+
+def _pays(*values):
+    return tuple(sorted((Fraction(v) for v in values), reverse=True))
+
+
+@pytest.mark.parametrize("text, values", [
+    ("19/20", [Fraction(19, 20)]),
+    ("0.95", [Fraction(19, 20)]),
+    (" 1.5 , 11 ", [Fraction(11), Fraction(3, 2)]),
+    ("1,30,10,6,4,2,1", [30, 10, 6, 4, 2, 1, 1]),
+    ("1.5e1", [15]),
+])
+def test_pays_are_read_exactly_largest_first(text, values):
+    assert parse_pays(text) == tuple(Fraction(v) for v in values)
+    # 0.95 is not the float nearest it: the exact value only
+    assert Fraction(0.95) not in parse_pays("0.95")
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "empty --pays"),
+    ("   ", "empty --pays"),
+    ("30,,10", "an empty pay between commas"),
+    ("30,10,", "an empty pay between commas"),
+    ("0", "winning pays only"),
+    ("30,-1", "winning pays only"),
+    ("5%", "not a percentage"),
+    ("thirty", "bad pay in --pays 'thirty'"),
+    ("0x1F", "bad pay in --pays"),
+    (",".join(["1"] * (MAX_PAYS + 1)), f"at most {MAX_PAYS}"),
+])
+def test_bad_pays_are_one_clear_error(text, words):
+    with pytest.raises(BetError) as err:
+        parse_pays(text)
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_every_published_pay_table_finds_its_bet_by_every_line_and_by_its_distinct_pays():
+    for bet in catalogue_bets():
+        own = winning_pays(bet)
+        if not own:
+            continue
+        found = {m.bet.name: m.kind for m in find_by_pays(own).matches}
+        assert found.get(bet.name) is MatchKind.EXACT, bet.name
+        distinct = tuple(sorted(set(own), reverse=True))
+        kind = find_by_pays(distinct).matches
+        expected = MatchKind.EXACT if distinct == own else MatchKind.DISTINCT
+        assert {m.bet.name: m.kind for m in kind}.get(bet.name) is expected, bet.name
+
+
+def test_every_match_pays_the_list_and_no_published_table_is_missed():
+    for text in ("30,10,6,4,2,1", "9", "1/2,1", "25,250", "19/20", "12,20", "1,30,10,4,4,2,2"):
+        wanted = parse_pays(text)
+        finding = find_by_pays(text)
+        for m in finding.matches:
+            own = winning_pays(m.bet)
+            assert Counter(own) == Counter(wanted) or (
+                m.kind is MatchKind.DISTINCT and set(own) == set(wanted) and len(set(wanted)) == len(wanted))
+        listed = {m.bet.name for m in finding.matches}
+        assert listed == {b.name for b in catalogue_bets() if Counter(winning_pays(b)) == Counter(wanted)
+                          or (len(set(wanted)) == len(wanted) and set(winning_pays(b)) == set(wanted))}
+
+
+def test_the_dragon_bonus_table_posted_as_table_2_is_found_whatever_its_name():
+    # the table as Cypress Bayou posts it: natural win 1, then the margins' pays, each once
+    margins = DRAGON_BONUS_TABLES["2"]
+    posted = ",".join(str(p) for p in [1, *sorted(set(margins.values()), reverse=True)])
+    names = [m.bet.name for m in find_by_pays(posted).matches]
+    assert names == ["dragon-bonus-player:2", "dragon-bonus-banker:2"]
+    # every line, the natural win with them
+    every = ",".join(str(p) for p in [1, *margins.values()])
+    assert [m.kind for m in find_by_pays(every).matches] == [MatchKind.EXACT] * 2
+    # table 1 is another table
+    one = ",".join(str(p) for p in [1, *DRAGON_BONUS_TABLES["1"].values()])
+    assert "dragon-bonus-player:2" not in {m.bet.name for m in find_by_pays(one).matches}
+
+
+def test_a_bet_whose_parameter_is_the_pay_matches_with_it_when_asked():
+    finding = find_by_pays("7")
+    assert finding.matches == () and "tie:7" in finding.unlisted and "dragon-7:7" in finding.unlisted
+    listed = {m.bet.name: m for m in find_by_pays("7", with_params=True).matches}
+    assert set(listed) == set(finding.unlisted)
+    assert all(m.kind is MatchKind.PARAMETER for m in listed.values())
+    tie7 = listed["tie:7"].bet
+    direct = find_bet("tie:7")
+    assert [(ln.event, ln.pays) for ln in tie7.lines] == [(ln.event, ln.pays) for ln in direct.lines]
+    # the pay is the parameter: egalite's parameter is a total, so it never matches so
+    assert not any(name.startswith("egalite") for name in listed)
+
+
+def test_banker_matches_by_the_commission_that_gives_the_pay():
+    listed = [m.bet for m in find_by_pays("0.97", with_params=True).matches]
+    banker = next(b for b in listed if b.name.startswith("banker:"))
+    assert winning_pays(banker) == _pays(Fraction(97, 100))
+    assert banker.name == "banker:3" and banker.title == find_bet("banker:3").title
+
+
+def test_a_published_table_is_listed_once_not_again_with_its_parameter():
+    finding = find_by_pays("9", with_params=True)
+    names = [m.bet.name for m in finding.matches]
+    assert names.count("tie:9") == 1 and len(names) == len(set(names))
+    published = [m for m in finding.matches if m.kind is MatchKind.EXACT]
+    nine = _pays(9)
+    assert {m.bet.name for m in published} == {b.name for b in catalogue_bets() if winning_pays(b) == nine}
+    # exact matches come first
+    kinds = [m.kind for m in finding.matches]
+    assert kinds == sorted(kinds, key=lambda k: k is MatchKind.PARAMETER)
+
+
+def test_near_tables_when_nothing_matches_fewest_lines_differing_first():
+    table = winning_pays(find_bet("lucky-nines"))
+    changed = (table[0] + 1, *table[1:])        # one pay changed
+    finding = find_by_pays(changed)
+    assert not finding.exact
+    first = finding.matches[0]
+    assert first.bet.name == "lucky-nines" and first.kind is MatchKind.NEAR and first.differs == 1
+    assert first.bet_only == (table[0],) and first.list_only == (table[0] + 1,)
+    assert [m.differs for m in finding.matches] == sorted(m.differs for m in finding.matches)
+    assert len(finding.matches) <= MOST_NEAR
+    # a line the list lacks counts one: the Dragon Bonus margins of table 2 without the natural
+    margins = tuple(sorted((Fraction(p) for p in DRAGON_BONUS_TABLES["2"].values()), reverse=True))
+    near = find_by_pays(margins).matches
+    assert [m.bet.name for m in near[:2]] == ["dragon-bonus-player:2", "dragon-bonus-banker:2"]
+    assert near[0].bet_only == (Fraction(1),) and near[0].list_only == ()
+    # every near table is within half the list's lines
+    assert all(m.differs <= len(margins) // 2 for m in near)
+
+
+def test_a_one_pay_list_or_a_table_sharing_nothing_has_no_near_table():
+    assert find_by_pays("7").matches == ()
+    assert find_by_pays("1000001,1000003").matches == ()

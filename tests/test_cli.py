@@ -268,3 +268,20 @@ def test_list_with_bets_is_a_usage_error(cli):
         result = cli("bets", "--list", *extra)
         assert result.exit_code == 2
         assert "--list" in one_error_line(result)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--pays", "30,ten"), "bad pay in --pays 'ten'"),
+    (("--pays", "0"), "winning pays only"),
+    (("--pays", ""), "empty --pays"),
+    (("--pays", "9", "--bet", "tie"), "--pays chooses the bets by their pays and takes no --bet"),
+    (("--pays", "9", "--all", "--fair-pay"), "takes no --all, --fair-pay"),
+    (("--with-params",), "--with-params widens a search by pays"),
+    (("--list", "--pays", "9"), "--list prints the catalogue and takes no --pays"),
+])
+def test_bets_pays_refuses_bad_input_in_one_line(cli, args, words, tmp_path):
+    target = tmp_path / "out.json"
+    result = cli("bets", *args, "-o", str(target))
+    assert result.exit_code == 2
+    assert words in one_error_line(result)
+    assert not target.exists()

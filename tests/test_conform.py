@@ -196,7 +196,9 @@ def test_examples_are_the_seeded_simulation():
 def test_cli(cli, tmp_path):
     res = cli("conform", str(EXAMPLES / "observed.json"))
     assert res.exit_code == 0, res.output
-    assert "Overall: CONFORMS." in res.output
+    # counts make no claims: the verdict says the claims were not checked, and why
+    assert "Overall: CONFORMS (claims not checked)." in res.output
+    assert "Claims: not checked: the input is counts of outcomes, which make no claims" in res.output
     assert "Cut-card effect" not in res.output
     res = cli("conform", str(EXAMPLES / "observed.csv"), "--cut-card", "--family", "winner")
     assert res.exit_code == 0
@@ -204,7 +206,7 @@ def test_cli(cli, tmp_path):
     # Judged against a one-deck shoe the same sample fails: exit code 1.
     res = cli("conform", str(EXAMPLES / "observed.json"), "--decks", "1")
     assert res.exit_code == 1
-    assert "Overall: DOES NOT CONFORM." in res.output
+    assert "Overall: DOES NOT CONFORM (claims not checked)." in res.output
     # JSON output keeps the exact probabilities as fractions.
     out = tmp_path / "c.json"
     res = cli("conform", str(EXAMPLES / "observed.json"), "--format", "json", "-o", str(out))
@@ -507,6 +509,218 @@ def test_conform_on_a_small_log_prints_a_short_summary_first():
     assert tables[-1]["name"] == "conform-summary"
     # a large sample gets no such summary
     assert "Summary (a small sample)" not in invoke("conform", "examples/observed.json").output
+
+
+# -- the claims of a hand log: checked as verify checks them --------------------------------------
+
+SUITED_SHOE = [Card(r, s) for r in RANKS for s in SUITS] * 8
+
+
+def write_claims_log(
+    path: Path, coups: int, seed: int, wrong: Callable[[int], bool], paid: str = "net"
+) -> Path:
+    """A hand log of fair coups (each from a freshly shuffled 8-deck shoe) with the claimed totals,
+    winner and a Player Pair settled on a stake of 1 (``paid``: net or returned), the settlement
+    off by one unit on the coups ``wrong(i)`` names (i counts coups from 0)."""
+    rng = random.Random(seed)
+    pair = find_bet("player-pair")
+    with open(path, "w", encoding="utf-8") as fh:
+        for i in range(coups):
+            coup = resolve(rng.sample(SUITED_SHOE, 6))
+            amount = pair.settle(coup)[1] + (1 if paid == "returned" else 0) + (1 if wrong(i) else 0)
+            record = {
+                "cards": " ".join(str(c) for c in _dealing_order(coup)),
+                "player_total": coup.player_total,
+                "banker_total": coup.banker_total,
+                "winner": coup.winner.value,
+                "bets": {"player-pair": {"stake": 1, "paid": str(amount)}},
+            }
+            fh.write(json.dumps(record) + "\n")
+    return path
+
+
+def test_wrong_settlements_fail_although_the_frequencies_conform(cli, tmp_path):
+    # Half the Player Pair settlements are wrong: conform --bet player-pair settles the bet from the
+    # cards (its frequency family passes), and now also checks every amount the log claimed.
+    log = write_claims_log(tmp_path / "pairs.jsonl", 2000, seed=11, wrong=lambda i: i % 2 == 1)
+    obs = read_observed(str(log), bets=["player-pair"])
+    result = conform(obs, Shoe.standard(8))
+    fams = {r.family: r for r in result.results}
+    assert fams["bet:player-pair"].passed and all(f.passed for f in fams.values())
+    assert result.claims is not None and not result.claims.passed and not result.passed
+    rows = {r.field: r for r in result.claims.rows}
+    assert list(rows) == ["player_total", "banker_total", "winner", "bet:player-pair"]
+    assert [(r.checked, r.wrong) for r in rows.values()] == [(2000, 0), (2000, 0), (2000, 0), (2000, 1000)]
+    pair = rows["bet:player-pair"]
+    assert pair.lines == (2, 4, 6, 8, 10) and pair.first is not None and pair.first.line == 2
+    head = "bet:player-pair: 1,000 of 2,000 settlements wrong; first on line 2 (expected "
+    assert pair.text.startswith(head)
+    assert (result.claims.checked, result.claims.wrong) == (8000, 1000)
+    # the command line: exit code 1, the claims by field, and verify named for each one
+    res = cli("conform", str(log), "--bet", "player-pair", "--family", "bet:player-pair")
+    assert res.exit_code == 1, res.output
+    assert f"Claims: FAIL: 1,000 of 8,000 claims wrong: {head}" in res.output
+    assert "FAIL: 1,000 of 2,000 settlements wrong; verify lists each" in res.output
+    assert "Overall: DOES NOT CONFORM." in res.output
+    # every claim right: the verdict says how many were checked
+    fair = write_claims_log(tmp_path / "fair.jsonl", 300, seed=12, wrong=lambda i: False)
+    res = cli("conform", str(fair), "--family", "winner")
+    assert res.exit_code == 0, res.output
+    right = "Claims: all 1,200 claims of the log are right (player_total 300, banker_total 300, winner 300, "
+    assert right in res.output
+
+
+def test_one_wrong_claim_fails_whatever_alpha(tmp_path):
+    log = write_claims_log(tmp_path / "one.jsonl", 500, seed=13, wrong=lambda i: i == 321)
+    result = conform(read_observed(str(log)), Shoe.standard(8), alpha=Fraction(1, 10**30))
+    assert all(r.passed for r in result.results) and result.decisions is not None and result.decisions.passed
+    assert result.claims is not None and result.claims.wrong == 1 and not result.passed
+    (row,) = result.claims.failing
+    assert row.lines == (322,)
+
+
+def test_settled_amounts_are_read_as_paid_says(cli, tmp_path):
+    log = write_claims_log(tmp_path / "returned.jsonl", 400, seed=14, wrong=lambda i: False, paid="returned")
+    assert read_observed(str(log), paid_means="returned").claims.passed  # type: ignore[union-attr]
+    net = read_observed(str(log)).claims
+    assert net is not None and net.failing[0].field == "bet:player-pair" and net.wrong == 400
+    assert cli("conform", str(log), "--paid", "returned", "--family", "winner").exit_code == 0
+    res = cli("conform", str(log), "--family", "winner")
+    assert res.exit_code == 1
+    assert "bet:player-pair: 400 of 400 settlements wrong; first on line 1" in res.output
+    with pytest.raises(LogError, match="bad meaning of a settled amount"):
+        tally_log([], paid_means="gross")
+
+
+def test_claims_not_checked_say_why(tmp_path):
+    from analyzer.checks.conform import claims_summary
+
+    counts = conform(read_observed(str(EXAMPLES / "observed.json")), Shoe.standard(8))
+    assert counts.claims is None
+    assert claims_summary(None).startswith("Claims: not checked: the input is counts of outcomes")
+    log = tmp_path / "cards.jsonl"
+    log.write_text('{"cards": "2 4 3 10 6 A"}\n{"cards": "9 5 K 2"}\n', encoding="utf-8")
+    check = read_observed(str(log)).claims
+    assert check is not None and check.rows == () and check.passed
+    assert claims_summary(check) == (
+        "Claims: not checked: the log claims no totals, winner or settled bets (only its cards and hands "
+        "are checked)."
+    )
+    # claims on a coup dealt outside the rules are not judged: verify names the fault
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(
+        '{"player": "2 3", "banker": "K 2 A 3", "winner": "banker"}\n'
+        '{"cards": "9 5 K 2", "winner": "player"}\n',
+        encoding="utf-8",
+    )
+    check = read_observed(str(odd)).claims
+    assert check is not None and (check.checked, check.unchecked, check.unchecked_lines) == (1, 1, (1,))
+    assert claims_summary(check).endswith(
+        "; 1 claim on coups dealt outside the rules not checked (line 1; verify names each fault)."
+    )
+
+
+def test_claims_of_many_bets_are_bounded(monkeypatch):
+    import io
+
+    import analyzer.checks.conform as conform_module
+
+    monkeypatch.setattr(conform_module, "MAX_CLAIM_FIELDS", 2)
+    text = (
+        '{"cards": "9 5 K 2", "bets": {"tie:9": {"stake": 1, "paid": -1}, '
+        '"tie:8": {"stake": 1, "paid": 5}}}\n'
+        '{"cards": "9 5 K 2", "winner": "player", "bets": {"tie": {"stake": 1, "paid": -1}}}\n'
+    )
+    check = tally_log(read_records(io.StringIO(text), "jsonl")).claims
+    assert check is not None
+    # the two first fields are kept apart, the claimed winner always, the bets beyond as one row
+    assert [(r.field, r.checked, r.wrong) for r in check.rows] == [
+        ("winner", 1, 0),
+        ("bet:tie:9", 1, 0),
+        ("bet:tie:8", 1, 1),
+        ("bet:(other bets)", 1, 0),
+    ]
+
+
+def test_failing_only_shows_the_failing_parts_and_counts_everything(cli):
+    log = str(EXAMPLES / "hands-banker-draws-on-6-against-5.jsonl")
+    full = cli("conform", log)
+    short = cli("conform", log, "--failing-only")
+    assert full.exit_code == short.exit_code == 1
+
+    def cells(out: str) -> list[str]:
+        table = out[out.index("Decision cells against the tableau") :].split("\n\n")[1]
+        return table.splitlines()[2:]
+
+    assert len(cells(full.output)) > 50
+    (cell,) = cells(short.output)
+    assert cell.startswith("Banker on 6, Player's third card 5") and cell.endswith("FAIL")
+    # every family passes: no categories, an empty table of tests whose notes count everything
+    assert "Observed against exact expected" not in short.output
+    assert "of 7 families tested, 7 pass and 0 fail; 0 void." in short.output
+    summary = next(line for line in full.output.splitlines() if line.startswith("Decision cells: FAIL"))
+    assert summary in short.output
+    assert "Families tested  7: 7 pass, 0 fail" in short.output  # the short summary counts them all
+    md = cli("conform", log, "--failing-only", "--format", "markdown").output
+    assert "| Banker on 6, Player's third card 5" in md and "| Banker on 7" not in md
+
+
+# -- the diagnosis and the engine bugs ranked (conform on a hand log) -------------------------------
+
+
+def _mutant_log(tmp_path: Path, name: str, coups: int = 1500) -> Path:
+    from analyzer.checks.mutants import deal_log, find_mutant
+
+    path = tmp_path / f"{name}.jsonl"
+    stakes = {"banker": Fraction(10), "player-pair": Fraction(1)}
+    records = deal_log(find_mutant(name), coups, seed=8, stakes=stakes)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_conform_leads_with_the_bug_that_explains_the_findings(cli, tmp_path):
+    log = _mutant_log(tmp_path, "banker-reads-player-total:6")
+    result = cli("conform", log, "--family", "winner")
+    assert result.exit_code == 1
+    body = [line for line in result.output.splitlines() if line and not line.startswith("#")]
+    assert body[0].startswith("Diagnosis: the engine bugs that explain the findings")
+    assert "banker-reads-player-total:6" in body[3]
+    data = json.loads(cli("conform", log, "--family", "winner", "--format", "json").stdout)
+    table = next(t for t in data["tables"] if t["name"] == "conform-diagnosis")
+    row = table["rows"][0]
+    assert (row["bug"], row["contradicts"]) == ("banker-reads-player-total:6", 0)
+    assert row["cause"].startswith("Banker on 6 draws or stands by the Player's final total")
+
+
+def test_a_clean_log_has_no_diagnosis(cli, tmp_path):
+    log = _mutant_log(tmp_path, "correct", 500)
+    result = cli("conform", log, "--family", "winner", "--format", "json")
+    assert result.exit_code == 0
+    assert "conform-diagnosis" not in [t["name"] for t in json.loads(result.stdout)["tables"]]
+
+
+def test_compare_ranks_engine_bugs_beside_tableaux(cli, tmp_path):
+    log = _mutant_log(tmp_path, "pairs-on-two-card-hands")
+    result = cli(
+        "conform", log, "--family", "winner", "--format", "json",
+        "--compare", "standard,ace-high,pairs-on-two-card-hands,tie-loses-main-bets",
+    )
+    tables = {t["name"]: t for t in json.loads(result.stdout)["tables"]}
+    assert [r["rules"] for r in tables["conform-compare"]["rows"]] == ["standard"]
+    bugs = tables["conform-compare-bugs"]["rows"]
+    assert bugs[0]["bug"] == "pairs-on-two-card-hands"
+    assert bugs[0]["misses"] == "0" and bugs[0]["first_line"] == "-"
+    assert all(int(str(r["misses"]).replace(",", "")) > 0 for r in bugs[1:])
+    everything = cli("conform", log, "--family", "winner", "--format", "json", "--compare", "all")
+    names = {t["name"]: t for t in json.loads(everything.stdout)["tables"]}
+    from analyzer.checks.mutants import MUTANTS
+    from analyzer.core.tableau import TABLEAUX
+
+    assert len(names["conform-compare"]["rows"]) == len(TABLEAUX)
+    coup_bugs = [m for m in MUTANTS if m.name not in TABLEAUX and m.kind != "shoe"]
+    assert len(names["conform-compare-bugs"]["rows"]) == len(coup_bugs)
+    shoe = cli("conform", log, "--compare", "shoe-refilled")
+    assert shoe.exit_code == 2 and "a bug of the shoe" in shoe.output
 
 
 # -- hand logs written by other engines (docs/checks.md, "Logs written by other engines") ----------

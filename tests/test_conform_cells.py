@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 
 from analyzer.checks.compare import rank_tableaux
-from analyzer.checks.conform import conform, read_observed, tally_log
+from analyzer.checks.conform import conform, first_cards, outside_rules, read_observed, tally_log
 from analyzer.checks.decisions import (
     BANKER_CELLS,
     Cell,
     DecisionLog,
     attribute,
     check_decisions,
+    decisions_summary,
 )
 from analyzer.checks.handlog import read_records
 from analyzer.checks.power import (
@@ -32,7 +33,7 @@ from analyzer.checks.power import (
     noncentrality_for_power,
 )
 from analyzer.core.cards import RANKS, SUITS, Card, parse_cards
-from analyzer.core.coup import dealing_order, resolve
+from analyzer.core.coup import Coup, coup_from_cards, dealing_order, resolve
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau, find_tableau
 from analyzer.errors import ObservedError
@@ -288,7 +289,8 @@ LOG = str(ROOT / "examples" / "hands.jsonl")
     [
         (COUNTS, ["--compare", "standard"], "--compare needs a hand log"),
         (LOG, ["--compare", " , "], "names no tableau"),
-        (LOG, ["--compare", "standard,nonesuch"], "unknown rules 'nonesuch'"),
+        (LOG, ["--compare", "standard,nonesuch"], "'nonesuch' names no tableau, rules file or engine bug"),
+        (LOG, ["--compare", "nonesuch.toml"], "nonesuch.toml: no such rules file"),
         (LOG, ["--compare", "standard,standard"], "same tableau"),
         (COUNTS, ["--against", "nonesuch"], "unknown rules 'nonesuch'"),
         (COUNTS, ["--effect", "0"], "bad --effect"),
@@ -326,3 +328,254 @@ def test_the_example_log_is_the_seeded_bugged_engine(tmp_path):
     example = ROOT / "examples" / "hands-banker-draws-on-6-against-5.jsonl"
     assert fresh.read_text(encoding="utf-8") == example.read_text(encoding="utf-8")
     assert conform(observed_of(example), Shoe.standard(8), tableau=rules).passed
+
+
+# -- coups dealt outside the rules: families tallied on every coup that decides them, else VOID --
+
+
+def _hand_total(hand: list[Card]) -> int:
+    return sum(c.point for c in hand) % 10
+
+
+def banker_draws_twice(cards: list[Card], tableau: Tableau = STANDARD) -> tuple[list[Card], list[Card]]:
+    """An engine bug: after drawing, the Banker applies its rule once more (its new total against
+    the Player's third card), so it sometimes draws a second third card (a hand of 4 cards).
+    Its naturals and the Player's draws are right.  ``cards``: at least 7, in dealing order."""
+    player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
+    used = 4
+    p2, b2 = _hand_total(player), _hand_total(banker)
+    third = None
+    if tableau.player_draws_third(p2, b2):
+        player.append(cards[used])
+        used += 1
+        third = player[2].point
+    if tableau.banker_draws_third(p2, b2, third):
+        banker.append(cards[used])
+        used += 1
+        if tableau.banker_draws_third(p2, _hand_total(banker), third):
+            banker.append(cards[used])
+    return player, banker
+
+
+def write_twice_log(path: Path, coups: int, seed: int, cards_only: bool = False) -> Path:
+    """A hand log of :func:`banker_draws_twice`, each coup from a freshly shuffled 8-deck shoe:
+    the hands (``player``, ``banker``), or with ``cards_only`` the cards in dealing order."""
+    rng = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as fh:
+        for _ in range(coups):
+            player, banker = banker_draws_twice(rng.sample(SHOE, 7))
+            if cards_only:
+                seq = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
+                fh.write(json.dumps({"cards": " ".join(map(str, seq))}) + "\n")
+            else:
+                hands = {"player": " ".join(map(str, player)), "banker": " ".join(map(str, banker))}
+                fh.write(json.dumps(hands) + "\n")
+    return path
+
+
+def _four_card_bankers(path: Path) -> list[int]:
+    """The lines of the log whose Banker hand holds 4 cards."""
+    return [
+        i
+        for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if len(json.loads(text)["banker"].split()) == 4
+    ]
+
+
+@pytest.fixture(scope="module")
+def twice_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_twice_log(tmp_path_factory.mktemp("twice") / "twice.jsonl", 3000, seed=2026)
+
+
+def test_a_banker_drawing_twice_biases_the_coups_the_verifier_reads(twice_log, tmp_path):
+    # As conform tallied before: only the coups the verifier reads as coups, the Banker's
+    # hands of 4 cards dropped.  Those are not a random subset (a Banker draws twice only
+    # when there was no natural), so naturals and Player cells fail although they are right.
+    lines = twice_log.read_text(encoding="utf-8").splitlines()
+    dropped = set(_four_card_bankers(twice_log))
+    read = tmp_path / "read.jsonl"
+    read.write_text("".join(t + "\n" for i, t in enumerate(lines, 1) if i not in dropped), encoding="utf-8")
+    result = conform(observed_of(read), Shoe.standard(8))
+    fams = {r.family: r for r in result.results}
+    assert not fams["natural"].passed and not fams["player_cell"].passed
+    assert fams["natural"].p_value_float < 1e-20 and not result.void
+
+
+def test_a_family_tallies_every_coup_that_decides_it_and_the_rest_are_void(twice_log):
+    left = _four_card_bankers(twice_log)
+    coups = len(twice_log.read_text(encoding="utf-8").splitlines())
+    assert 0 < len(left) < coups
+    obs = observed_of(twice_log)
+    result = conform(obs, Shoe.standard(8))
+    fams = {r.family: r for r in result.results}
+    # naturals and the cells read the first four cards and the Player's draw: every coup counts
+    assert set(fams) == {"natural", "player_cell", "banker_cell"}
+    for fam in fams.values():
+        assert fam.passed and fam.n == coups, (fam.family, fam.p_value_float)
+    assert result.level == result.alpha / 3  # Bonferroni over the families tested
+    # the others need a coup dealt within the rules: no verdict, with how many, why and where
+    void = {v.family: v for v in result.void}
+    assert set(void) == {"winner", "player_total", "banker_total", "cards"}
+    for v in void.values():
+        assert (v.coups, v.left_out) == (coups, len(left))
+        assert v.reasons == (("a Banker hand of 4 cards", len(left)),)
+        assert list(v.lines) == left[: len(v.lines)] and len(v.lines) == 5
+        n = f"{len(left):,}"
+        assert v.text == f"VOID: {n} of {coups:,} coups left out (a Banker hand of 4 cards: {n})"
+    assert all(r.family in fams or r.family == "decisions" for r in result.power)
+    # the decision cells still fail the log: those coups no tableau deals
+    assert result.decisions is not None and result.decisions.malformed == len(left)
+    assert not result.passed
+
+
+def test_a_void_family_is_never_tested_on_the_rest(twice_log):
+    # winner alone: every coup it could read is tallied, yet it gets no verdict, nor a power row
+    result = conform(observed_of(twice_log), Shoe.standard(8), families=["winner"])
+    assert result.results == () and [v.family for v in result.void] == ["winner"]
+    assert [r.family for r in result.power] == ["decisions"]
+
+
+def test_a_bet_family_needs_a_coup(twice_log):
+    obs = read_observed(str(twice_log), bets=["player-pair"])
+    result = conform(obs, Shoe.standard(8), families=["bet:player-pair", "natural"])
+    assert [r.family for r in result.results] == ["natural"]
+    (void,) = result.void
+    assert void.family == "bet:player-pair" and void.needs == "a coup dealt within the rules"
+
+
+def test_the_report_says_void_and_why(cli, twice_log):
+    left = len(_four_card_bankers(twice_log))
+    res = cli("conform", str(twice_log))
+    assert res.exit_code == 1, res.output
+    out = res.output
+    assert f"VOID: {left:,} of 3,000 coups left out (a Banker hand of 4 cards: {left:,})" in out
+    assert (
+        f"VOID (no verdict): winner, player_total, banker_total, cards: {left:,} of 3,000 coups left out, "
+        f"dealt outside the rules (a Banker hand of 4 cards: {left:,}; lines " in out
+    )
+    assert "verify names each fault" in out and "a frequency test on the rest would be biased" in out
+    assert "Overall: DOES NOT CONFORM (4 families void, not tested; claims not checked)." in out
+    tests = out[out.index("Goodness of fit per family") :].split("\n\n")[1]
+    verdicts = {line.split()[0]: line for line in tests.splitlines()[2:]}
+    assert all("PASS" in verdicts[f] for f in ("natural", "player_cell", "banker_cell"))
+    assert all("VOID" in verdicts[f] and "FAIL" not in verdicts[f] for f in ("winner", "cards"))
+
+
+def test_a_log_of_cards_only_reads_the_naturals_from_the_first_four(tmp_path):
+    # Seven cards: the first four decide the naturals; whose the fifth card is, nobody can
+    # say, so the cell families (which read the Player's draw) are void with the rest.
+    log = write_twice_log(tmp_path / "cards.jsonl", 1500, seed=7, cards_only=True)
+    texts = log.read_text(encoding="utf-8").splitlines()
+    seven = [i for i, t in enumerate(texts, 1) if len(json.loads(t)["cards"].split()) == 7]
+    assert seven
+    result = conform(observed_of(log), Shoe.standard(8))
+    (natural,) = result.results
+    assert natural.family == "natural" and natural.n == 1500 and natural.passed
+    void = {v.family: v for v in result.void}
+    assert void["player_cell"].reasons == (("7 cards in one coup", len(seven)),)
+    assert void["player_cell"].needs == "the first four cards and whether the Player drew"
+    assert void["winner"].left_out == len(seven)
+
+
+@pytest.mark.parametrize(
+    ("record", "start", "known", "why"),
+    [
+        # a Banker hand of 4 cards: first four from the hands, the Player stood
+        ({"player": "2 3", "banker": "K 2 A 3"}, (5, 2, None), True, "a Banker hand of 4 cards"),
+        # the Player drew a 6: its third card is known
+        ({"player": "2 3 6", "banker": "K 2 A 3"}, (5, 2, 6), True, "a Banker hand of 4 cards"),
+        # a Player hand of 4 cards: it drew (its third card is the 5th dealt)
+        ({"player": "2 3 6 7", "banker": "K 2"}, (5, 2, 6), True, "a Player hand of 4 cards"),
+        # seven cards, no hands: who drew is unknown
+        ({"cards": "2 K 3 2 6 A 3"}, (5, 2, None), False, "7 cards in one coup"),
+        # cards and the Banker's hand: the Player's share is the rest
+        ({"cards": "2 K 3 2 6 A 3", "banker": "K 2 A 3"}, (5, 2, 6), True, "a Banker hand of 4 cards"),
+        # a fifth card where both hands stand (Player 7, Banker 6), no hands: unknown
+        ({"cards": "7 6 K K 3"}, (7, 6, None), False, "a fifth card where both hands stand"),
+        # three cards: no first four
+        ({"cards": "2 K 3"}, None, False, "3 cards in one coup"),
+        # hands that disagree with the cards on the first four
+        ({"cards": "2 K 3 2 6 A", "player": "3 2 6", "banker": "K 2 A"}, None, False,
+         "hands that are not the cards in dealing order"),
+    ],
+)
+def test_first_cards_and_the_fault(record, start, known, why):
+    (rec,) = read_records(iter([json.dumps(record) + "\n"]), "jsonl")
+    got, is_known = first_cards(rec)
+    assert outside_rules(rec) == why
+    if start is None:
+        assert got is None and not is_known
+        return
+    assert got is not None
+    assert (got.player_two_card_total, got.banker_two_card_total, got.player_third) == start
+    assert is_known is known
+
+
+# -- a cell decided by something else than the cell -------------------------------------------------
+
+
+def banker_on_6_reads_the_player_total(cards: list[Card]) -> Coup:
+    """An engine bug: Banker on 6 against a Player third card of 4 draws when the Player's final
+    total is below 5 and stands otherwise (its rule reads the Player's total, not the card)."""
+    coup = resolve(cards)
+    cell = not coup.natural and coup.banker_two_card_total == 6 and coup.player_third == 4
+    if cell and coup.player_total < 5:
+        return coup_from_cards(cards[:4], cards[4], cards[5])
+    return coup
+
+
+def test_a_cell_with_draws_and_stands_is_named(tmp_path):
+    rng = random.Random(46)
+    drew = stood = 0
+    with open(tmp_path / "mixed.jsonl", "w", encoding="utf-8") as fh:
+        for _ in range(6000):
+            coup = banker_on_6_reads_the_player_total(rng.sample(SHOE, 6))
+            if not coup.natural and coup.banker_two_card_total == 6 and coup.player_third == 4:
+                drew += coup.banker_third is not None
+                stood += coup.banker_third is None
+            fh.write(json.dumps({"cards": " ".join(map(str, dealing_order(coup)))}) + "\n")
+    assert drew and stood
+    result = conform(observed_of(tmp_path / "mixed.jsonl"), Shoe.standard(8))
+    check = result.decisions
+    assert check is not None
+    (mixed,) = check.mixed
+    assert mixed.cell == Cell("banker", 6, 4) and (mixed.drew, mixed.stood) == (drew, stood)
+    assert mixed.contradicting == drew and not result.passed
+    text = decisions_summary(check)
+    assert (
+        f"Banker on 6, Player's third card 4: drew on {drew:,} coups and stood on {stood:,}: decided by "
+        "something else than the cell (the engine's rule there reads more, such as the Player's total"
+    ) in text
+    # a cell where the engine only ever drew (or stood) is not named so, even when wrong
+    bug = write_log(tmp_path / "bug.jsonl", banker_draws_on_6_against_5(), 2000, seed=5)
+    plain = conform(observed_of(bug), Shoe.standard(8)).decisions
+    assert plain is not None and plain.broken and not plain.mixed
+    assert "decided by something else" not in decisions_summary(plain)
+
+
+def test_the_twice_example_log_is_the_seeded_engine(tmp_path):
+    # examples/hands-banker-draws-twice.jsonl: 1,000 coups of banker_draws_twice, seed 1306 (docs/checks.md).
+    example = ROOT / "examples" / "hands-banker-draws-twice.jsonl"
+    fresh = write_twice_log(tmp_path / "log.jsonl", 1000, seed=1306)
+    assert fresh.read_text(encoding="utf-8") == example.read_text(encoding="utf-8")
+    result = conform(observed_of(example), Shoe.standard(8))
+    assert [r.family for r in result.results if r.passed] == ["natural", "player_cell", "banker_cell"]
+    left = _four_card_bankers(example)
+    assert [v.left_out for v in result.void] == [len(left)] * 4
+    # as docs/checks.md says: tested on the coups without a 4-card Banker hand, the three would fail
+    lines = example.read_text(encoding="utf-8").splitlines()
+    rest = tmp_path / "rest.jsonl"
+    rest.write_text("".join(t + "\n" for i, t in enumerate(lines, 1) if i not in set(left)), encoding="utf-8")
+    biased = {r.family: r for r in conform(observed_of(rest), Shoe.standard(8)).results}
+    assert len(lines) - len(left) == 731
+    assert all(biased[f].p_value_float < 1e-11 for f in ("natural", "player_cell", "banker_cell"))
+
+
+def test_the_faults_kept_per_family_are_bounded():
+    from analyzer.checks.conform import MAX_REASONS, OTHER_FAULTS, LeftOut
+
+    left = LeftOut()
+    for n in range(MAX_REASONS + 3):
+        left.add(f"{n + 7} cards in one coup", line=n + 1)
+    assert left.count == MAX_REASONS + 3 and len(left.reasons) == MAX_REASONS + 1
+    assert left.reasons[OTHER_FAULTS] == 3 and left.lines == [1, 2, 3, 4, 5]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -94,9 +95,9 @@ def test_assert_coup_explains_the_broken_rule(cards, claims, rule):
     with pytest.raises(AssertionError) as info:
         assert_coup(cards, **claims)
     message = str(info.value)
-    assert rule in message
-    assert message.startswith(f"coup {cards} does not follow the rules of Punto Banco:")
-    assert "reference: " in message
+    headline = message.splitlines()[0]  # what pytest's summary line shows: the rule broken
+    assert rule in headline and headline.endswith(f" -- coup {cards}")
+    assert "reference: " in message and len(message.splitlines()) == 3
 
 
 def test_assert_coup_rejects_contradictory_or_short_input():
@@ -287,17 +288,20 @@ def test_decision_cells_pass_through_every_cell_of_the_table_of_play():
     from analyzer.checks.oracle import DECISION_CELLS, decision_cells
 
     seen: set = set()
+    naturals: set = set()
 
     @settings(max_examples=5, database=None, suppress_health_check=list(HealthCheck))
     @given(decision_cells(1))
     def check(coups):
-        assert len(coups) == len(DECISION_CELLS) == 89
+        assert len(coups) == len(DECISION_CELLS) == 91
         for cards, (kind, banker, third) in zip(coups, DECISION_CELLS, strict=True):
             coup = resolve(cards)
             assert len(cards) == 6 and all(c.suit is not None for c in cards)
             assert max(cards.count(c) for c in cards) <= 1  # one deck: each card once
-            if kind == "natural":
-                assert coup.natural
+            if kind.startswith("natural"):
+                side = kind.removeprefix("natural-")
+                assert coup.naturals == side
+                naturals.add(side)
                 continue
             assert not coup.natural and coup.banker_two_card_total == banker
             assert coup.player_third == third  # None: the Player stood
@@ -305,6 +309,7 @@ def test_decision_cells_pass_through_every_cell_of_the_table_of_play():
             seen.add(("player", coup.player_two_card_total))
 
     check()
+    assert naturals == {"player", "banker", "both"}
     assert seen >= {(b, v) for b in range(8) for v in (None, *range(10))}
     assert {p for k, p in seen if k == "player"} == set(range(8))
 
@@ -339,3 +344,66 @@ def test_decision_cells_find_a_one_cell_bug_at_every_seed(seed):
 
     with pytest.raises(AssertionError, match="Banker on 6 must stand when the Player's third card is 5"):
         engine_test()
+
+
+# -- a failing hypothesis test reports short: the rule first, examples as card text -------------------
+
+
+def _failure(test) -> tuple[str, list[str]]:
+    """Run a failing hypothesis test: (its AssertionError's text, hypothesis's notes)."""
+    with pytest.raises(AssertionError) as info:
+        test()
+    return str(info.value), list(getattr(info.value, "__notes__", []))
+
+
+def test_a_failing_payout_test_names_the_pay_line_first_and_the_cards_as_text():
+    from hypothesis import Phase, settings
+
+    @settings(database=None, phases=[Phase.generate, Phase.shrink])
+    @given(card_sequences(8))
+    def engine_test(cards):
+        assert_payout("banker", cards, 10, 10)  # a buggy engine: pays a Banker win in full, and every tie
+
+    message, notes = _failure(engine_test)
+    headline, *rest = message.splitlines()
+    assert headline.startswith("Banker (5% commission), stake 10: ") and " -- coup " in headline
+    assert len(rest) == 2 and rest[1].startswith("  reference: ")
+    example = next(n for n in notes if "cards=" in n)
+    shown = example.split("cards=", 1)[1].split(")", 1)[0] + ")"
+    assert shown.startswith("Cards('") and "Rank." not in "".join(notes)
+    from analyzer.testing import Cards
+
+    assert isinstance(eval(shown, {"Cards": Cards}), Cards)  # the repr evaluates back to the cards
+    assert sum(n.count("\n") + 1 for n in notes) <= 6
+
+
+def test_a_failing_decision_cell_test_prints_one_call_not_91_coups():
+    from hypothesis import Phase, settings
+
+    from analyzer.testing import cell_coups, decision_cells
+
+    @settings(database=None, phases=[Phase.generate, Phase.shrink])
+    @given(decision_cells(8))
+    def engine_test(coups):
+        for cards in coups:
+            assert_coup(cards, **_buggy_play([str(c) for c in cards]))
+
+    message, notes = _failure(engine_test)
+    rule = "Banker on 6 must stand when the Player's third card is 5"
+    assert message.splitlines()[0].startswith(f"{rule} -- coup ")
+    text = "\n".join(notes)
+    call = re.search(r"coups=(cell_coups\(decks=8, seed=\d+\))", text)
+    assert call is not None and text.count("\n") <= 4, text
+    again = eval(call.group(1), {"cell_coups": cell_coups})  # the printed call deals the same coups
+    with pytest.raises(AssertionError, match="Banker on 6 must stand"):
+        for cards in again:
+            assert_coup(cards, **_buggy_play([str(c) for c in cards]))
+
+
+def test_a_coup_with_several_broken_rules_says_how_many_more():
+    with pytest.raises(AssertionError) as info:
+        assert_coup("2 K 3 3 8 4", banker="K 3 4", player_total=5, winner="player")
+    headline, *rest = str(info.value).splitlines()
+    rule = "Banker on 3 must stand when the Player's third card is 8"
+    assert headline == f"{rule} (and 2 more rules broken) -- coup 2 K 3 3 8 4"
+    assert len(rest) == 4 and all(" -- " in line for line in rest[1:3])

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import itertools
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -30,9 +30,9 @@ from analyzer.engine.pricing import analyze, price
 from analyzer.engine.walk import leaf_count
 from analyzer.output.vectors import (
     COUP_FIELDS,
+    KEYED_FIELDS,
     KIT_FORMAT,
     card_code,
-    coverage_coups,
     seeded_coups,
     shoe_cards,
     value_coups,
@@ -40,6 +40,7 @@ from analyzer.output.vectors import (
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = ROOT / "examples" / "vectors" / "check_coups.test.mjs"
+PY_LOADER = ROOT / "examples" / "vectors" / "check_settlements.py"
 #: A small kit: value bets, a combined wager, pair and suited bets (the default is every
 #: catalogue bet, which compiles for about a minute the first time: the slow test below).
 BETS = (
@@ -187,18 +188,31 @@ def test_settlement_coups_settle_every_event_possible_on_8_decks(kit):
     }
     assert seen == possible  # the coverage coups add what the seeded ones missed
     coverage = json.loads((kit / "MANIFEST.json").read_text())["coverage"]
-    assert coverage["uncovered"] == [] and coverage["coups"] == len(rows) - COUPS > 0
+    assert coverage["not_found"] == {} and coverage["coups"] == len(rows) - COUPS > 0
     assert ("perfect-pair:2", "Both sides suited pairs") in seen
 
 
-def test_the_coverage_search_is_deterministic_and_reports_what_it_missed():
-    bets = [find_bet("lucky-nines"), find_bet("banker")]
-    wanted = {"lucky-nines": {"Three nines, one suit", "No such event"}, "banker": set()}
-    found, left = coverage_coups(3, wanted, bets, tries=400)
-    assert left == {"lucky-nines": {"No such event"}}
-    assert [bets[0].settle(resolve(c))[0] for c in found] == ["Three nines, one suit"]
-    assert coverage_coups(3, wanted, bets, tries=400) == (found, left)
-    assert wanted["lucky-nines"] == {"Three nines, one suit", "No such event"}  # not changed
+def test_coverage_rows_reach_every_event_in_every_possible_class(kit):
+    from analyzer.checks.coverage import possible_targets
+
+    rows = _jsonl(kit / "settlements.jsonl")
+    reached = {
+        (bet, row["results"][bet]["event"], case)
+        for row in rows
+        if row["kind"] == "coverage"
+        for bet, cases in row["covers"].items()
+        for case in cases
+    }
+    wanted = {tuple(t) for bet in BETS for t in possible_targets(find_bet(bet)).possible}
+    assert reached == wanted and len(wanted) > 100
+    assert ("player-pair", "Player pair", "deal: Player drew, Banker drew") in reached  # a pair, then a draw
+    unsuited_pair = ("perfect-pair:2", "Loss", "ranks of Player's first two cards: ranks 2")
+    assert unsuited_pair in reached
+    assert all(not row["covers"] for row in rows if row["kind"] == "seeded")
+    coverage = json.loads((kit / "MANIFEST.json").read_text())["coverage"]
+    assert coverage["not_found"] == {} and coverage["targets"] == len(wanted)
+    stood = "Banker wins with 3-card 7 | deal: Player stood, Banker stood"
+    assert stood in coverage["impossible"]["dragon-7"]
 
 
 def test_settlements_csv_holds_the_same_results(kit):
@@ -206,7 +220,16 @@ def test_settlements_csv_holds_the_same_results(kit):
     table = _csv(kit / "settlements.csv")
     assert len(table) == len(rows) * len(BETS)
     flat = [
-        (str(r["coup"]), r["kind"], " ".join(r["cards"]), str(r["cards_used"]), bet, res["event"], res["net"])
+        (
+            str(r["coup"]),
+            r["kind"],
+            " ".join(r["cards"]),
+            str(r["cards_used"]),
+            bet,
+            res["event"],
+            res["net"],
+            " | ".join(r["covers"].get(bet, ())),
+        )
         for r in rows
         for bet, res in r["results"].items()
     ]
@@ -220,6 +243,66 @@ def test_the_seeded_generator_is_pinned():
     assert [card_code(c) for c in coups[1]] == ["3s", "3c", "Ks", "6d", "4s", "9h"]
     u = int.from_bytes(hashlib.sha256(b"punto-banco-vectors 1 0 0 0").digest()[:8], "big")
     assert shoe_cards()[u % 416] == coups[0][0]  # the first draw, by hand
+
+
+# -- keyed records -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def keyed_kit(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("keyed") / "vectors"
+    result = run("-o", str(folder), "--keyed", "--format", "jsonl", *ARGS)
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_keyed_coups_are_the_positional_records_by_name(keyed_kit, coups):
+    header, rows = coups
+    with open(keyed_kit / "coups.jsonl", encoding="utf-8") as fh:
+        keyed = [json.loads(line) for n, line in enumerate(fh) if n % 97 == 0]
+    assert len(keyed) == len(rows[::97])
+    for rec, row in zip(keyed, rows[::97], strict=True):
+        assert list(rec) == [name for name, _, _ in KEYED_FIELDS["coups"]]
+        assert {k: rec[k] for k in header} == dict(zip(header, row, strict=True))
+        coup = resolve(_cards_of_values(rec["cards"], 0))
+        assert rec["player"] == [c.card.rank.point for c in coup.player]
+        assert rec["banker"] == [c.card.rank.point for c in coup.banker]
+
+
+def test_keyed_settlements_are_hand_log_records_verify_accepts(keyed_kit, kit):
+    rows = _jsonl(kit / "settlements.jsonl")
+    keyed = _jsonl(keyed_kit / "settlements.jsonl")
+    assert len(keyed) == len(rows)
+    for rec, row in zip(keyed, rows, strict=True):
+        assert list(rec) == [name for name, _, _ in KEYED_FIELDS["settlements"]]
+        assert rec["cards"] + rec["spare"] == row["cards"] and len(rec["cards"]) == row["cards_used"]
+        coup = resolve(" ".join(rec["cards"]))
+        assert (rec["player_draws"], rec["banker_draws"]) == (coup.player_drew, coup.banker_drew)
+        assert rec["bets"] == {b: r["net"] for b, r in row["results"].items()}
+        assert rec["events"] == {b: r["event"] for b, r in row["results"].items()}
+        assert rec["covers"] == row["covers"] and (rec["coup"], rec["kind"]) == (row["coup"], row["kind"])
+    # read as a hand log: hands, totals, winner and every bet's amount on a stake of 1
+    checked = invoke("verify", str(keyed_kit / "settlements.jsonl"))
+    assert checked.exit_code == 0, checked.output
+    assert f"verified {len(rows)} coups ({len(rows)} records): all conform" in checked.output
+    manifest = json.loads((keyed_kit / "MANIFEST.json").read_text())
+    assert manifest["keyed"] is True and "--keyed" in manifest["regenerate"]
+
+
+def test_keyed_records_follow_schema_json(keyed_kit):
+    schema = json.loads((keyed_kit / "schema.json").read_text())
+    for name in ("coups.jsonl", "settlements.jsonl"):
+        spec = schema["files"][name]
+        assert "header" not in spec and spec["record"]["type"] == "object"
+        with open(keyed_kit / name, encoding="utf-8") as fh:
+            for n, line in enumerate(fh):
+                if n % 211 == 0:
+                    _check(json.loads(line), spec["record"], f"{name}:{n}")
+
+
+def test_keyed_needs_json_lines(tmp_path):
+    _one_line_exit_2(run("-o", str(tmp_path / "kit"), "--keyed", "--format", "csv"), "--keyed")
+    assert not (tmp_path / "kit").exists()
 
 
 # -- probabilities -------------------------------------------------------------------------------
@@ -499,6 +582,40 @@ def test_the_manual_loader_is_the_tested_one():
     assert tested in LOADER.read_text(encoding="utf-8")
 
 
+def _python_loader(source: Path, kit: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(source), str(kit)], capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["positional", "keyed"])
+def test_the_python_loader_passes_on_the_kit(kit, keyed_kit, keyed):
+    done = _python_loader(PY_LOADER, keyed_kit if keyed else kit)
+    assert done.returncode == 0 and "every settlement coup agrees" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_python_loader_catches_a_pair_read_after_the_draw(keyed_kit, tmp_path):
+    # the stand-in with a pair bug: the Player's last two cards, the same as its first two until
+    # it draws a third card; the coverage coups of a pair on a side that drew catch it
+    source = PY_LOADER.read_text(encoding="utf-8")
+    buggy = source.replace("hand[0][0] == hand[1][0]", "hand[-2][0] == hand[-1][0]")
+    assert buggy != source
+    copy = tmp_path / "buggy.py"
+    copy.write_text(buggy, encoding="utf-8")
+    done = _python_loader(copy, keyed_kit)
+    assert done.returncode == 1
+    coverage = [line for line in done.stdout.splitlines() if "(coverage)" in line and "player-pair" in line]
+    assert any("[deal: Player drew" in line for line in coverage), done.stdout
+
+
+def test_the_manual_python_loader_is_the_tested_one():
+    text = (ROOT / "docs/report.md").read_text(encoding="utf-8")
+    section = text.split("## Test vectors", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```python\n(.*?)```", section, re.S)
+    assert block is not None and "def replay(" in block.group(1)
+    assert block.group(1) in PY_LOADER.read_text(encoding="utf-8")
+
+
 # -- the full default kit ---------------------------------------------------------------------------
 
 
@@ -515,7 +632,8 @@ def test_the_default_kit_prices_and_settles_every_catalogue_bet(tmp_path):
     assert len(rows) == 2000 + manifest["coverage"]["coups"] and all(
         list(r["results"]) == names for r in rows
     )
-    assert manifest["coverage"]["uncovered"] == []  # every event possible on 8 decks is settled
+    assert manifest["coverage"]["not_found"] == {}  # every event and class possible on 8 decks
+    assert manifest["coverage"]["targets"] > 1500
     bets = {r["bet"] for r in _jsonl(tmp_path / "kit" / "probabilities.jsonl")} - {None}
     assert bets == set(names)
     assert elapsed < 600
@@ -539,17 +657,16 @@ def test_vectors_take_bets_from_files_like_every_command(tmp_path):
 
 
 def test_the_coverage_search_finds_a_dragon_7_in_the_seats_suits():
-    # one named suit for the Player's cards and another for the Banker's: the random alphabets
-    # of coverage_coup almost never deal it; the sided coups do, early in the dealing tree
-    from analyzer.output.vectors import coverage_coups, sided_coups
+    # one named suit for the Player's cards and another for the Banker's, after a Player that
+    # stood: the candidates almost never deal it; a variant of a found coup (each side's hand in
+    # one suit) does
+    from analyzer.checks.coverage import coverage
 
     bet = find_bet("d7p8-progressive")
-    wanted = {bet.name: {line.event for line in bet.lines}}
-    found, left = coverage_coups(1, wanted, [bet], tries=0)
-    assert left == {} and 1 <= len(found) <= 2
-    assert {bet.settle(resolve(cards))[0] for cards in found} == wanted[bet.name]
-    for cards in itertools.islice(sided_coups(), 5000):
-        coup = resolve(cards)
-        player = [0, 2] + ([4] if coup.player_cards == 3 else [])
-        banker = [1, 3] + ([len(player) + 2] if coup.banker_cards == 3 else [])
-        assert all(len({cards[i].suit for i in hand}) == 1 for hand in (player, banker))
+    found = coverage([bet], tries=2000)
+    assert found.not_found == () and found.variants > 0
+    progressive = "Dragon 7, both hands in the seat's suits (progressive)"
+    cases = {c.case for c in found.coups if c.event == progressive}
+    assert {"deal: Player stood, Banker drew", "deal: Player drew, Banker drew"} <= cases
+    for c in found.coups:
+        assert bet.settle(resolve(c.cards))[0] == c.event

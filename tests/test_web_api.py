@@ -93,6 +93,15 @@ PRICES = {
         "shoe": {"decks": 8, "seen": ["Ah", "Kd", "7c", "7c", "2s"]},
         "bets": ["all-red", "lucky-win-player", "royal-9"],
     },
+    "bets found by their pays": {"pays": "30,10,6,4,2,1"},
+    "the nearest pay tables, events": {"shoe": {"decks": 6}, "pays": "30,10,4,4,2,2", "events": True,
+                                       "digits": 6},
+    "pays with a parameter, rules, a depleted shoe": {
+        "shoe": {"decks": 8, "seen": ["5h", "Kd"]},
+        "rules": "banker-stands-on-6",
+        "pays": "0.97",
+        "with_params": True,
+    },
 }
 
 
@@ -243,6 +252,18 @@ def test_catalogue_is_bets_list_json(server, monkeypatch):
     assert status == 200 and code == 0 and text == out
 
 
+@pytest.mark.parametrize("query, args", [
+    ("pays=30,10,6,4,2,1", ["--pays", "30,10,6,4,2,1"]),
+    ("pays=19%2F20&with_params=true", ["--pays", "19/20", "--with-params"]),
+])
+def test_catalogue_by_pays_is_bets_pays_json(server, monkeypatch, query, args):
+    status, text = server.get(f"/api/v1/catalogue?{query}")
+    code, out, _ = cli(monkeypatch, ["bets", *args, "--format", "json"])
+    assert status == 200 and code == 0
+    assert text == out  # byte for byte: the same command, the same document
+    assert json.loads(text)["tables"][0]["name"] == "pay-match"
+
+
 def test_rules_are_the_registered_rule_sets_with_their_toml(server, monkeypatch):
     status, text = server.get("/api/v1/rules")
     sets = json.loads(text)["rules"]
@@ -283,6 +304,9 @@ def test_openapi_document_describes_every_route(server):
         assert "post" in doc["paths"][f"/api/v1/{path}"]
     for path in ("catalogue", "rules", "counts", "vectors", "health"):
         assert "get" in doc["paths"][f"/api/v1/{path}"]
+    query = {p["name"] for p in doc["paths"]["/api/v1/catalogue"]["get"]["parameters"]}
+    assert query == {"pays", "with_params"}
+    assert {"pays", "with_params"} <= set(doc["components"]["schemas"]["PriceIn"]["properties"])
     assert "PriceIn" in doc["components"]["schemas"]
 
 
@@ -334,6 +358,10 @@ BAD = {
         "reads suits",
     ),
     "bad log format": ("/api/v1/verify", {"log": "cards\n", "log_format": "xml"}, 422, "log_format"),
+    "bad pays": ("/api/v1/price", {"pays": "30,ten"}, 400, "bad pay in --pays 'ten'"),
+    "pays and bets": ("/api/v1/price", {"pays": "9", "bets": ["tie"]}, 400, "takes no bets"),
+    "with_params alone": ("/api/v1/price", {"with_params": True}, 400, "add pays"),
+    "pays as a number": ("/api/v1/price", {"pays": 9}, 422, "pays"),
 }
 
 
@@ -342,6 +370,16 @@ def test_bad_input_is_one_line_of_json(server, path, body, status, words):
     got, text = server.post(path, body)
     assert got == status, text
     assert words in one_line_error(text)
+
+
+def test_catalogue_by_bad_pays_is_one_line_of_json(server, monkeypatch):
+    status, text = server.get("/api/v1/catalogue?pays=0")
+    code, _, err = cli(monkeypatch, ["bets", "--pays", "0"])
+    assert status == 400 and code == 2 and "Error: " + one_line_error(text) == err.strip()
+    status, text = server.get("/api/v1/catalogue?pays=")
+    assert status == 422 and "pays" in one_line_error(text)
+    status, text = server.get("/api/v1/catalogue?with_params=true")
+    assert status == 400 and "add pays" in one_line_error(text)
 
 
 def test_malformed_json_routes_and_methods_are_one_line_errors(server):

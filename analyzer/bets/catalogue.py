@@ -1536,8 +1536,9 @@ PROVENANCE: dict[str, dict[str, Provenance]] = {
 }
 
 
-def _signature(bet: Bet) -> tuple[object, ...]:
-    """What a bet pays on what: two bets with one signature are the same bet."""
+def pay_signature(bet: Bet) -> tuple[object, ...]:
+    """What a bet pays on what: two bets with one signature are the same bet (``tie`` and
+    ``tie:8``)."""
     return (tuple((ln.event, ln.pays) for ln in bet.lines), bet.otherwise, bet.reads)
 
 
@@ -1563,13 +1564,13 @@ def provenance(bet: Bet) -> Provenance | None:
     side, _, version = key.partition(",")
     if side in ("player", "banker", "p", "b") and (version or "") in known:
         return known[version or ""]  # the other side of a one-side bet: the same rules and figures
-    mine = _signature(bet)  # a parameter that spells a published one (tie:8, lucky-nines:red-rock)
+    mine = pay_signature(bet)  # a parameter that spells a published one (tie:8, lucky-nines:red-rock)
     published: list[tuple[str, Provenance]] = list(known.items())
     if name == "egalite":  # each total at its own pay, and the published groupings, share one source
         published = [(f"{t}", known[""]) for t in range(10)]
         published += [(f"{g}@{p}", known[""]) for g, p in EGALITE_GROUPS.items()]
     for known_key, known_provenance in published:
-        if _signature(entry.make(known_key or None)) == mine:
+        if pay_signature(entry.make(known_key or None)) == mine:
             return known_provenance
     default = known[""]
     grade = default.grade if default.grade in (Grade.READING, Grade.WEAK) else Grade.RULES
@@ -1615,6 +1616,10 @@ class Entry:
     main: bool = False
     meters: Callable[[str | None], tuple[Meter, ...]] | None = field(default=None, compare=False)
     provenance: Mapping[str, Provenance] = field(default_factory=dict, compare=False)
+    #: For a bet whose parameter sets its adjustable line's pay some other way than as the pay
+    #: itself (Banker: a commission), the parameter giving a pay; ``None``: the parameter, when
+    #: the bet takes one, is the pay as exact text (see :mod:`analyzer.bets.choice`).
+    pay_param: Callable[[Fraction], str] | None = field(default=None, compare=False)
 
 
 def _royal_9_meters(param: str | None) -> tuple[Meter, ...]:
@@ -1637,6 +1642,7 @@ _ENTRIES: tuple[Entry, ...] = (
         "commission %, e.g. banker:4",
         ("banco", "b"),
         main=True,
+        pay_param=lambda pays: fraction_text((1 - pays) * 100),
     ),
     Entry("player", player, "Player, even money", "pay", ("punto", "p"), main=True),
     Entry("tie", tie, "Tie 8 to 1", "pay, e.g. tie:9", ("egalite-any", "t", "standoff"), main=True),
@@ -1769,9 +1775,93 @@ for _listed in CATALOGUE:
         _BY_NAME[_label] = _listed
 
 
+# -- names of pay tables ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PayTableName:
+    """A name a source gives one of a bet's pay tables, usable as that bet's parameter:
+    ``NAME:ALIAS`` is ``NAME:PARAM`` (:func:`find_bet` resolves it; the bet is named with
+    ``PARAM``).
+
+    Attributes:
+        alias: the name as a parameter (lower case, hyphenated), e.g. ``"macau"``.
+        param: the catalogue parameter it stands for, e.g. ``"1"``.
+        source: who uses the name and where (author, title, address), in their words.
+    """
+
+    alias: str
+    param: str
+    source: str
+
+
+_PERFECT_PAIR_1_WHERE = (PERFECT_PAIR_SOURCES["1"] + ' ("This bet can be found at Internet casinos using '
+                                                      'live dealer software by Playtech or BetConstruct")')
+_WOO_LUCKY_6_2019 = (LUCKY_6_SOURCE + " (the version last updated September 11, 2019)")
+_DRAGON_BONUS_NAMES: tuple[PayTableName, ...] = (
+    PayTableName("rivers-des-plaines", "1",
+                 'Rivers Casino Des Plaines, "Baccarat / Mini Baccarat", '
+                 "https://www.riverscasino.com/desplaines/casino/table-games/baccarat-mini-baccarat "
+                 "(posts win by 9: 30, by 8: 10, by 7: 6, by 6: 4, by 5: 2, by 4: 1, a natural win 1)"),
+    PayTableName("cypress-bayou", "2",
+                 DRAGON_BONUS_SOURCES["2"] + ' (posts "Win by 6 or 7 points pays 4 to 1, Win by 4 or 5 '
+                                             'points pays 2 to 1")'),
+)
+
+#: The names sources give the catalogue's pay tables, per catalogue name: each usable as the
+#: bet's parameter (``lucky-6:macau`` is ``lucky-6:1``), each with the source that uses it.
+#: Only names found in a source are here; the numbers (``lucky-6:1``, ``dragon-bonus-player:2``)
+#: are this catalogue's own, and other packages number the same tables differently
+#: (docs/bets.md, "Names of pay tables").
+PAY_TABLE_NAMES: dict[str, tuple[PayTableName, ...]] = {
+    "lucky-6": (
+        PayTableName("stingy", "1", LUCKY_6_SOURCE + ' ("Lucky 6 - Stingy Pay Table": 12 and 20)'),
+        PayTableName("liberal", "2", LUCKY_6_SOURCE + ' ("Lucky 6 - Liberal Pay Table": 12 and 23)'),
+        PayTableName("macau", "1", _WOO_LUCKY_6_2019 + ' ("Lucky 6 - Macau Pay Table": "The rules in '
+                                                       'Macau are the same, except a 3-card winning '
+                                                       'total of 6 pays 20 to 1")'),
+        PayTableName("las-vegas", "2", _WOO_LUCKY_6_2019 + ' ("Lucky 6 - Las Vegas Pay Table": 12 and 23)'),
+    ),
+    "perfect-pair": (
+        PayTableName("playtech", "1", _PERFECT_PAIR_1_WHERE),
+        PayTableName("betconstruct", "1", _PERFECT_PAIR_1_WHERE),
+        PayTableName("evolution", "2", PERFECT_PAIR_SOURCES["2"] + ' ("This bet can be found at Internet '
+                                                                   'casinos using live dealer software by '
+                                                                   'Evolution Gaming")'),
+    ),
+    "dragon-bonus-player": _DRAGON_BONUS_NAMES,
+    "dragon-bonus-banker": _DRAGON_BONUS_NAMES,
+    "super-tie": (
+        PayTableName("bicycle", "1", SUPER_TIE_SOURCE + ' ("Pay Table 1 is the one in use at the Bicycle '
+                                                        'Casino near Los Angeles")'),
+    ),
+}
+
+
+def pay_table_names(name: str) -> tuple[PayTableName, ...]:
+    """The names of the pay tables of catalogue bet ``name`` (a name or an alias), or ``()``.
+
+    >>> [(n.alias, n.param) for n in pay_table_names("tiger")][:2]
+    [('stingy', '1'), ('liberal', '2')]
+    """
+    entry = _entry(name)
+    return PAY_TABLE_NAMES.get(entry.name, ()) if entry is not None else ()
+
+
+def _param_of(entry: Entry, param: str) -> str:
+    """``param``, or the parameter a pay-table name stands for (compared as names are)."""
+    key = _key(param)
+    for named in PAY_TABLE_NAMES.get(entry.name, ()):
+        if named.alias == key:
+            return named.param
+    return param
+
+
 def find_bet(spec: str) -> Bet:
     """The catalogue bet named by ``spec`` = ``NAME`` or ``NAME:PARAM`` (names and aliases are
-    case-insensitive; ``_`` and spaces count as ``-``).
+    case-insensitive; ``_`` and spaces count as ``-``).  ``PARAM`` may be a name a source gives
+    the pay table (:data:`PAY_TABLE_NAMES`: ``lucky-6:macau``); the bet is then named with the
+    parameter it stands for (``lucky-6:1``), as an alias of a name gives the bet's name.
 
     Raises:
         BetError: unknown name (the message suggests the closest names, see
@@ -1779,6 +1869,8 @@ def find_bet(spec: str) -> Bet:
 
     >>> find_bet("banker:4").title, find_bet("Tie:9").title
     ('Banker (4% commission)', 'Tie (9 to 1)')
+    >>> find_bet("lucky-6:Las Vegas").name
+    'lucky-6:2'
     """
     if not isinstance(spec, str):
         raise BetError(f"bad bet {spec!r}: give a catalogue name such as 'banker' or 'tie:9'")
@@ -1796,8 +1888,9 @@ def find_bet(spec: str) -> Bet:
         raise BetError(f"bet {spec!r} has an empty parameter after ':'")
     if sep and not entry.param:
         raise BetError(f"bet {entry.name!r} takes no parameter; got {param.strip()!r}")
-    bet = entry.make(param.strip() if sep else None)
-    name = entry.name + (f":{param.strip()}" if sep else "")
+    param = _param_of(entry, param.strip()) if sep else ""
+    bet = entry.make(param if sep else None)
+    name = entry.name + (f":{param}" if sep else "")
     return dataclasses.replace(bet, name=name, origin=f"catalogue:{name}")
 
 

@@ -1,4 +1,5 @@
-"""The bets a command names: catalogue specs, one bet of a bet file, every bet of a file.
+"""The bets a command names: catalogue specs, one bet of a bet file, every bet of a file, the
+catalogue bets that pay a given pay table.
 
 Every command that takes a bet (``bets``, ``deal``, ``verify``, ``conform``, ``eor``,
 ``symbolic``, ``study``) reads its ``--bet`` and ``--bet-file`` options through this module, so
@@ -23,20 +24,66 @@ either (:func:`refuse_clashes`).
 The bets from files a command was given are a value, :class:`FileBets`, passed explicitly to
 whatever resolves a bet by name (a hand log's ``bet:NAME`` columns, conform's families, the
 oracle's bet names): :func:`lookup_bet` finds a name among them, else in the catalogue.
+
+**Bets found by their pays** (``punto-banco bets --pays``).  Another engine's pay table is
+known by the numbers it pays, not by a name: one package's Dragon Bonus "table 3" is this
+catalogue's ``dragon-bonus-player:2``.  :func:`find_by_pays` takes the winning pays of a pay
+table and returns the catalogue bets that pay them.
+
+The matching rule.  A bet's *pay table* here is the multiset of the pays of its winning lines
+(:func:`winning_pays`: every pay line paying more than 0, in any order; pushes and losses do not
+count, nor does the event a line pays on).  A list of pays matches a bet
+
+* ``exact``: when, as a multiset, it is the bet's pay table (Dragon Bonus table 1:
+  ``1,30,10,6,4,2,1``, its natural win and its margins);
+* ``exact-distinct``: when it names each pay once and the set of the bet's different winning
+  pays is that set (the same table as ``30,10,6,4,2,1``: the natural win and a win by 4 both
+  pay 1), as pay tables are often posted ("Win by 6 or 7 points pays 4 to 1").
+
+Pays are exact: ``19/20``, ``0.95``, ``1.5`` and ``11`` are read without a float.  The bets
+searched are those of :func:`~analyzer.bets.catalogue.catalogue_bets` (each bet's default and
+published parameters).
+
+Bets whose parameter *is* a pay (``tie:PAY``, ``dragon-7:PAY``, ``banker:COMMISSION``; any
+entry whose default bet has an adjustable line and whose parameter sets that line's pay, checked
+by building the bet) match with that parameter set, kind ``parameter`` (``--pays 7`` and
+``tie:7``).  A one-pay list matches every one-line bet so; they are listed only when asked
+(``with_params``), else counted, so the published tables come first and alone.
+
+When nothing published matches (and no parameter match is listed), the nearest pay tables are
+given, kind ``near``: the bets whose pay table differs from the list in at most half its lines
+(at least one; a pay changed, or a line the list lacks or adds, counts one line), fewest lines
+differing first, then those with the list's number of lines, then those whose differing pays are
+closest (the product of the ratios of the differing pays paired in order); at most
+:data:`MOST_NEAR`.  They are near, not equal.  A one-pay list has no near table: every one-line
+bet would be as near as any other.
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 
-from analyzer.bets.catalogue import bet_key, catalogue_bets, catalogue_name, find_bet
+from analyzer.bets.catalogue import (
+    CATALOGUE,
+    Entry,
+    bet_key,
+    catalogue_bets,
+    catalogue_name,
+    find_bet,
+    pay_signature,
+)
 from analyzer.bets.files import load_bets, parse_bets
+from analyzer.bets.main import parse_amount
 from analyzer.bets.model import Bet
+from analyzer.core.exact import fraction_text
 from analyzer.errors import AnalyzerError, BetError
 from analyzer.limits import MAX_BETS_PER_FILE
 from analyzer.text import show
@@ -308,16 +355,288 @@ def choose(
     return Choice(tuple(chosen), tuple(from_files), FileBets.of(from_files))
 
 
+# -- bets found by their pays ------------------------------------------------------------------
+
+#: Most pays in one list (the longest catalogue pay table has nine winning lines).
+MAX_PAYS = 50
+#: Most characters of a list of pays.
+MAX_PAYS_CHARS = 1_000
+#: Most near pay tables given when nothing matches.
+MOST_NEAR = 5
+
+
+class MatchKind(enum.Enum):
+    """How a bet's pays match a list (see the module docstring)."""
+
+    EXACT = "exact"
+    DISTINCT = "exact-distinct"
+    PARAMETER = "parameter"
+    NEAR = "near"
+
+    @property
+    def label(self) -> str:
+        """The kind in words, as tables show it."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    MatchKind.EXACT: "exact",
+    MatchKind.DISTINCT: "exact (distinct pays)",
+    MatchKind.PARAMETER: "with parameter",
+    MatchKind.NEAR: "near, not equal",
+}
+
+
+@dataclass(frozen=True)
+class PayMatch:
+    """One catalogue bet whose pays match a list.
+
+    Attributes:
+        bet: the bet, with its parameter (``dragon-bonus-player:2``).
+        kind: how it matches (:class:`MatchKind`).
+        bet_only: the bet's winning pays the list lacks (largest first; empty unless ``near``).
+        list_only: the list's pays the bet lacks (largest first; empty unless ``near``).
+    """
+
+    bet: Bet
+    kind: MatchKind
+    bet_only: tuple[Fraction, ...] = ()
+    list_only: tuple[Fraction, ...] = ()
+
+    @property
+    def differs(self) -> int:
+        """Lines differing: pays changed, plus lines one side has and the other lacks."""
+        return max(len(self.bet_only), len(self.list_only))
+
+
+@dataclass(frozen=True)
+class PayFinding:
+    """What :func:`find_by_pays` found.
+
+    Attributes:
+        pays: the list searched for, largest first.
+        matches: exact matches first (published tables), then parameter matches (when asked),
+            or else the near tables; each kind in catalogue order.
+        unlisted: the specs of the parameter matches not listed (``with_params`` not given).
+    """
+
+    pays: tuple[Fraction, ...]
+    matches: tuple[PayMatch, ...]
+    unlisted: tuple[str, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """Whether any listed bet pays exactly the list."""
+        return any(m.kind is not MatchKind.NEAR for m in self.matches)
+
+
+def parse_pays(text: str, what: str = "--pays") -> tuple[Fraction, ...]:
+    """A list of winning pays, comma-separated, each an exact amount greater than 0 (``30``,
+    ``19/20``, ``0.95``, ``1.5``), largest first.
+
+    Raises:
+        BetError: an empty list, a bad or non-positive pay, a pay with ``%``, too many pays.
+
+    >>> [fraction_text(p) for p in parse_pays("1, 19/20, 0.95, 1.5")]
+    ['3/2', '1', '19/20', '19/20']
+    """
+    example = f"give winning pays per unit staked, comma-separated, e.g. {what} 30,10,6,4,2,1"
+    if not isinstance(text, str) or not text.strip():
+        raise BetError(f"empty {what}: {example}")
+    if len(text) > MAX_PAYS_CHARS:
+        raise BetError(f"{what} is longer than {MAX_PAYS_CHARS:,} characters: {example}")
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) > MAX_PAYS:
+        raise BetError(f"{what} lists {len(parts):,} pays: at most {MAX_PAYS} (the longest catalogue pay "
+                       "table has nine winning lines)")
+    pays: list[Fraction] = []
+    for part in parts:
+        if not part:
+            raise BetError(f"bad {what} {text.strip()[:60]!r}: an empty pay between commas; {example}")
+        if "%" in part:
+            raise BetError(f"bad pay {part[:40]!r} in {what}: a pay is an amount per unit staked, not a "
+                           "percentage")
+        value = parse_amount(part, f"pay in {what}")
+        if value <= 0:
+            raise BetError(f"bad pay {part[:40]!r} in {what}: list the winning pays only (greater than 0; "
+                           "a push pays 0 and a loss -1)")
+        pays.append(value)
+    return tuple(sorted(pays, reverse=True))
+
+
+def winning_pays(bet: Bet) -> tuple[Fraction, ...]:
+    """The bet's pay table as matched: the pays of its lines paying more than 0 (and its
+    ``otherwise`` pay, when that is a win), largest first; ``()`` for a payout function.
+
+    >>> [fraction_text(p) for p in winning_pays(find_bet("dragon-bonus-player:2"))]
+    ['30', '10', '4', '4', '2', '2', '1']
+    """
+    pays = [line.pays for line in bet.lines if line.pays > 0]
+    if bet.lines and bet.otherwise > 0:
+        pays.append(bet.otherwise)
+    return tuple(sorted(pays, reverse=True))
+
+
+def pays_text(pays: Iterable[Fraction]) -> str:
+    """Pays as a list shows them: exact, largest first as given, comma-separated.
+
+    >>> pays_text([Fraction(30), Fraction(19, 20)])
+    '30, 19/20'
+    """
+    return ", ".join(fraction_text(p) for p in pays)
+
+
+def match_kind(pays: Sequence[Fraction], bet: Bet) -> MatchKind | None:
+    """How ``bet`` pays exactly ``pays`` (``EXACT`` or ``DISTINCT``), or ``None``."""
+    own = winning_pays(bet)
+    if not own:
+        return None
+    if Counter(own) == Counter(pays):
+        return MatchKind.EXACT
+    if len(set(pays)) == len(pays) and set(own) == set(pays):
+        return MatchKind.DISTINCT
+    return None
+
+
+def find_by_pays(
+    pays: Sequence[Fraction] | str, *, with_params: bool = False, most_near: int = MOST_NEAR
+) -> PayFinding:
+    """The catalogue bets paying ``pays`` (a list of exact pays, or its text as
+    :func:`parse_pays` reads it), as the module docstring says: exact matches among the
+    published tables; with ``with_params`` also the bets whose parameter gives those pays;
+    the nearest tables (at most ``most_near``) when nothing is listed as exact.
+
+    Raises:
+        BetError: bad text (:func:`parse_pays`), or a pay that is not an exact number above 0.
+
+    >>> [m.bet.name for m in find_by_pays("30,10,6,4,2,1").matches]
+    ['dragon-bonus-player', 'dragon-bonus-banker']
+    """
+    wanted = parse_pays(pays) if isinstance(pays, str) else _checked(pays)
+    published = catalogue_bets()
+    matches = [PayMatch(bet, kind) for bet in published if (kind := match_kind(wanted, bet)) is not None]
+    seen = {pay_signature(m.bet) for m in matches}
+    by_param = [m for m in _parameter_matches(wanted) if pay_signature(m.bet) not in seen]
+    unlisted: tuple[str, ...] = ()
+    if with_params:
+        matches += by_param
+    else:
+        unlisted = tuple(m.bet.name for m in by_param)
+    if not matches:
+        matches = _near(wanted, published, most_near)
+    return PayFinding(wanted, tuple(matches), unlisted)
+
+
+def _checked(pays: Sequence[Fraction]) -> tuple[Fraction, ...]:
+    if not pays or len(pays) > MAX_PAYS:
+        raise BetError(f"give 1 to {MAX_PAYS} winning pays")
+    out = []
+    for p in pays:
+        if isinstance(p, bool) or not isinstance(p, int | Fraction) or p <= 0:
+            raise BetError(f"bad pay {p!r}: give exact pays (int or Fraction) greater than 0")
+        out.append(Fraction(p))
+    return tuple(sorted(out, reverse=True))
+
+
+def _parameter_matches(wanted: tuple[Fraction, ...]) -> list[PayMatch]:
+    """Each catalogue entry whose parameter sets its adjustable line's pay, with the parameter
+    giving ``wanted`` exactly (one per entry and pay; catalogue order)."""
+    found: list[PayMatch] = []
+    for entry in CATALOGUE:
+        for pay in dict.fromkeys(wanted):  # each distinct pay once, largest first
+            bet = _with_pay(entry, pay)
+            if bet is not None and match_kind(wanted, bet) is not None:
+                found.append(PayMatch(bet, MatchKind.PARAMETER))
+                break
+    return found
+
+
+def _with_pay(entry: Entry, pay: Fraction) -> Bet | None:
+    """``entry``'s bet with the parameter that makes its adjustable line pay ``pay``, or
+    ``None`` (no adjustable line, no such parameter, or a parameter that is not a pay)."""
+    try:
+        default = find_bet(entry.name)
+    except BetError:  # a bet that needs its parameter (egalite: the totals)
+        return None
+    if default.adjustable is None or default.payout_function is not None or not entry.param:
+        return None
+    param = entry.pay_param(pay) if entry.pay_param is not None else fraction_text(pay)
+    try:
+        bet = find_bet(f"{entry.name}:{param}")
+    except BetError:  # no parameter gives that pay (a commission above 100%)
+        return None
+    if bet.adjustable is None or bet.lines[bet.adjustable].pays != pay:
+        return None  # the parameter is not that line's pay
+    return bet
+
+
+def _near(wanted: tuple[Fraction, ...], bets: Sequence[Bet], most: int) -> list[PayMatch]:
+    """The bets nearest ``wanted`` (module docstring), at most ``most``."""
+    ranked: list[tuple[tuple[int, int, Fraction, int], PayMatch]] = []
+    distinct = len(set(wanted)) == len(wanted)
+    furthest = max(1, len(wanted) // 2)
+    for order, bet in enumerate(bets):
+        own = winning_pays(bet)
+        if not own:
+            continue
+        forms = [own] + ([tuple(sorted(set(own), reverse=True))] if distinct else [])
+        best: tuple[tuple[int, int, Fraction, int], PayMatch] | None = None
+        for form in forms:
+            bet_only, list_only = _difference(form, wanted)
+            match = PayMatch(bet, MatchKind.NEAR, bet_only, list_only)
+            if match.differs > furthest or len(list_only) == len(wanted):
+                continue  # too far, or no pay in common: not near
+            key = (match.differs, abs(len(form) - len(wanted)), _spread(bet_only, list_only), order)
+            if best is None or key < best[0]:
+                best = (key, match)
+        if best is not None:
+            ranked.append(best)
+    ranked.sort(key=lambda item: item[0])
+    return [match for _, match in ranked[:most]]
+
+
+def _difference(own: Sequence[Fraction], wanted: Sequence[Fraction]) -> tuple[tuple[Fraction, ...], ...]:
+    """(the pays of ``own`` not in ``wanted``, those of ``wanted`` not in ``own``), as
+    multisets, largest first."""
+    a, b = Counter(own), Counter(wanted)
+    return (tuple(sorted((a - b).elements(), reverse=True)), tuple(sorted((b - a).elements(), reverse=True)))
+
+
+def _spread(bet_only: Sequence[Fraction], list_only: Sequence[Fraction]) -> Fraction:
+    """How far apart the differing pays are: the product, over the pays paired in order
+    (largest with largest), of the larger over the smaller; a pay without a partner (a line
+    one side lacks) multiplies it by one plus that pay."""
+    spread = Fraction(1)
+    for i in range(max(len(bet_only), len(list_only))):
+        if i < len(bet_only) and i < len(list_only):
+            a, b = bet_only[i], list_only[i]
+            spread *= max(a, b) / min(a, b)
+        else:
+            spread *= 1 + (bet_only[i] if i < len(bet_only) else list_only[i])
+    return spread
+
+
 __all__ = [
     "BET_CACHE_SIZE",
     "BET_FILE_SUFFIX",
+    "MAX_PAYS",
+    "MAX_PAYS_CHARS",
+    "MOST_NEAR",
     "NO_FILE_BETS",
     "Choice",
     "FileBets",
+    "MatchKind",
+    "PayFinding",
+    "PayMatch",
     "bet_in_file",
     "catalogue_bet",
     "choose",
+    "find_by_pays",
     "lookup_bet",
+    "match_kind",
+    "parse_pays",
+    "pays_text",
     "refuse_clashes",
     "split_file_spec",
+    "winning_pays",
 ]

@@ -56,6 +56,7 @@ from analyzer.bets.model import Bet
 from analyzer.checks.decisions import (
     BANKER_CELLS,
     CELL_READS,
+    MAX_LINES,
     PLAYER_CELLS,
     DecisionCheck,
     DecisionLog,
@@ -63,9 +64,11 @@ from analyzer.checks.decisions import (
     cell_probabilities,
     check_decisions,
     contradiction_probability,
+    lines_text,
     player_cell_of,
     rarest_cell,
 )
+from analyzer.checks.diagnose import Diagnoser, Diagnosis, EngineFit
 from analyzer.checks.handlog import LOG_FORMATS, Record, points_only_refusal, read_records
 from analyzer.checks.logmap import NO_MAP, LogMap
 from analyzer.checks.logs import (
@@ -89,8 +92,9 @@ from analyzer.checks.power import (
     family_power,
     impossible_mass,
 )
-from analyzer.checks.verify import LogError, Verifier, amount_text
-from analyzer.core.coup import Coup
+from analyzer.checks.verify import Discrepancy, LogError, Verifier, amount_text
+from analyzer.core.cards import Card
+from analyzer.core.coup import Coup, coup_from_cards
 from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact, round_fraction
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
@@ -147,7 +151,14 @@ class Observed:
     ``file_bets`` are the bets from files that ``bet:NAME`` families may name
     (:class:`~analyzer.bets.choice.FileBets`; :func:`conform` tests them with these bets);
     ``described`` says how a hand log was read
-    (:attr:`analyzer.checks.handlog.HandLog.described`; ``None`` for counts)."""
+    (:attr:`analyzer.checks.handlog.HandLog.described`; ``None`` for counts).
+
+    From a hand log (:func:`tally_log`) also: ``left_out``, per family, the coups it could not
+    tally (dealt outside the rules: :class:`LeftOut`; :func:`conform` gives such a family no
+    verdict), and ``claims``, the log's claims checked as ``verify`` checks them
+    (:class:`ClaimCheck`); ``None`` for counts, which make no claims; ``diagnosis``, the
+    known engine bugs that explain its findings (:mod:`analyzer.checks.diagnose`), and with
+    ``exact_fits`` how well the log fits each of them (``fits``, for ``--compare``)."""
 
     families: dict[str, dict[str, int]] = field(default_factory=dict)
     coups: int | None = None
@@ -157,6 +168,10 @@ class Observed:
     decisions: DecisionLog | None = None
     file_bets: FileBets = field(default=NO_FILE_BETS, compare=False)
     described: str | None = field(default=None, compare=False)
+    left_out: dict[str, LeftOut] = field(default_factory=dict)
+    claims: ClaimCheck | None = None
+    diagnosis: Diagnosis | None = None
+    fits: tuple[EngineFit, ...] = ()
 
     def add(self, family: str, category: str, count: int, where: str = "") -> None:
         """Add ``count`` to a category, normalising names.
@@ -231,6 +246,268 @@ def _family(family: str, where: str = "", file_bets: FileBets = NO_FILE_BETS) ->
     if fam not in KNOWN_FAMILIES:
         raise ObservedError(f"{where}unknown family {family!r}: use {', '.join(KNOWN_FAMILIES)} or bet:NAME")
     return fam
+
+
+# -- coups a family cannot tally, claims ----------------------------------------------------------------
+
+#: What each fixed family reads of a coup.  A coup the verifier cannot read as a coup (dealt
+#: outside the rules: a hand of 4 cards, 7 cards in one coup, hands that are not the cards in
+#: dealing order) is still tallied in every family whose category it decides; a ``bet:NAME``
+#: family settles the bet on a coup, so it needs one.
+FAMILY_NEEDS: dict[str, str] = {
+    "winner": "a coup dealt within the rules",
+    "player_total": "a coup dealt within the rules",
+    "banker_total": "a coup dealt within the rules",
+    "cards": "a coup dealt within the rules",
+    "natural": "the first four cards",
+    "player_cell": "the first four cards and whether the Player drew",
+    "banker_cell": "the first four cards and the Player's third card (or that it stood)",
+}
+BET_NEEDS = "a coup dealt within the rules"
+#: Kinds of fault kept apart per family (the rest are counted as "other faults").
+MAX_REASONS = 8
+OTHER_FAULTS = "other faults"
+
+
+@dataclass
+class LeftOut:
+    """The coups one family could not tally: ``count``, how many for each fault (``reasons``,
+    e.g. ``{"a Banker hand of 4 cards": 3290}``; at most :data:`MAX_REASONS` kinds, the rest
+    under :data:`OTHER_FAULTS`) and the first :data:`~analyzer.checks.decisions.MAX_LINES`
+    line numbers (``lines``)."""
+
+    count: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+    lines: list[int] = field(default_factory=list)
+
+    def add(self, reason: str, line: int) -> None:
+        """Count one coup left out for ``reason``, met on ``line``."""
+        self.count += 1
+        if reason not in self.reasons and len(self.reasons) >= MAX_REASONS:
+            reason = OTHER_FAULTS
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        if len(self.lines) < MAX_LINES:
+            self.lines.append(line)
+
+
+def outside_rules(rec: Record) -> str:
+    """Why the verifier cannot read a coup record as a coup dealt within the rules, in a few
+    words (``verify`` names the fault of each one): ``"a Banker hand of 4 cards"``, ``"7 cards
+    in one coup"``, ``"one hand and no cards"``, ``"a fifth card where both hands stand"`` (a
+    log of cards only), ``"hands that are not the cards in dealing order"``.
+
+    >>> from analyzer.core.cards import parse_cards
+    >>> outside_rules(Record(1, 2, player=tuple(parse_cards("2 3")), banker=tuple(parse_cards("K 2 A 3"))))
+    'a Banker hand of 4 cards'
+    """
+    for side, hand in (("Player", rec.player), ("Banker", rec.banker)):
+        if hand is not None and len(hand) not in (2, 3):
+            return f"a {side} hand of {len(hand)} card{'s' if len(hand) != 1 else ''}"
+    if rec.cards is None and (rec.player is None or rec.banker is None):
+        return "one hand and no cards"
+    n = len(rec.cards) if rec.cards is not None else len(rec.player or ()) + len(rec.banker or ())
+    if not 4 <= n <= 6:
+        return f"{n} cards in one coup"
+    if rec.player is None and rec.banker is None:
+        return "a fifth card where both hands stand"
+    return "hands that are not the cards in dealing order"
+
+
+def first_cards(rec: Record, tableau: Tableau = STANDARD) -> tuple[Coup | None, bool]:
+    """What a coup record says of its start, for a coup the verifier cannot read: a record of
+    its first four cards and the Player's third card (its Banker standing: only the naturals,
+    the two-card totals and the Player's third card of it are meant), and whether the Player's
+    draw is known.  ``(None, False)`` when the log does not give the first four cards (or its
+    cards and hands disagree on them).
+
+    The first four cards are the hands' first two (``player``, ``banker``) or the first four
+    of ``cards``; the Player drew when its hand holds more than two cards, or, from the cards
+    only, when there are six (none: four; five or seven and more: unknown)."""
+    cards, player, banker = rec.cards, rec.player, rec.banker
+    first: tuple[Card, ...] | None = None
+    if player is not None and banker is not None:
+        if len(player) >= 2 and len(banker) >= 2:
+            first = (player[0], banker[0], player[1], banker[1])
+    elif cards is not None and len(cards) >= 4:
+        first = tuple(cards[:4])
+    if first is None or (cards is not None and tuple(cards[:4]) != first):
+        return None, False
+    if (player is not None and tuple(player[:2]) != first[0::2]) or (
+        banker is not None and tuple(banker[:2]) != first[1::2]
+    ):
+        return None, False
+    if player is not None:
+        third = player[2] if len(player) > 2 else None
+        known = third is None or cards is None or (len(cards) > 4 and cards[4] == third)
+    else:
+        assert cards is not None
+        # the Player's cards beyond its two: the cards dealt less the Banker's hand, if given
+        extra = len(cards) - 2 - len(banker) if banker is not None else {4: 0, 6: 1}.get(len(cards), -1)
+        known = extra in (0, 1)
+        third = cards[4] if extra == 1 else None
+    return coup_from_cards(first, third if known else None, None, tableau), known
+
+
+#: The claims a hand log may make besides its settled bets (``bet:NAME``), in report order.
+CLAIM_FIELDS = ("player_total", "banker_total", "winner")
+#: Fields of claims tallied apart (the rest, settled bets of more names, as one row).
+MAX_CLAIM_FIELDS = 100
+OTHER_BETS = "bet:(other bets)"
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    """The claims of one field of a hand log (``player_total``, ``banker_total``, ``winner`` or
+    ``bet:NAME``, as ``verify`` names it): ``checked`` claims, ``wrong`` ones, the first lines
+    of the wrong ones (``lines``) and the first wrong one as ``verify`` reports it (``first``)."""
+
+    field: str
+    checked: int
+    wrong: int
+    lines: tuple[int, ...] = ()
+    first: Discrepancy | None = None
+
+    @property
+    def noun(self) -> str:
+        """What one claim of this field is: ``"settlements"``, ``"totals"`` or ``"winners"``."""
+        return "settlements" if self.field.startswith("bet:") else (
+            "winners" if self.field == "winner" else "totals"
+        )
+
+    @property
+    def text(self) -> str:
+        """One phrase, e.g. ``"bet:player-pair: 412 of 1,000 settlements wrong; first on line 7"``."""
+        head = f"{self.field}: {self.wrong:,} of {self.checked:,} {self.noun} wrong"
+        if not self.wrong:
+            return head
+        first = self.first
+        shown = f" (expected {first.expected}, claimed {first.claimed})" if first is not None else ""
+        return f"{head}; first on line {self.lines[0]}{shown}" if self.lines else head
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """A hand log's claims (totals, winner, settled bets) checked as ``verify`` checks them, on
+    every coup the verifier reads (:class:`~analyzer.checks.verify.Verifier`): ``rows`` per
+    field, in :data:`CLAIM_FIELDS` order then the bets in the order met; ``paid_means`` what a
+    settled amount means (``net`` or ``returned``); ``unchecked`` counts the claims on coups
+    dealt outside the rules (not judged: ``verify`` names each fault), with their first lines.
+
+    One wrong claim fails, whatever the significance level."""
+
+    rows: tuple[ClaimRow, ...]
+    paid_means: str = "net"
+    unchecked: int = 0
+    unchecked_lines: tuple[int, ...] = ()
+
+    @property
+    def checked(self) -> int:
+        """Claims checked, every field."""
+        return sum(r.checked for r in self.rows)
+
+    @property
+    def wrong(self) -> int:
+        """Claims that break a rule, every field."""
+        return sum(r.wrong for r in self.rows)
+
+    @property
+    def passed(self) -> bool:
+        """True when no claim checked breaks a rule."""
+        return not self.wrong
+
+    @property
+    def failing(self) -> tuple[ClaimRow, ...]:
+        """The fields with wrong claims."""
+        return tuple(r for r in self.rows if r.wrong)
+
+
+class _ClaimTally:
+    """The claims of a hand log, tallied record by record (see :class:`ClaimCheck`)."""
+
+    def __init__(self) -> None:
+        self.checked: dict[str, int] = {}
+        self.wrong: dict[str, int] = {}
+        self.lines: dict[str, list[int]] = {}
+        self.first: dict[str, Discrepancy] = {}
+        self.unchecked = 0
+        self.unchecked_lines: list[int] = []
+
+    def _field(self, name: str) -> str:
+        if name in CLAIM_FIELDS or name in self.checked or len(self.checked) < MAX_CLAIM_FIELDS:
+            return name
+        return OTHER_BETS
+
+    def add(self, rec: Record, found: Sequence[Discrepancy], read: bool) -> None:
+        """The claims of one coup record: ``found`` its discrepancies, ``read`` whether the
+        verifier read it as a coup (and so judged its claims)."""
+        claimed = [name for name, v in zip(CLAIM_FIELDS, (rec.player_total, rec.banker_total, rec.winner),
+                                           strict=True) if v is not None]
+        claimed += [f"bet:{b.spec}" for b in rec.bets]
+        if not claimed:
+            return
+        if not read:
+            self.unchecked += len(claimed)
+            if len(self.unchecked_lines) < MAX_LINES:
+                self.unchecked_lines.append(rec.line)
+            return
+        for name in claimed:
+            key = self._field(name)
+            self.checked[key] = self.checked.get(key, 0) + 1
+        for d in found:
+            if d.field not in claimed:
+                continue  # a decision or the dealing order: the decision cells' matter
+            key = self._field(d.field)
+            self.wrong[key] = self.wrong.get(key, 0) + 1
+            kept = self.lines.setdefault(key, [])
+            if len(kept) < MAX_LINES:
+                kept.append(d.line)
+            self.first.setdefault(key, d)
+
+    def result(self, paid_means: str) -> ClaimCheck:
+        order = [f for f in CLAIM_FIELDS if f in self.checked]
+        order += [f for f in self.checked if f not in CLAIM_FIELDS]
+        rows = tuple(
+            ClaimRow(
+                f, self.checked[f], self.wrong.get(f, 0), tuple(self.lines.get(f, ())), self.first.get(f)
+            )
+            for f in order
+        )
+        return ClaimCheck(rows, paid_means, self.unchecked, tuple(self.unchecked_lines))
+
+
+def claims_summary(check: ClaimCheck | None) -> str:
+    """One sentence on a log's claims: how many were checked and wrong, by field, or that none
+    were checked and why (``None``: the input is counts)."""
+    if check is None:
+        return (
+            "Claims: not checked: the input is counts of outcomes, which make no claims "
+            "(a hand log's totals, winner and settled bets are checked, as verify checks them)."
+        )
+    where = lines_text(check.unchecked_lines, check.unchecked > len(check.unchecked_lines))
+    skipped = (
+        f"; {check.unchecked:,} claim{'s' if check.unchecked != 1 else ''} on coups dealt outside the "
+        f"rules not checked ({where}; verify names each fault)"
+        if check.unchecked
+        else ""
+    )
+    if not check.rows:
+        why = (
+            "every claim is on a coup dealt outside the rules"
+            if check.unchecked
+            else "the log claims no totals, winner or settled bets (only its cards and hands are checked)"
+        )
+        return f"Claims: not checked: {why}{skipped}."
+    if check.passed:
+        fields = ", ".join(f"{r.field} {r.checked:,}" for r in check.rows)
+        return (
+            f"Claims: all {check.checked:,} claims of the log are right ({fields}), checked as "
+            f"verify checks them{skipped}."
+        )
+    wrong = "; ".join(r.text for r in check.failing)
+    return (
+        f"Claims: FAIL: {check.wrong:,} of {check.checked:,} claims wrong: {wrong}; "
+        f"run verify on the log to list each wrong claim{skipped}."
+    )
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -409,6 +686,9 @@ def tally_log(
     tableau: Tableau = STANDARD,
     *,
     file_bets: FileBets = NO_FILE_BETS,
+    paid_means: str = "net",
+    diagnose: bool = True,
+    exact_fits: bool = False,
 ) -> Observed:
     """Observed counts tallied from hand-log records (:class:`analyzer.checks.handlog.Record`), coup by
     coup *as dealt* (the implementation's cards and hands), for every fixed family and for the
@@ -422,9 +702,23 @@ def tally_log(
     (``shoe`` ids or ``new_shoe`` records) and deals more than one coup from one of them, False
     when every marked shoe deals one coup, and None (not known) when the log does not mark shoes.
 
+    A coup the verifier cannot read as a coup (dealt outside the rules: a hand of 4 cards, 7
+    cards in one coup...) is tallied in each family whose category it decides (:data:`FAMILY_NEEDS`:
+    ``natural`` from its first four cards; the cell families when the Player's draw is known too,
+    :func:`first_cards`) and left out of the others, each left-out coup counted with its fault in
+    ``left_out`` (:class:`LeftOut`): the coups left out are not a random subset, so
+    :func:`conform` tests no such family.  ``coups`` counts every coup of the log.
+
+    Every claim of the log (totals, winner, settled bets) is checked as ``verify`` checks it,
+    settled amounts meaning ``paid_means`` (``net`` or ``returned``), and tallied by field in
+    ``claims`` (:class:`ClaimCheck`).  With ``diagnose``, every coup is also replayed through the
+    catalogue of engine bugs (:class:`~analyzer.checks.diagnose.Diagnoser`): ``diagnosis`` names
+    those that explain the findings; with ``exact_fits`` every bug is replayed on every coup and
+    ``fits`` says how well the log fits each.
+
     Raises:
-        LogError: unreadable log, or no coups in it, or a bet that reads ranks or suits on a
-            log of point values only; ObservedError: a bad bet name.
+        LogError: unreadable log, or no coups in it, or a bad ``paid_means``, or a bet that
+            reads ranks or suits on a log of point values only; ObservedError: a bad bet name.
     """
 
     if isinstance(bets, str) or not isinstance(bets, Iterable):
@@ -432,7 +726,13 @@ def tally_log(
     file_bets = _file_bets(file_bets)
     if isinstance(records, str | bytes) or not isinstance(records, Iterable):
         raise ObservedError(f"bad records {show(records)}: give hand-log records (handlog.read_records)")
-    verifier = Verifier(keep_coups=True, tableau=tableau)
+    verifier = Verifier(paid_means=paid_means, keep_coups=True, tableau=tableau)
+    diagnoser = (
+        Diagnoser(tableau, returned=paid_means == "returned", retire=not exact_fits)
+        if diagnose or exact_fits
+        else None
+    )
+    claims = _ClaimTally()
     chosen = []
     for b in bets:
         if isinstance(b, Bet):
@@ -485,12 +785,15 @@ def tally_log(
             per_shoe = 0
         last_shoe = rec.shoe_id if rec.shoe_id is not None else last_shoe
         try:
-            verifier.check(rec)
+            found = verifier.check(rec)
         except AnalyzerError as exc:
             raise stopped(exc) from None
         f = verifier.last_coup
+        if diagnoser is not None:
+            diagnoser.add(rec)
         if not rec.is_coup:
             continue
+        claims.add(rec, found, f is not None)
         decisions.add_record(
             rec.cards,
             rec.player is not None or rec.banker is not None,
@@ -498,10 +801,11 @@ def tally_log(
             f,
             rec.line,
         )
-        if f is None:
-            continue
         per_shoe += 1
         several = several or per_shoe > 1
+        if f is None:
+            _tally_outside(obs, rec, tableau)
+            continue
         obs.families["winner"][f.winner.value] += 1
         obs.families["player_total"][str(f.player_total)] += 1
         obs.families["banker_total"][str(f.banker_total)] += 1
@@ -512,14 +816,36 @@ def tally_log(
         for bet in chosen:
             pays = bet.payout(f)
             obs.families[f"bet:{bet.name}"]["win" if pays > 0 else "push" if pays == 0 else "loss"] += 1
-    obs.coups = sum(obs.families["winner"].values())
+    obs.coups = verifier.coups
     if not verifier.coups:
         raise LogError(
             "no coups in the log: it is empty, has only a header or only new-shoe/burn "
             "markers; there is nothing to tally"
         )
     obs.cut_card = several if shoe_info else None
+    obs.claims = claims.result(paid_means)
+    obs.diagnosis = diagnoser.result() if diagnoser is not None else None
+    obs.fits = diagnoser.fits() if diagnoser is not None and exact_fits else ()
     return obs
+
+
+def _tally_outside(obs: Observed, rec: Record, tableau: Tableau) -> None:
+    """Tally a coup dealt outside the rules in the families whose category it decides; leave it
+    out of the others, with its fault."""
+    start, known = first_cards(rec, tableau)
+    decided: dict[str, str] = {}
+    if start is not None:
+        decided["natural"] = start.naturals
+        if known or start.natural:
+            decided["player_cell"] = player_cell_of(start)
+            decided["banker_cell"] = banker_cell_of(start)
+    why = outside_rules(rec)
+    for fam, counts in obs.families.items():
+        cat = decided.get(fam)
+        if cat is None:
+            obs.left_out.setdefault(fam, LeftOut()).add(why, rec.line)
+        else:
+            counts[cat] += 1
 
 
 def observed_kind(path: str | PathLike[str], kind: str | None = None, log_map: LogMap = NO_MAP) -> str:
@@ -586,6 +912,8 @@ def read_observed(
     tableau: Tableau = STANDARD,
     file_bets: FileBets = NO_FILE_BETS,
     log_map: LogMap = NO_MAP,
+    paid_means: str = "net",
+    exact_fits: bool = False,
 ) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
     ``log-jsonl`` (a hand log, tallied by :func:`tally_log`, read through ``log_map``
@@ -595,7 +923,7 @@ def read_observed(
     Bounded reads (:mod:`analyzer.checks.logs`): a counts file is read whole only up to
     ``max_bytes`` bytes; a hand log is streamed, each line at most ``max_line`` characters.
     Bet names (the log's columns, the counts' families, ``bets``) name catalogue bets or bets
-    of ``file_bets``.
+    of ``file_bets``.  ``paid_means`` and ``exact_fits`` as :func:`tally_log`.
 
     Raises:
         ObservedError / LogError: unreadable input, or a limit exceeded (the message names the
@@ -617,7 +945,9 @@ def read_observed(
             records = read_records(
                 fh, kind[4:], name=str(path), max_line=max_line, file_bets=file_bets, log_map=log_map
             )
-            observed = tally_log(records, bets, tableau, file_bets=file_bets)
+            observed = tally_log(
+                records, bets, tableau, file_bets=file_bets, paid_means=paid_means, exact_fits=exact_fits
+            )
             observed.described = records.described
             return observed
     if bets:
@@ -757,9 +1087,35 @@ class PowerRow:
 
 
 @dataclass(frozen=True)
+class VoidFamily:
+    """A family given no verdict, neither pass nor fail: ``left_out`` of the input's ``coups``
+    could not be tallied in it (dealt outside the rules), and a frequency test on the rest would
+    be biased (the coups left out are not a random subset: a Banker can draw twice only where
+    there was no natural).  ``reasons`` counts the coups left out per fault, ``lines`` are the
+    first of them, ``needs`` says what the family reads of a coup (:data:`FAMILY_NEEDS`)."""
+
+    family: str
+    coups: int
+    left_out: int
+    reasons: tuple[tuple[str, int], ...]
+    lines: tuple[int, ...]
+    needs: str
+
+    @property
+    def text(self) -> str:
+        """The verdict in words, e.g. ``"VOID: 3,290 of 80,114 coups left out (a Banker hand of
+        4 cards: 3,290)"``."""
+        faults = ", ".join(f"{why}: {n:,}" for why, n in self.reasons)
+        return f"VOID: {self.left_out:,} of {self.coups:,} coups left out ({faults})"
+
+
+@dataclass(frozen=True)
 class Conformance:
-    """Every family's test, the significance level ``alpha`` and the shoe; for a hand log the
-    decision-cell check (``decisions``); the power of each test (``power``, at ``target_power``)."""
+    """Every family's test (``results``; ``void``: the families given no verdict, which would
+    have to leave coups out), the significance level ``alpha`` and the shoe; for a hand log the
+    decision-cell check (``decisions``) and its claims checked (``claims``; ``None`` for
+    counts, which make none), and the engine bugs that explain its findings (``diagnosis``);
+    the power of each test (``power``, at ``target_power``)."""
 
     shoe: Shoe
     alpha: Fraction
@@ -769,12 +1125,25 @@ class Conformance:
     power: tuple[PowerRow, ...] = ()
     target_power: Fraction = DEFAULT_POWER
     tableau: Tableau = STANDARD
+    void: tuple[VoidFamily, ...] = ()
+    claims: ClaimCheck | None = None
+    diagnosis: Diagnosis | None = None
 
     @property
     def passed(self) -> bool:
-        """True when every family passes at alpha / (number of families) and no coup
-        contradicts the tableau's decision cells."""
-        return all(r.passed for r in self.results) and (self.decisions is None or self.decisions.passed)
+        """True when every family tested passes at alpha / (number of families tested), no coup
+        contradicts the tableau's decision cells and no claim breaks a rule.  A void family
+        neither passes nor fails."""
+        return (
+            all(r.passed for r in self.results)
+            and (self.decisions is None or self.decisions.passed)
+            and (self.claims is None or self.claims.passed)
+        )
+
+    @property
+    def level(self) -> Fraction:
+        """The level each family is tested at: alpha over the families tested (Bonferroni)."""
+        return self.alpha / max(len(self.results), 1)
 
 
 def _chi2_sf(stat: float, df: int) -> float:
@@ -892,18 +1261,45 @@ def conform(
     if isinstance(power, bool) or not isinstance(power, int | Fraction) or not 0 < power < 1:
         raise ObservedError(f"bad power {show(power)}: use a number between 0 and 1, e.g. 0.9")
     pricer = Pricer(shoe, tableau)
-    level = alpha / len(names)
+    left = observed.left_out
+    tested = [name for name in names if name not in left or not left[name].count]
+    level = alpha / max(len(tested), 1)
     if power <= level:
         raise ObservedError(
             f"power {alpha_text(power)} must exceed the significance level {alpha_text(level)}"
         )
     results = tuple(
         _fit(name, observed.families[name], expected(name, pricer, known), observed.coups, level)
-        for name in names
+        for name in tested
     )
+    void = tuple(_void(name, left[name], observed.coups) for name in names if name not in tested)
     decisions = check_decisions(observed.decisions, tableau) if observed.decisions is not None else None
     rows = _power_rows(results, pricer, alternatives, effect, power, level, decisions)
-    return Conformance(shoe, alpha, results, observed.cut_card, decisions, rows, power, tableau)
+    return Conformance(
+        shoe,
+        alpha,
+        results,
+        observed.cut_card,
+        decisions,
+        rows,
+        power,
+        tableau,
+        void,
+        observed.claims,
+        observed.diagnosis,
+    )
+
+
+def _void(name: str, left: LeftOut, coups: int | None) -> VoidFamily:
+    total = coups if coups is not None else left.count
+    return VoidFamily(
+        name,
+        total,
+        left.count,
+        tuple(left.reasons.items()),
+        tuple(left.lines),
+        BET_NEEDS if name.startswith("bet:") else FAMILY_NEEDS.get(name, BET_NEEDS),
+    )
 
 
 def _fit(
@@ -1050,20 +1446,30 @@ def parse_alpha(text: str) -> Fraction:
 
 __all__ = [
     "BET_CATEGORIES",
+    "BET_NEEDS",
+    "CLAIM_FIELDS",
     "CUT_CARD_NOTE",
     "DEFAULT_ALPHA",
     "FAMILIES",
+    "FAMILY_NEEDS",
     "CategoryRow",
+    "ClaimCheck",
+    "ClaimRow",
     "Conformance",
     "FamilyResult",
+    "LeftOut",
     "Observed",
     "ObservedError",
+    "VoidFamily",
     "alpha_text",
+    "claims_summary",
     "conform",
     "expected",
+    "first_cards",
     "fit_family",
     "normalise",
     "observed_kind",
+    "outside_rules",
     "parse_alpha",
     "read_counts_csv",
     "read_counts_json",

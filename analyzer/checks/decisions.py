@@ -286,6 +286,12 @@ class CellRow:
     contradicting: int
     lines: tuple[int, ...]
 
+    @property
+    def mixed(self) -> bool:
+        """True when the engine drew on some coups of this cell and stood on others: its choice
+        there is decided by something else than the cell (its rule reads more than the cell)."""
+        return self.drew > 0 and self.stood > 0
+
 
 @dataclass(frozen=True)
 class DecisionCheck:
@@ -312,6 +318,12 @@ class DecisionCheck:
         """The cells with contradicting coups, the one met first in the log first."""
         rows = [r for r in self.rows if r.contradicting]
         return tuple(sorted(rows, key=lambda r: (r.lines[0] if r.lines else 0, r.cell.sort_key)))
+
+    @property
+    def mixed(self) -> tuple[CellRow, ...]:
+        """The cells where the engine both drew and stood (:attr:`CellRow.mixed`), in table
+        order."""
+        return tuple(r for r in self.rows if r.mixed)
 
     @property
     def first_line(self) -> int | None:
@@ -409,6 +421,30 @@ def lines_text(lines: Iterable[int], more: bool = False) -> str:
     return head + ", ".join(map(str, got)) + (" and more" if more else "")
 
 
+#: What an engine's choice in a cell of each kind may read besides the cell, for the reports.
+_READS_MORE = {
+    "natural": "which side has the natural, or its total",
+    "player": "the Banker's cards or total",
+    "banker": "the Player's total or cards",
+    "fifth": "the cards",
+}
+
+
+def mixed_text(row: CellRow) -> str:
+    """Why a cell with both draws and stands fails, naming the cell and the counts.
+
+    >>> row = CellRow(Cell("banker", 6, 4), drew=12, stood=30, should_draw=False, contradicting=12, lines=())
+    >>> mixed_text(row)  # doctest: +NORMALIZE_WHITESPACE
+    "Banker on 6, Player's third card 4: drew on 12 coups and stood on 30: decided by something
+    else than the cell (the engine's rule there reads more, such as the Player's total or cards)"
+    """
+    return (
+        f"{row.cell.label}: drew on {row.drew:,} coup{'s' if row.drew != 1 else ''} and stood on "
+        f"{row.stood:,}: decided by something else than the cell (the engine's rule there reads "
+        f"more, such as {_READS_MORE[row.cell.kind]})"
+    )
+
+
 def decisions_summary(check: DecisionCheck) -> str:
     """One sentence: how many coups contradict the tableau and where first, or that none do."""
     if check.passed:
@@ -430,6 +466,12 @@ def decisions_summary(check: DecisionCheck) -> str:
             parts.append(
                 f"also {others}"
                 + (f" and {len(check.broken) - 4} more cells" if len(check.broken) > 4 else "")
+            )
+        mixed = check.mixed
+        if mixed:
+            parts.append(
+                "; ".join(mixed_text(r) for r in mixed[:3])
+                + (f"; and {len(mixed) - 3} more such cells" if len(mixed) > 3 else "")
             )
     if check.malformed:
         parts.append(
@@ -471,6 +513,7 @@ __all__ = [
     "decisions_summary",
     "judge",
     "lines_text",
+    "mixed_text",
     "player_cell_of",
     "rarest_cell",
     "value_coup",

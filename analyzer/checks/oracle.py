@@ -15,7 +15,8 @@ strategies import hypothesis when called (install it as a test dependency).
   bets from files (e.g. from :func:`~analyzer.bets.files.load_bets`) a name may name beside
   the catalogue's.
 * :func:`shoes`, :func:`card_sequences`, :func:`coups`, :func:`decision_cells` (a coup through
-  every cell of the table of play): hypothesis strategies.
+  every cell of the table of play): hypothesis strategies, whose examples print short
+  (``Cards('5h Kd 9s 9c 2h 7d')``, ``cell_coups(decks=8, seed=12345)``).
 
 Bad arguments raise :class:`OracleError` (an :class:`~analyzer.errors.AnalyzerError`; for an
 argument of the wrong type, :class:`OracleTypeError`, also a ``TypeError``), or the
@@ -30,17 +31,17 @@ that breaks a rule raises ``AssertionError``.
 from __future__ import annotations
 
 import contextlib
-import random
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analyzer.bets.choice import FileBets, lookup_bet
 from analyzer.bets.model import Bet
+from analyzer.checks.coverage import CellCoups, cell_coups, decision_cells_of
 from analyzer.checks.handlog import ClaimedBet, Record
 from analyzer.checks.logs import exact_amount, show, winner_of
 from analyzer.checks.verify import Discrepancy, Verifier
-from analyzer.core.cards import RANKS, SUITS, Card, Rank, parse_card, parse_cards
+from analyzer.core.cards import RANKS, SUITS, Card, Cards, Rank, parse_card, parse_cards
 from analyzer.core.coup import Coup, Winner, resolve
 from analyzer.core.coup import dealing_order as core_dealing_order
 from analyzer.core.dealt import DealtCard
@@ -226,8 +227,14 @@ def _as_winner(value: Winner | str) -> Winner:
 def _fail(
     seq: Sequence[Card], found: Sequence[Discrepancy], extra: str = "", tableau: Tableau = STANDARD
 ) -> AssertionError:
-    lines = [f"coup {' '.join(map(str, seq))} does not follow the rules of Punto Banco:"]
-    lines += [f"  {d.field}: expected {d.expected}, claimed {d.claimed} -- {d.rule}" for d in found]
+    """The failure of a check, short: the first line names the first rule broken (what pytest's
+    summary line and hypothesis show) and the coup; then one line per claim that broke a rule
+    (the first one's rule is the headline) and the reference coup."""
+    more = f" (and {len(found) - 1} more rules broken)" if len(found) > 1 else ""
+    lines = [f"{found[0].rule}{more} -- coup {' '.join(map(str, seq))}"]
+    for i, d in enumerate(found):
+        rule = f" -- {d.rule}" if i else ""
+        lines.append(f"  {d.field}: expected {d.expected}, claimed {d.claimed}{rule}")
     with contextlib.suppress(CoupError):
         lines.append(f"  reference: {resolve(seq, tableau).announce()}")
     if extra:
@@ -264,8 +271,9 @@ def assert_coup(
     Only the claims given are checked.  Returns the reference :class:`Coup`.
 
     Raises:
-        AssertionError: a claim breaks a rule; the message lists each difference with the rule
-            (tableau row, natural, total arithmetic, dealing order) and the reference coup.
+        AssertionError: a claim breaks a rule; the message's first line names the rule broken
+            (tableau row, natural, total arithmetic, dealing order) and the coup, the next lines
+            each difference and the reference coup.
         CoupError / CardError: ``cards`` cannot be parsed or are too few for the claims.
         OracleError: a claim of the wrong type (a total that is not an int, a draw that is
             not a bool) or claims that contradict each other.  A total outside 0..9 is a
@@ -274,8 +282,8 @@ def assert_coup(
     >>> assert_coup("2 K 3 3 8 4", banker="K 3 4")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    AssertionError: coup 2 K 3 3 8 4 does not follow the rules of Punto Banco:
-      banker: expected Banker stands, ... -- Banker on 3 must stand when the Player's third card is 8
+    AssertionError: Banker on 3 must stand when the Player's third card is 8 -- coup 2 K 3 3 8 4
+      banker: expected Banker stands, claimed Banker draws a third card (4)
       reference: Player 2 3 8 (3), Banker K 3 (3): Tie
     """
     __tracebackhide__ = True  # pytest: report the caller's line and the rule, not this frame
@@ -355,7 +363,7 @@ def assert_payout(
     text (``"9.5"``), never floats.  Returns the expected amount.
 
     Raises:
-        AssertionError: the amount differs; the message names the pay-table line.
+        AssertionError: the amount differs; the message's first line names the pay-table line.
         BetError: unknown bet; OracleTypeError (also a ``TypeError``): a float or other
             non-exact amount; OracleError: a bad amount text (``parse_exact`` bounds: at most
             80 characters, exponent at most 30) or a stake that is not above 0.
@@ -424,10 +432,12 @@ def shoes(
     return st.one_of(full, partial())
 
 
-def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrategy[list[Card]]:
+def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrategy[Cards]:
     """Strategy for ``size`` cards drawn without replacement, in dealing order, from ``shoe``
     (a Shoe, a number of decks, or ``None`` for any shoe from :func:`shoes`).  Cards carry suits
-    when the shoe knows them.  Six cards are enough to resolve any coup.  Needs hypothesis.
+    when the shoe knows them.  Six cards are enough to resolve any coup.  An example is a
+    :class:`~analyzer.core.cards.Cards` (a list of :class:`Card`) whose repr is its text, so a
+    failing test shows ``cards=Cards('5h Kd 9s 9c 2h 7d')``.  Needs hypothesis.
 
     Raises:
         OracleError: ``size`` is not 4..6 or the shoe holds fewer cards (OracleTypeError: a
@@ -444,7 +454,7 @@ def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrat
         raise OracleError(f"the shoe holds {fixed.size} cards, fewer than {size}")
 
     @st.composite
-    def build(draw: st.DrawFn) -> list[Card]:
+    def build(draw: st.DrawFn) -> Cards:
         source = fixed if fixed is not None else draw(shoes())
         if source.suited is not None:
             kinds = [Card(RANKS[i // 4], SUITS[i % 4]) for i in range(52)]
@@ -452,7 +462,7 @@ def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrat
         else:
             kinds = [Card(r) for r in RANKS]
             counts = list(source.counts)
-        out: list[Card] = []
+        out = Cards()
         for _ in range(size):
             pick = draw(st.integers(0, sum(counts) - 1))
             for i, n in enumerate(counts):
@@ -466,28 +476,31 @@ def card_sequences(shoe: Shoe | int | None = None, size: int = 6) -> SearchStrat
     return build()
 
 
-#: The cells :func:`decision_cells` covers: a natural, then every Banker cell (two-card total
-#: 0-7, and the Player's third card 0-9 or ``None`` for "the Player stood"); a Banker cell's
-#: coup also passes through a Player cell, so every Player cell (0-7) is covered too.
-DECISION_CELLS: tuple[tuple[str, int | None, int | None], ...] = (
-    ("natural", None, None),
-    *(("banker", b, v) for b in range(8) for v in (None, *range(10))),
-)
+#: The cells :func:`decision_cells` covers under the standard tableau
+#: (:func:`~analyzer.checks.coverage.decision_cells_of`): a natural of the Player, of the
+#: Banker, of both, then every Banker cell (two-card total 0-7, and the Player's third card 0-9
+#: or ``None`` for "the Player stood"); a Banker cell's coup also passes through a Player cell,
+#: so every Player cell (0-7) is covered too.
+DECISION_CELLS: tuple[tuple[str, int | None, int | None], ...] = decision_cells_of(STANDARD)
 
 
-def decision_cells(decks: int = 8) -> SearchStrategy[list[list[Card]]]:
+def decision_cells(decks: int = 8, tableau: Tableau = STANDARD) -> SearchStrategy[CellCoups]:
     """Strategy for one coup through **every decision cell** of the table of play: a list of
-    :data:`DECISION_CELLS` card sequences (89, in that order), each six suited cards in dealing
-    order that a standard shoe of ``decks`` decks can deal, passing through its cell: a
-    natural; or a Banker two-card total 0-7 facing a Player that stood (Player 6 or 7) or drew
-    a third card of each value 0-9 (Player 0-5).  The other cards are random.
+    card sequences, one per cell of :func:`~analyzer.checks.coverage.decision_cells_of`
+    (:data:`DECISION_CELLS`, 91 under the standard tableau, in that order), each six suited
+    cards in dealing order that a standard shoe of ``decks`` decks can deal, passing through its
+    cell: a natural of the Player, of the Banker, of both; or a Banker two-card total 0-7
+    facing a Player that stood (Player 6 or 7) or drew a third card of each value 0-9 (Player
+    0-5).  The other cards are drawn from the example's seed
+    (:func:`~analyzer.checks.coverage.cell_coups`), and the example's repr is that call, e.g.
+    ``cell_coups(decks=8, seed=12345)``: a failing test prints one short line, and the call
+    gives the same coups again.
 
     A one-cell tableau bug (the Banker drawing on 6 against a Player third card of 5) is then
     found by the first example: drawing coups from the shoe (:func:`card_sequences`) reaches
     that cell with probability about 0.0045 per coup, so 100 examples find it about one time in
-    three (:func:`analyzer.checks.power.coups_to_see` gives the examples a power needs).  The
-    cells are those of the standard tableau's table and of any variant (a cell is a situation,
-    not a rule).  Needs hypothesis.
+    three (:func:`analyzer.checks.power.coups_to_see` gives the examples a power needs).
+    Needs hypothesis.
 
     Raises:
         OracleError: ``decks`` is not a whole number from 1 to 1000 (OracleTypeError: not an int).
@@ -498,59 +511,10 @@ def decision_cells(decks: int = 8) -> SearchStrategy[list[list[Card]]]:
         raise OracleTypeError(f"bad decks {show(decks)}: give a whole number of decks from 1 to 1000")
     if not 1 <= decks <= 1000:
         raise OracleError(f"bad decks {decks}: give a whole number of decks from 1 to 1000")
-    tens = [r for r in RANKS if r.point == 0]
-
-    @st.composite
-    def build(draw: st.DrawFn) -> list[list[Card]]:
-        # one draw per example (a seeded random.Random): 89 coups of a dozen draws each would make
-        # generating, and shrinking a failure, slow; a failure names its rule, not its shrunk cards
-        rnd = random.Random(draw(st.integers(0, 2**64 - 1)))
-
-        def split(total: int) -> list[int]:
-            first = rnd.randint(0, 9)
-            return [first, (total - first) % 10]
-
-        def values_for(kind: str, banker: int | None, third: int | None) -> list[int]:
-            if kind == "natural":
-                natural, other = rnd.randint(8, 9), rnd.randint(0, 9)
-                p, b = (other, natural) if rnd.random() < 0.5 else (natural, other)
-                fifth = rnd.randint(0, 9)
-            else:
-                p = rnd.randint(6, 7) if third is None else rnd.randint(0, 5)
-                b = int(banker or 0)
-                fifth = rnd.randint(0, 9) if third is None else third
-            (p1, p2), (b1, b2) = split(p), split(b)
-            return [p1, b1, p2, b2, fifth, rnd.randint(0, 9)]
-
-        def cards_for(values: list[int]) -> list[Card] | None:
-            used: dict[Card, int] = {}
-            out: list[Card] = []
-            for v in values:
-                ranks = tens if v == 0 else [RANKS[v - 1]]
-                start = rnd.randrange(4 * len(ranks))
-                for k in range(4 * len(ranks)):  # the first card from there the shoe still holds
-                    i = (start + k) % (4 * len(ranks))
-                    card = Card(ranks[i // 4], SUITS[i % 4])
-                    if used.get(card, 0) < decks:
-                        break
-                else:
-                    return None  # a standard shoe of `decks` decks holds `decks` copies of a card
-                used[card] = used.get(card, 0) + 1
-                out.append(card)
-            return out
-
-        coups: list[list[Card]] = []
-        for cell in DECISION_CELLS:
-            for _ in range(100):
-                cards = cards_for(values_for(*cell))
-                if cards is not None:
-                    break
-            else:  # pragma: no cover - a cell needs at most 5 cards of one value, one deck has 4
-                raise OracleError(f"no coup through cell {cell} from {decks} deck(s)")
-            coups.append(cards)
-        return coups
-
-    return build()
+    rules = _as_tableau(tableau)
+    # one draw per example: 91 coups of a dozen draws each would make generating, and shrinking
+    # a failure, slow; a failure names its rule and its coup, not shrunk cards
+    return st.integers(0, 2**64 - 1).map(lambda seed: cell_coups(rules, decks, seed))
 
 
 def coups(shoe: Shoe | int | None = None) -> SearchStrategy[Coup]:
@@ -560,11 +524,13 @@ def coups(shoe: Shoe | int | None = None) -> SearchStrategy[Coup]:
 
 
 __all__ = [
+    "Cards",
     "OracleError",
     "OracleTypeError",
     "assert_coup",
     "assert_payout",
     "card_sequences",
+    "cell_coups",
     "coups",
     "dealing_order",
     "decision_cells",

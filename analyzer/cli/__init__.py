@@ -5,8 +5,8 @@ How a process ends (exit codes, signals, a closed pipe) is :mod:`analyzer.cli.pr
 options and helpers every command shares are :mod:`analyzer.cli.common`; the commands live in
 :mod:`~analyzer.cli.shoe_commands`, :mod:`~analyzer.cli.check_commands`,
 :mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study`,
-:mod:`~analyzer.cli.report_commands`, :mod:`~analyzer.cli.vectors_commands` and
-:mod:`~analyzer.cli.web_commands`.
+:mod:`~analyzer.cli.report_commands`, :mod:`~analyzer.cli.vectors_commands`,
+:mod:`~analyzer.cli.engine_commands` and :mod:`~analyzer.cli.web_commands`.
 """
 
 from __future__ import annotations
@@ -81,6 +81,8 @@ COMMANDS: dict[str, str] = {
     "report": "report_commands",
     "vectors": "vectors_commands",
     "serve": "web_commands",
+    "probe": "engine_commands",
+    "mutants": "engine_commands",
 }
 #: The modules that define commands.
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))

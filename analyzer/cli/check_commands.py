@@ -213,6 +213,47 @@ def verify(
         sys.exit(1)
 
 
+def _compared(specs: tuple[str, ...]) -> tuple[list[Any], list[str]]:
+    """The tableaux and the engine bugs --compare names (comma-separated, repeatable): a
+    registered rule set or a rules file is a tableau, else a name of the bug catalogue (not a
+    bug of the shoe, which shows over a shoe's coups, not in a coup); ``all``: every registered
+    tableau and every bug of the coups that is not one of them."""
+    from analyzer.checks.mutants import MUTANTS, find_mutant  # lazy: start-up time
+    from analyzer.core.tableau import TABLEAUX  # lazy: start-up time
+    from analyzer.errors import MutantError  # lazy: start-up time
+
+    names = [name.strip() for spec in specs for name in spec.split(",") if name.strip()]
+    if specs and not names:
+        raise UsageProblem(
+            f"--compare {specs[0]!r} names no tableau or engine bug: give names or files, comma-separated"
+        )
+    tableaux: list[Any] = []
+    bugs: list[str] = []
+    for name in names:
+        if name.lower() == "all":
+            tableaux += [t for t in TABLEAUX.values() if t not in tableaux]
+            bugs += [m.name for m in MUTANTS if m.name not in TABLEAUX and m.kind != "shoe"]
+            continue
+        key = name.lower().replace("_", "-")
+        if key in TABLEAUX or key.endswith(".toml") or "/" in key or os.path.exists(name):
+            tableaux.append(tableau_of(name))
+            continue
+        try:
+            bug = find_mutant(name)
+        except MutantError:
+            raise UsageProblem(
+                f"--compare {name!r} names no tableau, rules file or engine bug: known rule sets are "
+                f"{', '.join(TABLEAUX)}; `punto-banco mutants` lists the bugs"
+            ) from None
+        if bug.kind == "shoe":
+            raise UsageProblem(
+                f"--compare {name!r}: a bug of the shoe, not of the coups: verify --decks N (or --shoe) "
+                "checks every shoe's cards and names it"
+            )
+        bugs.append(bug.name)
+    return tableaux, list(dict.fromkeys(bugs))
+
+
 class _no_bar:  # noqa: N801 - used like click.progressbar
     """A do-nothing stand-in for click.progressbar."""
 
@@ -248,7 +289,8 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
     "families",
     multiple=True,
     metavar="NAME",
-    help="Test only this family (repeatable): winner, player_total, banker_total, cards, natural, bet:NAME.",
+    help="Test only this family (repeatable): winner, player_total, banker_total, cards, natural, "
+    "player_cell, banker_cell, bet:NAME.",
 )
 @bet_options(
     "With a hand log: also tally this bet's win/push/loss (repeatable), a catalogue bet or a bet of a file.",
@@ -288,7 +330,23 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
     "compare",
     multiple=True,
     metavar="NAME|FILE,...",
-    help="With a hand log: rank these tableaux by how well the log fits them (comma-separated, repeatable).",
+    help="With a hand log: rank these tableaux and engine bugs (punto-banco mutants) by how well the "
+    "log fits them (comma-separated, repeatable; 'all': every registered tableau and bug).",
+)
+@click.option(
+    "--paid",
+    "paid_means",
+    type=click.Choice(["net", "returned"]),
+    default="net",
+    show_default=True,
+    help="With a hand log: what a settled amount claimed means, as for verify.",
+)
+@click.option(
+    "--failing-only",
+    is_flag=True,
+    default=False,
+    help="Show only the failing and void families, the failing decision cells and the wrong claims "
+    "(the summary still counts everything).",
 )
 @output_options
 @limit_options(counts_files=True)
@@ -310,6 +368,8 @@ def conform(
     effect: str,
     target_power: str,
     compare: tuple[str, ...],
+    paid_means: str,
+    failing_only: bool,
     fmt: str,
     digits: int,
     output: str | None,
@@ -326,8 +386,11 @@ def conform(
     cell by cell against the tableau: one coup the tableau would have dealt otherwise fails at
     once.  The power table gives the coups each test needs to detect an alternative tableau
     (--against) or an effect size (--effect).  --compare ranks tableaux by how well the log
-    fits them.  A hand log written otherwise is read through --map; the report's header says
-    how it was read.  Exit code 0: conforms (to --rules); 1: does not; 2: unreadable input.
+    fits them.  A hand log's claims (totals, winner, naturals, settled bets) are checked as verify
+    checks them: one wrong claim fails at once.  A family that would have to leave out coups
+    dealt outside the rules is VOID (no verdict on a biased subset).  A hand log written
+    otherwise is read through --map; the report's header says how it was read.  Exit code 0:
+    conforms (to --rules); 1: does not; 2: unreadable input.
     """
     from analyzer.checks.compare import rank_tableaux  # lazy: start-up time
     from analyzer.checks.conform import conform as run  # lazy: start-up time
@@ -335,7 +398,11 @@ def conform(
     from analyzer.checks.logmap import NO_MAP, load_map  # lazy: start-up time
     from analyzer.checks.power import parse_fraction_option  # lazy: start-up time
     from analyzer.core.shoe import Shoe  # lazy: start-up time
-    from analyzer.output.check_tables import conformance_tables, ranking_table  # lazy: start-up time
+    from analyzer.output.check_tables import (  # lazy: start-up time
+        bug_ranking_table,
+        conformance_tables,
+        ranking_table,
+    )
     from analyzer.output.files import refuse_inputs  # lazy: start-up time
     from analyzer.output.render import context_of, render  # lazy: start-up time
 
@@ -354,9 +421,7 @@ def conform(
     alternatives = [tableau_of(a) for a in against]
     w = parse_fraction_option(effect, "--effect", Fraction(0), None)
     aim = parse_fraction_option(target_power, "--power", Fraction(0), Fraction(1))
-    ranked = [tableau_of(name.strip()) for spec in compare for name in spec.split(",") if name.strip()]
-    if compare and not ranked:
-        raise UsageProblem(f"--compare {compare[0]!r} names no tableau: give names or files, comma-separated")
+    ranked, bugs = _compared(compare)
     kind = observed_kind(observed, observed_format, log_map)
     choice = bet_choice(bet_specs, bet_files)
     # A hand log tallies every bet chosen; counts name their bets (--bet is refused there).
@@ -371,6 +436,8 @@ def conform(
         tableau=tableau,
         file_bets=choice.file_bets,
         log_map=log_map,
+        paid_means=paid_means,
+        exact_fits=bool(bugs),
     )
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
         shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
@@ -379,7 +446,7 @@ def conform(
         shoe = build_shoe(decks, shoe_text, remove)
     if cut_card is not None:
         counts.cut_card = cut_card
-    if ranked and counts.decisions is None:
+    if (ranked or bugs) and counts.decisions is None:
         raise UsageProblem("--compare needs a hand log (the coups' cards): OBSERVED is a counts file")
     result = run(
         counts,
@@ -391,10 +458,12 @@ def conform(
         effect=w,
         power=aim,
     )
-    tables = conformance_tables(result, summary_first=fmt not in ("json", "csv"))
+    tables = conformance_tables(result, summary_first=fmt not in ("json", "csv"), failing_only=failing_only)
     if ranked:
         assert counts.decisions is not None
         tables.append(ranking_table(rank_tableaux(counts.decisions, shoe, ranked), shoe))
+    if bugs:
+        tables.append(bug_ranking_table([f for f in counts.fits if f.mutant in bugs]))
     # the inputs: a hand log says how it was read
     info = meta(command_line(), shoe, tableau, **({"log": counts.described} if counts.described else {}))
     emit(render(tables, fmt, digits, info, raw_csv=raw_csv, context=context_of(shoe, tableau)), output)

@@ -229,6 +229,21 @@ def tables(out_dir: str, shipped_dir: str | None) -> None:
     help="List the catalogue and exit (alone: not with bets, shoes or bet options).",
 )
 @click.option(
+    "--pays",
+    "pays",
+    default=None,
+    metavar="LIST",
+    help="Find the catalogue bets whose pay table is LIST, whatever their names: winning pays per "
+    "unit staked, comma-separated, exact (e.g. 30,10,6,4,2,1 or 19/20); the nearest tables when "
+    "none matches.",
+)
+@click.option(
+    "--with-params",
+    is_flag=True,
+    help="With --pays: also list the bets whose parameter can be set to give those pays (tie:7, "
+    "dragon-7:45, banker:3, ...).",
+)
+@click.option(
     "--max-bets",
     type=WholeNumber(1),
     default=MAX_BETS_PER_FILE,
@@ -254,6 +269,8 @@ def bets(
     adjust: str | None,
     scale: bool,
     list_only: bool,
+    pays: str | None,
+    with_params: bool,
     max_bets: int,
     fmt: str,
     digits: int,
@@ -262,8 +279,9 @@ def bets(
 ) -> None:
     """Exact house edge, EV, hit frequency and SD of bets (default: the main bets) on a shoe;
     with a list or range of deck counts (--decks 1,6,8 or 1-8), one table each with rows for
-    every count."""
-    from analyzer.output.bet_tables import bet_report, catalogue_listing  # lazy: start-up time
+    every count.  With --pays, the catalogue bets that pay a given pay table (docs/bets.md,
+    "Finding a bet by its pays")."""
+    from analyzer.output.bet_tables import bet_report, catalogue_listing, pays_report  # lazy: start-up time
     from analyzer.output.files import refuse_inputs  # lazy: start-up time
     from analyzer.output.render import context_of, render  # lazy: start-up time
 
@@ -283,6 +301,8 @@ def bets(
                 ("--decks", decks),
                 ("--shoe", shoe_text),
                 ("--remove", remove),
+                ("--pays", pays),
+                ("--with-params", with_params),
             )
             if value not in (None, False, ())
         ]
@@ -293,6 +313,27 @@ def bets(
             )
         emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
         return
+    if with_params and pays is None:
+        raise UsageProblem("--with-params widens a search by pays: add --pays LIST, e.g. --pays 9")
+    if pays is not None:
+        chooser = [
+            name
+            for name, value in (
+                ("--bet", bet_specs),
+                ("--bet-file", bet_files),
+                ("--all", all_bets),
+                ("--fair-pay", fair_pay),
+                ("--target-edge", target_edge),
+                ("--adjust", adjust),
+                ("--scale", scale),
+            )
+            if value not in (None, False, ())
+        ]
+        if chooser:
+            raise UsageProblem(
+                f"--pays chooses the bets by their pays and takes no {', '.join(chooser)}: give --pays "
+                "alone (with shoe, rules, --events and output options), or the bets without --pays"
+            )
     if adjust is not None and scale:
         raise UsageProblem("--adjust and --scale are two ways to price a ladder: give one of them")
     if (adjust is not None or scale) and not (fair_pay or target_edge is not None):
@@ -306,6 +347,8 @@ def bets(
     tableau = tableau_of(rules)
 
     def build(shoe: Any) -> list[Any]:
+        if pays is not None:
+            return pays_report(shoe, pays, with_params=with_params, events=events, tableau=tableau)
         return bet_report(
             shoe,
             bet_specs,

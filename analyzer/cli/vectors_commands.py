@@ -65,8 +65,14 @@ from analyzer.text import printable
     "--coverage/--no-coverage",
     default=True,
     show_default=True,
-    help="Add coverage coups: for each event of a bet that can happen on 8 decks and that no "
-    "seeded coup settles (a jackpot line, a both-sides suited pair), a coup that settles it.",
+    help="Add coverage coups: every event of a bet possible on 8 decks, in every class of the deal "
+    "(naturals, who drew) and of the card patterns the bet reads (pairs, suits, colours).",
+)
+@click.option(
+    "--keyed",
+    is_flag=True,
+    help="Write the JSON Lines records of coups and settlements as objects with named fields "
+    "(a settlement reads like a hand-log record) instead of arrays and nested results.",
 )
 @guard
 def vectors(
@@ -78,12 +84,14 @@ def vectors(
     bet_specs: tuple[str, ...],
     bet_files: tuple[str, ...],
     coverage: bool,
+    keyed: bool,
 ) -> None:
     """Write test vectors for baccarat engines in other languages into the folder DIR: every
     value-level coup of the dealing tree (coups), every bet settled on seeded suited coups
     (settlements), the exact probability tables for 1 to 8 decks (probabilities), as JSON
     Lines and CSV, with schema.json and MANIFEST.json (version, rules, seed, SHA-256 per file).
-    After the seeded coups, coverage coups settle the rare events the seeded ones missed.
+    After the seeded coups, coverage coups settle every event of every bet in every class of
+    the deal and of the cards the bet reads.
 
     The same options write byte-identical files.  All or nothing: the kit is built in memory,
     written into a sibling folder and renamed into place."""
@@ -98,13 +106,17 @@ def vectors(
 
     if not out_dir.strip():
         raise UsageProblem("empty --out: give a new folder, e.g. -o vectors/")
+    if keyed and "jsonl" not in FORMATS[fmt]:
+        raise UsageProblem("--keyed changes the JSON Lines records: use --format jsonl or both")
     bet_inputs(bet_specs, bet_files)  # files the kit reads: never overwritten
     check_folder(out_dir, kit_names(FORMATS[fmt]))  # before the build, which takes seconds
     tableau = tableau_of(rules)
     chosen = bet_choice(bet_specs, bet_files).bets
     bets = tuple(chosen) if (bet_specs or bet_files) else tuple(catalogue_bets())
     spec = tableau.name if rules.strip().lower().replace("_", "-") == tableau.name else rules
-    options = KitOptions(tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage, bet_files)
+    options = KitOptions(
+        tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage, bet_files, keyed
+    )
     files = build_kit(options)
     write_kit(out_dir, files)
     total = sum(len(data) for data in files.values())

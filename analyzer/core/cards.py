@@ -8,7 +8,9 @@ optionally followed by a suit letter ``s h d c``; case does not matter.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from analyzer.errors import CardError
 
@@ -169,6 +171,34 @@ def parse_cards(text: str | list[str] | tuple[str, ...]) -> list[Card]:
     """
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [parse_card(t) for t in tokens]
+
+
+class Cards(list[Card]):
+    """Cards in dealing order, a ``list`` of :class:`Card` whose repr is their text, so that a
+    failing test prints ``Cards('5h Kd 9s 9c 2h 7d')`` rather than nested reprs; the repr
+    evaluates back to equal cards.  Built from text or from cards.
+
+    Raises:
+        CardError: a token of the text names no card.
+
+    >>> Cards("5h Kd 10s")
+    Cards('5h Kd 10s')
+    >>> Cards("5h Kd") == [Card(Rank.FIVE, Suit.HEARTS), Card(Rank.KING, Suit.DIAMONDS)]
+    True
+    """
+
+    def __init__(self, cards: str | Iterable[Card] = ()) -> None:
+        super().__init__(parse_cards(cards) if isinstance(cards, str) else cards)
+
+    def __repr__(self) -> str:
+        return f"Cards({' '.join(map(str, self))!r})"
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self))
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """The repr for pretty printers (IPython's, hypothesis's "Falsifying example")."""
+        printer.text(repr(self))
 
 
 def hand_total(points: list[int] | tuple[int, ...]) -> int:

@@ -6,8 +6,8 @@ import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.bets.catalogue import CATALOGUE, find_bet, main_bets, provenance
-from analyzer.bets.choice import choose
+from analyzer.bets.catalogue import CATALOGUE, find_bet, main_bets, pay_table_names, provenance
+from analyzer.bets.choice import MatchKind, PayMatch, choose, find_by_pays, pays_text, winning_pays
 from analyzer.bets.main import parse_amount
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
@@ -104,6 +104,98 @@ def bet_report(
             tables.append(pay_table(shoe, bets, edge, tableau))
             tables.append(practical_pay_table(shoe, bets, edge, tableau))
     return tables
+
+
+#: How many of the parameter matches not listed a note names.
+NAMED_UNLISTED = 5
+
+
+def pays_report(
+    shoe: Shoe,
+    pays: str | Sequence[Fraction],
+    *,
+    with_params: bool = False,
+    events: bool = False,
+    tableau: Tableau = STANDARD,
+) -> list[Table]:
+    """The catalogue bets whose pay table is ``pays`` (:func:`analyzer.bets.choice.find_by_pays`:
+    the published tables, with ``with_params`` also the bets whose parameter gives those pays,
+    else the nearest tables), priced on ``shoe``: one ``pay-match`` table (the match, the bet's
+    name with its parameter, its title, its winning pays and, for a near table, the pays that
+    differ; then the columns of the bets table with grades), then (``events``) each bet's
+    events table.  A suited bet on a shoe without suits is named in a note, not priced.
+
+    Raises:
+        BetError: bad pays (:func:`analyzer.bets.choice.parse_pays`).
+    """
+    finding = find_by_pays(pays, with_params=with_params)
+    matches = list(finding.matches)
+    skipped: list[str] = []
+    if shoe.suited is None:
+        skipped = [m.bet.name for m in matches if m.bet.reads.needs_suits]
+        matches = [m for m in matches if not m.bet.reads.needs_suits]
+    summaries = Pricer(shoe, tableau).summaries([m.bet for m in matches])
+    wanted = pays_text(finding.pays)
+    base = bets_table(summaries, f"Catalogue bets paying {wanted}: {shoe.describe()}", grades=True)
+    columns = (
+        Column("Match", "text", "match"),
+        Column("Match (machine)", "text", "match_kind", data_only=True),
+        Column("Name", "text", "bet_name"),
+        Column("Bet", "text", "bet"),
+        Column("Pay table", "text", "pay_table"),
+        Column("Differs (bet / list)", "text", "differs"),
+        Column("Lines differing", "count", "lines_differing", data_only=True),
+        *base.columns[3:],
+    )
+    rows = tuple(
+        (m.kind.label, m.kind.value, m.bet.name, row[0], pays_text(winning_pays(m.bet)), _differs(m),
+         m.differs, *row[3:])
+        for m, row in zip(matches, base.rows, strict=True)
+    )
+    notes = _match_notes(finding.matches, wanted, finding.exact)
+    if finding.unlisted:
+        named = ", ".join(finding.unlisted[:NAMED_UNLISTED])
+        more = ", ..." if len(finding.unlisted) > NAMED_UNLISTED else ""
+        notes.append(f"{len(finding.unlisted)} catalogue bets pay {wanted} with their parameter set "
+                     f"({named}{more}): add --with-params to list them.")
+    if skipped:
+        notes.append(f"Not priced: {', '.join(skipped)} (suited bets need the suits of the cards, which "
+                     "this shoe does not give; use --decks, remove cards with their suits, or give counts "
+                     "per rank and suit).")
+    if rows:
+        notes += base.notes
+    tables = [Table("pay-match", base.title, columns, rows, tuple(notes))]
+    if events:
+        tables += [events_table(s) for s in summaries]
+    return tables
+
+
+def _differs(match: PayMatch) -> str | None:
+    """A near table's differing pays, ``"6, 1 / 4, 2"`` (the bet's, then the list's; ``-`` for
+    none on a side); ``None`` for an exact match."""
+    if match.kind is not MatchKind.NEAR:
+        return None
+    return f"{pays_text(match.bet_only) or '-'} / {pays_text(match.list_only) or '-'}"
+
+
+def _match_notes(matches: Sequence[PayMatch], wanted: str, exact: bool) -> list[str]:
+    """The notes that say how the rows match the list of pays ``wanted``."""
+    meaning = {
+        MatchKind.EXACT: "the bet's winning pays, one per winning line, are the list",
+        MatchKind.DISTINCT: "the list names each different winning pay of the bet once (the bet pays some "
+                            "of them on more than one line)",
+        MatchKind.PARAMETER: "the bet with its parameter set to give those pays",
+        MatchKind.NEAR: "the bet's pay table is near the list, not equal to it",
+    }
+    if not matches:
+        return [f"No catalogue pay table is {wanted}, and none shares a pay with it."]
+    shown = {m.kind for m in matches}
+    notes = ["Match: " + "; ".join(f"'{k.label}' {meaning[k]}" for k in MatchKind if k in shown) + ".  "
+             "Pays are wins per unit staked ('to 1'), largest first; pushes and losses are not listed."]
+    if not exact:
+        notes.append(f"No catalogue pay table is {wanted}: the nearest are shown, fewest lines differing "
+                     "first (a pay changed, or a line one side lacks); they are near, not equal.")
+    return notes
 
 
 def _quoted(pays: Fraction | None) -> str | None:
@@ -305,10 +397,13 @@ def practical_pay_table(
 
 
 def catalogue_listing() -> Table:
-    """The catalogue as a table: name, aliases, parameter, what it is, and the provenance grade
-    of its default parameters; as data (JSON, CSV) also the bet's title, rules in words, source,
-    published figure, golden test, and its published parameters
-    with their grades and figures (``variants``: ``PARAM: grade (figure)``, ``;``-separated)."""
+    """The catalogue as a table: name, aliases, parameter, the names sources give its pay
+    tables (``ALIAS=PARAM``: :data:`~analyzer.bets.catalogue.PAY_TABLE_NAMES`), what it is, and
+    the provenance grade of its default parameters; as data (JSON, CSV) also the bet's title,
+    rules in words, source, published figure, golden test, its published parameters
+    with their grades and figures (``variants``: ``PARAM: grade (figure)``, ``;``-separated) and
+    the source of each pay-table name (``pay_table_name_sources``: ``ALIAS=PARAM: source``,
+    ``;``-separated)."""
     rows: list[tuple[Cell, ...]] = []
     for e in CATALOGUE:
         bet = find_bet(e.name if e.name != "egalite" else "egalite:5")
@@ -318,17 +413,21 @@ def catalogue_listing() -> Table:
             for key, v in e.provenance.items()
             if key
         )
+        named = pay_table_names(e.name)
         rows.append((
-            e.name, ", ".join(e.aliases) or "-", e.param or "-", e.summary,
+            e.name, ", ".join(e.aliases) or "-", e.param or "-",
+            ", ".join(f"{n.alias}={n.param}" for n in named) or "-", e.summary,
             GRADE_SHORT[p.grade.value] if p else "-",
             bet.title, bet.rules or e.summary, (p.source if p else bet.source) or None,
             p.grade.value if p else None, p.figure or None if p else None, p.test or None if p else None,
             p.caveat or None if p else None, variants or None,
+            "; ".join(f"{n.alias}={n.param}: {n.source}" for n in named) or None,
         ))
     cols = (
         Column("Name", "text", "name"),
         Column("Aliases", "text", "aliases"),
         Column("Parameter (NAME:PARAM)", "text", "parameter"),
+        Column("Pay-table names (NAME:ALIAS)", "text", "pay_table_names"),
         Column("Bet", "text", "bet"),
         Column("Grade", "text", "grade_label"),
         Column("Title", "text", "title", data_only=True),
@@ -339,13 +438,16 @@ def catalogue_listing() -> Table:
         Column("Golden test", "text", "golden_test", data_only=True),
         Column("Caveat", "text", "caveat", data_only=True),
         Column("Published parameters", "text", "variants", data_only=True),
+        Column("Pay-table name sources", "text", "pay_table_name_sources", data_only=True),
     )
     return Table(
         "catalogue",
         "Bet catalogue",
         cols,
         tuple(rows),
-        ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5.",
+        ("Use --bet NAME or --bet NAME:PARAM, e.g. --bet banker:4 --bet tie:9 --bet egalite:5; a pay-table "
+         "name stands for its parameter (--bet lucky-6:macau is lucky-6:1).  --pays LIST finds a bet by its "
+         "pays.",
          "Grade of the default parameters: 'reproduced' a published figure is reproduced exactly (a golden "
          "test pins it); 'rules only' the rules are published, no figure; 'our reading' our reading of an "
          "unpublished or ambiguous rule; 'weak source' the rules come from a secondary page only.  "

@@ -8,10 +8,19 @@ import math
 from collections.abc import Sequence
 
 from analyzer.checks.compare import TableauFit
-from analyzer.checks.conform import CUT_CARD_NOTE, MIN_EXPECTED, Conformance, alpha_text
-from analyzer.checks.decisions import DecisionCheck, decisions_summary, lines_text
+from analyzer.checks.conform import (
+    CUT_CARD_NOTE,
+    MIN_EXPECTED,
+    ClaimCheck,
+    Conformance,
+    VoidFamily,
+    alpha_text,
+    claims_summary,
+)
+from analyzer.checks.decisions import DecisionCheck, decisions_summary, lines_text, mixed_text
+from analyzer.checks.diagnose import Diagnosis, EngineFit
 from analyzer.core.shoe import Shoe
-from analyzer.output.render import Column, Table
+from analyzer.output.render import Cell, Column, Table
 
 
 def _float_text(x: float | None, digits: int = 4) -> str:
@@ -22,26 +31,69 @@ def _p_text(p: float) -> str:
     return f"{p:.4g}"
 
 
+def overall_text(result: Conformance) -> str:
+    """The verdict in words: ``"CONFORMS"`` or ``"DOES NOT CONFORM"``, with what got no verdict
+    (void families) and whether the claims were checked."""
+    out = "CONFORMS" if result.passed else "DOES NOT CONFORM"
+    extra = []
+    if result.void:
+        n = len(result.void)
+        extra.append(f"{n} famil{'y' if n == 1 else 'ies'} void, not tested")
+    if result.claims is None or not result.claims.rows:
+        extra.append("claims not checked")
+    return out + (f" ({'; '.join(extra)})" if extra else "")
+
+
+def claims_verdict(check: ClaimCheck | None) -> str:
+    """The claims in a few words: ``ok: all 3,000 right``, ``FAIL: 412 of 3,000 wrong`` or
+    ``not checked: ...`` (why)."""
+    if check is None:
+        return "not checked: counts make no claims"
+    if not check.rows:
+        return "not checked: the log claims no totals, winner or settled bets"
+    if check.passed:
+        return f"ok: all {check.checked:,} right"
+    fields = ", ".join(r.field for r in check.failing)
+    return f"FAIL: {check.wrong:,} of {check.checked:,} wrong ({fields})"
+
+
+def _families_text(result: Conformance) -> str:
+    failed = [fam.family for fam in result.results if not fam.passed]
+    text = f"{len(result.results)}: {len(result.results) - len(failed)} pass, {len(failed)} fail" + (
+        f" ({', '.join(failed)})" if failed else ""
+    )
+    if result.void:
+        text += f"; {len(result.void)} void ({', '.join(v.family for v in result.void)})"
+    return text
+
+
 def small_sample_summary(result: Conformance) -> Table | None:
     """A short summary for a small sample (some category expects fewer than
     :data:`MIN_EXPECTED` coups, so the per-category table is long and the chi-square verdicts
-    have little power): coups, families passed and failed, the decision cells, the verdict.
-    ``None`` for a sample large enough."""
+    have little power): coups, families passed, failed and void, the decision cells, the
+    claims, the verdict.  ``None`` for a sample large enough."""
     low = sum(len(fam.low_expected) for fam in result.results)
     if not low:
         return None
-    failed = [fam.family for fam in result.results if not fam.passed]
-    coups = max((fam.n for fam in result.results), default=0)
+    coups = max([fam.n for fam in result.results] + [v.coups for v in result.void], default=0)
     rows: list[tuple[str, str]] = [
         ("Coups", f"{coups:,}"),
-        ("Families tested", f"{len(result.results)}: {len(result.results) - len(failed)} pass, "
-                            f"{len(failed)} fail" + (f" ({', '.join(failed)})" if failed else "")),
+        ("Families tested", _families_text(result)),
     ]
-    if result.decisions is not None:
-        against = result.decisions.contradicting
-        rows.append(("Decision cells", "ok: every coup follows the tableau" if not against
-                     else f"FAIL: {against:,} coup{'s' if against != 1 else ''} against the tableau"))
-    rows.append(("Overall", "CONFORMS" if result.passed else "DOES NOT CONFORM"))
+    check = result.decisions
+    if check is not None:
+        faults = []
+        if check.contradicting:
+            n = check.contradicting
+            faults.append(f"{n:,} coup{'s' if n != 1 else ''} against the tableau")
+        if check.malformed:
+            faults.append(
+                f"{check.malformed:,} coup{'s' if check.malformed != 1 else ''} dealt outside the rules"
+            )
+        rows.append(("Decision cells", "ok: every coup follows the tableau" if check.passed
+                     else "FAIL: " + ", ".join(faults)))
+    rows.append(("Claims", claims_verdict(result.claims)))
+    rows.append(("Overall", overall_text(result)))
     return Table(
         "conform-summary",
         "Summary (a small sample)",
@@ -49,17 +101,47 @@ def small_sample_summary(result: Conformance) -> Table | None:
         tuple(rows),
         (f"{low} categor{'y' if low == 1 else 'ies'} expect fewer than {MIN_EXPECTED} coups at this sample "
          "size: the frequency tests below have little power (see the coups they need at the end); "
-         "the decision cells need no large sample.",),
+         "the decision cells and the claims need no large sample.",),
     )
 
 
-def conformance_tables(result: Conformance, summary_first: bool = False) -> list[Table]:
-    """The report: observed against expected per category, and the test per family
+def void_notes(void: Sequence[VoidFamily]) -> list[str]:
+    """One note per kind of void family (families that left out the same coups share it): how
+    many coups were left out, why, where first, and why there is no verdict."""
+    groups: dict[tuple[object, ...], list[VoidFamily]] = {}
+    for v in void:
+        groups.setdefault((v.coups, v.left_out, v.reasons, v.lines, v.needs), []).append(v)
+    notes = []
+    for fams in groups.values():
+        v = fams[0]
+        names = ", ".join(f.family for f in fams)
+        faults = "; ".join(f"{why}: {n:,}" for why, n in v.reasons)
+        lines = lines_text(v.lines, v.left_out > len(v.lines))
+        notes.append(
+            f"VOID (no verdict): {names}: {v.left_out:,} of {v.coups:,} coups left out, dealt outside "
+            f"the rules ({faults}; {lines}; verify names each fault).  "
+            f"{'These families need' if len(fams) > 1 else 'This family needs'} {v.needs}; the coups "
+            "left out are not a random subset, so a frequency test on the rest would be biased, and "
+            "none is made."
+        )
+    return notes
+
+
+def conformance_tables(
+    result: Conformance, summary_first: bool = False, failing_only: bool = False
+) -> list[Table]:
+    """The report: observed against expected per category, and the test per family (void
+    families, given no verdict, with why), the claims checked, the decision cells and the power
     (:class:`analyzer.output.render.Table` objects); for a small sample, a short summary
     (:func:`small_sample_summary`), first with ``summary_first`` (for people; data formats
-    keep the per-category table first and the summary last)."""
+    keep the per-category table first and the summary last).
+
+    With ``failing_only``, the tables show only the failing and void families, the failing
+    decision cells and the wrong claims (and the power of what they show); the notes and the
+    summary still count everything."""
+    shown = [fam for fam in result.results if not (failing_only and fam.passed)]
     rows = []
-    for fam in result.results:
+    for fam in shown:
         for r in fam.rows:
             rows.append(
                 (
@@ -72,6 +154,11 @@ def conformance_tables(result: Conformance, summary_first: bool = False) -> list
                     _float_text(r.residual_float),
                 )
             )
+    only = (
+        [f"Only the failing families are shown (failing only): {len(shown)} of {len(result.results)} tested."]
+        if failing_only
+        else []
+    )
     detail = Table(
         "conform-categories",
         f"Observed against exact expected: {result.shoe.describe()}",
@@ -88,11 +175,12 @@ def conformance_tables(result: Conformance, summary_first: bool = False) -> list
         (
             "Expected probabilities are exact (JSON output gives each as a fraction p/q); the "
             "standardised residual (O - np) / sqrt(np(1 - p)) is a float.",
+            *only,
         ),
     )
     m = len(result.results)
-    tests = []
-    for fam in result.results:
+    tests: list[tuple[Cell, ...]] = []
+    for fam in shown:
         verdict = "PASS" if fam.passed else "FAIL"
         if fam.impossible:
             verdict += f" (observed impossible: {', '.join(fam.impossible)})"
@@ -106,17 +194,29 @@ def conformance_tables(result: Conformance, summary_first: bool = False) -> list
                 _p_text(fam.p_value_float),
                 f"{fam.g_float:.4f}",
                 verdict,
+                0,
             )
         )
+    for v in result.void:
+        tests.append((v.family, v.coups, None, None, None, None, None, v.text, v.left_out))
     notes = [
         f"Pearson chi-square (exact, shown rounded) with k - 1 degrees of freedom; p-value and G "
         f"statistic are floats (scipy.stats).  Verdict at alpha = {alpha_text(result.alpha)}, "
-        f"Bonferroni-corrected over {m} famil{'y' if m == 1 else 'ies'}: a family fails when "
-        f"p < {alpha_text(result.alpha / m)}.",
+        f"Bonferroni-corrected over {m} famil{'y' if m == 1 else 'ies'} tested: a family fails when "
+        f"p < {alpha_text(result.level)}.",
+        *void_notes(result.void),
     ]
+    if failing_only:
+        failed = sum(not fam.passed for fam in result.results)
+        notes.append(
+            f"Only the failing and void families are shown (failing only): of {m} famil"
+            f"{'y' if m == 1 else 'ies'} tested, {m - failed} pass and {failed} fail; "
+            f"{len(result.void)} void."
+        )
     if result.decisions is not None:
         notes.append(decisions_summary(result.decisions))
-    notes.append(f"Overall: {'CONFORMS' if result.passed else 'DOES NOT CONFORM'}.")
+    notes.append(claims_summary(result.claims))
+    notes.append(f"Overall: {overall_text(result)}.")
     low = [(fam.family, len(fam.low_expected)) for fam in result.results if fam.low_expected]
     if low:  # how many, per family: the categories themselves are the rows with such expected counts
         total = sum(n for _, n in low)
@@ -144,27 +244,131 @@ def conformance_tables(result: Conformance, summary_first: bool = False) -> list
             Column("p-value (float)", "text", "p_value_float"),
             Column("G (float)", "text", "g_float"),
             Column("Verdict"),
+            Column("Coups left out", "count", "left_out", data_only=True),
         ),
         tuple(tests),
         tuple(notes),
     )
     tables = [detail, summary]
+    if result.diagnosis is not None and result.diagnosis.findings:
+        tables.insert(0, diagnosis_table(result.diagnosis))
+    if result.claims is not None and result.claims.rows:
+        tables.append(claims_table(result.claims, failing_only))
     if result.decisions is not None:
-        tables.append(decisions_table(result.decisions))
+        tables.append(decisions_table(result.decisions, failing_only))
     if result.power:
-        tables.append(power_table(result))
+        tables.append(power_table(result, failing_only))
+    if failing_only:  # a table left with no rows says nothing the notes above do not
+        tables = [t for t in tables if t.rows or t is summary]
     short = small_sample_summary(result)
     if short is not None:
         tables = [short, *tables] if summary_first else [*tables, short]
     return tables
 
 
-def decisions_table(check: DecisionCheck) -> Table:
-    """The decision cells a log reaches: the tableau's rule, the coups that drew and stood
-    there, and the contradicting coups with their first lines."""
+def diagnosis_table(diagnosis: Diagnosis) -> Table:
+    """The engine bugs that explain a log's findings (:mod:`analyzer.checks.diagnose`), one row
+    a cause, best first; each cause's sentence and example coup in the notes (and in JSON)."""
+    rows = [
+        (
+            cause.mutant,
+            cause.explains,
+            cause.contradicts,
+            cause.sentence,
+            cause.example.text() if cause.example else None,
+        )
+        for cause in diagnosis.causes
+    ]
+    notes = [line.strip() for line in diagnosis.lines()]
+    notes.append(
+        "A bug explains a coup with findings when everything it changes matches the engine's claims; "
+        "a coup contradicts it when it would have changed a claim the engine got right "
+        "(docs/engines.md, 'The diagnosis')."
+    )
+    return Table(
+        "conform-diagnosis",
+        f"Diagnosis: the engine bugs that explain the findings ({diagnosis.findings:,} coups with findings)",
+        (
+            Column("Bug"),
+            Column("Explains (coups)", "count", "explains"),
+            Column("Contradicted by (coups)", "count", "contradicts"),
+            Column("Cause", "text", "cause", data_only=True),
+            Column("Example", "text", "example", data_only=True),
+        ),
+        tuple(rows),
+        tuple(notes),
+    )
+
+
+def claims_table(check: ClaimCheck, failing_only: bool = False) -> Table:
+    """A hand log's claims by field: how many were checked and wrong, the first lines and the
+    first wrong claim (as ``verify`` reports it); with ``failing_only`` the wrong ones only."""
     rows = []
     for r in check.rows:
+        if failing_only and not r.wrong:
+            continue
+        first = r.first
+        rows.append(
+            (
+                r.field,
+                r.checked,
+                r.wrong,
+                lines_text(r.lines, r.wrong > len(r.lines)) if r.wrong else "-",
+                f"expected {first.expected}, claimed {first.claimed} -- {first.rule}" if first else "-",
+                f"FAIL: {r.wrong:,} of {r.checked:,} {r.noun} wrong; verify lists each" if r.wrong else "ok",
+                first.line if first else None,
+                first.expected if first else None,
+                first.claimed if first else None,
+                first.rule if first else None,
+            )
+        )
+    meaning = (
+        "the net win (--paid net: 0 on a push, minus the stake on a loss)"
+        if check.paid_means == "net"
+        else "the amount returned (--paid returned: stake and win; the stake on a push; 0 on a loss)"
+    )
+    notes = [  # the verdict on the claims is under the tests (claims_summary), with the others
+        "Each claim is checked as punto-banco verify checks it, on the coup as the engine dealt it: "
+        f"the totals, the winner, and each settled amount, read as {meaning}, against the bet's pay "
+        "table.  One wrong claim fails the test, whatever alpha; verify lists every wrong claim with "
+        "its record, line and rule.",
+    ]
+    if failing_only:
+        notes.append(
+            f"Only the fields with wrong claims are shown (failing only): {len(rows)} of {len(check.rows)}."
+        )
+    return Table(
+        "conform-claims",
+        "Claims of the log, checked as verify checks them",
+        (
+            Column("Claim"),
+            Column("Checked", "count", "checked"),
+            Column("Wrong", "count", "wrong"),
+            Column("First lines wrong", "text", "lines"),
+            Column("First wrong claim", "text", "first"),
+            Column("Verdict"),
+            Column("First line wrong", "count", "first_line", data_only=True),
+            Column("Expected", "text", "first_expected", data_only=True),
+            Column("Claimed", "text", "first_claimed", data_only=True),
+            Column("Rule", "text", "first_rule", data_only=True),
+        ),
+        tuple(rows),
+        tuple(notes),
+    )
+
+
+def decisions_table(check: DecisionCheck, failing_only: bool = False) -> Table:
+    """The decision cells a log reaches: the tableau's rule, the coups that drew and stood
+    there, and the contradicting coups with their first lines; a cell with both draws and stands
+    is named as decided by something else than the cell.  With ``failing_only``, the failing
+    cells only."""
+    rows = []
+    for r in check.rows:
+        if failing_only and not r.contradicting:
+            continue
         verdict = "ok" if not r.contradicting else "FAIL"
+        if r.mixed:
+            verdict = "FAIL: decided by something else than the cell"
         rows.append(
             (
                 r.cell.label,
@@ -181,10 +385,17 @@ def decisions_table(check: DecisionCheck) -> Table:
         "Banker cell (its two-card total and the Player's third card, or 'stood'), judged on the "
         "hands as dealt.  A single coup against the rule fails the test, whatever alpha.",
     ]
+    notes += [mixed_text(r) + "." for r in check.mixed]
+    if failing_only:
+        notes.append(
+            f"Only the failing cells are shown (failing only): {len(rows)} of the {len(check.rows)} "
+            "cells reached."
+        )
     if check.malformed:
         notes.append(
             f"{check.malformed:,} coup{'s' if check.malformed != 1 else ''} could not be read as a coup "
-            f"(not 4-6 cards, or hands that are not the cards in dealing order): "
+            f"(not 4-6 cards, a hand of more than 3 cards, or hands that are not the cards in dealing "
+            "order): "
             f"{lines_text(check.malformed_lines, check.malformed > len(check.malformed_lines))}."
         )
     return Table(
@@ -204,11 +415,15 @@ def decisions_table(check: DecisionCheck) -> Table:
     )
 
 
-def power_table(result: Conformance) -> Table:
+def power_table(result: Conformance, failing_only: bool = False) -> Table:
     """The power of each test: the coups needed to detect each alternative at the target power,
-    and the power at the log's own number of coups."""
+    and the power at the log's own number of coups.  With ``failing_only``, of the failing
+    families (and the decision cells when they fail) only."""
     m = len(result.results)
-    level = result.alpha / m
+    level = result.level
+    failing = {fam.family for fam in result.results if not fam.passed}
+    if result.decisions is not None and not result.decisions.passed:
+        failing.add("decisions")
     pct = alpha_text(result.target_power * 100)
     rows = tuple(
         (
@@ -222,6 +437,7 @@ def power_table(result: Conformance) -> Table:
             r.note or "-",
         )
         for r in result.power
+        if not failing_only or r.family in failing
     )
     notes = (
         f"Coups needed for {pct}% power at the test's level {alpha_text(level)} (alpha "
@@ -311,10 +527,54 @@ def ranking_table(fits: Sequence[TableauFit], shoe: Shoe) -> Table:
     )
 
 
+def bug_ranking_table(fits: Sequence[EngineFit]) -> Table:
+    """Engine bugs ranked by fit to a log (``conform --compare`` with names of
+    ``punto-banco mutants``): the coups each would have dealt or settled otherwise than the
+    engine claimed, fewest first; then the coups with findings it explains."""
+    ordered = sorted(fits, key=lambda f: (f.misses, -f.explains, f.mutant))
+    rows = [
+        (
+            i,
+            f.mutant,
+            f.misses if f.exact else f"at least {f.misses:,}",
+            "-" if f.first_line is None else str(f.first_line),
+            f.explains,
+            f.contradicts,
+            f.cause,
+        )
+        for i, f in enumerate(ordered, 1)
+    ]
+    coups = ordered[0].coups if ordered else 0
+    return Table(
+        "conform-compare-bugs",
+        f"Engine bugs ranked by fit to the log ({coups:,} coups)",
+        (
+            Column("Rank", "count", "rank"),
+            Column("Bug"),
+            Column("Coups it deals or settles otherwise", "text", "misses"),
+            Column("First such line", "text", "first_line"),
+            Column("Explains (coups)", "count", "explains"),
+            Column("Contradicted by (coups)", "count", "contradicts"),
+            Column("Cause", "text", "cause", data_only=True),
+        ),
+        tuple(rows),
+        (
+            "Each bug (punto-banco mutants) deals every coup of the log from the log's own cards; a "
+            "coup counts against it when it would have dealt or settled the coup otherwise than the "
+            "engine claimed.  A bug that fits every coup is the engine's, as far as the log shows.",
+        ),
+    )
+
+
 __all__ = [
+    "bug_ranking_table",
+    "claims_table",
+    "claims_verdict",
     "conformance_tables",
     "decisions_table",
+    "overall_text",
     "power_table",
     "ranking_table",
     "small_sample_summary",
+    "void_notes",
 ]

@@ -8,9 +8,10 @@
   tableau's draw rules alone (:meth:`~analyzer.core.tableau.Tableau.draws`), not through
   :func:`~analyzer.core.coup.resolve`, so the tests can hold one against the other.
 * ``settlements.jsonl`` / ``settlements.csv``: a seeded set of suited coups, each six cards
-  dealt from a fresh 8-deck shoe, then coverage coups for the events of the bets that can
-  happen on 8 decks and that no seeded coup settles (:func:`coverage_coups`: jackpot lines,
-  both-sides suited pairs), and the net result per unit staked of every chosen bet on each
+  dealt from a fresh 8-deck shoe, then the coverage coups of the bets
+  (:func:`~analyzer.checks.coverage.coverage`: every event possible on 8 decks in every class
+  of the deal and of the card patterns the bet reads, each row saying which it covers), and
+  the net result per unit staked of every chosen bet on each
   (:meth:`~analyzer.bets.model.Bet.settle` on the resolved coup), as exact text.
 * ``probabilities.jsonl`` / ``probabilities.csv``: for standard shoes of 1 to 8 decks, the
   exact counts and probabilities of the winner, the final totals, the naturals, the cards
@@ -18,7 +19,11 @@
 * ``schema.json``: every field of every file, with its type and meaning (JSON Schema 2020-12
   for the JSON Lines records and the manifest; a column list for the CSV files).
 * ``MANIFEST.json``: the kit format, the analyser's version, the rules (name, title,
-  fingerprint), the seed, the bets, and the SHA-256, size and record count of every file.
+  fingerprint), the seed, the bets, the coverage (targets impossible or not found), and the
+  SHA-256, size and record count of every file.
+
+With ``keyed`` (``--keyed``) the JSON Lines records of coups and settlements are objects with
+named fields (:data:`KEYED_FIELDS`; a settlement reads like a hand-log record).
 
 Everything is deterministic: the same options give byte-identical files (no dates, no paths,
 a generator defined by SHA-256 rather than by a library's random module).  Exact values are
@@ -48,6 +53,14 @@ from typing import Any, NamedTuple
 
 from analyzer import __version__
 from analyzer.bets.model import Bet
+from analyzer.checks.coverage import (
+    COVERAGE_TRIES,
+    COVERAGE_VARIANTS,
+    Coverage,
+    Target,
+    coverage,
+    seeded_index,
+)
 from analyzer.core.cards import RANKS, SUITS, Card, hand_total
 from analyzer.core.coup import NATURAL_CLASSES, resolve
 from analyzer.core.exact import fraction_text
@@ -60,7 +73,9 @@ from analyzer.text import json_text
 
 #: The kit's format name and version (in MANIFEST.json): bumped on any change of a file's
 #: fields or meaning.
-KIT_FORMAT = "punto-banco-vectors 1"
+KIT_FORMAT = "punto-banco-vectors 2"
+#: Every kit format this version replaces in place (a folder holding such a kit).
+KIT_FORMATS = ("punto-banco-vectors 1", KIT_FORMAT)
 DEFAULT_SEED = 1
 DEFAULT_COUPS = 2000
 #: Most settlement coups a kit holds (about 3.5 kB per coup in JSON Lines with every bet).
@@ -140,26 +155,6 @@ def shoe_cards(decks: int = SETTLEMENT_DECKS) -> list[Card]:
     return [Card(rank, suit) for rank in RANKS for suit in SUITS for _ in range(decks)]
 
 
-def seeded_index(seed: int, coup: int, draw: int, size: int, stream: str = "punto-banco-vectors") -> int:
-    """A uniform index 0 <= i < ``size`` for draw ``draw`` of coup ``coup`` under ``seed``: the
-    first 8 bytes (big-endian) of SHA-256 of the ASCII text
-    ``"{stream} {seed} {coup} {draw} {attempt}"`` (stream ``punto-banco-vectors`` for the
-    seeded coups), attempt 0, 1, ... until the number falls below the largest multiple of
-    ``size`` under 2**64, taken modulo ``size`` (rejection sampling: exactly uniform).
-    Reproducible in any language.
-
-    >>> seeded_index(1, 0, 0, 416) == seeded_index(1, 0, 0, 416) < 416
-    True
-    """
-    limit = (1 << 64) - (1 << 64) % size
-    for attempt in itertools.count():
-        text = f"{stream} {seed} {coup} {draw} {attempt}"
-        number = int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
-        if number < limit:
-            return number % size
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
 def seeded_coups(seed: int, count: int, decks: int = SETTLEMENT_DECKS) -> list[tuple[Card, ...]]:
     """``count`` coups of six suited cards, coup ``i`` dealt from a fresh shoe of ``decks``
     decks (:func:`shoe_cards`): draw ``j`` (0-5) takes the card at :func:`seeded_index`
@@ -170,98 +165,6 @@ def seeded_coups(seed: int, count: int, decks: int = SETTLEMENT_DECKS) -> list[t
         left = list(full)
         out.append(tuple(left.pop(seeded_index(seed, i, j, len(left))) for j in range(COUP_CARDS)))
     return out
-
-
-#: Most tries of the coverage search (:func:`coverage_coups`); with every catalogue bet it
-#: needs 21,806 under the default seed (a few seconds; Mini royal, J Q K A of one suit, is last).
-COVERAGE_TRIES = 40_000
-#: The most coups of :func:`sided_coups` the coverage search tries after the random ones.
-SIDED_TRIES = 100_000
-COVERAGE_STREAM = "punto-banco-vectors-coverage"
-_CARDS = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
-
-
-def coverage_coup(seed: int, attempt: int) -> tuple[Card, ...]:
-    """Six cards for try ``attempt`` of the coverage search: an alphabet of k = 1-4 distinct
-    cards (k = 1 + (attempt // 4) mod 4), by the mode attempt mod 4: 0 any cards, 1 cards of
-    one suit, 2 cards of one rank, 3 a run of k ranks of one suit (A 2 .. K A, so J Q K A is
-    one); eight copies of each, and six cards dealt from those (:func:`seeded_index` on the
-    stream ``punto-banco-vectors-coverage``).  Pairs, suited hands, runs and many of a kind
-    come often, and every such coup can be dealt from an 8-deck shoe."""
-
-    def pick(draw: int, size: int) -> int:
-        return seeded_index(seed, attempt, draw, size, COVERAGE_STREAM)
-
-    k, mode = 1 + (attempt // 4) % 4, attempt % 4
-    if mode == 0:
-        pool = list(_CARDS)
-        alphabet = [pool.pop(pick(100 + i, len(pool))) for i in range(k)]
-    elif mode == 1:
-        suit, ranks = SUITS[pick(100, 4)], list(RANKS)
-        alphabet = [Card(ranks.pop(pick(101 + i, len(ranks))), suit) for i in range(k)]
-    elif mode == 2:
-        rank, suits = RANKS[pick(100, 13)], list(SUITS)
-        alphabet = [Card(rank, suits.pop(pick(101 + i, len(suits)))) for i in range(k)]
-    else:
-        suit, start, run = SUITS[pick(100, 4)], pick(101, 14 - k), (*RANKS, RANKS[0])
-        alphabet = [Card(rank, suit) for rank in run[start : start + k]]
-    shoe = [card for card in alphabet for _ in range(SETTLEMENT_DECKS)]
-    return tuple(shoe.pop(pick(j, len(shoe))) for j in range(COUP_CARDS))
-
-
-def sided_coups(tableau: Tableau = STANDARD) -> Iterator[tuple[Card, ...]]:
-    """Coups whose hands are each of one suit, for the events a random alphabet rarely deals
-    (a Dragon 7 with the Player's cards in one named suit and the Banker's in another): every
-    leaf of the value-level dealing tree (:func:`value_coups`, in its order), each value as its
-    rank (A-9; 0 as K, then as 10), the Player's cards in suit a and the Banker's in suit b for
-    every pair (a, b); six cards, the unused ones the Banker's."""
-    for leaf in value_coups(tableau):
-        owners = ["P", "B", "P", "B"]
-        if leaf.player_draws:
-            owners.append("P")
-        owners += ["B"] * (COUP_CARDS - len(owners))
-        values = (*leaf.cards, *(0 for _ in range(COUP_CARDS - len(leaf.cards))))
-        for zero in (RANKS[12], RANKS[9]):  # K, 10
-            ranks = [RANKS[v - 1] if v else zero for v in values]
-            for a, b in itertools.product(SUITS, repeat=2):
-                yield tuple(Card(r, a if o == "P" else b) for r, o in zip(ranks, owners, strict=True))
-
-
-def coverage_coups(
-    seed: int,
-    wanted: dict[str, set[str]],
-    bets: Sequence[Bet],
-    tableau: Tableau = STANDARD,
-    tries: int = COVERAGE_TRIES,
-) -> tuple[list[tuple[Card, ...]], dict[str, set[str]]]:
-    """Coups that settle the events in ``wanted`` (bet name -> events): tries
-    :func:`coverage_coup` 0, 1, ... (at most ``tries``), then :func:`sided_coups` (at most
-    :data:`SIDED_TRIES`), and keeps each coup on which some bet settles at a wanted event not
-    yet found.  Returns the coups kept, in order, and the
-    events still not found (bet name -> events; empty when every one was found).
-    Deterministic: the same arguments give the same coups."""
-    left = {name: set(events) for name, events in wanted.items() if events}
-    by_name = {bet.name: bet for bet in bets}
-    found: list[tuple[Card, ...]] = []
-    candidates = itertools.chain(
-        (coverage_coup(seed, attempt) for attempt in range(tries)),
-        itertools.islice(sided_coups(tableau), SIDED_TRIES),
-    )
-    for cards in candidates:
-        if not left:
-            break
-        coup = resolve(cards, tableau)
-        kept = False
-        for name in list(left):
-            event = by_name[name].settle(coup)[0]
-            if event in left[name]:
-                left[name].discard(event)
-                kept = True
-                if not left[name]:
-                    del left[name]
-        if kept:
-            found.append(cards)
-    return found, left
 
 
 def card_code(card: Card) -> str:
@@ -276,13 +179,15 @@ def settlement_rows(
     tableau: Tableau = STANDARD,
     kind: str = "seeded",
     first: int = 0,
+    covers: Sequence[dict[str, list[str]]] | None = None,
 ) -> list[dict[str, object]]:
     """One row per coup: its number (from ``first``), ``kind`` (``"seeded"`` or
-    ``"coverage"``), six cards, the cards the coup used, and per bet (by its machine name) the
+    ``"coverage"``), six cards, the cards the coup used, per bet (by its machine name) the
     event and the net result per unit staked (win amount, ``"0"`` a push, ``"-1"`` a loss) as
-    exact text."""
+    exact text, and ``covers``: per bet, the classes this coup was kept for (empty for a seeded
+    coup; see :func:`~analyzer.checks.coverage.coverage`)."""
     rows = []
-    for i, cards in enumerate(coups, first):
+    for n, (i, cards) in enumerate(enumerate(coups, first)):
         coup = resolve(cards, tableau)
         results: dict[str, dict[str, str]] = {}
         for bet in bets:
@@ -295,9 +200,56 @@ def settlement_rows(
                 "cards": [card_code(c) for c in cards],
                 "cards_used": coup.cards_dealt,
                 "results": results,
+                "covers": dict(covers[n]) if covers is not None else {},
             }
         )
     return rows
+
+
+def keyed_settlement(row: dict[str, object], tableau: Tableau = STANDARD) -> dict[str, object]:
+    """A settlement row (:func:`settlement_rows`) as a keyed record that reads like a hand-log
+    record (docs/checks.md, "Hand-log format"): ``cards`` (the cards used), ``player`` and
+    ``banker`` (the hands), the totals, ``winner``, ``stake`` 1 and ``bets`` (bet -> net
+    result as exact text), so ``punto-banco verify`` reads it; beside them ``coup``, ``kind``,
+    ``spare`` (the cards after those used), ``player_draws``, ``banker_draws``, ``cards_used``,
+    ``events`` (bet -> event) and ``covers``."""
+    codes = row["cards"]
+    assert isinstance(codes, list)
+    coup = resolve(" ".join(codes), tableau)
+    used = coup.cards_dealt
+    results = _results(row)
+    return {
+        "coup": row["coup"],
+        "kind": row["kind"],
+        "cards": codes[:used],
+        "spare": codes[used:],
+        "player": [card_code(c.card) for c in coup.player],
+        "banker": [card_code(c.card) for c in coup.banker],
+        "player_total": coup.player_total,
+        "banker_total": coup.banker_total,
+        "player_draws": coup.player_drew,
+        "banker_draws": coup.banker_drew,
+        "winner": coup.winner.value,
+        "cards_used": used,
+        "stake": 1,
+        "bets": {name: r["net"] for name, r in results.items()},
+        "events": {name: r["event"] for name, r in results.items()},
+        "covers": row["covers"],
+    }
+
+
+def coverage_rows(
+    found: Coverage, bets: Sequence[Bet], tableau: Tableau = STANDARD, first: int = 0
+) -> list[dict[str, object]]:
+    """The settlement rows of the coverage coups (:func:`settlement_rows`, kind
+    ``"coverage"``): each distinct coup of ``found`` once, in the order the search dealt them,
+    its six cards (the cards used, then the spare ones), ``covers`` the classes it was kept for."""
+    distinct = found.distinct()
+    covers: dict[int, dict[str, list[str]]] = {attempt: {} for attempt, _, _ in distinct}
+    for c in found.coups:
+        covers[c.attempt].setdefault(c.bet, []).append(c.case)
+    coups = [(*cards, *spare) for _, cards, spare in distinct]
+    return settlement_rows(coups, bets, tableau, "coverage", first, [covers[a] for a, _, _ in distinct])
 
 
 # -- the probability tables ------------------------------------------------------------------------
@@ -364,6 +316,12 @@ def probability_rows(
 
 # -- the schema ------------------------------------------------------------------------------------
 
+_COVERS = (
+    "Per bet, the classes this coup was kept for by the coverage search, each 'axis: class' (e.g. "
+    "'deal: Player drew, Banker stood', 'ranks of Player's first two cards: ranks 2', 'colours of all "
+    "cards: all red'), at the event the bet settles here; empty for a seeded coup. CSV: the classes "
+    "of the row's bet, separated by ' | '."
+)
 #: Per data file, its fields: (name, JSON type(s), meaning).  The one description of the files:
 #: the builders write these fields in this order and schema.json is generated from it.
 FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
@@ -395,7 +353,7 @@ FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
             "kind",
             "string",
             "seeded: drawn by the seeded generator (MANIFEST.json, generator); coverage: found by the "
-            "coverage search, for an event of a bet that no seeded coup settled (MANIFEST.json, coverage).",
+            "coverage search, for an event of a bet in a class (MANIFEST.json, coverage; covers).",
         ),
         (
             "cards",
@@ -412,6 +370,7 @@ FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
             "object {event, net}. CSV: one row per coup and bet, with the columns bet, event, net "
             "instead.",
         ),
+        ("covers", "object", _COVERS),
     ),
     "probabilities": (
         ("rules", "string", "The rule set's name (MANIFEST.json gives its fingerprint)."),
@@ -449,8 +408,53 @@ FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
 }
 #: The fields of a coup record, in order (coups.jsonl: the header line; coups.csv: the columns).
 COUP_FIELDS: tuple[str, ...] = tuple(name for name, _, _ in FIELDS["coups"])
+_FIELD = {stem: {name: (kind, meaning) for name, kind, meaning in fields} for stem, fields in FIELDS.items()}
+
+
+def _field(stem: str, name: str) -> tuple[str, str | list[str], str]:
+    return (name, *_FIELD[stem][name])
+
+
+#: With ``--keyed``: the fields of the JSON Lines records of coups and settlements, objects with
+#: named fields that read like a hand-log record (docs/checks.md, "Hand-log format").
+KEYED_FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
+    "coups": (
+        _field("coups", "cards"),
+        ("player", "array", "The Player's point values in dealing order (2 or 3: P1, P2, its third card)."),
+        ("banker", "array", "The Banker's point values in dealing order (2 or 3: B1, B2, its third card)."),
+        *(_field("coups", n) for n in COUP_FIELDS[1:]),
+    ),
+    "settlements": (
+        _field("settlements", "coup"),
+        _field("settlements", "kind"),
+        (
+            "cards",
+            "array",
+            "The cards the coup used (cards_used of them), in dealing order, as rank (A 2-9 T J Q K) "
+            "and suit (s h d c), e.g. Th: a hand log's cards.",
+        ),
+        ("spare", "array", "The cards dealt after them, to six (for an engine that deals six cards)."),
+        ("player", "array", "The Player's hand in dealing order (2 or 3 cards)."),
+        ("banker", "array", "The Banker's hand in dealing order (2 or 3 cards)."),
+        ("player_total", "integer", "The Player's final total 0-9."),
+        ("banker_total", "integer", "The Banker's final total 0-9."),
+        ("player_draws", "boolean", "The Player took a third card."),
+        ("banker_draws", "boolean", "The Banker took a third card."),
+        ("winner", "string", "player, banker or tie."),
+        _field("settlements", "cards_used"),
+        ("stake", "integer", "1: every bet is settled per unit staked (a hand log's stake)."),
+        (
+            "bets",
+            "object",
+            "Per bet (its machine name, as in MANIFEST.json), the net result per unit staked, exact "
+            "(e.g. 19/20, 0 a push, -1 a loss): a hand log's bets with stake 1.",
+        ),
+        ("events", "object", "Per bet, its event on this coup, as the analyser names it (a pay-table line)."),
+        _field("settlements", "covers"),
+    ),
+}
 #: The columns of settlements.csv (long: one row per coup and bet).
-SETTLEMENT_CSV = ("coup", "kind", "cards", "cards_used", "bet", "event", "net")
+SETTLEMENT_CSV = ("coup", "kind", "cards", "cards_used", "bet", "event", "net", "covers")
 _RESULT_FIELDS = {
     "event": "The bet's event on this coup, as the analyser names it (a line of its pay table).",
     "net": "Net result per unit staked, exact: the win amount (e.g. 19/20, 8), 0 for a push, "
@@ -464,14 +468,16 @@ _MANIFEST_FIELDS: dict[str, tuple[str, str]] = {
     "coups": ("integer", "Number of seeded settlement coups (the coverage coups follow them)."),
     "coverage": (
         "object",
-        "The coverage coups: how many, the most tries, how they are searched, and the events "
-        "(bet, event) possible on 8 decks that no settlement coup settles (uncovered).",
+        "The coverage coups: how many distinct coups, how many targets (event and class) they reach, "
+        "the candidates and variants dealt, how they are searched, and per bet the targets that are "
+        "impossible on 8 decks and those not found within the bound, each 'EVENT | axis: class'.",
     ),
     "settlement_shoe": ("string", "The shoe each settlement coup is dealt from (a fresh one per coup)."),
     "generator": ("string", "How the settlement coups are drawn (reproducible in any language)."),
     "decks": ("array", "The standard shoes of the probability tables, in decks."),
     "bets": ("array", "The bets settled and priced, by machine name (NAME or NAME:PARAM), in order."),
     "regenerate": ("string", "The command that writes this kit again (add -o FOLDER)."),
+    "keyed": ("boolean", "The JSON Lines records of coups and settlements are keyed objects (--keyed)."),
     "files": (
         "object",
         "Per file (every file but this one): sha256 (hex digest of its bytes), bytes, "
@@ -500,6 +506,7 @@ _LIMITS: dict[tuple[str, str], dict[str, object]] = {
         "minItems": COUP_CARDS,
         "maxItems": COUP_CARDS,
     },
+    ("settlements", "covers"): {"additionalProperties": {"type": "array", "items": {"type": "string"}}},
     ("probabilities", "table"): {"enum": ["winner", "totals", "naturals", "cards_dealt", "bet"]},
     ("probabilities", "decks"): {"minimum": 1},
     ("probabilities", "count"): {"minimum": 0},
@@ -507,20 +514,43 @@ _LIMITS: dict[tuple[str, str], dict[str, object]] = {
 }
 
 
+_CARD_TEXT = {"type": "string", "pattern": "^[A2-9TJQK][shdc]$"}
+_VALUE = {"type": "integer", "minimum": 0, "maximum": 9}
+#: The keyed records' own limits (the others are those of :data:`_LIMITS`).
+_KEYED_LIMITS: dict[tuple[str, str], dict[str, object]] = {
+    ("coups", "player"): {"items": _VALUE, "minItems": 2, "maxItems": 3},
+    ("coups", "banker"): {"items": _VALUE, "minItems": 2, "maxItems": 3},
+    ("settlements", "cards"): {"items": _CARD_TEXT, "minItems": 4, "maxItems": COUP_CARDS},
+    ("settlements", "spare"): {"items": _CARD_TEXT, "minItems": 0, "maxItems": 2},
+    ("settlements", "player"): {"items": _CARD_TEXT, "minItems": 2, "maxItems": 3},
+    ("settlements", "banker"): {"items": _CARD_TEXT, "minItems": 2, "maxItems": 3},
+    ("settlements", "player_total"): {"minimum": 0, "maximum": 9},
+    ("settlements", "banker_total"): {"minimum": 0, "maximum": 9},
+    ("settlements", "winner"): {"enum": ["player", "banker", "tie"]},
+    ("settlements", "stake"): {"enum": [1]},
+    ("settlements", "bets"): {"additionalProperties": {"type": "string"}},
+    ("settlements", "events"): {"additionalProperties": {"type": "string"}},
+}
+
+
 def _json_type(kind: str | list[str]) -> dict[str, object]:
     return {"type": kind}
 
 
-def schema(formats: Sequence[str]) -> dict[str, object]:
+def schema(formats: Sequence[str], keyed: bool = False) -> dict[str, object]:
     """The kit's schema.json: for each file, what its records hold (JSON Schema 2020-12 for a
-    JSON Lines record and for MANIFEST.json; a column list for a CSV file)."""
+    JSON Lines record and for MANIFEST.json; a column list for a CSV file); with ``keyed``, the
+    JSON Lines records of coups and settlements are objects (:data:`KEYED_FIELDS`)."""
     files: dict[str, object] = {}
     for stem, fields in FIELDS.items():
         if "jsonl" in formats:
             props: dict[str, object] = {}
-            for name, kind, meaning in fields:
+            records = KEYED_FIELDS.get(stem, fields) if keyed else fields
+            for name, kind, meaning in records:
                 prop: dict[str, object] = {**_json_type(kind), "description": meaning}
                 prop.update(_LIMITS.get((stem, name), {}))
+                if keyed:
+                    prop.update(_KEYED_LIMITS.get((stem, name), {}))
                 if name == "results":
                     prop["additionalProperties"] = {
                         "type": "object",
@@ -531,7 +561,7 @@ def schema(formats: Sequence[str]) -> dict[str, object]:
                         },
                     }
                 props[name] = prop
-            if stem == "coups":  # 339,400 records: arrays under a header line keep it to a third
+            if stem == "coups" and not keyed:  # 339,400 records: arrays under a header keep it to a third
                 files[f"{stem}.jsonl"] = {
                     "description": "JSON Lines (UTF-8, '\\n' line ends): the first line is the array of "
                     "the field names; every further line is one record, an array of the fields in that "
@@ -553,7 +583,7 @@ def schema(formats: Sequence[str]) -> dict[str, object]:
                         "$schema": "https://json-schema.org/draft/2020-12/schema",
                         "type": "object",
                         "additionalProperties": False,
-                        "required": [name for name, _, _ in fields],
+                        "required": [name for name, _, _ in records],
                         "properties": props,
                     },
                 }
@@ -616,6 +646,20 @@ def _coup_json(c: ValueCoup) -> str:
     )
 
 
+def _coup_keyed_json(c: ValueCoup) -> str:
+    """A coup record as its keyed JSON line (:data:`KEYED_FIELDS`), written directly."""
+    v = c.cards
+    player = [v[0], v[2], *v[4:5]] if c.player_draws else [v[0], v[2]]
+    banker = [v[1], v[3], v[4 + c.player_draws]] if c.banker_draws else [v[1], v[3]]
+    return (
+        f'{{"cards":[{",".join(map(str, v))}],"player":[{",".join(map(str, player))}],'
+        f'"banker":[{",".join(map(str, banker))}],"player_total":{c.player_total},'
+        f'"banker_total":{c.banker_total},"player_draws":{_BOOL[c.player_draws]},'
+        f'"banker_draws":{_BOOL[c.banker_draws]},"winner":"{c.winner}","cards_used":{len(v)},'
+        f'"naturals":"{c.naturals}"}}\n'
+    )
+
+
 def _coup_csv(c: ValueCoup) -> str:
     """A coup record as its CSV line (no field needs quoting)."""
     cards = " ".join(map(str, c.cards))
@@ -661,8 +705,11 @@ class KitOptions:
         bet_specs: how ``--bet`` named the bets, for the manifest's command (empty, with no
             ``bet_files``: every catalogue bet, the default).
         bet_files: the ``--bet-file`` files the bets came from, for the manifest's command.
-        coverage: add coverage coups (:func:`coverage_coups`) for the events of the bets that
-            can happen on 8 decks and that no seeded coup settled.
+        coverage: add coverage coups (:func:`~analyzer.checks.coverage.coverage`): every
+            event of every bet possible on 8 decks, in every class of every axis it can be in.
+        keyed: write the JSON Lines records of coups and settlements as objects with named
+            fields (:data:`KEYED_FIELDS`) instead of arrays under a header line (coups) and
+            nested results (settlements).
     """
 
     tableau: Tableau
@@ -674,6 +721,7 @@ class KitOptions:
     bet_specs: tuple[str, ...] = ()
     coverage: bool = True
     bet_files: tuple[str, ...] = ()
+    keyed: bool = False
 
 
 def build_kit(options: KitOptions) -> dict[str, bytes]:
@@ -705,19 +753,19 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
     coups = list(value_coups(tableau))
     probabilities = probability_rows(tableau, options.bets)
     settled = settlement_rows(seeded_coups(options.seed, options.coups), options.bets, tableau)
-    uncovered: dict[str, set[str]] = {}
-    extra: list[tuple[Card, ...]] = []
-    if options.coverage:
-        wanted = _possible_events(probabilities)
-        for row in settled:
-            for name, result in _results(row).items():
-                wanted.get(name, set()).discard(result["event"])
-        extra, uncovered = coverage_coups(options.seed, wanted, options.bets, tableau)
-        settled += settlement_rows(extra, options.bets, tableau, "coverage", len(settled))
+    found = coverage(options.bets, tableau, seed=options.seed) if options.coverage else None
+    if found is not None:
+        settled += coverage_rows(found, options.bets, tableau, len(settled))
     if "jsonl" in options.formats:
-        texts["coups.jsonl"] = (_json_line(list(COUP_FIELDS)) + "".join(map(_coup_json, coups)), len(coups))
-        for stem, rows in (("settlements", settled), ("probabilities", probabilities)):
-            texts[f"{stem}.jsonl"] = ("".join(map(_json_line, rows)), len(rows))
+        if options.keyed:
+            texts["coups.jsonl"] = ("".join(map(_coup_keyed_json, coups)), len(coups))
+            keyed = (keyed_settlement(row, tableau) for row in settled)
+            texts["settlements.jsonl"] = ("".join(map(_json_line, keyed)), len(settled))
+        else:
+            header = _json_line(list(COUP_FIELDS))
+            texts["coups.jsonl"] = (header + "".join(map(_coup_json, coups)), len(coups))
+            texts["settlements.jsonl"] = ("".join(map(_json_line, settled)), len(settled))
+        texts["probabilities.jsonl"] = ("".join(map(_json_line, probabilities)), len(probabilities))
     if "csv" in options.formats:
         texts["coups.csv"] = (",".join(COUP_FIELDS) + "\n" + "".join(map(_coup_csv, coups)), len(coups))
         texts["settlements.csv"] = _csv_text(
@@ -731,6 +779,7 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
                     bet,
                     result["event"],
                     result["net"],
+                    " | ".join(_covers(r).get(bet, ())),
                 ]
                 for r in settled
                 for bet, result in _results(r).items()
@@ -740,7 +789,7 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
         texts["probabilities.csv"] = _csv_text(
             columns, ([_cell(r[k]) for k in columns] for r in probabilities)
         )
-    schema_text = json.dumps(schema(options.formats), ensure_ascii=False, indent=2) + "\n"
+    schema_text = json.dumps(schema(options.formats, options.keyed), ensure_ascii=False, indent=2) + "\n"
     files: dict[str, bytes] = {name: text.encode("utf-8") for name, (text, _) in sorted(texts.items())}
     files[SCHEMA] = schema_text.encode("utf-8")
     records = {name: n for name, (_, n) in texts.items()} | {SCHEMA: 1}
@@ -757,20 +806,8 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
             "u mod m (m the cards left), u the first 8 bytes, big-endian, of SHA-256 of the ASCII text "
             "'punto-banco-vectors SEED i j ATTEMPT', ATTEMPT 0, 1, ... until u < 2**64 - (2**64 mod m)"
         ),
-        "coverage": {
-            "coups": len(extra),
-            "tries": COVERAGE_TRIES if options.coverage else 0,
-            "search": (
-                "after the seeded coups, coverage coups: try t = 0, 1, ... : an alphabet of k = 1 + "
-                "(t // 4) mod 4 distinct cards (t mod 4 = 0: any; 1: of one suit; 2: of one rank; 3: a run "
-                "of one suit), 8 copies each, 6 cards dealt from it; then sided coups: each leaf of the "
-                "value-level dealing tree, each value as its rank (0 as K, then as 10), the Player's "
-                f"cards in suit a and the Banker's in suit b for every (a, b), at most {SIDED_TRIES:,}; "
-                "keep the coup when a bet settles at an event possible on 8 decks that no earlier coup "
-                "settled; stop when none is left"
-            ),
-            "uncovered": [[name, event] for name in names for event in sorted(uncovered.get(name, ()))],
-        },
+        "coverage": _coverage_manifest(found, names),
+        "keyed": options.keyed,
         "decks": list(DECKS),
         "bets": names,
         "regenerate": _command(options),
@@ -783,13 +820,48 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
     return files
 
 
-def _possible_events(rows: Sequence[dict[str, object]]) -> dict[str, set[str]]:
-    """Per bet, the events that can happen on the settlement shoe (a count above 0 there)."""
-    out: dict[str, set[str]] = {}
-    for r in rows:
-        if r["table"] == "bet" and r["decks"] == SETTLEMENT_DECKS and r["count"] != 0:
-            out.setdefault(str(r["bet"]), set()).add(str(r["event"]))
-    return out
+#: How the coverage search works, for the manifest.
+COVERAGE_SEARCH = (
+    "after the seeded coups, coverage coups: for every bet, every event possible on 8 decks crossed "
+    "with every class of each axis: the deal (a natural of the Player, of the Banker, of both; else "
+    "whether each side stood or drew) and, per set of card positions the bet reads, the rank pattern "
+    "(when it reads ranks) and the suit or colour pattern at the detail it reads; the classes possible "
+    "are priced exactly on 8 decks (the others are impossible); candidates t = 0, 1, ... are dealt "
+    "from a seeded SHA-256 stream (value alphabets, card alphabets, runs of one suit, suit styles per "
+    f"side), at most {COVERAGE_TRIES:,}, then variants of the coups found (suits and 10-value ranks "
+    f"permuted, each side's hand in one suit, one or two cards changed), at most {COVERAGE_VARIANTS:,}; "
+    "a coup is kept when it reaches a target not reached before; its row says which (covers)"
+)
+
+
+def _coverage_manifest(found: Coverage | None, names: Sequence[str]) -> dict[str, object]:
+    """The manifest's coverage section: counts, the search, and per bet the targets that are
+    impossible and the ones not found, each as ``"EVENT | axis: class"``."""
+
+    def by_bet(targets: Sequence[Target]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for t in targets:
+            out.setdefault(t.bet, []).append(f"{t.event} | {t.case}")
+        return {name: out[name] for name in names if name in out}
+
+    if found is None:
+        return {"coups": 0, "targets": 0, "tries": 0, "variants": 0, "search": "off (--no-coverage)",
+                "impossible": {}, "not_found": {}}
+    return {
+        "coups": len(found.distinct()),
+        "targets": len(found.coups),
+        "tries": found.tries,
+        "variants": found.variants,
+        "search": COVERAGE_SEARCH,
+        "impossible": by_bet(found.impossible),
+        "not_found": by_bet(found.not_found),
+    }
+
+
+def _covers(row: dict[str, object]) -> dict[str, list[str]]:
+    covers = row["covers"]
+    assert isinstance(covers, dict)
+    return covers
 
 
 def _results(row: dict[str, object]) -> dict[str, dict[str, str]]:
@@ -808,6 +880,8 @@ def _command(options: KitOptions) -> str:
     words += ["--coups", str(options.coups), "--format", fmt]
     if not options.coverage:
         words.append("--no-coverage")
+    if options.keyed:
+        words.append("--keyed")
     for spec in options.bet_specs:
         words += ["--bet", spec]
     for path in options.bet_files:
@@ -881,4 +955,4 @@ def _is_kit(folder: Path, present: Sequence[str]) -> bool:
             doc: Any = json.loads(fh.read(1 << 20))
     except (OSError, ValueError):
         return False
-    return isinstance(doc, dict) and doc.get("format") == KIT_FORMAT
+    return isinstance(doc, dict) and doc.get("format") in KIT_FORMATS

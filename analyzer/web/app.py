@@ -9,7 +9,8 @@ Routes (every body and every answer is JSON; see the models of :mod:`analyzer.we
 ``POST /api/v1/analyze``   ``punto-banco analyze --format json``
 ``POST /api/v1/deal``      ``punto-banco deal`` (its lines, and the coup as data)
 ``POST /api/v1/verify``    ``punto-banco verify --format jsonl`` (the findings and the summary)
-``GET /api/v1/catalogue``  ``punto-banco bets --list --format json``
+``GET /api/v1/catalogue``  ``punto-banco bets --list --format json``; with ``?pays=LIST``,
+                           ``punto-banco bets --pays LIST --format json``
 ``GET /api/v1/rules``      the registered rule sets, with their TOML
 ``GET /api/v1/counts``     published count systems (tags per point value)
 ``GET /api/v1/vectors``    the test-vector kit's format, files, defaults and ``schema.json``
@@ -31,15 +32,16 @@ import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from analyzer import __version__
+from analyzer.bets.choice import MAX_PAYS_CHARS
 from analyzer.text import printable
 from analyzer.web import jobs
 from analyzer.web.limits import Limits
@@ -278,10 +280,23 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
             documents[name] = build()
         return _json(documents[name])
 
-    @app.get("/api/v1/catalogue", tags=["reference"])
-    async def catalogue() -> Response:
-        """The bet catalogue: `punto-banco bets --list --format json`."""
-        return document("catalogue", jobs.catalogue_document)
+    @app.get("/api/v1/catalogue", responses=ERRORS, tags=["reference"])
+    async def catalogue(
+        pays: Annotated[
+            str | None,
+            Query(min_length=1, max_length=MAX_PAYS_CHARS, description="Winning pays, e.g. 30,10,6,4,2,1."),
+        ] = None,
+        with_params: Annotated[
+            bool, Query(description="With pays: also the bets whose parameter gives them.")
+        ] = False,
+    ) -> Response:
+        """The bet catalogue: `punto-banco bets --list --format json`; with `pays`, the catalogue
+        bets whose pay table is that list, priced on 8 decks: `punto-banco bets --pays LIST
+        --format json` (`with_params`: `--with-params`; POST /api/v1/price with `pays` takes a
+        shoe, rules and events too)."""
+        if pays is None and not with_params:
+            return document("catalogue", jobs.catalogue_document)
+        return await answer("price", PriceIn(pays=pays, with_params=with_params))
 
     @app.get("/api/v1/rules", tags=["reference"])
     async def rules() -> Response:

@@ -9,7 +9,7 @@ so the numbers are those of the command's ``--format json``:
 job        the command it answers as
 =========  ===================================================================================
 price      ``punto-banco bets ... --format json`` (a shoe, rules, bets: the bets table, events,
-           fair and target pays)
+           fair and target pays; or ``pays``: ``bets --pays LIST``, the bets found by their pays)
 analyze    ``punto-banco analyze ... --format json``
 deal       ``punto-banco deal CARDS ...`` (its lines, and the same facts as data)
 verify     ``punto-banco verify LOG --format jsonl`` (each discrepancy as a JSON object; the
@@ -260,10 +260,15 @@ def _digits(request: Request) -> tuple[int, list[str]]:
 def price(request: Request, limits: Limits) -> Reply:
     """``punto-banco bets --format json`` for the request's shoe, rules and bets (the main bets
     when none is named), with the events tables (``events``) and the pays for a fair bet
-    (``fair_pay``) or a house edge in percent (``target_edge``)."""
+    (``fair_pay``) or a house edge in percent (``target_edge``); with ``pays``, ``punto-banco
+    bets --pays LIST`` (:func:`find_by_pays`)."""
     from analyzer.output.bet_tables import bet_report  # lazy: the worker's, not the server's
     from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
 
+    if request.get("pays") is not None:
+        return price_by_pays(request, limits)
+    if request.get("with_params"):
+        raise BetError("with_params widens a search by pays: add pays, e.g. \"pays\": \"9\"")
     tableau, rule_words = tableau_of(request)
     shoe, shoe_words = shoe_of(request.get("shoe"))
     chosen = bets_of(request, limits)
@@ -294,6 +299,39 @@ def price(request: Request, limits: Limits) -> Reply:
     line = command(
         "bets", shoe_words, rule_words, chosen.words, option_words, digit_words, ["--format", "json"]
     )
+    meta = provenance(line, shoe.describe(), tableau.describe())
+    return Reply(200, render(tables, "json", digits, meta, context=context_of(shoe, tableau)))
+
+
+def price_by_pays(request: Request, limits: Limits) -> Reply:
+    """``punto-banco bets --pays LIST --format json``: the catalogue bets whose pay table is the
+    request's ``pays`` (with ``with_params``, also those whose parameter gives them), priced on
+    its shoe under its rules, with their events tables (``events``).
+
+    Raises:
+        BetError: ``pays`` with ``bets``, ``bet_file``, ``all``, ``fair_pay`` or ``target_edge``
+            (it chooses the bets itself), or bad pays.
+    """
+    from analyzer.bets.choice import find_by_pays as search  # lazy: the worker's, not the server's
+    from analyzer.output.bet_tables import pays_report  # lazy: the worker's, not the server's
+    from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
+
+    chooser = [key for key in ("bets", "bet_file", "all", "fair_pay", "target_edge")
+               if request.get(key) not in (None, False, [], ())]
+    if chooser:
+        raise BetError(f"pays chooses the bets by their pays and takes no {', '.join(chooser)}: send pays "
+                       "alone (with shoe, rules, events and digits), or the bets without pays")
+    tableau, rule_words = tableau_of(request)
+    shoe, shoe_words = shoe_of(request.get("shoe"))
+    pays, with_params = str(request["pays"]), bool(request.get("with_params"))
+    events = bool(request.get("events"))
+    check_work([m.bet for m in search(pays, with_params=with_params).matches], shoe, tableau, limits)
+    digits, digit_words = _digits(request)
+    tables = pays_report(shoe, pays, with_params=with_params, events=events, tableau=tableau)
+    option_words = [
+        "--pays", pays, *(["--with-params"] if with_params else []), *(["--events"] if events else []),
+    ]
+    line = command("bets", shoe_words, rule_words, option_words, digit_words, ["--format", "json"])
     meta = provenance(line, shoe.describe(), tableau.describe())
     return Reply(200, render(tables, "json", digits, meta, context=context_of(shoe, tableau)))
 
@@ -505,6 +543,7 @@ __all__ = [
     "error_body",
     "error_reply",
     "price",
+    "price_by_pays",
     "rules_document",
     "run",
     "run_job",

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from analyzer.bets.choice import MAX_PAYS_CHARS
 from analyzer.bets.files import MAX_FILE_BYTES as MAX_BET_FILE_BYTES
 from analyzer.checks.logmap import MAX_MAP_BYTES
 from analyzer.core.tableau import MAX_RULES_FILE_BYTES
@@ -79,6 +80,8 @@ class _Bets(_Rules):
 
 
 Digits = Annotated[int, Field(ge=0, le=100, description="Decimals of each KEY_decimal, rounded exactly.")]
+#: A list of winning pays, as ``--pays`` reads it.
+PaysText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_PAYS_CHARS)]
 
 
 class PriceIn(_Bets):
@@ -88,6 +91,7 @@ class PriceIn(_Bets):
         [
             {"shoe": {"decks": 8, "seen": ["5h", "Kd"]}, "bets": ["dragon-7"]},
             {"shoe": {"decks": 6}, "bets": ["tie", "panda-8"], "events": True, "digits": 6},
+            {"shoe": {"decks": 8}, "pays": "30,10,6,4,2,1"},
         ]
     )
 
@@ -100,6 +104,15 @@ class PriceIn(_Bets):
     target_edge: Annotated[str, StringConstraints(max_length=50)] | None = Field(
         default=None,
         description="Also the pay giving this house edge in percent, e.g. '1.5' (--target-edge).",
+    )
+    pays: PaysText | None = Field(
+        default=None,
+        description="Instead of bets: the catalogue bets whose pay table is this list of winning pays, "
+        "e.g. '30,10,6,4,2,1' (--pays).",
+    )
+    with_params: bool = Field(
+        default=False,
+        description="With pays: also the bets whose parameter gives those pays (--with-params).",
     )
     digits: Digits = 10
 
