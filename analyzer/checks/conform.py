@@ -349,7 +349,7 @@ def first_cards(rec: Record, tableau: Tableau = STANDARD) -> tuple[Coup | None, 
 
 
 #: The claims a hand log may make besides its settled bets (``bet:NAME``), in report order.
-CLAIM_FIELDS = ("player_total", "banker_total", "winner")
+CLAIM_FIELDS = ("player_total", "banker_total", "winner", "natural")
 #: Fields of claims tallied apart (the rest, settled bets of more names, as one row).
 MAX_CLAIM_FIELDS = 100
 OTHER_BETS = "bet:(other bets)"
@@ -357,8 +357,8 @@ OTHER_BETS = "bet:(other bets)"
 
 @dataclass(frozen=True)
 class ClaimRow:
-    """The claims of one field of a hand log (``player_total``, ``banker_total``, ``winner`` or
-    ``bet:NAME``, as ``verify`` names it): ``checked`` claims, ``wrong`` ones, the first lines
+    """The claims of one field of a hand log (``player_total``, ``banker_total``, ``winner``,
+    ``natural`` or ``bet:NAME``, as ``verify`` names it): ``checked`` claims, ``wrong`` ones, the first lines
     of the wrong ones (``lines``) and the first wrong one as ``verify`` reports it (``first``)."""
 
     field: str
@@ -387,7 +387,7 @@ class ClaimRow:
 
 @dataclass(frozen=True)
 class ClaimCheck:
-    """A hand log's claims (totals, winner, settled bets) checked as ``verify`` checks them, on
+    """A hand log's claims (totals, winner, naturals, settled bets) checked as ``verify`` checks them, on
     every coup the verifier reads (:class:`~analyzer.checks.verify.Verifier`): ``rows`` per
     field, in :data:`CLAIM_FIELDS` order then the bets in the order met; ``paid_means`` what a
     settled amount means (``net`` or ``returned``); ``unchecked`` counts the claims on coups
@@ -440,8 +440,8 @@ class _ClaimTally:
     def add(self, rec: Record, found: Sequence[Discrepancy], read: bool) -> None:
         """The claims of one coup record: ``found`` its discrepancies, ``read`` whether the
         verifier read it as a coup (and so judged its claims)."""
-        claimed = [name for name, v in zip(CLAIM_FIELDS, (rec.player_total, rec.banker_total, rec.winner),
-                                           strict=True) if v is not None]
+        given = (rec.player_total, rec.banker_total, rec.winner, rec.natural)
+        claimed = [name for name, v in zip(CLAIM_FIELDS, given, strict=True) if v is not None]
         claimed += [f"bet:{b.spec}" for b in rec.bets]
         if not claimed:
             return
@@ -709,7 +709,7 @@ def tally_log(
     ``left_out`` (:class:`LeftOut`): the coups left out are not a random subset, so
     :func:`conform` tests no such family.  ``coups`` counts every coup of the log.
 
-    Every claim of the log (totals, winner, settled bets) is checked as ``verify`` checks it,
+    Every claim of the log (totals, winner, naturals, settled bets) is checked as ``verify`` checks it,
     settled amounts meaning ``paid_means`` (``net`` or ``returned``), and tallied by field in
     ``claims`` (:class:`ClaimCheck`).  With ``diagnose``, every coup is also replayed through the
     catalogue of engine bugs (:class:`~analyzer.checks.diagnose.Diagnoser`): ``diagnosis`` names

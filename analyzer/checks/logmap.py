@@ -584,12 +584,12 @@ def describe(name: str, log_format: str, log_map: LogMap, reading: Reading) -> s
     if reading.points:
         parts.append("cards as point values only (ten-valued cards 0)")
     else:
-        spelt_ranks = _listed([_rank_spelling(token, rank) for token, rank in reading.ranks.items()])
+        spelt_ranks = _at_most([_rank_spelling(token, rank) for token, rank in reading.ranks.items()])
         if spelt_ranks:
             parts.append(", ".join(spelt_ranks))
     for what, values in spelt.items():
         if values:
-            said = _listed([f"{_quoted(theirs)} as {_value_text(ours)}" for theirs, ours in values.items()])
+            said = _at_most([f"{_quoted(theirs)} as {_value_text(ours)}" for theirs, ours in values.items()])
             if what in given:  # "winner from 'Result'" goes on with its values
                 at = parts.index(f"{what} from {_quoted(given[what])}")
                 parts[at] += ", " + ", ".join(said)
@@ -617,7 +617,7 @@ def _quoted(text: str) -> str:
     return show(text, 40)
 
 
-def _listed(items: list[str]) -> list[str]:
+def _at_most(items: list[str]) -> list[str]:
     return items if len(items) <= _MAX_LISTED else [*items[:_MAX_LISTED], "..."]
 
 
