@@ -102,6 +102,15 @@ class LogError(InputError):
     """
 
 
+class LogMapError(LogError):
+    """A map of a foreign hand log (``--map FILE.toml``) that cannot be used: not TOML, an
+    unknown key, a column mapped to no field of the hand-log format, two columns mapped to one
+    field, a spelling mapped to no value.  The message names the map file and the key.
+
+    Raised by: :mod:`analyzer.checks.logmap` (``load_map``, ``parse_map``).
+    """
+
+
 class ObservedError(InputError):
     """Observed counts that cannot be read or do not fit the families (the message names the
     value), or a counts file larger than its limit.

@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from clirun import invoke
+from clirun import invoke, one_error_line
 from deadline import deadline
 
 from analyzer.bets.catalogue import find_bet
@@ -721,3 +721,64 @@ def test_compare_ranks_engine_bugs_beside_tableaux(cli, tmp_path):
     assert len(names["conform-compare-bugs"]["rows"]) == len(coup_bugs)
     shoe = cli("conform", log, "--compare", "shoe-refilled")
     assert shoe.exit_code == 2 and "a bug of the shoe" in shoe.output
+
+
+# -- hand logs written by other engines (docs/checks.md, "Logs written by other engines") ----------
+
+FOREIGN = EXAMPLES / "foreign"
+
+
+def test_a_foreign_log_through_a_map_is_tallied_as_the_same_log_in_our_format(cli):
+    from analyzer.checks.logmap import load_map
+
+    mapped = read_observed(str(FOREIGN / "table.csv"), log_map=load_map(FOREIGN / "table.toml"))
+    plain = read_observed(str(FOREIGN / "hands.jsonl"))  # the same 14 coups, read without a map
+    assert mapped.families == plain.families and mapped.coups == plain.coups == 14
+    assert mapped.cut_card is plain.cut_card is True
+    assert mapped.described == (
+        f"read {FOREIGN / 'table.csv'} as CSV through {FOREIGN / 'table.toml'}: cards from 'deal'; "
+        "winner from 'outcome', '2' as banker, '1' as player, '3' as tie; shoe ids from 'shoe_id'; "
+        "ids from 'round'; bet:banker from 'banker_bet'; cards as point values only (ten-valued cards 0); "
+        "dealing order P P B B"
+    )
+    assert read_observed(str(EXAMPLES / "observed.json")).described is None
+    # the command states how it read the log among its inputs
+    table, plan = str(FOREIGN / "table.csv"), str(FOREIGN / "table.toml")
+    res = cli("conform", table, "--map", plan, "--family", "winner")
+    header = [line for line in res.stdout.splitlines() if line.startswith("# ")]
+    assert header[2] == f"# log: {mapped.described}"
+    assert header[1].startswith("# command: ") and header[3].startswith("# rules: ")
+    data = cli("conform", str(FOREIGN / "hands.jsonl"), "--family", "winner", "--format", "json")
+    assert json.loads(data.stdout)["meta"]["log"] == plain.described
+    counts = cli("conform", str(EXAMPLES / "observed.json"), "--format", "json")
+    assert "log" not in json.loads(counts.stdout)["meta"]
+
+
+def test_a_bet_that_reads_ranks_is_refused_on_a_log_of_point_values(cli):
+    res = cli("conform", str(FOREIGN / "hands.jsonl"), "--bet", "player-pair")
+    assert res.exit_code == 2
+    line = one_error_line(res)
+    assert line.startswith(
+        "Error: line 1: bet 'player-pair' reads the ranks of the cards, and the log gives point values only"
+    )
+    assert cli("conform", str(FOREIGN / "hands.jsonl"), "--bet", "dragon-7").exit_code in (0, 1)
+
+
+def test_a_map_reads_a_hand_log_only(cli, tmp_path):
+    from analyzer.checks.conform import observed_kind
+    from analyzer.checks.logmap import parse_map
+
+    plain = parse_map("", "m.toml")
+    assert observed_kind("x.json", None, plain) == "log-jsonl"  # a map: .json is a hand log
+    assert observed_kind("x.csv", None, plain) == "log-csv"
+    assert observed_kind("x.log", None, parse_map('format = "csv"', "m.toml")) == "log-csv"
+    with pytest.raises(ObservedError, match=r"a map \(m\.toml\) reads a hand log"):
+        observed_kind("x.json", "json", plain)
+    with pytest.raises(ObservedError, match=r"cannot tell the format of 'x\.log' from its extension or"):
+        observed_kind("x.log", None, plain)
+    with pytest.raises(ObservedError, match=r"its extension says csv and the map m\.toml says jsonl"):
+        observed_kind("x.csv", None, parse_map('format = "jsonl"', "m.toml"))
+    empty = tmp_path / "m.toml"
+    empty.write_text("", encoding="utf-8")
+    res = cli("conform", str(EXAMPLES / "observed.json"), "--map", str(empty), "--observed-format", "json")
+    assert res.exit_code == 2 and "reads a hand log" in one_error_line(res)

@@ -17,9 +17,10 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import BANKER_DRAWS_ON_6_AGAINST_5
 
 STAKES = {"banker": Fraction(5), "player": Fraction(10), "tie": Fraction(1), "player-pair": Fraction(1)}
-#: Mutants whose log the diagnosis cannot see without a field the hand-log reader does not read yet
-#: (the natural claim), or without the shoe (the shoe mutants: their own test below).
-_NOT_IN_LOGS = {"natural-on-final-total"}
+#: Mutants whose log the diagnosis cannot see without a field the hand-log reader does not read
+#: (none: it reads the natural claim too), or without the shoe (the shoe mutants: their own test
+#: below).
+_NOT_IN_LOGS: set[str] = set()
 
 
 def log_of(name: str, coups: int = 1000, seed: int = 5, *, hands_only: bool = False) -> list[str]:
@@ -143,3 +144,18 @@ def test_the_diagnoser_watches_a_stream_without_changing_it():
     assert list(diagnoser.watch(iter(records))) == records
     assert diagnoser.result().causes[0].mutant == "ace-high"
     assert CORRECT.name == "correct"
+
+
+def test_a_claim_of_a_natural_on_either_side_is_compared_as_such():
+    # the log's natural true / false: whether either side has one, not which
+    lines = []
+    for line in log_of("correct", coups=300):
+        record = json.loads(line)
+        record["natural"] = record["natural"] != "none"
+        lines.append(json.dumps(record))
+    assert any('"natural": true' in line for line in lines)
+    assert diagnosis(lines).findings == 0
+    # one claim of a natural where there is none is one finding
+    first = next(i for i, line in enumerate(lines) if '"natural": false' in line)
+    lines[first] = lines[first].replace('"natural": false', '"natural": true')
+    assert diagnosis(lines).findings == 1

@@ -32,9 +32,9 @@ from analyzer.errors import EngineFaultError, ProbeError
 
 BETS = ("banker", "player", "tie", "player-pair")
 #: Mutants no stacked coup can reveal: the shoe's composition is the oracle's choice (verify's
-#: shoe check over whole shoes catches them), and a claim the protocol's records carry only
-#: when the engine writes a natural field.
-UNSEEN = {"shoe-refilled", "shoe-one-deck-more", "natural-on-final-total"}
+#: shoe check over whole shoes catches them).  (A wrong natural claim is checked as verify checks
+#: it, when the engine writes a natural field.)
+UNSEEN = {"shoe-refilled", "shoe-one-deck-more"}
 
 
 def test_the_cell_stacks_pass_through_every_decision_cell():

@@ -4,6 +4,7 @@ caches bounded and its memory flat in the log's length."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -15,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from clirun import run_process
+from clirun import one_error_line, run_process
 from deadline import deadline
 
 from analyzer.checks.handlog import Record, detect_format, read_records
@@ -316,7 +317,7 @@ def test_csv_and_jsonl_examples(tmp_path):
 
 
 @pytest.mark.parametrize(("text", "fmt", "message"), [
-    ("cards\n2 4 3 10 6 A\n2 4 3 1 6 A\n", "csv", "line 3: cards: bad card '1'"),
+    ("cards\n2 4 3 10 6 A\n2 4 3 11 6 A\n", "csv", "line 3: cards: bad card '11'"),
     ("cards,winner\n2 4 3 10 6 A,banker\n2 4 3 10 6 A,dealer\n", "csv", "line 3: bad winner 'dealer'"),
     ("cards,winner\n2 4 3 10 6 A\n", "csv", "line 2: 1 fields where the header has 2"),
     ("winner\nbanker\n", "csv", "line 1: the header"),
@@ -355,7 +356,10 @@ def test_unknown_columns_are_reported():
 def test_cli_exit_codes(cli, tmp_path):
     good = cli("verify", str(EXAMPLES / "hands.jsonl"), "--decks", "8")
     assert good.exit_code == 0, good.output
-    assert good.output.strip() == "verified 5 coups (7 records): all conform"
+    assert good.output.splitlines() == [
+        f"read {EXAMPLES / 'hands.jsonl'} as JSON Lines (the hand-log format)",
+        "verified 5 coups (7 records): all conform",
+    ]
     bad = cli("verify", str(EXAMPLES / "hands.csv"))
     assert bad.exit_code == 1
     assert "Banker on 3 must stand when the Player's third card is 8" in bad.output
@@ -387,7 +391,8 @@ def test_cli_report_formats_and_output_file(cli, tmp_path):
         "\"Banker (5% commission), stake 10: Banker wins: pays 19/20 per unit staked\"" + rules,
     ]
     summary = "verified 7 coups (7 records): 5 discrepancies in 5 records (first 2 reported)"
-    assert res.stderr.strip() == summary
+    # how the log was read, then the summary: on standard error, as the report is data
+    assert res.stderr.splitlines() == [f"read {EXAMPLES / 'hands.csv'} as CSV (the hand-log format)", summary]
 
 
 def test_cli_reads_standard_input_and_shows_progress(cli):
@@ -465,7 +470,10 @@ def test_cli_partial_report_then_error_with_the_count(cli, tmp_path):
     log.write_text("id,cards,player_total\nc1,2 4 3 10 6 A,7\nc2,2 4 3 10 6 A,abc\n", encoding="utf-8")
     res = cli("verify", str(log))
     assert res.exit_code == 2
-    assert res.stdout.startswith("record 1 (line 2, id c1): player_total: expected 1, claimed 7")
+    assert res.stdout.splitlines()[0] == f"read {log} as CSV (the hand-log format)"
+    assert res.stdout.splitlines()[1].startswith(
+        "record 1 (line 2, id c1): player_total: expected 1, claimed 7"
+    )
     assert res.stderr.startswith("Error: line 3: bad player_total 'abc'")
     assert "the 1 record before this one was verified, with 1 discrepancy" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
@@ -709,3 +717,182 @@ def test_verify_memory_stays_flat_on_a_log_of_distinct_bets(tmp_path):
     short = _peak_rss_kb("verify", str(_distinct_bets(tmp_path / "short.jsonl", 20_000)))
     long = _peak_rss_kb("verify", str(_distinct_bets(tmp_path / "long.jsonl", 120_000)))
     assert long - short < 8 * 1024, (short, long)  # six times the log, not eight more megabytes
+
+
+# -- logs written by other engines (docs/checks.md, "Logs written by other engines") ---------------
+
+
+def test_a_natural_claim_is_checked_against_the_tableaus_naturals():
+    # Player 9 K (natural 9), Banker 7 K (7): the Player alone has a natural.
+    assert run({"cards": "9 7 K K", "natural": "player"}) == []
+    assert run({"cards": "9 7 K K", "natural": True}) == []
+    d = only(run({"cards": "9 7 K K", "natural": "both"}))
+    assert (d.field, d.expected, d.claimed) == ("natural", "player", "both")
+    assert d.rule == "a natural is a two-card total of 8 or 9: Player 9 + K(0) = 9, Banker 7 + K(0) = 7"
+    d = only(run({"cards": "2 4 3 10 6 A", "natural": "true"}))
+    assert (d.field, d.expected, d.claimed) == ("natural", "none", "either")
+    assert run({"cards": "2 4 3 10 6 A", "natural": "false"}) == []
+    assert only(run({"cards": "8 8 K K", "natural": "banker"})).expected == "both"
+    # the tableau says which totals are naturals: where only 9 is, Banker's 8 is none
+    nine = dataclasses.replace(STANDARD, name="nine-only", naturals=frozenset({9}))
+    assert run({"cards": "9 8 K K", "natural": "player"}, tableau=nine) == []
+    d = only(run({"cards": "9 8 K K", "natural": "player"}))
+    assert (d.expected, d.claimed) == ("both", "player")
+    assert only(run({"cards": "9 8 K K", "natural": "both"}, tableau=nine)).rule.startswith(
+        "a natural is a two-card total of 9: ")
+
+
+def test_a_natural_claim_without_cards_is_unreadable():
+    with pytest.raises(LogError, match="claims natural but gives no cards"):
+        run({"natural": "none", "new_shoe": True})
+
+
+def test_the_shoe_hint_only_when_the_log_marks_no_shoe():
+    recs = [{"cards": "A 7 7 A"}, {"cards": "A 8 7 A"}, {"cards": "A 9 7 K"}]
+    unmarked = only(run(*recs, shoe=Shoe.standard(1)))
+    assert unmarked.rule.endswith(
+        "(card 9 of this shoe) (mark each new shoe with a 'shoe' id or a 'new_shoe' record)"
+    )
+    with_ids = only(run(*({**r, "shoe": "S7"} for r in recs), shoe=Shoe.standard(1)))
+    assert with_ids.rule.endswith("all dealt before this card (card 9 of shoe 'S7')")
+    assert "mark each new shoe" not in with_ids.rule
+    marked = only(run({"new_shoe": True}, *recs, shoe=Shoe.standard(1)))
+    assert marked.rule.endswith("(card 9 of the shoe begun on line 1)")
+    # marked only after the finding: the hint is still said at the finding
+    late = run(*recs, {"new_shoe": True}, shoe=Shoe.standard(1))
+    assert only(late).rule.endswith("'new_shoe' record)")
+
+
+def test_the_shoe_check_counts_point_values_only_by_value():
+    # Each coup is two naturals of 0-valued cards and a 9: 9 0 0 9, both natural 9 (a tie).
+    coup = "9 0 0 9"
+    # one deck holds 16 ten-valued cards: 8 coups use them all, the 9th coup's first 0 is one too many
+    found = run(*({"cards": coup} for _ in range(9)), shoe=Shoe.standard(8))
+    assert found == []  # 18 nines and 18 tens in 8 decks: fine
+    small = Shoe.from_counts({"9": 20, "10": 4, "J": 4, "Q": 4, "K": 4})  # 16 ten-valued cards
+    found = run(*({"cards": coup} for _ in range(9)), shoe=small)
+    d = found[0]
+    assert (d.record, d.field, d.claimed) == (9, "cards", "0")
+    assert d.rule.startswith("the shoe (") and d.rule.endswith(
+        "holds 16 ten-valued cards (10, J, Q, K), all dealt before this card (card 34 of this shoe) "
+        "(mark each new shoe with a 'shoe' id or a 'new_shoe' record)"
+    )
+    # the same coups with ranks: the shoe of 4 tens only runs out of tens at the third coup
+    ranked = run(*({"cards": "9 10 10 9"} for _ in range(3)), shoe=small)
+    assert [(d.record, d.claimed) for d in ranked] == [(3, "10"), (3, "10")]
+
+
+def test_a_bet_that_reads_ranks_or_suits_is_refused_on_a_log_of_point_values():
+    # Player 8 8 (6), Banker 9 K (natural 9): both stand, the Player has a pair of eights.
+    assert run('{"cards": "8 9 8 K", "bets": {"player-pair": {"stake": 1, "paid": 11}}}') == []
+    points = '{"cards": "8 9 8 0", "bets": {"player-pair": {"stake": 1, "paid": 11}}}'
+    refused = r"^line 1: bet 'player-pair' reads the ranks of the cards, and the log gives point values only"
+    with pytest.raises(LogError, match=refused + r" \(no ranks, no suits\)"):
+        run(points)
+    colour = '{"cards": "8 9 8 0", "bets": {"perfect-pair": {"stake": 1, "paid": -1}}}'
+    with pytest.raises(LogError, match="reads the ranks and suits of the cards"):
+        run(colour)
+    # a bet that reads no card is settled on point values, and its mistakes found
+    assert run('{"cards": "8 9 8 0", "bets": {"banker": {"stake": 10, "paid": 9.5}}}') == []
+    wrong = only(run('{"cards": "8 9 8 0", "bets": {"banker": {"stake": 10, "paid": 10}}}'))
+    assert wrong.field == "bet:banker"
+
+
+FOREIGN = EXAMPLES / "foreign"
+
+
+def _as_ours(row: dict[str, str], tens: list[str]) -> dict[str, object]:
+    """A record of the table engine's log (examples/foreign/table.csv) written in our format;
+    its ten-valued cards take the ranks of ``tens`` in turn (the shoe's 10s, Js, Qs, Ks)."""
+    values = row["deal"].split()
+    ours = [values[0], values[2], values[1], values[3], *values[4:]]  # P P B B -> P B P B
+    return {
+        "id": row["round"],
+        "shoe": row["shoe_id"],
+        "cards": " ".join(tens.pop() if v == "0" else "A" if v == "1" else v for v in ours),
+        "winner": {"1": "player", "2": "banker", "3": "tie"}[row["outcome"]],
+        "natural": row["natural"] == "true",
+        "bets": {"banker": {"stake": int(row["stake"]), "paid": float(row["banker_bet"])}},
+    }
+
+
+def test_a_log_read_through_a_map_gives_the_findings_of_the_same_log_in_our_format(tmp_path):
+    import csv
+
+    with open(FOREIGN / "table.csv", encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    ours = tmp_path / "ours.jsonl"
+    shoes: dict[str, list[str]] = {}
+    records = [_as_ours(row, shoes.setdefault(row["shoe_id"], ["10", "J", "Q", "K"] * 4)) for row in rows]
+    ours.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    from analyzer.checks.logmap import load_map
+
+    log_map = load_map(FOREIGN / "table.toml")
+    theirs_verifier, theirs = verify_file(str(FOREIGN / "table.csv"), shoe=Shoe.standard(1), log_map=log_map)
+    ours_verifier, found = verify_file(str(ours), shoe=Shoe.standard(1))
+    assert [d.field for d in theirs] == ["natural", "bet:banker"]  # the two mistakes
+    assert [(d.record, d.field, d.expected, d.claimed, d.coup_id) for d in theirs] == [
+        (d.record, d.field, d.expected, d.claimed, d.coup_id) for d in found]
+    # the rules alike but for how a ten-valued card is shown (0 for a value, K(0) for a rank)
+    assert [d.rule for d in theirs] == [re.sub(r"(10|J|Q|K)\(0\)", "0", d.rule) for d in found]
+    assert (theirs_verifier.coups, theirs_verifier.records) == (14, 14)
+    assert (ours_verifier.coups, ours_verifier.records) == (14, 14)
+    # and the engine's other log, read without a map, conforms
+    verifier, found = verify_file(str(FOREIGN / "hands.jsonl"), shoe=Shoe.standard(1))
+    assert found == [] and verifier.coups == 14
+
+
+def test_cli_map_first_line_and_findings(cli):
+    args = ("verify", str(FOREIGN / "table.csv"), "--map", str(FOREIGN / "table.toml"), "--decks", "1")
+    res = cli(*args)
+    assert res.exit_code == 1
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith(
+        f"read {FOREIGN / 'table.csv'} as CSV through {FOREIGN / 'table.toml'}: cards from 'deal'; "
+        "winner from 'outcome'"
+    )
+    assert lines[0].endswith("; cards as point values only (ten-valued cards 0); dealing order P P B B")
+    assert [line.split(":")[0] for line in lines[1:3]] == [
+        "record 8 (line 9, id 8)",
+        "record 9 (line 10, id 9)",
+    ]
+    data = cli(*args, "--format", "jsonl")
+    assert [json.loads(line)["field"] for line in data.stdout.splitlines()] == ["natural", "bet:banker"]
+    assert data.stderr.splitlines() == [lines[0], lines[-1]]
+    # without the map the same log is unreadable: its dealing order and codes cannot be guessed
+    bare = cli("verify", str(FOREIGN / "table.csv"))
+    assert bare.exit_code == 2 and "needs a 'cards' column" in one_error_line(bare)
+
+
+def test_cli_map_gives_the_format_of_a_log_whose_extension_does_not(cli, tmp_path):
+    log = tmp_path / "engine.log"
+    log.write_text('{"cards": "2 4 3 10 6 A"}\n', encoding="utf-8")
+    plan = tmp_path / "engine.toml"
+    plan.write_text('format = "jsonl"\n', encoding="utf-8")
+    res = cli("verify", str(log), "--map", str(plan))
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[0] == f"read {log} as JSON Lines through {plan} (the hand-log format)"
+    stdin = cli("verify", "-", "--map", str(plan), input=log.read_text(encoding="utf-8"))
+    assert stdin.exit_code == 0 and stdin.stdout.startswith("read standard input as JSON Lines through")
+    assert cli("verify", str(log)).exit_code == 2
+
+
+def test_cli_refuses_to_write_the_report_over_the_map(cli, tmp_path):
+    plan = tmp_path / "engine.toml"
+    plan.write_text("", encoding="utf-8")
+    res = cli("verify", str(EXAMPLES / "hands.csv"), "--map", str(plan), "-o", str(plan))
+    assert res.exit_code == 2 and plan.read_text(encoding="utf-8") == ""
+
+
+def test_cli_notes_a_reading_met_after_the_first_line(cli, tmp_path, monkeypatch):
+    import analyzer.checks.handlog as handlog
+
+    monkeypatch.setattr(handlog, "LOOKAHEAD_RECORDS", 1)
+    log = tmp_path / "late.csv"
+    log.write_text("cards,winner\n2 4 3 10 6 A,player\n2 4 3 10 6 A,banker win\n", encoding="utf-8")
+    res = cli("verify", str(log))
+    assert res.exit_code == 1
+    assert res.stdout.splitlines()[0] == f"read {log} as CSV (the hand-log format)"
+    assert res.stderr.splitlines() == [
+        f"note: by the end of the log: read {log} as CSV: winner 'banker win' as banker"
+    ]

@@ -208,6 +208,36 @@ def test_verify_finds_what_punto_banco_verify_finds(server, monkeypatch, log, ar
     assert answer.split('"findings": [', 1)[1].removesuffix("]}\n") == ", ".join(out.splitlines())
 
 
+def test_verify_reads_a_foreign_log_through_a_map_as_punto_banco_verify_map(server, monkeypatch):
+    foreign = EXAMPLES / "foreign"
+    text = (foreign / "table.csv").read_text(encoding="utf-8")
+    body = {"log": text, "map": (foreign / "table.toml").read_text(encoding="utf-8"), "shoe": {"decks": 1}}
+    status, answer = server.post("/api/v1/verify", body)  # the map gives no format: csv is said
+    assert status == 400 and "give log_format" in one_line_error(answer)
+    status, answer = server.post("/api/v1/verify", {**body, "log_format": "csv"})
+    assert status == 200, answer
+    doc = json.loads(answer)
+    args = ["verify", "examples/foreign/table.csv", "--map", "examples/foreign/table.toml", "--decks", "1",
+            "--format", "jsonl"]
+    code, out, err = cli(monkeypatch, args, ROOT)
+    assert code == 1 and doc["findings"] == [json.loads(line) for line in out.splitlines()]
+    # how the log was read: the command's first line, the log and the map named as the request names them
+    first = err.splitlines()[0]
+    named = first.replace("examples/foreign/table.csv", "log").replace("examples/foreign/table.toml", "map")
+    assert doc["read"] == named
+    assert doc["read"].startswith("read log as CSV through map: cards from 'deal'")
+    assert doc["summary"] == err.strip().splitlines()[-1]
+    # a bad map is the command's one line, naming the field the map came in
+    bad = {**body, "log_format": "csv", "map": '[fields]\ndeal = "card"'}
+    status, answer = server.post("/api/v1/verify", bad)
+    assert status == 400 and one_line_error(answer).startswith("map: fields.deal: 'card' is not a field")
+
+
+def test_verify_says_how_a_plain_log_was_read(server):
+    status, answer = server.post("/api/v1/verify", {"log": "cards\n2 4 3 10 6 A\n", "log_format": "csv"})
+    assert status == 200 and json.loads(answer)["read"] == "read log as CSV (the hand-log format)"
+
+
 def test_an_unreadable_log_is_a_400_with_the_commands_message(server, monkeypatch):
     text = (EXAMPLES / "broken-hands.csv").read_text(encoding="utf-8")
     status, answer = server.post("/api/v1/verify", {"log": text, "log_format": "csv"})

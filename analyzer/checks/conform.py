@@ -69,7 +69,8 @@ from analyzer.checks.decisions import (
     rarest_cell,
 )
 from analyzer.checks.diagnose import Diagnoser, Diagnosis, EngineFit
-from analyzer.checks.handlog import Record, read_records
+from analyzer.checks.handlog import LOG_FORMATS, Record, points_only_refusal, read_records
+from analyzer.checks.logmap import NO_MAP, LogMap
 from analyzer.checks.logs import (
     MAX_FILE_BYTES,
     MAX_LINE_CHARS,
@@ -148,7 +149,9 @@ class Observed:
     (``None``: not said); ``decks`` / ``shoe`` name the shoe if the input does; ``decisions``
     holds a hand log's coups by value, for the decision cells (``None`` for a counts file);
     ``file_bets`` are the bets from files that ``bet:NAME`` families may name
-    (:class:`~analyzer.bets.choice.FileBets`; :func:`conform` tests them with these bets).
+    (:class:`~analyzer.bets.choice.FileBets`; :func:`conform` tests them with these bets);
+    ``described`` says how a hand log was read
+    (:attr:`analyzer.checks.handlog.HandLog.described`; ``None`` for counts).
 
     From a hand log (:func:`tally_log`) also: ``left_out``, per family, the coups it could not
     tally (dealt outside the rules: :class:`LeftOut`; :func:`conform` gives such a family no
@@ -164,6 +167,7 @@ class Observed:
     shoe: str | None = None
     decisions: DecisionLog | None = None
     file_bets: FileBets = field(default=NO_FILE_BETS, compare=False)
+    described: str | None = field(default=None, compare=False)
     left_out: dict[str, LeftOut] = field(default_factory=dict)
     claims: ClaimCheck | None = None
     diagnosis: Diagnosis | None = None
@@ -345,7 +349,7 @@ def first_cards(rec: Record, tableau: Tableau = STANDARD) -> tuple[Coup | None, 
 
 
 #: The claims a hand log may make besides its settled bets (``bet:NAME``), in report order.
-CLAIM_FIELDS = ("player_total", "banker_total", "winner")
+CLAIM_FIELDS = ("player_total", "banker_total", "winner", "natural")
 #: Fields of claims tallied apart (the rest, settled bets of more names, as one row).
 MAX_CLAIM_FIELDS = 100
 OTHER_BETS = "bet:(other bets)"
@@ -353,8 +357,8 @@ OTHER_BETS = "bet:(other bets)"
 
 @dataclass(frozen=True)
 class ClaimRow:
-    """The claims of one field of a hand log (``player_total``, ``banker_total``, ``winner`` or
-    ``bet:NAME``, as ``verify`` names it): ``checked`` claims, ``wrong`` ones, the first lines
+    """The claims of one field of a hand log (``player_total``, ``banker_total``, ``winner``,
+    ``natural`` or ``bet:NAME``, as ``verify`` names it): ``checked`` claims, ``wrong`` ones, the first lines
     of the wrong ones (``lines``) and the first wrong one as ``verify`` reports it (``first``)."""
 
     field: str
@@ -383,7 +387,7 @@ class ClaimRow:
 
 @dataclass(frozen=True)
 class ClaimCheck:
-    """A hand log's claims (totals, winner, settled bets) checked as ``verify`` checks them, on
+    """A hand log's claims (totals, winner, naturals, settled bets) checked as ``verify`` checks them, on
     every coup the verifier reads (:class:`~analyzer.checks.verify.Verifier`): ``rows`` per
     field, in :data:`CLAIM_FIELDS` order then the bets in the order met; ``paid_means`` what a
     settled amount means (``net`` or ``returned``); ``unchecked`` counts the claims on coups
@@ -436,8 +440,8 @@ class _ClaimTally:
     def add(self, rec: Record, found: Sequence[Discrepancy], read: bool) -> None:
         """The claims of one coup record: ``found`` its discrepancies, ``read`` whether the
         verifier read it as a coup (and so judged its claims)."""
-        claimed = [name for name, v in zip(CLAIM_FIELDS, (rec.player_total, rec.banker_total, rec.winner),
-                                           strict=True) if v is not None]
+        given = (rec.player_total, rec.banker_total, rec.winner, rec.natural)
+        claimed = [name for name, v in zip(CLAIM_FIELDS, given, strict=True) if v is not None]
         claimed += [f"bet:{b.spec}" for b in rec.bets]
         if not claimed:
             return
@@ -705,7 +709,7 @@ def tally_log(
     ``left_out`` (:class:`LeftOut`): the coups left out are not a random subset, so
     :func:`conform` tests no such family.  ``coups`` counts every coup of the log.
 
-    Every claim of the log (totals, winner, settled bets) is checked as ``verify`` checks it,
+    Every claim of the log (totals, winner, naturals, settled bets) is checked as ``verify`` checks it,
     settled amounts meaning ``paid_means`` (``net`` or ``returned``), and tallied by field in
     ``claims`` (:class:`ClaimCheck`).  With ``diagnose``, every coup is also replayed through the
     catalogue of engine bugs (:class:`~analyzer.checks.diagnose.Diagnoser`): ``diagnosis`` names
@@ -713,8 +717,8 @@ def tally_log(
     ``fits`` says how well the log fits each.
 
     Raises:
-        LogError: unreadable log, or no coups in it, or a bad ``paid_means``; ObservedError: a
-            bad bet name.
+        LogError: unreadable log, or no coups in it, or a bad ``paid_means``, or a bet that
+            reads ranks or suits on a log of point values only; ObservedError: a bad bet name.
     """
 
     if isinstance(bets, str) or not isinstance(bets, Iterable):
@@ -749,6 +753,7 @@ def tally_log(
     per_shoe = 0
     several = False
     shoe_info = False
+    points_checked = False
     last_shoe: str | None = None
 
     def stopped(exc: AnalyzerError) -> LogError:
@@ -769,6 +774,12 @@ def tally_log(
             raise stopped(exc) from None
         if not isinstance(rec, Record):
             raise ObservedError(f"bad record {show(rec)}: give hand-log records (handlog.read_records)")
+        if rec.points_only and chosen and not points_checked:
+            points_checked = True
+            for bet in chosen:
+                refused = points_only_refusal(bet.name, bet)
+                if refused:
+                    raise stopped(LogError(f"line {rec.line}: {refused}"))
         shoe_info = shoe_info or rec.new_shoe or rec.shoe_id is not None
         if rec.new_shoe or (rec.shoe_id is not None and rec.shoe_id != last_shoe):
             per_shoe = 0
@@ -837,19 +848,42 @@ def _tally_outside(obs: Observed, rec: Record, tableau: Tableau) -> None:
             counts[cat] += 1
 
 
-def observed_kind(path: str | PathLike[str], kind: str | None = None) -> str:
+def observed_kind(path: str | PathLike[str], kind: str | None = None, log_map: LogMap = NO_MAP) -> str:
     """What :func:`read_observed` reads ``path`` as: ``kind`` when given, else from the
     extension (``.json`` counts, ``.csv`` counts if its header starts with ``family`` else a
     hand log, ``.jsonl`` / ``.ndjson`` a hand log): ``json``, ``csv``, ``log-csv`` or
-    ``log-jsonl``.
+    ``log-jsonl``.  With a map (``log_map``, a hand log's), always a hand log: its format from
+    the extension as :func:`analyzer.checks.handlog.detect_format` tells it (``.json`` is JSON
+    Lines), else the map's ``format``.
 
     Raises:
-        ObservedError: ``kind`` is not text, or no kind follows from the extension; OSError: a
-            ``.csv`` file cannot be read.
+        ObservedError: ``kind`` is not text, or no kind follows from the extension, or a map is
+            given with counts; OSError: a ``.csv`` file cannot be read.
     """
     if kind is not None and not isinstance(kind, str):
         raise ObservedError(f"bad observed format {show(kind)}: use json, csv, log-csv or log-jsonl")
     suffix = Path(path).suffix.lower()
+    if log_map.given:
+        if kind is None:
+            found = LOG_FORMATS.get(suffix)
+            if found is not None and log_map.log_format not in (None, found):
+                raise ObservedError(
+                    f"{path}: its extension says {found} and the map {log_map.source} says "
+                    f"{log_map.log_format}: pass --observed-format log-csv or log-jsonl"
+                )
+            found = found or log_map.log_format
+            if found is None:
+                raise ObservedError(
+                    f"cannot tell the format of {path!r} from its extension or the map "
+                    f"{log_map.source}: pass --observed-format log-csv or log-jsonl"
+                )
+            return f"log-{found}"
+        if kind not in ("log-csv", "log-jsonl"):
+            raise ObservedError(
+                f"a map ({log_map.source}) reads a hand log, and {path!r} is read as counts "
+                f"({kind}): pass --observed-format log-csv or log-jsonl, or no map"
+            )
+        return kind
     if kind is None:
         if suffix == ".json":
             kind = "json"
@@ -877,13 +911,14 @@ def read_observed(
     max_bytes: int = MAX_FILE_BYTES,
     tableau: Tableau = STANDARD,
     file_bets: FileBets = NO_FILE_BETS,
+    log_map: LogMap = NO_MAP,
     paid_means: str = "net",
     exact_fits: bool = False,
 ) -> Observed:
     """Observed counts from a file: ``kind`` is ``json`` / ``csv`` (counts) or ``log-csv`` /
-    ``log-jsonl`` (a hand log, tallied by :func:`tally_log`); by default from the extension
-    (``.json`` counts, ``.csv`` counts if its header is ``family,category,count`` else a hand
-    log, ``.jsonl`` / ``.ndjson`` a hand log).
+    ``log-jsonl`` (a hand log, tallied by :func:`tally_log`, read through ``log_map``
+    (:func:`analyzer.checks.logmap.load_map`); its ``described`` says how); by default from
+    the extension (:func:`observed_kind`).
 
     Bounded reads (:mod:`analyzer.checks.logs`): a counts file is read whole only up to
     ``max_bytes`` bytes; a hand log is streamed, each line at most ``max_line`` characters.
@@ -902,13 +937,19 @@ def read_observed(
             raise ObservedError(
                 f"bad {what} limit {show(limit)}: use a whole number from 1 to {LIMIT_CEILING:,}"
             )
-    kind = observed_kind(path, kind)
+    if not isinstance(log_map, LogMap):
+        raise ObservedError(f"bad map {show(log_map)}: give a LogMap (analyzer.checks.logmap.load_map)")
+    kind = observed_kind(path, kind, log_map)
     if kind in ("log-csv", "log-jsonl"):
         with open_log(path) as fh:
-            records = read_records(fh, kind[4:], name=str(path), max_line=max_line, file_bets=file_bets)
-            return tally_log(
+            records = read_records(
+                fh, kind[4:], name=str(path), max_line=max_line, file_bets=file_bets, log_map=log_map
+            )
+            observed = tally_log(
                 records, bets, tableau, file_bets=file_bets, paid_means=paid_means, exact_fits=exact_fits
             )
+            observed.described = records.described
+            return observed
     if bets:
         raise ObservedError(
             "--bet applies to hand logs only; name bets in the counts file (bet:NAME), and give the "

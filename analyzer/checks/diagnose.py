@@ -205,15 +205,24 @@ class _Replay:
         self.ref_core: EngineCoup | None = None
         self.ref: Fields = {}
         self.findings: set[str] = set()
+        # a claim of a natural on either side (the log's true) says whether there is one, not which
+        self.either = claims.fields.get("natural") == "either"
 
     def reference(self, dealer: Dealer) -> EngineCoup:
         """The correct dealer's report on the log's cards; sets :attr:`findings`."""
         c = self.claims
         self.ref_core = dealer.deal(c.order, None, self.previous)
         full = self._full(dealer, c.order, self.ref_core)
-        self.ref = _fields(full, self.keys)
+        self.ref = self._as_claimed(_fields(full, self.keys))
         self.findings = {k for k in self.keys if c.fields[k] != self.ref[k]}
         return full
+
+    def _as_claimed(self, fields: Fields) -> Fields:
+        """``fields`` as the log's claims say them: ``either`` for a natural on one side or both
+        when the log claims only whether there is one."""
+        if self.either and fields.get("natural", "none") != "none":
+            fields["natural"] = "either"
+        return fields
 
     def _full(self, dealer: Dealer, order: Cards, core: EngineCoup) -> EngineCoup:
         if not self.claims.stakes or not core.complete:
@@ -235,7 +244,7 @@ class _Replay:
             if default_settle and core == self.ref_core:
                 verdict, same = 0, not self.findings
             else:
-                mine = _fields(self._full(dealer, order, core), self.keys)
+                mine = self._as_claimed(_fields(self._full(dealer, order, core), self.keys))
                 changed = [k for k in self.keys if mine[k] != self.ref[k]]
                 same = all(mine[k] == c.fields[k] for k in self.keys)
                 if any(mine[k] != c.fields[k] for k in changed):

@@ -185,7 +185,8 @@ def open_log(path: str | PathLike[str]) -> TextIO:
     return open(path, encoding="utf-8-sig", errors="surrogateescape", newline="")
 
 
-def _name(stream: object) -> str:
+def stream_name(stream: object) -> str:
+    """How messages name a stream: its file name, ``standard input``, else ``the log``."""
     name = getattr(stream, "name", None)
     if name in (0, "<stdin>"):
         return "standard input"
@@ -212,7 +213,7 @@ def text_lines(
         error: a line longer than ``max_line`` (the message names the file and the limit), a
             line that is not text or not UTF-8 (naming the line and column).
     """
-    label = name if name is not None else _name(stream)
+    label = name if name is not None else stream_name(stream)
     readline = getattr(stream, "readline", None)
     source: Iterator[str] = iter(lambda: readline(max_line + 2), "") if callable(readline) else iter(stream)
     pending = 0
@@ -330,6 +331,7 @@ __all__ = [
     "open_log",
     "read_bounded",
     "show",
+    "stream_name",
     "text_lines",
     "whole_number",
     "winner_of",

@@ -11,7 +11,13 @@ one mistake is reported once, where it was made, not again in everything that fo
 
 Optional shoe check: given the starting shoe, every card dealt (and burned) is removed from it
 in log order, and a card the shoe can no longer hold is reported.  A change of the ``shoe`` id
-or a ``new_shoe`` marker starts a fresh shoe.
+or a ``new_shoe`` marker starts a fresh shoe; the finding names that shoe, or, in a log that has
+marked none so far, says how to mark them (:data:`SHOE_HINT`).  In a log of point values only
+(:attr:`~analyzer.checks.handlog.Record.points_only`) a ten-valued card is taken from the
+ten-valued cards left (16 per deck), and a bet that reads ranks or suits is refused.
+
+A claim of the naturals (``natural``: which sides have one) is checked against the two-card
+totals under the tableau's naturals (:attr:`~analyzer.core.tableau.Tableau.naturals`).
 
 Streaming: records are checked and dropped one at a time (constant memory).
 
@@ -45,9 +51,17 @@ from os import PathLike
 
 from analyzer.bets.choice import NO_FILE_BETS, FileBets
 from analyzer.bets.model import Bet
-from analyzer.checks.handlog import ClaimedBet, Record, card_meta, detect_format, read_records
+from analyzer.checks.handlog import (
+    ClaimedBet,
+    Record,
+    card_meta,
+    detect_format,
+    points_only_refusal,
+    read_records,
+)
+from analyzer.checks.logmap import NO_MAP, LogMap
 from analyzer.checks.logs import open_log, show
-from analyzer.core.cards import Card
+from analyzer.core.cards import RANKS_OF_POINT, Card
 from analyzer.core.coup import Coup, Winner, coup_from_cards
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
@@ -69,8 +83,8 @@ class Discrepancy:
     """One claim that breaks a rule.
 
     ``field`` is the log field (``cards``, ``player``, ``banker``, ``player_total``,
-    ``banker_total``, ``winner``, ``bet:NAME``); ``expected`` and ``claimed`` are display text;
-    ``rule`` is the rule that was broken, as a sentence.
+    ``banker_total``, ``winner``, ``natural``, ``burn``, ``bet:NAME``); ``expected`` and
+    ``claimed`` are display text; ``rule`` is the rule that was broken, as a sentence.
     """
 
     record: int
@@ -145,8 +159,28 @@ def _hand_text(cards: Sequence[Card]) -> str:
 
 def _total_story(side: str, hand: Sequence[Card]) -> str:
     points = [c.point for c in hand]
-    shown = " + ".join(str(c) if str(c) == str(c.point) else f"{c}({c.point})" for c in hand)
+    shown = " + ".join(_card_text(c) for c in hand)
     return f"{TOTAL_RULE}: {side} {shown} = {sum(points)} -> {sum(points) % 10}"
+
+
+#: Which sides have a natural (as :attr:`~analyzer.core.coup.Coup.naturals` says it), by
+#: (Player has one, Banker has one).
+_NATURALS = {(True, True): "both", (True, False): "player", (False, True): "banker", (False, False): "none"}
+
+
+def _natural_story(rules: Tableau, player: Sequence[Card], banker: Sequence[Card], p2: int, b2: int) -> str:
+    """The rule of the naturals, told on the two first cards of each hand."""
+    totals = " or ".join(str(t) for t in sorted(rules.naturals)) or "none (this tableau has no naturals)"
+    sides = [
+        f"{side} {' + '.join(_card_text(c) for c in hand[:2])} = {two}"
+        for side, hand, two in (("Player", player, p2), ("Banker", banker, b2))
+    ]
+    return f"a natural is a two-card total of {totals}: {', '.join(sides)}"
+
+
+def _card_text(card: Card) -> str:
+    """A card in a sum: its point value beside it when its text is not that value (``K(0)``)."""
+    return str(card) if str(card) == str(card.point) else f"{card}({card.point})"
 
 
 def _decision(side: str, drew: bool, hand: Sequence[Card]) -> str:
@@ -172,10 +206,14 @@ def _pays_text(bet: Bet, event: str, pays: Fraction, stake: Fraction) -> str:
 
 class ShoeTracker:
     """The cards left in the shoe as a log deals them (exact counts per rank and, when the
-    starting shoe knows suits, per card).
+    starting shoe knows suits, per card; and the ten-valued cards, for a log of point values
+    only).
 
     A card without a suit is taken from its rank only; suited counts then remain upper bounds,
-    which is exactly what feasibility needs (a suitless card can be any suit still left).
+    which is exactly what feasibility needs (a suitless card can be any suit still left).  A
+    ten-valued card of unknown rank (:class:`~analyzer.checks.logmap.PointCard`, the ``0`` of a
+    log of point values only) is taken from the ten-valued cards (16 per deck); the counts of
+    10, J, Q and K then remain upper bounds.
     """
 
     def __init__(self, start: Shoe) -> None:
@@ -186,17 +224,31 @@ class ShoeTracker:
         """Start a fresh shoe."""
         self.counts = list(self.start.counts)
         self.suited = list(self.start.suited) if self.start.suited is not None else None
+        self.tens = sum(self.start.counts[r] for r in RANKS_OF_POINT[0])
         self.dealt = 0
 
-    def take(self, card: Card) -> str | None:
+    def take(self, card: Card, shoe: str | None = None) -> str | None:
         """Remove ``card``; return why it cannot be dealt (text) or ``None`` when it can.
+        ``shoe`` names the shoe in that text (default: ``this shoe``).
 
         ``dealt`` counts every card the log dealt from this shoe, possible or not.
         """
-        _, r, s = card_meta(card)
+        point, r, s = card_meta(card)
         self.dealt += 1
-        where = f"(card {self.dealt} of this shoe)"
+        if r < 0:  # a ten-valued card of unknown rank: from the ten-valued cards left
+            if self.tens <= 0:
+                where = self._where(shoe)
+                held = sum(self.start.counts[t] for t in RANKS_OF_POINT[0])
+                if held == 0:
+                    return f"the shoe ({self.start.describe()}) holds no ten-valued card {where}"
+                return (
+                    f"the shoe ({self.start.describe()}) holds {held} ten-valued cards (10, J, Q, K), "
+                    f"all dealt before this card {where}"
+                )
+            self.tens -= 1
+            return None
         if self.counts[r] == 0:
+            where = self._where(shoe)
             held = self.start.counts[r]
             if held == 0:
                 return f"the shoe ({self.start.describe()}) holds no {card.rank.label} {where}"
@@ -207,6 +259,7 @@ class ShoeTracker:
         if s >= 0 and self.suited is not None:
             i = 4 * r + s
             if self.suited[i] == 0:
+                where = self._where(shoe)
                 held = self.start.suited[i] if self.start.suited else 0
                 if held == 0:
                     return f"the shoe ({self.start.describe()}) holds no {card} {where}"
@@ -216,9 +269,16 @@ class ShoeTracker:
                 )
             self.suited[i] -= 1
         self.counts[r] -= 1
+        if point == 0:
+            self.tens -= 1
         return None
 
+    def _where(self, shoe: str | None) -> str:
+        return f"(card {self.dealt} of {shoe or 'this shoe'})"
 
+
+#: Said after a card the shoe cannot hold, when the log has marked no shoe before it (no
+#: ``shoe`` id, no ``new_shoe`` record): with marks, the message names the shoe instead.
 SHOE_HINT = "(mark each new shoe with a 'shoe' id or a 'new_shoe' record)"
 
 
@@ -269,6 +329,9 @@ class Verifier:
         self.discrepancies = 0
         self.failed_coups = 0
         self._shoe_id: str | None = None
+        #: How the findings name the shoe: by its id, or by the new_shoe record that began it
+        #: (None while the log has marked no shoe: the findings then say how to mark them).
+        self._shoe_name: str | None = None
         self.keep_coups = keep_coups
         #: With ``keep_coups``: the record of the last coup as dealt (None if undecidable).
         self.last_coup: Coup | None = None
@@ -328,7 +391,8 @@ class Verifier:
         Raises:
             LogError: ``rec`` is not a :class:`Record`, or has nothing to check (no cards or
                 hands, and it is not a new-shoe / burn marker), or claims a result without the
-                cards; or a suited bet on cards without suits.
+                cards; or a suited bet on cards without suits, or a bet that reads ranks or
+                suits on a log of point values only.
         """
         if not isinstance(rec, Record):
             raise LogError(f"bad record {show(rec)}: give a Record (e.g. from read_records)")
@@ -337,6 +401,7 @@ class Verifier:
                 ("player_total", rec.player_total),
                 ("banker_total", rec.banker_total),
                 ("winner", rec.winner),
+                ("natural", rec.natural),
             )
             claims = [name for name, v in given if v is not None]
             claims += [f"bet:{b.spec}" for b in rec.bets]
@@ -361,17 +426,23 @@ class Verifier:
                 self.tracker.reset()
             if rec.shoe_id is not None:
                 self._shoe_id = rec.shoe_id
+                self._shoe_name = f"shoe {show(rec.shoe_id)}"
+            elif rec.new_shoe:
+                self._shoe_name = f"the shoe begun on line {rec.line}"
             for card in rec.burn:
-                why = self.tracker.take(card)
+                why = self.tracker.take(card, self._shoe_name)
                 if why:
-                    out.append(
-                        self._d(rec, "burn", "a card the shoe still holds", str(card), f"{why} {SHOE_HINT}")
-                    )
+                    rule = self._shoe_rule(why)
+                    out.append(self._d(rec, "burn", "a card the shoe still holds", str(card), rule))
         if not rec.is_coup:
             return out
         self.coups += 1
         out += self._check_coup(rec)
         return out
+
+    def _shoe_rule(self, why: str) -> str:
+        """Why a card cannot be dealt, and how to mark shoes when the log marked none so far."""
+        return why if self._shoe_name is not None else f"{why} {SHOE_HINT}"
 
     def _d(self, rec: Record, field: str, expected: str, claimed: str, rule: str) -> Discrepancy:
         return Discrepancy(rec.number, rec.line, field, expected, claimed, rule, rec.coup_id)
@@ -408,11 +479,10 @@ class Verifier:
             ]
         if self.tracker is not None:
             for card in seq:
-                why = self.tracker.take(card)
+                why = self.tracker.take(card, self._shoe_name)
                 if why:
-                    out.append(
-                        d(rec, "cards", "a card the shoe still holds", str(card), f"{why} {SHOE_HINT}")
-                    )
+                    rule = self._shoe_rule(why)
+                    out.append(d(rec, "cards", "a card the shoe still holds", str(card), rule))
         if not 4 <= len(seq) <= 6:
             out.append(
                 d(
@@ -520,6 +590,12 @@ class Verifier:
             out.append(d(rec, "player_total", str(pt), str(rec.player_total), _total_story("Player", player)))
         if rec.banker_total is not None and rec.banker_total != bt:
             out.append(d(rec, "banker_total", str(bt), str(rec.banker_total), _total_story("Banker", banker)))
+        if rec.natural is not None:
+            naturals = rules.naturals
+            found = _NATURALS[p2 in naturals, b2 in naturals]
+            if rec.natural != found and (rec.natural != "either" or found == "none"):
+                story = _natural_story(rules, player, banker, p2, b2)
+                out.append(d(rec, "natural", found, rec.natural, story))
         if rec.winner is not None and rec.winner is not winner:
             out.append(
                 d(
@@ -555,6 +631,10 @@ class Verifier:
     def _check_bet(
         self, rec: Record, claim: ClaimedBet, coup: Coup, seq: Sequence[Card]
     ) -> list[Discrepancy]:
+        if rec.points_only:
+            refused = points_only_refusal(claim.spec, claim.bet)
+            if refused:
+                raise LogError(f"line {rec.line}: {refused}")
         if claim.bet.reads.needs_suits and any(c.suit is None for c in seq):
             raise LogError(
                 f"line {rec.line}: bet {claim.spec!r} needs the suits of the cards; "
@@ -673,9 +753,11 @@ def verify_file(
     progress: Callable[[int], None] | None = None,
     tableau: Tableau = STANDARD,
     file_bets: FileBets = NO_FILE_BETS,
+    log_map: LogMap = NO_MAP,
 ) -> tuple[Verifier, list[Discrepancy]]:
     """Verify a whole log file and return the verifier (with its tallies) and every discrepancy;
-    the log's bets name catalogue bets or bets of ``file_bets``.
+    the log's bets name catalogue bets or bets of ``file_bets``; ``log_map`` says how a
+    foreign log is written (:func:`analyzer.checks.logmap.load_map`).
 
     Convenience for small logs and tests; for large logs iterate :meth:`Verifier.run` over
     :func:`read_records` so discrepancies stream out instead of piling up.
@@ -687,9 +769,9 @@ def verify_file(
     if not isinstance(path, str | PathLike):
         raise LogError(f"bad log path {show(path)}: give a file name")
     verifier = Verifier(shoe, paid_means, tableau=tableau)
-    fmt = detect_format(path, log_format)
+    fmt = detect_format(path, log_format, log_map)
     with open_log(path) as fh:
-        found = list(verifier.run(read_records(fh, fmt, progress, file_bets=file_bets)))
+        found = list(verifier.run(read_records(fh, fmt, progress, file_bets=file_bets, log_map=log_map)))
     return verifier, found
 
 

@@ -34,6 +34,18 @@ from analyzer.cli.common import (
 from analyzer.cli.process import echo
 from analyzer.text import printable
 
+#: --map, on verify and conform: how a foreign hand log is written.
+map_option = click.option(
+    "--map",
+    "map_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE.toml",
+    help="How a hand log from another engine is written: its column names, winner and natural "
+    "values, card tokens, dealing order, point values only (docs/checks.md, 'Logs written by "
+    "other engines').",
+)
+
 
 @click.command()
 @click.argument("log", type=click.Path(dir_okay=False, allow_dash=True))
@@ -41,8 +53,9 @@ from analyzer.text import printable
     "--log-format",
     type=click.Choice(["csv", "jsonl"]),
     default=None,
-    help="Format of LOG (default: from its extension, .csv or .jsonl/.ndjson).",
+    help="Format of LOG (default: from its extension, .csv or .jsonl/.ndjson, else the map's format).",
 )
+@map_option
 @shoe_check_options
 @click.option(
     "--paid",
@@ -91,6 +104,7 @@ from analyzer.text import printable
 def verify(
     log: str,
     log_format: str | None,
+    map_file: str | None,
     decks: int | None,
     shoe_text: str | None,
     remove: str | None,
@@ -108,13 +122,16 @@ def verify(
     """Check a hand log from another implementation against the tableau and the pay tables.
 
     LOG is CSV or JSON Lines, one coup per record: the cards in dealing order and/or the hands,
-    and optionally the claimed totals, winner and settled bets (docs/checks.md, "Hand-log format"): of
-    catalogue bets, or of bets from files given with --bet-file or --bet FILE:NAME.  Each
-    discrepancy names its record, line, field, the expected and claimed values and the rule.
-    With --decks or --shoe, also checks that the shoe could still hold every card dealt.
-    Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
+    and optionally the claimed totals, winner, naturals and settled bets (docs/checks.md,
+    "Hand-log format"): of catalogue bets, or of bets from files given with --bet-file or --bet
+    FILE:NAME.  A log written otherwise is read through --map.  The report's first line says
+    how the log was read; each discrepancy names its record, line, field, the expected and
+    claimed values and the rule.  With --decks or --shoe, also checks that the shoe could still
+    hold every card dealt.  Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable
+    input.
     """
     from analyzer.checks.handlog import MAX_IGNORED, detect_format, read_records  # lazy: start-up time
+    from analyzer.checks.logmap import NO_MAP, load_map  # lazy: start-up time
     from analyzer.checks.verify import (  # lazy: start-up time
         Verifier,
         open_log,
@@ -125,7 +142,9 @@ def verify(
     from analyzer.output.files import open_atomic, refuse_inputs  # lazy: start-up time
     from analyzer.output.render import context_of  # lazy: start-up time
 
-    refuse_inputs([output], [log, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
+    maps = [map_file] if map_file is not None else []
+    refuse_inputs([output], [log, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules), *maps])
+    log_map = load_map(map_file) if map_file is not None else NO_MAP
     file_bets = bet_choice(bet_specs, bet_files).file_bets
     checked = decks is not None or shoe_text is not None or remove is not None
     tableau = tableau_of(rules)
@@ -137,7 +156,7 @@ def verify(
         if shoe is not None
         else {"rules": tableau.name, "rules_fingerprint": tableau.fingerprint}
     )
-    log_fmt = detect_format(log, log_format)
+    log_fmt = detect_format(log, log_format, log_map)
     ignored: list[str] = []
     stream: Any = contextlib.nullcontext(sys.stdin) if log == "-" else open_log(log)
     sink_context: Any = open_atomic(output) if output is not None else contextlib.nullcontext(sys.stdout)
@@ -158,11 +177,26 @@ def verify(
                 name="standard input" if log == "-" else log,
                 max_line=max_line,
                 file_bets=file_bets,
+                log_map=log_map,
             )
+            told: list[str] = []
+
+            def tell() -> None:
+                """The report's first line, once: how the log was read (said before the first
+                finding or the summary, so an unreadable log stops with its one error line)."""
+                if not told:
+                    told.append(records.described)
+                    if fmt == "text":
+                        sink.write(told[0] + "\n")
+                    else:
+                        echo(told[0], err=True)
+
             for found in verifier.run(records):
+                tell()
                 if not max_report or shown < max_report:
                     sink.write(report_line(found, fmt, raw_csv, context))
                     shown += 1
+        tell()
         summary = summary_text(verifier)
         if max_report and verifier.discrepancies > shown:
             summary += f" (first {shown:,} reported)"
@@ -170,6 +204,8 @@ def verify(
             sink.write(summary + "\n")
         else:
             echo(summary, err=True)
+    if records.described != told[0]:  # read otherwise after the first line was said
+        echo(f"note: by the end of the log: {records.described}", err=True)
     if ignored:
         more = " (and more)" if len(ignored) >= MAX_IGNORED else ""
         echo(printable(f"note: ignored unknown fields: {', '.join(ignored)}{more}"), err=True)
@@ -239,6 +275,7 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
     default=None,
     help="Counts as JSON or CSV, or a hand log to tally (default: from the extension).",
 )
+@map_option
 @shoe_options
 @click.option(
     "--alpha",
@@ -317,6 +354,7 @@ class _no_bar:  # noqa: N801 - used like click.progressbar
 def conform(
     observed: str,
     observed_format: str | None,
+    map_file: str | None,
     decks: int | None,
     shoe_text: str | None,
     remove: str | None,
@@ -348,14 +386,16 @@ def conform(
     cell by cell against the tableau: one coup the tableau would have dealt otherwise fails at
     once.  The power table gives the coups each test needs to detect an alternative tableau
     (--against) or an effect size (--effect).  --compare ranks tableaux by how well the log
-    fits them.  A hand log's claims (totals, winner, settled bets) are checked as verify checks
-    them: one wrong claim fails at once.  A family that would have to leave out coups dealt
-    outside the rules is VOID (no verdict on a biased subset).  Exit code 0: conforms (to
-    --rules); 1: does not; 2: unreadable input.
+    fits them.  A hand log's claims (totals, winner, naturals, settled bets) are checked as verify
+    checks them: one wrong claim fails at once.  A family that would have to leave out coups
+    dealt outside the rules is VOID (no verdict on a biased subset).  A hand log written
+    otherwise is read through --map; the report's header says how it was read.  Exit code 0:
+    conforms (to --rules); 1: does not; 2: unreadable input.
     """
     from analyzer.checks.compare import rank_tableaux  # lazy: start-up time
     from analyzer.checks.conform import conform as run  # lazy: start-up time
     from analyzer.checks.conform import observed_kind, parse_alpha, read_observed  # lazy: start-up time
+    from analyzer.checks.logmap import NO_MAP, load_map  # lazy: start-up time
     from analyzer.checks.power import parse_fraction_option  # lazy: start-up time
     from analyzer.core.shoe import Shoe  # lazy: start-up time
     from analyzer.output.check_tables import (  # lazy: start-up time
@@ -367,15 +407,22 @@ def conform(
     from analyzer.output.render import context_of, render  # lazy: start-up time
 
     refuse_inputs(
-        [output], [observed, *bet_inputs(bet_specs, bet_files), *rules_inputs(rules, *against, *compare)]
+        [output],
+        [
+            observed,
+            *bet_inputs(bet_specs, bet_files),
+            *rules_inputs(rules, *against, *compare),
+            *([map_file] if map_file is not None else []),
+        ],
     )
+    log_map = load_map(map_file) if map_file is not None else NO_MAP
     level = parse_alpha(alpha)
     tableau = tableau_of(rules)
     alternatives = [tableau_of(a) for a in against]
     w = parse_fraction_option(effect, "--effect", Fraction(0), None)
     aim = parse_fraction_option(target_power, "--power", Fraction(0), Fraction(1))
     ranked, bugs = _compared(compare)
-    kind = observed_kind(observed, observed_format)
+    kind = observed_kind(observed, observed_format, log_map)
     choice = bet_choice(bet_specs, bet_files)
     # A hand log tallies every bet chosen; counts name their bets (--bet is refused there).
     tallied = choice.bets if kind.startswith("log-") else bet_specs
@@ -388,6 +435,7 @@ def conform(
         max_bytes=max_bytes,
         tableau=tableau,
         file_bets=choice.file_bets,
+        log_map=log_map,
         paid_means=paid_means,
         exact_fits=bool(bugs),
     )
@@ -416,7 +464,8 @@ def conform(
         tables.append(ranking_table(rank_tableaux(counts.decisions, shoe, ranked), shoe))
     if bugs:
         tables.append(bug_ranking_table([f for f in counts.fits if f.mutant in bugs]))
-    info = meta(command_line(), shoe, tableau)
+    # the inputs: a hand log says how it was read
+    info = meta(command_line(), shoe, tableau, **({"log": counts.described} if counts.described else {}))
     emit(render(tables, fmt, digits, info, raw_csv=raw_csv, context=context_of(shoe, tableau)), output)
     if not result.passed:
         sys.exit(1)

@@ -747,11 +747,12 @@ def write_atomic(path: Path, text: str) -> None:
     write_files({path: text})
 
 
-def meta(command: str, shoe: Any, tableau: Any = None) -> dict[str, object]:
-    """What produced a table: tool and version, the command, the rules, the shoe."""
+def meta(command: str, shoe: Any, tableau: Any = None, **inputs: str) -> dict[str, object]:
+    """What produced a table: tool and version, the command, its ``inputs`` (e.g. ``log``: how
+    a hand log was read), the rules, the shoe."""
     from analyzer.output.render import provenance  # lazy: start-up time
 
-    return provenance(command, shoe.describe(), tableau.describe() if tableau is not None else None)
+    return provenance(command, shoe.describe(), tableau.describe() if tableau is not None else None, **inputs)
 
 
 def command_line() -> str:

@@ -50,6 +50,7 @@ from analyzer.errors import (
     AnalyzerError,
     BetError,
     CompileBudgetError,
+    LogError,
     RulesError,
     ShoeError,
     WorkLimitError,
@@ -394,11 +395,14 @@ def deal(request: Request, limits: Limits) -> Reply:
 
 
 def verify(request: Request, limits: Limits) -> Reply:
-    """``punto-banco verify LOG --format jsonl``: the hand log (text, ``csv`` or ``jsonl``)
-    checked against the rules and pay tables (and the shoe, when ``shoe`` is given).  The answer
-    holds the summary line, the tallies, ``conforms``, and the first discrepancies (at most
-    ``max_report``, and at most the server's limit), each the object the command writes."""
+    """``punto-banco verify LOG --format jsonl``: the hand log (text, ``csv`` or ``jsonl``, read
+    through ``map``, a map file's TOML text, when given) checked against the rules and pay
+    tables (and the shoe, when ``shoe`` is given).  The answer holds how the log was read
+    (``read``, the command's first line, the log named ``log``), the summary line, the tallies,
+    ``conforms``, and the first discrepancies (at most ``max_report``, and at most the server's
+    limit), each the object the command writes."""
     from analyzer.checks.handlog import read_records  # lazy: the worker's, not the server's
+    from analyzer.checks.logmap import NO_MAP, parse_map  # lazy: the worker's, not the server's
     from analyzer.checks.verify import (  # lazy: the worker's, not the server's
         Verifier,
         report_line,
@@ -407,6 +411,10 @@ def verify(request: Request, limits: Limits) -> Reply:
     from analyzer.output.render import context_of  # lazy: the worker's, not the server's
 
     tableau, _ = tableau_of(request)
+    log_map = parse_map(str(request["map"]), "map") if request.get("map") is not None else NO_MAP
+    log_format = request.get("log_format") or log_map.log_format
+    if log_format is None:
+        raise LogError("give log_format (csv or jsonl), or a map that says its format")
     shoe = shoe_of(request["shoe"])[0] if request.get("shoe") is not None else None
     choice = bets_of(request, limits).choice
     check_work(choice.bets, None, tableau, limits)
@@ -422,7 +430,7 @@ def verify(request: Request, limits: Limits) -> Reply:
     lines: list[str] = []
     log = io.StringIO(str(request["log"]), newline="")  # lines split as a file opened for csv
     records = read_records(
-        log, str(request["log_format"]), None, ignored, name="log", file_bets=choice.file_bets
+        log, str(log_format), None, ignored, name="log", file_bets=choice.file_bets, log_map=log_map
     )
     for found in verifier.run(records):
         if len(lines) < most:
@@ -431,6 +439,7 @@ def verify(request: Request, limits: Limits) -> Reply:
     if verifier.discrepancies > len(lines):  # as the command says it
         summary += f" (first {len(lines):,} reported)"
     head = {
+        "read": records.described,
         "summary": summary,
         "conforms": not verifier.discrepancies,
         "coups": verifier.coups,

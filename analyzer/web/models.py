@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from analyzer.bets.choice import MAX_PAYS_CHARS
 from analyzer.bets.files import MAX_FILE_BYTES as MAX_BET_FILE_BYTES
+from analyzer.checks.logmap import MAX_MAP_BYTES
 from analyzer.core.tableau import MAX_RULES_FILE_BYTES
 from analyzer.web.limits import MAX_BODY_BYTES, MAX_DECKS, MAX_FIELD_CHARS, MAX_SEEN
 
@@ -153,7 +154,14 @@ class VerifyIn(_Bets):
     log: Annotated[str, StringConstraints(max_length=MAX_BODY_BYTES)] = Field(
         description="The hand log's text (docs/checks.md, 'Hand-log format')."
     )
-    log_format: Literal["csv", "jsonl"]
+    log_format: Literal["csv", "jsonl"] | None = Field(
+        default=None, description="The log's format (default: the map's format)."
+    )
+    map: Annotated[str, StringConstraints(max_length=MAX_MAP_BYTES)] | None = Field(
+        default=None,
+        description="How a log from another engine is written: a map file's TOML text (--map; "
+        "docs/checks.md, 'Logs written by other engines'), never a path.",
+    )
     shoe: ShoeIn | None = Field(
         default=None, description="Check every card against this shoe (default: no check)."
     )
