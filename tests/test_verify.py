@@ -896,3 +896,51 @@ def test_cli_notes_a_reading_met_after_the_first_line(cli, tmp_path, monkeypatch
     assert res.stderr.splitlines() == [
         f"note: by the end of the log: read {log} as CSV: winner 'banker win' as banker"
     ]
+
+
+# -- the diagnosis leads the report ----------------------------------------------------------------
+
+
+def _bug_log(tmp_path, name: str, coups: int = 2000) -> str:
+    import json as _json
+
+    from analyzer.checks.mutants import deal_log, find_mutant
+
+    path = tmp_path / f"{name}.jsonl"
+    stakes = {"banker": Fraction(10), "player-pair": Fraction(1)}
+    records = deal_log(find_mutant(name), coups, seed=4, stakes=stakes)
+    path.write_text("".join(_json.dumps(r) + "\n" for r in records))
+    return str(path)
+
+
+def test_the_report_leads_with_the_bug_that_explains_the_findings(cli, tmp_path):
+    from analyzer.checks.mutants import find_mutant
+
+    log = _bug_log(tmp_path, "pairs-on-two-card-hands")
+    result = cli("verify", log, "--decks", "8")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("read ") and lines[1] == "diagnosis: 1 cause explains the findings"
+    assert lines[2].startswith(f"  1. {find_mutant('pairs-on-two-card-hands').cause}: explains ")
+    findings = lines[3:-1]
+    assert findings and all(line.startswith("record ") for line in findings)
+    assert lines[-1].startswith("verified 2,000 coups")
+    # without the diagnosis: the same findings, streamed as met
+    plain = cli("verify", log, "--decks", "8", "--no-diagnose").stdout.splitlines()
+    assert plain[1:-1] == findings and "diagnosis" not in "".join(plain)
+
+
+def test_a_data_report_keeps_its_records_and_says_the_diagnosis_on_standard_error(cli, tmp_path):
+    log = _bug_log(tmp_path, "commission-rounded:down", 300)
+    result = cli("verify", log, "--format", "jsonl")
+    assert result.exit_code == 1
+    assert all(line.startswith("{") for line in result.stdout.splitlines())
+    assert "A winning Banker bet is paid" not in result.stdout
+    assert "A winning Banker bet is paid" in result.stderr
+
+
+def test_a_shoe_refilled_between_coups_is_named(cli, tmp_path):
+    log = _bug_log(tmp_path, "shoe-refilled", 1500)
+    result = cli("verify", log, "--decks", "8", "--max-report", "1")
+    assert "The shoe is refilled (reshuffled whole) between coups" in result.stdout.splitlines()[2]
+    assert "mark each new shoe" not in result.stdout  # the log marks its shoes

@@ -280,6 +280,8 @@ class Example:
 
     def text(self) -> str:
         """The example in one sentence."""
+        if self.rules.startswith("a shoe of"):  # a shoe's example: the cards and what overflowed
+            return f"{self.where}: the engine dealt {self.engine}; {self.rules}"
         return f"{self.where}: the engine dealt {self.engine}; the rules deal {self.rules}"
 
 
@@ -391,17 +393,36 @@ class _Tally:
     first_miss: int | None = None
 
 
+#: The pool of a points-only log's ten-valued cards (rank unknown: 10, J, Q and K together).
+_TENS = 13
+
+
 @dataclass
 class _ShoeFit:
-    """The cards dealt per rank in the current shoe, and the worst overflow seen."""
+    """The cards dealt per rank (``_TENS``: ten-valued cards of unknown rank) in the current
+    shoe, and the worst overflow seen: (count, rank, shoe id)."""
 
     start: Shoe
-    counts: list[int] = field(default_factory=lambda: [0] * 13)
+    counts: dict[int, int] = field(default_factory=dict)
     dealt: int = 0
     overflow_coups: int = 0
-    worst: tuple[int, int, str] | None = None  # (count, rank index, shoe id)
+    worst: tuple[int, int, str] | None = None
     most_dealt: int = 0
     example: Example | None = None
+
+    def held(self, rank: int) -> int:
+        """How many cards of ``rank`` the starting shoe holds."""
+        return sum(self.start.counts[9:13]) if rank == _TENS else self.start.counts[rank]
+
+    @staticmethod
+    def label(rank: int) -> str:
+        return "ten-valued cards" if rank == _TENS else f"cards of rank {RANKS[rank].label}"
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``33rd``, ``11th``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 class Diagnoser:
@@ -516,32 +537,38 @@ class Diagnoser:
         assert fit is not None
         changed = rec.shoe_id is not None and self._shoe_id is not None and rec.shoe_id != self._shoe_id
         if rec.new_shoe or changed:
-            fit.counts = [0] * 13
+            fit.counts = {}
             fit.dealt = 0
         if rec.shoe_id is not None:
             self._shoe_id = rec.shoe_id
         dealt = rec.cards if rec.cards is not None else (*(rec.player or ()), *(rec.banker or ()))
         cards = [*rec.burn, *dealt]
-        over = False
+        over: tuple[int, int] | None = None
         for card in cards:
             r = card_meta(card)[1]
-            fit.counts[r] += 1
+            if r < 0 or (rec.points_only and card_meta(card)[0] == 0):
+                r = _TENS
+            n = fit.counts[r] = fit.counts.get(r, 0) + 1
             fit.dealt += 1
-            held = fit.start.counts[r]
-            if fit.counts[r] > held:
-                over = True
-                if fit.worst is None or fit.counts[r] - held > fit.worst[0] - fit.start.counts[fit.worst[1]]:
-                    fit.worst = (fit.counts[r], r, self._shoe_id or "1")
+            held = fit.held(r)
+            if n > held:
+                over = (n, r)
+                if fit.worst is None or n - held > fit.worst[0] - fit.held(fit.worst[1]):
+                    fit.worst = (n, r, self._shoe_id or "1")
         fit.most_dealt = max(fit.most_dealt, fit.dealt)
-        if over:
+        if over is not None:
             fit.overflow_coups += 1
             if fit.example is None:
+                n, r = over
+                where = f"shoe {self._shoe_id}" if self._shoe_id is not None else "the shoe"
                 fit.example = Example(
                     rec.number,
                     rec.line,
                     rec.coup_id,
                     " ".join(map(str, cards)),
-                    f"at most {fit.start.counts[fit.worst[1]] if fit.worst else 0} of a rank per shoe",
+                    f"a shoe of {fit.start.describe()} holds {fit.held(r)} {fit.label(r)}, and this coup "
+                    f"deals the {_ordinal(n)} of {where}",
+                    self.unit,
                 )
 
     def _shoe_cause(self) -> Cause | None:
@@ -549,10 +576,10 @@ class Diagnoser:
         if fit is None or not fit.overflow_coups or fit.worst is None:
             return None
         count, r, shoe_id = fit.worst
-        held = fit.start.counts[r]
+        held = fit.held(r)
         start = fit.start.describe()
-        per_deck = held // fit.start.decks if fit.start.decks else None
         decks = fit.start.decks
+        per_deck = held // decks if decks else None
         if fit.most_dealt > fit.start.size:
             least = -(-fit.most_dealt // 52)
             if per_deck:
@@ -560,15 +587,15 @@ class Diagnoser:
             mutant = "shoe-one-deck-more" if decks and least == decks + 1 else "shoe"
             sentence = (
                 f"The shoe holds more cards than declared: {fit.most_dealt:,} cards were dealt from "
-                f"one shoe, and {start} hold {fit.start.size:,}"
+                f"one shoe, and a shoe of {start} holds {fit.start.size:,}"
                 + (f" (consistent with at least {least} decks)" if decks else "")
             )
         else:
             mutant = "shoe-refilled"
             sentence = (
                 f"The shoe is refilled (reshuffled whole) between coups: shoe {shoe_id} dealt {count} "
-                f"of rank {RANKS[r].label} against the {held} {start} hold, though no more cards in "
-                "all than the shoe holds"
+                f"{fit.label(r)} where a shoe of {start} holds {held}, though no more cards in all "
+                "than the shoe holds"
             )
         return Cause(mutant, "shoe", sentence, fit.overflow_coups, fit.overflow_coups, 0, True, fit.example)
 

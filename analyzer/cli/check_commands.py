@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
+import tempfile
 from fractions import Fraction
 from typing import Any
 
@@ -98,6 +100,13 @@ map_option = click.option(
     "are always known.",
     "Every bet of this TOML file: the log may name them (repeatable).",
 )
+@click.option(
+    "--diagnose/--no-diagnose",
+    default=True,
+    show_default=True,
+    help="Lead the report with the known engine bugs that explain the findings (each coup replayed "
+    "through the catalogue of bugs; --no-diagnose streams the findings as they are met).",
+)
 @raw_csv_option
 @limit_options(counts_files=False)
 @guard
@@ -116,6 +125,7 @@ def verify(
     progress: bool | None,
     bet_specs: tuple[str, ...],
     bet_files: tuple[str, ...],
+    diagnose: bool,
     raw_csv: bool,
     max_line: int,
 ) -> None:
@@ -127,9 +137,11 @@ def verify(
     FILE:NAME.  A log written otherwise is read through --map.  The report's first line says
     how the log was read; each discrepancy names its record, line, field, the expected and
     claimed values and the rule.  With --decks or --shoe, also checks that the shoe could still
-    hold every card dealt.  Exit code 0: every coup conforms; 1: discrepancies; 2: unreadable
-    input.
+    hold every card dealt.  The text report leads with the known engine bugs that explain the
+    findings (docs/engines.md, "The diagnosis"; standard error with --format jsonl/csv).  Exit
+    code 0: every coup conforms; 1: discrepancies; 2: unreadable input.
     """
+    from analyzer.checks.diagnose import Diagnoser  # lazy: start-up time
     from analyzer.checks.handlog import MAX_IGNORED, detect_format, read_records  # lazy: start-up time
     from analyzer.checks.logmap import NO_MAP, load_map  # lazy: start-up time
     from analyzer.checks.verify import (  # lazy: start-up time
@@ -150,6 +162,7 @@ def verify(
     tableau = tableau_of(rules)
     shoe = build_shoe(decks, shoe_text, remove) if checked else None
     verifier = Verifier(shoe, paid_means, tableau=tableau)
+    diagnoser = Diagnoser(tableau, shoe, returned=paid_means == "returned") if diagnose else None
     # what the log was checked against, on every data row (the shoe only when it was checked)
     context: dict[str, object] = (
         dict(context_of(shoe, tableau))
@@ -160,7 +173,14 @@ def verify(
     ignored: list[str] = []
     stream: Any = contextlib.nullcontext(sys.stdin) if log == "-" else open_log(log)
     sink_context: Any = open_atomic(output) if output is not None else contextlib.nullcontext(sys.stdout)
-    with sink_context as sink, stream as lines:
+    # with a diagnosis, a text report's findings wait on disk (memory stays flat) for the causes
+    # that lead the report, known only at the end of the log
+    spool: Any = (
+        tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8")  # noqa: SIM115
+        if diagnoser is not None and fmt == "text"
+        else contextlib.nullcontext(None)
+    )
+    with sink_context as sink, stream as lines, spool as waiting:
         size = 0 if log == "-" else os.path.getsize(log)
         show = (sys.stderr.isatty() if progress is None else progress) and size > 0
         bar_context: Any = (
@@ -191,12 +211,22 @@ def verify(
                     else:
                         echo(told[0], err=True)
 
-            for found in verifier.run(records):
-                tell()
+            watched = diagnoser.watch(records) if diagnoser is not None else records
+            for found in verifier.run(watched):
+                if waiting is None:
+                    tell()
                 if not max_report or shown < max_report:
-                    sink.write(report_line(found, fmt, raw_csv, context))
+                    (waiting or sink).write(report_line(found, fmt, raw_csv, context))
                     shown += 1
         tell()
+        causes = diagnoser.result().lines() if diagnoser is not None else []
+        if waiting is not None:
+            sink.writelines(line + "\n" for line in causes)
+            waiting.seek(0)
+            shutil.copyfileobj(waiting, sink)
+        else:
+            for line in causes:
+                echo(line, err=True)
         summary = summary_text(verifier)
         if max_report and verifier.discrepancies > shown:
             summary += f" (first {shown:,} reported)"
@@ -252,6 +282,10 @@ def _compared(specs: tuple[str, ...]) -> tuple[list[Any], list[str]]:
             )
         bugs.append(bug.name)
     return tableaux, list(dict.fromkeys(bugs))
+
+
+#: The findings of a text report held in memory while the log is read; past it, on disk.
+SPOOL_BYTES = 1_000_000
 
 
 class _no_bar:  # noqa: N801 - used like click.progressbar
