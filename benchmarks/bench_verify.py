@@ -2,8 +2,10 @@
 
 Generates a CSV log (and optionally a JSON Lines log) in a temporary folder: coups dealt through
 8-deck shoes with a cut card, every claim correct (hands, totals, winner, Banker / Player / Tie
-settled on a stake of 10), then times ``Verifier`` over it with the shoe check on, and reports
-the process's peak resident memory before and after (flat: the log is streamed).
+settled on a stake of 10), then times ``Verifier`` over it with the shoe check on, first alone
+(``verify --no-diagnose``), then with the diagnosis beside it, as ``verify`` runs by default
+(every coup replayed through the catalogue of engine bugs), in CPU seconds with their ratio, and
+reports the process's peak resident memory after each (flat: the log is streamed).
 Prints figures; not a test.
 
     .venv/bin/python benchmarks/bench_verify.py [--coups 1000000] [--jsonl]
@@ -21,11 +23,13 @@ from fractions import Fraction
 from pathlib import Path
 
 from analyzer.bets.catalogue import find_bet
+from analyzer.checks.diagnose import Diagnoser
 from analyzer.checks.handlog import read_records
 from analyzer.checks.verify import Verifier, amount_text, open_log
 from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import resolve
 from analyzer.core.shoe import Shoe
+from analyzer.core.tableau import STANDARD
 
 BETS = ("banker", "player", "tie")
 STAKE = Fraction(10)
@@ -70,16 +74,25 @@ def generate(path: Path, coups: int, seed: int, fmt: str) -> None:
 
 def bench(path: Path, fmt: str) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    verifier = Verifier(Shoe.standard(8))
-    start = time.perf_counter()
-    with open_log(str(path)) as fh:
-        found = sum(1 for _ in verifier.run(read_records(fh, fmt)))
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     size = path.stat().st_size
-    print(f"{fmt}: {verifier.coups:,} coups, {size / 1e6:.1f} MB, {found} discrepancies")
-    print(f"  verified in {elapsed:.1f} s ({verifier.coups / elapsed:,.0f} coups/s), shoe check on; "
-          f"peak RSS {after / 1024:.0f} MB (was {before / 1024:.0f} MB before verifying)")
+    alone = 0.0
+    for diagnose in (False, True):
+        verifier = Verifier(Shoe.standard(8))
+        diagnoser = Diagnoser(STANDARD, Shoe.standard(8)) if diagnose else None
+        start = time.process_time()
+        with open_log(str(path)) as fh:
+            records = read_records(fh, fmt)
+            watched = diagnoser.watch(records) if diagnoser is not None else records
+            found = sum(1 for _ in verifier.run(watched))
+        causes = diagnoser.result().causes if diagnoser is not None else ()
+        cpu = time.process_time() - start
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        if not diagnose:
+            alone = cpu
+            print(f"{fmt}: {verifier.coups:,} coups, {size / 1e6:.1f} MB, {found} discrepancies")
+        what = f"with the diagnosis ({len(causes)} causes), {cpu / alone:.2f}x alone" if diagnose else "alone"
+        print(f"  verified {what}: {cpu:.1f} CPU-s ({verifier.coups / cpu:,.0f} coups/s), shoe check on; "
+              f"peak RSS {after / 1024:.0f} MB (was {before / 1024:.0f} MB before verifying)")
 
 
 def main() -> None:
