@@ -81,9 +81,8 @@ def bench(path: Path, fmt: str) -> None:
         diagnoser = Diagnoser(STANDARD, Shoe.standard(8)) if diagnose else None
         start = time.process_time()
         with open_log(str(path)) as fh:
-            records = read_records(fh, fmt)
-            watched = diagnoser.watch(records) if diagnoser is not None else records
-            found = sum(1 for _ in verifier.run(watched))
+            hook = diagnoser.after if diagnoser is not None else None
+            found = sum(1 for _ in verifier.run(read_records(fh, fmt), after=hook))
         causes = diagnoser.result().causes if diagnoser is not None else ()
         cpu = time.process_time() - start
         after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

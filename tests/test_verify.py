@@ -391,8 +391,14 @@ def test_cli_report_formats_and_output_file(cli, tmp_path):
         "\"Banker (5% commission), stake 10: Banker wins: pays 19/20 per unit staked\"" + rules,
     ]
     summary = "verified 7 coups (7 records): 5 discrepancies in 5 records (first 2 reported)"
-    # how the log was read, then the summary: on standard error, as the report is data
-    assert res.stderr.splitlines() == [f"read {EXAMPLES / 'hands.csv'} as CSV (the hand-log format)", summary]
+    # how the log was read, the diagnosis, then the summary: on standard error, as the report is data
+    said = res.stderr.splitlines()
+    assert said[0] == f"read {EXAMPLES / 'hands.csv'} as CSV (the hand-log format)"
+    assert said[1].startswith("diagnosis: ") and said[-1] == summary
+    plain = cli(
+        "verify", str(EXAMPLES / "hands.csv"), "--format", "csv", "--max-report", "2", "--no-diagnose"
+    )
+    assert plain.stdout == res.stdout and plain.stderr.splitlines() == [said[0], summary]
 
 
 def test_cli_reads_standard_input_and_shows_progress(cli):
@@ -852,13 +858,13 @@ def test_cli_map_first_line_and_findings(cli):
         "winner from 'outcome'"
     )
     assert lines[0].endswith("; cards as point values only (ten-valued cards 0); dealing order P P B B")
-    assert [line.split(":")[0] for line in lines[1:3]] == [
+    assert [line.split(":")[0] for line in lines if line.startswith("record ")] == [
         "record 8 (line 9, id 8)",
         "record 9 (line 10, id 9)",
     ]
     data = cli(*args, "--format", "jsonl")
     assert [json.loads(line)["field"] for line in data.stdout.splitlines()] == ["natural", "bet:banker"]
-    assert data.stderr.splitlines() == [lines[0], lines[-1]]
+    assert data.stderr.splitlines()[0] == lines[0] and data.stderr.splitlines()[-1] == lines[-1]
     # without the map the same log is unreadable: its dealing order and codes cannot be guessed
     bare = cli("verify", str(FOREIGN / "table.csv"))
     assert bare.exit_code == 2 and "needs a 'cards' column" in one_error_line(bare)
@@ -890,12 +896,18 @@ def test_cli_notes_a_reading_met_after_the_first_line(cli, tmp_path, monkeypatch
     monkeypatch.setattr(handlog, "LOOKAHEAD_RECORDS", 1)
     log = tmp_path / "late.csv"
     log.write_text("cards,winner\n2 4 3 10 6 A,player\n2 4 3 10 6 A,banker win\n", encoding="utf-8")
-    res = cli("verify", str(log))
+    # streamed (--no-diagnose): the first line is said before the first finding, and the
+    # reading met later is noted at the end
+    res = cli("verify", str(log), "--no-diagnose")
     assert res.exit_code == 1
     assert res.stdout.splitlines()[0] == f"read {log} as CSV (the hand-log format)"
     assert res.stderr.splitlines() == [
         f"note: by the end of the log: read {log} as CSV: winner 'banker win' as banker"
     ]
+    # with the diagnosis the report is written at the end: its first line says it all
+    whole = cli("verify", str(log))
+    assert whole.stdout.splitlines()[0] == f"read {log} as CSV: winner 'banker win' as banker"
+    assert whole.stderr == ""
 
 
 # -- the diagnosis leads the report ----------------------------------------------------------------

@@ -790,7 +790,7 @@ def tally_log(
             raise stopped(exc) from None
         f = verifier.last_coup
         if diagnoser is not None:
-            diagnoser.add(rec)
+            diagnoser.add(rec, clean=not found)
         if not rec.is_coup:
             continue
         claims.add(rec, found, f is not None)

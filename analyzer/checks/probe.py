@@ -490,7 +490,7 @@ class Probe:
                 fault = f"request {number} ({stack.purpose}): {exc}"
                 break
             sent += 1
-            diagnoser.add(rec)
+            diagnoser.add(rec, clean=not found)
             if found:
                 if len(failures) < MAX_FAILURES:
                     failures.append(Failure(number, stack, tuple(found), last))

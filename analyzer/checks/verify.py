@@ -338,8 +338,15 @@ class Verifier:
         #: Settlements by (bet spec, coup as dealt), the least recently used dropped first.
         self._settled: OrderedDict[tuple[str, Coup], tuple[str, Fraction]] = OrderedDict()
 
-    def run(self, records: Iterable[Record], require_coups: bool = True) -> Iterator[Discrepancy]:
-        """Check each record in turn, yielding its discrepancies (streaming).
+    def run(
+        self,
+        records: Iterable[Record],
+        require_coups: bool = True,
+        after: Callable[[Record, list[Discrepancy]], None] | None = None,
+    ) -> Iterator[Discrepancy]:
+        """Check each record in turn, yielding its discrepancies (streaming); ``after(record,
+        discrepancies)``, if given, is called once each record is checked (e.g.
+        :meth:`analyzer.checks.diagnose.Diagnoser.after`).
 
         Raises:
             LogError: an unreadable record (the message names its line and says how many
@@ -359,6 +366,8 @@ class Verifier:
                 raise self._stopped(exc, before) from None
             try:
                 found = self.check(rec)
+                if after is not None:
+                    after(rec, found)
             except AnalyzerError as exc:
                 raise self._stopped(exc, before) from None
             if found:

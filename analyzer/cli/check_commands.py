@@ -34,6 +34,7 @@ from analyzer.cli.common import (
     tableau_of,
 )
 from analyzer.cli.process import echo
+from analyzer.errors import AnalyzerError
 from analyzer.text import printable
 
 #: --map, on verify and conform: how a foreign hand log is written.
@@ -211,15 +212,23 @@ def verify(
                     else:
                         echo(told[0], err=True)
 
-            watched = diagnoser.watch(records) if diagnoser is not None else records
-            for found in verifier.run(watched):
-                if waiting is None:
+            hook = diagnoser.after if diagnoser is not None else None
+            try:
+                for found in verifier.run(records, after=hook):
+                    if waiting is None:
+                        tell()
+                    if not max_report or shown < max_report:
+                        (waiting or sink).write(report_line(found, fmt, raw_csv, context))
+                        shown += 1
+            except AnalyzerError:
+                if waiting is not None and shown:  # what was verified before the bad line
                     tell()
-                if not max_report or shown < max_report:
-                    (waiting or sink).write(report_line(found, fmt, raw_csv, context))
-                    shown += 1
+                    waiting.seek(0)
+                    shutil.copyfileobj(waiting, sink)
+                raise
         tell()
-        causes = diagnoser.result().lines() if diagnoser is not None else []
+        # the causes quote the log's own text (ids, cards): made safe to show, as findings are
+        causes = [printable(line) for line in diagnoser.result().lines()] if diagnoser is not None else []
         if waiting is not None:
             sink.writelines(line + "\n" for line in causes)
             waiting.seek(0)
