@@ -159,3 +159,34 @@ def test_a_claim_of_a_natural_on_either_side_is_compared_as_such():
     first = next(i for i, line in enumerate(lines) if '"natural": false' in line)
     lines[first] = lines[first].replace('"natural": false', '"natural": true')
     assert diagnosis(lines).findings == 1
+
+
+def test_a_cell_decided_the_other_way_is_named_when_no_catalogue_bug_explains_it():
+    """An engine whose Banker on 5 also draws against a Player third card of 3 (no catalogue bug
+    does) is diagnosed as that one cell decided the other way."""
+    from dataclasses import replace
+
+    from analyzer.checks.mutants import Dealer
+    from analyzer.core.tableau import STANDARD
+
+    table = list(STANDARD.banker_draws_on_third)
+    table[5] = table[5] | {3}
+    rules = replace(STANDARD, name="engine", banker_draws_on_third=tuple(table))
+    engine = Mutant("engine", "tableau", "its own", lambda tableau: Dealer(rules))
+    lines = [json.dumps(r) for r in deal_log(engine, 3000, seed=3, stakes=STAKES)]
+    found = diagnosis(lines)
+    (cause,) = found.causes
+    assert cause.mutant == "cell:banker-5-3"
+    said = "Banker on 5 draws when the Player's third card is 3 (the standard rules say otherwise)"
+    assert cause.sentence == said
+    assert (cause.explains, cause.contradicts, found.unexplained) == (found.findings, 0, 0)
+
+
+def test_a_bug_no_coup_contradicts_goes_before_a_partial_fit():
+    # two one-off mistakes in two cells: each one-cell fit explains its coup, no coup against it
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "examples" / "hands.csv").read_text(encoding="utf-8")
+    found = diagnose(read_records(text, "csv"))
+    assert [c.contradicts for c in found.causes] == [0, 0]
+    assert all(c.explains == 1 for c in found.causes)

@@ -37,10 +37,12 @@ from analyzer.checks.mutants import (
     KINDS,
     MUTANTS,
     Cards,
+    Cell,
     Dealer,
     EngineCoup,
     Hand,
     Mutant,
+    cell_flips,
     find_mutant,
     interleave,
     net_text,
@@ -54,6 +56,8 @@ from analyzer.errors import MutantError
 #: Distinct sets of explaining mutants kept (a log whose findings fall into more sets than this
 #: counts the rest as unexplained; in practice a few sets cover every log).
 MAX_SIGNATURES = 4096
+#: Causes a report spells out (the rest are named in one line).
+MAX_CAUSES_SHOWN = 5
 #: A mutant that has explained nothing and is contradicted by this many coups without findings
 #: is no longer replayed on such coups (its count of contradictions is then a lower bound).
 RETIRE_AFTER = 100
@@ -370,7 +374,14 @@ class Diagnosis:
             f"diagnosis: {len(self.causes)} cause{'s' if len(self.causes) != 1 else ''} "
             f"explain{'s' if len(self.causes) == 1 else ''} the findings"
         )
-        out = [head] + [f"  {i}. {c.text(self.findings)}" for i, c in enumerate(self.causes, 1)]
+        shown = self.causes[:MAX_CAUSES_SHOWN]
+        out = [head] + [f"  {i}. {c.text(self.findings)}" for i, c in enumerate(shown, 1)]
+        if len(self.causes) > len(shown):
+            rest = self.causes[len(shown):]
+            out.append(
+                f"  and {len(rest)} more causes, each explaining fewer coups "
+                f"({', '.join(c.mutant for c in rest[:10])}{', ...' if len(rest) > 10 else ''})"
+            )
         if self.unexplained:
             out.append(
                 f"  {self.unexplained:,} coup{'s' if self.unexplained != 1 else ''} with findings "
@@ -439,6 +450,8 @@ class Diagnoser:
         unit: what a record is called in examples (``record``; the probe's ``request``).
         retire: stop replaying a mutant the log has long contradicted (:data:`RETIRE_AFTER`) on
             coups without findings; ``False`` keeps every count exact (:meth:`fits`).
+        cells: also fit a one-cell bug (a decision cell decided the other way round) when no
+            catalogue bug explains the findings.
     """
 
     def __init__(
@@ -450,6 +463,7 @@ class Diagnoser:
         mutants: Sequence[Mutant] = MUTANTS,
         unit: str = "record",
         retire: bool = True,
+        cells: bool = True,
     ) -> None:
         self.unit = unit
         self.retire = retire
@@ -459,12 +473,36 @@ class Diagnoser:
         self.returned = returned
         self.reference = CORRECT.dealer(tableau)
         self.tallies = [_Tally(m, m.dealer(tableau)) for m in mutants if m.kind != "shoe"]
+        #: The catalogue's bugs are the first tallies; then one engine per decision cell that
+        #: decides it the other way (:func:`~analyzer.checks.mutants.cell_flips`), replayed only
+        #: on the coups that pass through its cell.
+        self.catalogued = len(self.tallies)
+        self.flips: dict[Cell, int] = {}
+        for cell, mutant in cell_flips(tableau) if cells else ():
+            self.flips[cell] = len(self.tallies)
+            self.tallies.append(_Tally(mutant, mutant.dealer(tableau)))
         self.coups = 0
         self.findings = 0
         self.signatures: dict[frozenset[int], int] = {}
         self._previous: EngineCoup | None = None
         self._shoe = _ShoeFit(shoe) if shoe is not None else None
         self._shoe_id: str | None = None
+
+    def _cells(self, claims: Claims) -> tuple[Cell, ...]:
+        """The decision cells the coup passes through under the rules (none on a natural): the
+        Player's two-card total, and the Banker's against the Player's third card as the rules
+        deal it (``None``: the Player stood)."""
+        order = claims.order
+        if len(order) < 4:
+            return ()
+        value = self.reference.value
+        p2 = (value(order[0]) + value(order[2])) % 10
+        b2 = (value(order[1]) + value(order[3])) % 10
+        rules = self.tableau
+        if rules.decided_by_naturals(p2, b2):
+            return ()
+        third = value(order[4]) if rules.player_draws(p2) and len(order) > 4 else None
+        return (("player", p2, None), ("banker", b2, third))
 
     def after(self, rec: Record, found: Sequence[object]) -> None:
         """:meth:`add` ``rec`` as a checker's hook after it checked it (``found``: its
@@ -495,7 +533,13 @@ class Diagnoser:
         for k in keys:
             if k.startswith("bet:"):
                 claimed |= {"bet", "bet:" + k[4:].partition(":")[0]}
-        if clean and self.retire and all(t.retired or not claimed & t.dealer.changes for t in self.tallies):
+        cells = self._cells(claims)
+        if clean:  # a one-cell bug through this coup's cells would have changed its draws
+            for cell in cells:
+                if cell in self.flips:
+                    self.tallies[self.flips[cell]].contradicts += 1
+        catalogue = self.tallies[: self.catalogued]
+        if clean and self.retire and all(t.retired or not claimed & t.dealer.changes for t in catalogue):
             return  # as a replay would find: no finding, and no live bug that could change it
         cache: dict[tuple[str, object], Fraction] = {}
 
@@ -512,7 +556,9 @@ class Diagnoser:
         if findings:
             self.findings += 1
         explaining: list[int] = []
-        for i, tally in enumerate(self.tallies):
+        flips = [self.flips[c] for c in cells if c in self.flips] if findings else []
+        for i in [*range(self.catalogued), *flips]:
+            tally = self.tallies[i]
             if tally.retired and not findings:
                 continue
             if not claimed & tally.dealer.changes:  # it deals this coup as the rules do
@@ -617,21 +663,22 @@ class Diagnoser:
         chosen: list[Cause] = []
         used: set[int] = set()
         while True:
-            best: tuple[int, int, int] | None = None
+            best: tuple[bool, int, int, int] | None = None
             for i, tally in enumerate(self.tallies):
                 if i in used:
                     continue
                 covered = sum(n for sig, n in remaining.items() if i in sig)
                 if not covered or covered <= tally.contradicts:
                     continue
-                key = (covered - tally.contradicts, covered, -i)
+                # a bug no coup contradicts first; then the most explained net of contradictions
+                key = (tally.contradicts == 0, covered - tally.contradicts, covered, -i)
                 if best is None or key > best:
                     best = key
             if best is None:
                 break
-            i = -best[2]
+            i = -best[3]
             used.add(i)
-            chosen.append(self._cause(i, best[1]))
+            chosen.append(self._cause(i, best[2]))
             remaining = {sig: n for sig, n in remaining.items() if i not in sig}
         unexplained = sum(remaining.values())
         shoe = self._shoe_cause()
@@ -659,7 +706,7 @@ class Diagnoser:
                 t.contradicts,
                 not t.retired,
             )
-            for t in self.tallies
+            for t in self.tallies[: self.catalogued]
         ]
         return tuple(sorted(found, key=lambda f: (f.misses, -f.explains, f.mutant)))
 

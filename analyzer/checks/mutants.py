@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TypeVar
 
@@ -906,6 +906,47 @@ _BY_NAME: dict[str, Mutant] = {m.name: m for m in MUTANTS}
 CORRECT = Mutant("correct", "tableau", "no bug: the rules of Punto Banco", Dealer)
 
 
+#: A decision cell: ``("player", total, None)`` or ``("banker", total, third-card value or
+#: None when the Player stood)``.
+Cell = tuple[str, int, int | None]
+
+
+def cell_flips(tableau: Tableau = STANDARD) -> tuple[tuple[Cell, Mutant], ...]:
+    """One engine per decision cell of ``tableau`` that decides that cell the other way round
+    (a Player total that draws stands, a Banker cell that stands draws, ...) and every other
+    cell by the rules: the diagnosis fits a one-cell bug with them when no catalogue bug
+    explains the findings.  Each with its cell; names ``cell:player-5``, ``cell:banker-5-3``,
+    ``cell:banker-4-stood``."""
+    out: list[tuple[Cell, Mutant]] = []
+    plain = [t for t in TOTALS if t not in tableau.naturals]
+    for t in plain:
+        draws = tableau.player_draws_on ^ {t}
+        variant = replace(tableau, name=f"cell:player-{t}", player_draws_on=frozenset(draws))
+        out.append((("player", t, None), _flip(variant, tableau)))
+    thirds: list[int | None] = [None, *TOTALS]
+    for b in plain:
+        for v in thirds:
+            name = f"cell:banker-{b}-{'stood' if v is None else v}"
+            if v is None:
+                stood = tableau.banker_draws_when_player_stood ^ {b}
+                variant = replace(tableau, name=name, banker_draws_when_player_stood=frozenset(stood))
+            else:
+                table = list(tableau.banker_draws_on_third)
+                table[b] = frozenset(table[b] ^ {v})
+                variant = replace(tableau, name=name, banker_draws_on_third=tuple(table))
+            out.append((("banker", b, v), _flip(variant, tableau)))
+    return tuple(out)
+
+
+def _flip(variant: Tableau, tableau: Tableau) -> Mutant:
+    return Mutant(
+        variant.name,
+        "tableau",
+        _tableau_cause(variant, tableau),
+        functools.partial(_fixed_rules, variant),
+    )
+
+
 def find_mutant(name: str) -> Mutant:
     """The mutant named ``name`` (``correct`` for the engine without a bug).
 
@@ -1005,9 +1046,11 @@ __all__ = [
     "KINDS",
     "MUTANTS",
     "Cards",
+    "Cell",
     "Dealer",
     "EngineCoup",
     "Mutant",
+    "cell_flips",
     "deal_log",
     "find_mutant",
     "interleave",

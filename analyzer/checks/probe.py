@@ -511,6 +511,8 @@ class Probe:
                 fault = f"while shrinking: {exc}"
             used = self.requests - before
         note = self.engine.close()
+        if fault is not None and note is not None and "end of its input" in note:
+            note = None  # it stopped before its input did: the fault says how
         return ProbeResult(
             sent, len(stacks), tuple(failures), diagnoser.result(), fault, shrunk, used, note, kinds
         )

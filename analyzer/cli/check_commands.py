@@ -247,7 +247,13 @@ def verify(
         echo(f"note: by the end of the log: {records.described}", err=True)
     if ignored:
         more = " (and more)" if len(ignored) >= MAX_IGNORED else ""
-        echo(printable(f"note: ignored unknown fields: {', '.join(ignored)}{more}"), err=True)
+        echo(
+            printable(
+                f"note: ignored unknown fields, so not checked (--map names a field's column): "
+                f"{', '.join(ignored)}{more}"
+            ),
+            err=True,
+        )
     if verifier.discrepancies:
         sys.exit(1)
 

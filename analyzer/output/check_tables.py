@@ -78,10 +78,11 @@ def _families_text(result: Conformance) -> str:
 def small_sample_summary(result: Conformance) -> Table | None:
     """A short summary for a small sample (some category expects fewer than
     :data:`MIN_EXPECTED` coups, so the per-category table is long and the chi-square verdicts
-    have little power): coups, families passed, failed and void, the decision cells, the
-    claims, the verdict.  ``None`` for a sample large enough."""
+    have little power), and for a log that does not conform (its verdict up front, not under a
+    long table): coups, families passed, failed and void, the decision cells, the claims, the
+    diagnosis, the verdict.  ``None`` for a sample large enough that conforms."""
     low = sum(len(fam.low_expected) for fam in result.results)
-    if not low:
+    if not low and result.passed:
         return None
     coups = max([fam.n for fam in result.results] + [v.coups for v in result.void], default=0)
     rows: list[tuple[str, str]] = [
@@ -101,15 +102,27 @@ def small_sample_summary(result: Conformance) -> Table | None:
         rows.append(("Decision cells", "ok: every coup follows the tableau" if check.passed
                      else "FAIL: " + ", ".join(faults)))
     rows.append(("Claims", claims_verdict(result.claims)))
+    diagnosis = result.diagnosis
+    if diagnosis is not None and diagnosis.findings:
+        if diagnosis.causes:
+            named = ", ".join(c.mutant for c in diagnosis.causes)
+            rows.append(("Diagnosis", f"explained by {named} (the diagnosis table)"))
+        else:
+            rows.append(("Diagnosis", diagnosis.lines()[0].removeprefix("diagnosis: ")))
     rows.append(("Overall", overall_text(result)))
+    notes = (
+        (f"{low} categor{'y' if low == 1 else 'ies'} expect fewer than {MIN_EXPECTED} coups at this "
+         "sample size: the frequency tests below have little power (see the coups they need at the "
+         "end); the decision cells and the claims need no large sample.",)
+        if low
+        else ()
+    )
     return Table(
         "conform-summary",
-        "Summary (a small sample)",
+        "Summary (a small sample)" if low else "Summary",
         (Column("Check", "text", "check"), Column("Result", "text", "result")),
         tuple(rows),
-        (f"{low} categor{'y' if low == 1 else 'ies'} expect fewer than {MIN_EXPECTED} coups at this sample "
-         "size: the frequency tests below have little power (see the coups they need at the end); "
-         "the decision cells and the claims need no large sample.",),
+        notes,
     )
 
 
@@ -258,7 +271,7 @@ def conformance_tables(
         tuple(notes),
     )
     tables = [detail, summary]
-    if result.diagnosis is not None and result.diagnosis.findings:
+    if result.diagnosis is not None and result.diagnosis.causes:
         tables.insert(0, diagnosis_table(result.diagnosis))
     if result.claims is not None and result.claims.rows:
         tables.append(claims_table(result.claims, failing_only))
@@ -269,8 +282,9 @@ def conformance_tables(
     if failing_only:  # a table left with no rows says nothing the notes above do not
         tables = [t for t in tables if t.rows or t is summary]
     short = small_sample_summary(result)
-    if short is not None:
-        tables = [short, *tables] if summary_first else [*tables, short]
+    if short is not None:  # for people: after the diagnosis (the cause leads), before the rest
+        lead = 1 if tables and tables[0].name == "conform-diagnosis" else 0
+        tables = [*tables[:lead], short, *tables[lead:]] if summary_first else [*tables, short]
     return tables
 
 
