@@ -1103,8 +1103,8 @@ class VoidFamily:
 
     @property
     def text(self) -> str:
-        """The verdict in words, e.g. ``"VOID: 3,290 of 80,114 coups left out (a Banker hand of
-        4 cards: 3,290)"``."""
+        """The verdict in words, e.g.
+        ``VOID: 3,290 of 80,114 coups left out (a Banker hand of 4 cards: 3,290)``."""
         faults = ", ".join(f"{why}: {n:,}" for why, n in self.reasons)
         return f"VOID: {self.left_out:,} of {self.coups:,} coups left out ({faults})"
 

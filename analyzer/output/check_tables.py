@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from analyzer.checks.compare import TableauFit
 from analyzer.checks.conform import (
@@ -23,12 +22,10 @@ from analyzer.checks.conform import (
 )
 from analyzer.checks.decisions import DecisionCheck, decisions_summary, lines_text, mixed_text
 from analyzer.checks.diagnose import Diagnosis, EngineFit
+from analyzer.checks.mutant_power import BETS, BOUND, SEEDS, MutantPower
 from analyzer.checks.mutants import KINDS
 from analyzer.core.shoe import Shoe
 from analyzer.output.render import Cell, Column, Table
-
-if TYPE_CHECKING:
-    from analyzer.checks.mutant_power import MutantPower
 
 
 def _float_text(x: float | None, digits: int = 4) -> str:
@@ -592,8 +589,6 @@ def mutant_power_table(powers: Sequence[MutantPower]) -> Table:
     """Per engine bug of the catalogue (:mod:`analyzer.checks.mutant_power`): the sentence the
     diagnosis says, the cause the diagnosis names for the bug's own log, and the coups each
     check needs to catch it."""
-    from analyzer.checks.mutant_power import BETS, BOUND, SEEDS  # lazy: the measurements' module
-
     rows = [
         (
             p.mutant.name,
