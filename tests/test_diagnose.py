@@ -16,7 +16,9 @@ from analyzer.checks.mutants import CORRECT, MUTANTS, Mutant, deal_log, find_mut
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import BANKER_DRAWS_ON_6_AGAINST_5
 
-STAKES = {"banker": Fraction(5), "player": Fraction(10), "tie": Fraction(1), "player-pair": Fraction(1)}
+#: A Banker stake of 25 tells every commission error apart: 23.75 due, 23 rounded down, 24 to the
+#: nearest unit, 25 with no commission.
+STAKES = {"banker": Fraction(25), "player": Fraction(10), "tie": Fraction(1), "player-pair": Fraction(1)}
 #: Mutants whose log the diagnosis cannot see without a field the hand-log reader does not read
 #: (none: it reads the natural claim too), or without the shoe (the shoe mutants: their own test
 #: below).
@@ -190,3 +192,38 @@ def test_a_bug_no_coup_contradicts_goes_before_a_partial_fit():
     found = diagnose(read_records(text, "csv"))
     assert [c.contradicts for c in found.causes] == [0, 0]
     assert all(c.explains == 1 for c in found.causes)
+
+
+def test_at_one_stake_a_pay_error_is_named_with_a_caveat():
+    lines = []
+    for record in deal_log(find_mutant("no-commission"), 400, seed=2, stakes={"banker": Fraction(10)}):
+        lines.append(json.dumps(record))
+    (cause,) = diagnosis(lines).causes
+    assert cause.one_stake == 10
+    assert "every bet it explains was staked 10" in cause.text(1)
+
+
+def test_each_record_with_findings_is_counted_once_with_the_shoe():
+    records = []
+    for record in deal_log(find_mutant("banker-draws-twice"), 1500, seed=3, stakes=STAKES):
+        record.pop("shoe")  # one shoe in all: it overflows, beside the redraws
+        records.append(json.dumps(record))
+    found = diagnosis(records, Shoe.standard(8))
+    assert found.findings <= found.coups == 1500
+    assert {c.mutant for c in found.causes} >= {"banker-draws-twice"}
+
+
+def test_a_log_judged_by_other_rules_names_the_rules_the_engine_follows():
+    from analyzer.core.tableau import find_tableau
+
+    rules = find_tableau("banker-stands-on-6")
+    found = diagnose(read_records(log_of("correct", 3000), "jsonl"), rules)
+    (cause,) = found.causes
+    assert cause.mutant == "standard"
+    assert cause.sentence.endswith("(the banker-stands-on-6 rules say otherwise)")
+
+
+def test_a_record_that_is_no_coup_is_explained_by_no_bug():
+    (rec,) = read_records(["cards,winner\n", "7 7 7,player\n"], "csv")
+    found = diagnose([rec])
+    assert (found.findings, found.causes, found.unexplained) == (1, (), 1)

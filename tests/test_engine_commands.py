@@ -167,3 +167,42 @@ def test_the_manual_shows_the_adapters_the_tests_run():
     text = (ROOT / "docs" / "engines.md").read_text(encoding="utf-8")
     assert "```python\n" + (PROBE / "adapter.py").read_text() + "```" in text
     assert "```javascript\n" + (PROBE / "adapter.mjs").read_text() + "```" in text
+
+
+def test_the_probe_never_writes_its_report_over_the_engine(cli, tmp_path):
+    engine = tmp_path / "engine.py"
+    engine.write_text("print('x')\n")
+    result = cli("probe", "--coups", "5", "-o", engine, "--", sys.executable, engine)
+    assert result.exit_code == 2
+    assert engine.read_text() == "print('x')\n"
+
+
+@pytest.mark.parametrize(
+    ("request_line", "message"),
+    [
+        ('{"id": "p1", "cards": ["K", "5", "K", "4", "9", "9"], "stakes": {"banker": "1/0"}}', "bad stake"),
+        ('{"id": "p1", "cards": ["K"], "stakes": [1]}', "stakes: give an object"),
+        ('{"id": "p1", "cards": ["K", "5", "K", "4"], "stakes": {"banker": "1e99999999"}}', "bad stake"),
+        ('{"id": "p1", "cards": ["K", "5", "K", "4"], "stakes": {"banker": -5}}', "greater than 0"),
+        ("[" * 50_000, "nested too deeply"),
+    ],
+)
+def test_mutants_serve_answers_a_bad_request_with_an_error_and_goes_on(cli, request_line, message):
+    good = json.dumps({"id": "p2", "cards": ["K", "5", "K", "4", "9", "9"], "stakes": {"banker": 5}})
+    result = cli("mutants", "--serve", "correct", input=request_line + "\n" + good + "\n")
+    assert result.exit_code == 0
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert message in first["error"] and second["id"] == "p2"
+
+
+def test_mutants_refuses_a_cut_that_leaves_no_coup_and_an_unwritable_output_before_the_work(cli, monkeypatch):
+    result = cli("mutants", "--log", "correct", "--decks", "1", "--cut", "100", "--coups", "2")
+    assert result.exit_code == 2 and "bad cut 100" in one_error_line(result)
+    import analyzer.checks.mutant_power as power
+
+    def never(*args: object, **kw: object) -> None:
+        raise AssertionError("the measurements ran before the output was checked")
+
+    monkeypatch.setattr(power, "measure_all", never)
+    result = cli("mutants", "--power", "-o", "/nonexistent-folder-x/mutants.md")
+    assert result.exit_code == 2 and "does not exist" in one_error_line(result)

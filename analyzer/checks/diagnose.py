@@ -27,7 +27,7 @@ could have dealt those hands in (:meth:`~analyzer.checks.mutants.Dealer.orders`)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from analyzer.bets.model import Bet
@@ -35,19 +35,19 @@ from analyzer.checks.handlog import Record, card_meta
 from analyzer.checks.mutants import (
     CORRECT,
     KINDS,
-    MUTANTS,
     Cards,
     Cell,
     Dealer,
     EngineCoup,
     Hand,
     Mutant,
+    catalogue_for,
     cell_flips,
     find_mutant,
     interleave,
     net_text,
 )
-from analyzer.core.cards import RANKS, Card
+from analyzer.core.cards import RANKS, SUITS, Card
 from analyzer.core.coup import Coup, Winner
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
@@ -234,34 +234,38 @@ class _Replay:
         c = self.claims
         return dealer.deal(order, c.stakes, self.previous, bets=c.bets, payout=self.payout)
 
-    def verdict(self, dealer: Dealer) -> tuple[int, bool]:
-        """(1: ``dealer`` explains the coup; -1: the coup contradicts it; 0: neither, and whether
-        it reproduces every claim of the coup).  Over the shoe orders it could have dealt the
-        claimed hands in, the best."""
+    def verdict(self, dealer: Dealer) -> tuple[int, bool, frozenset[str]]:
+        """(1: ``dealer`` explains findings of the coup; -1: the coup contradicts it; 0: neither,
+        whether it reproduces every claim of the coup, and the finding fields it explains).  Over
+        the shoe orders it could have dealt the claimed hands in, the best."""
         c = self.claims
         orders = dealer.orders(c.player, c.banker, self.previous) if c.hands_only else (c.order,)
         default_settle = type(dealer).settle is Dealer.settle
         best = -2
         reproduces = False
+        covers: frozenset[str] = frozenset()
         for order in orders:
             core = dealer.deal(order, None, self.previous)
             if default_settle and core == self.ref_core:
-                verdict, same = 0, not self.findings
+                verdict, same, found = 0, not self.findings, frozenset[str]()
             else:
                 mine = self._as_claimed(_fields(self._full(dealer, order, core), self.keys))
                 changed = [k for k in self.keys if mine[k] != self.ref[k]]
                 same = all(mine[k] == c.fields[k] for k in self.keys)
+                found = frozenset(self.findings.intersection(changed))
                 if any(mine[k] != c.fields[k] for k in changed):
                     verdict = -1
-                elif self.findings.intersection(changed):
+                elif found:
                     verdict = 1
                 else:
                     verdict = 0
-            best = max(best, verdict)
+            # the order that explains most: a better verdict, then more of the findings
+            if (verdict, len(found)) > (best, len(covers)):
+                best, covers = verdict, (found if verdict == 1 else frozenset())
             reproduces = reproduces or same
             if best == 1 and reproduces:
                 break
-        return best, reproduces
+        return best, reproduces, covers
 
 
 @dataclass(frozen=True)
@@ -298,7 +302,8 @@ class Cause:
     (among those left by the causes before it in the diagnosis), ``explains_all`` the coups
     with findings it explains in the whole log, ``contradicts`` the coups that contradict it
     (``contradicts_exact`` False when counting stopped: a lower bound), ``example`` one coup it
-    explains.
+    explains; ``one_stake`` the stake of every bet it settles otherwise, when they are all one
+    (then other pay errors would give the same amounts: the report says so).
     """
 
     mutant: str
@@ -309,6 +314,7 @@ class Cause:
     contradicts: int
     contradicts_exact: bool
     example: Example | None
+    one_stake: Fraction | None = None
 
     def text(self, findings: int) -> str:
         """The cause, its counts and its example in one line."""
@@ -325,6 +331,11 @@ class Cause:
             f"{self.sentence}: explains {self.explains:,} of {findings:,} coup"
             f"{'s' if findings != 1 else ''} with findings, {against}"
         )
+        if self.one_stake is not None:
+            line += (
+                f" (but every bet it explains was staked {net_text(self.one_stake)}: another pay error "
+                "can give the same amounts at one stake; log several stakes to tell them apart)"
+            )
         return line + (f"; e.g. {self.example.text()}" if self.example else "")
 
 
@@ -402,16 +413,22 @@ class _Tally:
     example: Example | None = None
     misses: int = 0
     first_miss: int | None = None
+    #: Stakes of the coups it explains (the first two kept: one stake alone leaves some pay
+    #: errors indistinguishable).
+    stakes: set[Fraction] = field(default_factory=set)
 
 
 #: The pool of a points-only log's ten-valued cards (rank unknown: 10, J, Q and K together).
 _TENS = 13
+#: One card's key is this plus 4 * rank + suit.
+_CARD = 100
 
 
 @dataclass
 class _ShoeFit:
-    """The cards dealt per rank (``_TENS``: ten-valued cards of unknown rank) in the current
-    shoe, and the worst overflow seen: (count, rank, shoe id)."""
+    """The cards dealt per rank (``_TENS``: ten-valued cards of unknown rank) and, when the shoe
+    and the cards know suits, per card (``_CARD + 4 * rank + suit``) in the current shoe, and
+    the worst overflow seen: (count, key, shoe id)."""
 
     start: Shoe
     counts: dict[int, int] = field(default_factory=dict)
@@ -421,13 +438,19 @@ class _ShoeFit:
     most_dealt: int = 0
     example: Example | None = None
 
-    def held(self, rank: int) -> int:
-        """How many cards of ``rank`` the starting shoe holds."""
-        return sum(self.start.counts[9:13]) if rank == _TENS else self.start.counts[rank]
+    def held(self, key: int) -> int:
+        """How many cards of ``key`` (a rank, the ten-valued pool, or one card) the starting
+        shoe holds."""
+        if key >= _CARD:
+            assert self.start.suited is not None
+            return self.start.suited[key - _CARD]
+        return sum(self.start.counts[9:13]) if key == _TENS else self.start.counts[key]
 
     @staticmethod
-    def label(rank: int) -> str:
-        return "ten-valued cards" if rank == _TENS else f"cards of rank {RANKS[rank].label}"
+    def label(key: int) -> str:
+        if key >= _CARD:
+            return f"cards {Card(RANKS[(key - _CARD) // 4], SUITS[(key - _CARD) % 4])}"
+        return "ten-valued cards" if key == _TENS else f"cards of rank {RANKS[key].label}"
 
 
 def _ordinal(n: int) -> str:
@@ -446,7 +469,8 @@ class Diagnoser:
         shoe: the shoe every shoe of the log starts from, for the shoe cause (``None``: no shoe
             cause is fitted).
         returned: the log's amounts are returned amounts (stake + win), not net.
-        mutants: the mutants to try (default: the whole catalogue).
+        mutants: the mutants to try (default: the whole catalogue, written for ``tableau``:
+            :func:`~analyzer.checks.mutants.catalogue_for`).
         unit: what a record is called in examples (``record``; the probe's ``request``).
         retire: stop replaying a mutant the log has long contradicted (:data:`RETIRE_AFTER`) on
             coups without findings; ``False`` keeps every count exact (:meth:`fits`).
@@ -460,7 +484,7 @@ class Diagnoser:
         shoe: Shoe | None = None,
         *,
         returned: bool = False,
-        mutants: Sequence[Mutant] = MUTANTS,
+        mutants: Sequence[Mutant] | None = None,
         unit: str = "record",
         retire: bool = True,
         cells: bool = True,
@@ -472,7 +496,8 @@ class Diagnoser:
         self.tableau = tableau
         self.returned = returned
         self.reference = CORRECT.dealer(tableau)
-        self.tallies = [_Tally(m, m.dealer(tableau)) for m in mutants if m.kind != "shoe"]
+        chosen = catalogue_for(tableau) if mutants is None else mutants
+        self.tallies = [_Tally(m, m.dealer(tableau)) for m in chosen if m.kind != "shoe"]
         #: The catalogue's bugs are the first tallies; then one engine per decision cell that
         #: decides it the other way (:func:`~analyzer.checks.mutants.cell_flips`), replayed only
         #: on the coups that pass through its cell.
@@ -483,6 +508,8 @@ class Diagnoser:
             self.tallies.append(_Tally(mutant, mutant.dealer(tableau)))
         self.coups = 0
         self.findings = 0
+        #: Records whose only finding is a card the shoe could not hold (the shoe's cause).
+        self.shoe_only = 0
         self.signatures: dict[frozenset[int], int] = {}
         self._previous: EngineCoup | None = None
         self._shoe = _ShoeFit(shoe) if shoe is not None else None
@@ -515,16 +542,19 @@ class Diagnoser:
             self.add(rec)
             yield rec
 
-    def add(self, rec: Record, clean: bool = False) -> None:
+    def add(self, rec: Record, clean: bool = False, order: Sequence[Card] | None = None) -> None:
         """Replay one record (a marker only moves the shoe on).  ``clean``: the caller knows
         every claim of the record is right (``verify`` found nothing in it), so once every bug
         that could show in it has been contradicted long enough (:data:`RETIRE_AFTER`), it is
-        not replayed at all."""
-        if self._shoe is not None:
-            self._track_shoe(rec)
+        not replayed at all.  ``order``: the shoe's cards in the order they came out, when the
+        caller knows them and the record gives its hands only (the probe's stacks)."""
+        over = self._shoe is not None and self._track_shoe(rec)
         claims = claims_of(rec, self.returned, self.tableau)
         if claims is None:
+            self.shoe_only += over  # a burn the shoe could not hold
             return
+        if order is not None and claims.hands_only:
+            claims = replace(claims, order=tuple(order), hands_only=False)
         self.coups += 1
         previous = self._previous
         self._previous = claims.as_coup()
@@ -553,32 +583,43 @@ class Diagnoser:
         replay = _Replay(claims, previous, keys, payout)
         ref_coup = replay.reference(self.reference)
         findings = replay.findings
+        self.shoe_only += over and not findings  # a coup whose only finding is the shoe
         if findings:
             self.findings += 1
         explaining: list[int] = []
+        covered: set[str] = set()
+        covering: dict[int, frozenset[str]] = {}
         flips = [self.flips[c] for c in cells if c in self.flips] if findings else []
         for i in [*range(self.catalogued), *flips]:
             tally = self.tallies[i]
             if tally.retired and not findings:
                 continue
             if not claimed & tally.dealer.changes:  # it deals this coup as the rules do
-                verdict, reproduces = 0, not findings
+                verdict, reproduces, covers = 0, not findings, frozenset[str]()
             else:
-                verdict, reproduces = replay.verdict(tally.dealer)
+                verdict, reproduces, covers = replay.verdict(tally.dealer)
             if not reproduces:
                 tally.misses += 1
                 if tally.first_miss is None:
                     tally.first_miss = rec.line
             if verdict > 0:
                 explaining.append(i)
-                tally.explains += 1
-                if tally.example is None:
-                    engine, rules = _engine(claims), ref_coup.announce()
-                    tally.example = Example(rec.number, rec.line, rec.coup_id, engine, rules, self.unit)
+                covered |= covers
+                covering[i] = covers
             elif verdict < 0:
                 tally.contradicts += 1
                 if self.retire and not findings and not tally.explains and tally.contradicts >= RETIRE_AFTER:
                     tally.retired = True
+        if not covered >= findings:  # a finding no bug reproduces: the coup is unexplained
+            explaining = []
+        for i in explaining:
+            tally = self.tallies[i]
+            tally.explains += 1
+            if len(tally.stakes) < 2:  # the stakes of the bets it settles otherwise
+                tally.stakes.update(claims.stakes[k[4:]] for k in covering[i] if k.startswith("bet:"))
+            if tally.example is None:
+                engine, rules = _engine(claims), ref_coup.announce()
+                tally.example = Example(rec.number, rec.line, rec.coup_id, engine, rules, self.unit)
         if findings:
             key = frozenset(explaining)
             if key in self.signatures or len(self.signatures) < MAX_SIGNATURES:
@@ -588,7 +629,8 @@ class Diagnoser:
 
     # -- the shoe -----------------------------------------------------------------------------------
 
-    def _track_shoe(self, rec: Record) -> None:
+    def _track_shoe(self, rec: Record) -> bool:
+        """Count the cards of ``rec`` into its shoe; whether one of them overflowed it."""
         fit = self._shoe
         assert fit is not None
         changed = rec.shoe_id is not None and self._shoe_id is not None and rec.shoe_id != self._shoe_id
@@ -600,32 +642,37 @@ class Diagnoser:
         dealt = rec.cards if rec.cards is not None else (*(rec.player or ()), *(rec.banker or ()))
         cards = [*rec.burn, *dealt]
         over: tuple[int, int] | None = None
+        suited = fit.start.suited is not None
         for card in cards:
-            r = card_meta(card)[1]
-            if r < 0 or (rec.points_only and card_meta(card)[0] == 0):
-                r = _TENS
-            n = fit.counts[r] = fit.counts.get(r, 0) + 1
+            point, r, s = card_meta(card)
+            keys = [_TENS if r < 0 or (rec.points_only and point == 0) else r]
+            if suited and s >= 0 and r >= 0:
+                keys.append(_CARD + 4 * r + s)
             fit.dealt += 1
-            held = fit.held(r)
-            if n > held:
-                over = (n, r)
-                if fit.worst is None or n - held > fit.worst[0] - fit.held(fit.worst[1]):
-                    fit.worst = (n, r, self._shoe_id or "1")
+            for key in keys:
+                n = fit.counts[key] = fit.counts.get(key, 0) + 1
+                held = fit.held(key)
+                if n > held:
+                    over = (n, key)
+                    if fit.worst is None or n - held > fit.worst[0] - fit.held(fit.worst[1]):
+                        fit.worst = (n, key, self._shoe_id or "1")
         fit.most_dealt = max(fit.most_dealt, fit.dealt)
-        if over is not None:
-            fit.overflow_coups += 1
-            if fit.example is None:
-                n, r = over
-                where = f"shoe {self._shoe_id}" if self._shoe_id is not None else "the shoe"
-                fit.example = Example(
-                    rec.number,
-                    rec.line,
-                    rec.coup_id,
-                    " ".join(map(str, cards)),
-                    f"a shoe of {fit.start.describe()} holds {fit.held(r)} {fit.label(r)}, and this coup "
-                    f"deals the {_ordinal(n)} of {where}",
-                    self.unit,
-                )
+        if over is None:
+            return False
+        fit.overflow_coups += 1
+        if fit.example is None:
+            n, key = over
+            where = f"shoe {self._shoe_id}" if self._shoe_id is not None else "the shoe"
+            fit.example = Example(
+                rec.number,
+                rec.line,
+                rec.coup_id,
+                " ".join(map(str, cards)),
+                f"a shoe of {fit.start.describe()} holds {fit.held(key)} {fit.label(key)}, and this coup "
+                f"deals the {_ordinal(n)} of {where}",
+                self.unit,
+            )
+        return True
 
     def _shoe_cause(self) -> Cause | None:
         fit = self._shoe
@@ -663,29 +710,30 @@ class Diagnoser:
         chosen: list[Cause] = []
         used: set[int] = set()
         while True:
-            best: tuple[bool, int, int, int] | None = None
+            best: tuple[bool, int, int, int, int] | None = None
             for i, tally in enumerate(self.tallies):
                 if i in used:
                     continue
                 covered = sum(n for sig, n in remaining.items() if i in sig)
                 if not covered or covered <= tally.contradicts:
                     continue
-                # a bug no coup contradicts first; then the most explained net of contradictions
-                key = (tally.contradicts == 0, covered - tally.contradicts, covered, -i)
+                # a bug no coup contradicts first; then the most explained net of contradictions;
+                # of two that explain as much, the narrower (fewer cells it could decide otherwise)
+                breadth = tally.mutant.breadth
+                key = (tally.contradicts == 0, covered - tally.contradicts, covered, -breadth, -i)
                 if best is None or key > best:
                     best = key
             if best is None:
                 break
-            i = -best[3]
+            i = -best[4]
             used.add(i)
             chosen.append(self._cause(i, best[2]))
             remaining = {sig: n for sig, n in remaining.items() if i not in sig}
         unexplained = sum(remaining.values())
         shoe = self._shoe_cause()
-        findings = self.findings
+        findings = self.findings + self.shoe_only  # each record with findings once
         if shoe is not None:
             chosen.append(shoe)
-            findings += shoe.explains
         ranked = sorted(
             (self._cause(i, t.explains) for i, t in enumerate(self.tallies) if t.explains),
             key=lambda c: (-(c.explains - c.contradicts), -c.explains, c.mutant),
@@ -713,7 +761,11 @@ class Diagnoser:
     def _cause(self, i: int, explains: int) -> Cause:
         t = self.tallies[i]
         m = t.mutant
-        return Cause(m.name, m.kind, m.cause, explains, t.explains, t.contradicts, not t.retired, t.example)
+        # a pay error seen at one stake only may be another pay error (a draw's is not)
+        one_stake = next(iter(t.stakes)) if m.kind == "settlement" and len(t.stakes) == 1 else None
+        return Cause(
+            m.name, m.kind, m.cause, explains, t.explains, t.contradicts, not t.retired, t.example, one_stake
+        )
 
 
 def _engine(claims: Claims) -> str:

@@ -654,8 +654,12 @@ class HandLog:
                 bet_cols[ours[4:]] = i
             elif ours.startswith("stake:"):
                 stake_cols[ours[6:]] = i
-            elif ours == "bets":  # a JSON Lines object: no CSV column
-                self._note_ignored(header[i])
+            elif ours == "bets":  # a JSON Lines object: a CSV log gives each bet a column
+                raise LogError(
+                    f"line 1: the column {header[i].strip()!r} is read as 'bets', a field of JSON Lines "
+                    "logs: in a CSV log, give each bet a column of its own (map it to bet:NAME, and "
+                    "its stake to stake:NAME)"
+                )
             else:
                 plain.append((i, ours))
         for spec in stake_cols:

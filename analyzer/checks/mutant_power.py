@@ -51,11 +51,16 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.errors import AnalyzerError
 
-#: The bets placed on every coup of every check (stake 10 each, Player Pair 1; a Banker stake
-#: of 5 in the probe's rotation shows a rounded commission).
+#: The bets placed on every coup of the logs: a Banker stake of 25 tells the commission errors
+#: apart (23.75 due, 23 rounded down, 24 to the nearest unit, 25 with none), Player and Tie 10,
+#: Player Pair 1 (the probe rotates its own stakes).
 BETS: tuple[str, ...] = ("banker", "player", "tie", "player-pair")
-STAKES: dict[str, Fraction] = {"banker": Fraction(10), "player": Fraction(10), "tie": Fraction(10),
-                               "player-pair": Fraction(1)}
+STAKES: dict[str, Fraction] = {
+    "banker": Fraction(25),
+    "player": Fraction(10),
+    "tie": Fraction(10),
+    "player-pair": Fraction(1),
+}
 #: Seeds of the logs (verify, conform) and of the decision-cell examples: the medians are over them.
 SEEDS: tuple[int, ...] = (1, 2, 3, 4, 5)
 #: Most coups of a log (verify, conform).

@@ -532,6 +532,18 @@ class _CommissionRounded(Dealer):
         return Fraction((2 * net.numerator + net.denominator) // (2 * net.denominator))
 
 
+class _NoCommission(Dealer):
+    """A winning Banker bet is paid even money: no commission is taken."""
+
+    changes = frozenset({"bet:banker"})
+
+    def settle(self, bet: Bet, coup: Coup, stake: Fraction, pays: Fraction) -> Fraction:
+        net = super().settle(bet, coup, stake, pays)
+        if bet.name.partition(":")[0] == "banker" and net > 0:
+            return stake
+        return net
+
+
 class _TieLosesMainBets(Dealer):
     """Player and Banker bets lose on a tie instead of pushing."""
 
@@ -562,13 +574,15 @@ class _StaleThirdCard(Dealer):
 
 
     def orders(self, player: Cards, banker: Cards, previous: EngineCoup | None) -> tuple[Cards, ...]:
-        found = [interleave(player, banker)]
+        # a third card equal to the one the side held before may be stale or drawn again: both
+        players = [player]
+        bankers = [banker]
         if previous is not None:
-            p = player[:2] if len(player) == 3 and previous.player[2:3] == player[2:] else player
-            b = banker[:2] if len(banker) == 3 and previous.banker[2:3] == banker[2:] else banker
-            if (p, b) != (player, banker):
-                found.append(interleave(p, b))
-        return tuple(found)
+            if len(player) == 3 and previous.player[2:3] == player[2:]:
+                players.append(player[:2])
+            if len(banker) == 3 and previous.banker[2:3] == banker[2:]:
+                bankers.append(banker[:2])
+        return tuple(interleave(p, b) for p in players for b in bankers)
 
 
 class _BankerReadsStaleThird(Dealer):
@@ -644,6 +658,7 @@ class Mutant:
         needs: what a check must see to catch it: ``cards`` (a coup's cards and draws),
             ``claims`` (totals, winner, naturals as claimed), ``bets`` (settled amounts),
             ``sequence`` (consecutive coups), ``shoe`` (many coups of one shoe).
+        breadth: the decision cells it can decide otherwise (see the attribute).
     """
 
     name: str
@@ -651,6 +666,9 @@ class Mutant:
     cause: str
     make: Callable[[Tableau], Dealer] = field(compare=False)
     needs: str = "cards"
+    #: How many decision cells it can decide otherwise than the rules (:data:`BROAD` when it is
+    #: not a matter of cells): when two bugs explain the same coups, the narrower is named.
+    breadth: int = field(default=0, compare=False)
 
     def dealer(self, tableau: Tableau = STANDARD) -> Dealer:
         """This engine's dealer under ``tableau``."""
@@ -705,11 +723,27 @@ def _fixed_rules(rules: Tableau, tableau: Tableau) -> Dealer:
     return Dealer(rules)
 
 
-def _catalogue() -> tuple[Mutant, ...]:
-    """Every mutant, its sentences written for the standard tableau's cells."""
-    std = STANDARD
+#: The breadth of a bug that is not a matter of decision cells.
+BROAD = 1000
+
+
+def _differing_cells(variant: Tableau, reference: Tableau) -> int:
+    """How many decision cells ``variant`` decides otherwise than ``reference``."""
+    plain = [t for t in TOTALS if t not in reference.naturals]
+    n = len((variant.player_draws_on ^ reference.player_draws_on) & set(plain))
+    for b in plain:
+        n += (b in variant.banker_draws_when_player_stood) != (b in reference.banker_draws_when_player_stood)
+        n += len(variant.banker_draws_on_third[b] ^ reference.banker_draws_on_third[b])
+    return n + len(variant.naturals ^ reference.naturals) * 10
+
+
+def _catalogue(tableau: Tableau = STANDARD) -> tuple[Mutant, ...]:
+    """Every mutant, its sentences written for the cells of ``tableau`` (the rules a log is
+    judged by: a rule variant is said as it differs from those)."""
+    std = tableau
     found: list[Mutant] = []
-    for b in _banker_total_cells(std):
+    banker_cells = _banker_total_cells(std)
+    for b in banker_cells:
         draws = sorted(std.banker_draws_on_third[b])
         found.append(
             Mutant(
@@ -718,6 +752,7 @@ def _catalogue() -> tuple[Mutant, ...]:
                 f"Banker on {b} draws or stands by the Player's final total, not by the Player's "
                 f"third card (it draws when the Player's total is {_listed(draws)})",
                 functools.partial(_BankerReadsPlayerTotal, cells=frozenset({b})),
+                breadth=len(TOTALS),
             )
         )
     found.append(
@@ -727,6 +762,7 @@ def _catalogue() -> tuple[Mutant, ...]:
             "The Banker's third-card rule reads the Player's final total, not the Player's third "
             "card, on every Banker total",
             lambda t: _BankerReadsPlayerTotal(t, frozenset(TOTALS)),
+            breadth=len(TOTALS) * len(banker_cells),
         )
     )
     cells = _stood_as_zero_cells(std)
@@ -737,6 +773,7 @@ def _catalogue() -> tuple[Mutant, ...]:
             "When the Player stands, the Banker's rule reads the missing third card as a 0 instead "
             f"of using the 'Player stood' rule (Banker on {_listed(cells)} then stands)",
             _PlayerStoodAsZero,
+            breadth=len(cells),
         )
     )
     for side, text in (
@@ -849,6 +886,16 @@ def _catalogue() -> tuple[Mutant, ...]:
             "bets",
         )
     )
+    found.append(
+        Mutant(
+            "no-commission",
+            "settlement",
+            "A winning Banker bet is paid even money: the commission is not taken (a stake of 10 wins "
+            "10, not 9.5)",
+            _NoCommission,
+            "bets",
+        )
+    )
     for mode, how in (
         ("down", "rounded down to a whole unit (a stake of 5 wins 4, not 4.75)"),
         ("nearest", "rounded to the nearest whole unit (a stake of 5 wins 5, not 4.75)"),
@@ -894,9 +941,25 @@ def _catalogue() -> tuple[Mutant, ...]:
         if variant.fingerprint == std.fingerprint:
             continue
         found.append(
-            Mutant(variant.name, "tableau", _tableau_cause(variant), functools.partial(_fixed_rules, variant))
+            Mutant(
+                variant.name,
+                "tableau",
+                _tableau_cause(variant, std),
+                functools.partial(_fixed_rules, variant),
+                breadth=_differing_cells(variant, std),
+            )
         )
-    return tuple(found)
+    return tuple(replace(m, breadth=m.breadth or BROAD) for m in found)
+
+
+@functools.lru_cache(maxsize=8)
+def catalogue_for(tableau: Tableau) -> tuple[Mutant, ...]:
+    """The catalogue as the diagnosis uses it under ``tableau``: :data:`MUTANTS` written for its
+    cells (every registered rule set that differs from it, the standard one included, is a bug
+    under it)."""
+    if tableau == STANDARD:
+        return MUTANTS
+    return _catalogue(tableau)
 
 
 #: Every mutant of the catalogue, in report order.
@@ -944,6 +1007,7 @@ def _flip(variant: Tableau, tableau: Tableau) -> Mutant:
         "tableau",
         _tableau_cause(variant, tableau),
         functools.partial(_fixed_rules, variant),
+        breadth=1,
     )
 
 
@@ -1006,13 +1070,20 @@ def deal_log(
     shoe id and carrying ``stakes`` settled.  Seeded: the same arguments give the same log.
 
     Raises:
-        MutantError: ``coups`` below 0, or a shoe too small to deal a coup.
+        MutantError: ``coups`` below 0, a shoe too small to deal a coup, or a cut that leaves no
+            room for one.
     """
     if isinstance(coups, bool) or not isinstance(coups, int) or coups < 0:
         raise MutantError(f"bad number of coups {coups!r}: use a whole number >= 0")
     declared = shoe if shoe is not None else Shoe.standard(8)
     if declared.size < 6:
         raise MutantError(f"a shoe of {declared.size} cards cannot deal a coup: use 6 cards or more")
+    bad_cut = isinstance(cut, bool) or not isinstance(cut, int) or not 0 <= cut < declared.size - 6
+    if cut is not None and bad_cut:
+        raise MutantError(
+            f"bad cut {cut!r}: the cut card must leave room for a coup: 0 to {declared.size - 7} cards "
+            f"left in a shoe of {declared.size}"
+        )
     dealer = mutant.dealer(tableau)
     real = shoe_cards(dealer.shoe(declared))
     rng = random.Random(seed)
@@ -1050,6 +1121,7 @@ __all__ = [
     "Dealer",
     "EngineCoup",
     "Mutant",
+    "catalogue_for",
     "cell_flips",
     "deal_log",
     "find_mutant",

@@ -30,12 +30,17 @@ for the oracle's own measurements, a dealer in this process (:class:`DealerEngin
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
 import random
+import select
+import signal
 import subprocess
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import IO, Protocol
@@ -45,8 +50,8 @@ from analyzer.bets.model import Bet
 from analyzer.checks.coverage import cell_coups, coverage, decision_cells_of
 from analyzer.checks.diagnose import Diagnoser, Diagnosis
 from analyzer.checks.handlog import Record, read_records
-from analyzer.checks.logs import show
-from analyzer.checks.mutants import CORRECT, Dealer, EngineCoup, Mutant, shoe_cards
+from analyzer.checks.logs import exact_amount, json_loads, show
+from analyzer.checks.mutants import CORRECT, Dealer, EngineCoup, Mutant, net_text, shoe_cards
 from analyzer.checks.verify import Discrepancy, Verifier
 from analyzer.core.cards import RANKS, SUITS, Card, Rank, Suit, parse_card
 from analyzer.core.coup import resolve
@@ -69,6 +74,10 @@ COUPS_PER_SHOE = 60
 SHRINK_BUDGET = 300
 #: Longest answer line read (characters).
 MAX_ANSWER = 100_000
+#: Answer lines read ahead of the probe at most (an engine that floods its output waits).
+QUEUED_LINES = 16
+#: Seconds an engine is given to exit once its output has closed (for what the report says).
+EXIT_GRACE = 2.0
 
 
 @dataclass(frozen=True)
@@ -98,8 +107,8 @@ class Engine(Protocol):
         """The engine's answer to one request (raises :class:`EngineFaultError`)."""
         ...
 
-    def close(self) -> str | None:
-        """Stop the engine; a note on how it ended, if worth saying."""
+    def close(self, force: bool = False) -> str | None:
+        """Stop the engine (at once with ``force``); a note on how it ended, if worth saying."""
         ...
 
 
@@ -107,6 +116,11 @@ class ProcessEngine:
     """An engine run as a child process speaking the protocol on its standard input and output.
 
     Its standard error passes through to ours (so a developer sees their engine's own messages).
+    It runs in a process group of its own, killed whole when the probe ends early (a fault, an
+    interrupt, a signal): no engine, nor a child it started, outlives the probe that way.
+    Every wait is bounded by ``timeout``: writing a request (an engine that stops reading), and
+    reading an answer; at most :data:`QUEUED_LINES` answer lines wait to be read, each at most
+    :data:`MAX_ANSWER` characters, so an engine that floods its output cannot fill memory.
 
     Raises:
         ProbeError: the command cannot be started (no such program, not executable).
@@ -119,76 +133,103 @@ class ProcessEngine:
         self.timeout = timeout
         try:
             self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
             )
         except OSError as exc:
             why = exc.strerror or exc
             raise ProbeError(f"cannot start the engine {show(self.command[0])}: {why}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        assert self.process.stdin is not None
+        self.stdin = self.process.stdin.fileno()
+        os.set_blocking(self.stdin, False)
+        self.lines: queue.Queue[str | None] = queue.Queue(QUEUED_LINES)
         self.reader = threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True)
         self.reader.start()
+        self.closed = False
 
-    def _read(self, stream: IO[str] | None) -> None:
+    def _read(self, stream: IO[bytes] | None) -> None:
         assert stream is not None
         try:
             while True:
-                line = stream.readline(MAX_ANSWER + 1)
-                if not line:
+                raw = stream.readline(MAX_ANSWER + 1)
+                if not raw:
                     break
-                if len(line) > MAX_ANSWER and not line.endswith("\n"):
-                    self.lines.put(line)  # a line too long: the probe reports it
-                    break
-                self.lines.put(line)
+                self.lines.put(raw.decode("utf-8", errors="replace"))
+                if len(raw) > MAX_ANSWER and not raw.endswith(b"\n"):
+                    break  # a line too long: the probe reports it, and reads no further
         except (OSError, ValueError):
             pass
         self.lines.put(None)
 
+    def _write(self, data: bytes) -> None:
+        """Write a request within the timeout (an engine that stops reading is a finding)."""
+        deadline = time.monotonic() + self.timeout
+        while data:
+            left = deadline - time.monotonic()
+            ready = select.select([], [self.stdin], [], max(left, 0))[1] if left > 0 else []
+            if not ready:
+                raise EngineFaultError(f"the engine read no request within {self.timeout:g} s")
+            try:
+                data = data[os.write(self.stdin, data):]
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, OSError):
+                raise EngineFaultError(f"the engine stopped reading its input ({self._ended()})") from None
+
     def ask(self, line: str) -> str:
         """Write one request, read one answer line."""
-        stdin = self.process.stdin
-        assert stdin is not None
-        try:
-            stdin.write(line + "\n")
-            stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise EngineFaultError(f"the engine stopped reading its input ({self._ended()})") from None
+        self._write((line + "\n").encode("utf-8"))
         try:
             answer = self.lines.get(timeout=self.timeout)
         except queue.Empty:
             raise EngineFaultError(f"no answer within {self.timeout:g} s") from None
-        if answer is None:
-            raise EngineFaultError(f"the engine exited before answering ({self._ended()})")
+        if answer is None:  # its output closed: it exited, or closed it and runs on
+            ended = self._ended()
+            if ended == "it is still running":
+                raise EngineFaultError("the engine closed its output before answering (it is still running)")
+            raise EngineFaultError(f"the engine exited before answering ({ended})")
         if len(answer) > MAX_ANSWER:
             raise EngineFaultError(f"an answer line longer than {MAX_ANSWER:,} characters")
         return answer.rstrip("\r\n")
 
     def _ended(self) -> str:
-        try:
-            code = self.process.wait(timeout=self.timeout)
+        try:  # an engine whose output closed is given a moment to exit before it is said to run on
+            code = self.process.wait(timeout=EXIT_GRACE)
         except subprocess.TimeoutExpired:
             return "it is still running"
         return f"exit code {code}"
 
-    def close(self) -> str | None:
-        """Close its input and wait for it to end (killed past the timeout)."""
+    def _kill_group(self) -> None:
+        """Kill the engine's process group: the engine and any process it started."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+    def _kill(self) -> None:
+        self._kill_group()
+        self.process.wait()
+
+    def close(self, force: bool = False) -> str | None:
+        """End the engine: close its input and wait for it to exit (killed, with its process
+        group, past the timeout); with ``force`` (the probe ended early), kill it at once."""
+        if self.closed:
+            return None
+        self.closed = True
         try:
-            if self.process.stdin is not None:
-                self.process.stdin.close()
+            os.close(self.stdin)
+            self.process.stdin = None  # closed above: Popen must not close it again
         except OSError:
             pass
+        if force:
+            self._kill()
+            return None
         try:
             code = self.process.wait(timeout=self.timeout)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+            self._kill()
             return f"the engine did not exit within {self.timeout:g} s of the end of its input: killed"
-        return None if code == 0 else f"the engine exited with code {code} at the end of its input"
+        self._kill_group()  # any child it left running
+        if code == 0:
+            return None
+        return f"the engine exited with code {code} at the end of its input"
 
 
 class DealerEngine:
@@ -204,16 +245,34 @@ class DealerEngine:
         """The dealer's answer record to one request line."""
         return answer(self.dealer, line, self)
 
-    def close(self) -> str | None:
+    def close(self, force: bool = False) -> str | None:
         """Nothing to stop."""
         return None
 
 
 def answer(dealer: Dealer, line: str, state: DealerEngine | None = None) -> str:
-    """A dealer's answer to one request line (``state`` keeps its previous coup)."""
-    request = json.loads(line)
-    cards = [parse_card(c) for c in request["cards"]]
-    stakes = {name: Fraction(str(s)) for name, s in request.get("stakes", {}).items()}
+    """A dealer's answer to one request line (``state`` keeps its previous coup).
+
+    Raises:
+        ProbeError: the line is not a request (the message says why): not JSON or too deep, no
+            ``cards`` list of card texts, ``stakes`` not a mapping of bet names to amounts
+            above 0 (read exactly and bounded, as a log's amounts are), an unknown bet.
+    """
+    request = json_loads(line, ProbeError, shape="a request is one flat JSON object")
+    if not isinstance(request, dict) or "id" not in request:
+        raise ProbeError("a request is a JSON object with an id, cards and stakes")
+    raw_cards, raw_stakes = request.get("cards"), request.get("stakes", {})
+    if not isinstance(raw_cards, list) or not all(isinstance(c, str) for c in raw_cards):
+        raise ProbeError("cards: give a list of card texts such as [\"Kh\", \"9s\"]")
+    if not isinstance(raw_stakes, dict):
+        raise ProbeError("stakes: give an object of bet names and amounts such as {\"banker\": 10}")
+    cards = [parse_card(c) for c in raw_cards]
+    stakes: dict[str, Fraction] = {}
+    for name, value in raw_stakes.items():
+        stake = exact_amount(value, f"stake of {name}", ProbeError)
+        if stake <= 0:
+            raise ProbeError(f"stake of {name}: a stake must be greater than 0")
+        stakes[str(name)] = stake
     previous = state.previous if state is not None else None
     file_bets = state.file_bets if state is not None else NO_FILE_BETS
     coup = dealer.deal(cards, stakes, previous, file_bets=file_bets)
@@ -274,12 +333,12 @@ def event_stacks(
     return out
 
 
-def random_stacks(count: int, seed: int = DEFAULT_SEED) -> list[tuple[tuple[Card, ...], str]]:
+def random_stacks(count: int, seed: int = DEFAULT_SEED) -> Iterator[tuple[tuple[Card, ...], str]]:
     """``count`` stacks dealt one after another from shuffled 8-deck shoes (a new shoe every
-    :data:`COUPS_PER_SHOE` coups), seeded; each with its shoe number in the purpose."""
+    :data:`COUPS_PER_SHOE` coups), seeded, made as they are asked for; each with its shoe
+    number in the purpose."""
     rng = random.Random(f"random-{seed}")
     deck = shoe_cards(Shoe.standard(8))
-    out: list[tuple[tuple[Card, ...], str]] = []
     cards: list[Card] = []
     pos = 0
     shoe = 0
@@ -291,8 +350,53 @@ def random_stacks(count: int, seed: int = DEFAULT_SEED) -> list[tuple[tuple[Card
             shoe += 1
         stack = tuple(cards[pos:pos + STACK_CARDS])
         pos += 6
-        out.append((stack, f"random coup {i % COUPS_PER_SHOE + 1} of shoe r{shoe}"))
-    return out
+        yield stack, f"random coup {i % COUPS_PER_SHOE + 1} of shoe r{shoe}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The stacks the probe deals (:func:`plan_stream`): the decision cells and the bets'
+    events, made at once, then the random coups, made as they are dealt (a plan of ten million
+    stacks holds a few hundred); ``len`` is how many in all."""
+
+    fixed: tuple[Stack, ...]
+    bets: tuple[Bet, ...]
+    random: int
+    seed: int
+
+    def __len__(self) -> int:
+        return len(self.fixed) + self.random
+
+    def __iter__(self) -> Iterator[Stack]:
+        yield from self.fixed
+        n = len(self.fixed)
+        for i, (cards, why) in enumerate(random_stacks(self.random, self.seed), n):
+            yield Stack(cards, _stakes(self.bets, i), why.rsplit(" ", 1)[1], why)
+
+
+def _stakes(bets: Sequence[Bet], i: int) -> tuple[tuple[str, Fraction], ...]:
+    """The stakes of the ``i``-th stack: each bet's turn of :data:`STAKE_CYCLE`."""
+    return tuple((b.name, Fraction(STAKE_CYCLE[(i + k) % len(STAKE_CYCLE)])) for k, b in enumerate(bets))
+
+
+def plan_stream(
+    bets: Sequence[Bet],
+    *,
+    tableau: Tableau = STANDARD,
+    coups: int = DEFAULT_COUPS,
+    seed: int = DEFAULT_SEED,
+) -> Plan:
+    """The stacks the probe deals, in order: the decision cells, the events of each bet, then
+    random coups until ``coups`` stacks in all (at least the cells and events).  Every stack
+    places every bet of ``bets``; the cells and events each on a shoe of their own (``c1``,
+    ``e1``, ...), the random ones on consecutive shoes ``r1``, ``r2``, ...  (:func:`plan` is
+    the same as a list.)"""
+    fixed: list[Stack] = []
+    for cards, why in cell_stacks(tableau, seed):
+        fixed.append(Stack(cards, _stakes(bets, len(fixed)), f"c{len(fixed) + 1}", why))
+    for cards, why in event_stacks(bets, tableau, seed):
+        fixed.append(Stack(cards, _stakes(bets, len(fixed)), f"e{len(fixed) + 1}", why))
+    return Plan(tuple(fixed), tuple(bets), max(0, coups - len(fixed)), seed)
 
 
 def plan(
@@ -302,23 +406,8 @@ def plan(
     coups: int = DEFAULT_COUPS,
     seed: int = DEFAULT_SEED,
 ) -> list[Stack]:
-    """The stacks the probe deals, in order: the decision cells, the events of each bet, then
-    random coups until ``coups`` stacks in all (at least the cells and events).  Every stack
-    places every bet of ``bets``; the cells and events each on a shoe of their own (``c1``,
-    ``e1``, ...), the random ones on consecutive shoes ``r1``, ``r2``, ..."""
-    out: list[Stack] = []
-
-    def stakes(i: int) -> tuple[tuple[str, Fraction], ...]:
-        return tuple((b.name, Fraction(STAKE_CYCLE[(i + k) % len(STAKE_CYCLE)])) for k, b in enumerate(bets))
-
-    for cards, why in cell_stacks(tableau, seed):
-        out.append(Stack(cards, stakes(len(out)), f"c{len(out) + 1}", why))
-    for cards, why in event_stacks(bets, tableau, seed):
-        out.append(Stack(cards, stakes(len(out)), f"e{len(out) + 1}", why))
-    for cards, why in random_stacks(max(0, coups - len(out)), seed):
-        shoe = why.rsplit(" ", 1)[1]
-        out.append(Stack(cards, stakes(len(out)), shoe, why))
-    return out
+    """:func:`plan_stream` as a list."""
+    return list(plan_stream(bets, tableau=tableau, coups=coups, seed=seed))
 
 
 # -- checking one answer ------------------------------------------------------------------------
@@ -337,34 +426,56 @@ class Failure:
     previous: Stack | None = None
 
 
-def _answer_record(line: str, stack: Stack, number: int, file_bets: FileBets) -> Record:
-    """The engine's answer line as a hand-log record (raises :class:`EngineFaultError` when it is
-    not one); without ``cards``, the cards its hands hold are taken as the top of the stack."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise EngineFaultError(f"the answer is not JSON ({exc.msg}): {show(line[:80])}") from None
+def _answer_record(line: str, stack: Stack, number: int, file_bets: FileBets) -> tuple[Record, bool]:
+    """The engine's answer line as a hand-log record, and whether it gave its ``cards`` (raises
+    :class:`EngineFaultError` when it is not a record); without ``cards``, the cards its hands
+    hold are taken as the top of the stack (for the checks of the cards' order)."""
+    try:  # the shared reader: exact numbers, bounded integers, deep nesting refused
+        obj = json_loads(line, EngineFaultError, shape="an answer is one hand-log record")
+    except EngineFaultError as exc:
+        why = str(exc).removeprefix("line 1: ")
+        raise EngineFaultError(f"the answer is not a hand-log record ({why}): {show(line[:80])}") from None
     if not isinstance(obj, dict):
         raise EngineFaultError(f"the answer is not a JSON object: {show(line[:80])}")
-    if "cards" not in obj and isinstance(obj.get("player"), list) and isinstance(obj.get("banker"), list):
+    gave_cards = "cards" in obj
+    if not gave_cards and isinstance(obj.get("player"), list) and isinstance(obj.get("banker"), list):
         used = len(obj["player"]) + len(obj["banker"])
         obj["cards"] = [str(c) for c in stack.cards[:used]]
-    try:
-        (rec,) = read_records([json.dumps(obj)], "jsonl", file_bets=file_bets)
+    try:  # numbers go back as their exact text, which the reader reads as it reads a log's
+        (rec,) = read_records([json.dumps(obj, default=str)], "jsonl", file_bets=file_bets)
     except AnalyzerError as exc:
         why = str(exc).removeprefix("line 1: ")
         raise EngineFaultError(f"the answer is not a hand-log record: {why}") from None
-    except ValueError:
+    except (ValueError, RecursionError):
         raise EngineFaultError("the answer is not a hand-log record") from None
-    return replace(rec, number=number, line=number, coup_id=str(obj.get("id")) if "id" in obj else None)
+    ident = str(obj.get("id")) if "id" in obj else None
+    return replace(rec, number=number, line=number, coup_id=ident), gave_cards
 
 
 def check_answer(
     rec: Record, stack: Stack, verifier: Verifier, returned: bool = False
 ) -> list[Discrepancy]:
-    """The discrepancies of one answer: the cards it took must be the top of the stack, in
-    order; every bet placed must be settled; the rest as ``verify`` checks a record."""
+    """The discrepancies of one answer: it must deal a coup, the cards it took must be the top of
+    the stack, in order; every bet placed must be settled on the stake placed; the rest as
+    ``verify`` checks a record.
+
+    Raises:
+        EngineFaultError: the answer is a record ``verify`` cannot read as a coup (claims
+            without cards, say).
+    """
     found: list[Discrepancy] = []
+    if not rec.is_coup:
+        return [
+            Discrepancy(
+                rec.number,
+                rec.line,
+                "cards",
+                "a coup dealt from the top of the stack",
+                "no cards and no hands",
+                "each request is answered with the coup the engine dealt",
+                rec.coup_id,
+            )
+        ]
     if rec.cards is not None:
         top = stack.cards[: len(rec.cards)]
         if tuple(rec.cards) != top:
@@ -379,8 +490,20 @@ def check_answer(
                     rec.coup_id,
                 )
             )
-    settled = {b.spec for b in rec.bets}
+    settled = {b.spec: b.stake for b in rec.bets}
     for name, stake in stack.stakes:
+        if name in settled and settled[name] != stake:
+            found.append(
+                Discrepancy(
+                    rec.number,
+                    rec.line,
+                    f"bet:{name}",
+                    f"stake {net_text(stake)} (as placed)",
+                    f"stake {net_text(settled[name])}",
+                    "each bet is settled on the stake the request placed",
+                    rec.coup_id,
+                )
+            )
         if name not in settled:
             found.append(
                 Discrepancy(
@@ -393,7 +516,11 @@ def check_answer(
                     rec.coup_id,
                 )
             )
-    found += verifier.check(rec)
+    try:
+        found += verifier.check(rec)
+    except AnalyzerError as exc:
+        why = str(exc).removeprefix(f"line {rec.line}: ")
+        raise EngineFaultError(f"the answer is not a coup: {why}") from None
     return found
 
 
@@ -466,16 +593,35 @@ class Probe:
         self.requests = 0
 
     def _ask(self, stack: Stack, number: int, verifier: Verifier) -> tuple[Record, list[Discrepancy]]:
+        rec, _ = self._answer(stack, number, verifier)
+        return rec, check_answer(rec, stack, verifier, self.returned)
+
+    def _answer(self, stack: Stack, number: int, verifier: Verifier) -> tuple[Record, bool]:
         self.requests += 1
         ident = f"p{self.requests}"
         line = self.engine.ask(stack.request(ident))
-        rec = _answer_record(line, stack, number, self.file_bets)
+        rec, gave_cards = _answer_record(line, stack, number, self.file_bets)
         if rec.coup_id != ident:
             raise EngineFaultError(f"answered request {ident} with id {show(rec.coup_id)}")
-        return rec, check_answer(rec, stack, verifier, self.returned)
+        return rec, gave_cards
 
-    def run(self, stacks: Sequence[Stack], progress: Callable[[int], None] | None = None) -> ProbeResult:
-        """Deal every stack; shrink the first failure; diagnose."""
+    def run(
+        self,
+        stacks: Iterable[Stack],
+        progress: Callable[[int], None] | None = None,
+        planned: int | None = None,
+    ) -> ProbeResult:
+        """Deal every stack (made as they are dealt: ``planned`` says how many, when known);
+        shrink the first failure; diagnose.  The engine is stopped at the end, killed at once
+        when the run ends early (an interrupt, a signal, an error)."""
+        try:
+            return self._run(stacks, progress, planned)
+        finally:
+            self.engine.close(force=True)  # a no-op once _run closed it
+
+    def _run(
+        self, stacks: Iterable[Stack], progress: Callable[[int], None] | None, planned: int | None
+    ) -> ProbeResult:
         verifier = Verifier(None, "returned" if self.returned else "net", tableau=self.tableau)
         diagnoser = Diagnoser(self.tableau, returned=self.returned, unit="request")
         failures: list[Failure] = []
@@ -485,12 +631,15 @@ class Probe:
         last: Stack | None = None
         for number, stack in enumerate(stacks, 1):
             try:
-                rec, found = self._ask(stack, number, verifier)
+                rec, gave_cards = self._answer(stack, number, verifier)
+                found = check_answer(rec, stack, verifier, self.returned)
             except EngineFaultError as exc:
                 fault = f"request {number} ({stack.purpose}): {exc}"
                 break
             sent += 1
-            diagnoser.add(rec, clean=not found)
+            # the diagnosis reads the hands the engine gave and the stack's own order
+            told = rec if gave_cards else replace(rec, cards=None)
+            diagnoser.add(told, clean=not found, order=stack.cards)
             if found:
                 if len(failures) < MAX_FAILURES:
                     failures.append(Failure(number, stack, tuple(found), last))
@@ -510,11 +659,12 @@ class Probe:
             except EngineFaultError as exc:
                 fault = f"while shrinking: {exc}"
             used = self.requests - before
-        note = self.engine.close()
+        note = self.engine.close(force=fault is not None)
         if fault is not None and note is not None and "end of its input" in note:
             note = None  # it stopped before its input did: the fault says how
+        total = planned if planned is not None else (len(stacks) if isinstance(stacks, Sequence) else sent)
         return ProbeResult(
-            sent, len(stacks), tuple(failures), diagnoser.result(), fault, shrunk, used, note, kinds
+            sent, total, tuple(failures), diagnoser.result(), fault, shrunk, used, note, kinds
         )
 
     # -- shrinking ----------------------------------------------------------------------------
@@ -645,8 +795,9 @@ def probe(
     if isinstance(coups, bool) or not isinstance(coups, int) or coups < 0:
         raise ProbeError(f"bad number of coups {show(coups)}: use a whole number >= 0")
     chosen = [lookup_bet(name, file_bets) for name in bets]
-    stacks = plan(chosen, tableau=tableau, coups=coups, seed=seed)
-    return Probe(engine, tableau=tableau, returned=returned, file_bets=file_bets).run(stacks)
+    stacks = plan_stream(chosen, tableau=tableau, coups=coups, seed=seed)
+    checker = Probe(engine, tableau=tableau, returned=returned, file_bets=file_bets)
+    return checker.run(stacks, planned=len(stacks))
 
 
 # -- the report ---------------------------------------------------------------------------------
@@ -766,17 +917,30 @@ def report_records(result: ProbeResult, engine: str, tableau: Tableau = STANDARD
     return out
 
 
-def serve(mutant: Mutant, lines: Iterable[str], out: IO[str], tableau: Tableau = STANDARD) -> None:
+#: Longest request line ``serve`` reads (characters); a longer one is skipped with an error.
+MAX_REQUEST = 100_000
+
+
+def serve(mutant: Mutant, stream: IO[str], out: IO[str], tableau: Tableau = STANDARD) -> None:
     """Answer the probe's protocol as ``mutant``'s engine: one answer line per request line
-    (``punto-banco mutants --serve NAME``); a request that is not one gets an error object."""
+    (``punto-banco mutants --serve NAME``); a request that is not one (or longer than
+    :data:`MAX_REQUEST` characters) gets an error object, and the next one is read."""
     state = DealerEngine(mutant.dealer(tableau))
-    for line in lines:
-        if not line.strip():
+    while True:
+        line = stream.readline(MAX_REQUEST + 1)
+        if not line:
+            return
+        if len(line) > MAX_REQUEST and not line.endswith("\n"):
+            while line and not line.endswith("\n"):  # the rest of the line, in bounded pieces
+                line = stream.readline(MAX_REQUEST + 1)
+            text = json.dumps({"error": f"bad request: longer than {MAX_REQUEST:,} characters"})
+        elif not line.strip():
             continue
-        try:
-            text = answer(state.dealer, line, state)
-        except (AnalyzerError, KeyError, TypeError, ValueError) as exc:
-            text = json.dumps({"error": f"bad request: {exc}"})
+        else:
+            try:
+                text = answer(state.dealer, line, state)
+            except (AnalyzerError, RecursionError) as exc:
+                text = json.dumps({"error": f"bad request: {exc}"})
         out.write(text + "\n")
         out.flush()
 
@@ -790,6 +954,7 @@ __all__ = [
     "Engine",
     "EngineFaultError",
     "Failure",
+    "Plan",
     "Probe",
     "ProbeResult",
     "ProcessEngine",
@@ -800,6 +965,7 @@ __all__ = [
     "event_stacks",
     "plainness",
     "plan",
+    "plan_stream",
     "probe",
     "random_stacks",
     "report_lines",

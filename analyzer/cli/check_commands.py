@@ -283,6 +283,11 @@ def _compared(specs: tuple[str, ...]) -> tuple[list[Any], list[str]]:
         if key in TABLEAUX or key.endswith(".toml") or "/" in key or os.path.exists(name):
             tableaux.append(tableau_of(name))
             continue
+        if key == "correct":
+            raise UsageProblem(
+                "--compare 'correct': the engine without a bug is the rules themselves: name the rule "
+                "set (e.g. standard)"
+            )
         try:
             bug = find_mutant(name)
         except MutantError:

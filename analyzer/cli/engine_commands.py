@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 from fractions import Fraction
+from typing import Any
 
 import click
 
@@ -123,7 +126,7 @@ def probe(
         DEFAULT_BETS,
         Probe,
         ProcessEngine,
-        plan,
+        plan_stream,
         report_lines,
         report_records,
         summary_line,
@@ -138,15 +141,16 @@ def probe(
     tableau = tableau_of(rules)
     wait = _timeout(timeout)
     choice = bet_choice(bet_specs, bet_files) if (bet_specs or bet_files) else bet_choice(DEFAULT_BETS, ())
-    stacks = plan(list(choice.bets), tableau=tableau, coups=coups, seed=seed)
     if output is not None:
         from analyzer.output.files import refuse_inputs  # lazy: start-up time
 
-        refuse_inputs([output], inputs)
+        # never write over the engine's own files either (its script, its data)
+        refuse_inputs([output], [*inputs, *(a for a in args if os.path.isfile(a))])
+    stacks = plan_stream(list(choice.bets), tableau=tableau, coups=coups, seed=seed)
     engine = ProcessEngine(args, wait)
     result = Probe(
         engine, tableau=tableau, returned=paid_means == "returned", file_bets=choice.file_bets
-    ).run(stacks)
+    ).run(stacks, planned=len(stacks))
     shown = " ".join(args)
     if fmt == "jsonl":
         records = report_records(result, shown, tableau)
@@ -229,9 +233,14 @@ def mutants(
     --log NAME writes a hand log it dealt (to try verify and conform on a known bug); --power
     measures the coups each check needs to catch each bug."""
     from analyzer.checks.mutants import CORRECT, KINDS, MUTANTS, deal_log, find_mutant  # lazy: start-up time
+    from analyzer.output.files import open_atomic, refuse_inputs  # lazy: start-up time
 
     if sum((serve_name is not None, log_name is not None, power)) > 1:
         raise UsageProblem("give one of --serve, --log and --power")
+    inputs = [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)]
+    refuse_inputs([output], inputs)
+    # the output is opened first: a path that cannot be written is refused before the work
+    sink: Any = open_atomic(output) if output is not None else contextlib.nullcontext(sys.stdout)
     if power:
         from analyzer.checks.mutant_power import measure_all  # lazy: start-up time
         from analyzer.core.shoe import Shoe  # lazy: start-up time
@@ -239,8 +248,9 @@ def mutants(
         from analyzer.output.render import context_of, render  # lazy: start-up time
 
         shoe = Shoe.standard(8)
-        table = mutant_power_table(measure_all())
-        emit(render([table], fmt, 10, meta(command_line(), shoe), context=context_of(shoe, None)), output)
+        with sink as fh:
+            table = mutant_power_table(measure_all())
+            fh.write(render([table], fmt, 10, meta(command_line(), shoe), context=context_of(shoe, None)))
         return
     tableau = tableau_of(rules)
     if serve_name is not None:
@@ -250,18 +260,16 @@ def mutants(
         return
     if log_name is not None:
         mutant = find_mutant(log_name)
-        bet_inputs(bet_specs, bet_files)
         choice = bet_choice(bet_specs, bet_files)
         stakes = {bet.name: Fraction(10) for bet in choice.bets}
         shoe = build_shoe(decks, shoe_text, remove)
-        lines = (
-            json.dumps(r) + "\n"
-            for r in deal_log(
-                mutant, coups, seed=seed, shoe=shoe, tableau=tableau, stakes=stakes, cut=cut or None,
-                file_bets=choice.file_bets,
-            )
+        records = deal_log(
+            mutant, coups, seed=seed, shoe=shoe, tableau=tableau, stakes=stakes, cut=cut or None,
+            file_bets=choice.file_bets,
         )
-        emit("".join(lines), output)
+        with sink as fh:  # streamed: a log of ten million coups holds one coup at a time
+            for record in records:
+                fh.write(json.dumps(record) + "\n")
         return
     width = max(len(m.name) for m in (CORRECT, *MUTANTS))
     for kind, what in KINDS.items():

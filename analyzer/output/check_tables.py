@@ -22,8 +22,8 @@ from analyzer.checks.conform import (
 )
 from analyzer.checks.decisions import DecisionCheck, decisions_summary, lines_text, mixed_text
 from analyzer.checks.diagnose import Diagnosis, EngineFit
-from analyzer.checks.mutant_power import BETS, BOUND, SEEDS, MutantPower
-from analyzer.checks.mutants import KINDS
+from analyzer.checks.mutant_power import BETS, BOUND, SEEDS, STAKES, MutantPower
+from analyzer.checks.mutants import KINDS, net_text
 from analyzer.core.shoe import Shoe
 from analyzer.output.render import Cell, Column, Table
 
@@ -604,12 +604,12 @@ def mutant_power_table(powers: Sequence[MutantPower]) -> Table:
         )
         for p in powers
     ]
-    bets = ", ".join(BETS)
+    bets = ", ".join(f"{b} {net_text(STAKES[b])}" for b in BETS)
     notes = (
         f"Each bug is an engine of punto-banco mutants; every check is run on what it produces, with "
-        f"the bets {bets} placed on every coup.  verify: the median over {len(SEEDS)} seeded hand logs "
-        f"(8-deck shoes to a cut card, every claim present, the shoe check on) of the coups up to the "
-        f"first discrepancy; conform: the first of 100, 200, 400, ... coups of the same logs at which "
+        f"the bets {bets} placed on every coup of the logs.  verify: the median over {len(SEEDS)} seeded "
+        f"hand logs (8-deck shoes to a cut card, every claim present, the shoe check on) of the coups up "
+        f"to the first discrepancy; conform: the first of 100, 200, 400, ... coups of the same logs at which "
         f"conform fails (claims, decision cells, frequencies at alpha 0.01); logs of at most {BOUND:,} "
         "coups.",
         f"Decision cells: the coups of analyzer.testing.decision_cells examples (one coup through every "
