@@ -19,12 +19,22 @@ products (BLAS) are exact whatever their summation order, and below 2**63 (at mo
 the int64 arithmetic is; a shoe beyond, or under 6 cards, is priced alone with Python integers.
 The EV numerator, sum of pays x counts, is then formed in Python integers: equal bit for bit to
 pricing each shoe alone.
+
+**One BLAS thread.**  The products of a step are small (64 shoes): a BLAS library's threads
+spin waiting for work more than they share it (with OpenBLAS's default threads a batch cost 2 to
+7 times the CPU time of one thread on a 2-core machine, whatever the environment said).  So
+while a batch runs, the BLAS libraries loaded in the process use one thread
+(:func:`one_blas_thread`, by threadpoolctl; restored afterwards).  Run batches in parallel by
+processes (``punto-banco batch --workers``, a Dask cluster), not by BLAS threads.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -32,6 +42,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
@@ -221,20 +232,8 @@ def batch_ev(
     plan = _plan(chosen, tableau, suited is not None) if fast else None
     scales = list(plan.scales) if plan is not None else [1] * len(chosen)
     if plan is not None:
-        step = min(chunk or CHUNK, plan.chunk)
-        for start in range(0, len(fast), step):
-            rows = fast[start : start + step]
-            counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows])
-            exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
-            wide: Any = counts.astype(object) if any(exact * top >= 2**63 for top in plan.top_pays) else None
-            whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=object)
-            for j, (lo, hi) in enumerate(plan.slices):
-                if exact * plan.top_pays[j] < 2**63:  # int64 exact: |sum of count x pay| <= d max|pay|
-                    numerators[rows, j] = (counts[:, lo:hi] @ plan.pays_int[j]).astype(object)
-                else:
-                    numerators[rows, j] = wide[:, lo:hi] @ plan.pays[j]
-                if plan.derived_pays[j]:
-                    numerators[rows, j] += whole * plan.derived_pays[j]
+        with one_blas_thread():
+            _vectorised(plan, cnt, suited, fast, sizes, numerators, min(chunk or CHUNK, plan.chunk))
     # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
     fast_set = set(fast)
     for s in range(n):
@@ -247,6 +246,62 @@ def batch_ev(
             numerators[s, j] = summary.first
             scales[j] = summary.scale
     return BatchEV(chosen, numerators, tuple(scales), tuple(denominator(z) for z in sizes))
+
+
+_LIMIT_LOCK = threading.Lock()
+#: While batches run: the threadpoolctl limit in force, and how many batches run under it.
+_LIMIT: dict[str, Any] = {"limit": None, "running": 0}
+
+
+@functools.cache
+def _controller() -> ThreadpoolController:
+    """The thread pools of the libraries loaded in this process (numpy's BLAS among them)."""
+    return ThreadpoolController()
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """While the block runs, the BLAS libraries of this process use one thread; the number each
+    had is restored when the last of the blocks running at once ends (threads that run batches
+    together share one limit).  See the module docstring for why."""
+    with _LIMIT_LOCK:
+        if not _LIMIT["running"]:
+            _LIMIT["limit"] = _controller().limit(limits=1, user_api="blas")
+        _LIMIT["running"] += 1
+    try:
+        yield
+    finally:
+        with _LIMIT_LOCK:
+            _LIMIT["running"] -= 1
+            if not _LIMIT["running"]:
+                _LIMIT["limit"].restore_original_limits()
+                _LIMIT["limit"] = None
+
+
+def _vectorised(
+    plan: _Plan, cnt: Any, suited: Any, fast: list[int], sizes: list[int], numerators: Any, step: int
+) -> None:
+    """The EV numerators of the shoes ``fast`` (numbers of rows of ``cnt``), ``step`` shoes at a
+    time, into ``numerators``."""
+    for start in range(0, len(fast), step):
+        rows = fast[start : start + step]
+        counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows])
+        exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
+        if plan.pays_block is not None and exact * plan.top_total < 2**63:
+            # one int64 product for every bet: |sum of count x pay| <= d max|pay| bounds every
+            # partial sum, the derived class's d x pay included
+            whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=np.int64)
+            numerators[rows] = (counts @ plan.pays_block + whole[:, None] * plan.derived_block).astype(object)
+            continue
+        wide: Any = counts.astype(object) if any(exact * top >= 2**63 for top in plan.top_pays) else None
+        whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=object)
+        for j, (lo, hi) in enumerate(plan.slices):
+            if exact * plan.top_pays[j] < 2**63:  # int64 exact: |sum of count x pay| <= d max|pay|
+                numerators[rows, j] = (counts[:, lo:hi] @ plan.pays_int[j]).astype(object)
+            else:
+                numerators[rows, j] = wide[:, lo:hi] @ plan.pays[j]
+            if plan.derived_pays[j]:
+                numerators[rows, j] += whole * plan.derived_pays[j]
 
 
 def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
@@ -334,6 +389,18 @@ class _Plan:
         programs: dict[Program, int] = {}  # equal programs (a bet's variants, mirrored bets): one key
         self.program_of = [programs.setdefault(part.program, len(programs)) for part in self.labels]
         self.scales = tuple(scales)
+        # every bet's pays side by side (pay classes x bets), for one product per step when
+        # d x the largest |pay| fits int64 (top_total: the largest |relative pay| + |derived pay|)
+        self.top_total = max(
+            (t + abs(d) for t, d in zip(self.top_pays, self.derived_pays, strict=True)), default=0
+        )
+        self.pays_block: Any = None
+        self.derived_block: Any = None
+        if self.top_total < 2**62:
+            self.pays_block = np.zeros((at, len(bets)), dtype=np.int64)
+            for j, (lo, hi) in enumerate(self.slices):
+                self.pays_block[lo:hi, j] = self.pays_int[j]
+            self.derived_block = np.asarray(self.derived_pays, dtype=np.int64)
         # the label parts run one after another: the widest one bounds a step's arrays
         per_shoe = 8 * 3 * (len(COMPOSITIONS) + at + max((p.width for p in self.labels), default=0))
         self.chunk = max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
