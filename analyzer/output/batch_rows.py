@@ -232,7 +232,7 @@ class ParquetRows:
             words[:, 1] = low >> 63
             return pa.Array.from_buffers(self.decimal, len(low), [None, pa.py_buffer(words)])
         digits = self.job.digits
-        return pa.array([Decimal(x).scaleb(-digits) for x in scaled], self.decimal)
+        return pa.array([Decimal(f"{x}E-{digits}") for x in scaled], self.decimal)  # exact: no context
 
     def write(self, chunk: RowsChunk) -> None:
         """Write ``chunk``'s rows (a row group)."""

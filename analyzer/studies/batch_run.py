@@ -5,10 +5,11 @@ order of the file.
 
 * **A file of shoes.**  One shoe a row: 13 rank counts (A, 2, ..., 9, 10, J, Q, K) or 52 suited
   counts, rank-major (As, Ah, Ad, Ac, 2s, ...), every row as many as the first.  CSV may start
-  with a header naming its columns (ranks, or cards such as ``Kh``; each once, in any order);
-  without one the columns are in the order above.  JSON Lines: a JSON array of the counts a
-  line.  Blank lines are skipped; a shoe is numbered by its row (1 for the first), and every
-  error names the row and the line it is on (:class:`~analyzer.errors.ShoeFileError`).
+  with a header naming its columns (ranks, or cards such as ``Kh``; each once, in any order; a
+  first row holding a letter is a header); without one the columns are in the order above.
+  JSON Lines: a JSON array of the counts a line.  Blank lines are skipped; a shoe is numbered
+  by its row (1 for the first), and every error names the row and the line it is on
+  (:class:`~analyzer.errors.ShoeFileError`).
 * **Fixed memory.**  Shoes are read a chunk at a time (:func:`chunk_size`: about
   :data:`ROWS_PER_CHUNK` shoe-and-bet results a chunk) and only a bounded window of chunks is in
   flight (:mod:`analyzer.studies.workers`), whatever the number of shoes.
@@ -134,7 +135,8 @@ class _Rows:
         if width not in (13, 52):
             what = "a header of" if header else "a row of"
             raise ShoeFileError(
-                f"{self.name}, line {line}: {what} {width} columns: a shoe is 13 rank counts "
+                f"{self.name}, line {line}: {what} {width} column{'s' if width != 1 else ''}: a shoe "
+                "is 13 rank counts "
                 f"({_RANK_NAMES}) or 52 suited counts ({_CARD_NAMES})"
             )
         if width == 13 and self.suits_for is not None:
@@ -227,7 +229,7 @@ def _csv_shoes(lines: Iterable[tuple[str, int]], rows: _Rows) -> Iterator[tuple[
             continue  # a blank line
         if first:
             first = False
-            if not all(f.strip().isascii() and f.strip().isdigit() for f in fields):
+            if any(c.isalpha() for f in fields for c in f):  # rank and card names hold letters
                 rows.header(fields, number)
                 continue
             rows.set_width(len(fields), number)
