@@ -342,13 +342,25 @@ class _Plan:
         self.derived_pays: list[int] = []
         scales: list[int] = []
         groups: list[tuple[Table, list[int], int, int]] = []  # table, classes, offset, derived
+        arrays: dict[int, tuple[Any, Any, Any]] = {}  # a table's value part as arrays, made once
+
+        def value_part(table: Table) -> tuple[Any, Any, Any]:
+            got = arrays.get(id(table))  # the tables stay alive in per_bet meanwhile
+            if got is None:
+                got = arrays[id(table)] = (
+                    np.asarray(table.value_col, dtype=np.intp),
+                    np.asarray(table.value_comp, dtype=np.intp),
+                    np.asarray(table.value_tally, dtype=np.float64),
+                )
+            return got
+
         at = 0
         for table, settled in per_bet:
             ints, scale = _scaled_pays(settled.keys)
             distinct = sorted(set(ints))
             of_key = [distinct.index(x) for x in ints]
             classes = [of_key[k] for k in settled.index]  # per column
-            derived = _most_tallied(table, classes, len(distinct))
+            derived = _most_tallied(value_part(table)[0], classes, len(distinct))
             base = distinct[derived] if distinct else 0
             relative = [x - base for x in distinct]
             groups.append((table, classes, at, derived))
@@ -359,30 +371,38 @@ class _Plan:
             self.pays_int.append(np.asarray(relative, dtype=np.int64) if self.top_pays[-1] < 2**62 else None)
             scales.append(scale)
             at += len(distinct)
-        self.value = np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
         self.labels: list[LabelPart] = []
+        cells: list[Any] = []  # every bet's value tallies: (composition x columns + column, tally)
+        tallies: list[Any] = []
         for table, classes, offset, derived in groups:
-            cols = np.asarray(table.value_col, dtype=np.intp)
+            cols, comps, counts = value_part(table)
             if len(cols):
                 of_col = np.asarray(classes, dtype=np.intp)[cols]
                 kept = of_col != derived
-                np.add.at(
-                    self.value,
-                    (np.asarray(table.value_comp, dtype=np.intp)[kept], offset + of_col[kept]),
-                    np.asarray(table.value_tally, dtype=np.float64)[kept],
-                )
+                cells.append(comps[kept] * at + (offset + of_col[kept]))
+                tallies.append(counts[kept])
             if table.row_read:
                 part = LabelPart(table, classes, offset)
                 if not part.empty:
                     self.labels.append(part)
+        # summed in float64 as np.add.at would (exact: every sum of tallies is far below 2**53)
+        size = len(COMPOSITIONS) * at
+        self.value: Any = (
+            np.bincount(np.concatenate(cells), np.concatenate(tallies), minlength=size).reshape(-1, at)
+            if cells
+            else np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
+        )
         # many pay classes of different bets have the same value tallies (a bet's variants,
         # sums the analysis table already has): one column each, copied out after the product;
         # classes with no value tallies (the derived ones, those of label parts alone) read a
         # column of zeros appended after the product, not one computed in it
         nonzero = np.flatnonzero(self.value.any(axis=0))
-        columns, of_nonzero = np.unique(self.value[:, nonzero], axis=1, return_inverse=True)
+        by_bytes: dict[bytes, int] = {}  # equal columns, found by their bytes (in a dict, not sorted)
+        of_nonzero = [by_bytes.setdefault(self.value[:, c].tobytes(), len(by_bytes)) for c in nonzero]
+        firsts = [int(nonzero[of_nonzero.index(k)]) for k in range(len(by_bytes))]
+        columns = self.value[:, firsts]
         value_of = np.full(at, columns.shape[1], dtype=np.intp)
-        value_of[nonzero] = of_nonzero.ravel()
+        value_of[nonzero] = of_nonzero
         self.value_of: Any = value_of
         self.value = np.ascontiguousarray(columns)
         self.value_int = self.value.astype(np.int64)
@@ -431,12 +451,13 @@ class _Plan:
         return out
 
 
-def _most_tallied(table: Table, classes: Sequence[int], count: int) -> int:
-    """The pay class of ``table``'s columns (``classes[c]`` of column ``c``) with the most
-    value tallies: the one a batch derives rather than counts (0 for a bet without classes)."""
-    if not count or not table.value_col:
+def _most_tallied(value_col: Any, classes: Sequence[int], count: int) -> int:
+    """The pay class of a table's columns (``classes[c]`` of column ``c``; ``value_col`` the
+    column of each value tally, an intp array) with the most value tallies: the one a batch
+    derives rather than counts (0 for a bet without classes)."""
+    if not count or not len(value_col):
         return 0
-    of_col = np.asarray(classes, dtype=np.intp)[np.asarray(table.value_col, dtype=np.intp)]
+    of_col = np.asarray(classes, dtype=np.intp)[value_col]
     return int(np.bincount(of_col, minlength=count).argmax())
 
 
