@@ -288,10 +288,11 @@ def _vectorised(
         counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows])
         exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
         if plan.pays_block is not None and exact * plan.top_total < 2**63:
-            # one int64 product for every bet: |sum of count x pay| <= d max|pay| bounds every
-            # partial sum, the derived class's d x pay included
+            # each class's count x pay, summed per bet, in int64: |sum of count x pay| <= d max|pay|
+            # bounds every partial sum, the derived class's d x pay included
             whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=np.int64)
-            numerators[rows] = (counts @ plan.pays_block + whole[:, None] * plan.derived_block).astype(object)
+            sums = np.add.reduceat(counts * plan.pays_block, plan.starts, axis=1)  # per bet
+            numerators[rows] = (sums + whole[:, None] * plan.derived_block).astype(object)
             continue
         wide: Any = counts.astype(object) if any(exact * top >= 2**63 for top in plan.top_pays) else None
         whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=object)
@@ -409,17 +410,16 @@ class _Plan:
         programs: dict[Program, int] = {}  # equal programs (a bet's variants, mirrored bets): one key
         self.program_of = [programs.setdefault(part.program, len(programs)) for part in self.labels]
         self.scales = tuple(scales)
-        # every bet's pays side by side (pay classes x bets), for one product per step when
+        # every bet's pays side by side, for one product and one sum per bet of each step when
         # d x the largest |pay| fits int64 (top_total: the largest |relative pay| + |derived pay|)
         self.top_total = max(
             (t + abs(d) for t, d in zip(self.top_pays, self.derived_pays, strict=True)), default=0
         )
-        self.pays_block: Any = None
+        self.pays_block: Any = None  # every class's relative pay, bet after bet
         self.derived_block: Any = None
-        if self.top_total < 2**62:
-            self.pays_block = np.zeros((at, len(bets)), dtype=np.int64)
-            for j, (lo, hi) in enumerate(self.slices):
-                self.pays_block[lo:hi, j] = self.pays_int[j]
+        self.starts = np.asarray([lo for lo, _ in self.slices], dtype=np.intp)  # each bet's first class
+        if self.slices and self.top_total < 2**62 and all(hi > lo for lo, hi in self.slices):
+            self.pays_block = np.concatenate(self.pays_int)  # (reduceat needs no slice empty)
             self.derived_block = np.asarray(self.derived_pays, dtype=np.int64)
         # the label parts run one after another: the widest one bounds a step's arrays
         per_shoe = 8 * 3 * (len(COMPOSITIONS) + at + max((p.width for p in self.labels), default=0))
