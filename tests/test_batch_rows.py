@@ -43,6 +43,35 @@ def test_exact_values_are_the_fraction_and_its_exact_rounding(numerator, denomin
     assert decimal_text(scaled, digits) == f"{round_fraction(x, digits):f}"
 
 
+@given(
+    st.lists(st.lists(st.integers(-(10**24), 10**24), min_size=3, max_size=3), min_size=1, max_size=4),
+    st.lists(st.integers(1, 10**12), min_size=4, max_size=4),
+    st.lists(st.integers(1, 40), min_size=3, max_size=3),
+    st.integers(0, MAX_DIGITS),
+)
+@settings(max_examples=200, deadline=None)
+def test_the_rows_cells_are_the_exact_values(numerators, denominators, scales, digits):
+    """The rows' loop (written out for speed) gives what exact_values and decimal_text give:
+    every EV numerator / (scale x denominator), its exact text and its exact rounding."""
+    import numpy as np
+
+    from analyzer.output.batch_rows import _cells
+    from analyzer.studies.batch_run import PricedChunk
+
+    shoes = len(numerators)
+    evs = np.asarray(numerators, dtype=object)
+    priced = PricedChunk(1, evs, tuple(scales), tuple(denominators[:shoes]), 0)
+    exact, text = _cells(priced, digits, True)
+    _, scaled = _cells(priced, digits, False)
+    k = 0
+    for i in range(shoes):
+        for j in range(3):
+            x = Fraction(numerators[i][j], scales[j] * denominators[i])
+            assert exact[k] == fraction_text(x)
+            assert text[k] == f"{round_fraction(x, digits):f}" == decimal_text(scaled[k], digits)
+            k += 1
+
+
 def test_halves_round_to_even():
     assert [exact_values(n, 8, 2)[1] for n in (1, 3, -1, -3, 4)] == [12, 38, -12, -38, 50]
     assert [exact_values(n, 2, 0)[1] for n in (1, 3, 5, -1, -3)] == [0, 2, 2, 0, -2]
