@@ -173,9 +173,10 @@ def test_two_workers_and_a_dask_cluster_give_the_same_bytes(cli, tmp_path):
 
 
 @pytest.mark.slow
-def test_100000_shoes_in_fixed_memory(tmp_path):
+def test_100000_shoes_in_fixed_memory_and_on_dask(cli, tmp_path):
     """The command's peak memory does not grow with the shoes: 100,000 shoes against 10,000,
-    each in a child process (its own resource usage), the output written to a file."""
+    each in a child process (its own resource usage), the output written to a file; and the
+    100,000 shoes on a Dask LocalCluster give the same file, byte for byte."""
 
     rows = [",".join(map(str, r)) + "\n" for r in _shoes(50, seed=6)]
     for n in (10_000, 100_000):  # written line by line: this process stays the same size
@@ -196,3 +197,11 @@ def test_100000_shoes_in_fixed_memory(tmp_path):
 
     small, large = peak(10_000), peak(100_000)
     assert large < small + 16, (small, large)
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        res = cli("batch", tmp_path / "s100000.csv", "--bet", "banker", "--bet", "dragon-7", "--bet",
+                  "perfect-pair", "-o", tmp_path / "dask.csv", "--scheduler", cluster.scheduler_address)
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "dask.csv").read_bytes() == (tmp_path / "o100000.csv").read_bytes()
