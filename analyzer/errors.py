@@ -12,7 +12,8 @@ there (``analyzer.checks.verify.LogError`` is :class:`LogError`).
     │   └── CompileBudgetError (BetError)   a bet's table beyond the compile budget
     ├── InputError
     │   ├── LogError          hand logs (verify, conform's tally, the shared log reader)
-    │   └── ObservedError     observed counts (conform)
+    │   ├── ObservedError     observed counts (conform)
+    │   └── ShoeFileError     files of shoes, one a row (batch)
     ├── OracleError           bad arguments to analyzer.testing
     │   └── OracleTypeError   (also a TypeError)
     ├── SymbolicError         bad arguments to the closed forms
@@ -118,6 +119,16 @@ class ObservedError(InputError):
     Raised by: :mod:`analyzer.checks.conform` (``read_observed``, ``read_counts_json``,
     ``read_counts_csv``, ``conform``, ``parse_alpha``); :mod:`analyzer.checks.power` (a bad
     level, power or effect size); :mod:`analyzer.checks.compare` (bad or repeated tableaux).
+    """
+
+
+class ShoeFileError(InputError):
+    """A file of shoes that cannot be read: a row that is not 13 rank counts or 52 suited counts
+    (or not the same number as the rows before it), a count that is not a whole number >= 0, a
+    shoe under 4 cards, a header that does not name the columns, bad JSON, a line longer than
+    the reader's limit.  The message names the row and the line it is on.
+
+    Raised by: :mod:`analyzer.studies.batch_run` (``read_chunks``).
     """
 
 

@@ -305,3 +305,79 @@ def test_label_parts_read_whole_equal_pricing_each_shoe():
     bets = [find_bet(n) for n in names]
     _check_batch(shoes, bets)
     _check_batch(shoes, bets, chunk=2)
+
+
+# -- BLAS threads ------------------------------------------------------------------------------------
+
+
+def _blas_threads():
+    from analyzer.engine.batch import _controller
+
+    return [p["num_threads"] for p in _controller().info() if p["user_api"] == "blas"]
+
+
+def test_a_batch_runs_on_one_blas_thread_and_restores_the_threads(monkeypatch):
+    """Small products spin BLAS threads (issue 30): inside a batch every BLAS library uses one
+    thread, whatever it had; afterwards it has its threads back."""
+    from threadpoolctl import threadpool_limits
+
+    from analyzer.engine import batch
+
+    seen = []
+    counts = batch._Plan.counts
+
+    def watched(self, *args):
+        seen.append(_blas_threads())
+        return counts(self, *args)
+
+    monkeypatch.setattr(batch._Plan, "counts", watched)
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = _blas_threads()
+        if not before or max(before) < 2:
+            pytest.skip("this BLAS cannot run two threads here")
+        result = batch_ev([[32] * 13, [31] + [32] * 12], main_bets())
+        assert seen and all(threads == [1] * len(before) for threads in seen)
+        assert _blas_threads() == before
+    assert result.ev(1, 0) == price(main_bets()[0], Shoe.standard(8).remove("A")).ev
+
+
+def test_batches_running_at_once_share_one_limit(monkeypatch):
+    """Two threads in batches at once: the limit is set once, by the first to start; the first
+    to end leaves it in force for the other; the last restores the threads (a fake controller
+    records the calls: OpenBLAS itself answers a thread other than the one that set it
+    unreliably)."""
+    import threading
+
+    from analyzer.engine import batch
+
+    calls = []
+
+    class Limit:
+        def restore_original_limits(self):
+            calls.append("restore")
+
+    class Controller:
+        def limit(self, limits, user_api):
+            calls.append(("limit", limits, user_api))
+            return Limit()
+
+    monkeypatch.setattr(batch, "_controller", Controller)
+    inside, first_left = threading.Event(), threading.Event()
+
+    def second():
+        with batch.one_blas_thread():
+            inside.set()
+            assert first_left.wait(30)
+            calls.append("second ends")
+
+    other = threading.Thread(target=second)
+    with batch.one_blas_thread():
+        other.start()
+        assert inside.wait(30)
+    calls.append("first ended")
+    first_left.set()
+    other.join(30)
+    assert calls == [("limit", 1, "blas"), "first ended", "second ends", "restore"]
+    with batch.one_blas_thread():  # and a later batch limits again
+        pass
+    assert calls[-2:] == [("limit", 1, "blas"), "restore"]

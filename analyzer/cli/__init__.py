@@ -4,7 +4,7 @@ Library errors become one-line messages with exit code 2; no command leaves a pa
 How a process ends (exit codes, signals, a closed pipe) is :mod:`analyzer.cli.process`; the
 options and helpers every command shares are :mod:`analyzer.cli.common`; the commands live in
 :mod:`~analyzer.cli.shoe_commands`, :mod:`~analyzer.cli.check_commands`,
-:mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study`,
+:mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study`, :mod:`~analyzer.cli.batch_commands`,
 :mod:`~analyzer.cli.report_commands`, :mod:`~analyzer.cli.vectors_commands`,
 :mod:`~analyzer.cli.engine_commands` and :mod:`~analyzer.cli.web_commands`.
 """
@@ -78,6 +78,7 @@ COMMANDS: dict[str, str] = {
     "symbolic": "study_commands",
     "eor": "study_commands",
     "study": "study",
+    "batch": "batch_commands",
     "report": "report_commands",
     "vectors": "vectors_commands",
     "serve": "web_commands",

@@ -19,12 +19,22 @@ products (BLAS) are exact whatever their summation order, and below 2**63 (at mo
 the int64 arithmetic is; a shoe beyond, or under 6 cards, is priced alone with Python integers.
 The EV numerator, sum of pays x counts, is then formed in Python integers: equal bit for bit to
 pricing each shoe alone.
+
+**One BLAS thread.**  The products of a step are small (64 shoes): a BLAS library's threads
+spin waiting for work more than they share it (with OpenBLAS's default threads a batch cost 2 to
+7 times the CPU time of one thread on a 2-core machine, whatever the environment said).  So
+while a batch runs, the BLAS libraries loaded in the process use one thread
+(:func:`one_blas_thread`, by threadpoolctl; restored afterwards).  Run batches in parallel by
+processes (``punto-banco batch --workers``, a Dask cluster), not by BLAS threads.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -32,6 +42,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
@@ -221,20 +232,8 @@ def batch_ev(
     plan = _plan(chosen, tableau, suited is not None) if fast else None
     scales = list(plan.scales) if plan is not None else [1] * len(chosen)
     if plan is not None:
-        step = min(chunk or CHUNK, plan.chunk)
-        for start in range(0, len(fast), step):
-            rows = fast[start : start + step]
-            counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows])
-            exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
-            wide: Any = counts.astype(object) if any(exact * top >= 2**63 for top in plan.top_pays) else None
-            whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=object)
-            for j, (lo, hi) in enumerate(plan.slices):
-                if exact * plan.top_pays[j] < 2**63:  # int64 exact: |sum of count x pay| <= d max|pay|
-                    numerators[rows, j] = (counts[:, lo:hi] @ plan.pays_int[j]).astype(object)
-                else:
-                    numerators[rows, j] = wide[:, lo:hi] @ plan.pays[j]
-                if plan.derived_pays[j]:
-                    numerators[rows, j] += whole * plan.derived_pays[j]
+        with one_blas_thread():
+            _vectorised(plan, cnt, suited, fast, sizes, numerators, min(chunk or CHUNK, plan.chunk))
     # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
     fast_set = set(fast)
     for s in range(n):
@@ -247,6 +246,63 @@ def batch_ev(
             numerators[s, j] = summary.first
             scales[j] = summary.scale
     return BatchEV(chosen, numerators, tuple(scales), tuple(denominator(z) for z in sizes))
+
+
+_LIMIT_LOCK = threading.Lock()
+#: While batches run: the threadpoolctl limit in force, and how many batches run under it.
+_LIMIT: dict[str, Any] = {"limit": None, "running": 0}
+
+
+@functools.cache
+def _controller() -> ThreadpoolController:
+    """The thread pools of the libraries loaded in this process (numpy's BLAS among them)."""
+    return ThreadpoolController()
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """While the block runs, the BLAS libraries of this process use one thread; the number each
+    had is restored when the last of the blocks running at once ends (threads that run batches
+    together share one limit).  See the module docstring for why."""
+    with _LIMIT_LOCK:
+        if not _LIMIT["running"]:
+            _LIMIT["limit"] = _controller().limit(limits=1, user_api="blas")
+        _LIMIT["running"] += 1
+    try:
+        yield
+    finally:
+        with _LIMIT_LOCK:
+            _LIMIT["running"] -= 1
+            if not _LIMIT["running"]:
+                _LIMIT["limit"].restore_original_limits()
+                _LIMIT["limit"] = None
+
+
+def _vectorised(
+    plan: _Plan, cnt: Any, suited: Any, fast: list[int], sizes: list[int], numerators: Any, step: int
+) -> None:
+    """The EV numerators of the shoes ``fast`` (numbers of rows of ``cnt``), ``step`` shoes at a
+    time, into ``numerators``."""
+    for start in range(0, len(fast), step):
+        rows = fast[start : start + step]
+        counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows])
+        exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
+        if plan.pays_block is not None and exact * plan.top_total < 2**63:
+            # each class's count x pay, summed per bet, in int64: |sum of count x pay| <= d max|pay|
+            # bounds every partial sum, the derived class's d x pay included
+            whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=np.int64)
+            sums = np.add.reduceat(counts * plan.pays_block, plan.starts, axis=1)  # per bet
+            numerators[rows] = (sums + whole[:, None] * plan.derived_block).astype(object)
+            continue
+        wide: Any = counts.astype(object) if any(exact * top >= 2**63 for top in plan.top_pays) else None
+        whole = np.asarray([denominator(sizes[s]) for s in rows], dtype=object)
+        for j, (lo, hi) in enumerate(plan.slices):
+            if exact * plan.top_pays[j] < 2**63:  # int64 exact: |sum of count x pay| <= d max|pay|
+                numerators[rows, j] = (counts[:, lo:hi] @ plan.pays_int[j]).astype(object)
+            else:
+                numerators[rows, j] = wide[:, lo:hi] @ plan.pays[j]
+            if plan.derived_pays[j]:
+                numerators[rows, j] += whole * plan.derived_pays[j]
 
 
 def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
@@ -287,13 +343,25 @@ class _Plan:
         self.derived_pays: list[int] = []
         scales: list[int] = []
         groups: list[tuple[Table, list[int], int, int]] = []  # table, classes, offset, derived
+        arrays: dict[int, tuple[Any, Any, Any]] = {}  # a table's value part as arrays, made once
+
+        def value_part(table: Table) -> tuple[Any, Any, Any]:
+            got = arrays.get(id(table))  # the tables stay alive in per_bet meanwhile
+            if got is None:
+                got = arrays[id(table)] = (
+                    np.asarray(table.value_col, dtype=np.intp),
+                    np.asarray(table.value_comp, dtype=np.intp),
+                    np.asarray(table.value_tally, dtype=np.float64),
+                )
+            return got
+
         at = 0
         for table, settled in per_bet:
             ints, scale = _scaled_pays(settled.keys)
             distinct = sorted(set(ints))
             of_key = [distinct.index(x) for x in ints]
             classes = [of_key[k] for k in settled.index]  # per column
-            derived = _most_tallied(table, classes, len(distinct))
+            derived = _most_tallied(value_part(table)[0], classes, len(distinct))
             base = distinct[derived] if distinct else 0
             relative = [x - base for x in distinct]
             groups.append((table, classes, at, derived))
@@ -304,36 +372,55 @@ class _Plan:
             self.pays_int.append(np.asarray(relative, dtype=np.int64) if self.top_pays[-1] < 2**62 else None)
             scales.append(scale)
             at += len(distinct)
-        self.value = np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
         self.labels: list[LabelPart] = []
+        cells: list[Any] = []  # every bet's value tallies: (composition x columns + column, tally)
+        tallies: list[Any] = []
         for table, classes, offset, derived in groups:
-            cols = np.asarray(table.value_col, dtype=np.intp)
+            cols, comps, counts = value_part(table)
             if len(cols):
                 of_col = np.asarray(classes, dtype=np.intp)[cols]
                 kept = of_col != derived
-                np.add.at(
-                    self.value,
-                    (np.asarray(table.value_comp, dtype=np.intp)[kept], offset + of_col[kept]),
-                    np.asarray(table.value_tally, dtype=np.float64)[kept],
-                )
+                cells.append(comps[kept] * at + (offset + of_col[kept]))
+                tallies.append(counts[kept])
             if table.row_read:
                 part = LabelPart(table, classes, offset)
                 if not part.empty:
                     self.labels.append(part)
+        # summed in float64 as np.add.at would (exact: every sum of tallies is far below 2**53)
+        size = len(COMPOSITIONS) * at
+        self.value: Any = (
+            np.bincount(np.concatenate(cells), np.concatenate(tallies), minlength=size).reshape(-1, at)
+            if cells
+            else np.zeros((len(COMPOSITIONS), at), dtype=np.float64)
+        )
         # many pay classes of different bets have the same value tallies (a bet's variants,
         # sums the analysis table already has): one column each, copied out after the product;
         # classes with no value tallies (the derived ones, those of label parts alone) read a
         # column of zeros appended after the product, not one computed in it
         nonzero = np.flatnonzero(self.value.any(axis=0))
-        columns, of_nonzero = np.unique(self.value[:, nonzero], axis=1, return_inverse=True)
+        by_bytes: dict[bytes, int] = {}  # equal columns, found by their bytes (in a dict, not sorted)
+        of_nonzero = [by_bytes.setdefault(self.value[:, c].tobytes(), len(by_bytes)) for c in nonzero]
+        firsts = [int(nonzero[of_nonzero.index(k)]) for k in range(len(by_bytes))]
+        columns = self.value[:, firsts]
         value_of = np.full(at, columns.shape[1], dtype=np.intp)
-        value_of[nonzero] = of_nonzero.ravel()
+        value_of[nonzero] = of_nonzero
         self.value_of: Any = value_of
         self.value = np.ascontiguousarray(columns)
         self.value_int = self.value.astype(np.int64)
         programs: dict[Program, int] = {}  # equal programs (a bet's variants, mirrored bets): one key
         self.program_of = [programs.setdefault(part.program, len(programs)) for part in self.labels]
         self.scales = tuple(scales)
+        # every bet's pays side by side, for one product and one sum per bet of each step when
+        # d x the largest |pay| fits int64 (top_total: the largest |relative pay| + |derived pay|)
+        self.top_total = max(
+            (t + abs(d) for t, d in zip(self.top_pays, self.derived_pays, strict=True)), default=0
+        )
+        self.pays_block: Any = None  # every class's relative pay, bet after bet
+        self.derived_block: Any = None
+        self.starts = np.asarray([lo for lo, _ in self.slices], dtype=np.intp)  # each bet's first class
+        if self.slices and self.top_total < 2**62 and all(hi > lo for lo, hi in self.slices):
+            self.pays_block = np.concatenate(self.pays_int)  # (reduceat needs no slice empty)
+            self.derived_block = np.asarray(self.derived_pays, dtype=np.int64)
         # the label parts run one after another: the widest one bounds a step's arrays
         per_shoe = 8 * 3 * (len(COMPOSITIONS) + at + max((p.width for p in self.labels), default=0))
         self.chunk = max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
@@ -364,12 +451,13 @@ class _Plan:
         return out
 
 
-def _most_tallied(table: Table, classes: Sequence[int], count: int) -> int:
-    """The pay class of ``table``'s columns (``classes[c]`` of column ``c``) with the most
-    value tallies: the one a batch derives rather than counts (0 for a bet without classes)."""
-    if not count or not table.value_col:
+def _most_tallied(value_col: Any, classes: Sequence[int], count: int) -> int:
+    """The pay class of a table's columns (``classes[c]`` of column ``c``; ``value_col`` the
+    column of each value tally, an intp array) with the most value tallies: the one a batch
+    derives rather than counts (0 for a bet without classes)."""
+    if not count or not len(value_col):
         return 0
-    of_col = np.asarray(classes, dtype=np.intp)[np.asarray(table.value_col, dtype=np.intp)]
+    of_col = np.asarray(classes, dtype=np.intp)[value_col]
     return int(np.bincount(of_col, minlength=count).argmax())
 
 

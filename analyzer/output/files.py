@@ -40,7 +40,7 @@ import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO, cast
+from typing import BinaryIO, TextIO, cast
 
 from analyzer.errors import OutputError as OutputError  # re-exported: its old home
 from analyzer.text import ASCII_FALLBACK
@@ -475,7 +475,27 @@ def open_atomic(path: Path | str) -> Iterator[TextIO]:
     Raises:
         OutputError: the path cannot be written.
     """
+    with _open_atomic(path, False) as fh:
+        yield cast(TextIO, fh)
+
+
+@contextlib.contextmanager
+def open_atomic_binary(path: Path | str) -> Iterator[BinaryIO]:
+    """:func:`open_atomic` for bytes (a Parquet file), into a regular file only.
+
+    Raises:
+        OutputError: the path cannot be written, or is a descriptor or special file (a pipe,
+            a device, standard output): binary output is written to a file.
+    """
+    with _open_atomic(path, True) as fh:
+        yield cast(BinaryIO, fh)
+
+
+@contextlib.contextmanager
+def _open_atomic(path: Path | str, binary: bool) -> Iterator[object]:
     target = _target(path)
+    if not target.replaced and binary:
+        raise target.fail("binary output is written to a regular file, not a pipe, device or standard output")
     if not target.replaced:
         try:
             if target.fd is not None:
@@ -499,7 +519,12 @@ def open_atomic(path: Path | str) -> Iterator[TextIO]:
     try:
         with _signals_held():
             fd, tmp = _temporary(target)
-        with os.fdopen(fd, "w", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n") as fh:
+        opened = (
+            os.fdopen(fd, "wb")
+            if binary
+            else os.fdopen(fd, "w", encoding="utf-8", errors=ASCII_FALLBACK, newline="\n")
+        )
+        with opened as fh:
             yield fh
         os.chmod(tmp, _mode(target))
         with _signals_held():
