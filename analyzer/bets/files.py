@@ -291,9 +291,8 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         source=str(spec.get("source", f"user-defined in {where}")),
         adjustable=winning[0] if len(winning) == 1 else None,
         rules=str(spec.get("rules", "")),
-        origin=_origin(lines_spec),
     )
-    return bet
+    return bet.with_origin(_origin(lines_spec), names="conditions")
 
 
 def _origin(lines_spec: list[Any]) -> str:

@@ -7,7 +7,6 @@ bets): ``analyze`` prices them without loading the side-bet catalogue.
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 from analyzer.bets.model import Bet, PayLine, is_tie, wins
@@ -95,4 +94,4 @@ def main_bets() -> list[Bet]:
     the same bets (name, origin, title, reads and pay lines; their conditions are new functions
     each time, so two builds never compare equal as objects)."""
     bets = [banker(None), player(None), tie(None)]
-    return [dataclasses.replace(bet, origin=f"catalogue:{bet.name}") for bet in bets]
+    return [bet.with_origin(f"catalogue:{bet.name}") for bet in bets]
