@@ -333,6 +333,7 @@ def test_find_bet_gives_one_object_per_spec_from_a_bounded_memory(monkeypatch):
     for pays in range(2, 20):
         assert find_bet(f"tie:{pays}").lines[0].pays == pays
         assert len(catalogue._FOUND) <= 4
+    assert main_bets() is not main_bets() and main_bets()[0] is main_bets()[0]  # a new list, one bet
     long = "tie:" + " " * catalogue.FOUND_CHARS + "9"  # a client's spec may be long: not kept
     assert find_bet(long).lines[0].pays == 9 and long not in catalogue._FOUND
     for _ in range(2):  # a bad spec is refused every time

@@ -86,8 +86,8 @@ class Bet:
 
         ``names`` says what the origin names: ``"definition"``, the whole bet (the catalogue's
         ``"catalogue:NAME[:PARAM]"``: one name, one bet), or ``"conditions"``, the conditions
-        only (a bet file's ``"file:SHA-256"`` of its ``when`` tables: the fingerprint adds the
-        pays, the events and the reads).
+        and what they read (a bet file's ``"file:SHA-256"`` of its ``when`` tables: the
+        fingerprint adds the pays and the events).
 
         Raises:
             BetError: an empty origin, ``names`` neither of those, or ``changes`` that change
@@ -114,9 +114,9 @@ class Bet:
         A bet has one when its origin was given with :meth:`with_origin` by the code that built
         its conditions (:func:`~analyzer.bets.catalogue.find_bet`, the main bets, the bet-file
         reader).  An origin that names the whole bet is its fingerprint
-        (``"catalogue:dragon-7"``); one that names the conditions only is joined by everything
-        else a settlement depends on: the reads, each line's event and pay, the ``otherwise``
-        event and pay.  :meth:`with_pay` keeps the conditions (a fingerprint with the new pay);
+        (``"catalogue:dragon-7"``); one that names the conditions (and so what they read: a
+        bet file's reads are those of its ``when`` tables) is joined by everything else a
+        settlement depends on: each line's event and pay, the ``otherwise`` event and pay.  :meth:`with_pay` keeps the conditions (a fingerprint with the new pay);
         any other change through ``dataclasses.replace`` gives a bet without one.
         """
         vouched = self._vouched
@@ -129,7 +129,7 @@ class Bet:
             kind = "lines" if self.payout_function is None else "payout"
             lines = tuple((ln.event, ln.pays.numerator, ln.pays.denominator) for ln in self.lines)
             rest = (self.otherwise_event, self.otherwise.numerator, self.otherwise.denominator)
-            made = (self.origin, kind, self.reads.key, lines, rest)
+            made = (self.origin, kind, lines, rest)
             object.__setattr__(self, "_values", made)
         return made
 
