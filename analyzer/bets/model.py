@@ -116,8 +116,9 @@ class Bet:
         reader).  An origin that names the whole bet is its fingerprint
         (``"catalogue:dragon-7"``); one that names the conditions (and so what they read: a
         bet file's reads are those of its ``when`` tables) is joined by everything else a
-        settlement depends on: each line's event and pay, the ``otherwise`` event and pay.  :meth:`with_pay` keeps the conditions (a fingerprint with the new pay);
-        any other change through ``dataclasses.replace`` gives a bet without one.
+        settlement depends on: each line's event and pay, the ``otherwise`` event and pay.
+        :meth:`with_pay` keeps the conditions (a fingerprint with the new pay); any other change
+        through ``dataclasses.replace`` gives a bet without one.
         """
         vouched = self._vouched
         if vouched == "definition":

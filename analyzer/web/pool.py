@@ -85,14 +85,6 @@ def _serve_tasks(
         return
 
 
-class _WorkerDiedError(Exception):
-    """The worker of a task exited before it answered."""
-
-    def __init__(self, exitcode: int | None) -> None:
-        super().__init__(exitcode)
-        self.exitcode = exitcode
-
-
 class _Worker(asyncio.Protocol):
     """One worker process and the server's end of its socket pair (an asyncio protocol that
     cuts the stream into frames)."""
@@ -277,8 +269,6 @@ class Workers:
             self._dispatch()
             try:
                 return await asyncio.shield(future)
-            except _WorkerDiedError as exc:
-                return error_reply(500, f"the worker of this request stopped (exit code {exc.exitcode})")
             except asyncio.CancelledError:
                 self._abandon(future)  # the client went away: end the work
                 raise
@@ -367,7 +357,7 @@ class Workers:
         code = worker.process.exitcode
         future = worker._finish()
         if future is not None and not future.done():
-            future.set_exception(_WorkerDiedError(code))
+            future.set_result(error_reply(500, f"the worker of this request stopped (exit code {code})"))
         was_ready = worker.ready
         self._replace(worker, kill=True)
         if not was_ready:
