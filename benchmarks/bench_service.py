@@ -8,10 +8,11 @@ a different shoe.  The service's CPU is the server's and its workers' (user + sy
 /proc, ten-millisecond ticks: a round is long enough for them to count).
 
 "Pricing alone" is what the request asks, done in this process as a user of the library does
-it: the shoe from the seen cards, the bets by name, one ``Pricer`` (``Pricer(Shoe.standard(8)
-.remove(parse_cards(seen))).summaries([find_bet(n) for n in BETS])``), default BLAS threads,
+it: the shoe from the seen cards and one ``Pricer`` over the five bets, found once
+(``Pricer(Shoe.standard(8).remove(parse_cards(seen))).summaries(bets)``), default BLAS threads,
 tables loaded, on the same requests' shoes (CPU time of this process); and, for scale, the
-``Pricer`` alone on shoes built beforehand.
+``Pricer`` alone on shoes built beforehand.  (The bets found once: ``bench_caches.py`` measures
+what finding them again costs.)
 
 Each round sends ``--requests`` requests and prices as many shoes alone, in turns, so that a
 slower spell of the shared machine weighs on both; prints each round, then the medians and
@@ -62,14 +63,15 @@ def serve_round(connection: http.client.HTTPConnection, seen: list[list[str]]) -
 def price_round(seen: list[list[str]]) -> tuple[float, float]:
     """CPU seconds of pricing the requests' shoes in this process: from the cards, and (on
     other shoes of as many cards, built before the clock) the ``Pricer`` alone."""
+    bets = [find_bet(n) for n in BETS]
     began = time.process_time()
     for cards in seen:
-        Pricer(Shoe.standard(8).remove(parse_cards(cards))).summaries([find_bet(n) for n in BETS])
+        Pricer(Shoe.standard(8).remove(parse_cards(cards))).summaries(bets)
     alone = time.process_time() - began
     shoes = [Shoe.standard(8).remove(parse_cards(cards[::-1])) for cards in seen]
     began = time.process_time()
     for shoe in shoes:
-        Pricer(shoe).summaries([find_bet(n) for n in BETS])
+        Pricer(shoe).summaries(bets)
     return alone, time.process_time() - began
 
 
