@@ -310,7 +310,7 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         name=name.strip(),
         title=str(spec.get("title", name)).strip(),
         lines=tuple(lines),
-        reads=reads,
+        reads=_interned(reads),
         otherwise=otherwise,
         otherwise_event=str(spec.get("otherwise_event", "Loss" if otherwise < 0 else "Other")),
         source=str(spec.get("source", f"user-defined in {where}")),
@@ -318,6 +318,21 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         rules=str(spec.get("rules", "")),
     )
     return bet.with_origin(_origin(lines_spec), names="conditions")
+
+
+def _interned(reads: Reads) -> Reads:
+    """One object for each value of reads the files give (at most :data:`READ_LIMIT` times 16
+    kept): the engine's caches find a bet's reads by object, and a read's derived values
+    (its key, what positions it reads) are kept on it."""
+    hit = _READS.get(reads)
+    if hit is None:
+        if len(_READS) >= 16 * READ_LIMIT:
+            _READS.clear()
+        hit = _READS[reads] = reads
+    return hit
+
+
+_READS: dict[Reads, Reads] = {}
 
 
 def _origin(lines_spec: list[Any]) -> str:
