@@ -246,6 +246,22 @@ def test_a_worker_is_replaced_after_its_share_of_tasks(monkeypatch):
     assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
 
 
+def test_workers_that_failed_to_start_are_tried_again_later(monkeypatch, tmp_path):
+    from analyzer.web import pool
+
+    monkeypatch.setattr(pool, "RETRY_SECONDS", 0.5)
+    monkeypatch.setenv("PUNTO_BANCO_TEST_STARTS", str(tmp_path))
+
+    async def body(workers):
+        broken = await asyncio.wait_for(workers.run("echo", {}), 60)
+        await asyncio.sleep(0.6)
+        return broken, await asyncio.wait_for(workers.run("echo", {}), 60)
+
+    broken, fresh = _pool_session(Limits(workers=1), body, starter=webjobs.fails_three_starts)
+    assert broken.status == 500 and "the workers failed" in json.loads(broken.body)["error"]
+    assert fresh.status == 200
+
+
 def test_workers_that_cannot_start_are_a_500_not_a_wait():
     async def body(workers):
         return await asyncio.wait_for(workers.run("echo", {}), 60), await workers.run("echo", {})

@@ -41,3 +41,13 @@ def big(job: str, request: dict) -> Reply:
 def cannot_start(limits: Limits) -> None:
     """A worker that dies while it starts (say, a broken install)."""
     os._exit(4)
+
+
+def fails_three_starts(limits: Limits) -> None:
+    """A worker that dies while it starts the first three times (counted in the folder named by
+    ``PUNTO_BANCO_TEST_STARTS``), then starts."""
+    folder = os.environ["PUNTO_BANCO_TEST_STARTS"]
+    tried = len(os.listdir(folder))
+    if tried < 3:
+        open(os.path.join(folder, str(tried)), "w").close()
+        os._exit(4)

@@ -42,8 +42,9 @@ from analyzer.web.limits import Limits
 #: bounds anything a long life might accumulate).
 TASKS_PER_WORKER = 10_000
 #: Workers in a row that die before they are ready: the pool is then broken (every request
-#: answered 500) rather than started again and again.
+#: answered 500) for :data:`RETRY_SECONDS`, rather than started again and again.
 FAILED_STARTS = 3
+RETRY_SECONDS = 10.0
 #: Seconds a stopping worker gets to exit before it is killed.
 STOP_SECONDS = 2.0
 #: A frame's header: its length, as :class:`multiprocessing.connection.Connection` writes it
@@ -215,6 +216,7 @@ class Workers:
         self._running = False
         self._failed_starts = 0
         self._broken: str | None = None
+        self._broken_at = 0.0
 
     def start(self) -> None:
         """Start the worker processes (each warms its tables, then takes tasks)."""
@@ -257,7 +259,11 @@ class Workers:
         if not self._running:
             return error_reply(503, "the server is starting or stopping: retry in a moment")
         if self._broken is not None:
-            return error_reply(500, f"the workers failed: {self._broken}")
+            if asyncio.get_running_loop().time() - self._broken_at < RETRY_SECONDS:
+                return error_reply(500, f"the workers failed: {self._broken}")
+            self._broken, self._failed_starts = None, 0  # start them again
+            for _ in range(self.limits.workers):
+                self._spawn()
         if self._pending >= self.limits.max_pending:
             return error_reply(
                 503, f"the server is busy ({self._pending} requests waiting): retry in a moment"
@@ -367,6 +373,7 @@ class Workers:
 
     def _break(self, why: str) -> None:
         self._broken = why
+        self._broken_at = asyncio.get_running_loop().time()
         waiting, self._waiting = self._waiting, collections.deque()
         for _, _, future in waiting:
             if not future.done():
@@ -374,6 +381,7 @@ class Workers:
         for worker in list(self._workers):
             self._workers.remove(worker)
             worker.end(kill=True)
+            self._later(_reap(worker.process))
 
 
 def _socket_of(connection: Connection) -> socket.socket:
