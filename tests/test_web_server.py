@@ -234,6 +234,21 @@ def test_a_client_that_goes_away_ends_the_work_and_its_worker():
     assert before != after and pending == 0
 
 
+def test_stopping_answers_the_requests_in_progress_and_waiting():
+    async def go():
+        workers = Workers(Limits(workers=1), runner=webjobs.by_name, starter=webjobs.no_start)
+        workers.start()
+        running = asyncio.create_task(workers.run("blocking", {}))
+        waiting = asyncio.create_task(workers.run("echo", {}))
+        while workers._workers[0].current is None or workers.pending < 2:
+            await asyncio.sleep(0.01)
+        workers.stop()
+        return await asyncio.wait_for(asyncio.gather(running, waiting), 60)
+
+    for reply in asyncio.run(go()):
+        assert reply.status == 503 and "stopping" in json.loads(reply.body)["error"]
+
+
 def test_a_worker_is_replaced_after_its_share_of_tasks(monkeypatch):
     from analyzer.web import pool
 

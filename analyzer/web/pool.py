@@ -229,8 +229,10 @@ class Workers:
     def stop(self) -> None:
         """Stop every worker (a task in progress is ended) and wait for them to exit."""
         self._running = False
+        stopping = error_reply(503, "the server is stopping: retry in a moment")
         workers, self._workers, self._idle = self._workers, [], []
         for worker in workers:
+            _answer(worker._finish(), stopping)
             worker.closing = True
             if worker.transport is not None:
                 with contextlib.suppress(RuntimeError):  # the event loop has closed already
@@ -244,8 +246,7 @@ class Workers:
                 worker.process.join()
         waiting, self._waiting = self._waiting, collections.deque()
         for _, _, future in waiting:
-            if not future.done():
-                future.set_result(error_reply(503, "the server is stopping: retry in a moment"))
+            _answer(future, stopping)
 
     @property
     def pending(self) -> int:
@@ -382,6 +383,13 @@ class Workers:
             self._workers.remove(worker)
             worker.end(kill=True)
             self._later(_reap(worker.process))
+
+
+def _answer(future: asyncio.Future[Reply] | None, reply: Reply) -> None:
+    """Give a request its reply, unless it has one (or its event loop has closed)."""
+    if future is not None and not future.done():
+        with contextlib.suppress(RuntimeError):
+            future.set_result(reply)
 
 
 def _socket_of(connection: Connection) -> socket.socket:
