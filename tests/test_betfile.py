@@ -297,3 +297,23 @@ def test_a_bet_file_holds_a_bounded_number_of_bets(cli, tmp_path):
                    cli("bets", "--bet-file", str(three), env={"PUNTO_BANCO_MAX_BETS": "2"})):
         assert result.exit_code == 2 and "limit of 2 bets" in one_error_line(result)
     assert "PUNTO_BANCO_MAX_BETS" in cli("bets", "--help").output
+
+
+def test_a_text_read_again_gives_the_same_bets_from_a_bounded_memory(monkeypatch):
+    from analyzer.bets import files
+
+    monkeypatch.setattr(files, "READ_LIMIT", 3)
+    monkeypatch.setattr(files, "_READ", {})
+    text = '[[bet]]\nname = "b7"\n[[bet.pay]]\nwhen = { winner = "banker", banker_total = 7 }\npays = 2\n'
+    first, again = parse_bets(text), parse_bets(text)
+    assert first == again and first[0] is again[0] and first is not again  # a new list each time
+    elsewhere = parse_bets(text, "other.toml")[0]  # another label: its own source
+    assert elsewhere is not first[0] and "other.toml" in elsewhere.source
+    for pays in range(3, 9):
+        assert parse_bets(text.replace("pays = 2", f"pays = {pays}"))[0].lines[0].pays == pays
+        assert len(files._READ) <= 3
+    long = text + "#" * files.READ_CHARS  # a long text is read, not kept
+    assert parse_bets(long)[0].lines[0].pays == 2 and not any(k[0] == long for k in files._READ)
+    for _ in range(2):  # a bad text is refused every time
+        with pytest.raises(BetError, match="no bets"):
+            parse_bets("# nothing\n")

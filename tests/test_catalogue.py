@@ -321,3 +321,21 @@ def test_pay_table_names_are_listed_with_their_sources(cli):
 def test_an_unknown_pay_table_name_is_still_a_bad_parameter():
     with pytest.raises(BetError, match="bad Lucky 6 pay table 'reno'"):
         find_bet("lucky-6:reno")
+
+
+def test_find_bet_gives_one_object_per_spec_from_a_bounded_memory(monkeypatch):
+    from analyzer.bets import catalogue
+
+    monkeypatch.setattr(catalogue, "FOUND_LIMIT", 4)
+    monkeypatch.setattr(catalogue, "_FOUND", {})
+    assert find_bet("dragon-7") is find_bet("dragon-7")
+    assert find_bet("dragon-7").fingerprint == "catalogue:dragon-7" == find_bet("Dragon_7").fingerprint
+    for pays in range(2, 20):
+        assert find_bet(f"tie:{pays}").lines[0].pays == pays
+        assert len(catalogue._FOUND) <= 4
+    assert main_bets() is not main_bets() and main_bets()[0] is main_bets()[0]  # a new list, one bet
+    long = "tie:" + " " * catalogue.FOUND_CHARS + "9"  # a client's spec may be long: not kept
+    assert find_bet(long).lines[0].pays == 9 and long not in catalogue._FOUND
+    for _ in range(2):  # a bad spec is refused every time
+        with pytest.raises(BetError, match="unknown bet"):
+            find_bet("no-such-bet")

@@ -23,7 +23,7 @@ from analyzer.web import server as web_server
 from analyzer.web.limits import Limits
 from analyzer.web.pool import Workers
 
-WEB_LIBRARIES = ("fastapi", "starlette", "pydantic", "uvicorn", "pebble")
+WEB_LIBRARIES = ("fastapi", "starlette", "pydantic", "uvicorn", "httptools")
 
 
 def _loaded(code: str) -> list[str]:
@@ -178,6 +178,112 @@ def test_past_the_queue_a_request_is_503_at_once():
 
     refused = asyncio.run(go())
     assert refused.status == 503 and "busy" in json.loads(refused.body)["error"]
+
+
+async def _all_ready(workers: Workers) -> None:
+    while len(workers._idle) < workers.limits.workers:  # each says it is ready once started
+        await asyncio.sleep(0.01)
+
+
+def _pool_session(limits: Limits, body, starter=webjobs.no_start):
+    """``body(workers)`` on a started pool, in an event loop."""
+
+    async def go():
+        workers = Workers(limits, runner=webjobs.by_name, starter=starter)
+        workers.start()
+        try:
+            return await body(workers)
+        finally:
+            workers.stop()
+
+    return asyncio.run(go())
+
+
+def test_a_lone_client_keeps_one_worker_warm():
+    # the worker last to finish takes the next task: its caches serve every request in turn
+    async def body(workers):
+        await _all_ready(workers)
+        return [json.loads((await workers.run("echo", {})).body)["pid"] for _ in range(6)]
+
+    pids = _pool_session(Limits(workers=2), body)
+    assert len(set(pids)) == 1
+
+
+def test_a_long_answer_comes_back_whole():
+    async def body(workers):
+        return [await workers.run("big", {"size": size}) for size in (0, 1, 70_000, 3_000_000)]
+
+    replies = _pool_session(Limits(workers=1), body)
+    assert [(r.status, len(r.body)) for r in replies] == [(200, 0), (200, 1), (200, 70_000), (200, 3_000_000)]
+    assert set(replies[-1].body) == {"x"}
+
+
+def test_a_client_that_goes_away_ends_the_work_and_its_worker():
+    async def body(workers):
+        before = json.loads((await workers.run("echo", {})).body)["pid"]
+        stuck = asyncio.create_task(workers.run("blocking", {}))
+        while workers._workers[0].current is None:  # the task has reached the worker
+            await asyncio.sleep(0.01)
+        stuck.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await stuck
+        after = json.loads((await asyncio.wait_for(workers.run("echo", {}), 60)).body)["pid"]
+        return before, after, workers.pending
+
+    before, after, pending = _pool_session(Limits(workers=1, timeout=120), body)  # not by the timeout
+    assert before != after and pending == 0
+
+
+def test_stopping_answers_the_requests_in_progress_and_waiting():
+    async def go():
+        workers = Workers(Limits(workers=1), runner=webjobs.by_name, starter=webjobs.no_start)
+        workers.start()
+        running = asyncio.create_task(workers.run("blocking", {}))
+        waiting = asyncio.create_task(workers.run("echo", {}))
+        while workers._workers[0].current is None or workers.pending < 2:
+            await asyncio.sleep(0.01)
+        workers.stop()
+        return await asyncio.wait_for(asyncio.gather(running, waiting), 60)
+
+    for reply in asyncio.run(go()):
+        assert reply.status == 503 and "stopping" in json.loads(reply.body)["error"]
+
+
+def test_a_worker_is_replaced_after_its_share_of_tasks(monkeypatch):
+    from analyzer.web import pool
+
+    monkeypatch.setattr(pool, "TASKS_PER_WORKER", 2)
+
+    async def body(workers):
+        return [json.loads((await workers.run("echo", {})).body)["pid"] for _ in range(5)]
+
+    pids = _pool_session(Limits(workers=1), body)
+    assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+
+
+def test_workers_that_failed_to_start_are_tried_again_later(monkeypatch, tmp_path):
+    from analyzer.web import pool
+
+    monkeypatch.setattr(pool, "RETRY_SECONDS", 0.5)
+    monkeypatch.setenv("PUNTO_BANCO_TEST_STARTS", str(tmp_path))
+
+    async def body(workers):
+        broken = await asyncio.wait_for(workers.run("echo", {}), 60)
+        await asyncio.sleep(0.6)
+        return broken, await asyncio.wait_for(workers.run("echo", {}), 60)
+
+    broken, fresh = _pool_session(Limits(workers=1), body, starter=webjobs.fails_three_starts)
+    assert broken.status == 500 and "the workers failed" in json.loads(broken.body)["error"]
+    assert fresh.status == 200
+
+
+def test_workers_that_cannot_start_are_a_500_not_a_wait():
+    async def body(workers):
+        return await asyncio.wait_for(workers.run("echo", {}), 60), await workers.run("echo", {})
+
+    first, again = _pool_session(Limits(workers=1), body, starter=webjobs.cannot_start)
+    for reply in (first, again):
+        assert reply.status == 500 and "the workers failed" in json.loads(reply.body)["error"]
 
 
 def test_the_web_layer_imports_no_command_line():

@@ -1,5 +1,6 @@
 """Jobs for the worker-pool tests, importable by a spawned worker (tests/ is on its sys.path):
-one that blocks (a request stuck in a worker), one whose worker dies, one that answers."""
+one that blocks (a request stuck in a worker), one whose worker dies, one that answers, one
+that answers at length; and a worker that cannot start."""
 
 import os
 import time
@@ -29,4 +30,24 @@ def echo(job: str, request: dict) -> Reply:
 
 def by_name(job: str, request: dict) -> Reply:
     """The job named ``job`` of this module."""
-    return {"blocking": blocking, "dying": dying, "echo": echo}[job](job, request)
+    return {"blocking": blocking, "dying": dying, "echo": echo, "big": big}[job](job, request)
+
+
+def big(job: str, request: dict) -> Reply:
+    """An answer of ``request["size"]`` characters (it crosses the socket in many pieces)."""
+    return Reply(200, "x" * request["size"])
+
+
+def cannot_start(limits: Limits) -> None:
+    """A worker that dies while it starts (say, a broken install)."""
+    os._exit(4)
+
+
+def fails_three_starts(limits: Limits) -> None:
+    """A worker that dies while it starts the first three times (counted in the folder named by
+    ``PUNTO_BANCO_TEST_STARTS``), then starts."""
+    folder = os.environ["PUNTO_BANCO_TEST_STARTS"]
+    tried = len(os.listdir(folder))
+    if tried < 3:
+        open(os.path.join(folder, str(tried)), "w").close()
+        os._exit(4)

@@ -1871,9 +1871,33 @@ def find_bet(spec: str) -> Bet:
     ('Banker (4% commission)', 'Tie (9 to 1)')
     >>> find_bet("lucky-6:Las Vegas").name
     'lucky-6:2'
+
+    A bet is a value: the same ``spec`` gives the same (frozen) object again, from a memory of
+    at most :data:`FOUND_LIMIT` specs (each of at most :data:`FOUND_CHARS` characters), so a loop
+    that looks a bet up each time costs no more than one that keeps it.
     """
     if not isinstance(spec, str):
         raise BetError(f"bad bet {spec!r}: give a catalogue name such as 'banker' or 'tie:9'")
+    hit = _FOUND.get(spec)
+    if hit is not None:
+        return hit
+    bet = _build(spec)
+    if len(spec) <= FOUND_CHARS:
+        if len(_FOUND) >= FOUND_LIMIT:
+            _FOUND.clear()  # one step (threads looking up meanwhile see it whole or empty)
+        _FOUND[spec] = bet
+    return bet
+
+
+#: How many specs :func:`find_bet` remembers, and how long each may be (a client may send any
+#: parameter: the memory is bounded).
+FOUND_LIMIT = 512
+FOUND_CHARS = 200
+_FOUND: dict[str, Bet] = {}
+
+
+def _build(spec: str) -> Bet:
+    """The bet of ``spec``, built (:func:`find_bet` without its memory)."""
     name, sep, param = spec.strip().partition(":")
     entry = _entry(name)
     if entry is None:
@@ -1891,7 +1915,7 @@ def find_bet(spec: str) -> Bet:
     param = _param_of(entry, param.strip()) if sep else ""
     bet = entry.make(param if sep else None)
     name = entry.name + (f":{param}" if sep else "")
-    return dataclasses.replace(bet, name=name, origin=f"catalogue:{name}")
+    return bet.with_origin(f"catalogue:{name}", name=name)
 
 
 def _key(name: str) -> str:

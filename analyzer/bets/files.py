@@ -218,7 +218,32 @@ def read_bet_text(path: str | Path) -> str:
 
 
 def parse_bets(text: str, where: str = "bet file", max_bets: int = MAX_BETS_PER_FILE) -> list[Bet]:
-    """The bets of a bet file's text (see :func:`load_bets`)."""
+    """The bets of a bet file's text (see :func:`load_bets`).
+
+    Bets are values: the same text read under the same label and limit gives the same (frozen)
+    bets again, from a memory of at most :data:`READ_LIMIT` readings of texts of at most
+    :data:`READ_CHARS` characters (the service reads a request's bet file with every request).
+    """
+    kept = len(text) <= READ_CHARS if isinstance(text, str) else False
+    if kept:
+        hit = _READ.get((text, where, max_bets))
+        if hit is not None:
+            return list(hit)
+    bets = _parse_bets(text, where, max_bets)
+    if kept:
+        if len(_READ) >= READ_LIMIT:
+            _READ.clear()  # one step (threads reading meanwhile see it whole or empty)
+        _READ[(text, where, max_bets)] = tuple(bets)
+    return bets
+
+
+#: How many bet-file readings :func:`parse_bets` remembers, and the longest text it keeps.
+READ_LIMIT = 32
+READ_CHARS = 100_000
+_READ: dict[tuple[str, str, int], tuple[Bet, ...]] = {}
+
+
+def _parse_bets(text: str, where: str, max_bets: int) -> list[Bet]:
     doc = load_toml(text, where, BetError, "bet file")
     unknown = set(doc) - {"bet"}
     if unknown:
@@ -285,15 +310,29 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         name=name.strip(),
         title=str(spec.get("title", name)).strip(),
         lines=tuple(lines),
-        reads=reads,
+        reads=_interned(reads),
         otherwise=otherwise,
         otherwise_event=str(spec.get("otherwise_event", "Loss" if otherwise < 0 else "Other")),
         source=str(spec.get("source", f"user-defined in {where}")),
         adjustable=winning[0] if len(winning) == 1 else None,
         rules=str(spec.get("rules", "")),
-        origin=_origin(lines_spec),
     )
-    return bet
+    return bet.with_origin(_origin(lines_spec), names="conditions")
+
+
+def _interned(reads: Reads) -> Reads:
+    """One object for each value of reads the files give (at most :data:`READ_LIMIT` times 16
+    kept): the engine's caches find a bet's reads by object, and a read's derived values
+    (its key, what positions it reads) are kept on it."""
+    hit = _READS.get(reads)
+    if hit is None:
+        if len(_READS) >= 16 * READ_LIMIT:
+            _READS.clear()
+        hit = _READS[reads] = reads
+    return hit
+
+
+_READS: dict[Reads, Reads] = {}
 
 
 def _origin(lines_spec: list[Any]) -> str:

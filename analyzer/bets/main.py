@@ -7,7 +7,6 @@ bets): ``analyze`` prices them without loading the side-bet catalogue.
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 from analyzer.bets.model import Bet, PayLine, is_tie, wins
@@ -92,7 +91,14 @@ def tie(param: str | None) -> Bet:
 
 def main_bets() -> list[Bet]:
     """Banker (5%), Player, Tie (8 to 1), named as the catalogue names them: ``find_bet`` gives
-    the same bets (name, origin, title, reads and pay lines; their conditions are new functions
-    each time, so two builds never compare equal as objects)."""
-    bets = [banker(None), player(None), tie(None)]
-    return [dataclasses.replace(bet, origin=f"catalogue:{bet.name}") for bet in bets]
+    the same bets (name, origin, title, reads and pay lines).  A new list of the same (frozen)
+    bets every call: a loop that asks for them each time costs no more than one that keeps
+    them."""
+    global _MAIN
+    if not _MAIN:  # built once (threads racing here build equal bets; one set is kept)
+        built = (banker(None), player(None), tie(None))
+        _MAIN = tuple(bet.with_origin(f"catalogue:{bet.name}") for bet in built)
+    return list(_MAIN)
+
+
+_MAIN: tuple[Bet, ...] = ()

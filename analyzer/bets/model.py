@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from analyzer.core.coup import Coup, Winner
 from analyzer.core.exact import fraction_text
@@ -54,6 +55,9 @@ class Bet:
         event_function: for those, the event label for a coup (default: from the pay).
         rules: a longer description of the bet's rules, for reports.
         origin: what identifies its conditions for the disk cache (see below).
+
+    A bet is a value: :attr:`fingerprint` says what it settles by, so the engine's caches of
+    settlements serve every object of one definition (``find_bet("dragon-7")`` called twice).
     """
 
     name: str
@@ -71,6 +75,64 @@ class Bet:
     #: tables: ``"catalogue:NAME[:PARAM]"``, ``"file:SHA-256"``; empty for a bet built in
     #: Python (its table is kept in memory only).
     origin: str = field(default="", compare=False)
+    #: How far the origin names the bet (set only by :meth:`with_origin` and :meth:`with_pay`;
+    #: ``dataclasses.replace`` makes a new bet without it): ``"definition"`` (the whole bet),
+    #: ``"conditions"`` (its conditions; the values are added), ``""`` (nothing vouched).
+    _vouched: str = field(default="", init=False, compare=False, repr=False)
+
+    def with_origin(self, origin: str, *, names: str = "definition", **changes: Any) -> Bet:
+        """This bet (with ``changes``, as ``dataclasses.replace`` takes them) under ``origin``,
+        as the code that built its conditions gives it; the bet then has a :attr:`fingerprint`.
+
+        ``names`` says what the origin names: ``"definition"``, the whole bet (the catalogue's
+        ``"catalogue:NAME[:PARAM]"``: one name, one bet), or ``"conditions"``, the conditions
+        and what they read (a bet file's ``"file:SHA-256"`` of its ``when`` tables: the
+        fingerprint adds the pays and the events).
+
+        Raises:
+            BetError: an empty origin, ``names`` neither of those, or ``changes`` that change
+                the conditions (``lines``, ``reads``, ``payout_function``, ``event_function``).
+        """
+        if not isinstance(origin, str) or not origin:
+            raise BetError(f"bad origin {origin!r}: give the text that names the bet's conditions")
+        if names not in ("definition", "conditions"):
+            raise BetError(f"bad names {names!r}: use 'definition' or 'conditions'")
+        moved = sorted(set(changes) & {"lines", "reads", "payout_function", "event_function"})
+        if moved:
+            raise BetError(f"with_origin vouches for the conditions as they are; it cannot change {moved}")
+        bet = replace(self, origin=origin, **changes)
+        object.__setattr__(bet, "_vouched", names)
+        return bet
+
+    @property
+    def fingerprint(self) -> str | tuple[object, ...] | None:
+        """What the bet settles by, as a value: two bets with one fingerprint settle every coup
+        alike (the engine keys its settlements by it, so each ``find_bet("dragon-7")`` or each
+        reading of one bet file shares them); ``None`` for a bet built in Python, whose
+        conditions are known only as objects (the engine keys those by identity).
+
+        A bet has one when its origin was given with :meth:`with_origin` by the code that built
+        its conditions (:func:`~analyzer.bets.catalogue.find_bet`, the main bets, the bet-file
+        reader).  An origin that names the whole bet is its fingerprint
+        (``"catalogue:dragon-7"``); one that names the conditions (and so what they read: a
+        bet file's reads are those of its ``when`` tables) is joined by everything else a
+        settlement depends on: each line's event and pay, the ``otherwise`` event and pay.
+        :meth:`with_pay` keeps the conditions (a fingerprint with the new pay); any other change
+        through ``dataclasses.replace`` gives a bet without one.
+        """
+        vouched = self._vouched
+        if vouched == "definition":
+            return self.origin
+        if not vouched:
+            return None
+        made = self.__dict__.get("_values")
+        if made is None:  # built once per object (the fields are frozen)
+            kind = "lines" if self.payout_function is None else "payout"
+            lines = tuple((ln.event, ln.pays.numerator, ln.pays.denominator) for ln in self.lines)
+            rest = (self.otherwise_event, self.otherwise.numerator, self.otherwise.denominator)
+            made = (self.origin, kind, lines, rest)
+            object.__setattr__(self, "_values", made)
+        return made
 
     def settle(self, coup: Coup) -> tuple[str, Fraction]:
         """The event and the pay per unit staked for ``coup``, as the bet sees it: a full
@@ -131,12 +193,15 @@ class Bet:
         pays = _checked_pay(self.name, pays)
         lines = list(self.lines)
         lines[idx] = PayLine(lines[idx].event, lines[idx].when, pays)
-        return replace(
+        bet = replace(
             self,
             title=f"{self.title} [{lines[idx].event} pays {fraction_text(pays)}]",
             lines=tuple(lines),
             adjustable=idx,
         )
+        if self._vouched:  # the same conditions, now with another pay
+            object.__setattr__(bet, "_vouched", "conditions")
+        return bet
 
     @classmethod
     def from_function(

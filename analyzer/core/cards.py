@@ -35,7 +35,7 @@ class Rank(enum.Enum):
     @property
     def index(self) -> int:
         """Position 0..12 in the order A, 2, ..., 9, T, J, Q, K."""
-        return _RANK_INDEX[self]
+        return _RANK_INDEX[self._value_]  # by the symbol: a string's hash is kept, a member's is not
 
     @property
     def point(self) -> int:
@@ -65,7 +65,7 @@ class Suit(enum.Enum):
     @property
     def index(self) -> int:
         """Position 0..3 in the order s, h, d, c."""
-        return _SUIT_INDEX[self]
+        return _SUIT_INDEX[self._value_]
 
     @property
     def colour(self) -> Colour:
@@ -93,8 +93,8 @@ class Colour(enum.Enum):
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
 COLOURS: tuple[Colour, ...] = tuple(Colour)
-_RANK_INDEX: dict[Rank, int] = {r: i for i, r in enumerate(RANKS)}  # the hot paths read them often
-_SUIT_INDEX: dict[Suit, int] = {s: i for i, s in enumerate(SUITS)}
+_RANK_INDEX: dict[str, int] = {r.value: i for i, r in enumerate(RANKS)}  # the hot paths read them often
+_SUIT_INDEX: dict[str, int] = {s.value: i for i, s in enumerate(SUITS)}
 _SYMBOLS = "\u2660\u2665\u2666\u2663"
 #: Point value of each rank, indexed like ``RANKS``.
 RANK_POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
@@ -148,6 +148,9 @@ def parse_card(token: str) -> Card:
     >>> str(parse_card("10H")), parse_card("q").point
     ('10h', 0)
     """
+    known = _CARD_TOKENS.get(token)
+    if known is not None:
+        return known
     text = token.strip()
     low = text.lower()
     if len(low) >= 2 and low[-1] in _SUIT_TEXT and low[:-1].upper() in _RANK_TEXT:
@@ -158,6 +161,18 @@ def parse_card(token: str) -> Card:
         f"bad card {token!r}: use a rank A, 2-9, 10 or T, J, Q, K, "
         "optionally followed by a suit s, h, d or c (e.g. 'Kh', '10s', '7')"
     )
+
+
+#: Every card token written without spaces (``"Ks"``, ``"kS"``, ``"10h"``, ``"t"``, ``"7"``), to
+#: its card: the common case of :func:`parse_card` as one lookup (a card is a frozen value).
+_CARD_TOKENS: dict[str, Card] = {}
+for _rank_text, _rank in _RANK_TEXT.items():
+    for _spelling in {_rank_text, _rank_text.lower()}:
+        _CARD_TOKENS[_spelling] = Card(_rank)
+        for _suit_text, _suit in _SUIT_TEXT.items():
+            for _suit_spelling in (_suit_text, _suit_text.upper()):
+                _CARD_TOKENS[_spelling + _suit_spelling] = Card(_rank, _suit)
+del _rank_text, _rank, _spelling, _suit_text, _suit, _suit_spelling
 
 
 def parse_cards(text: str | list[str] | tuple[str, ...]) -> list[Card]:

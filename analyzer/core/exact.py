@@ -31,7 +31,11 @@ def round_fraction(x: Fraction, digits: int) -> Decimal:
     """
     if digits < 0:
         raise ValueError(f"bad number of digits {digits}: use 0 or more")
-    scaled = round(x * 10**digits)  # Fraction.__round__ is exact, half to even
+    # round(x * 10**digits) as Fraction.__round__ takes it (half to even), in integers
+    scaled, twice = divmod(x.numerator * 10**digits, x.denominator)
+    twice *= 2
+    if twice > x.denominator or (twice == x.denominator and scaled % 2):
+        scaled += 1
     return _decimal(scaled, digits)
 
 
@@ -60,8 +64,7 @@ def sqrt_decimal(x: Fraction, digits: int) -> Decimal:
 
 def _decimal(scaled: int, digits: int) -> Decimal:
     """``scaled`` / 10**digits as a Decimal, exactly (no context rounding, whatever the size)."""
-    sign = 1 if scaled < 0 else 0
-    return Decimal((sign, tuple(int(ch) for ch in str(abs(scaled))), -digits))
+    return Decimal(f"{scaled}E-{digits}")  # a Decimal from text keeps every digit
 
 
 #: Bounds on numbers read from users and files: enough for any pay, stake or rate, small enough

@@ -509,21 +509,28 @@ def key_sums(settled: Settlement, table: Table, counts: Any) -> list[int]:
     return _shared(table).sums(settled, counts)
 
 
-_SETTLED: OrderedDict[tuple[int, int], tuple[Bet, Table, Settlement]] = OrderedDict()
+#: Settlements by (the bet's fingerprint, or its id for a bet built in Python; the table's id),
+#: least recently used out past :data:`_SETTLED_LIMIT`.  An entry holds its table (and a bet
+#: known by identity holds its bet), so an id in a live key is never reused.
+_SETTLED: OrderedDict[tuple[object, int], tuple[Bet, Table, Settlement]] = OrderedDict()
 _SETTLED_LIMIT = 4096
 
 
 def settlement(bet: Bet, table: Table) -> Settlement:
     """How ``bet`` settles each column of ``table``: the bet's own table (its columns are its
-    settle keys), or a distribution whose records it settles as it sees them (bounded cache per
-    bet and table object).
+    settle keys), or a distribution whose records it settles as it sees them.
+
+    Kept in a bounded cache per table object and bet *value*: every bet with one
+    :attr:`~analyzer.bets.model.Bet.fingerprint` (each ``find_bet("dragon-7")``, each reading
+    of one bet file) shares one settlement; a bet built in Python is known by identity.
 
     Raises:
         UndeclaredReadError: the bet read what it did not declare.
     """
-    key = (id(bet), id(table))
+    fingerprint = bet.fingerprint
+    key = (id(bet) if fingerprint is None else fingerprint, id(table))
     hit = _SETTLED.get(key)
-    if hit is not None and hit[0] is bet and hit[1] is table:
+    if hit is not None and hit[1] is table and (fingerprint is not None or hit[0] is bet):
         _SETTLED.move_to_end(key)
         return hit[2]
     keys: dict[tuple[str, Fraction], int] = {}

@@ -278,10 +278,18 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
     if first_four and not bet.reads.first_four_only:
         raise ValueError("internal: a first-four table for a bet that looks past the first four cards")
     symmetric = symmetric and names_suits(bet.reads)  # otherwise the two tables are one
-    fast = (id(bet), id(tableau), first_four, symmetric)
+    # a pricing loop asks for the same bets again and again: by value (the fingerprint names
+    # the conditions and reads, which make the table), or a bet built in Python by identity
+    fingerprint = bet.fingerprint
+    fast = (id(bet) if fingerprint is None else fingerprint, id(tableau), first_four, symmetric)
     hit = _BY_OBJECT.get(fast)
-    if hit is not None and hit[0] is bet and hit[1] is tableau and _MEMORY.get(hit[2]) is hit[3]:
-        return hit[3]  # a pricing loop asks for the same bet objects again and again
+    if (
+        hit is not None
+        and (fingerprint is not None or hit[0] is bet)
+        and hit[1] is tableau
+        and _MEMORY.get(hit[2]) is hit[3]
+    ):
+        return hit[3]
     key = _memory_key(tableau, bet, first_four, symmetric)
     disk = bet_key(tableau, bet, first_four, symmetric)
     twin = _conditions(tableau, bet, first_four, symmetric)
@@ -304,12 +312,13 @@ def _fits(table: Table, bet: Bet) -> bool:
     return all(isinstance(c, tuple) for c in table.columns)
 
 
-#: The table each bet (or reads) object was last given, valid while the table is in memory.
-_BY_OBJECT: dict[tuple[int, int, bool, bool], tuple[object, Tableau, Hashable, Table]] = {}
+#: The table each bet (by fingerprint, or by identity) or reads object was last given, valid
+#: while the table is in memory.
+_BY_OBJECT: dict[tuple[object, int, bool, bool], tuple[object, Tableau, Hashable, Table]] = {}
 
 
 def _by_object(
-    fast: tuple[int, int, bool, bool], owner: object, tableau: Tableau, key: Hashable, table: Table
+    fast: tuple[object, int, bool, bool], owner: object, tableau: Tableau, key: Hashable, table: Table
 ) -> None:
     if len(_BY_OBJECT) > 4096:
         _BY_OBJECT.clear()

@@ -7,7 +7,16 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from analyzer.bets.catalogue import CATALOGUE, find_bet, main_bets, pay_table_names, provenance
-from analyzer.bets.choice import MatchKind, PayMatch, choose, find_by_pays, pays_text, winning_pays
+from analyzer.bets.choice import (
+    Choice,
+    MatchKind,
+    PayFinding,
+    PayMatch,
+    choose,
+    find_by_pays,
+    pays_text,
+    winning_pays,
+)
 from analyzer.bets.main import parse_amount
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
@@ -61,17 +70,22 @@ def bet_report(
     texts: Sequence[tuple[str, str]] = (),
     adjust: str | None = None,
     scale: bool = False,
+    choice: Choice | None = None,
 ) -> list[Table]:
     """The summary table of the chosen bets on ``shoe``, then (optionally) each bet's events
     table and the pays solved for a zero or target house edge (bet files, and bet files given
     as text, as :func:`choose_bets` reads them): of each bet's adjustable line, of the line
     whose event is ``adjust``, or (``scale``) of every winning line times one factor
-    (:mod:`analyzer.studies.ladder`).
+    (:mod:`analyzer.studies.ladder`).  ``choice``: those bets already chosen (as
+    :func:`~analyzer.bets.choice.choose` chose them from the same arguments), not chosen again.
 
     Raises:
         BetError: as :func:`choose_bets`; ``adjust`` names no line of any chosen bet.
     """
-    bets = choose_bets(specs, files, all_bets, max_bets, texts)
+    if choice is None:
+        bets = choose_bets(specs, files, all_bets, max_bets, texts)
+    else:
+        bets = list(choice.bets) or main_bets()
     skipped: list[str] = []
     if all_bets and shoe.suited is None:
         # --all on a shoe without suits: price everything that can be priced, say what cannot.
@@ -117,6 +131,7 @@ def pays_report(
     with_params: bool = False,
     events: bool = False,
     tableau: Tableau = STANDARD,
+    finding: PayFinding | None = None,
 ) -> list[Table]:
     """The catalogue bets whose pay table is ``pays`` (:func:`analyzer.bets.choice.find_by_pays`:
     the published tables, with ``with_params`` also the bets whose parameter gives those pays,
@@ -125,10 +140,14 @@ def pays_report(
     differ; then the columns of the bets table with grades), then (``events``) each bet's
     events table.  A suited bet on a shoe without suits is named in a note, not priced.
 
+    ``finding``: those bets already found (``find_by_pays(pays, with_params=with_params)``),
+    not searched again.
+
     Raises:
         BetError: bad pays (:func:`analyzer.bets.choice.parse_pays`).
     """
-    finding = find_by_pays(pays, with_params=with_params)
+    if finding is None:
+        finding = find_by_pays(pays, with_params=with_params)
     matches = list(finding.matches)
     skipped: list[str] = []
     if shoe.suited is None:

@@ -263,16 +263,17 @@ def _data_keys(col: Column) -> tuple[str, ...]:
     return (key, f"{key}_decimal")
 
 
-def _data_row(table: Table, row: Sequence[Cell], digits: int) -> dict[str, object]:
+def _data_row(
+    columns: Sequence[tuple[Column, tuple[str, ...]]], row: Sequence[Cell], digits: int
+) -> dict[str, object]:
     out: dict[str, object] = {}
-    for cell, col in zip(row, table.columns, strict=True):
-        keys = _data_keys(col)
+    for cell, (col, keys) in zip(row, columns, strict=True):
         if cell is None:
             out.update(dict.fromkeys(keys))
         elif isinstance(cell, bool | str) or (col.style == "count" and isinstance(cell, int)):
             out[keys[0]] = cell
         elif isinstance(cell, Fraction | int):
-            x = Fraction(cell)
+            x = cell if type(cell) is Fraction else Fraction(cell)
             if col.style == "sqrt":
                 out[keys[0]] = ExactText(fraction_text(x))
                 out[keys[1]] = sqrt_decimal(x, digits)
@@ -311,12 +312,13 @@ def data_rows(
     if context:
         table = with_context(table, context)
     seen: set[str] = set()
-    for col in table.columns:
-        for key in _data_keys(col):
+    columns = [(col, _data_keys(col)) for col in table.columns]
+    for _, keys in columns:
+        for key in keys:
             if key in seen:
                 raise FormatError(f"table {table.name!r} gives the data field {key!r} twice")
             seen.add(key)
-    return [_data_row(table, row, digits) for row in table.rows]
+    return [_data_row(columns, row, digits) for row in table.rows]
 
 
 def table_documents(
@@ -324,28 +326,43 @@ def table_documents(
 ) -> list[dict[str, object]]:
     """The tables as JSON writes them (for :func:`json_document`): per table its ``name``,
     ``title``, ``columns`` (data keys), ``rows`` (:func:`data_rows`) and ``notes``."""
-    return [
-        {
-            "name": t.name,
-            "title": t.title,
-            "columns": [c.json_key for c in (with_context(t, context) if context else t).columns],
-            "rows": data_rows(t, digits, context),
-            "notes": list(t.notes),
-        }
-        for t in tables
-    ]
+    out: list[dict[str, object]] = []
+    for t in tables:
+        full = with_context(t, context) if context else t
+        out.append(
+            {
+                "name": t.name,
+                "title": t.title,
+                "columns": [c.json_key for c in full.columns],
+                "rows": data_rows(full, digits),
+                "notes": list(t.notes),
+            }
+        )
+    return out
+
+
+#: A string as JSON text, as ``json.dumps(text, ensure_ascii=False)`` writes it (the encoder's
+#: own function, compiled where CPython has it).
+_json_string: Callable[[str], str] = json.encoder.encode_basestring
 
 
 def _json_value(value: object, indent: str) -> str:
     """JSON text of ``value`` as ``json.dumps(indent=2, ensure_ascii=False)`` writes it, with a
     ``Decimal`` written as the JSON number it is, digit for digit (never through a float)."""
+    if isinstance(value, str):
+        return _json_string(value)
     if isinstance(value, Decimal):
         return f"{value:f}"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if type(value) is int:
+        return int.__repr__(value)
     if isinstance(value, Mapping) and value:
         inner = indent + "  "
         items = ",\n".join(
-            f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_json_value(v, inner)}"
-            for k, v in value.items()
+            f"{inner}{_json_string(str(k))}: {_json_value(v, inner)}" for k, v in value.items()
         )
         return "{\n" + items + "\n" + indent + "}"
     if isinstance(value, list | tuple) and value:

@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import json
 import sys
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
 from typing import Annotated, Any
@@ -147,21 +146,21 @@ class Guard:
             return 413, too_large
         chunks: list[bytes] = []
         size = 0
-        deadline = time.monotonic() + self.limits.body_timeout
         more = True
-        while more:
-            try:
-                message = await asyncio.wait_for(receive(), max(deadline - time.monotonic(), 0.001))
-            except TimeoutError:
-                return 408, f"the request body did not arrive within {self.limits.body_timeout:g} s"
-            if message["type"] == "http.disconnect":
-                return 400, "the client went away"
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                return 413, too_large
-            chunks.append(chunk)
-            more = bool(message.get("more_body", False))
+        try:
+            async with asyncio.timeout(self.limits.body_timeout):  # the whole body, in this task
+                while more:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return 400, "the client went away"
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > limit:
+                        return 413, too_large
+                    chunks.append(chunk)
+                    more = bool(message.get("more_body", False))
+        except TimeoutError:
+            return 408, f"the request body did not arrive within {self.limits.body_timeout:g} s"
         body = b"".join(chunks)
         sent = False
 

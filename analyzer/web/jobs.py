@@ -295,6 +295,7 @@ def price(request: Request, limits: Limits) -> Reply:
         tableau=tableau,
         max_bets=limits.max_bets,
         texts=chosen.texts,
+        choice=chosen.choice,  # the bets chosen once, above
     )
     line = command(
         "bets", shoe_words, rule_words, chosen.words, option_words, digit_words, ["--format", "json"]
@@ -325,9 +326,10 @@ def price_by_pays(request: Request, limits: Limits) -> Reply:
     shoe, shoe_words = shoe_of(request.get("shoe"))
     pays, with_params = str(request["pays"]), bool(request.get("with_params"))
     events = bool(request.get("events"))
-    check_work([m.bet for m in search(pays, with_params=with_params).matches], shoe, tableau, limits)
+    finding = search(pays, with_params=with_params)  # the bets, found once
+    check_work([m.bet for m in finding.matches], shoe, tableau, limits)
     digits, digit_words = _digits(request)
-    tables = pays_report(shoe, pays, with_params=with_params, events=events, tableau=tableau)
+    tables = pays_report(shoe, pays, with_params=with_params, events=events, tableau=tableau, finding=finding)
     option_words = [
         "--pays", pays, *(["--with-params"] if with_params else []), *(["--events"] if events else []),
     ]
