@@ -38,13 +38,20 @@ class OptionalBuildExt(build_ext):
 
 
 def _not_built(exc: BaseException) -> None:
-    reason = " ".join(str(exc).split()) or type(exc).__name__
-    print(
-        f"punto-banco-analyzer: the compiled kernel was not built ({reason[:160]}); "
-        "the pure Python path will run, with the same results",
-        file=sys.stderr,
-        flush=True,
+    """Say so in one line: in the build's log (``pip install -v`` shows it), and on the
+    terminal when there is one (pip shows a build's own output only when the build fails)."""
+    line = (
+        f"punto-banco-analyzer: no C compiler could build the compiled kernel ({type(exc).__name__}: "
+        "pip install -v shows the compiler's output); installed without it, the pure Python path "
+        "runs, with the same results\n"
     )
+    sys.stderr.write(line)
+    sys.stderr.flush()
+    try:
+        with open("/dev/tty", "w") as terminal:
+            terminal.write("\n" + line)  # after pip's progress line
+    except OSError:  # no terminal (CI, a pipe, Windows): the log line above is the message
+        pass
 
 
 setup(ext_modules=[KERNEL], cmdclass={"build_ext": OptionalBuildExt})

@@ -18,7 +18,7 @@ MIN_CARDS = 4
 def _plain_counts(values: tuple[object, ...]) -> bool:
     """True when every count is a plain ``int`` >= 0 (the usual case, checked without building
     a message per count; anything else goes through :func:`_check_count`)."""
-    return set(map(type, values)) == _INT and min(values) >= 0  # type: ignore[type-var]
+    return set(map(type, values)) == _INT and min(values) >= 0  # type: ignore[operator,type-var]
 
 
 _INT = {int}
@@ -374,4 +374,4 @@ def _trusted(counts: tuple[int, ...], suited: tuple[int, ...] | None) -> Shoe:
     return shoe
 
 
-assert RANK_POINTS == (*range(1, 10), 0, 0, 0, 0), "Shoe.point_counts reads the ranks' points in this order"
+assert (*range(1, 10), 0, 0, 0, 0) == RANK_POINTS, "Shoe.point_counts reads the ranks' points in this order"

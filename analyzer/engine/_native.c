@@ -141,11 +141,13 @@ static int check_starts(const i32 *starts, Py_ssize_t count, Py_ssize_t entries,
 
 /* -- init ----------------------------------------------------------------------------------- */
 
-static int half_index(unsigned char **table, Py_ssize_t *count, const unsigned char m[5])
+/* The index of a half's multiplicities (five values, each 0-7) among the distinct ones met so
+ * far, added when new; ``seen`` maps the half's code (base 8) to its index + 1. */
+static int half_index(unsigned char **table, Py_ssize_t *count, const unsigned char m[5], i32 *seen)
 {
-    for (Py_ssize_t j = 0; j < *count; j++)
-        if (!memcmp(*table + 5 * j, m, 5))
-            return (int)j;
+    int code = m[0] | m[1] << 3 | m[2] << 6 | m[3] << 9 | m[4] << 12;
+    if (seen[code])
+        return seen[code] - 1;
     unsigned char *grown = PyMem_Realloc(*table, 5 * (*count + 1));
     if (!grown) {
         PyErr_NoMemory();
@@ -153,6 +155,7 @@ static int half_index(unsigned char **table, Py_ssize_t *count, const unsigned c
     }
     *table = grown;
     memcpy(grown + 5 * *count, m, 5);
+    seen[code] = (i32)(*count + 1);
     return (int)(*count)++;
 }
 
@@ -193,19 +196,20 @@ static PyObject *native_init(PyObject *self, PyObject *args)
     comp_high = PyMem_Malloc(sizeof(i32) * (n ? n : 1));
     low_mult = high_mult = NULL;
     n_low = n_high = 0;
-    if (!comp_cards || !comp_low || !comp_high) {
+    i32 *seen_low = PyMem_Calloc(1 << 15, sizeof(i32)), *seen_high = PyMem_Calloc(1 << 15, sizeof(i32));
+    if (!comp_cards || !comp_low || !comp_high || !seen_low || !seen_high) {
+        PyMem_Free(seen_low);
+        PyMem_Free(seen_high);
         Py_DECREF(fast);
         return PyErr_NoMemory();
     }
     for (Py_ssize_t c = 0; c < n; c++) {
         long long k, code;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, c), "LL", &k, &code)) {
-            Py_DECREF(fast);
-            return NULL;
-        }
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, c), "LL", &k, &code))
+            goto init_fail;
         if (k < MIN_CARDS || k > MAXC || code < 0) {
-            Py_DECREF(fast);
-            return PyErr_Format(PyExc_ValueError, "bad composition");
+            PyErr_SetString(PyExc_ValueError, "bad composition");
+            goto init_fail;
         }
         unsigned char m[NVAL];
         int total = 0;
@@ -214,18 +218,18 @@ static PyObject *native_init(PyObject *self, PyObject *args)
             total += m[v];
         }
         if (total != k) {
-            Py_DECREF(fast);
-            return PyErr_Format(PyExc_ValueError, "a composition's code does not hold its cards");
+            PyErr_SetString(PyExc_ValueError, "a composition's code does not hold its cards");
+            goto init_fail;
         }
         comp_cards[c] = (unsigned char)k;
-        int lo = half_index(&low_mult, &n_low, m), hi = half_index(&high_mult, &n_high, m + 5);
-        if (lo < 0 || hi < 0) {
-            Py_DECREF(fast);
-            return NULL;
-        }
+        int lo = half_index(&low_mult, &n_low, m, seen_low), hi = half_index(&high_mult, &n_high, m + 5, seen_high);
+        if (lo < 0 || hi < 0)
+            goto init_fail;
         comp_low[c] = lo;
         comp_high[c] = hi;
     }
+    PyMem_Free(seen_low);
+    PyMem_Free(seen_high);
     Py_DECREF(fast);
     n_comp = n;
     comp_padded_low = PyMem_Malloc(sizeof(i32) * (n ? n : 1));
@@ -289,6 +293,11 @@ static PyObject *native_init(PyObject *self, PyObject *args)
     n_pool = n;
     ready = 1;
     Py_RETURN_NONE;
+init_fail:
+    PyMem_Free(seen_low);
+    PyMem_Free(seen_high);
+    Py_DECREF(fast);
+    return NULL;
 }
 
 /* -- ShoeState ------------------------------------------------------------------------------- */

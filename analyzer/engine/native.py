@@ -28,6 +28,8 @@ for it.
 from __future__ import annotations
 
 import functools
+import importlib
+import itertools
 import os
 import threading
 from bisect import bisect_left
@@ -91,7 +93,7 @@ def _load() -> Any:
     if chosen == "off":
         return None
     try:
-        from analyzer.engine import _native  # type: ignore[attr-defined]  # lazy: a shared library, loaded on first use
+        extension = _extension()
     except ImportError as exc:
         if chosen == "on":
             raise KernelError(
@@ -100,8 +102,17 @@ def _load() -> Any:
             ) from None
         return None
     pools = [(pool_members(p), _pool_ranks(p)) for p in POOLS]
-    _native.init(COMPOSITIONS, pools, RANK_POINTS)
-    return _native
+    extension.init(COMPOSITIONS, pools, RANK_POINTS)
+    return extension
+
+
+def _extension() -> Any:
+    """The extension module (a shared library, loaded on first use: never at import).
+
+    Raises:
+        ImportError: it was not built.
+    """
+    return importlib.import_module("analyzer.engine._native")
 
 
 def _pool_ranks(pool: tuple[str, int, int]) -> list[int] | None:
@@ -125,7 +136,7 @@ def reset() -> None:
 def built() -> bool:
     """True when the compiled kernel was built and loads (whatever ``PUNTO_BANCO_KERNEL`` says)."""
     try:
-        from analyzer.engine import _native  # noqa: F401  # lazy: a shared library, loaded on first use
+        _extension()
     except ImportError:
         return False
     return True
@@ -187,7 +198,7 @@ def plan_spec(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> d
     value_tally: list[int] = []
     for t in tables:
         cols = t.value_col
-        if any(a > b for a, b in zip(cols, cols[1:], strict=False)):
+        if any(a > b for a, b in itertools.pairwise(cols)):
             raise ValueError(f"internal: the value part of {t.key} is not sorted by column")
         base = len(value_comp)
         value_start.extend(base + bisect_left(cols, c + 1) for c in range(len(t.columns)))
@@ -317,7 +328,7 @@ def program_spec(program: Program, suits_alike: bool, tens_alike: bool) -> dict[
     times the orbit's multiplicity: the shortcuts of
     :func:`~analyzer.engine.algebra.evaluate_scalar`, whose results they equal on such shoes.
     """
-    fac_start, fac_sub, fac_mult = [0], [], []
+    fac_start, fac_sub, fac_mult = [0], [], []  # type: tuple[list[int], list[int], list[int]]
     for subterms, ten, suit in program.factors:
         if (not ten or tens_alike) and (not suit or suits_alike):
             fac_sub.append(subterms[0])
@@ -326,7 +337,8 @@ def program_spec(program: Program, suits_alike: bool, tens_alike: bool) -> dict[
             fac_sub.extend(subterms)
             fac_mult.append(1)
         fac_start.append(len(fac_sub))
-    sub_start, sub_fall = [0], []
+    sub_start: list[int] = [0]
+    sub_fall: list[int] = []
     for st in program.subterms:
         sub_fall.extend(st)
         sub_start.append(len(sub_fall))
