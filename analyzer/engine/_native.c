@@ -332,6 +332,8 @@ typedef struct {
     i32 *fall_pool, *fall_m;                     /* falling(pool size - shift, m) */
     i64 *fall_shift;
     i32 *sub_start, *sub_fall;                   /* a subterm: a product of falls */
+    i32 *sub_order, *sub_packed;                 /* the subterms by their number of falls (1, 2, 3, */
+    Py_ssize_t sub_count[4];                     /* more): each one's index, the falls of those of 1-3 */
     i32 *fac_start, *fac_sub;                    /* a factor: a sum of subterms, times its multiplier */
     i64 *fac_mult;
     i32 *comp_start;                             /* a composition: a sum of terms */
@@ -553,7 +555,7 @@ static void plan_free_arrays(PlanObject *p)
 {
     void *arrays[] = {p->col_start, p->value_start, p->value_comp, p->value_tally, p->row_start,
                       p->row_comp, p->row_tally, p->row_read, p->row_coef, p->row_pad, p->fall_pool, p->fall_m, p->fall_shift,
-                      p->sub_start, p->sub_fall, p->fac_start, p->fac_sub, p->fac_mult, p->comp_start,
+                      p->sub_start, p->sub_fall, p->sub_order, p->sub_packed, p->fac_start, p->fac_sub, p->fac_mult, p->comp_start,
                       p->term_start, p->term_factor, p->term_cards, p->term_mult, p->leaf_row,
                       p->leaf_comp, p->leaf_col, p->leaf_rest, p->leaf_mult};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -675,6 +677,29 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     I32(sub_fall, "sub_fall", &n, 0, p->n_falls);
     if (check_starts(p->sub_start, p->n_subterms, n, "sub_start") < 0)
         goto fail;
+    /* the subterms grouped by their number of falls: a loop of fixed length each */
+    p->sub_order = PyMem_Malloc(sizeof(i32) * (p->n_subterms + 1));
+    p->sub_packed = PyMem_Malloc(sizeof(i32) * (n + 1));
+    if (!p->sub_order || !p->sub_packed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    {
+        Py_ssize_t order = 0, packed = 0;
+        for (int group = 0; group < 4; group++) {
+            p->sub_count[group] = 0;
+            for (Py_ssize_t j = 0; j < p->n_subterms; j++) {
+                i32 length = p->sub_start[j + 1] - p->sub_start[j];
+                if ((group < 3 && length != group + 1) || (group == 3 && length >= 1 && length <= 3))
+                    continue;
+                p->sub_order[order++] = (i32)j;
+                p->sub_count[group]++;
+                if (group < 3)
+                    for (i32 k = p->sub_start[j]; k < p->sub_start[j + 1]; k++)
+                        p->sub_packed[packed++] = p->sub_fall[k];
+            }
+        }
+    }
     I32(fac_start, "fac_start", &n, 0, BIG);
     p->n_factors = n - 1;
     if (n < 1)

@@ -111,24 +111,20 @@ static void FN(evaluate)(const PlanObject *p, const i64 *pools, i64 size, T fall
     /* the weight program: falling factorials of pool sizes -> subterms -> factors -> terms */
     for (Py_ssize_t i = 0; i < p->n_falls; i++)
         fall[i] = FN(falling)((ST)(pools[p->fall_pool[i]] - p->fall_shift[i]), p->fall_m[i]);
-    for (Py_ssize_t j = 0; j < p->n_subterms; j++) {
-        const i32 *at = p->sub_fall + p->sub_start[j];
-        switch (p->sub_start[j + 1] - p->sub_start[j]) { /* most subterms have one to three falls */
-        case 1:
-            sub[j] = fall[at[0]];
-            break;
-        case 2:
-            sub[j] = fall[at[0]] * fall[at[1]];
-            break;
-        case 3:
-            sub[j] = fall[at[0]] * fall[at[1]] * fall[at[2]];
-            break;
-        default: {
+    {
+        const i32 *order = p->sub_order, *at = p->sub_packed;
+        for (Py_ssize_t n = p->sub_count[0]; n > 0; n--, at++)
+            sub[*order++] = fall[at[0]];
+        for (Py_ssize_t n = p->sub_count[1]; n > 0; n--, at += 2)
+            sub[*order++] = fall[at[0]] * fall[at[1]];
+        for (Py_ssize_t n = p->sub_count[2]; n > 0; n--, at += 3)
+            sub[*order++] = fall[at[0]] * fall[at[1]] * fall[at[2]];
+        for (Py_ssize_t n = p->sub_count[3]; n > 0; n--) { /* none, or more than three */
+            i32 j = *order++;
             T x = 1;
             for (i32 k = p->sub_start[j]; k < p->sub_start[j + 1]; k++)
                 x *= fall[p->sub_fall[k]];
             sub[j] = x;
-        }
         }
     }
     for (Py_ssize_t f = 0; f < p->n_factors; f++) {

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
@@ -67,6 +68,7 @@ def one_shot() -> Iterator[None]:
         _ONE_SHOT.reset(token)
 
 
+@functools.lru_cache(maxsize=4096)  # a live shoe asks for each size in turn, a batch for a few
 def denominator(size: int) -> int:
     """N!/(N-K)!, K = min(N, 6): the number of ordered K-card sequences of the shoe."""
     return falling(size, min(size, MAX_CARDS))
@@ -78,7 +80,7 @@ class _Shoe:
 
     def __init__(self, shoe: Shoe, vector: bool) -> None:
         self.counts = ShoeCounts.of(shoe.counts, shoe.suited)
-        self.values = shoe.point_counts
+        self.shoe = shoe
         self.vector = vector
         self.size = shoe.size
         #: The compiled kernel's ring for this shoe (64 or 128 bits; 0: the pure path).
@@ -98,6 +100,11 @@ class _Shoe:
         self._falls: list[list[int]] | None = None
         self._flat_falls: Any = None
         self._pools: Any = None
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Cards per point value (the pure path's weights start from them)."""
+        return self.shoe.point_counts
 
     @property
     def falls(self) -> list[list[int]]:
