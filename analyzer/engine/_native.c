@@ -877,6 +877,8 @@ typedef struct {
     PyObject_HEAD
     Py_ssize_t n_cols, n_keys;
     i32 *index;     /* the key of each column */
+    i32 *key_start; /* the columns by key: key k's in by_key[key_start[k]:key_start[k + 1]] */
+    i32 *by_key;
     i64 *scaled;    /* L x the pays of each key */
     PyObject *keys; /* a tuple of (event, pays), one per key */
 } SettledObject;
@@ -904,6 +906,27 @@ static PyObject *settled_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(p);
         return PyErr_Format(PyExc_ValueError, "one scaled pay per key expected");
     }
+    p->key_start = PyMem_Calloc(p->n_keys + 1, sizeof(i32));
+    p->by_key = PyMem_Malloc(sizeof(i32) * (p->n_cols + 1));
+    if (!p->key_start || !p->by_key) {
+        Py_DECREF(p);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t c = 0; c < p->n_cols; c++) /* a counting sort of the columns by key */
+        p->key_start[p->index[c] + 1]++;
+    for (Py_ssize_t k = 0; k < p->n_keys; k++)
+        p->key_start[k + 1] += p->key_start[k];
+    {
+        i32 *next = PyMem_Malloc(sizeof(i32) * (p->n_keys + 1));
+        if (!next) {
+            Py_DECREF(p);
+            return PyErr_NoMemory();
+        }
+        memcpy(next, p->key_start, sizeof(i32) * (p->n_keys + 1));
+        for (Py_ssize_t c = 0; c < p->n_cols; c++)
+            p->by_key[next[p->index[c]]++] = (i32)c;
+        PyMem_Free(next);
+    }
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *key = PyTuple_GET_ITEM(keys, k);
         if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2) {
@@ -919,6 +942,8 @@ static PyObject *settled_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static void settled_dealloc(SettledObject *p)
 {
     PyMem_Free(p->index);
+    PyMem_Free(p->key_start);
+    PyMem_Free(p->by_key);
     PyMem_Free(p->scaled);
     Py_XDECREF(p->keys);
     Py_TYPE(p)->tp_free((PyObject *)p);
@@ -957,15 +982,18 @@ static PyObject *settled_summary(SettledObject *p, PyObject *counts)
         PyErr_NoMemory();
         goto end;
     }
-    memset(sums, 0, sizeof(i64) * p->n_keys);
-    for (Py_ssize_t c = 0; c < p->n_cols; c++) {
-        i64 x;
-        if (buf)
-            x = buf[c];
-        else {
+    i64 *list_counts = NULL;
+    if (!buf) { /* a list of ints: each read once, into int64 */
+        list_counts = PyMem_Malloc(sizeof(i64) * (p->n_cols + 1));
+        if (!list_counts) {
+            PyErr_NoMemory();
+            goto end;
+        }
+        for (Py_ssize_t c = 0; c < p->n_cols; c++) {
             int overflow;
-            x = PyLong_AsLongLongAndOverflow(PyList_GET_ITEM(counts, c), &overflow);
-            if (overflow || (x == -1 && PyErr_Occurred())) {
+            list_counts[c] = PyLong_AsLongLongAndOverflow(PyList_GET_ITEM(counts, c), &overflow);
+            if (overflow || (list_counts[c] == -1 && PyErr_Occurred())) {
+                PyMem_Free(list_counts);
                 if (PyErr_Occurred())
                     goto end;
                 result = Py_None; /* a count past int64: Python integers */
@@ -973,11 +1001,28 @@ static PyObject *settled_summary(SettledObject *p, PyObject *counts)
                 goto end;
             }
         }
-        if (x < 0 || __builtin_add_overflow(sums[p->index[c]], x, &sums[p->index[c]])) {
-            result = Py_None;
-            Py_INCREF(result);
-            goto end;
+        buf = list_counts;
+    }
+    /* counts are >= 0 and their total below 2**63 (checked: then no key's sum overflows) */
+    u64 total = 0;
+    int bad = 0;
+    for (Py_ssize_t c = 0; c < p->n_cols; c++) {
+        bad |= buf[c] < 0;
+        bad |= __builtin_add_overflow(total, (u64)buf[c], &total);
+    }
+    bad |= total > (u64)INT64_MAX;
+    if (!bad)
+        for (Py_ssize_t k = 0; k < p->n_keys; k++) {
+            i64 sum = 0;
+            for (i32 j = p->key_start[k]; j < p->key_start[k + 1]; j++)
+                sum += buf[p->by_key[j]];
+            sums[k] = sum;
         }
+    PyMem_Free(list_counts);
+    if (bad) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto end;
     }
 #ifdef HAVE_INT128
     s128 first = 0, second = 0;
