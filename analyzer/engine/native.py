@@ -385,18 +385,26 @@ def summary(settled: Any, counts: Any) -> tuple[Any, ...] | None:
     C; ``None`` when the kernel is not running or a number is past its integers (a count
     past int64, a moment past 128 bits), for the Python integers to take.
 
-    ``settled``: a :class:`~analyzer.engine.pricing.Settlement` (its kernel copy is kept in
-    its derived views, ``_built``); ``counts``: an int64 array or a list of ints."""
+    ``settled``: a :class:`~analyzer.engine.pricing.Settlement` (its ``keys``, ``index`` and
+    ``scaled``; the kernel's copy is kept here, by the object, for the last
+    :data:`SETTLEMENTS`); ``counts``: an int64 array or a list of ints."""
     module = kernel()
     if module is None:
         return None
-    made = settled._built.get("native")
-    if made is None:
+    hit = _SETTLED.get(id(settled))
+    if hit is None or hit[0] is not settled:
         try:
             made = module.Settled(settled.index, settled.scaled, settled.keys)
         except OverflowError:  # a pay past int64: Python integers
-            made = False
-        settled._built["native"] = made
-    if made is False:
+            made = None
+        if len(_SETTLED) >= SETTLEMENTS:
+            _SETTLED.clear()
+        hit = _SETTLED[id(settled)] = (settled, made)  # the settlement held: its id is not reused
+    if hit[1] is None:
         return None
-    return made.summary(counts)  # type: ignore[no-any-return]
+    return hit[1].summary(counts)  # type: ignore[no-any-return]
+
+
+#: Settlements whose kernel copy is kept (then all are dropped and made again as needed).
+SETTLEMENTS = 4096
+_SETTLED: dict[int, tuple[Any, Any]] = {}
