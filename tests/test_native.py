@@ -316,11 +316,15 @@ def test_a_malformed_plan_is_refused_before_it_reads_outside_its_arrays():
     table = bet_table_for(find_bet("perfect-pair"), Shoe.standard(8).remove("2h"))
     good = native.plan_spec([table], False, False)
     module.Plan(good)  # as built: accepted
-    for field, value in (("leaf_comp", 10**6), ("value_comp", 7722), ("fall_pool", -1), ("row_pad", 14),
-                         ("term_cards", 7)):
+    for field, value in (("leaf_comp", 10**6), ("fall_pool", -1), ("row_pad", 14), ("term_cards", 7)):
         bad = {**good, field: [value] * len(good[field])}
         with pytest.raises(ValueError):
             module.Plan(bad)
+    cols, comps, tallies = good["value_parts"][0]
+    for part in ((cols, (7722,) * len(comps), tallies), ((len(table.columns),) * len(cols), comps, tallies),
+                 (cols[::-1], comps, tallies), (cols, comps[1:], tallies)):
+        with pytest.raises(ValueError, match="outside|sorted|differ"):
+            module.Plan({**good, "value_parts": [part]})
     with pytest.raises(KeyError, match="plan without leaf_row"):
         module.Plan({k: v for k, v in good.items() if k != "leaf_row"})
     with pytest.raises(OverflowError):

@@ -570,6 +570,81 @@ static void plan_dealloc(PlanObject *p)
 
 #define BIG ((i64)1 << 31)
 
+/* The value parts of the plan's tables, one (value_col, value_comp, value_tally) each, columns
+ * counted from the table's first (each table's entries sorted by column, as compiled), into
+ * one run of entries per column of the plan: value_start, value_comp, value_tally. */
+static int value_parts(PlanObject *p, PyObject *parts)
+{
+    PyObject *fast = PySequence_Fast(parts, "value_parts");
+    if (!fast)
+        return -1;
+    int status = -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast), entries = 0;
+    i32 **cols = PyMem_Calloc(count + 1, sizeof(i32 *)), **comps = PyMem_Calloc(count + 1, sizeof(i32 *));
+    i64 **tallies = PyMem_Calloc(count + 1, sizeof(i64 *));
+    Py_ssize_t *sizes = PyMem_Calloc(count + 1, sizeof(Py_ssize_t));
+    if (!cols || !comps || !tallies || !sizes) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (count != p->n_tables) {
+        PyErr_Format(PyExc_ValueError, "plan: %zd value parts for %zd tables", count, p->n_tables);
+        goto done;
+    }
+    for (Py_ssize_t t = 0; t < count; t++) {
+        PyObject *col, *comp, *tally;
+        Py_ssize_t n, m;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, t), "OOO", &col, &comp, &tally))
+            goto done;
+        i32 width = p->col_start[t + 1] - p->col_start[t];
+        if (to_i32(col, "value_col", &cols[t], &sizes[t], 0, width) < 0 ||
+            to_i32(comp, "value_comp", &comps[t], &n, 0, n_comp) < 0 || to_i64(tally, "value_tally", &tallies[t], &m) < 0)
+            goto done;
+        if (n != sizes[t] || m != sizes[t]) {
+            PyErr_SetString(PyExc_ValueError, "plan: a value part's arrays differ in length");
+            goto done;
+        }
+        for (Py_ssize_t i = 1; i < n; i++)
+            if (cols[t][i - 1] > cols[t][i]) {
+                PyErr_SetString(PyExc_ValueError, "plan: a value part not sorted by column");
+                goto done;
+            }
+        entries += n;
+    }
+    p->value_start = PyMem_Calloc(p->n_cols + 1, sizeof(i32));
+    p->value_comp = PyMem_Malloc(sizeof(i32) * (entries + 1));
+    p->value_tally = PyMem_Malloc(sizeof(i64) * (entries + 1));
+    if (!p->value_start || !p->value_comp || !p->value_tally || entries >= BIG) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t t = 0; t < count; t++) {
+        for (Py_ssize_t i = 0; i < sizes[t]; i++)
+            p->value_start[p->col_start[t] + cols[t][i] + 1]++;
+        memcpy(p->value_comp + at, comps[t], sizeof(i32) * sizes[t]);
+        memcpy(p->value_tally + at, tallies[t], sizeof(i64) * sizes[t]);
+        at += sizes[t];
+    }
+    for (Py_ssize_t c = 0; c < p->n_cols; c++)
+        p->value_start[c + 1] += p->value_start[c];
+    status = 0;
+done:
+    for (Py_ssize_t t = 0; t < count && cols; t++) {
+        PyMem_Free(cols[t]);
+        if (comps)
+            PyMem_Free(comps[t]);
+        if (tallies)
+            PyMem_Free(tallies[t]);
+    }
+    PyMem_Free(cols);
+    PyMem_Free(comps);
+    PyMem_Free(tallies);
+    PyMem_Free(sizes);
+    Py_DECREF(fast);
+    return status;
+}
+
 /* Plan(spec): spec a dict of flat sequences of ints (native.plan_spec builds it; the names
  * are the PlanObject fields).  Every index is checked against what it indexes, so a plan
  * never reads outside its arrays; a number past int64 is an OverflowError. */
@@ -614,12 +689,8 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (p->col_start[i] > p->col_start[i + 1])
             goto bad;
     p->n_cols = p->col_start[n - 1];
-    I32(value_start, "value_start", &n, 0, BIG);
-    LENGTH("value_start", n, p->n_cols + 1);
-    I32(value_comp, "value_comp", &n, 0, n_comp);
-    I64(value_tally, "value_tally", &m);
-    LENGTH("value_tally", m, n);
-    if (check_starts(p->value_start, p->n_cols, n, "value_start") < 0)
+    GET("value_parts");
+    if (value_parts(p, item) < 0)
         goto fail;
     /* rows */
     I32(row_start, "row_start", &n, 0, BIG);

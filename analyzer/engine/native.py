@@ -29,10 +29,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-import itertools
 import os
 import threading
-from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any
 
@@ -173,13 +171,13 @@ def plan(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> Any:
         return None
 
 
-def plan_spec(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> dict[str, list[int]]:
+def plan_spec(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> dict[str, list[Any]]:
     """The flat index arrays of ``tables`` laid side by side, as the kernel reads them (the
     names of ``PlanObject`` in _native.c):
 
     * ``col_start``: each table's first column, and the end;
-    * the value part, by column: ``value_start`` (each column's first entry), ``value_comp``
-      (a value composition), ``value_tally``;
+    * ``value_parts``: each table's value part as it is compiled, (``value_col`` (sorted),
+      ``value_comp``, ``value_tally``), laid side by side by the kernel;
     * the rows of the tables with a label part, one after another: ``row_read`` (the
       multiset code of the read values); ``row_coef`` and ``row_pad`` where S / D(R) is a
       constant times a padding (:func:`row_constants`), else ``row_pad`` -1 and the row's
@@ -193,22 +191,9 @@ def plan_spec(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> d
     col_start = [0]
     for t in tables:
         col_start.append(col_start[-1] + len(t.columns))
-    value_start = [0]
-    value_comp: list[int] = []
-    value_tally: list[int] = []
-    for t in tables:
-        cols = t.value_col
-        if any(a > b for a, b in itertools.pairwise(cols)):
-            raise ValueError(f"internal: the value part of {t.key} is not sorted by column")
-        base = len(value_comp)
-        value_start.extend(base + bisect_left(cols, c + 1) for c in range(len(t.columns)))
-        value_comp.extend(t.value_comp)
-        value_tally.extend(t.value_tally)
-    spec: dict[str, list[int]] = {
+    spec: dict[str, list[Any]] = {
         "col_start": col_start,
-        "value_start": value_start,
-        "value_comp": value_comp,
-        "value_tally": value_tally,
+        "value_parts": [(t.value_col, t.value_comp, t.value_tally) for t in tables],
     }
     labelled = [i for i, t in enumerate(tables) if t.row_read]
     row_start = [0]
