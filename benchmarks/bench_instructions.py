@@ -114,7 +114,8 @@ def solves() -> None:
             ) / 1800
     for name in ("macaujack", "main"):
         for kernel in ("auto", "off"):
-            per = (instructions(300, name, SET_SOLVES, kernel) - instructions(100, name, SET_SOLVES, kernel)) / 200
+            many, few = (instructions(n, name, SET_SOLVES, kernel) for n in (300, 100))
+            per = (many - few) / 200
             what = "macaujack's set" if name == "macaujack" else "main bets"
             rows[f"{what}, {'kernel' if kernel == 'auto' else 'pure path'}"] = per
     yard = rows.get("yardstick (exact C, macaujack's set)")

@@ -323,7 +323,7 @@ def test_a_malformed_plan_is_refused_before_it_reads_outside_its_arrays():
     cols, comps, tallies = good["value_parts"][0]
     for part in ((cols, (7722,) * len(comps), tallies), ((len(table.columns),) * len(cols), comps, tallies),
                  (cols[::-1], comps, tallies), (cols, comps[1:], tallies)):
-        with pytest.raises(ValueError, match="outside|sorted|differ"):
+        with pytest.raises(ValueError, match=r"outside|sorted|differ"):
             module.Plan({**good, "value_parts": [part]})
     with pytest.raises(KeyError, match="plan without leaf_row"):
         module.Plan({k: v for k, v in good.items() if k != "leaf_row"})
