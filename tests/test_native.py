@@ -236,6 +236,20 @@ def test_every_tableau_of_the_registry_prices_alike(tableau, kernel):
 
 
 @needs_kernel
+@pytest.mark.slow
+@pytest.mark.parametrize("tableau", [t for t in TABLEAUX.values() if t is not pricing.STANDARD],
+                         ids=[n for n, t in TABLEAUX.items() if t is not pricing.STANDARD])
+def test_every_catalogue_bet_under_every_other_tableau_prices_alike(tableau, kernel):
+    # every card-level bet compiled under each other rule set (minutes): the whole catalogue
+    bets = catalogue_bets()
+    for shoe in (Shoe.standard(8).remove("As 5h Kd 9c 2h"), Shoe.standard(6)):
+        kernel("off")
+        expected = priced(bets, shoe, tableau)
+        kernel("on")
+        assert priced(bets, shoe, tableau) == expected
+
+
+@needs_kernel
 @settings(max_examples=15, deadline=None)
 @given(
     decks=st.integers(1, 8),

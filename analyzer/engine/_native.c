@@ -21,7 +21,10 @@
  *         Plan(spec)                     index arrays of one or more tables (native.plan_spec);
  *         Plan.counts(state, out=None)   every column's count: into ``out`` (a writable int64
  *                                        buffer, modulo 2**64 only) or as a list of ints, and
- *                                        each table's total.
+ *                                        each table's total;
+ *         Settled(index, scaled, keys)   a bet settled over a table's columns (pricing.Settlement);
+ *         Settled.summary(counts)        its sums per pay line and moments, or None past int64
+ *                                        counts or 128-bit moments (overflow checked).
  * Functions: init(compositions, pools, rank_values) once, from the Python definitions.
  */
 #define PY_SSIZE_T_CLEAN
