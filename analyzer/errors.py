@@ -26,6 +26,7 @@ there (``analyzer.checks.verify.LogError`` is :class:`LogError`).
     ├── WorkLimitError        a web request asking more work than the server's limits
     ├── MutantError           an unknown engine mutant, a bad mutant log request
     ├── ProbeError            a probe that cannot start its engine, or bad probe options
+    ├── KernelError           PUNTO_BANCO_KERNEL set to a bad value, or to on without the kernel
     └── EngineFaultError           an engine that misbehaves under the probe (a finding)
 """
 
@@ -250,6 +251,14 @@ class ProbeError(AnalyzerError):
 
     Raised by: :mod:`analyzer.checks.probe`.  (An engine that starts and then misbehaves is a
     finding, not this error.)
+    """
+
+
+class KernelError(AnalyzerError):
+    """``PUNTO_BANCO_KERNEL`` set to something other than ``auto``, ``on`` or ``off``, or set
+    to ``on`` (the compiled kernel required) where the kernel was not built.
+
+    Raised by: :mod:`analyzer.engine.native`, on the first evaluation that would use it.
     """
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -266,6 +267,15 @@ class Reads:
         """True when the cards' suits (or colours) are read: such a bet cannot be priced on a
         shoe given by rank counts only."""
         return self.suits is not SuitDetail.NONE
+
+    def __hash__(self) -> int:
+        # pricing looks reads up on every call: hashed once, from the text key (the same in
+        # every process, so that a pickled copy carries a right hash); equal reads, equal keys
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self) -> int:
+        return zlib.crc32(self.key.encode())
 
     @functools.cached_property
     def card_positions(self) -> frozenset[int]:

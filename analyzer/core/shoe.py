@@ -15,6 +15,20 @@ from analyzer.errors import ShoeError
 MIN_CARDS = 4
 
 
+def _plain_counts(values: tuple[object, ...]) -> bool:
+    """True when every count is a plain ``int`` >= 0 (the usual case, checked without building
+    a message per count; anything else goes through :func:`_check_count`)."""
+    return set(map(type, values)) == _INT and min(values) >= 0  # type: ignore[operator,type-var]
+
+
+_INT = {int}
+
+
+def _card_name(i: int) -> str:
+    """``card As`` for suited count number ``i`` (rank-major)."""
+    return f"card {RANKS[i // 4].label}{SUITS[i % 4].value}"
+
+
 def _check_count(what: str, n: object) -> int:
     if isinstance(n, bool) or not isinstance(n, int):
         raise ShoeError(f"bad count {n!r} for {what}: counts must be whole numbers >= 0")
@@ -48,13 +62,15 @@ class Shoe:
             object.__setattr__(self, name, tuple(value))
         if len(self.counts) != 13:
             raise ShoeError(f"a shoe needs 13 rank counts (A..K), got {len(self.counts)}")
-        for rank, n in zip(RANKS, self.counts, strict=True):
-            _check_count(f"rank {rank.label}", n)
+        if not _plain_counts(self.counts):
+            for rank, n in zip(RANKS, self.counts, strict=True):
+                _check_count(f"rank {rank.label}", n)
         if self.suited is not None:
             if len(self.suited) != 52:
                 raise ShoeError(f"suited counts need 52 entries, got {len(self.suited)}")
-            for i, n in enumerate(self.suited):
-                _check_count(f"card {RANKS[i // 4].label}{SUITS[i % 4].value}", n)
+            if not _plain_counts(self.suited):
+                for i, n in enumerate(self.suited):
+                    _check_count(_card_name(i), n)
             for r in range(13):
                 if sum(self.suited[4 * r : 4 * r + 4]) != self.counts[r]:
                     raise ShoeError(f"suited counts of rank {RANKS[r].label} disagree with its count")
@@ -112,9 +128,16 @@ class Shoe:
         values = tuple(suited)
         if len(values) != 52:
             raise ShoeError(f"suited counts need 52 entries, got {len(values)}")
-        for i, n in enumerate(values):
-            _check_count(f"card {RANKS[i // 4].label}{SUITS[i % 4].value}", n)
-        return cls(tuple(sum(values[4 * r : 4 * r + 4]) for r in range(13)), values)
+        if not _plain_counts(values):
+            for i, n in enumerate(values):
+                _check_count(_card_name(i), n)
+        counts = tuple([values[i] + values[i + 1] + values[i + 2] + values[i + 3] for i in range(0, 52, 4)])
+        if cls is not Shoe:
+            return cls(counts, values)
+        shoe = _trusted(counts, values)  # every count checked; the ranks' sums agree by construction
+        if shoe.size < MIN_CARDS:
+            raise ShoeError(f"a shoe of {shoe.size} cards cannot deal a coup: it needs at least {MIN_CARDS}")
+        return shoe
 
     @classmethod
     def from_cards(cls, cards: Iterable[Card]) -> Shoe:
@@ -195,10 +218,8 @@ class Shoe:
     @cached_property
     def point_counts(self) -> tuple[int, ...]:
         """Cards per point value 0..9 (value 0 sums 10, J, Q, K)."""
-        totals = [0] * 10
-        for rank_index, n in enumerate(self.counts):
-            totals[RANK_POINTS[rank_index]] += n
-        return tuple(totals)
+        c = self.counts  # A..9 are worth 1..9 (RANK_POINTS), 10, J, Q, K 0
+        return (c[9] + c[10] + c[11] + c[12], *c[:9])
 
     @property
     def decks(self) -> int | None:
@@ -351,3 +372,6 @@ def _trusted(counts: tuple[int, ...], suited: tuple[int, ...] | None) -> Shoe:
     object.__setattr__(shoe, "counts", counts)
     object.__setattr__(shoe, "suited", suited)
     return shoe
+
+
+assert (*range(1, 10), 0, 0, 0, 0) == RANK_POINTS, "Shoe.point_counts reads the ranks' points in this order"

@@ -384,7 +384,7 @@ class Program:
         """Number of compositions."""
         return len(self.cards)
 
-    @property
+    @functools.cached_property  # asked on every evaluation: found once
     def needs_suits(self) -> bool:
         """True when a pool of the program needs the suits of the cards."""
         return any(pool in SUITED_POOLS for pool, _, _ in self.falls)
@@ -454,9 +454,9 @@ class ShoeCounts:
         if c is None:
             suits_alike = False
             tens_alike = len({r[t] for t in _TEN_RANKS}) == 1
-        else:
-            suits_alike = all(len(set(c[4 * k : 4 * k + 4])) == 1 for k in range(13))
-            tens_alike = all(len({c[4 * t + s] for t in _TEN_RANKS}) == 1 for s in range(4))
+        else:  # (slices of the card counts: each suit's 13 counts; each 10-valued rank's 4)
+            suits_alike = c[0::4] == c[1::4] == c[2::4] == c[3::4]
+            tens_alike = len({c[4 * t : 4 * t + 4] for t in _TEN_RANKS}) == 1
         return cls(r, c, sum(r), suits_alike, tens_alike)
 
     def pool_size(self, pool: int) -> int:

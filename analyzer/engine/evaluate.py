@@ -4,7 +4,9 @@ Two implementations of one definition (:mod:`analyzer.engine.table`): Python int
 any size; no numpy import, for one-shot commands) and numpy int64 (used when every count of the
 shoe fits int64: N!/(N-6)! < 2**63, i.e. at most 1,448 cards).  Which one runs is the policy of
 :func:`column_counts`: numpy unless the caller asked for :func:`one_shot` evaluation or the shoe
-is too large for int64.
+is too large for int64.  Where the compiled kernel runs (:mod:`analyzer.engine.native`: built,
+not switched off, the shoe within its bound) it evaluates instead, and gives the same counts in
+the same form: an int64 array where numpy would, else a list of Python integers.
 
 A shoe's value weights, and each table's counts on it, are kept for the last few shoes
 (:data:`SHOES`), so that pricing several bets on one shoe, one :func:`~analyzer.engine.pricing.price`
@@ -15,14 +17,16 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from operator import itemgetter, mul
+from operator import is_, itemgetter, mul
 from typing import Any
 
 from analyzer.core.shoe import Shoe
+from analyzer.engine import native
 from analyzer.engine.algebra import (
     ShoeCounts,
     SuitsUnknownError,
@@ -64,6 +68,7 @@ def one_shot() -> Iterator[None]:
         _ONE_SHOT.reset(token)
 
 
+@functools.lru_cache(maxsize=4096)  # a live shoe asks for each size in turn, a batch for a few
 def denominator(size: int) -> int:
     """N!/(N-K)!, K = min(N, 6): the number of ordered K-card sequences of the shoe."""
     return falling(size, min(size, MAX_CARDS))
@@ -75,9 +80,12 @@ class _Shoe:
 
     def __init__(self, shoe: Shoe, vector: bool) -> None:
         self.counts = ShoeCounts.of(shoe.counts, shoe.suited)
-        self.values = shoe.point_counts
+        self.shoe = shoe
         self.vector = vector
         self.size = shoe.size
+        #: The compiled kernel's ring for this shoe (64 or 128 bits; 0: the pure path).
+        self.kernel = native.tier(shoe.size)
+        self._state: Any = None
         self.denominator = denominator(shoe.size)
         self.tables: dict[str, Any] = {}
         #: The tables asked for on this shoe, in order; the set the shoe before it asked for;
@@ -87,10 +95,16 @@ class _Shoe:
         self.asked: dict[str, Table] = {}
         self.prior: frozenset[str] = frozenset()
         self.expected: tuple[Table, ...] = ()
+        self.expected_ids: frozenset[int] = frozenset()  # (the tables above are held: ids unique)
         self._weights: Any = None
         self._falls: list[list[int]] | None = None
         self._flat_falls: Any = None
         self._pools: Any = None
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Cards per point value (the pure path's weights start from them)."""
+        return self.shoe.point_counts
 
     @property
     def falls(self) -> list[list[int]]:
@@ -119,6 +133,13 @@ class _Shoe:
         if self._pools is None:
             self._pools = pool_sizes_vector(self.counts)
         return self._pools
+
+    @property
+    def state(self) -> Any:
+        """The compiled kernel's view of the shoe (:func:`~analyzer.engine.native.shoe_state`)."""
+        if self._state is None:
+            self._state = native.shoe_state(self.counts, self.kernel)
+        return self._state
 
 
 _SHOES: OrderedDict[tuple[object, ...], _Shoe] = OrderedDict()
@@ -157,6 +178,7 @@ def _expect(memo: _Shoe, before: _Shoe) -> None:
     memo.prior = asked
     if asked == before.prior and len(asked) > 1:
         memo.expected = tuple(before.asked.values())
+        memo.expected_ids = frozenset(map(id, memo.expected))
 
 
 def column_counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
@@ -184,7 +206,7 @@ def counted(table: Table, shoe: Shoe) -> tuple[Any, int, int]:
     if hit is None or hit[0] is not table:
         if len(memo.tables) >= 512:
             memo.tables.clear()
-        if memo.vector and any(t is table for t in memo.expected):
+        if memo.vector and id(table) in memo.expected_ids:
             _evaluate_together(table, memo)
             hit = memo.tables[key]
         else:
@@ -204,20 +226,19 @@ def _evaluate_together(table: Table, memo: _Shoe) -> None:
     order its bets are asked in.  ``table`` left out of the group (by the size limit), or a
     group that fails, leaves ``table`` to be evaluated alone: a table another bet asked for
     never breaks this one's pricing (``table`` raises its own error if it is the broken one)."""
-    group: list[Table] = []
-    seen: set[str] = set()
-    entries = 0
     suits = memo.counts.cards is not None
-    for t in sorted(memo.expected, key=lambda t: t.key):
-        done = t.key in memo.tables and memo.tables[t.key][0] is t
-        if done or t.key in seen or (t.needs_suits and not suits):
-            continue
-        if entries + t.size > TOGETHER_ENTRIES:
-            continue
-        seen.add(t.key)
-        group.append(t)
-        entries += t.size
+    if memo.tables:  # some evaluated already: the group is this shoe's own
+        group, seen = _group(memo.expected, memo.tables, suits)
+    else:  # a shoe's first evaluation: the group of the shoes before (the same tables) again
+        key = (*map(id, memo.expected), suits, TOGETHER_ENTRIES)
+        hit = _GROUPED.get(key)
+        if hit is None or not all(map(is_, hit[0], memo.expected)):
+            if len(_GROUPED) >= GROUPS * 4:
+                _GROUPED.clear()
+            hit = _GROUPED[key] = (memo.expected, *_group(memo.expected, {}, suits))
+        _, group, seen = hit
     memo.expected = ()  # one group a shoe: a table left out is evaluated alone
+    memo.expected_ids = frozenset()
     group_key = _plan_key(group, memo.counts.suits_alike, memo.counts.tens_alike)
     if table.key in seen and len(group) > 1 and group_key not in _BROKEN:
         try:
@@ -235,8 +256,38 @@ def _evaluate_together(table: Table, memo: _Shoe) -> None:
     memo.tables[table.key] = (table, *_alone(table, memo))
 
 
+def _group(
+    expected: tuple[Table, ...], evaluated: dict[str, Any], suits: bool
+) -> tuple[list[Table], frozenset[str]]:
+    """The tables of ``expected`` a shoe evaluates together, in key order, and their keys:
+    those not ``evaluated`` already, that the shoe can price (``suits``: its suits are known),
+    within :data:`TOGETHER_ENTRIES`."""
+    group: list[Table] = []
+    seen: set[str] = set()
+    entries = 0
+    for t in sorted(expected, key=lambda t: t.key):
+        done = t.key in evaluated and evaluated[t.key][0] is t
+        if done or t.key in seen or (t.needs_suits and not suits):
+            continue
+        if entries + t.size > TOGETHER_ENTRIES:
+            continue
+        seen.add(t.key)
+        group.append(t)
+        entries += t.size
+    return group, frozenset(seen)
+
+
+#: The groups of the last few sets of expected tables, on a shoe's first evaluation (by the
+#: tables' ids, in order, and whether the shoe's suits are known; the tables held).
+_GROUPED: dict[tuple[object, ...], tuple[tuple[Table, ...], list[Table], frozenset[str]]] = {}
+
+
 def _alone(table: Table, memo: _Shoe) -> tuple[Any, int]:
     """The counts of ``table`` evaluated by itself, and their sum."""
+    if memo.kernel:
+        got = _plan((table,), memo.counts.suits_alike, memo.counts.tens_alike).native_counts(memo)
+        if got is not None:
+            return got[0]
     counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
     return counts, sum(counts) if isinstance(counts, list) else int(counts.sum())
 
@@ -318,7 +369,40 @@ class _Plan:
     """
 
     def __init__(self, tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> None:
+        self.tables = tables
+        self.suits_alike = suits_alike
+        self.tens_alike = tens_alike
+        self.col_start = [0]
+        for t in tables:
+            self.col_start.append(self.col_start[-1] + len(t.columns))
+        #: The compiled kernel's plan (None: not built yet; False: the kernel cannot run it),
+        #: and whether the numpy index arrays below are built: each is built on first use.
+        self._native: Any = None
+        self._arrays = False
+
+    def native_counts(self, memo: _Shoe) -> list[tuple[Any, int]] | None:
+        """:meth:`counts` by the compiled kernel, in the form the pure path gives (int64 arrays
+        where ``memo`` is a numpy one, else lists of Python integers); ``None`` when the kernel
+        cannot evaluate this plan."""
+        kernel = self._native
+        if kernel is None:
+            kernel = self._native = native.plan(self.tables, self.suits_alike, self.tens_alike) or False
+        if kernel is False:
+            return None
+        at = self.col_start
+        if memo.vector:
+            import numpy as np
+
+            out = np.empty(at[-1], dtype=np.int64)
+            _, totals = kernel.counts(memo.state, out)
+            return [(out[at[i] : at[i + 1]], totals[i]) for i in range(len(self.tables))]
+        counts, totals = kernel.counts(memo.state)
+        return [(counts[at[i] : at[i + 1]], totals[i]) for i in range(len(self.tables))]
+
+    def _build_arrays(self) -> None:
         import numpy as np
+
+        tables, suits_alike, tens_alike = self.tables, self.suits_alike, self.tens_alike
 
         def arr(values: Any) -> Any:
             return np.asarray(values, dtype=np.int64)
@@ -329,10 +413,6 @@ class _Plan:
             starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
             return starts, ranked[starts]
 
-        self.tables = tables
-        self.col_start = [0]
-        for t in tables:
-            self.col_start.append(self.col_start[-1] + len(t.columns))
         at = self.col_start
         self.columns_each = all(len(t.columns) for t in tables)  # then a segment sum totals them
         self.value_comp = arr([c for t in tables for c in t.value_comp])
@@ -400,12 +480,19 @@ class _Plan:
         self.small = len(tables) == 1 and bool(labelled) and len(tables[0].leaf_row) <= SMALL
         if self.small and ordered:
             self.orderings_list = list(zip(self.orderings.tolist(), self.read_cards.tolist(), strict=True))
+        self._arrays = True
 
     def counts(self, memo: _Shoe) -> list[tuple[Any, int]]:
         """Each table's counts on the shoe of ``memo`` (int64 arrays, views of one) and their
-        sum."""
+        sum: by the compiled kernel where it runs, else by numpy."""
+        if memo.kernel:
+            got = self.native_counts(memo)
+            if got is not None:
+                return got
         import numpy as np
 
+        if not self._arrays:
+            self._build_arrays()
         w = memo.weights
         out = np.zeros(self.col_start[-1], dtype=np.int64)
         if len(self.value_comp):
@@ -469,7 +556,7 @@ GROUPS = 4
 
 def _plan_key(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> tuple[object, ...]:
     """The key of the plan of ``tables`` (in this order) under these symmetries."""
-    return (*(id(t) for t in tables), suits_alike, tens_alike)
+    return (*map(id, tables), suits_alike, tens_alike)
 
 
 def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Plan:
@@ -477,7 +564,7 @@ def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Pl
     kept, limit = (_PLANS, PLANS) if len(tables) == 1 else (_GROUPS, GROUPS)
     with _LOCK:
         hit = kept.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit.tables, tables, strict=True)):
+        if hit is not None and all(map(is_, hit.tables, tables)):
             kept.move_to_end(key)
             return hit
     plan = _Plan(tables, suits_alike, tens_alike)

@@ -14,6 +14,7 @@ irrational figure, the standard deviation, is a ``Decimal`` rounded exactly
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import threading
@@ -31,6 +32,7 @@ from analyzer.core.exact import sqrt_decimal
 from analyzer.core.reads import BASE_FIELDS, Reads
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine import native
 from analyzer.engine.algebra import SuitsUnknownError
 from analyzer.engine.evaluate import counted
 from analyzer.engine.table import Table, bet_table, compile_table, impossible_line
@@ -360,6 +362,12 @@ class BetSummary:
         if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 1000:
             raise BetError(f"bad digits {digits!r}: use a whole number from 0 to 1000")
         return sqrt_decimal(self.variance, digits)
+
+
+# _summary_from builds a BetSummary without __init__: it must stay fields only
+assert not hasattr(BetSummary, "__post_init__") and [f.name for f in dataclasses.fields(BetSummary)] == [
+    "bet", "event_counts", "denominator", "scale", "first", "second", "pushes", "hits"
+]
 
 
 @dataclass(frozen=True)
@@ -720,8 +728,28 @@ class Pricer:
         return _summary_of(_check_bet(bet), self.shoe, self.tableau, self.values)
 
     def _summary(self, bet: Bet, table: Table, counts: Any, total: int, d: int) -> BetSummary:
-        settled = settlement(bet, table)
-        return settled.summary(bet, key_sums(settled, table, counts), d - total, d)
+        return _summary_from(settlement(bet, table), bet, table, counts, total, d)
+
+
+def _summary_from(settled: Settlement, bet: Bet, table: Table, counts: Any, total: int, d: int) -> BetSummary:
+    """``bet``'s statistics from the counts of ``table`` (their sum ``total``, out of ``d``):
+    summed by the compiled kernel where it runs and no coup is void, else in Python."""
+    if total == d:
+        fast = native.summary(settled, counts)
+        if fast is not None:
+            events, first, second, pushes, hits = fast
+            # BetSummary(...) as its __init__ would make it (a frozen dataclass: the fields,
+            # nothing else), at half the cost: a pricing loop makes one per bet and shoe
+            made = _new(BetSummary)
+            made.__dict__.update(
+                bet=bet, event_counts=events, denominator=d, scale=settled.scale,
+                first=first, second=second, pushes=pushes, hits=hits,
+            )
+            return made
+    return settled.summary(bet, key_sums(settled, table, counts), d - total, d)
+
+
+_new = object.__new__
 
 
 def _summary_of(bet: Bet, shoe: Shoe, tableau: Tableau, values: Reads | None) -> BetSummary:
@@ -733,8 +761,7 @@ def _summary_of(bet: Bet, shoe: Shoe, tableau: Tableau, values: Reads | None) ->
         if bet.origin.startswith("file:"):
             _check_lines(bet, table, tableau)
     counts, total, d = _counted(table, shoe)
-    settled = settlement(bet, table)
-    return settled.summary(bet, key_sums(settled, table, counts), d - total, d)
+    return _summary_from(settlement(bet, table), bet, table, counts, total, d)
 
 
 def price(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> BetSummary:

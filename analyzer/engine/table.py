@@ -32,6 +32,7 @@ the package, so a first run is a warm one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 from collections import OrderedDict, defaultdict
@@ -98,7 +99,7 @@ class Table:
     leaf_mult: tuple[int, ...]
     program: Program
 
-    @property
+    @functools.cached_property  # asked on every evaluation: found once
     def needs_suits(self) -> bool:
         """True when a count needs the suits of the cards (a shoe given by rank counts only
         cannot be priced)."""
@@ -115,7 +116,7 @@ class Table:
             raise ValueError("internal: a bet's table has events, not records")
         return self.columns
 
-    @property
+    @functools.cached_property  # asked on every shoe that evaluates tables together: found once
     def size(self) -> int:
         """Entries stored: value entries, row entries and leaves."""
         return len(self.value_col) + len(self.row_comp) + len(self.leaf_row)
