@@ -293,9 +293,10 @@ def _vectorised(
 ) -> None:
     """The EV numerators of the shoes ``fast`` (numbers of rows of ``cnt``), ``step`` shoes at a
     time, into ``numerators``; ``compiled``: the compiled kernel's plan, or ``None`` (numpy)."""
+    scratch: dict[str, Any] = {}  # the steps' arrays, made once
     for start in range(0, len(fast), step):
         rows = fast[start : start + step]
-        counts = plan.counts(compiled, cnt, suited, rows, [sizes[s] for s in rows])
+        counts = plan.counts(compiled, cnt, suited, rows, [sizes[s] for s in rows], scratch)
         exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
         if plan.pays_block is not None and exact * plan.top_total < 2**63:
             # each class's count x pay, summed per bet, in int64: |sum of count x pay| <= d max|pay|
@@ -461,23 +462,30 @@ class _Plan:
             per_shoe = 8 * 3 * (len(COMPOSITIONS) + self.width + widest)
         return max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
 
-    def counts(self, compiled: Any, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
+    def counts(
+        self, compiled: Any, cnt: Any, suited: Any, rows: list[int], sizes: list[int], scratch: dict[str, Any]
+    ) -> Any:
         """(shoes, pay classes) int64 counts of the shoes ``rows`` (a bet's derived class is not
         counted: its column holds only what the label parts add), by the compiled kernel's
-        plan ``compiled`` (:meth:`kernel_plan`), or by numpy when it is ``None``."""
+        plan ``compiled`` (:meth:`kernel_plan`), or by numpy when it is ``None``.  ``scratch``:
+        arrays kept from step to step (a new one of megabytes every step costs the system's
+        zeroing of its pages)."""
         if compiled is None:
             return self._counts_numpy(cnt, suited, rows, sizes)
-        return self._counts_kernel(compiled, cnt, suited, rows, sizes)
+        return self._counts_kernel(compiled, cnt, suited, rows, sizes, scratch)
 
-    def _counts_kernel(self, plan: Any, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
+    def _counts_kernel(
+        self, plan: Any, cnt: Any, suited: Any, rows: list[int], sizes: list[int], scratch: dict[str, Any]
+    ) -> Any:
         """:meth:`counts` by the compiled kernel: each shoe's value weights and its label parts'
         counts per pay class in C (exact modulo 2**64, as numpy's int64 is: every count of
         these shoes fits int64), the value part one float64 product as on the numpy path."""
         source = cnt if suited is None else suited
         shoes = np.ascontiguousarray(np.asarray(source[rows], dtype=np.int64))
         in_float = denominator(max(sizes)) < 2**53  # the float64 product (BLAS) is exact
-        weights = np.empty((len(rows), len(COMPOSITIONS)), dtype=np.float64 if in_float else np.int64)
-        labels = np.empty((len(rows), self.width), dtype=np.int64)
+        kind = np.float64 if in_float else np.int64
+        weights = _room(scratch, "weights", (len(rows), len(COMPOSITIONS)), kind)
+        labels = _room(scratch, "labels", (len(rows), self.width), np.int64)
         plan.many(shoes, labels, weights)
         product = np.zeros((len(rows), self.value.shape[1] + 1), dtype=np.int64)  # last: the zeros
         product[:, :-1] = weights @ (self.value if in_float else self.value_int)
@@ -510,6 +518,16 @@ class _Plan:
                     n = shared[key] = part.plan.weights_many(pools, sizes)
                 part.add(out, falls, pads, pools, sizes, weights, n)
         return out
+
+
+def _room(scratch: dict[str, Any], name: str, shape: tuple[int, int], kind: Any) -> Any:
+    """A C-contiguous array of ``shape`` and dtype ``kind``, the first rows of one kept in
+    ``scratch`` under ``name`` (made, or made larger, when it has too few rows or another
+    dtype); its contents are left as they were."""
+    got = scratch.get(name)
+    if got is None or got.shape[0] < shape[0] or got.shape[1:] != shape[1:] or got.dtype != kind:
+        got = scratch[name] = np.empty(shape, dtype=kind)
+    return got[: shape[0]]
 
 
 def _most_tallied(value_col: Any, classes: Sequence[int], count: int) -> int:
