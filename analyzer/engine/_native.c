@@ -22,6 +22,8 @@
  *         Plan.counts(state, out=None)   every column's count: into ``out`` (a writable int64
  *                                        buffer, modulo 2**64 only) or as a list of ints, and
  *                                        each table's total;
+ *         Plan.many(counts, out, w=None) every column's count on many shoes of the 64-bit ring
+ *                                        (a batch: native.batch_plan), and their value weights;
  *         Settled(index, scaled, keys)   a bet settled over a table's columns (pricing.Settlement);
  *         Settled.summary(counts)        its sums per pay line and moments, or None past int64
  *                                        counts or 128-bit moments (overflow checked).

@@ -12,6 +12,13 @@ does not grow with the number of shoes beyond its result.  For each chunk:
   weight algebra, :meth:`~analyzer.engine.algebra.VectorPlan.weights_many`) and their sums
   per event.
 
+**The compiled kernel.**  Where it runs (:mod:`analyzer.engine.native`, ``PUNTO_BANCO_KERNEL``),
+the value weights and the label parts of a chunk are counted in C, shoe by shoe
+(:func:`~analyzer.engine.native.batch_plan`: every bet's label part as one plan whose columns
+are the pay classes), in the integers modulo 2**64 as numpy's int64 counts them, under the same
+bound; the value part stays the float64 product.  The numpy path is the reference the tests
+hold it to, and the fallback (``PUNTO_BANCO_KERNEL=off``, no compiler at install).
+
 Every event count is a number of ordered card sequences, at most N!/(N-6)!, and so is every
 partial sum of a product above (the terms of a sum are counts of disjoint sets of sequences, of
 one sign), so when that bound is below 2**53 (shoes of at most 458 cards) the float64 matrix

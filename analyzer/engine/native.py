@@ -18,6 +18,16 @@ larger shoes to the pure path's Python integers.  Additions, subtractions and pr
 2**b are exact for a result whose true value lies in the signed b-bit range, whatever the
 values between; the one division, S / D(R), divides two exact counts.
 
+A batch of many shoes (:mod:`analyzer.engine.batch`) uses the same evaluation, shoe by shoe
+in one call per chunk (``Plan.many``), on a plan of every bet's label part whose columns are
+the batch's pay classes (:func:`batch_plan`); it writes each shoe's value weights too, for the
+batch's float64 product (exactly: only where every weight is below 2**53).
+
+Inside, the plan's terms are products of factors shared as a trie (each distinct prefix of a
+term's factors multiplied once), and its leaves and their compositions' terms are summed in
+groups of one multiplier and one pair of columns (``shared_products``, ``leaf_groups`` in
+_native.c): regroupings of sums and products, which the ring's arithmetic leaves exact.
+
 ``PUNTO_BANCO_KERNEL`` chooses: ``auto`` (the default: the kernel when it was built), ``off``
 (the pure path), ``on`` (the kernel, and a :class:`~analyzer.errors.KernelError` when it was
 not built: for a check that it is there).  The extension is loaded on the first evaluation
@@ -289,8 +299,9 @@ def batch_spec(parts: Sequence[tuple[Table, Sequence[int], int]], width: int) ->
     for table, classes, offset in parts:
         if not table.row_read:
             continue
+        rest = [classes[c] for c in table.row_rest]  # the class of each row's rest
         plus = [classes[c] for c in table.leaf_col]
-        minus = [classes[table.row_rest[r]] for r in table.leaf_row]
+        minus = [rest[r] for r in table.leaf_row]
         kept = [i for i, (a, b) in enumerate(zip(plus, minus, strict=True)) if a != b]
         if not kept:
             continue
@@ -305,12 +316,12 @@ def batch_spec(parts: Sequence[tuple[Table, Sequence[int], int]], width: int) ->
                 row_comp.extend(table.row_comp[table.row_start[r] : table.row_start[r + 1]])
                 row_tally.extend(table.row_tally[table.row_start[r] : table.row_start[r + 1]])
             row_start.append(len(row_comp))
-        for i in kept:
-            leaf_row.append(at[table.leaf_row[i]])
-            leaf_comp.append((number, table.leaf_comp[i]))
-            leaf_col.append(offset + plus[i])
-            leaf_rest.append(offset + minus[i])
-            leaf_mult.append(table.leaf_mult[i])
+        rows, comps, mults = table.leaf_row, table.leaf_comp, table.leaf_mult
+        leaf_row.extend([at[rows[i]] for i in kept])
+        leaf_comp.extend([(number, comps[i]) for i in kept])
+        leaf_col.extend([offset + plus[i] for i in kept])
+        leaf_rest.extend([offset + minus[i] for i in kept])
+        leaf_mult.extend([mults[i] for i in kept])
     program, comp_at = concatenate(list(programs))
     spec.update(
         row_start=row_start,
@@ -417,7 +428,10 @@ def program_spec(program: Program, suits_alike: bool, tens_alike: bool) -> dict[
     term_mult: list[int] = []
     ts, fs, tf = program.term_start, program.factor_start, program.term_factors
     mult, orbit = program.term_mult, program.term_orbit
-    for c, cards in enumerate(program.cards):
+    if not suits_alike:  # every term as it is: the program's own arrays
+        comp_start, term_start, term_factor, term_mult = list(ts), list(fs), list(tf), list(mult)
+        term_cards = [cards for c, cards in enumerate(program.cards) for _ in range(ts[c], ts[c + 1])]
+    for c, cards in enumerate(program.cards if suits_alike else ()):
         chosen: list[list[int]] = []
         for t in range(ts[c], ts[c + 1]):
             if suits_alike and t != ts[c] and orbit[t] == orbit[t - 1]:
