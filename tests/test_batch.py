@@ -417,9 +417,10 @@ def _kinds_of_shoe():
             Shoe.standard(9).remove("As Ah Ad Ac 2s 2h 2d 2c 3s 3h"),
             Shoe.standard(9).remove("As Ah Ad Ac 2s 2h 2d 2c 3s"),
         ],
-        "1,448 and 1,449 cards (the last shoe of int64, the first past it)": [
+        "1,448, 1,449 and 519,997 cards (the last shoe of int64, then huge ones: priced alone)": [
             Shoe.standard(28).remove("As Ah Ad Ac 2s 2h 2d 2c"),
             Shoe.standard(28).remove("As Ah Ad Ac 2s 2h 2d"),
+            Shoe.standard(10_000).remove("As 5h Kd"),
         ],
         "a deck's worth, suits unknown": [Shoe(deck.counts), Shoe(Shoe.standard(2).remove("A A K 5").counts)],
     }
