@@ -57,8 +57,8 @@ static void FN(weights)(T falls[NVAL][MAXC + 1], const T pads[MAXC + 1], T *w, T
 }
 
 /* Every column count of the plan on the shoe, into acc (the plan's columns).  w: the shoe's
- * composition weights; pools: its pool sizes; scratch: room for the plan's rows, falls,
- * subterms, factors and compositions. */
+ * composition weights; pools: its pool sizes; scratch: room for p->room values (the leaf
+ * groups' multipliers, the falls, subterms, factors and shared products). */
 static void FN(evaluate)(const PlanObject *p, const i64 *pools, i64 size, T falls[NVAL][MAXC + 1],
                          const T pads[MAXC + 1], const T *w, T *acc, T *scratch)
 {
