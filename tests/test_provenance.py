@@ -12,16 +12,15 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 
 from analyzer.bets.catalogue import CATALOGUE, PROVENANCE, Grade, catalogue_bets, find_bet, provenance
-from analyzer.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    result = invoke(*args)
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -62,21 +61,34 @@ def test_every_priced_bet_has_a_grade():
         assert provenance(bet) is not None, bet.name
 
 
-@pytest.mark.parametrize("spec, grade", [
-    ("lucky-win-banker", Grade.READING), ("lucky-win-player", Grade.REPRODUCED),
-    ("bellagio-match-player", Grade.READING), ("bellagio-match-banker", Grade.READING),
-    ("royal-9", Grade.READING), ("d7p8-progressive", Grade.READING), ("tiger-pair", Grade.WEAK),
-    ("small-tiger", Grade.WEAK), ("tiger-tie", Grade.WEAK), ("all-black", Grade.WEAK),
-    ("super-tie:2", Grade.REPRODUCED), ("lucky-match", Grade.REPRODUCED),
-    ("royal-match:banker,2", Grade.REPRODUCED), ("lucky-nines:binions", Grade.READING),
-    ("lucky-nines:binions,off-suit", Grade.REPRODUCED), ("super-6:15", Grade.RULES),
-])
+@pytest.mark.parametrize(
+    "spec, grade",
+    [
+        ("lucky-win-banker", Grade.READING),
+        ("lucky-win-player", Grade.REPRODUCED),
+        ("bellagio-match-player", Grade.READING),
+        ("bellagio-match-banker", Grade.READING),
+        ("royal-9", Grade.READING),
+        ("d7p8-progressive", Grade.READING),
+        ("tiger-pair", Grade.WEAK),
+        ("small-tiger", Grade.WEAK),
+        ("tiger-tie", Grade.WEAK),
+        ("all-black", Grade.WEAK),
+        ("super-tie:2", Grade.REPRODUCED),
+        ("lucky-match", Grade.REPRODUCED),
+        ("royal-match:banker,2", Grade.REPRODUCED),
+        ("lucky-nines:binions", Grade.READING),
+        ("lucky-nines:binions,off-suit", Grade.REPRODUCED),
+        ("super-6:15", Grade.RULES),
+    ],
+)
 def test_grades_of_heavy_and_odd_bets_are_data(spec, grade):
     assert provenance(find_bet(spec)).grade is grade
 
 
-@pytest.mark.parametrize("spec", ["lucky-win-banker", "bellagio-match-player", "bellagio-match-banker",
-                                  "royal-match:player,2"])
+@pytest.mark.parametrize(
+    "spec", ["lucky-win-banker", "bellagio-match-player", "bellagio-match-banker", "royal-match:player,2"]
+)
 def test_bets_with_a_player_edge_or_an_edge_above_half_say_why(spec):
     # Lucky Win (Banker) +15.6%, Bellagio Match 76.9% / 80.4%, Royal Match v2 +1.35% at 8 decks
     assert provenance(find_bet(spec)).caveat
@@ -101,16 +113,29 @@ def test_titles_of_the_priced_catalogue_are_unique():
 
 
 def test_bets_text_shows_grades_and_notes_on_odd_rows():
-    out = run("bets", "--bet", "royal-match:player,2", "--bet", "tie", "--bet", "tie:12",
-              "--bet", "examples/bets.toml:natural-tie", "--digits", "4")
+    out = run(
+        "bets",
+        "--bet",
+        "royal-match:player,2",
+        "--bet",
+        "tie",
+        "--bet",
+        "tie:12",
+        "--bet",
+        "examples/bets.toml:natural-tie",
+        "--digits",
+        "4",
+    )
     header = next(line for line in out.splitlines() if line.startswith("Bet "))
     assert header.rstrip().endswith("Grade")
     rows = {line.split("  ")[0]: line for line in out.splitlines()}
     assert rows["Tie (8 to 1)"].rstrip().endswith("reproduced")
     assert rows["Tie (12 to 1)"].rstrip().endswith("rules only")
     assert rows["Tie with naturals"].rstrip().endswith("user-defined")
-    assert ("Royal Match (Player, 10 / 3): EV is positive (a player edge of 1.35%): version 2 (10 / 3) is "
-            "a one-deck pay table") in out
+    assert (
+        "Royal Match (Player, 10 / 3): EV is positive (a player edge of 1.35%): version 2 (10 / 3) is "
+        "a one-deck pay table"
+    ) in out
     assert "Tie (12 to 1): EV is positive (a player edge of 23.70%): the parameter '12' sets" in out
     assert "Tie with naturals: the house edge, 53.54%, is above 50%: a user-defined bet." in out
     assert "Tie (8 to 1):" not in out  # an ordinary row gets no note
@@ -122,8 +147,9 @@ def test_bets_with_ordinary_figures_get_no_odd_row_note():
 
 
 def test_bets_data_carry_grade_figure_source_and_test():
-    doc = json.loads(run("bets", "--bet", "dragon-7", "--bet", "examples/bets.toml:natural-tie",
-                         "--format", "json"))
+    doc = json.loads(
+        run("bets", "--bet", "dragon-7", "--bet", "examples/bets.toml:natural-tie", "--format", "json")
+    )
     rows = {r["bet_name"]: r for r in doc["tables"][0]["rows"]}
     d7 = rows["dragon-7"]
     assert (d7["grade"], d7["grade_label"]) == ("reproduced", "reproduced")
@@ -145,8 +171,10 @@ def test_bets_list_shows_grades_and_its_json_carries_rules_source_grade_figure_p
     nines = rows["lucky-nines"]
     assert nines["rules"].startswith("Reads the first four cards") and "64,512" in nines["rules"]
     assert "wizardofodds.com" in nines["source"]
-    assert (nines["grade"], nines["golden_test"]) == ("reproduced", "tests/test_catalogue_sources.py::"
-                                                      "test_lucky_nines_red_rock")
+    assert (nines["grade"], nines["golden_test"]) == (
+        "reproduced",
+        "tests/test_catalogue_sources.py::test_lucky_nines_red_rock",
+    )
     assert nines["published_figure"].startswith("house edge 8.27%")
     assert nines["parameter"].startswith("TABLE[,READING]")
     assert "lucky-nines:binions,off-suit: published figure reproduced (house edge 19.46%" in nines["variants"]
@@ -158,5 +186,7 @@ def test_bets_list_shows_grades_and_its_json_carries_rules_source_grade_figure_p
 def test_a_bet_that_cannot_win_on_the_shoe_says_so():
     # Perfect Pair needs two identical cards: a one-deck shoe has none (house edge 100%)
     out = run("bets", "--bet", "perfect-pair", "--decks", "1")
-    assert ("Perfect Pair (version 1): the house edge, 100.00%, is above 50%: none of its winning "
-            "events can happen on this shoe.") in out
+    assert (
+        "Perfect Pair (version 1): the house edge, 100.00%, is above 50%: none of its winning "
+        "events can happen on this shoe."
+    ) in out

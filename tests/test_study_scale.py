@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 
-from analyzer.cli import all_commands, main
+from analyzer.cli import all_commands
 from analyzer.errors import StudyError
 from analyzer.studies import study as S  # noqa: N812
 from analyzer.studies import workers as W  # noqa: N812
@@ -68,7 +68,7 @@ except Stop:
 def test_the_block_is_bounded():
     with pytest.raises(StudyError, match="at most 10,000 shoes"):
         S.make_spec(["banker"], shoes=10, block=10_001)
-    res = CliRunner().invoke(main, ["study", "--shoes", "5", "--block", "1000000000"])
+    res = invoke("study", "--shoes", "5", "--block", "1000000000")
     assert res.exit_code == 2 and "at most 10,000" in res.output and res.output.count("\n") == 1
 
 
@@ -118,10 +118,10 @@ def test_workers_have_a_cap_named_in_one_line():
     limit = W.worker_limit()
     with pytest.raises(StudyError, match=f"at most {limit}"):
         S.run_study(["banker"], shoes=2, strategies=["flat"], workers=limit + 1)
-    res = CliRunner().invoke(main, ["study", "--shoes", "2", "--workers", str(limit + 1000)])
+    res = invoke("study", "--shoes", "2", "--workers", str(limit + 1000))
     assert res.exit_code == 2 and f"at most {limit}" in res.output and res.output.count("\n") == 1
     for bad in ("0", "two", "-1"):
-        res = CliRunner().invoke(main, ["study", "--shoes", "2", "--workers", bad])
+        res = invoke("study", "--shoes", "2", "--workers", bad)
         assert res.exit_code == 2 and res.output.count("\n") == 1, (bad, res.output)
 
 
@@ -201,7 +201,7 @@ def test_an_endpoint_sending_a_huge_length_is_refused(listening):
 )
 def test_addresses_the_command_line_cannot_use_are_refused(address, message):
     pytest.importorskip("distributed")
-    res = CliRunner().invoke(main, ["study", "--shoes", "5", "--scheduler", address])
+    res = invoke("study", "--shoes", "5", "--scheduler", address)
     assert res.exit_code == 2, res.output
     assert message in res.output and res.output.count("\n") == 1 and "internal" not in res.output
 

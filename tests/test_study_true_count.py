@@ -11,9 +11,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 
-from analyzer.cli import main
 from analyzer.errors import StudyError
 from analyzer.studies import study as S  # noqa: N812
 from analyzer.studies.counting import (
@@ -126,18 +125,14 @@ def test_the_exact_row_stands_beside_the_chosen_one():
     assert both.results[1] == plain.results[0]
     assert both.results[0].bets_per_shoe != plain.results[0].bets_per_shoe
     count = ["study", "--shoes", "20", "--strategy", "count", "--tags", "0,0,0,-1,-1,-1,-1,2,2,0"]
-    text = CliRunner().invoke(
-        main, [*count, "--bet-when", "tc>=4", "--true-count", "half-deck+floor", "--table", "results"]
-    )
+    text = invoke(*count, "--bet-when", "tc>=4", "--true-count", "half-deck+floor", "--table", "results")
     assert text.exit_code == 0, text.output
     assert "count (tc half-deck+floor)" in text.output and "count (tc exact)" in text.output
     assert (
         "true count half-deck+floor: true count = running count / (unseen cards / 52 to the nearest"
         in text.output
     )
-    data = CliRunner().invoke(
-        main, [*count, "--bet-when", "tc>=4", "--true-count", "round", "--format", "json"]
-    )
+    data = invoke(*count, "--bet-when", "tc>=4", "--true-count", "round", "--format", "json")
     doc = json.loads(data.output)
     assert doc["settings"]["true_count"] == "round"
     assert [r["true_count"] for r in doc["results"]] == ["round", "exact"]
@@ -166,7 +161,7 @@ def test_the_exact_row_stands_beside_the_chosen_one():
     ],
 )
 def test_bad_conventions_are_one_line_exit_2(args, message):
-    res = CliRunner().invoke(main, ["study", "--shoes", "5", *args])
+    res = invoke("study", "--shoes", "5", *args)
     assert res.exit_code == 2, res.output
     assert message in res.output and res.output.count("\n") == 1
 
