@@ -213,8 +213,20 @@ def test_json_output_names_a_non_utf8_argument_in_valid_utf8(tmp_path):
 
 def test_vectors_name_a_non_utf8_rules_file_in_valid_utf8(tmp_path):
     (tmp_path / "r\udcff.toml").write_text(STANDARD.to_toml())
-    done = _run(b"vectors", b"-o", b"kit", b"--rules", b"r\xff.toml", b"--bet", b"tie", b"--coups", b"5",
-                b"--format", b"jsonl", cwd=tmp_path)
+    done = _run(
+        b"vectors",
+        b"-o",
+        b"kit",
+        b"--rules",
+        b"r\xff.toml",
+        b"--bet",
+        b"tie",
+        b"--coups",
+        b"5",
+        b"--format",
+        b"jsonl",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr  # was an internal error: UnicodeEncodeError
     manifest = _strict_json((tmp_path / "kit" / "MANIFEST.json").read_bytes())
     assert "r\\udcff.toml" in manifest["regenerate"]  # type: ignore[index]
@@ -274,8 +286,10 @@ def test_error_lines_escape_what_they_echo(cli, tmp_path):
 
 def _hostile_bet_file(tmp_path: Path) -> Path:
     path = tmp_path / "hostile.toml"
-    path.write_text('[[bet]]\nname = "hostile"\ntitle = "=HYPERLINK(\\"http://x.example\\",\\"click\\")"\n'
-                    '[[bet.pay]]\nevent = "@SUM(1+1)"\nwhen = { winner = "tie" }\npays = 8\n')
+    path.write_text(
+        '[[bet]]\nname = "hostile"\ntitle = "=HYPERLINK(\\"http://x.example\\",\\"click\\")"\n'
+        '[[bet.pay]]\nevent = "@SUM(1+1)"\nwhen = { winner = "tie" }\npays = 8\n'
+    )
     return path
 
 
@@ -300,3 +314,31 @@ def test_header_comments_cannot_be_closed_early(fmt):
     text = render([], fmt, 4, {"command": "punto-banco x --> a --!> b <!-- c"})
     inner = text.split("<!--", 1)[1].rsplit("-->", 1)[0]
     assert "-->" not in inner and "--!>" not in inner and "<!--" not in inner
+
+
+def test_unpadded_markdown_is_the_same_table_without_alignment_spaces():
+    # The committed results/ are written unpadded, so a changed value changes one line.
+    from fractions import Fraction
+
+    table = Table(
+        "t",
+        "A title",
+        (Column("Bet"), Column("Probability", "both")),
+        (("tie", Fraction(1, 3)), ("a|b", Fraction(-2, 7))),
+    )
+    padded = render([table], "markdown", 4)
+    plain = render([table], "markdown", 4, padded=False)
+    lines = plain.splitlines()
+    assert lines[2:] == [
+        "| Bet | Probability | Probability (decimal) |",
+        "|:---|---:|---:|",
+        "| tie | 1/3 | 0.3333 |",
+        "| a\\|b | -2/7 | -0.2857 |",
+    ]
+
+    def cells(text: str) -> list[list[str]]:
+        rows = [ln for ln in text.splitlines() if ln.startswith("|") and not set(ln) <= set("|:- ")]
+        return [[c.strip() for c in re.split(r"(?<!\\)\|", r)[1:-1]] for r in rows]
+
+    assert cells(plain) == cells(padded)
+    assert render([table], "html", 4, padded=False) == render([table], "html", 4)

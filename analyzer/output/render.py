@@ -449,6 +449,7 @@ def render(
     *,
     raw_csv: bool = False,
     context: Mapping[str, Cell] | None = None,
+    padded: bool = True,
 ) -> str:
     """Render tables in ``fmt`` (one of ``FORMATS``); ``meta`` (what produced them) heads the
     output: as a comment in text/Markdown/LaTeX/HTML, a ``meta`` object in JSON (CSV has no
@@ -462,7 +463,9 @@ def render(
     that starts with ``=``, ``+``, ``-`` or ``@`` gets a leading single quote
     (:func:`analyzer.text.csv_cell`); a cell computed from a number (``-0.0105790578``) is data
     and is never changed.  Comments in Markdown and HTML cannot be closed early by ``-->`` or
-    ``--!>`` in the command line.
+    ``--!>`` in the command line.  ``padded=False`` writes Markdown tables without aligning
+    their columns with spaces (the committed ``results/``: a changed value is a one-line diff,
+    not a re-padded column); it renders the same.
 
     Raises:
         FormatError: unknown format, or ``digits`` not a whole number >= 0.
@@ -483,13 +486,16 @@ def render(
     shown = _SHOWN[fmt]  # the one escaping of this format, for every text that reaches the page
     for t in tables:
         rows = [[shown(cell) for cell in row] for row in _display_rows(t, digits, grouped=True)]
-        body = tabulate(
-            rows,
-            headers=[shown(h) for h in _headers(t)],
-            tablefmt=_TABLEFMT[fmt],  # html and latex_booktabs escape their own markup in cells
-            disable_numparse=True,
-            colalign=_aligns(t) if rows else None,  # tabulate cannot align the columns of no rows
-        )
+        if fmt == "markdown" and not padded:
+            body = _unpadded_pipe_table([shown(h) for h in _headers(t)], rows, _aligns(t))
+        else:
+            body = tabulate(
+                rows,
+                headers=[shown(h) for h in _headers(t)],
+                tablefmt=_TABLEFMT[fmt],  # html and latex_booktabs escape their own markup in cells
+                disable_numparse=True,
+                colalign=_aligns(t) if rows else None,  # tabulate cannot align the columns of no rows
+            )
         headings = {
             "markdown": f"### {markdown_text(t.title)}",
             "html": f"<h3>{html_text(t.title)}</h3>",
@@ -499,6 +505,17 @@ def render(
         notes = [_note(fmt, n) for n in t.notes]
         parts.append("\n".join([title, "", body, *(["", *notes] if notes else [])]))
     return "\n\n".join(parts) + "\n"
+
+
+def _unpadded_pipe_table(headers: Sequence[str], rows: Sequence[Sequence[str]], aligns: Sequence[str]) -> str:
+    """A Markdown pipe table with one space either side of each cell and no alignment padding
+    (cells arrive escaped by :func:`~analyzer.text.markdown_text`)."""
+    rule = {"left": ":---", "right": "---:"}
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cells) + " |"
+
+    return "\n".join([line(headers), "|" + "|".join(rule[a] for a in aligns) + "|", *(line(r) for r in rows)])
 
 
 #: How each format for people escapes a table's cells and headers: control characters (ANSI

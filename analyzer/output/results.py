@@ -47,7 +47,7 @@ def analysis_files() -> dict[str, str]:
         for ext, fmt in FORMATS.items():
             command = f"punto-banco analyze --decks {decks} --table all --format {fmt}"
             files[f"analysis-{decks}-decks.{ext}"] = render(
-                tables, fmt, DIGITS, _meta(command, shoe), context=context_of(shoe, None)
+                tables, fmt, DIGITS, _meta(command, shoe), context=context_of(shoe, None), padded=False
             )
     return files
 
@@ -62,7 +62,7 @@ def catalogue_files() -> dict[str, str]:
         for ext, fmt in FORMATS.items():
             command = f"punto-banco bets --decks {decks} --all --events --fair-pay --format {fmt}"
             files[f"bets-{decks}-decks.{ext}"] = render(
-                tables, fmt, DIGITS, _meta(command, shoe), context=context_of(shoe, None)
+                tables, fmt, DIGITS, _meta(command, shoe), context=context_of(shoe, None), padded=False
             )
     return files
 
@@ -87,7 +87,11 @@ def mutant_files() -> dict[str, str]:
     files: dict[str, str] = {}
     for ext, fmt in FORMATS.items():
         files[f"mutants.{ext}"] = render(
-            [table], fmt, DIGITS, _meta(f"punto-banco mutants --power --format {fmt}", shoe),
+            [table],
+            fmt,
+            DIGITS,
+            _meta(f"punto-banco mutants --power --format {fmt}", shoe),
             context=context_of(shoe, None),
+            padded=False,
         )
     return files

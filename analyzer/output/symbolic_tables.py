@@ -119,10 +119,12 @@ def render_sections(
     meta: dict[str, object] | None = None,
     decks: Sequence[int] = SHOWN_DECKS,
     extra: Sequence[Table] = (),
+    padded: bool = True,
 ) -> str:
     """The sections as a report in ``fmt`` (text, markdown, latex or json): the formulas, then a
     table per section of limits, 1/d corrections and values at ``decks``; then the ``extra``
-    report tables (:class:`~analyzer.output.render.Table`).  Deterministic.
+    report tables (:class:`~analyzer.output.render.Table`).  Deterministic.  ``padded`` as in
+    :func:`~analyzer.output.render.render`.
 
     Raises:
         AnalyzerError: unknown format or negative ``digits``.
@@ -165,13 +167,11 @@ def render_sections(
         else:
             block += [s.title, "=" * len(s.title)]
             block += [f"{f.label}:\n  f(d) = {f.function.text()}" for f in s.forms]
-        table = render([_summary_table(s, digits, decks)], fmt if fmt != "text" else "text", digits)
+        table = render([_summary_table(s, digits, decks)], fmt, digits, padded=padded)
         parts.append("\n".join(block).rstrip() + "\n\n" + table.rstrip())
     if extra:
-        parts.append(render(extra, fmt, digits).rstrip())
+        parts.append(render(extra, fmt, digits, padded=padded).rstrip())
     return "\n\n".join(parts) + "\n"
-
-
 
 
 def _check_digits(digits: object) -> None:
@@ -266,7 +266,7 @@ def result_files(meta: Callable[[str], dict[str, object]]) -> dict[str, str]:
     for name, (args, sections) in groups.items():
         for ext, fmt in (("md", "markdown"), ("tex", "latex")):
             command = f"punto-banco symbolic {args} --format {fmt}"
-            files[f"symbolic-{name}.{ext}"] = render_sections(sections, fmt, 10, meta(command))
+            files[f"symbolic-{name}.{ext}"] = render_sections(sections, fmt, 10, meta(command), padded=False)
     return files
 
 
