@@ -4,10 +4,14 @@ driven by Playwright on that binary (``playwright install`` is never needed).
 The test types a shoe's first coups from the keyboard alone, and checks that the EV shown for
 each bet (6 decimals, the exact fraction in its ``title``) is what ``punto-banco bets`` gives on
 the same unseen cards; that the counts follow the tags; that a reload restores everything from
-the URL; and that the page fits a 1280 px screen and a phone.  Screenshots are kept in the
+the URL; and that the page fits a 1280 px screen and a phone.  The table-side tests run at
+1280 px and at 390 px each: the newest coup seen stays in sight, a bet that cannot be priced says
+why on its own row, a bad shared address is said, the EVs and the best bet are on a phone's first
+screen, the chart has ticks and a legend, and no message speaks the command line.  Screenshots are kept in the
 test's temporary folder (and copied to ``$WEB_SCREENSHOTS`` when that is set).
 """
 
+import itertools
 import json
 import os
 import shutil
@@ -230,8 +234,7 @@ def type_cards(page, *entries: str) -> None:
 def inside(inner: dict, outer: dict) -> bool:
     """Whether box ``inner`` lies within box ``outer`` (Playwright bounding boxes, CSS px)."""
     return (
-        inner["y"] >= outer["y"] - 0.5
-        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
+        inner["y"] >= outer["y"] - 0.5 and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
     )
 
 
@@ -262,7 +265,8 @@ def test_a_bet_that_cannot_be_priced_says_why_on_its_own_row(server, browser, sc
     assert set(got) == {"dragon-7", "panda-8"}  # the others stay priced, exactly as the command prices them
     args = ["bets", "--decks", "8", "--remove", "5h Kd 9", "--bet", "dragon-7", "--bet", "panda-8"]
     monkeypatch.setattr(sys, "argv", ["punto-banco", *args])
-    out = CliRunner().invoke(main, [*args, "--digits", "6", "--format", "json"], catch_exceptions=False).stdout
+    args += ["--digits", "6", "--format", "json"]
+    out = CliRunner().invoke(main, args, catch_exceptions=False).stdout
     rows = json.loads(out, parse_float=Decimal)["tables"][0]["rows"]
     assert got == {r["bet_name"]: (f"{r['ev_decimal']:f}", r["ev"]) for r in rows}
     why = page.locator('#prices td[data-unpriced="all-red"]')
@@ -341,14 +345,15 @@ def test_the_chart_has_ticks_and_a_legend(server, browser, screen, tmp_path):
     for axis in ("x", "y"):
         ticks = _numbers(page.locator(f"#chart .tick-{axis}").all_text_contents())
         assert len(ticks) > 2, axis
-        steps = {b - a for a, b in zip(ticks, ticks[1:])}
+        steps = {b - a for a, b in itertools.pairwise(ticks)}
         assert len(steps) == 1 and steps.pop() != 0, (axis, ticks)  # evenly spaced, in order
     assert page.locator("#chart .axis-title").count() == 2
     legend = page.locator("#legend li")
     assert legend.count() == len(bets)
     strokes = [page.locator("#chart polyline").nth(i).get_attribute("stroke") for i in range(len(bets))]
-    for i in range(len(bets)):
-        assert page.locator("#legend li .swatch").nth(i).evaluate("e => getComputedStyle(e).borderTopColor") == _rgb(strokes[i])
+    swatches = page.locator("#legend li .swatch")
+    for i in range(len(bets)):  # each legend entry in its line's colour
+        assert swatches.nth(i).evaluate("e => getComputedStyle(e).borderTopColor") == _rgb(strokes[i])
     font = page.locator("#chart .tick-y").first.evaluate("e => e.getBoundingClientRect().height")
     assert font >= 10  # the chart is drawn at the screen's size, never shrunk to unreadable text
     chart = page.inner_html("#chart")
@@ -381,7 +386,6 @@ BAD_SETUPS = [
 
 def test_every_message_uses_the_pages_own_words(server, browser, screen, tmp_path):
     page = open_page(browser, server, screen, "decks=8&bets=dragon-7")
-    said: list[str] = []
     for field, value in BAD_SETUPS:
         page.goto(f"{server.url}#decks=8&bets=dragon-7")
         page.reload()
@@ -389,10 +393,11 @@ def test_every_message_uses_the_pages_own_words(server, browser, screen, tmp_pat
         page.fill(field, value)
         page.click("#setup-form button[type=submit]")
         page.wait_for_function(
-            "() => document.querySelector('#message').textContent || document.querySelector('td[data-unpriced]')"
+            "() => document.querySelector('#message').textContent"
+            " || document.querySelector('td[data-unpriced]')"
         )
-        text = page.locator("#message").inner_text() + " ".join(page.locator("td[data-unpriced]").all_inner_texts())
-        said.append(text)
+        rows = page.locator("td[data-unpriced]").all_inner_texts()
+        text = page.locator("#message").inner_text() + " ".join(rows)
         assert text.strip(), (field, value)
         assert not any(w in text for w in COMMAND_WORDS), (field, value, text)
     # the shoe run out: the cards typed are more than the shoe holds
@@ -404,4 +409,3 @@ def test_every_message_uses_the_pages_own_words(server, browser, screen, tmp_pat
     text = page.locator("#message").inner_text()
     assert "8" in text and not any(w in text for w in COMMAND_WORDS), text
     keep(page, tmp_path / f"messages-{screen[0]}.png")
-    assert len(said) == len(BAD_SETUPS)

@@ -399,8 +399,8 @@ function drawCounts(unseen) {
   if (!tags) {
     $("running").textContent = "–";
     $("true-count").textContent = "–";
-    $("running").title = "choose count tags above";
-    $("true-count").title = "choose count tags above";
+    $("running").title = "choose Count tags under Shoe, rules and bets";
+    $("true-count").title = "choose Count tags under Shoe, rules and bets";
     return;
   }
   const running = faceUp.reduce((sum, c) => sum + tags[pointIndex(c)], 0);
