@@ -407,5 +407,6 @@ def test_every_message_uses_the_pages_own_words(server, browser, screen, tmp_pat
     type_cards(page, "8 8 8")
     page.wait_for_function("() => document.querySelector('#message').textContent")
     text = page.locator("#message").inner_text()
-    assert "8" in text and not any(w in text for w in COMMAND_WORDS), text
+    assert "8" in text and "Undo" in text and not any(w in text for w in COMMAND_WORDS), text
+    assert page.locator("#shoe-line").inner_text() == ""  # nothing left of the shoe before
     keep(page, tmp_path / f"messages-{screen[0]}.png")

@@ -183,6 +183,7 @@ const PAGE_WORDS = [
   [/^shoe\.seen(\.\d+)?: /, "Cards seen: "],
   [/^bets(\.\d+)?: /, "Bets: "],
   [/^rules: /, "Rules: "],
+  [/^cannot remove (\S+): the shoe holds no \S+$/, "$1 cannot have been dealt: the shoe holds no more of it (Undo it, or check the shoe under Shoe, rules and bets)"],
   [/\bbad shoe '/g, "bad shoe (the shoe field) '"],
   [/\(--decks\)/g, "(Decks)"],
   [/--decks\b/g, "Decks"],
@@ -442,6 +443,7 @@ function drawPrices() {
   body.replaceChildren();
   if (!current || current.error) {
     $("best").textContent = "";
+    $("shoe-line").textContent = "";
     return;
   }
   let best = null;
