@@ -246,8 +246,11 @@ def test_the_seen_list_shows_the_newest_entry(server, browser, screen, tmp_path)
     assert items.count() == 12
     assert inside(items.last.bounding_box(), page.locator("#coups").bounding_box())
     assert items.last.inner_text().startswith("coup 12:")
+    tokens = seen.split(",")
     for entry in ["7h", "8d", "/", "Ah", "3c"]:
         type_cards(page, entry)
+        tokens.append(entry)
+        priced(page, tokens)
         newest = page.locator("#coups li").last
         assert inside(newest.bounding_box(), page.locator("#coups").bounding_box()), entry
     assert page.locator("#coups li").last.inner_text() == "now: Ah 3c"
