@@ -290,6 +290,12 @@ def test_a_bet_that_cannot_be_priced_says_why_on_its_own_row(server, browser, sc
     priced(page, ["5h", "Kd", "9c"])
     assert set(shown(page)) == set(bets)
     assert page.locator("#prices td[data-unpriced]").count() == 0
+    # a shoe given per rank only: the shoe field is named, not the cards
+    page = open_page(browser, server, screen, "shoe=8%3D20%2CK%3D30&bets=all-red,tie&seen=8")
+    priced(page, ["8"])
+    assert set(shown(page)) == {"tie"}
+    text = page.locator('#prices td[data-unpriced="all-red"]').inner_text()
+    assert "shoe field" in text and "Decks" in text and not any(w in text for w in COMMAND_WORDS), text
     refused = "the server responded with a status of 400"  # the page asked, and was told why: no fault
     assert [e for e in errors if refused not in e] == []
 

@@ -204,6 +204,9 @@ const SUITS_NEEDED = /^suited bets need the suits of the cards/;
 
 // Why a bet that reads suits cannot be priced on this shoe, in the page's words.
 function suitsWords(s, cards) {
+  if (s.shoe && !/[\dajqkt][shdc]\s*=/i.test(s.shoe)) {
+    return "needs the suit of every card, and the shoe field gives cards per rank only: give them per rank and suit (e.g. Kh=2), or empty it to use Decks";
+  }
   const bare = cards.filter((c) => !/[shdc]$/.test(c));
   if (bare.length) {
     const shown = [...new Set(bare)].slice(0, 4).join(", ");
@@ -211,7 +214,6 @@ function suitsWords(s, cards) {
     return `needs the suit of every card, and ${shown} ${bare.length === 1 ? "was" : "were"} entered without one: ` +
       `Undo back to ${first} and enter ${bare.length === 1 ? "it" : "each"} with its suit (e.g. ${first}h) to price this bet`;
   }
-  if (s.shoe) return "needs the suit of every card, and the shoe field gives cards per rank only: give them per rank and suit (e.g. Kh=2), or empty it to use Decks";
   return "needs the suit of every card, which this shoe does not give";
 }
 
