@@ -272,6 +272,12 @@ def test_a_bet_that_cannot_be_priced_says_why_on_its_own_row(server, browser, sc
     out = CliRunner().invoke(main, args, catch_exceptions=False).stdout
     rows = json.loads(out, parse_float=Decimal)["tables"][0]["rows"]
     assert got == {r["bet_name"]: (f"{r['ev_decimal']:f}", r["ev"]) for r in rows}
+    type_cards(page, "7h")  # a card more: the bet stays unpriced, the others priced on it too
+    priced(page, ["5h", "Kd", "9", "7h"])
+    args[args.index("5h Kd 9")] = "5h Kd 9 7h"
+    rows = json.loads(CliRunner().invoke(main, args).stdout, parse_float=Decimal)["tables"][0]["rows"]
+    got = shown(page)
+    assert got == {r["bet_name"]: (f"{r['ev_decimal']:f}", r["ev"]) for r in rows}
     why = page.locator('#prices td[data-unpriced="all-red"]')
     text = why.inner_text()
     assert "suit" in text and "9" in text and "Undo" in text  # the card, and the page's own button
@@ -286,7 +292,7 @@ def test_a_bet_that_cannot_be_priced_says_why_on_its_own_row(server, browser, sc
     assert page.locator("#legend li").count() == 3
     assert "not priced" in page.locator('#legend li[data-bet="all-red"]').inner_text()
     keep(page, tmp_path / f"unpriced-{screen[0]}.png")
-    type_cards(page, "u", "9c")  # the card again, with its suit: every bet priced
+    type_cards(page, "u", "u", "9c")  # the card again, with its suit: every bet priced
     priced(page, ["5h", "Kd", "9c"])
     assert set(shown(page)) == set(bets)
     assert page.locator("#prices td[data-unpriced]").count() == 0

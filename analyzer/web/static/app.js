@@ -260,42 +260,93 @@ function pointOf(doc) {
   };
 }
 
+const FILE_UNIT = "bet file";
+
 // What a request can be split into when one of its bets cannot be priced: each bet of the Bets
 // field alone, and the bet file's bets together.
 function units(s) {
   const list = s.bets.map((name) => ({ ...s, bets: [name], betFile: "", name }));
-  if (s.betFile) list.push({ ...s, bets: [], name: "bet file" });
+  if (s.betFile) list.push({ ...s, bets: [], name: FILE_UNIT });
   return list;
 }
 
 const titles = new Map(); // catalogue name or alias -> the bet's title, for a row not priced
 
+// The bets refused at the last point priced for the whole shoe so far on this setup (the
+// history's earlier points do not change it): the next point asks the others together and only
+// these alone (a card without its suit stays in the shoe: 1 + k requests a
+// card for k bets refused, not 1 + every bet).
+const lastRefused = { key: "", names: new Set() };
+
+async function priceAlone(unit, cards) {
+  try {
+    return { unit, point: pointOf(await post("/price", priceBody(unit, cards))) };
+  } catch (error) {
+    if (error.status !== 400) throw error;
+    return { unit, why: error.message };
+  }
+}
+
 // One priced point: the bets' rows and the unseen cards, for the seen cards of a prefix.  When
 // the service refuses the bets together (400), each is asked alone: a bet it refuses keeps its
 // row, with why (`why`), and the others are priced; when every bet is refused with the same
-// words, or none alone, the refusal is the whole point's (an error).
-async function pricePoint(s, tokens) {
+// words (but for want of suits), or none alone, the refusal is the whole point's (an error).
+async function pricePoint(s, tokens, latest = false) {
   const cards = tokens.filter(isCard);
+  const all = units(s);
+  const key = setupKey(s);
+  const unique = new Set(all.map((u) => u.name)).size === all.length;
+  if (unique && lastRefused.key === key && lastRefused.names.size && all.some((u) => !lastRefused.names.has(u.name))) {
+    const parts = await priceKnownRefused(s, cards, all, lastRefused.names);
+    if (parts) return assemble(s, cards, parts, latest && key);
+  }
   let refusal;
   try {
-    return pointOf(await post("/price", priceBody(s, cards)));
+    const point = pointOf(await post("/price", priceBody(s, cards)));
+    if (latest) Object.assign(lastRefused, { key, names: new Set() });
+    return point;
   } catch (error) {
-    if (error.status !== 400 || (units(s).length < 2 && !SUITS_NEEDED.test(error.message))) throw error;
+    if (error.status !== 400 || (all.length < 2 && !SUITS_NEEDED.test(error.message))) throw error;
     refusal = error;
   }
   const parts = [];
-  for (const unit of units(s)) {
-    try {
-      parts.push({ unit, point: pointOf(await post("/price", priceBody(unit, cards))) });
-    } catch (error) {
-      if (error.status !== 400) throw error;
-      parts.push({ unit, why: error.message });
-    }
-  }
+  for (const unit of all) parts.push(await priceAlone(unit, cards));
   const refused = parts.filter((p) => p.why !== undefined);
   const whys = new Set(refused.map((p) => p.why));
   if (refused.length === 0) throw refusal; // the bets together, not one of them
   if (refused.length === parts.length && whys.size === 1 && !SUITS_NEEDED.test(refusal.message)) throw refusal;
+  return assemble(s, cards, parts, latest && key);
+}
+
+// The parts of a point when `refusedNames` were refused last time: the other bets together (one
+// row each in the order asked, then the bet file's rows), each of those alone; null when the
+// others are refused together too (the point is then priced afresh).
+async function priceKnownRefused(s, cards, all, refusedNames) {
+  const rest = all.filter((u) => !refusedNames.has(u.name));
+  const withFile = rest.some((u) => u.name === FILE_UNIT);
+  const together = { ...s, bets: rest.filter((u) => u.name !== FILE_UNIT).map((u) => u.name), betFile: withFile ? s.betFile : "" };
+  let point;
+  try {
+    point = pointOf(await post("/price", priceBody(together, cards)));
+  } catch (error) {
+    if (error.status !== 400) throw error;
+    return null;
+  }
+  const share = new Map(); // each unit's part of the point priced together
+  let at = 0;
+  for (const unit of rest) {
+    if (unit.name !== FILE_UNIT) share.set(unit.name, { ...point, rows: point.rows.slice(at, (at += 1)) });
+  }
+  if (withFile) share.set(FILE_UNIT, { ...point, rows: point.rows.slice(at) });
+  const parts = [];
+  for (const unit of all) parts.push(share.has(unit.name) ? { unit, point: share.get(unit.name) } : await priceAlone(unit, cards));
+  return parts;
+}
+
+// A point from its parts ({unit, point} or {unit, why}), the bets in the order chosen; the bets
+// refused remembered for the setup `key` (unless false).
+function assemble(s, cards, parts, key) {
+  if (key !== false) Object.assign(lastRefused, { key, names: new Set(parts.filter((p) => p.why !== undefined).map((p) => p.unit.name)) });
   const priced = parts.find((p) => p.point);
   return {
     unseen: priced ? priced.point.unseen : null,
@@ -621,7 +672,7 @@ async function refresh() {
   document.body.setAttribute("aria-busy", "true");
   let point;
   try {
-    point = await pricePoint(state, tokens);
+    point = await pricePoint(state, tokens, true);
   } catch (error) {
     point = { error: String(error.message || error) };
   }
