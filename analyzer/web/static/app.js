@@ -8,6 +8,8 @@
 "use strict";
 
 const DIGITS = 6;
+const MAX_DECKS = 10000; // as the service allows
+const TAGS_WANTED = "10 whole numbers, one for each of A 2 3 4 5 6 7 8 9 10/J/Q/K";
 const API = "/api/v1";
 const COLOURS = ["#1b6ca8", "#c0392b", "#2e7d32", "#8e44ad", "#b35900", "#00796b", "#5d6d7e", "#9a7d0a"];
 const VALUE_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10/J/Q/K"];
@@ -89,6 +91,8 @@ function toFragment(s) {
   return parts.join("&");
 }
 
+// The state an address holds, and what in it could not be read, each problem in the page's words
+// (the field it fills, as the setup form names it; a card as a typed card is refused).
 function fromFragment(hash) {
   const s = defaults();
   const problems = [];
@@ -96,7 +100,7 @@ function fromFragment(hash) {
     try {
       return decodeURIComponent(v);
     } catch {
-      problems.push(`cannot read ${v.slice(0, 40)}`);
+      problems.push(`'${shorten(v)}' cannot be read (a broken % escape)`);
       return "";
     }
   };
@@ -105,22 +109,43 @@ function fromFragment(hash) {
     const at = part.indexOf("=");
     const key = at < 0 ? part : part.slice(0, at);
     const value = at < 0 ? "" : part.slice(at + 1);
-    if (key === "decks") s.decks = Math.max(1, Number.parseInt(value, 10) || 8);
-    else if (key === "shoe") s.shoe = decode(value);
+    if (key === "decks") {
+      const decks = decode(value);
+      if (/^\d{1,5}$/.test(decks) && Number(decks) >= 1 && Number(decks) <= MAX_DECKS) s.decks = Number(decks);
+      else problems.push(`Decks '${shorten(decks)}' is not a whole number from 1 to ${MAX_DECKS}: 8 decks are used`);
+    } else if (key === "shoe") s.shoe = decode(value);
     else if (key === "rules") s.rules = decode(value) || "standard";
     else if (key === "rules_toml") s.rulesToml = decode(value);
     else if (key === "bets") s.bets = value ? value.split(",").map(decode).filter(Boolean) : [];
     else if (key === "bet_file") s.betFile = decode(value);
-    else if (key === "tags") s.tags = tagsText(decode(value)) ?? "";
-    else if (key === "seen") {
+    else if (key === "tags") {
+      const tags = tagsText(decode(value));
+      if (tags === null) problems.push(`Count tags '${shorten(decode(value))}' are not ${TAGS_WANTED}: no count is kept`);
+      else s.tags = tags;
+    } else if (key === "seen") {
       for (const token of value.split(",").filter(Boolean)) {
-        const t = token === "/" || token.toLowerCase() === "x" ? token.toLowerCase() : normalCard(token);
-        if (t === null) problems.push(`not a card: ${token}`);
+        const word = decode(token);
+        const t = word === "/" || word.toLowerCase() === "x" ? word.toLowerCase() : normalCard(word);
+        if (t === null) problems.push(`${notACard(word)}; it is left out of the cards seen`);
         else s.seen.push(t);
       }
-    }
+    } else problems.push(`'${shorten(key)}' is not a field of this page: ignored`);
   }
   return { s, problems };
+}
+
+function shorten(text) {
+  const t = String(text);
+  return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+}
+
+function notACard(token) {
+  return `'${shorten(token)}' is not a card: use a rank A, 2-9, 10 or T, J, Q, K, optionally a suit s, h, d or c (e.g. Kh, 10s, 7)`;
+}
+
+// The words of an address's problems, as the message line shows them until the next card or Apply.
+function addressWords(problems) {
+  return problems.length ? `In this page's address: ${problems.join("; ")}.` : "";
 }
 
 function tagsText(text) {
@@ -145,6 +170,60 @@ function priceBody(s, seenCards) {
   return body;
 }
 
+// The service's messages name the command line's options (they are the library's); the page
+// says the same in its own words: its fields and buttons.  Each entry: a pattern, its words.
+const PAGE_WORDS = [
+  [/ ?\(`?punto-banco bets --list`? lists all (\d+)\)/g, " (the Bets field suggests all $1 as you type)"],
+  [/ ?\(punto-banco serve --[a-z-]+ raises it\)/g, " (whoever runs the server can raise it)"],
+  [/;? or send a TOML rules text as rules_toml/g, ", or paste a rules file"],
+  [/^rules_toml: /, "Rules file: "],
+  [/^bet_file: /, "Bet file: "],
+  [/^shoe\.decks: /, "Decks: "],
+  [/^shoe\.counts: /, "Shoe: "],
+  [/^shoe\.seen(\.\d+)?: /, "Cards seen: "],
+  [/^bets(\.\d+)?: /, "Bets: "],
+  [/^rules: /, "Rules: "],
+  [/^cannot remove (\S+): the shoe holds no \S+$/, "$1 cannot have been dealt: the shoe holds no more of it (Undo it, or check the shoe under Shoe, rules and bets)"],
+  [/\bbad shoe '/g, "bad shoe (the shoe field) '"],
+  [/\(--decks\)/g, "(Decks)"],
+  [/--decks\b/g, "Decks"],
+  [/--shoe\b/g, "the shoe field"],
+  [/--remove\b/g, "the cards seen"],
+  [/--bet-file\b/g, "the bet file"],
+  [/--bet\b/g, "Bets"],
+  [/--rules\b/g, "Rules"],
+  [/ ?\([^()]*(?:punto-banco|--)[^()]*\)/g, ""], // any other aside for the command line
+];
+
+function pageWords(text) {
+  return PAGE_WORDS.reduce((t, [pattern, words]) => t.replace(pattern, words), String(text));
+}
+
+// A message of the service that says a bet needs the suits the cards were entered without.
+const SUITS_NEEDED = /^suited bets need the suits of the cards/;
+
+// Why a bet that reads suits cannot be priced on this shoe, in the page's words.
+function suitsWords(s, cards) {
+  if (s.shoe && !/[\dajqkt][shdc]\s*=/i.test(s.shoe)) {
+    return "needs the suit of every card, and the shoe field gives cards per rank only: give them per rank and suit (e.g. Kh=2), or empty it to use Decks";
+  }
+  const bare = cards.filter((c) => !/[shdc]$/.test(c));
+  if (bare.length) {
+    const shown = [...new Set(bare)].slice(0, 4).join(", ");
+    const first = bare[0];
+    return `needs the suit of every card, and ${shown} ${bare.length === 1 ? "was" : "were"} entered without one: ` +
+      `Undo back to ${first} and enter ${bare.length === 1 ? "it" : "each"} with its suit (e.g. ${first}h) to price this bet`;
+  }
+  return "needs the suit of every card, which this shoe does not give";
+}
+
+class ServiceError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
 async function post(path, body) {
   let response;
   try {
@@ -154,21 +233,19 @@ async function post(path, body) {
       body: JSON.stringify(body),
     });
   } catch {
-    throw new Error("the server does not answer: start it again with 'punto-banco serve' (nothing is lost: the address holds the shoe)");
+    throw new ServiceError("the server does not answer: start it again, then enter the next card (nothing is lost: this page's address holds the shoe)", 0);
   }
   let doc;
   try {
     doc = await response.json();
   } catch {
-    throw new Error(`the server answered ${response.status} without JSON`);
+    throw new ServiceError(`the server answered ${response.status} without JSON`, response.status);
   }
-  if (!response.ok) throw new Error(doc.error || `the server answered ${response.status}`);
+  if (!response.ok) throw new ServiceError(pageWords(doc.error || `the server answered ${response.status}`), response.status);
   return doc;
 }
 
-// One priced point: the bets' rows and the unseen cards, for the seen cards of a prefix.
-async function pricePoint(s, tokens) {
-  const doc = await post("/price", priceBody(s, tokens.filter(isCard)));
+function pointOf(doc) {
   const table = doc.tables.find((t) => t.name === "bets");
   const match = /(\d+) cards/.exec(doc.meta.shoe);
   return {
@@ -180,6 +257,105 @@ async function pricePoint(s, tokens) {
       ev: parseFraction(r.ev),
       edge: parseFraction(r.house_edge),
     })),
+  };
+}
+
+const FILE_UNIT = "bet file";
+
+// What a request can be split into when one of its bets cannot be priced: each bet of the Bets
+// field alone, and the bet file's bets together.
+function units(s) {
+  const list = s.bets.map((name) => ({ ...s, bets: [name], betFile: "", name }));
+  if (s.betFile) list.push({ ...s, bets: [], name: FILE_UNIT });
+  return list;
+}
+
+const titles = new Map(); // catalogue name or alias -> the bet's title, for a row not priced
+
+// The bets refused at the last point priced for the whole shoe so far on this setup (the
+// history's earlier points do not change it): the next point asks the others together and only
+// these alone (a card without its suit stays in the shoe: 1 + k requests a
+// card for k bets refused, not 1 + every bet).
+const lastRefused = { key: "", names: new Set() };
+
+async function priceAlone(unit, cards) {
+  try {
+    return { unit, point: pointOf(await post("/price", priceBody(unit, cards))) };
+  } catch (error) {
+    if (error.status !== 400) throw error;
+    return { unit, why: error.message };
+  }
+}
+
+// One priced point: the bets' rows and the unseen cards, for the seen cards of a prefix.  When
+// the service refuses the bets together (400), each is asked alone: a bet it refuses keeps its
+// row, with why (`why`), and the others are priced; when every bet is refused with the same
+// words (but for want of suits), or none alone, the refusal is the whole point's (an error).
+async function pricePoint(s, tokens, latest = false) {
+  const cards = tokens.filter(isCard);
+  const all = units(s);
+  const key = setupKey(s);
+  const unique = new Set(all.map((u) => u.name)).size === all.length;
+  if (unique && lastRefused.key === key && lastRefused.names.size && all.some((u) => !lastRefused.names.has(u.name))) {
+    const parts = await priceKnownRefused(s, cards, all, lastRefused.names);
+    if (parts) return assemble(s, cards, parts, latest && key);
+  }
+  let refusal;
+  try {
+    const point = pointOf(await post("/price", priceBody(s, cards)));
+    if (latest) Object.assign(lastRefused, { key, names: new Set() });
+    return point;
+  } catch (error) {
+    if (error.status !== 400 || (all.length < 2 && !SUITS_NEEDED.test(error.message))) throw error;
+    refusal = error;
+  }
+  const parts = [];
+  for (const unit of all) parts.push(await priceAlone(unit, cards));
+  const refused = parts.filter((p) => p.why !== undefined);
+  const whys = new Set(refused.map((p) => p.why));
+  if (refused.length === 0) throw refusal; // the bets together, not one of them
+  if (refused.length === parts.length && whys.size === 1 && !SUITS_NEEDED.test(refusal.message)) throw refusal;
+  return assemble(s, cards, parts, latest && key);
+}
+
+// The parts of a point when `refusedNames` were refused last time: the other bets together (one
+// row each in the order asked, then the bet file's rows), each of those alone; null when the
+// others are refused together too (the point is then priced afresh).
+async function priceKnownRefused(s, cards, all, refusedNames) {
+  const rest = all.filter((u) => !refusedNames.has(u.name));
+  const withFile = rest.some((u) => u.name === FILE_UNIT);
+  const together = { ...s, bets: rest.filter((u) => u.name !== FILE_UNIT).map((u) => u.name), betFile: withFile ? s.betFile : "" };
+  let point;
+  try {
+    point = pointOf(await post("/price", priceBody(together, cards)));
+  } catch (error) {
+    if (error.status !== 400) throw error;
+    return null;
+  }
+  const share = new Map(); // each unit's part of the point priced together
+  let at = 0;
+  for (const unit of rest) {
+    if (unit.name !== FILE_UNIT) share.set(unit.name, { ...point, rows: point.rows.slice(at, (at += 1)) });
+  }
+  if (withFile) share.set(FILE_UNIT, { ...point, rows: point.rows.slice(at) });
+  const parts = [];
+  for (const unit of all) parts.push(share.has(unit.name) ? { unit, point: share.get(unit.name) } : await priceAlone(unit, cards));
+  return parts;
+}
+
+// A point from its parts ({unit, point} or {unit, why}), the bets in the order chosen; the bets
+// refused remembered for the setup `key` (unless false).
+function assemble(s, cards, parts, key) {
+  if (key !== false) Object.assign(lastRefused, { key, names: new Set(parts.filter((p) => p.why !== undefined).map((p) => p.unit.name)) });
+  const priced = parts.find((p) => p.point);
+  return {
+    unseen: priced ? priced.point.unseen : null,
+    shoe: priced ? priced.point.shoe : "",
+    rows: parts.flatMap(({ unit, point, why }) =>
+      point
+        ? point.rows
+        : [{ name: unit.name, title: titles.get(unit.name) || unit.name, why: SUITS_NEEDED.test(why) ? suitsWords(s, cards) : why }],
+    ),
   };
 }
 
@@ -264,6 +440,7 @@ function drawSeen() {
     const label = cards.map((c) => (c === "x" ? "burned" : c)).join(" ");
     list.append(el("li", { text: `${open ? "now" : "coup " + (i + 1)}: ${text}`, "aria-label": `${open ? "current coup" : "coup " + (i + 1)}: ${label || "no cards"}` }));
   });
+  list.scrollTop = list.scrollHeight; // the newest entry is the one to check: always in sight
   const faceUp = state.seen.filter(isCard).length;
   const burned = state.seen.filter((t) => t === "x").length;
   $("seen-count").textContent = `(${faceUp} cards seen${burned ? `, ${burned} burned face down` : ""})`;
@@ -276,8 +453,8 @@ function drawCounts(unseen) {
   if (!tags) {
     $("running").textContent = "–";
     $("true-count").textContent = "–";
-    $("running").title = "choose count tags above";
-    $("true-count").title = "choose count tags above";
+    $("running").title = "choose Count tags under Shoe, rules and bets";
+    $("true-count").title = "choose Count tags under Shoe, rules and bets";
     return;
   }
   const running = faceUp.reduce((sum, c) => sum + tags[pointIndex(c)], 0);
@@ -305,7 +482,7 @@ function positiveShare(name) {
   for (const n of boundaries(state.seen)) {
     const point = history.points.get(n);
     const row = point && point.rows && point.rows.find((r) => r.name === name);
-    if (!row) continue;
+    if (!row || !row.ev) continue;
     marks += row.ev.p > 0n ? "+" : "·";
     if (row.ev.p > 0n) positive += 1;
   }
@@ -319,13 +496,21 @@ function drawPrices() {
   body.replaceChildren();
   if (!current || current.error) {
     $("best").textContent = "";
+    $("shoe-line").textContent = "";
     return;
   }
   let best = null;
   for (const row of current.rows) {
-    if (!best || compareFractions(row.ev, best.ev) > 0) best = row;
+    if (row.ev && (!best || compareFractions(row.ev, best.ev) > 0)) best = row;
   }
   current.rows.forEach((row) => {
+    const name = el("th", { scope: "row", title: row.name }, row.title);
+    if (!row.ev) {
+      // a bet that cannot be priced on these cards keeps its row, and says why
+      const why = el("td", { class: "why", colspan: "3", "data-unpriced": row.name, text: `Not priced: ${row.why}` });
+      body.append(el("tr", { class: "unpriced", "data-bet": row.name }, name, why));
+      return;
+    }
     const share = positiveShare(row.name);
     const ev = el("td", { class: "num", title: fractionText(row.ev), "data-bet": row.name, "data-exact": fractionText(row.ev), text: roundText(row.ev, DIGITS) });
     if (row.ev.p > 0n) ev.classList.add("positive");
@@ -334,8 +519,7 @@ function drawPrices() {
     const shareText = share.total ? `${share.positive} of ${share.total}` : "–";
     const shareCell = el("td", { class: "num", title: share.total ? `EV > 0 before ${share.positive} of the ${share.total} coups priced so far` : "" });
     shareCell.append(el("span", { text: shareText }), el("span", { class: "marks", "aria-hidden": "true", text: share.marks }));
-    const name = el("th", { scope: "row", title: row.name }, row.title);
-    const tr = el("tr", row === best ? { class: "best-row" } : {}, name, ev, edge, shareCell);
+    const tr = el("tr", row === best ? { class: "best-row", "data-bet": row.name } : { "data-bet": row.name }, name, ev, edge, shareCell);
     body.append(tr);
   });
   if (best) {
@@ -343,8 +527,10 @@ function drawPrices() {
     $("best").textContent = `Best bet now: ${best.title}, EV ${roundText(best.ev, DIGITS)} (${sign}).`;
     $("best").title = fractionText(best.ev);
     $("best").className = best.ev.p > 0n ? "best positive" : "best";
+  } else {
+    $("best").textContent = "";
   }
-  $("shoe-line").textContent = `Unseen: ${current.shoe}`;
+  $("shoe-line").textContent = current.shoe ? `Unseen: ${current.shoe}` : "";
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -353,6 +539,29 @@ function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
+}
+
+// A fraction as a float, for drawing only (never shown as a value): scaled in BigInt first, so a
+// fraction of huge terms gives no Infinity / Infinity.
+function approx(x) {
+  const scale = 10n ** 15n;
+  return Number((x.p * scale) / x.q) / 1e15;
+}
+
+// Ticks at round steps (1, 2 or 5 times a power of ten) covering [lo, hi]: about `count` of
+// them, never fewer than three; the labels have the decimals the step needs.
+function niceTicks(lo, hi, count) {
+  const raw = (hi - lo) / Math.max(count, 2);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / power;
+  const step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power;
+  const first = Math.floor(lo / step + 1e-9);
+  let last = Math.ceil(hi / step - 1e-9);
+  if (last - first < 2) last = first + 2;
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const ticks = [];
+  for (let i = first; i <= last; i += 1) ticks.push({ at: i * step, text: (i * step).toFixed(decimals).replace(/^-(0\.?0*)$/, "$1") });
+  return { lo: first * step, hi: last * step, ticks };
 }
 
 function drawChart() {
@@ -371,52 +580,74 @@ function drawChart() {
     box.append(el("p", { class: "hint", text: "No coup priced yet." }));
     return;
   }
-  const names = points[points.length - 1].point.rows.map((r) => [r.name, r.title]);
-  const size = current && current.unseen !== null ? current.unseen + state.seen.filter(isCard).length : 416;
-  const W = 640, H = 240, left = 62, right = 12, top = 12, bottom = 30;
-  const values = points.flatMap(({ point }) => point.rows.map((r) => Number(r.ev.p) / Number(r.ev.q))); // a view: floats for drawing only
+  const latest = points[points.length - 1].point;
+  const names = latest.rows.map((r) => [r.name, r.title, Boolean(r.ev)]);
+  // every priced value as a float for drawing; a bet not priced at a point has no value there
+  const series = names.map(([name]) =>
+    points
+      .map(({ depth, point }) => ({ depth, row: point.rows.find((r) => r.name === name) }))
+      .filter((p) => p.row && p.row.ev)
+      .map((p) => ({ ...p, value: approx(p.row.ev) }))
+      .filter((p) => Number.isFinite(p.value)),
+  );
+  const values = series.flat().map((p) => p.value);
+  const W = Math.max(280, Math.floor(box.clientWidth) || 640);
+  const H = W < 520 ? 210 : 250;
+  const left = 64, right = 12, top = 10, bottom = 42;
   let lo = Math.min(0, ...values);
   let hi = Math.max(0, ...values);
-  if (hi - lo < 1e-9) hi = lo + 1e-3;
-  const pad = (hi - lo) * 0.08;
-  lo -= pad;
-  hi += pad;
-  const x = (d) => left + ((W - left - right) * d) / Math.max(size, 1);
-  const y = (v) => top + ((H - top - bottom) * (hi - v)) / (hi - lo);
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `EV by cards dealt for ${names.map((n) => n[1]).join(", ")}` });
-  chart.append(svg("line", { x1: left, x2: W - right, y1: y(0), y2: y(0), class: "zero" }));
+  if (hi - lo < 1e-6) hi = lo + 1e-3;
+  const yScale = niceTicks(lo, hi, Math.max(3, Math.round((H - top - bottom) / 40)));
+  const deepest = Math.max(10, ...points.map((p) => p.depth));
+  const xScale = niceTicks(0, deepest, Math.max(3, Math.round((W - left - right) / 90)));
+  const x = (d) => left + ((W - left - right) * (d - xScale.lo)) / (xScale.hi - xScale.lo);
+  const y = (v) => top + ((H - top - bottom) * (yScale.hi - v)) / (yScale.hi - yScale.lo);
+  const chart = svg("svg", {
+    width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": `EV per unit by cards dealt, before each coup, for ${names.map((n) => n[1]).join(", ")}`,
+  });
+  const text = (attrs, words) => {
+    const node = svg("text", attrs);
+    node.textContent = words;
+    chart.append(node);
+  };
+  for (const t of yScale.ticks) {
+    chart.append(svg("line", { x1: left, x2: W - right, y1: y(t.at), y2: y(t.at), class: t.at === 0 ? "zero" : "grid" }));
+    text({ x: left - 6, y: y(t.at) + 4, class: "tick tick-y", "text-anchor": "end" }, t.text);
+  }
+  for (const t of xScale.ticks) {
+    chart.append(svg("line", { x1: x(t.at), x2: x(t.at), y1: H - bottom, y2: H - bottom + 4, class: "axis" }));
+    text({ x: x(t.at), y: H - bottom + 17, class: "tick tick-x", "text-anchor": "middle" }, t.text);
+  }
   chart.append(svg("line", { x1: left, x2: left, y1: top, y2: H - bottom, class: "axis" }));
   chart.append(svg("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, class: "axis" }));
-  for (const v of [lo + pad, 0, hi - pad]) {
-    const label = svg("text", { x: left - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" });
-    label.textContent = v.toFixed(3);
-    chart.append(label);
-  }
-  for (const d of [0, Math.round(size / 2), size]) {
-    const label = svg("text", { x: x(d), y: H - bottom + 18, class: "tick", "text-anchor": "middle" });
-    label.textContent = String(d);
-    chart.append(label);
-  }
-  names.forEach(([name, title], i) => {
+  text({ x: left + (W - left - right) / 2, y: H - 6, class: "axis-title", "text-anchor": "middle" }, "cards dealt");
+  text({ x: 14, y: top + (H - top - bottom) / 2, class: "axis-title", "text-anchor": "middle",
+    transform: `rotate(-90 14 ${top + (H - top - bottom) / 2})` }, "EV per unit");
+  names.forEach(([name, title, pricedNow], i) => {
     const colour = COLOURS[i % COLOURS.length];
-    const series = points
-      .map(({ depth, point }) => ({ depth, row: point.rows.find((r) => r.name === name) }))
-      .filter((p) => p.row);
-    const line = svg("polyline", {
-      points: series.map((p) => `${x(p.depth).toFixed(1)},${y(Number(p.row.ev.p) / Number(p.row.ev.q)).toFixed(1)}`).join(" "),
-      stroke: colour,
-      class: "series",
-    });
-    chart.append(line);
-    for (const p of series) {
-      const dot = svg("circle", { cx: x(p.depth).toFixed(1), cy: y(Number(p.row.ev.p) / Number(p.row.ev.q)).toFixed(1), r: 2.5, fill: colour });
+    const line = series[i];
+    if (line.length > 0) {
+      chart.append(svg("polyline", {
+        points: line.map((p) => `${x(p.depth).toFixed(1)},${y(p.value).toFixed(1)}`).join(" "),
+        stroke: colour,
+        class: "series",
+      }));
+    }
+    for (const p of line) {
+      const dot = svg("circle", { cx: x(p.depth).toFixed(1), cy: y(p.value).toFixed(1), r: 3, fill: colour });
       const tip = svg("title");
       tip.textContent = `${title}, ${p.depth} cards dealt: EV ${roundText(p.row.ev, DIGITS)} (${fractionText(p.row.ev)})`;
       dot.append(tip);
       chart.append(dot);
     }
-    const swatch = el("span", { class: `swatch c${i % COLOURS.length}`, "aria-hidden": "true" });
-    $("legend").append(el("li", {}, swatch, title));
+    const swatch = el("span", { class: `swatch c${i % COLOURS.length}`, "aria-hidden": "true" }); // the page's policy allows no inline style
+    const item = el("li", { "data-bet": name }, swatch, title);
+    if (!pricedNow) {
+      item.classList.add("unpriced");
+      item.append(" (not priced now)");
+    }
+    $("legend").append(item);
   });
   box.append(chart);
 }
@@ -429,6 +660,7 @@ function drawHistory() {
 // -- the flow -----------------------------------------------------------------------------------
 
 let asked = 0;
+let addressProblems = ""; // what a shared address held that is not used: shown until the next card or Apply
 
 async function refresh() {
   const fragment = "#" + toFragment(state);
@@ -440,7 +672,7 @@ async function refresh() {
   document.body.setAttribute("aria-busy", "true");
   let point;
   try {
-    point = await pricePoint(state, tokens);
+    point = await pricePoint(state, tokens, true);
   } catch (error) {
     point = { error: String(error.message || error) };
   }
@@ -452,7 +684,7 @@ async function refresh() {
     $("prices").querySelector("tbody").replaceChildren();
     $("best").textContent = "";
   } else {
-    say("");
+    say(addressProblems, addressProblems ? "error" : "");
     drawCounts(point.unseen);
   }
   if (!point.error && boundaries(state.seen).includes(state.seen.length) && setupKey(state) === history.key) {
@@ -471,6 +703,7 @@ function applyTokens(text) {
   const tokens = text.split(/[\s,]+/).filter(Boolean);
   if (tokens.length === 0) return;
   const actions = [];
+  addressProblems = ""; // the user has acted: a shared address's problems are said
   for (const token of tokens) {
     const word = token.toLowerCase();
     if (word === "u" || word === "undo") actions.push(["undo"]);
@@ -479,7 +712,7 @@ function applyTokens(text) {
     else {
       const card = normalCard(token);
       if (card === null) {
-        say(`'${token}' is not a card: use a rank A, 2-9, 10 or T, J, Q, K, optionally a suit s, h, d or c (e.g. Kh, 10s, 7)`, "error");
+        say(notACard(token), "error");
         return false;
       }
       actions.push(["card", card]);
@@ -511,19 +744,27 @@ function fillSetup() {
 function readSetup() {
   const tags = tagsText($("tags").value);
   if (tags === null) {
-    say("count tags: give 10 whole numbers, for A 2 3 4 5 6 7 8 9 10/J/Q/K", "error");
+    say(`Count tags: give ${TAGS_WANTED}`, "error");
     return false;
   }
-  const decks = Number.parseInt($("decks").value, 10);
-  if (!$("shoe-counts").value.trim() && !(decks >= 1)) {
-    say("decks: give a whole number, 1 or more", "error");
+  const decksText = $("decks").value.trim();
+  const decks = /^\d{1,5}$/.test(decksText) ? Number(decksText) : NaN;
+  if (!$("shoe-counts").value.trim() && !(decks >= 1 && decks <= MAX_DECKS)) {
+    say(`Decks: give a whole number from 1 to ${MAX_DECKS}`, "error");
     return false;
   }
-  state.decks = decks >= 1 ? decks : 8;
+  const bets = $("bets").value.split(/\s+/).filter(Boolean);
+  const twice = bets.find((b, i) => bets.indexOf(b) !== i);
+  if (twice !== undefined) {
+    say(`Bets: '${shorten(twice)}' is named twice: name each bet once`, "error");
+    return false;
+  }
+  addressProblems = "";
+  state.decks = decks >= 1 && decks <= MAX_DECKS ? decks : 8;
   state.shoe = $("shoe-counts").value.trim();
   state.rules = $("rules").value || "standard";
   state.rulesToml = $("rules-toml").value.trim() ? $("rules-toml").value : "";
-  state.bets = $("bets").value.split(/\s+/).filter(Boolean);
+  state.bets = bets;
   state.betFile = $("bet-file").value.trim() ? $("bet-file").value : "";
   state.tags = tags;
   return true;
@@ -538,6 +779,9 @@ async function loadReference() {
     select.replaceChildren(...rules.rules.map((r) => el("option", { value: r.name, text: `${r.name} — ${r.title}` })));
     const list = $("bet-names");
     list.replaceChildren(...catalogue.tables[0].rows.map((r) => el("option", { value: r.name, label: r.bet })));
+    for (const r of catalogue.tables[0].rows) {
+      for (const name of [r.name, ...String(r.aliases).split(/,\s*/)]) if (name && name !== "-") titles.set(name, r.title);
+    }
     const system = $("tag-system");
     for (const s of counts.systems) {
       const option = el("option", { value: s.bet, text: `${s.bet}: ${s.source}` });
@@ -545,7 +789,7 @@ async function loadReference() {
       system.append(option);
     }
   } catch {
-    say("the server does not answer: start it with 'punto-banco serve'", "error");
+    say("the server does not answer: start it again, then reload this page (nothing is lost: its address holds the shoe)", "error");
   }
   fillSetup();
 }
@@ -553,7 +797,8 @@ async function loadReference() {
 function start() {
   const { s, problems } = fromFragment(location.hash);
   state = s;
-  if (problems.length) say(`ignored in the address: ${problems.join("; ")}`, "error");
+  addressProblems = addressWords(problems);
+  say(addressProblems, "error");
   fillSetup();
   loadReference();
 
@@ -574,12 +819,14 @@ function start() {
       refresh();
       $("card").focus();
     });
+  window.addEventListener("resize", () => drawChart()); // the chart is drawn at the screen's size
   act("undo", "u");
   act("coup-done", "/");
   act("burn", "x");
   $("new-shoe").addEventListener("click", () => {
     if (state.seen.length && !window.confirm("Start a new shoe? The cards entered are cleared (the address before this keeps them).")) return;
     window.history.pushState(null, "", "#" + toFragment(state)); // Back returns to the old shoe
+    addressProblems = "";
     state.seen = [];
     refresh();
     $("card").focus();
@@ -594,7 +841,10 @@ function start() {
   });
   window.addEventListener("hashchange", () => {
     if (location.hash === "#" + toFragment(state)) return;
-    state = fromFragment(location.hash).s;
+    const { s, problems } = fromFragment(location.hash);
+    state = s;
+    addressProblems = addressWords(problems);
+    say(addressProblems, "error");
     fillSetup();
     refresh();
   });
