@@ -1,0 +1,117 @@
+"""The exact solutions of chemin de fer (analyzer/games/solve.py), every equilibrium checked by
+exact best responses."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from analyzer.errors import GameError
+from analyzer.games import solve as solver
+from analyzer.games.model import shoe_game, with_replacement
+from analyzer.games.solve import Equilibrium, solve, verify
+
+
+def test_kemeny_and_snell_the_player_draws_on_5_with_probability_9_11():
+    # Kemeny and Snell, "Game-theoretic solution of baccarat", Amer. Math. Monthly 64 (1957)
+    # 465-469: with replacement, each side seeing its total, the Player draws on 5 with
+    # probability 9/11 (also Ethier and Gámez 2013, section 3)
+    solution = solve(with_replacement())
+    assert solution.verified and solution.player_unique and solution.banker_unique
+    (eq,) = solution.equilibria
+    assert eq.player == (Fraction(9, 11),)
+    mixed = [c for c, q in enumerate(eq.banker) if 0 < q < 1]
+    assert len(mixed) == 1  # the Banker mixes in one cell only
+    assert solution.value == eq.player_gain < 0
+
+
+def test_the_best_response_check_fails_off_the_equilibrium():
+    game = with_replacement()
+    (eq,) = solve(game).equilibria
+    assert verify(game, eq, Fraction(0))
+    for wrong in (Fraction(4, 5), Fraction(1)):
+        gains = solver.payoffs(game, (wrong,), eq.banker, Fraction(0))
+        moved = Equilibrium((wrong,), eq.banker, *gains, None, ())
+        assert not verify(game, moved, Fraction(0))
+    banker = list(eq.banker)
+    c = next(c for c, q in enumerate(banker) if 0 < q < 1)
+    banker[c] = Fraction(1)
+    gains = solver.payoffs(game, eq.player, banker, Fraction(0))
+    moved = Equilibrium(eq.player, tuple(banker), *gains, None, ())
+    assert not verify(game, moved, Fraction(0))
+
+
+@pytest.mark.parametrize("decks", [1, 2, 6, 8])
+def test_b2_foster_and_the_linear_program_agree(decks):
+    # two solvers, one answer: Foster's algorithm over every indifference point, and the exact
+    # linear program of the cells that strict dominance leaves open
+    game = shoe_game("B2", decks)
+    foster = solve(game)
+    program = solver._by_program(game, uniqueness=True)
+    assert foster.verified and program.verified
+    assert foster.player_unique and foster.banker_unique
+    assert program.player_unique and program.banker_unique
+    assert foster.equilibria[0].player == program.equilibria[0].player
+    assert foster.equilibria[0].banker == program.equilibria[0].banker
+    assert foster.value == program.value
+
+
+def test_b2_tends_to_a1_as_the_shoe_grows():
+    # with replacement the Banker's composition tells nothing about the other cards, so B2's
+    # limit is A1; the values approach it monotonically over d = 1..8 and are close at 10,000
+    limit = solve(with_replacement()).value
+    assert limit is not None
+    gaps = []
+    for d in range(1, 9):
+        value = solve(shoe_game("B2", d)).value
+        assert value is not None
+        gaps.append(limit - value)
+    assert all(g > 0 for g in gaps) and gaps == sorted(gaps, reverse=True)
+    big = solve(shoe_game("B2", 10_000))
+    assert abs(big.value - limit) < Fraction(1, 10**5)
+    assert abs(big.equilibria[0].player[0] - Fraction(9, 11)) < Fraction(1, 10**3)
+
+
+@pytest.mark.parametrize("decks", [1, 6])
+def test_b3_is_verified_and_worth_at_least_b2_to_the_player(decks):
+    # the Player who sees his composition can still play B2's strategy: B3's value >= B2's
+    b3 = solve(shoe_game("B3", decks))
+    b2 = solve(shoe_game("B2", decks))
+    assert b3.verified
+    assert b3.value is not None and b2.value is not None and b3.value >= b2.value
+    assert b3.player_unique is not None and b3.banker_unique is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("decks", range(1, 9))
+def test_every_model_solves_and_verifies_for_one_to_eight_decks(decks):
+    for model in ("B2", "B3"):
+        for alpha in (Fraction(0), Fraction(1, 20), Fraction(1, 10)):
+            if model == "B3" and alpha:
+                continue
+            assert solve(shoe_game(model, decks), alpha).verified
+
+
+@pytest.mark.parametrize("alpha", [Fraction(1, 40), Fraction(1, 20), Fraction(1, 10)])
+@pytest.mark.parametrize("decks", [None, 6])
+def test_with_a_commission_every_nash_equilibrium_is_verified(alpha, decks):
+    game = with_replacement() if decks is None else shoe_game("B2", decks)
+    zero, paid = solve(game), solve(game, alpha)
+    assert paid.verified and paid.value is None
+    eq = paid.equilibria[0]
+    # the commission costs the Banker: his gain falls below the zero-sum value's negative
+    assert eq.banker_gain < -zero.value
+    # Ethier and Lee (2023): with rare exceptions the equilibrium is unique
+    assert paid.player_unique and paid.banker_unique
+
+
+@pytest.mark.parametrize("alpha", [Fraction(-1, 100), Fraction(11, 100), 0.05, True])
+def test_a_bad_commission_is_refused(alpha):
+    with pytest.raises(GameError, match="commission"):
+        solve(with_replacement(), alpha)
+
+
+def test_b3_with_a_commission_is_refused():
+    with pytest.raises(GameError, match="B3"):
+        solve(shoe_game("B3", 1), Fraction(1, 20))
