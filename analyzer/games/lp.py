@@ -41,10 +41,12 @@ class _Tableau:
         k = row[col]
         if k != 1:
             self.rows[r] = row = [v / k for v in row]
+        nonzero = [(j, v) for j, v in enumerate(row) if v]  # the tableau is sparse
         for i, other in enumerate(self.rows):
             f = other[col]
             if i != r and f:
-                self.rows[i] = [a - f * b for a, b in zip(other, row, strict=True)]
+                for j, v in nonzero:
+                    other[j] -= f * v
         self.basis[r] = col
 
     def optimise(self, cost: list[Fraction], allowed: int) -> list[Fraction]:
@@ -74,7 +76,9 @@ class _Tableau:
         for i, row in enumerate(self.rows):
             cb = cost[self.basis[i]]
             if cb:
-                out = [o - cb * v for o, v in zip(out, row, strict=True)]
+                for j, v in enumerate(row):
+                    if v:
+                        out[j] -= cb * v
         return out
 
 

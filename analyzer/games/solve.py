@@ -364,17 +364,22 @@ def _by_program(game: Game, uniqueness: bool) -> Solution:
     player_unique: bool | None = None
     banker_unique: bool | None = None
     if uniqueness:
-        m = game.size
+        # every optimal strategy of one side is a best response to every optimal strategy of the
+        # other: only the Player's sets where he is indifferent against q, and the Banker's
+        # cells where he is indifferent against p, can vary; each of those is ranged exactly
+        indifferent = _mix(game, q, False)[1:]
         player_unique = True
-        for k in range(m):
-            unit = [Fraction(int(i == k)) for i in range(m)]
+        for k in (k for k in range(game.size) if indifferent[k] == 0):
+            unit = [Fraction(int(i == k)) for i in range(game.size)]
             top = _player_lp(game, ambiguous, fixed, unit, best)[2]
             low = _player_lp(game, ambiguous, fixed, [-u for u in unit], best)[2]
             if top - fixed[0] != -(low - fixed[0]):
                 player_unique = False
                 break
         banker_unique = True
-        for j in range(len(ambiguous)):
+        for j, c in enumerate(ambiguous):
+            if c not in p_free:
+                continue
             top = _banker_range(game, ambiguous, fixed, best, j, 1)
             if top != _banker_range(game, ambiguous, fixed, best, j, -1):
                 banker_unique = False
