@@ -198,6 +198,6 @@ def study_table(rows: Sequence[tuple[str, int | None, Solution]]) -> Table:
         (Column("Model", key="model"), Column("Decks", key="decks"), Column("Value", "both", "value"),
          Column("Player draws on 5 with", key="player_draws"), Column("Banker mixes at", key="banker_mixes")),
         tuple(out),
-        ("The with-replacement limit of B2 is A1: with cards dealt with replacement the Banker's "
+        ("The with-replacement limit of B2 and B3 is A1: dealt with replacement, a side's "
          "composition tells nothing about the other cards.",),
     )
