@@ -73,7 +73,6 @@ def test_the_study_of_the_value_as_the_shoe_grows(cli):
     (("--model", "A1", "--decks", "6"), "no --decks"),
     (("--commission", "11%"), "commission"),
     (("--commission", "five"), "--commission"),
-    (("--model", "B3", "--commission", "5%"), "B3"),
     (("--room", "regle", "--commission", "1%"), "zero-sum"),
     (("--room", "nowhere"), "unknown room"),
     (("--table", "value"), "--table"),

@@ -88,8 +88,6 @@ def test_b3_is_verified_and_worth_at_least_b2_to_the_player(decks):
 def test_every_model_solves_and_verifies_for_one_to_eight_decks(decks):
     for model in ("B2", "B3"):
         for alpha in (Fraction(0), Fraction(1, 20), Fraction(1, 10)):
-            if model == "B3" and alpha:
-                continue
             assert solve(shoe_game(model, decks), alpha).verified
 
 
@@ -112,6 +110,22 @@ def test_a_bad_commission_is_refused(alpha):
         solve(with_replacement(), alpha)
 
 
-def test_b3_with_a_commission_is_refused():
-    with pytest.raises(GameError, match="B3"):
-        solve(shoe_game("B3", 1), Fraction(1, 20))
+@pytest.mark.parametrize("decks", [1, 6])
+def test_b3_with_a_commission_has_a_verified_equilibrium(decks):
+    # Ethier and Lee (2023) obtain one Nash equilibrium of B3 without a proof of uniqueness:
+    # here one is found and checked by exact best responses; uniqueness is not claimed
+    game = shoe_game("B3", decks)
+    solution = solve(game, Fraction(1, 20))
+    assert solution.verified and verify(game, solution.equilibria[0], Fraction(1, 20))
+    assert solution.player_unique is None and solution.banker_unique is None
+
+
+def test_b3_by_slices_finds_the_linear_programs_solution():
+    # without a commission the solution is unique (decided by the programs), so the search of
+    # the slices, an independent solver, must land on it
+    game = shoe_game("B3", 6)
+    program = solve(game)
+    assert program.player_unique and program.banker_unique
+    slices = solver._by_slices(game, Fraction(0))
+    assert slices.equilibria[0].player == program.equilibria[0].player
+    assert slices.equilibria[0].banker == program.equilibria[0].banker

@@ -19,8 +19,10 @@ every Player strategy (strict dominance) are fixed; the rest, with the Player's 
 make a small linear program (:mod:`analyzer.games.lp`), solved exactly: its optimum is the
 Player's optimal strategy and its dual values are the Banker's draw probabilities in the
 ambiguous cells.  Whether each side's optimal strategy is unique is decided by further exact
-programs (the range of each probability over the optimal set).  Zero-sum only: with a
-commission, B3 is not solved here.
+programs (the range of each probability over the optimal set).  With a commission, one Nash
+equilibrium is found as Ethier and Lee (2023) found theirs, from the model with one Player
+information set: Foster's algorithm in each of the Player's sets, the others played pure, kept
+when the check of best responses passes; its uniqueness is not decided.
 
 Every equilibrium returned is verified by :func:`verify`: no pure deviation of either side
 gains, in exact arithmetic.
@@ -392,19 +394,68 @@ def _by_program(game: Game, uniqueness: bool) -> Solution:
     )
 
 
+def _slice(game: Game, k: int, others: Sequence[Fraction]) -> Game:
+    """The game in which the Player plays ``others`` (pure, one per information set, the ``k``-th
+    ignored) everywhere but at his information set ``k``: a 2 x 2^n game in ``p_k``."""
+
+    def cut(form: LinearForm) -> LinearForm:
+        rest = sum(f * x for j, (f, x) in enumerate(zip(form[1:], others, strict=True)) if j != k)
+        return (form[0] + int(rest), form[1 + k])
+
+    def each(forms: tuple[LinearForm, ...]) -> tuple[LinearForm, ...]:
+        return tuple(cut(f) for f in forms)
+
+    return Game(game.model, game.decks, (game.player_sets[k],), game.cells, game.denominator, cut(game.base),
+                each(game.stand), each(game.draw), cut(game.base_wins), each(game.stand_wins),
+                each(game.draw_wins), game.reached)
+
+
+def _by_slices(game: Game, alpha: Fraction) -> Solution:
+    """A Nash equilibrium of a game with several Player information sets in which the Player
+    mixes at one of them at most: for each information set ``k`` and each pure play of the
+    others, every equilibrium of the 2 x 2^n game in ``p_k`` (Foster's algorithm), kept when
+    the others' pure play is a best response too (the full check of best responses).  The
+    search starts from the zero-commission solution's pure play.  Finds one equilibrium; says
+    nothing of uniqueness.
+
+    Raises:
+        GameError: no equilibrium of that form exists (then none is claimed).
+    """
+    start = _by_program(game, uniqueness=False).equilibria[0].player
+    hint = [Fraction(int(x >= Fraction(1, 2))) for x in start]
+    combos = sorted(itertools.product((Fraction(0), Fraction(1)), repeat=game.size),
+                    key=lambda c: sum(a != b for a, b in zip(c, hint, strict=True)))
+    for others in combos:
+        for k in range(game.size):
+            for eq in _foster(_slice(game, k, others), alpha).equilibria:
+                p = tuple(eq.player[0] if j == k else others[j] for j in range(game.size))
+                player, banker = payoffs(game, p, eq.banker, alpha)
+                found = Equilibrium(p, eq.banker, player, banker, None, eq.free_cells)
+                if verify(game, found, alpha):
+                    return Solution(
+                        game, alpha, (found,), None, None, (),
+                        method="Foster's algorithm in each Player information set, the others pure "
+                               "(one equilibrium; uniqueness not decided)",
+                        verified=True,
+                    )
+    raise GameError("no equilibrium with the Player mixing at one information set at most was found")
+
+
 def solve(game: Game, commission: object = 0, uniqueness: bool = True) -> Solution:
     """Solve ``game`` exactly with a commission of ``commission`` (0 to 1/10) on Banker wins.
 
     A1 and B2 (one Player information set): every Nash equilibrium, by Foster's algorithm.
     B3: an optimal strategy pair by an exact linear program, and (``uniqueness``) whether each
-    side's is unique; with a commission, B3 is refused.
+    side's is unique; with a commission, one Nash equilibrium (:func:`_by_slices`), its
+    uniqueness not decided.
 
     Raises:
-        GameError: a bad commission, or a commission with model B3.
+        GameError: a bad commission; B3 with a commission and no equilibrium of the form
+            searched.
     """
     alpha = check_commission(commission)
     if game.size == 1:
         return _foster(game, alpha)
     if alpha:
-        raise GameError("model B3 is solved without a commission only (--commission 0)")
+        return _by_slices(game, alpha)
     return _by_program(game, uniqueness)

@@ -47,8 +47,9 @@ def summary_table(solution: Solution) -> Table:
                      "the Banker's net of the commission.")
     for lo, hi in solution.continua:
         notes.append(f"Every p from {lo} to {hi} is also an equilibrium (the Player is indifferent there).")
-    if game.size > 1 and solution.player_unique is None:
-        notes.append("Uniqueness was not decided (solved without the range programs).")
+    if solution.player_unique is None or solution.banker_unique is None:
+        notes.append("Uniqueness is not decided here: this equilibrium was found and verified, "
+                     "others may exist.")
     return Table(
         "summary",
         f"Chemin de fer, {game.describe()}: the value and the equilibria",
