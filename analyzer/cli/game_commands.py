@@ -40,7 +40,8 @@ def parse_commission(text: str) -> Fraction:
 @click.option("--decks", type=WholeNumber(1, MAX_DECKS), default=None, metavar="D",
               help="Decks in the shoe, dealt without replacement (B2, B3; default 6; not for A1).")
 @click.option("--commission", "commission_text", default="0", show_default=True, metavar="ALPHA",
-              help="Commission on Banker wins, 0 to 10%: 5%, 0.05 or 1/20 (a bimatrix game; B3: one equilibrium).")
+              help="Commission on Banker wins, 0 to 10%: 5%, 0.05 or 1/20 (a bimatrix game; "
+                   "B3: one equilibrium).")
 @click.option("--room", "room_spec", default=None, metavar="NAME|FILE",
               help=f"Also measure a room's fixed rules against the equilibrium: {', '.join(ROOMS)} or a "
                    "room file (TOML); no commission.")
