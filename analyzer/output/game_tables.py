@@ -191,14 +191,17 @@ def study_table(rows: Sequence[tuple[str, int | None, Solution]]) -> Table:
         eq = solution.equilibria[0]
         mixed = [solution.game.cells[c].label for c, q in enumerate(eq.banker) if 0 < q < 1]
         plays = " ".join(str(p) for p in eq.player)
-        out.append((model, "with replacement" if decks is None else str(decks), solution.value,
-                    plays, ", ".join(mixed) or "none"))
+        out.append((model, "with replacement" if decks is None else str(decks), eq.player_gain,
+                    eq.banker_gain, plays, ", ".join(mixed) or "none"))
     return Table(
         "study",
         "The value of chemin de fer to the Player as the shoe grows",
         (Column("Model", key="model"), Column("Decks", key="decks"), Column("Value", "both", "value"),
+         Column("Banker's gain", "both", "banker_gain"),
          Column("Player draws on 5 with", key="player_draws"), Column("Banker mixes at", key="banker_mixes")),
         tuple(out),
         ("The with-replacement limit of B2 and B3 is A1: dealt with replacement, a side's "
-         "composition tells nothing about the other cards.",),
+         "composition tells nothing about the other cards.",
+         "Value: the Player's gain per coup at the (first) equilibrium; with a commission the "
+         "Banker's gain is net of it and no longer the Player's loss."),
     )
