@@ -3,6 +3,7 @@ counts on fixed tableaux (analyzer/games/tableaux.py)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -101,3 +102,61 @@ def test_bad_models_are_one_clear_error(args, message):
 
 def test_build_defaults_to_six_decks():
     assert build("b2").decks == 6 and build("A1").decks is None
+
+
+def _ordered_deals_gain(decks: int, player_draws: dict, banker_draws: set) -> Fraction:
+    """The Player's expected net gain by brute force over ordered point values dealt P1 B1 P2 B2
+    (P3) (B3) from a d-deck shoe, each sequence weighted by the cards of each value left, with
+    composition-dependent play: the Player draws on 5 with composition c when
+    ``player_draws[c]``, the Banker draws in ``banker_draws`` cells ((his composition, the
+    Player's third card or None)).  Independent of the game's enumeration by compositions."""
+    counts = [16 * decks] + [4 * decks] * 9
+    n = sum(counts)
+    total = Fraction(0)
+
+    def take(left, v):
+        return left[v], [c - (i == v) for i, c in enumerate(left)]
+
+    for first in itertools.product(range(10), repeat=4):
+        left, w = counts, Fraction(1)
+        for k, v in enumerate(first):
+            ways, left = take(left, v)
+            w *= Fraction(ways, n - k)
+        if not w:
+            continue
+        p1, b1, p2, b2 = first
+        p, b = (p1 + p2) % 10, (b1 + b2) % 10
+        bank = tuple(sorted((b1, b2)))
+        if p >= 8 or b >= 8:
+            total += w * ((p > b) - (p < b))
+            continue
+        draws = p <= 4 or (p == 5 and player_draws[tuple(sorted((p1, p2)))])
+        thirds = [(x, Fraction(left[x], n - 4)) for x in range(10)] if draws else [(None, Fraction(1))]
+        for x, wx in thirds:
+            if not wx:
+                continue
+            after = left if x is None else take(left, x)[1]
+            cards = 4 if x is None else 5
+            final_p = p if x is None else (p + x) % 10
+            if (bank, x) in banker_draws:
+                for y in range(10):
+                    wy = Fraction(after[y], n - cards)
+                    fb = (b + y) % 10
+                    total += w * wx * wy * ((final_p > fb) - (final_p < fb))
+            else:
+                total += w * wx * ((final_p > b) - (final_p < b))
+    return total
+
+
+@pytest.mark.parametrize("decks", [1, pytest.param(3, marks=pytest.mark.slow)])
+def test_b3_payoffs_equal_a_brute_force_with_composition_play(decks):
+    # composition-dependent strategies, which no tableau can express, against ordered deals
+    game = shoe_game("B3", decks)
+    rng = random.Random(decks)
+    player = {pair: rng.random() < 0.5 for pair in FIVES}
+    banker = {(c.banker, c.third) for c in game.cells if rng.random() < 0.5}
+    p = [Fraction(int(player[pair])) for pair in FIVES]
+    gain = model.evaluate(game.base, p)
+    for c, cell in enumerate(game.cells):
+        gain += model.evaluate(game.draw[c] if (cell.banker, cell.third) in banker else game.stand[c], p)
+    assert gain / game.denominator == _ordered_deals_gain(decks, player, banker)
