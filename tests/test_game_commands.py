@@ -82,3 +82,12 @@ def test_bad_input_is_one_line_and_exit_code_2(cli, args, message):
     result = cli("chemin-de-fer", *args)
     assert result.exit_code == 2
     assert message in one_error_line(result)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "latex", "html"])
+def test_every_format_and_a_file(cli, fmt, tmp_path):
+    target = tmp_path / f"out.{fmt}"
+    result = cli("chemin-de-fer", "--model", "A1", "--table", "all", "--format", fmt, "-o", target)
+    assert result.exit_code == 0, result.output
+    text = target.read_text()
+    assert "9/11" in text and "859/2288" in text
