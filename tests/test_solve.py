@@ -9,7 +9,7 @@ import pytest
 
 from analyzer.errors import GameError
 from analyzer.games import solve as solver
-from analyzer.games.model import shoe_game, with_replacement
+from analyzer.games.model import Cell, Game, shoe_game, with_replacement
 from analyzer.games.solve import Equilibrium, solve, verify
 
 
@@ -129,3 +129,33 @@ def test_b3_by_slices_finds_the_linear_programs_solution():
     slices = solver._by_slices(game, Fraction(0))
     assert slices.equilibria[0].player == program.equilibria[0].player
     assert slices.equilibria[0].banker == program.equilibria[0].banker
+
+
+def _toy(base: tuple[int, int], diffs: list[tuple[int, int]]) -> Game:
+    """A 2 x 2^n additive game by hand: the Player's gain is base + the cells' draw - stand
+    differences ``diffs`` (linear in p) where the Banker draws; nobody wins (no commission)."""
+    cells = tuple(Cell((t,), None) for t in range(len(diffs)))
+    zero = ((0, 0),) * len(diffs)
+    return Game("A1", None, ("5",), cells, 1, base, zero, tuple(diffs), (0, 0), zero, zero,
+                (True,) * len(diffs))
+
+
+def test_a_flat_top_is_a_continuum_and_not_unique():
+    # v(p) = min(0, 2p - 1) + min(0, 4p - 2): every p from 1/2 to 1 is optimal
+    solution = solve(_toy((0, 0), [(-1, 2), (-2, 4)]))
+    assert solution.verified and solution.player_unique is False
+    assert solution.continua == ((Fraction(1, 2), Fraction(1)),)
+    assert [eq.player for eq in solution.equilibria] == [(Fraction(1, 2),), (Fraction(1),)]
+    assert solution.value == 0
+
+
+def test_two_cells_tied_at_the_optimum_leave_the_banker_a_segment():
+    # v(p) = 3p + min(0, 1 - 2p) + min(0, 2 - 4p): p = 1/2 is the only optimum, and any Banker
+    # mixing with 2 q_A + 4 q_B = 3 keeps the Player indifferent there
+    solution = solve(_toy((0, 3), [(1, -2), (2, -4)]))
+    assert solution.verified and solution.player_unique
+    (eq,) = solution.equilibria
+    assert eq.player == (Fraction(1, 2),) and 2 * eq.banker[0] + 4 * eq.banker[1] == 3
+    assert solution.banker_unique is False
+    program = solver._by_program(solution.game, uniqueness=True)
+    assert program.verified and program.player_unique and program.banker_unique is False
