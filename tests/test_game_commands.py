@@ -77,6 +77,7 @@ def test_the_study_of_the_value_as_the_shoe_grows(cli):
     (("--room", "nowhere"), "unknown room"),
     (("--table", "value"), "--table"),
     (("--model", "A1", "--study"), "--study"),
+    (("--model", "B3", "--decks", "2", "--study"), "no --decks"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(cli, args, message):
     result = cli("chemin-de-fer", *args)

@@ -84,6 +84,8 @@ def chemin_de_fer(
     if study:
         if name == "A1":
             raise UsageProblem("--study grows the shoe of B2 or B3: give --model B2 or B3")
+        if decks is not None:
+            raise UsageProblem("--study solves 1-8 decks and the limit: give no --decks with it")
         rows: list[tuple[str, int | None, Solution]] = [
             (name, k, solve(shoe_game(name, k), alpha, uniqueness=False)) for k in STUDY_DECKS
         ]

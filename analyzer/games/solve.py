@@ -20,8 +20,8 @@ make a small linear program (:mod:`analyzer.games.lp`), solved exactly: its opti
 Player's optimal strategy and its dual values are the Banker's draw probabilities in the
 ambiguous cells.  Whether each side's optimal strategy is unique is decided by further exact
 programs (the range of each probability over the optimal set).  With a commission, one Nash
-equilibrium is found as Ethier and Lee (2023) found theirs, from the model with one Player
-information set: Foster's algorithm in each of the Player's sets, the others played pure, kept
+equilibrium is found in the spirit of Ethier and Lee (2023), who built theirs on the model with
+one Player information set: Foster's algorithm in each of the Player's sets, the others played pure, kept
 when the check of best responses passes; its uniqueness is not decided.
 
 Every equilibrium returned is verified by :func:`verify`: no pure deviation of either side
