@@ -147,6 +147,8 @@ def test_a_flat_top_is_a_continuum_and_not_unique():
     assert solution.continua == ((Fraction(1, 2), Fraction(1)),)
     assert [eq.player for eq in solution.equilibria] == [(Fraction(1, 2),), (Fraction(1),)]
     assert solution.value == 0
+    # the Banker's optimum is unique all the same: he stands in both cells
+    assert solution.banker_unique and all(eq.banker == (0, 0) for eq in solution.equilibria)
 
 
 def test_two_cells_tied_at_the_optimum_leave_the_banker_a_segment():

@@ -258,10 +258,16 @@ def _foster(game: Game, alpha: Fraction) -> Solution:
             continua.append((a, b))
     verified = all(verify(game, eq, alpha) for eq in found)
     single = len(found) == 1 and not continua
+    if not alpha:
+        # zero-sum: the Banker's optimal strategies pair with every optimal p, so they lie in the
+        # set found at each point; one point where that set is a single strategy settles it
+        banker_unique = any(eq.banker_unique for eq in found)
+    else:
+        banker_unique = bool(found[0].banker_unique) if single else False
     return Solution(
         game, alpha, tuple(found),
-        player_unique=single if not alpha or single or len(found) > 1 else None,
-        banker_unique=found[0].banker_unique if single else False,
+        player_unique=single if found else None,
+        banker_unique=banker_unique,
         continua=tuple(continua),
         method="Foster's algorithm (every point where a Banker cell is indifferent, exactly)",
         verified=verified and bool(found),

@@ -33,10 +33,12 @@ def summary_table(solution: Solution) -> Table:
     """One row per equilibrium: each side's gain per coup, whether the strategies are unique."""
     game = solution.game
     rows: list[tuple[Cell, ...]] = []
+    several = solution.value is None and len(solution.equilibria) > 1
     for i, eq in enumerate(solution.equilibria, 1):
+        # several Nash equilibria: whether the Banker's strategy is the only one for this p
+        banker = eq.banker_unique if several else solution.banker_unique
         rows.append((i, eq.player_gain, eq.banker_gain, _unique_text(solution.player_unique),
-                     _unique_text(eq.banker_unique if solution.banker_unique is not False else False),
-                     "yes" if solution.verified else "NO"))
+                     _unique_text(banker), "yes" if solution.verified else "NO"))
     notes = [f"Gains per coup; commission {solution.commission} on Banker wins; {solution.method}; "
              "verified: no pure deviation of either side gains (exact best responses)."]
     if solution.value is not None:
