@@ -269,3 +269,11 @@ class EngineFaultError(AnalyzerError):
 
     Raised by: :mod:`analyzer.checks.probe`.
     """
+
+
+class GameError(AnalyzerError):
+    """A chemin de fer game that cannot be set up: an unknown model, decks given to the
+    with-replacement model, a bad deck count or commission, a bad room rules file.
+
+    Raised by: :mod:`analyzer.games` (``model``, ``solve``, ``rooms``).
+    """

@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 HEAVY = ("click", "tabulate", "sympy", "numpy", "scipy", "matplotlib", "dask")
 #: docs/ARCHITECTURE.md, "layers": data flows down this list; a module imports only from layers above.
-LAYERS = ("core", "bets", "engine", "checks", "studies", "output", "cli")
+LAYERS = ("core", "bets", "engine", "checks", "studies", "games", "output", "cli")
 
 
 def _loaded_after(code: str) -> list[str]:
@@ -99,7 +99,7 @@ def _modules() -> list[Path]:
 
 def _against_the_layers(path: Path, target: str) -> bool:
     """Whether a module of ``path``'s layer importing layer ``target`` goes against the order of
-    docs/ARCHITECTURE.md: core -> bets -> engine -> checks -> studies -> output -> cli, each
+    docs/ARCHITECTURE.md: core -> bets -> engine -> checks -> studies -> games -> output -> cli, each
     importing only layers before it; web beside cli (anything below cli, not cli); cli imports
     web only in ``web_commands`` (``serve``)."""
     layer = path.relative_to(PACKAGE).parts[0]

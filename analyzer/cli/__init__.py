@@ -6,7 +6,8 @@ options and helpers every command shares are :mod:`analyzer.cli.common`; the com
 :mod:`~analyzer.cli.shoe_commands`, :mod:`~analyzer.cli.check_commands`,
 :mod:`~analyzer.cli.study_commands`, :mod:`~analyzer.cli.study`, :mod:`~analyzer.cli.batch_commands`,
 :mod:`~analyzer.cli.report_commands`, :mod:`~analyzer.cli.vectors_commands`,
-:mod:`~analyzer.cli.engine_commands` and :mod:`~analyzer.cli.web_commands`.
+:mod:`~analyzer.cli.engine_commands`, :mod:`~analyzer.cli.game_commands` and
+:mod:`~analyzer.cli.web_commands`.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ COMMANDS: dict[str, str] = {
     "serve": "web_commands",
     "probe": "engine_commands",
     "mutants": "engine_commands",
+    "chemin-de-fer": "game_commands",
 }
 #: The modules that define commands.
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))

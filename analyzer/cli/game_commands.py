@@ -1,0 +1,104 @@
+"""``chemin-de-fer``: baccara chemin de fer solved as a game, exactly (:mod:`analyzer.games`)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import click
+
+from analyzer.cli.common import (
+    UsageProblem,
+    WholeNumber,
+    command_line,
+    emit,
+    guard,
+    output_options,
+    table_names_of,
+)
+from analyzer.core.exact import parse_exact
+from analyzer.games.model import MAX_DECKS, build, check_model, shoe_game, with_replacement
+from analyzer.games.rooms import ROOMS, find_room, room_report, room_toml
+from analyzer.games.solve import Solution, solve
+from analyzer.output.game_tables import DEFAULT_TABLES, GAME_TABLES, game_tables, room_table, study_table
+from analyzer.output.render import Table, provenance, render
+
+STUDY_DECKS = range(1, 9)
+
+
+def parse_commission(text: str) -> Fraction:
+    """``5%``, ``0.05`` or ``1/20`` as an exact fraction (checked 0 to 1/10 by the solver)."""
+    raw = text.strip()
+    if raw.endswith("%"):
+        return parse_exact(raw[:-1], "--commission") / 100
+    return parse_exact(raw, "--commission")
+
+
+@click.command("chemin-de-fer")
+@click.option("--model", default="B2", show_default=True, metavar="A1|B2|B3",
+              help="A1: with replacement, each side sees its total (Kemeny and Snell); B2: d decks, the "
+                   "Banker sees his composition; B3: both see their compositions.")
+@click.option("--decks", type=WholeNumber(1, MAX_DECKS), default=None, metavar="D",
+              help="Decks in the shoe, dealt without replacement (B2, B3; default 6; not for A1).")
+@click.option("--commission", "commission_text", default="0", show_default=True, metavar="ALPHA",
+              help="Commission on Banker wins, 0 to 10%: 5%, 0.05 or 1/20 (a bimatrix game; "
+                   "B3: one equilibrium).")
+@click.option("--room", "room_spec", default=None, metavar="NAME|FILE",
+              help=f"Also measure a room's fixed rules against the equilibrium: {', '.join(ROOMS)} or a "
+                   "room file (TOML); no commission.")
+@click.option("--room-toml", "room_toml_spec", default=None, metavar="NAME|FILE",
+              help="Print a room's rules as a room file (TOML) and stop.")
+@click.option("--study", is_flag=True,
+              help="The value as the shoe grows: the model on 1-8 decks and the with-replacement limit (A1).")
+@click.option("--table", "table_names", default=",".join(DEFAULT_TABLES), show_default=True, metavar="NAMES",
+              help=f"Tables, comma-separated: {', '.join(GAME_TABLES)}, or all.")
+@output_options
+@guard
+def chemin_de_fer(
+    model: str,
+    decks: int | None,
+    commission_text: str,
+    room_spec: str | None,
+    room_toml_spec: str | None,
+    study: bool,
+    table_names: str,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    raw_csv: bool,
+) -> None:
+    """Chemin de fer solved as a game, exactly: the value to the Player (fraction and decimal),
+    the Player's probability of drawing on 5 at each of his information sets, the Banker's play
+    in every cell (draw, stand, or draw with an exact probability), whether each is unique, each
+    equilibrium verified by exact best responses.  With --commission, the Nash equilibria and
+    each side's gain."""
+    if room_toml_spec is not None:
+        emit(room_toml(find_room(room_toml_spec)), output)
+        return
+    name, d = check_model(model, decks)
+    alpha = parse_commission(commission_text)
+    names = table_names_of(table_names, GAME_TABLES)
+    room = find_room(room_spec) if room_spec is not None else None
+    if room is not None and alpha:
+        raise UsageProblem("--room measures the zero-sum game: give no --commission with it")
+    tables: list[Table] = []
+    if study:
+        if name == "A1":
+            raise UsageProblem("--study grows the shoe of B2 or B3: give --model B2 or B3")
+        if decks is not None:
+            raise UsageProblem("--study solves 1-8 decks and the limit: give no --decks with it")
+        rows: list[tuple[str, int | None, Solution]] = [
+            (name, k, solve(shoe_game(name, k), alpha, uniqueness=False)) for k in STUDY_DECKS
+        ]
+        rows.append(("A1", None, solve(with_replacement(), alpha)))
+        tables.append(study_table(rows))
+        shoe = f"{name} on 1-8 decks and A1"
+    else:
+        game = build(name, d)
+        solution = solve(game, alpha)
+        tables += game_tables(solution, names)
+        if room is not None:
+            tables.append(room_table(room_report(game, room, solution)))
+        shoe = game.describe()
+    info = provenance(command_line(), shoe, None, model=name, commission=str(alpha))
+    info.pop("rules")
+    emit(render(tables, fmt, digits, info, raw_csv=raw_csv), output)

@@ -1,0 +1,94 @@
+"""``punto-banco chemin-de-fer`` (analyzer/cli/game_commands.py)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from clirun import one_error_line
+
+from analyzer.games.model import with_replacement
+from analyzer.games.rooms import REGLE, parse_room
+from analyzer.games.solve import solve
+
+
+def _tables(result):
+    assert result.exit_code == 0, result.output
+    return {t["name"]: t for t in json.loads(result.stdout)["tables"]}
+
+
+def test_a1_prints_kemeny_and_snells_solution(cli):
+    result = cli("chemin-de-fer", "--model", "A1")
+    assert result.exit_code == 0, result.output
+    assert "9/11" in result.stdout and "0.8181818182" in result.stdout
+    tables = _tables(cli("chemin-de-fer", "--model", "A1", "--format", "json"))
+    (row,) = tables["player"]["rows"]
+    assert Fraction(row["draw_probability"]) == Fraction(9, 11)
+    (summary,) = tables["summary"]["rows"]
+    assert Fraction(summary["player_gain"]) == solve(with_replacement()).value
+    assert summary["verified"] == "yes" and summary["player_unique"] == "yes"
+
+
+def test_b2_and_b3_on_one_deck_every_table(cli):
+    for model in ("B2", "B3"):
+        tables = _tables(cli("chemin-de-fer", "--model", model, "--decks", 1, "--table", "all",
+                             "--format", "json"))
+        assert set(tables) == {"summary", "player", "banker", "mixed", "cells"}
+        assert len(tables["cells"]["rows"]) == 484 and len(tables["banker"]["rows"]) == 44
+        assert len(tables["player"]["rows"]) == (1 if model == "B2" else 5)
+
+
+def test_a_commission_gives_each_sides_gain(cli):
+    tables = _tables(cli("chemin-de-fer", "--model", "A1", "--commission", "5%", "--format", "json"))
+    (row,) = tables["summary"]["rows"]
+    eq = solve(with_replacement(), Fraction(1, 20)).equilibria[0]
+    assert (Fraction(row["player_gain"]), Fraction(row["banker_gain"])) == (eq.player_gain, eq.banker_gain)
+    same = _tables(cli("chemin-de-fer", "--model", "A1", "--commission", "1/20", "--format", "json"))
+    assert same["summary"]["rows"] == tables["summary"]["rows"]
+
+
+def test_a_room_and_its_file(cli, tmp_path):
+    result = cli("chemin-de-fer", "--model", "A1", "--room", "regle", "--format", "json")
+    rows = _tables(result)["room"]["rows"]
+    assert rows[0]["player_gain"] == rows[1]["player_gain"]  # the règle costs nothing in A1
+    toml = cli("chemin-de-fer", "--room-toml", "regle")
+    assert toml.exit_code == 0 and parse_room(toml.stdout) == REGLE
+    path = tmp_path / "room.toml"
+    path.write_text(toml.stdout)
+    again = _tables(cli("chemin-de-fer", "--model", "A1", "--room", path, "--format", "json"))
+    assert again["room"]["rows"] == rows
+
+
+def test_the_study_of_the_value_as_the_shoe_grows(cli):
+    rows = _tables(cli("chemin-de-fer", "--model", "B2", "--study", "--format", "json"))["study"]["rows"]
+    assert [r["decks"] for r in rows] == [*(str(d) for d in range(1, 9)), "with replacement"]
+    values = [Fraction(r["value"]) for r in rows]
+    assert values == sorted(values)  # the Player's value rises toward the limit
+    assert rows[-1]["player_draws"] == "9/11"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--model", "C3"), "unknown model"),
+    (("--model", "A1", "--decks", "6"), "no --decks"),
+    (("--commission", "11%"), "commission"),
+    (("--commission", "five"), "--commission"),
+    (("--room", "regle", "--commission", "1%"), "zero-sum"),
+    (("--room", "nowhere"), "unknown room"),
+    (("--table", "value"), "--table"),
+    (("--model", "A1", "--study"), "--study"),
+    (("--model", "B3", "--decks", "2", "--study"), "no --decks"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(cli, args, message):
+    result = cli("chemin-de-fer", *args)
+    assert result.exit_code == 2
+    assert message in one_error_line(result)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "latex", "html"])
+def test_every_format_and_a_file(cli, fmt, tmp_path):
+    target = tmp_path / f"out.{fmt}"
+    result = cli("chemin-de-fer", "--model", "A1", "--table", "all", "--format", fmt, "-o", target)
+    assert result.exit_code == 0, result.output
+    text = target.read_text()
+    assert "9/11" in text and "859/2288" in text
