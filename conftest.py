@@ -7,6 +7,8 @@
   xdist workers it starts inherit the environment, so they share it (the cache writes
   atomically) and a table one worker compiled is loaded by the other.  The session that made
   the folder removes it when it ends and restores the variable.
+* **The web service's modules left out of the doctests** where the web extra is not installed
+  (the tests of an extra skip with the reason: ``tests/extras.py``).
 * **A hypothesis profile for loaded machines**: no per-example deadline and no "too slow"
   health check, which fail a correct test when other work shares the CPU.
 
@@ -15,6 +17,7 @@ The shared fixtures of the tests live in ``tests/conftest.py``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -27,6 +30,17 @@ CACHE_ENV = "PUNTO_BANCO_CACHE_DIR"
 SESSION_CACHE = "PUNTO_BANCO_TEST_SESSION_CACHE"
 #: (folder, the variable's value before) of the session that made the folder.
 _MADE: list[tuple[str, str | None]] = []
+
+def _web_extra_missing() -> bool:
+    try:
+        return any(importlib.util.find_spec(m) is None for m in ("fastapi", "uvicorn", "httptools"))
+    except ImportError:
+        return True
+
+
+#: Without the web extra the service's modules cannot be imported for their doctests; their tests
+#: skip with the reason (tests/extras.py).
+collect_ignore_glob = ["analyzer/web/*.py"] if _web_extra_missing() else []
 
 settings.register_profile("punto-banco", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("punto-banco")

@@ -21,6 +21,16 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from clirun import Cli, invoke
+from extras import missing
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip, with the reason, a test marked ``extra(...)`` whose extra is not installed
+    (:mod:`extras`)."""
+    for mark in item.iter_markers("extra"):
+        reason = missing(*mark.args)
+        if reason:
+            pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")

@@ -71,6 +71,7 @@ def test_report_never_replaces_a_chart_name_it_was_not_given(cli, tmp_path, no_r
     assert not (tmp_path / "nowhere.png").exists()
 
 
+@pytest.mark.extra("plot")
 def test_report_writes_its_charts_new_and_links_odd_names_safely(cli, tmp_path):
     out = tmp_path / "my (lab) #1.md"
     result = cli("report", "--bet", "tie", "--decks", "8", "-o", str(out))
@@ -203,6 +204,7 @@ def test_the_study_plot_and_output_are_written_all_or_nothing(cli, tmp_path):
     assert bad.exit_code == 2 and ".png, .svg or .pdf" in one_error_line(bad)
 
 
+@pytest.mark.extra("plot")
 def test_the_study_plot_into_a_full_device_is_an_error(cli, tmp_path):
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
@@ -212,6 +214,7 @@ def test_the_study_plot_into_a_full_device_is_an_error(cli, tmp_path):
     assert full.exit_code == 2 and "No space left on device" in full.output
 
 
+@pytest.mark.extra("plot")
 def test_the_study_plot_through_a_link_the_user_named_is_written_atomically(cli, tmp_path):
     real = tmp_path / "real.svg"
     real.write_text("old")

@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 import pytest
 from clirun import invoke
+from extras import missing, missing_module
 
 from analyzer.cli import main
 
@@ -33,6 +34,10 @@ BLOCK = re.compile(r"```console\n\$ (punto-banco [^\n]*)\n(.*?)```", re.S)
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.S | re.M)
 #: A Python block that is not a doctest names the test that runs it, just above it.
 RUN_BY = re.compile(r"<!-- run by (tests/[\w/]+\.py) -->\s*$")
+#: A command's line when an extra it needs is not installed: ``pip install 'punto-banco-analyzer[plot]'``.
+NEEDS_EXTRA = re.compile(r"pip install 'punto-banco-analyzer\[([\w,]+)\]'")
+#: The top-level modules a doctest imports.
+IMPORTED = re.compile(r"^>>> (?:import|from) (\w+)", re.M)
 
 
 def _name(page: Path) -> str:
@@ -75,6 +80,9 @@ def test_console_examples_are_real_output(page, monkeypatch):
         return f"```console\n$ {command}\n{_run(command)}```"
 
     fresh = BLOCK.sub(replace, text)
+    needs = sorted(set(NEEDS_EXTRA.findall(fresh)) - set(NEEDS_EXTRA.findall(text)))
+    if needs and fresh != text and any(missing(*n.split(",")) for n in needs):
+        pytest.skip(f"{_name(page)}: " + "; ".join(filter(None, (missing(*n.split(",")) for n in needs))))
     if os.environ.get("UPDATE_README") or os.environ.get("UPDATE_DOCS"):
         page.write_text(fresh, encoding="utf-8")
     assert fresh == text, f"{_name(page)}: console output is stale: rerun with UPDATE_DOCS=1"
@@ -99,6 +107,10 @@ def test_python_examples_run(page, monkeypatch):
         assert _name(page) in source, f"{claim.group(1)} does not read {_name(page)}"
     if not any(kept):
         return
+    for module in sorted(set(IMPORTED.findall("\n".join(kept)))):
+        reason = missing_module(module)
+        if reason:
+            pytest.skip(f"{_name(page)}: {reason}")
     test = doctest.DocTestParser().get_doctest("\n".join(kept), {}, _name(page), str(page), 0)
     report = io.StringIO()
     runner = doctest.DocTestRunner()

@@ -136,6 +136,7 @@ def test_xlsx_text_never_becomes_a_formula(tmp_path):
     assert values and all(c.data_type == "s" for c in values)
 
 
+@pytest.mark.extra("plot")  # the charts are drawn with matplotlib
 def test_html_is_self_contained(doc):
     page = rep.render_html(doc)
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")

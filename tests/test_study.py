@@ -305,6 +305,7 @@ def test_one_process_two_workers_and_a_dask_cluster_give_identical_results():
 # -- the command -----------------------------------------------------------------------------------
 
 
+@pytest.mark.extra("plot")
 def test_cli_json_has_the_issue_fields(cli, tmp_path):
     plot = tmp_path / "depth.png"
     res = cli("study", "--bet", "dragon-7", "--bet", "banker-streak:2", "--shoes", "40",

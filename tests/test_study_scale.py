@@ -223,6 +223,7 @@ def test_a_scheduler_without_workers_is_named():
         )
 
 
+@pytest.mark.extra("cluster")
 def test_a_malformed_scheduler_address_is_bad_input(cli):
     result = cli("study", "--bet", "dragon-7", "--shoes", "5", "--scheduler", "bogus")
     assert result.exit_code == 2 and "cannot reach the Dask scheduler" in result.output

@@ -32,6 +32,8 @@ from analyzer.web import jobs
 from analyzer.web.budget import check_work
 from analyzer.web.limits import Limits
 
+pytestmark = pytest.mark.extra("web")
+
 EXAMPLES = ROOT / "examples"
 RULES_TOML = (EXAMPLES / "rules" / "banker-draws-on-6-against-5.toml").read_text(encoding="utf-8")
 BET_FILE = (EXAMPLES / "bets.toml").read_text(encoding="utf-8")

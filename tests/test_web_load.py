@@ -7,7 +7,10 @@ import re
 import subprocess
 import sys
 
+import pytest
 from webserver import ROOT
+
+pytestmark = pytest.mark.extra("web")
 
 
 def test_concurrent_clients_all_get_their_prices():

@@ -40,6 +40,7 @@ CHROMIUM_FLAGS = [
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is in the test extra")
 pytestmark = [
+    pytest.mark.extra("web"),
     pytest.mark.skipif(not CHROMIUM.exists(), reason="apt-get install chromium (see .ci/run)"),
     pytest.mark.skipif(address_space_limited(), reason=LIMITED_REASON),
 ]
