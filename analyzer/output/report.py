@@ -837,6 +837,7 @@ td.text { overflow-wrap: normal; }
 .provenance td { font-family: monospace; }
 pre { font-size: 0.9em; background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 code { font-size: 0.9em; white-space: normal; overflow-wrap: normal; }
+p, li { overflow-wrap: break-word; }
 .note { color: #555; font-style: italic; }
 img { max-width: 100%; }
 """.strip()
@@ -850,10 +851,10 @@ def _print_css(report: GameMathReport) -> str:
     box = "font-family: sans-serif; font-size: 6.5pt; color: #333;"
     return (
         "@page { size: A4 landscape; margin: 17mm 10mm 17mm 10mm;\n"
-        f"  @top-left {{ content: {_css_string(top)}; {box} vertical-align: bottom; }}\n"
-        f"  @bottom-left {{ content: {_css_string(bottom)}; {box} vertical-align: top; }}\n"
+        f"  @top-left {{ content: {_css_string(top)}; {box} vertical-align: bottom; width: 277mm; }}\n"
+        f"  @bottom-left {{ content: {_css_string(bottom)}; {box} vertical-align: top; width: 245mm; }}\n"
         '  @bottom-right { content: "page " counter(page) " of " counter(pages); '
-        f"{box} vertical-align: top; }}\n"
+        f"{box} vertical-align: top; text-align: right; white-space: nowrap; width: 22mm; }}\n"
         "}\n"
         "@media print {\n"
         "  body { margin: 0; max-width: none; padding: 0; font-size: 8pt; }\n"
@@ -902,7 +903,7 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         "<ol>" + "".join(contents) + '<li><a href="#rules-of-play">Rules of play</a></li>'
         '<li><a href="#glossary">Glossary</a></li></ol>',
         '<h2 id="rules-of-play">Rules of play</h2>',
-        "<pre>" + html_text("\n".join(drawing_rules(report))) + "</pre>",
+        "<pre>" + "\n".join(html_text(line) for line in drawing_rules(report)) + "</pre>",
     ]
     for i, section in enumerate(report.bets):
         bet = section.bet
