@@ -102,6 +102,9 @@ def test_xlsx_keeps_integers_as_numbers_and_fractions_as_text(doc, tmp_path):
             assert row["House edge"] == pytest.approx(float(s.house_edge), rel=1e-14)
             assert Fraction(row["Fair pay (exact)"]) == f.fair_pay
             assert Fraction(row["Pay for target edge (exact)"]) == f.target_pay
+            assert Fraction(row["RTP (exact)"]) == 1 + s.ev
+            assert row["Largest win (to 1)"] == fraction_text(f.largest_win)
+            assert row["Volatility index 95%"] == pytest.approx(1.959964 * float(s.variance) ** 0.5, rel=1e-6)
     events = wb["Events"]
     head = [c.value for c in events[1]]
     for r in events.iter_rows(min_row=2, values_only=True):
