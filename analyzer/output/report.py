@@ -1,15 +1,18 @@
 """The game-math report: the document a bet's designer sends to a test lab, rendered.
 
 :func:`analyzer.studies.report_data.game_math_report` gathers, for each bet and each number of
-decks, everything a lab checks: the bet's rules and source, its pay table, the events table
-(pays, combinations, probability, return), the house edge (per coup and per resolved bet), hit
-frequency, variance and standard deviation, the fair pay and the pay for a target house edge;
-the effects of removal (:mod:`analyzer.studies.eor`) on one shoe, with a chart; and the closed
-forms in the number of decks d with their limits (:func:`analyzer.studies.symbolic.bet_forms`).
-This module renders that :class:`~analyzer.studies.report_data.GameMathReport`.
+decks, everything a lab checks (a par sheet): the bet's rules and source, its pay table, the
+par sheet (house edge per hand and per resolved hand, RTP, element of risk, hit frequency, SD,
+volatility index, largest win, solved pays), the house's win-rate band after N hands, the exact
+values, the events table (pays, combinations, probability, return); the effects of removal
+(:mod:`analyzer.studies.eor`) on one shoe, with a chart; the closed forms in the number of
+decks d with their limits (:func:`analyzer.studies.symbolic.bet_forms`); the exposure sections
+(the counting exposure); a glossary.  Its provenance (version, date, command, rules by name and
+fingerprint, shoes, bet files' SHA-256) is shown first, and printed on every page.  This module
+renders that :class:`~analyzer.studies.report_data.GameMathReport`.
 
 Every figure is exact (``int`` or ``Fraction``); decimals appear only when the report is
-rendered.  Three renderings:
+rendered (a square root, such as SD, rounded exactly from the exact variance).  Four renderings:
 
 * :func:`render_markdown`: Markdown; the EOR charts are separate PNG files that the report
   links to (:func:`report_files` names them beside the report file);
@@ -18,7 +21,9 @@ rendered.  Three renderings:
 * :func:`render_xlsx`: a workbook (needs openpyxl, the ``report`` extra) of tidy sheets:
   exact integers as numbers (as text past 2**53, where a spreadsheet's numbers stop being
   exact), each exact fraction as text beside its decimal (the nearest double), percentages
-  as numbers formatted as percent, and native bar charts of the EORs.
+  as numbers formatted as percent, and native bar charts of the EORs;
+* :func:`render_pdf`: the HTML page printed by headless Chromium (A4 landscape; the provenance
+  on every page in its margins; numbers never wrapped).
 
 The charts of the Markdown and HTML reports need matplotlib (the ``plot`` extra); without it
 the report says so where the chart would be, and is otherwise complete.
