@@ -405,6 +405,7 @@ def test_adjust_solves_a_line_of_a_multi_line_bet():
     assert report.bets[1].solved_line is None  # the Tie has no such line
     text = render_markdown(report)
     assert "Pay for a house edge of 2.5% (to 1)" in text and "the line 'Non-natural win by 9'" in text
+    assert "No pay solved: this bet has no pay line 'Non-natural win by 9' (--adjust)." in text  # the Tie
 
 
 def test_scale_solves_one_factor_on_every_win():

@@ -333,11 +333,14 @@ def par_sheet_table(report: GameMathReport, section: BetSection, digits: int = 1
     ]
     solved = _solved_words(report, section)
     if solved is None:
-        notes.append(
-            "No pay solved: this bet has no single adjustable pay line"
-            + (" named by --adjust" if report.adjust is not None else "")
-            + "; --adjust EVENT solves any one line, --scale every win by one factor."
-        )
+        if section.bet.payout_function is not None:
+            why = "a payout function has no pay lines to solve for."
+        elif report.adjust is not None:
+            why = f"this bet has no pay line '{report.adjust}' (--adjust)."
+        else:
+            why = ("this bet has no single adjustable pay line; --adjust EVENT solves any one line, --scale "
+                   "every win by one factor.")  # fmt: skip
+        notes.append(f"No pay solved: {why}")
     else:
         notes.append(
             f"Pays solved for {solved}; '-': no positive pay gives that house edge, or its event "
