@@ -161,7 +161,8 @@ def report_date(environ: Mapping[str, str] | None = None) -> str:
 
 def report_meta(report: GameMathReport) -> Mapping[str, object]:
     """What produced the report, for its header: :attr:`GameMathReport.meta`, or by default the
-    tool, its version, the rules, their fingerprint and the shoes."""
+    tool, its version, the date (:func:`report_date`), the rules, their fingerprint and the
+    shoes."""
     if report.meta:
         return report.meta
     shoes = f"standard shoes of {decks_text(report.decks)}"
@@ -169,6 +170,7 @@ def report_meta(report: GameMathReport) -> Mapping[str, object]:
         "analyzer.output.report",
         shoes,
         report.tableau.describe(),
+        date=report_date(),
         rules_fingerprint=report.tableau.fingerprint,
     )
 
@@ -823,6 +825,7 @@ def _intro(report: GameMathReport, digits: int = 10) -> str:
         f"Standard shoes of {decks_text(report.decks)} (52 cards per deck, 4 suits), rules: "
         f"{report.tableau.describe()}. Effects of removal on {Shoe.standard(report.eor_decks).describe()}."
         + target
+        + " Every figure is explained in words in the glossary at the end."
     )
 
 
