@@ -2,6 +2,7 @@
 workbook keeps integers as numbers and fractions as text, the HTML page loads nothing from
 elsewhere, and bad input is one line with exit code 2."""
 
+import dataclasses
 import re
 from fractions import Fraction
 
@@ -101,6 +102,9 @@ def test_xlsx_keeps_integers_as_numbers_and_fractions_as_text(doc, tmp_path):
             assert row["House edge"] == pytest.approx(float(s.house_edge), rel=1e-14)
             assert Fraction(row["Fair pay (exact)"]) == f.fair_pay
             assert Fraction(row["Pay for target edge (exact)"]) == f.target_pay
+            assert Fraction(row["RTP (exact)"]) == 1 + s.ev
+            assert row["Largest win (to 1)"] == fraction_text(f.largest_win)
+            assert row["Volatility index 95%"] == pytest.approx(1.959964 * float(s.variance) ** 0.5, rel=1e-6)
     events = wb["Events"]
     head = [c.value for c in events[1]]
     for r in events.iter_rows(min_row=2, values_only=True):
@@ -142,7 +146,7 @@ def test_html_is_self_contained(doc):
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert "<script" not in page and "<link" not in page and "@import" not in page and "url(" not in page
     sources = re.findall(r'\b(?:src|href)="([^"]*)"', page)
-    assert sources and all(s.startswith(("data:image/png;base64,", "#bet-")) for s in sources)
+    assert sources and all(s.startswith(("data:image/png;base64,", "#")) for s in sources)
     assert page.count("data:image/png;base64,") == len(doc.bets)
 
 
@@ -188,9 +192,9 @@ def test_report_files_errors(doc):
 
 
 def test_cli_markdown_to_standard_output(run):
-    text = run("report", "--bet", "tie", "--decks", "1,8")
+    text = run("report", "--bet", "tie", "--decks", "1,8", "--count-shoes", "0")
     tie8 = price(find_bet("tie"), Shoe.standard(8))
-    assert text.startswith("<!--") and "# Game-math report: Tie" in text
+    assert text.startswith("# Game-math report: Tie") and "<!--" not in text  # provenance shown, not hidden
     assert fraction_text(tie8.ev) in text and "house edge of 1%" in text
     assert "EOR chart: not in this output" in text
 
@@ -261,3 +265,236 @@ def test_a_bet_whose_effects_of_removal_are_all_zero_gets_a_sentence_not_an_empt
     page = render_html(report)
     assert page.count(CHART_FLAT) == 1 and page.count("<img") <= 1
     assert render_markdown(report, charts={1: "x.png"}).count(CHART_FLAT) == 1
+
+
+# -- the par sheet ------------------------------------------------------------------------------
+
+
+def test_z_levels_are_the_normal_quantiles():
+    from statistics import NormalDist
+
+    for level, z in report_data.Z_LEVELS:
+        assert abs(float(z) - NormalDist().inv_cdf(0.5 + level / 200)) < 1e-14
+
+
+def test_par_sheet_figures_follow_from_the_exact_summary(doc):
+    from analyzer.core.exact import sqrt_decimal
+
+    for section in doc.bets:
+        table = rep.par_sheet_table(doc, section, 10)
+        rows = {row[0]: row[1:] for row in table.rows}
+        for col, f in enumerate(section.figures):
+            s = f.summary
+            assert f.rtp == 1 - s.house_edge
+            resolved = s.house_edge_resolved
+            assert f.element_of_risk == (s.house_edge if resolved is None else resolved)
+            wins = [e.pays for e in s.events if e.count and e.pays > 0]
+            assert f.largest_win == max(wins)
+            assert rows["RTP (theoretical return)"][col] == rep.percent_text(f.rtp, 10)
+            for level, z in report_data.Z_LEVELS:
+                vi = sqrt_decimal(z * z * s.variance, 10)
+                assert rows[f"Volatility index, {level}%"][col] == f"{vi:f}"
+                assert abs(float(vi) - float(z) * float(s.variance) ** 0.5) < 1e-9
+
+
+def test_the_house_win_rate_band_narrows_as_one_over_root_n(doc):
+    section = doc.bets[1]  # Tie
+    table = rep.band_table(doc, section, 12)
+    assert [r[1] for r in table.rows] == [*report_data.BAND_HANDS] * len(doc.decks)
+    for row in table.rows:
+        f = next(f for f in section.figures if f.decks == row[0])
+        edge, sd = float(f.summary.house_edge), float(f.summary.variance) ** 0.5
+        for i, (_, z) in enumerate(report_data.Z_LEVELS):
+            low, high = (float(x.rstrip("%")) / 100 for x in row[3 + 2 * i : 5 + 2 * i])
+            half = float(z) * sd / row[1] ** 0.5
+            assert abs(low - (edge - half)) < 1e-12 and abs(high - (edge + half)) < 1e-12
+
+
+def test_percentages_are_decimals_and_a_rounded_one_gives_its_fraction():
+    assert rep.percent_words(Fraction(1, 40)) == ("2.5%", None)
+    assert rep.percent_words(Fraction(1, 100)) == ("1%", None)
+    text, note = rep.percent_words(Fraction(1, 300), 6)
+    assert text == "0.333333%" and note is not None and "1/3%" in note
+    report = game_math_report([find_bet("tie")], [8], target_edge=Fraction(1, 300))
+    page = render_markdown(report)
+    assert "house edge of 0.3333333333%" in page and "exactly 1/3%" in page
+
+
+def test_cli_target_edge_heading_says_the_decimal(run):
+    text = run("report", "--bet", "tie", "--target-edge", "2.5", "--count-shoes", "0")
+    assert "house edge of 2.5%" in text and "5/2%" not in text
+
+
+def test_provenance_is_shown_with_date_fingerprint_and_bet_file_digest(run, tmp_path, monkeypatch):
+    import hashlib
+    from pathlib import Path
+
+    bets = Path(__file__).resolve().parent.parent / "examples" / "bets.toml"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764892800")  # 2025-12-05 00:00 UTC
+    page = tmp_path / "r.html"
+    args = ("report", "--bet-file", str(bets), "--decks", "8", "--count-shoes", "0", "-o", str(page))
+    run(*args)
+    html = page.read_text(encoding="utf-8")
+    digest = hashlib.sha256(bets.read_bytes()).hexdigest()
+    from analyzer import STANDARD, __version__
+
+    visible = html.split("<body>", 1)[1]
+    for shown in ("2025-12-05", __version__, STANDARD.fingerprint, digest, "<td class=\"text\">Command</td>",
+                  "Player draws on: 0, 1, 2, 3, 4, 5"):  # fmt: skip
+        assert shown in visible
+    assert "<!--" not in html
+    # and in the running heads of every printed page (CSS margin boxes)
+    style = html.split("<style>", 1)[1].split("</style>", 1)[0]
+    for box in ("@top-left", "@bottom-left", "@bottom-right"):
+        assert box in style
+    assert rep._css_string(digest).strip('"') in style and "counter(pages)" in style
+    # the same command on the same SOURCE_DATE_EPOCH: the same bytes
+    first = html
+    page.unlink()
+    run(*args)
+    assert page.read_text(encoding="utf-8") == first
+
+
+def test_report_date_honours_source_date_epoch():
+    assert rep.report_date({"SOURCE_DATE_EPOCH": "86400"}) == "1970-01-02"
+    assert len(rep.report_date({})) == 10
+    for bad in ("-1", "x", "1e9"):
+        with pytest.raises(FormatError):
+            rep.report_date({"SOURCE_DATE_EPOCH": bad})
+
+
+def test_css_strings_cannot_break_out():
+    text = '"; } body { display: none } </style><script>x</script>\\\n'
+    css = rep._css_string(text)
+    assert css.startswith('"') and css.endswith('"') and '"' not in css[1:-1]
+    assert "<" not in css and "\\\n" not in css and "}" not in css
+
+
+def test_numbers_never_wrap_in_the_html(doc):
+    page = render_html(doc, charts=False)
+    assert "anywhere" not in page and "break-all" not in page
+    assert re.search(r"\.num \{[^}]*white-space: nowrap", page)
+    assert re.search(r"\.table-wrap \{[^}]*overflow-x: auto", page)
+    cells = re.findall(r'<td class="(num|text)">([^<]*)</td>', page)
+    numeric = [c for k, c in cells if k == "num"]
+    fair = fraction_text(doc.bets[1].figures[1].fair_pay)
+    assert fair in numeric  # a long exact fraction is a number's cell
+    assert all(not re.fullmatch(r"-?[\d,]+(/\d+|\.\d+%?)", c) for k, c in cells if k == "text")
+
+
+# -- pays solved for any line, or every win scaled ---------------------------------------------------
+
+
+def test_adjust_solves_a_line_of_a_multi_line_bet():
+    from analyzer.studies.ladder import find_line, pay_for_line
+
+    bet = find_bet("dragon-bonus-player")
+    report = game_math_report([bet, find_bet("tie")], [1, 8], target_edge=Fraction(1, 40),
+                              adjust="Non-natural win by 9")  # fmt: skip
+    section = report.bets[0]
+    line = find_line(section.figures[0].summary, "Non-natural win by 9")
+    assert section.solved_line == line is not None
+    for f in section.figures:
+        assert f.target_pay == pay_for_line(f.summary, line, Fraction(1, 40))
+        assert f.fair_pay == pay_for_line(f.summary, line, Fraction(0))
+        assert section.target_pay_form is not None and section.target_pay_form(f.decks) == f.target_pay
+        # the solved pay gives the target edge when priced again
+        lines = list(bet.lines)
+        lines[line] = dataclasses.replace(lines[line], pays=f.target_pay)
+        repriced = price(dataclasses.replace(bet, lines=tuple(lines)), Shoe.standard(f.decks))
+        assert repriced.house_edge == Fraction(1, 40)
+    assert report.bets[1].solved_line is None  # the Tie has no such line
+    text = render_markdown(report)
+    assert "Pay for a house edge of 2.5% (to 1)" in text and "the line 'Non-natural win by 9'" in text
+    assert "No pay solved: this bet has no pay line 'Non-natural win by 9' (--adjust)." in text  # the Tie
+
+
+def test_scale_solves_one_factor_on_every_win():
+    from analyzer.studies.ladder import scale_for_edge
+
+    bet = find_bet("dragon-bonus-player")
+    report = game_math_report([bet], [8], target_edge=Fraction(1, 40), scale=True)
+    f = report.bets[0].figures[0]
+    assert f.target_ladder is not None and f.fair_ladder is not None
+    assert f.target_ladder.factor == scale_for_edge(f.summary, Fraction(1, 40)).factor
+    scaled = tuple(dataclasses.replace(ln, pays=ln.pays * f.target_ladder.factor) if ln.pays > 0 else ln
+                   for ln in bet.lines)  # fmt: skip
+    assert price(dataclasses.replace(bet, lines=scaled), Shoe.standard(8)).house_edge == Fraction(1, 40)
+    text = render_markdown(report)
+    assert "Factor for a house edge of 2.5%" in text and "Every win scaled for a house edge of 2.5%" in text
+
+
+def test_cli_adjust_and_scale(run):
+    text = run("report", "--bet", "dragon-bonus-player", "--adjust", "Non-natural win by 9",
+               "--target-edge", "2.5", "--count-shoes", "0")  # fmt: skip
+    assert "Pay for a house edge of 2.5% (to 1)" in text and "No pay solved" not in text
+    scaled = run("report", "--bet", "dragon-bonus-player", "--scale", "--count-shoes", "0")
+    assert "Fair factor on every win" in scaled
+    for args, words in (
+        (["--adjust", "No such line"], "no bet has a pay line"),
+        (["--adjust", "Natural win", "--scale"], "give one of them"),
+        (["--adjust", " "], "empty --adjust"),
+    ):
+        out = run("report", "--bet", "dragon-bonus-player", *args, code=2)
+        assert len(out.strip().splitlines()) == 1 and words in out, out
+
+
+# -- the counting exposure -------------------------------------------------------------------------
+
+
+def test_counting_exposure_is_the_studys_figures_with_seed_and_shoes():
+    from analyzer.studies.study import run_study
+
+    bets = [find_bet("dragon-7"), find_bet("player-pair")]
+    report = game_math_report(bets, [8], count_shoes=60, count_seed=7)
+    (section,) = report.exposures
+    assert section.key == "counting"
+    assert ("seed", "7") in section.settings and ("shoes", "60") in section.settings
+    d7 = report.bets[0].eor
+    threshold = report_data._linear_threshold(d7, 8)
+    want = run_study([bets[0]], shoes=60, seed=7, strategies=["perfect", "count"], decks=8,
+                     tags=list(d7.system.tags), bet_when=f"tc>={threshold}")  # fmt: skip
+    rows = [r for r in section.rows if r.bet == "dragon-7"]
+    assert [dict(r.figures)["Units won per shoe"] for r in rows] == [r.units_per_shoe for r in want.results]
+    pair = [r for r in section.rows if r.bet == "player-pair"]
+    assert pair[0].figures and "every effect of removal is 0" in pair[1].note  # no count for a flat EOR
+    text = render_markdown(report)
+    assert "## Counting exposure" in text and "60 shoes dealt from seed 7" in text and " ± " in text
+    assert not game_math_report(bets, [8]).exposures  # none unless asked
+
+
+def test_linear_threshold_is_where_the_linear_estimate_turns_even():
+    report = game_math_report([find_bet("dragon-7")], [8])
+    b = report.bets[0].eor
+    t = report_data._linear_threshold(b, 8)
+    u = max(abs(e) for e in b.eor if e is not None) / b.system.max_tag
+    assert b.ev + u * 8 * t >= 0 > b.ev + u * 8 * (t - 1)
+
+
+def test_counting_settings_are_checked():
+    with pytest.raises(Exception, match="counting shoes"):
+        game_math_report([find_bet("tie")], [8], count_shoes=-1)
+    with pytest.raises(Exception, match="counting seed"):
+        game_math_report([find_bet("tie")], [8], count_shoes=5, count_seed=-2)
+
+
+def test_exposures_are_a_list_of_sections_rendered_alike(doc):
+    from analyzer.studies.moments import Estimate
+
+    extra = report_data.ExposureSection(
+        "peek", "Partial-information exposure", "A later study.", (("seed", "1"),),
+        (report_data.ExposureRow("tie", "peek", (("Units won per shoe", Estimate(0.5, 0.1)),)),),
+    )  # fmt: skip
+    report = dataclasses.replace(doc, exposures=(extra,))
+    for page in (render_markdown(report), render_html(report, charts=False)):
+        assert "Partial-information exposure" in page and "0.5000 ± 0.1000" in page
+
+
+def test_pdf_without_chromium_is_one_line_and_no_file(run, tmp_path, monkeypatch):
+    monkeypatch.setenv(rep.CHROMIUM_ENV, str(tmp_path / "no-such-chromium"))
+    target = tmp_path / "lab.pdf"
+    out = run("report", "--bet", "tie", "--count-shoes", "0", "-o", str(target), code=2)
+    assert len(out.strip().splitlines()) == 1 and "Chromium" in out and rep.CHROMIUM_ENV in out
+    assert not target.exists()
+    out = run("report", "--bet", "tie", "--format", "pdf", code=2)
+    assert "-o FILE.pdf" in out

@@ -608,3 +608,17 @@ def test_the_closed_forms_guard_their_markdown_header_too():
     text = render_sections([], "markdown", 4, {"command": "x --!> y --> z"})
     inner = text.split("<!--", 1)[1].rsplit("-->", 1)[0]
     assert "-->" not in inner and "--!>" not in inner
+
+
+def test_pay_form_of_any_pay_line():
+    from analyzer.studies.ladder import pay_for_line
+
+    bet = find_bet("dragon-bonus-player")
+    for line in (2, 5):
+        form = sym.pay_form(bet, Fraction(1, 50), line=line)
+        for d in (1, 8):
+            summary = Pricer(Shoe.standard(d)).summaries([bet])[0]
+            assert form(d) == pay_for_line(summary, line, Fraction(1, 50))
+    for bad in (-1, len(bet.lines), True):
+        with pytest.raises(BetError):
+            sym.pay_form(bet, 0, line=bad)

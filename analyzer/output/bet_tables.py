@@ -32,7 +32,7 @@ from analyzer.engine.pricing import (
 )
 from analyzer.errors import BetError
 from analyzer.limits import MAX_BETS_PER_FILE
-from analyzer.output.render import Cell, Column, Table
+from analyzer.output.render import Cell, Column, Table, percent_words
 from analyzer.output.tables import GRADE_SHORT, bets_table, events_table
 from analyzer.studies.ladder import ladder_lines, line_terms, near_pays, pay_for_line, scale_for_edge
 
@@ -225,7 +225,7 @@ def _quoted(pays: Fraction | None) -> str | None:
 def _target_words(house_edge: Fraction) -> str:
     if house_edge == 0:
         return "fair bet (house edge 0)"
-    return f"house edge of {fraction_text(house_edge * 100)}%"
+    return f"house edge of {percent_words(house_edge)[0]}"
 
 
 def adjusted_line_tables(

@@ -195,6 +195,35 @@ def percent_text(x: Fraction, digits: int) -> str:
     return f"{round_fraction(x * 100, digits):f}%"
 
 
+def terminating(x: Fraction) -> bool:
+    """True when ``x`` has a finite decimal expansion (its denominator is 2^a 5^b)."""
+    d = x.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
+def percent_words(x: Fraction, digits: int = 10) -> tuple[str, str | None]:
+    """``x`` (a fraction: 1/40 is 2.5%) as a percentage in decimals, and a note: exact and
+    unpadded when its decimal expansion ends (``"2.5%"``, no note), else rounded exactly to
+    ``digits`` decimals with a note giving the exact fraction.
+
+    >>> percent_words(Fraction(1, 40))
+    ('2.5%', None)
+    >>> percent_words(Fraction(1, 300), 4)
+    ('0.3333%', '0.3333% is rounded to 4 decimals; exactly 1/3%.')
+    """
+    pct = x * 100
+    if terminating(pct):
+        places = 0
+        while (pct * 10**places).denominator != 1:
+            places += 1
+        return f"{round_fraction(pct, places):f}%", None
+    text = f"{round_fraction(pct, digits):f}%"
+    return text, f"{text} is rounded to {digits} decimals; exactly {fraction_text(pct)}%."
+
+
 def _display(cell: Cell, style: Style, digits: int, grouped: bool) -> list[str]:
     if cell is None:
         return ["-", "-"] if style == "both" else ["-"]
@@ -516,6 +545,37 @@ def _unpadded_pipe_table(headers: Sequence[str], rows: Sequence[Sequence[str]], 
         return "| " + " | ".join(cells) + " |"
 
     return "\n".join([line(headers), "|" + "|".join(rule[a] for a in aligns) + "|", *(line(r) for r in rows)])
+
+
+def html_table(table: Table, digits: int = 10, *, notes: bool = True) -> str:
+    """One table as an HTML fragment for a page that styles it: its title (``<h3>``), a
+    ``<div class="table-wrap">`` holding the ``<table>`` (a page lets a wide table scroll in it),
+    each number's cell (and header) marked ``class="num"`` (a page keeps a number on one line:
+    ``white-space: nowrap``), text cells ``class="text"``; then its notes as ``<p class="note">``
+    (unless ``notes`` is false).  Cells are shown as :func:`render` shows them, escaped once.
+
+    >>> t = Table("t", "T", (Column("Bet"), Column("Edge", "percent", "edge")), (("tie", Fraction(1, 8)),))
+    >>> 'class="num">12.50%<' in html_table(t, 2)
+    True
+    """
+    kinds = ["num" if a == "right" else "text" for a in _aligns(table)]
+    head = "".join(
+        f'<th class="{k}">{html_text(h)}</th>' for k, h in zip(kinds, _headers(table), strict=True)
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(f'<td class="{k}">{html_text(c)}</td>' for k, c in zip(kinds, row, strict=True))
+        + "</tr>"
+        for row in _display_rows(table, digits, grouped=True)
+    )
+    parts = [
+        f"<h3>{html_text(table.title)}</h3>",
+        '<div class="table-wrap"><table>\n'
+        f"<thead><tr>{head}</tr></thead>\n<tbody>{body}</tbody>\n</table></div>",
+    ]
+    if notes:
+        parts += [f'<p class="note">{html_text(n)}</p>' for n in table.notes]
+    return "\n".join(parts)
 
 
 #: How each format for people escapes a table's cells and headers: control characters (ANSI

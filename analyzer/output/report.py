@@ -1,15 +1,18 @@
 """The game-math report: the document a bet's designer sends to a test lab, rendered.
 
 :func:`analyzer.studies.report_data.game_math_report` gathers, for each bet and each number of
-decks, everything a lab checks: the bet's rules and source, its pay table, the events table
-(pays, combinations, probability, return), the house edge (per coup and per resolved bet), hit
-frequency, variance and standard deviation, the fair pay and the pay for a target house edge;
-the effects of removal (:mod:`analyzer.studies.eor`) on one shoe, with a chart; and the closed
-forms in the number of decks d with their limits (:func:`analyzer.studies.symbolic.bet_forms`).
-This module renders that :class:`~analyzer.studies.report_data.GameMathReport`.
+decks, everything a lab checks (a par sheet): the bet's rules and source, its pay table, the
+par sheet (house edge per hand and per resolved hand, RTP, element of risk, hit frequency, SD,
+volatility index, largest win, solved pays), the house's win-rate band after N hands, the exact
+values, the events table (pays, combinations, probability, return); the effects of removal
+(:mod:`analyzer.studies.eor`) on one shoe, with a chart; the closed forms in the number of
+decks d with their limits (:func:`analyzer.studies.symbolic.bet_forms`); the exposure sections
+(the counting exposure); a glossary.  Its provenance (version, date, command, rules by name and
+fingerprint, shoes, bet files' SHA-256) is shown first, and printed on every page.  This module
+renders that :class:`~analyzer.studies.report_data.GameMathReport`.
 
 Every figure is exact (``int`` or ``Fraction``); decimals appear only when the report is
-rendered.  Three renderings:
+rendered (a square root, such as SD, rounded exactly from the exact variance).  Four renderings:
 
 * :func:`render_markdown`: Markdown; the EOR charts are separate PNG files that the report
   links to (:func:`report_files` names them beside the report file);
@@ -18,7 +21,9 @@ rendered.  Three renderings:
 * :func:`render_xlsx`: a workbook (needs openpyxl, the ``report`` extra) of tidy sheets:
   exact integers as numbers (as text past 2**53, where a spreadsheet's numbers stop being
   exact), each exact fraction as text beside its decimal (the nearest double), percentages
-  as numbers formatted as percent, and native bar charts of the EORs.
+  as numbers formatted as percent, and native bar charts of the EORs;
+* :func:`render_pdf`: the HTML page printed by headless Chromium (A4 landscape; the provenance
+  on every page in its margins; numbers never wrapped).
 
 The charts of the Markdown and HTML reports need matplotlib (the ``plot`` extra); without it
 the report says so where the chart would be, and is otherwise complete.
@@ -28,28 +33,55 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import datetime
 import io
 import os
+import shutil
+import subprocess
+import tempfile
 import urllib.parse
 from collections.abc import Mapping, Sequence
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from analyzer.bets.model import Bet
-from analyzer.core.exact import fraction_text, sqrt_decimal
+from analyzer.core.exact import fraction_text, sqrt_decimal, whole_number
 from analyzer.core.shoe import Shoe
 from analyzer.errors import FormatError, PlotUnavailableError
+from analyzer.output.bet_tables import scaled_ladder_tables
 from analyzer.output.charts import eor_image
 from analyzer.output.eor_tables import removal_table, tags_text
-from analyzer.output.render import Cell, Column, Table, comment, provenance, render
+from analyzer.output.render import (
+    Cell,
+    Column,
+    Table,
+    decimal_text,
+    html_table,
+    percent_text,
+    percent_words,
+    provenance,
+    render,
+)
 from analyzer.output.tables import provenance_notes
-from analyzer.studies.report_data import BetSection, DeckFigures, GameMathReport
+from analyzer.studies.ladder import ScaledLadder
+from analyzer.studies.moments import Estimate
+from analyzer.studies.report_data import (
+    BAND_HANDS,
+    Z_LEVELS,
+    BetSection,
+    DeckFigures,
+    ExposureSection,
+    GameMathReport,
+)
 from analyzer.studies.symbolic import RationalFunction
 from analyzer.text import html_text, markdown_text, printable
 
-#: The formats :func:`render_report` writes.
-REPORT_FORMATS = ("markdown", "html", "xlsx")
+#: The formats :func:`report_files` writes.
+REPORT_FORMATS = ("markdown", "html", "xlsx", "pdf")
+#: The largest ``SOURCE_DATE_EPOCH`` a report's date takes (the year 9999).
+MAX_EPOCH = 253402300799
 #: Largest integer a spreadsheet (IEEE double) holds exactly; larger integers are written as text.
 EXACT_NUMBER_LIMIT = 2**53
 #: Most decimals a spreadsheet cell's number format shows (doubles carry about 15-17 digits).
@@ -105,17 +137,85 @@ def bet_rules(section: BetSection) -> str:
     return section.bet.rules or rules_from_pay_table(section.bet)
 
 
+def report_date(environ: Mapping[str, str] | None = None) -> str:
+    """The report's date, ``YYYY-MM-DD`` (UTC): the day of ``SOURCE_DATE_EPOCH`` (seconds since
+    1970, as reproducible builds set it) when that is set, else today.
+
+    Raises:
+        FormatError: ``SOURCE_DATE_EPOCH`` is not a whole number of seconds >= 0.
+
+    >>> report_date({"SOURCE_DATE_EPOCH": "0"})
+    '1970-01-01'
+    """
+    env = os.environ if environ is None else environ
+    raw = env.get("SOURCE_DATE_EPOCH")
+    if raw is None or raw == "":
+        return datetime.datetime.now(datetime.UTC).date().isoformat()
+    seconds = whole_number(raw.strip())
+    if seconds is None or seconds > MAX_EPOCH:
+        raise FormatError(
+            f"bad SOURCE_DATE_EPOCH {printable(raw)[:40]!r}: use whole seconds since 1970, >= 0"
+        )
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).date().isoformat()
+
+
 def report_meta(report: GameMathReport) -> Mapping[str, object]:
     """What produced the report, for its header: :attr:`GameMathReport.meta`, or by default the
-    tool, its version, the rules and the shoes."""
+    tool, its version, the date (:func:`report_date`), the rules, their fingerprint and the
+    shoes."""
     if report.meta:
         return report.meta
     shoes = f"standard shoes of {decks_text(report.decks)}"
-    return provenance("analyzer.output.report", shoes, report.tableau.describe())
+    return provenance(
+        "analyzer.output.report",
+        shoes,
+        report.tableau.describe(),
+        date=report_date(),
+        rules_fingerprint=report.tableau.fingerprint,
+    )
 
 
-def _edge_words(edge: Fraction) -> str:
-    return f"house edge of {fraction_text(edge * 100)}%"
+#: How the report labels the fields of its provenance (:func:`report_meta`); others show their key.
+PROVENANCE_LABELS = {
+    "generated_by": "Produced by",
+    "date": "Date",
+    "command": "Command",
+    "rules": "Rules",
+    "rules_fingerprint": "Rules fingerprint",
+    "shoe": "Shoes",
+    "bet_files": "Bet files (SHA-256)",
+}
+
+
+def provenance_rows(report: GameMathReport) -> list[tuple[str, str]]:
+    """The report's provenance as (label, text) rows, as every rendering shows it on screen
+    and on paper: :func:`report_meta` with :data:`PROVENANCE_LABELS`."""
+    return [(PROVENANCE_LABELS.get(str(k), str(k)), str(v)) for k, v in report_meta(report).items()]
+
+
+def running_heads(report: GameMathReport) -> tuple[str, str]:
+    """The two lines printed on every page of the PDF (and of a printed HTML page): what
+    produced the report (tool and version, date, command) and what it is about (rules by name
+    and fingerprint, shoes, the bet files' SHA-256)."""
+    meta = {str(k): str(v) for k, v in report_meta(report).items()}
+    top = " · ".join(
+        [meta.get("generated_by", "punto-banco-analyzer")]
+        + [
+            f"{label.lower()} {meta[k]}"
+            for k, label in (("date", "Date"), ("command", "Command"))
+            if k in meta
+        ]
+    )
+    bottom = [f"rules: {report.tableau.title} (fingerprint {report.tableau.fingerprint})"]
+    bottom.append(f"shoes: {meta.get('shoe', 'standard shoes of ' + decks_text(report.decks))}")
+    bottom.append(f"bet files SHA-256: {meta.get('bet_files', 'none (catalogue bets)')}")
+    return top, " · ".join(bottom)
+
+
+def _edge_words(edge: Fraction, digits: int = 10) -> str:
+    if edge == 0:
+        return "fair bet (house edge 0%)"
+    return f"house edge of {percent_words(edge, digits)[0]}"
 
 
 def _title(report: GameMathReport) -> str:
@@ -126,6 +226,17 @@ def _title(report: GameMathReport) -> str:
 def decks_text(decks: Sequence[int]) -> str:
     """Deck counts in words: ``"1, 6, 8 decks"``, ``"1 deck"``."""
     return ", ".join(str(d) for d in decks) + (" decks" if len(decks) > 1 or decks[0] > 1 else " deck")
+
+
+def _solved_words(report: GameMathReport, section: BetSection) -> str | None:
+    """What the pay columns solve for, in words (``None``: nothing to solve for)."""
+    bet = section.bet
+    if report.scale:
+        return "every winning pay times one factor" if bet.payout_function is None else None
+    if section.solved_line is None:
+        return None
+    line = bet.lines[section.solved_line]
+    return f"the pay of the line '{line.event}' (now {fraction_text(line.pays)} to 1)"
 
 
 # -- tables -----------------------------------------------------------------------------------
@@ -152,56 +263,191 @@ def pay_table(section: BetSection) -> Table:
     )
 
 
-def summary_table(report: GameMathReport, section: BetSection) -> Table:
-    """One row per deck count: EV, house edge (exact and in percent), resolved house edge, hit
-    frequency, variance, SD, fair pay and the pay for the target edge."""
+def _pct(x: Fraction | None, digits: int) -> str:
+    return "-" if x is None else percent_text(x, digits)
+
+
+def _dec(x: Fraction | None, digits: int) -> str:
+    return "-" if x is None else decimal_text(x, digits)
+
+
+def _factor(ladder: ScaledLadder | None) -> Fraction | None:
+    return None if ladder is None else ladder.factor
+
+
+def _root(x: Fraction, digits: int) -> str:
+    return f"{sqrt_decimal(x, digits):f}"
+
+
+def par_sheet_table(report: GameMathReport, section: BetSection, digits: int = 10) -> Table:
+    """The par sheet of one bet: a row per figure, a column per deck count, in decimals
+    (percentages as percent): house edge per hand and per resolved hand, RTP (theoretical
+    return), element of risk, hit frequency, SD, the volatility index at each level of
+    :data:`~analyzer.studies.report_data.Z_LEVELS` (z x SD), the largest single win, and the
+    solved pays (fair and for the target edge).  The exact values are in
+    :func:`exact_table`."""
+    figs = section.figures
     edge = report.target_edge
+    rows: list[tuple[Cell, ...]] = [
+        ("House edge per hand", *(_pct(f.summary.house_edge, digits) for f in figs)),
+        ("House edge per resolved hand", *(_pct(f.summary.house_edge_resolved, digits) for f in figs)),
+        ("RTP (theoretical return)", *(_pct(f.rtp, digits) for f in figs)),
+        ("Element of risk", *(_pct(f.element_of_risk, digits) for f in figs)),
+        ("Hit frequency", *(_pct(f.summary.hit_frequency, digits) for f in figs)),
+        ("Standard deviation (SD)", *(_root(f.summary.variance, digits) for f in figs)),
+    ]
+    for level, z in Z_LEVELS:
+        rows.append(
+            (f"Volatility index, {level}%", *(_root(z * z * f.summary.variance, digits) for f in figs))
+        )
+    rows.append(
+        (
+            "Largest single win (to 1)",
+            *("-" if f.largest_win is None else fraction_text(f.largest_win) for f in figs),
+        )
+    )
+    if report.scale and section.bet.payout_function is None:
+        rows.append(
+            (
+                "Fair factor on every win",
+                *(_dec(_factor(f.fair_ladder), digits) for f in figs),
+            )
+        )
+        if edge is not None:
+            rows.append(
+                (
+                    f"Factor for a {_edge_words(edge, digits)}",
+                    *(_dec(_factor(f.target_ladder), digits) for f in figs),
+                )
+            )
+    elif section.solved_line is not None:
+        rows.append(("Fair pay (to 1)", *(_dec(f.fair_pay, digits) for f in figs)))
+        if edge is not None:
+            rows.append(
+                (f"Pay for a {_edge_words(edge, digits)} (to 1)", *(_dec(f.target_pay, digits) for f in figs))
+            )
+    notes = [
+        "House edge, RTP and element of risk per unit staked; '-' per resolved hand: the bet cannot push "
+        "(the element of risk is then the house edge). SD per unit staked, rounded exactly from the exact "
+        "variance; the volatility index is z x SD (z = "
+        + ", ".join(f"{decimal_text(z, 3)} at {level}%" for level, z in Z_LEVELS)
+        + "). Exact fractions: the exact values table.",
+    ]
+    solved = _solved_words(report, section)
+    if solved is None:
+        if section.bet.payout_function is not None:
+            why = "a payout function has no pay lines to solve for."
+        elif report.adjust is not None:
+            why = f"this bet has no pay line '{report.adjust}' (--adjust)."
+        else:
+            why = ("this bet has no single adjustable pay line; --adjust EVENT solves any one line, --scale "
+                   "every win by one factor.")  # fmt: skip
+        notes.append(f"No pay solved: {why}")
+    else:
+        notes.append(
+            f"Pays solved for {solved}; '-': no positive pay gives that house edge, or its event "
+            "cannot happen on that shoe."
+        )
+    return Table(
+        f"par:{section.bet.name}",
+        f"{section.bet.title}: par sheet",
+        (
+            Column("Figure", "text", "figure"),
+            *(Column(decks_text([f.decks]), "decimal", f"d{f.decks}") for f in figs),
+        ),
+        tuple(rows),
+        tuple(notes),
+    )
+
+
+def band_table(report: GameMathReport, section: BetSection, digits: int = 10) -> Table:
+    """The house's win rate after N hands (N in :data:`~analyzer.studies.report_data.BAND_HANDS`)
+    per deck count: the house edge and, at each level of
+    :data:`~analyzer.studies.report_data.Z_LEVELS`, the band house edge +- z x SD / sqrt(N) in
+    which the house's win per unit staked falls with that confidence (normal approximation)."""
     cols = [
         Column("Decks", "count", "decks"),
-        Column("EV", "fraction", "ev"),
-        Column("House edge", "percent", "house_edge"),
-        Column("House edge (resolved)", "percent", "house_edge_resolved"),
-        Column("Hit frequency", "decimal", "hit_frequency"),
-        Column("Variance", "both", "variance"),
-        Column("SD", "sqrt", "sd"),
-        Column("Fair pay", "both", "fair_pay"),
+        Column("Hands", "count", "hands"),
+        Column("House edge", "decimal", "house_edge"),
     ]
-    if edge is not None:
-        cols.append(Column(f"Pay for {_edge_words(edge)}", "both", "target_pay"))
+    for level, _ in Z_LEVELS:
+        cols += [
+            Column(f"{level}% low", "decimal", f"low_{level}"),
+            Column(f"{level}% high", "decimal", f"high_{level}"),
+        ]
     rows: list[tuple[Cell, ...]] = []
     for f in section.figures:
         s = f.summary
-        row: list[Cell] = [
-            f.decks,
-            s.ev,
-            s.house_edge,
-            s.house_edge_resolved,
-            s.hit_frequency,
-            s.variance,
-            s.variance,
-            f.fair_pay,
-        ]
-        if edge is not None:
-            row.append(f.target_pay)
-        rows.append(tuple(row))
-    notes = [
-        "EV and house edge per unit staked per coup; '(resolved)' excludes pushes ('-': the bet "
-        "cannot push); SD per unit staked.",
-    ]
-    if section.bet.adjustable is None or section.bet.payout_function is not None:
-        notes.append("'-' in the pay columns: this bet has no single adjustable pay to solve for.")
-    else:
-        line = section.bet.lines[section.bet.adjustable]
-        notes.append(
-            f"Pays solved for the line '{line.event}' (now {fraction_text(line.pays)}); '-': no "
-            "positive pay gives that house edge, or the event cannot happen on that shoe."
-        )
+        for n in BAND_HANDS:
+            row: list[Cell] = [f.decks, n, percent_text(s.house_edge, digits)]
+            for _, z in Z_LEVELS:
+                row += [
+                    _band_end(s.house_edge, z * z * s.variance / n, -1, digits),
+                    _band_end(s.house_edge, z * z * s.variance / n, 1, digits),
+                ]
+            rows.append(tuple(row))
     return Table(
-        f"summary:{section.bet.name}",
-        f"{section.bet.title}: house edge by number of decks",
+        f"band:{section.bet.name}",
+        f"{section.bet.title}: the house's win rate after N hands",
         tuple(cols),
         tuple(rows),
-        tuple(notes),
+        (
+            "Per unit staked, in percent: after that many hands the house's win, divided by the amount "
+            "staked, "
+            "lies between low and high with that confidence (house edge +- z x SD / sqrt(N), normal "
+            "approximation; rough for a rarely winning bet over few hands). A negative figure is a player "
+            "win.",
+        ),
+    )
+
+
+def _band_end(edge: Fraction, square: Fraction, sign: int, digits: int) -> str:
+    """edge + sign x sqrt(square), in percent, rounded to ``digits`` decimals (the root taken to
+    ``digits`` + 10 decimals first, so the rounding is exact but on a tie at that depth)."""
+    root = sqrt_decimal(square * 10000, digits + 10)
+    with localcontext() as ctx:
+        ctx.prec = 200
+        value = Decimal(edge.numerator * 100) / Decimal(edge.denominator) + sign * root
+        return f"{value.quantize(Decimal(1).scaleb(-digits)):f}%"
+
+
+def exact_table(report: GameMathReport, section: BetSection) -> Table:
+    """The exact values behind the par sheet: per deck count, EV, house edge (per hand and per
+    resolved hand), hit frequency, variance and the solved pays or factors, each an exact
+    fraction beside its decimal."""
+    edge = report.target_edge
+    rows: list[tuple[Cell, ...]] = []
+    for f in section.figures:
+        s = f.summary
+        items: list[tuple[str, Fraction | None]] = [
+            ("EV per unit staked", s.ev),
+            ("House edge per hand", s.house_edge),
+            ("House edge per resolved hand", s.house_edge_resolved),
+            ("RTP (theoretical return)", f.rtp),
+            ("Hit frequency", s.hit_frequency),
+            ("Variance", s.variance),
+        ]
+        if report.scale and section.bet.payout_function is None:
+            items.append(("Fair factor on every win", _factor(f.fair_ladder)))
+            if edge is not None:
+                items.append(
+                    (f"Factor for a {_edge_words(edge)}", _factor(f.target_ladder))
+                )
+        elif section.solved_line is not None:
+            items.append(("Fair pay", f.fair_pay))
+            if edge is not None:
+                items.append((f"Pay for a {_edge_words(edge)}", f.target_pay))
+        rows += [(f.decks, label, value) for label, value in items]
+    return Table(
+        f"exact:{section.bet.name}",
+        f"{section.bet.title}: exact values",
+        (
+            Column("Decks", "count", "decks"),
+            Column("Quantity", "text", "quantity"),
+            Column("Exact", "both", "value"),
+        ),
+        tuple(rows),
+        ("Fractions of a unit staked (not percent); the decimal is rounded exactly from the fraction.",),
     )
 
 
@@ -231,6 +477,27 @@ def events_table(figures: DeckFigures) -> Table:
     )
 
 
+def ladder_tables(report: GameMathReport, section: BetSection) -> list[Table]:
+    """Under ``scale``: for each deck count, every winning line's scaled pay for the target
+    edge (or the fair one) with its practical pays, and the ladder's exact house edge at them
+    (the tables of ``bets --scale``, :func:`analyzer.output.bet_tables.scaled_ladder_tables`);
+    else none."""
+    if not report.scale or section.bet.payout_function is not None:
+        return []
+    edge = Fraction(0) if report.target_edge is None else report.target_edge
+    out: list[Table] = []
+    for f in section.figures:
+        lines, ladder = scaled_ladder_tables(Shoe.standard(f.decks), [f.summary], edge)
+        out += [
+            dataclasses.replace(
+                t,
+                name=f"{t.name}:{section.bet.name}:{f.decks}",
+            )
+            for t in (lines, ladder)
+        ]
+    return out
+
+
 def eor_table(report: GameMathReport, section: BetSection, digits: int = 10) -> Table:
     """The bet's effect of removing one card of each rank from the EOR shoe: the table of
     ``eor --table eor`` (:func:`analyzer.output.eor_tables.removal_table`), with the suggested
@@ -254,7 +521,7 @@ def _forms(section: BetSection, report: GameMathReport) -> list[tuple[str, Ratio
     if section.fair_pay_form is not None:
         out.append(("Fair pay", section.fair_pay_form))
     if section.target_pay_form is not None and report.target_edge is not None:
-        out.append((f"Pay for {_edge_words(report.target_edge)}", section.target_pay_form))
+        out.append((f"Pay for a {_edge_words(report.target_edge)}", section.target_pay_form))
     return out
 
 
@@ -279,15 +546,167 @@ def forms_table(report: GameMathReport, section: BetSection) -> Table:
 
 
 def report_tables(report: GameMathReport, section: BetSection, digits: int = 10) -> list[Table]:
-    """The tables of one bet's section, in order: pay table, summary by decks, the events table
-    of each deck count, EOR table (its notes' EV to ``digits`` decimals), closed forms."""
+    """The tables of one bet's section, in order: pay table, par sheet, the house's win-rate
+    band, the exact values, the scaled ladders (with ``scale``), the events table of each deck
+    count, EOR table (its notes' EV to ``digits`` decimals), closed forms."""
     return [
         pay_table(section),
-        summary_table(report, section),
+        par_sheet_table(report, section, digits),
+        band_table(report, section, digits),
+        exact_table(report, section),
+        *ladder_tables(report, section),
         *(events_table(f) for f in section.figures),
         eor_table(report, section, digits),
         forms_table(report, section),
     ]
+
+
+def _estimate_text(e: Estimate | None) -> str:
+    """An estimate and its standard error as the report prints them: ``0.6716 ± 0.0326``."""
+    if e is None:
+        return "-"
+    return f"{e.value:.4f} ± {e.se:.4f}"
+
+
+def exposure_table(section: ExposureSection) -> Table:
+    """One exposure section (:class:`~analyzer.studies.report_data.ExposureSection`) as a table:
+    a row per bet and way of play, a column per figure (estimate +- standard error), and a note
+    column for a row without figures."""
+    labels: list[str] = []
+    for row in section.rows:
+        for label, _ in row.figures:
+            if label not in labels:
+                labels.append(label)
+    cols = (
+        Column("Bet", "text", "bet"),
+        Column("Play", "text", "play"),
+        *(Column(label, "decimal", f"f{i}") for i, label in enumerate(labels)),
+        Column("Note", "text", "note"),
+    )
+    rows = []
+    for row in section.rows:
+        have = dict(row.figures)
+        rows.append(
+            (row.bet, row.play, *(_estimate_text(have.get(label)) for label in labels), row.note or "")
+        )
+    return Table(f"exposure:{section.key}", section.title, cols, tuple(rows), section.notes)
+
+
+#: The glossary of the report: each figure explained in words, for a reader without the tool.
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    (
+        "Coup / hand",
+        "One deal of Punto Banco: two or three cards to the Player and to the Banker under the "
+        "drawing rules stated above. A side bet is settled on one coup.",
+    ),
+    (
+        "Combinations",
+        "How many ordered sequences of six physical cards from the shoe give the event. Every "
+        "coup is decided by at most six cards; a coup that uses four or five is counted with the cards that "
+        "would come next, so every event of a shoe of N cards is out of N x (N-1) x ... x (N-5).",
+    ),
+    ("Probability", "Combinations divided by that total: exact fractions, shown also as decimals."),
+    (
+        "Pays",
+        "What one unit staked wins when the event happens, 'to 1' (the stake is kept as well); "
+        "-1 is the loss of the stake; 0 is a push (the stake is returned).",
+    ),
+    ("Return", "Probability x pays, per event; their sum is the EV, the expected win per unit staked."),
+    (
+        "House edge per hand",
+        "The expected loss of one unit staked on one coup (= -EV), pushes counted as "
+        "hands. The casino's long-run share of the money bet.",
+    ),
+    ("House edge per resolved hand", "The same per bet that does not push: house edge / P(no push)."),
+    (
+        "RTP (theoretical return)",
+        "Return to player: the share of the money staked that the bet pays back over "
+        "the long run, stakes included: 100% - house edge per hand.",
+    ),
+    (
+        "Element of risk",
+        "The expected loss over the average amount at risk. Here the stake is one unit and "
+        "never raised, and a push risks nothing, so it equals the house edge per resolved hand.",
+    ),
+    ("Hit frequency", "The probability that the bet wins (pays more than 0) on a coup."),
+    (
+        "Standard deviation (SD)",
+        "The spread of the result of one unit bet around the EV, per unit staked: the "
+        "square root of the exact variance.",
+    ),
+    (
+        "Volatility index (VI)",
+        "z x SD, with z the standard normal quantile of the confidence level (1.645 at "
+        "90%, 1.960 at 95%, 2.576 at 99%). After N hands of one unit, the player's total result lies within "
+        "N x EV +- VI x sqrt(N) units with that confidence (normal approximation).",
+    ),
+    (
+        "The house's win rate after N hands",
+        "The house's win divided by the money staked after N hands: its "
+        "band is house edge +- z x SD / sqrt(N). It narrows as N grows; a negative bound is a player win.",
+    ),
+    ("Largest single win", "The most that one unit staked can win on one coup ('to 1')."),
+    (
+        "Fair pay / pay for a target house edge",
+        "The pay of the solved line (the bet's adjustable line, or the "
+        "line named with --adjust) at which the house edge is 0, or the target; solved exactly, the other "
+        "pays "
+        "unchanged. With --scale, the factor on every winning pay instead.",
+    ),
+    (
+        "Effect of removal (EOR)",
+        "The change in the bet's EV when one card of a rank leaves the shoe: what a "
+        "card counter tracks. The suggested count gives each rank a whole-number tag proportional to its "
+        "EOR; "
+        "its betting correlation (-1 to 1) says how well the tags follow the EORs.",
+    ),
+    (
+        "Closed forms",
+        "Each figure as an exact rational function of the number of decks d: its value for an "
+        "infinite shoe and its 1/d correction.",
+    ),
+    (
+        "Counting exposure",
+        "Seeded simulated shoes, each bet priced exactly before every coup on the cards not "
+        "yet seen. Perfect play bets whenever that EV is positive: the most any counter could win. The count "
+        "bets when the true count of the suggested tags reaches its threshold. Figures are per shoe or per "
+        "100 "
+        "coups, each +- its standard error; the seed makes the run repeatable.",
+    ),
+)
+
+
+def glossary_table() -> Table:
+    """:data:`GLOSSARY` as a table (term, meaning)."""
+    return Table(
+        "glossary",
+        "Glossary",
+        (Column("Term", "text", "term"), Column("Meaning", "text", "meaning")),
+        GLOSSARY,
+    )
+
+
+def provenance_table(report: GameMathReport) -> Table:
+    """The provenance as a table (:func:`provenance_rows`), shown first on screen and on paper."""
+    return Table(
+        "provenance",
+        "About this report",
+        (Column("Field", "text", "field"), Column("Value", "text", "value")),
+        tuple(provenance_rows(report)),
+    )
+
+
+def drawing_rules(report: GameMathReport) -> list[str]:
+    """The drawing rules of the report's tableau in words (its Table of Play), with its
+    fingerprint."""
+    return [*report.tableau.table_of_play(), f"Rules fingerprint: {report.tableau.fingerprint}"]
+
+
+def _percent_notes(report: GameMathReport, digits: int) -> list[str]:
+    if report.target_edge is None:
+        return []
+    note = percent_words(report.target_edge, digits)[1]
+    return [] if note is None else [f"The target house edge {note}"]
 
 
 # -- charts -----------------------------------------------------------------------------------
@@ -324,9 +743,10 @@ def render_markdown(
     charts: Mapping[int, str] | None = None,
     missing: str | None = None,
 ) -> str:
-    """The report as Markdown.  ``charts`` maps a bet's index to the file name of its chart
-    (linked as an image); for a bet without one, the report says ``missing`` (default: that
-    the charts are files beside a report written to a file).
+    """The report as Markdown: its provenance first (a table, visible), the drawing rules, a
+    section per bet, the exposure sections, the glossary.  ``charts`` maps a bet's index to the
+    file name of its chart (linked as an image); for a bet without one, the report says
+    ``missing`` (default: that the charts are files beside a report written to a file).
 
     Raises:
         FormatError: ``digits`` is not a whole number from 0 to 1000.
@@ -334,20 +754,24 @@ def render_markdown(
     _check_digits(digits)
     note = CHART_ELSEWHERE if missing is None else missing
     parts = [
-        comment("markdown", [f"{k}: {v}" for k, v in report_meta(report).items()]),
         f"# {markdown_text(_title(report))}",
-        markdown_text(_intro(report)),
+        render([provenance_table(report)], "markdown", digits).rstrip(),
+        markdown_text(_intro(report, digits)),
+        *(markdown_text(n) for n in _percent_notes(report, digits)),
         markdown_text(CONVENTIONS),
         "\n".join(
             f"{i}. {markdown_text(s.bet.title)} (`{_code(s.bet.name)}`)" for i, s in enumerate(report.bets, 1)
         ),
+        "## Rules of play\n\n```text\n" + "\n".join(printable(x) for x in drawing_rules(report)) + "\n```",
     ]
     for i, section in enumerate(report.bets):
         bet = section.bet
         parts.append(
             f"## {i + 1}. {markdown_text(bet.title)}\n\n**Rules.** {markdown_text(bet_rules(section))}"
-            + "".join(f"\n\n**{markdown_text(n.split(': ', 1)[0])}.** {markdown_text(n.split(': ', 1)[1])}"
-                      for n in _provenance(bet))
+            + "".join(
+                f"\n\n**{markdown_text(n.split(': ', 1)[0])}.** {markdown_text(n.split(': ', 1)[1])}"
+                for n in _provenance(bet)
+            )
         )
         tables = report_tables(report, section, digits)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
@@ -362,6 +786,13 @@ def render_markdown(
             f"- **{markdown_text(label)}**: `f(d) = {fn.text()}`" for label, fn in _forms(section, report)
         )
         parts.append(render([tables[-1]], "markdown", digits).rstrip() + "\n\n" + formulas)
+    for exposure in report.exposures:
+        parts.append(f"## {markdown_text(exposure.title)}\n\n{markdown_text(exposure.method)}")
+        parts.append("\n".join(f"- **{markdown_text(k)}**: {markdown_text(v)}" for k, v in exposure.settings))
+        parts.append(render([exposure_table(exposure)], "markdown", digits).rstrip())
+    parts.append(
+        "## Glossary\n\n" + "\n".join(f"- **{markdown_text(t)}**: {markdown_text(m)}" for t, m in GLOSSARY)
+    )
     return "\n\n".join(parts) + "\n"
 
 
@@ -377,16 +808,24 @@ def _code(text: str) -> str:
     return printable(text).replace("`", "'")
 
 
-def _intro(report: GameMathReport) -> str:
+def _intro(report: GameMathReport, digits: int = 10) -> str:
     target = (
         ""
         if report.target_edge is None
-        else f" Pays are solved for a fair bet and for a {_edge_words(report.target_edge)}."
+        else f" Pays are solved for a fair bet and for a {_edge_words(report.target_edge, digits)}"
+        + (
+            " (every winning pay scaled by one factor)."
+            if report.scale
+            else f" (the line '{report.adjust}')."
+            if report.adjust is not None
+            else "."
+        )
     )
     return (
         f"Standard shoes of {decks_text(report.decks)} (52 cards per deck, 4 suits), rules: "
         f"{report.tableau.describe()}. Effects of removal on {Shoe.standard(report.eor_decks).describe()}."
         + target
+        + " Every figure is explained in words in the glossary at the end."
     )
 
 
@@ -398,37 +837,84 @@ def _check_digits(digits: object) -> None:
 # -- HTML -------------------------------------------------------------------------------------
 
 _CSS = """
-body { font-family: sans-serif; margin: 2em auto; max-width: 80em; line-height: 1.4; color: #111; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; max-width: 100%; }
-th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; }
-td { overflow-wrap: anywhere; }
+body { font-family: sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em; line-height: 1.4;
+  color: #111; }
+.table-wrap { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; vertical-align: top; }
 th { background: #eee; }
-code { font-size: 0.9em; word-break: break-all; }
+.num { white-space: nowrap; text-align: right; font-variant-numeric: tabular-nums; }
+td.text { overflow-wrap: normal; }
+.provenance td { font-family: monospace; }
+pre { font-size: 0.9em; background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
+code { font-size: 0.9em; white-space: normal; overflow-wrap: normal; }
+p, li { overflow-wrap: break-word; }
 .note { color: #555; font-style: italic; }
 img { max-width: 100%; }
 """.strip()
+
+
+def _print_css(report: GameMathReport) -> str:
+    """The page rules of a printed report (and of the PDF): A4 landscape, the running heads on
+    every page in its margins (:func:`running_heads`) with the page number, smaller type so that
+    a wide table fits the page with every number on one line."""
+    top, bottom = running_heads(report)
+    box = "font-family: sans-serif; font-size: 6.5pt; color: #333;"
+    return (
+        "@page { size: A4 landscape; margin: 17mm 10mm 17mm 10mm;\n"
+        f"  @top-left {{ content: {_css_string(top)}; {box} vertical-align: bottom; width: 277mm; }}\n"
+        f"  @bottom-left {{ content: {_css_string(bottom)}; {box} vertical-align: top; width: 245mm; }}\n"
+        '  @bottom-right { content: "page " counter(page) " of " counter(pages); '
+        f"{box} vertical-align: top; text-align: right; white-space: nowrap; width: 22mm; }}\n"
+        "}\n"
+        "@media print {\n"
+        "  body { margin: 0; max-width: none; padding: 0; font-size: 8pt; }\n"
+        "  table { font-size: 7pt; }\n"
+        "  .table-wrap { overflow: visible; }\n"
+        "  pre { overflow: visible; white-space: pre-wrap; }\n"
+        "  h2 { break-before: page; }\n"
+        "  h3 { break-after: avoid; }\n"
+        "  tr, img { break-inside: avoid; }\n"
+        "  thead { display: table-header-group; }\n"
+        "}"
+    )
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string literal: every character but letters, digits, space and plain
+    punctuation written as a hex escape, so no quote, backslash, newline or ``</style>`` can end
+    it early."""
+    safe = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;()=+-_/#%[]")
+    return '"' + "".join(ch if ch in safe else f"\\{ord(ch):06x}" for ch in printable(text)) + '"'
 
 
 def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -> str:
     """The report as one self-contained HTML page: styles inline, each EOR chart embedded as a
     ``data:`` URI PNG (with ``charts`` and matplotlib; otherwise a line says why there is none),
     nothing loaded from elsewhere.  Every text from a bet (titles, rules, sources) is escaped.
+    Numbers never wrap (``white-space: nowrap``); a wide table scrolls on screen; printed, the
+    pages are A4 landscape in smaller type with the provenance on every page
+    (:func:`running_heads`) and at the top.
 
     Raises:
         FormatError: ``digits`` is not a whole number from 0 to 1000.
     """
     _check_digits(digits)
+    contents = [
+        f'<li><a href="#bet-{i}">{html_text(s.bet.title)}</a> (<code>{html_text(s.bet.name)}</code>)</li>'
+        for i, s in enumerate(report.bets, 1)
+    ]
+    contents += [f'<li><a href="#{html_text(e.key)}">{html_text(e.title)}</a></li>' for e in report.exposures]
     body = [
         f"<h1>{html_text(_title(report))}</h1>",
-        f"<p>{html_text(_intro(report))}</p>",
+        '<div class="provenance">' + html_table(provenance_table(report), digits) + "</div>",
+        f"<p>{html_text(_intro(report, digits))}</p>",
+        *(f'<p class="note">{html_text(n)}</p>' for n in _percent_notes(report, digits)),
         f"<p>{html_text(CONVENTIONS)}</p>",
-        "<ol>"
-        + "".join(
-            f'<li><a href="#bet-{i}">{html_text(s.bet.title)}</a> '
-            f"(<code>{html_text(s.bet.name)}</code>)</li>"
-            for i, s in enumerate(report.bets, 1)
-        )
-        + "</ol>",
+        "<ol>" + "".join(contents) + '<li><a href="#rules-of-play">Rules of play</a></li>'
+        '<li><a href="#glossary">Glossary</a></li></ol>',
+        '<h2 id="rules-of-play">Rules of play</h2>',
+        "<pre>" + "\n".join(html_text(line) for line in drawing_rules(report)) + "</pre>",
     ]
     for i, section in enumerate(report.bets):
         bet = section.bet
@@ -438,7 +924,7 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
             label, text = note.split(": ", 1)
             body.append(f"<p><strong>{html_text(label)}.</strong> {html_text(text)}</p>")
         tables = report_tables(report, section, digits)
-        body.append(render(tables[:-1], "html", digits).strip())
+        body += [html_table(t, digits) for t in tables[:-1]]
         flat = flat_eor(report, i)
         png = chart_png(report, i) if charts and not flat else None
         if flat:
@@ -452,7 +938,7 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         else:
             why = CHART_MISSING if charts else "EOR chart left out."
             body.append(f'<p class="note">{html_text(why)}</p>')
-        body.append(render([tables[-1]], "html", digits).strip())
+        body.append(html_table(tables[-1], digits))
         body.append(
             "<ul>"
             + "".join(
@@ -461,12 +947,95 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
             )
             + "</ul>"
         )
+    for exposure in report.exposures:
+        body.append(f'<h2 id="{html_text(exposure.key)}">{html_text(exposure.title)}</h2>')
+        body.append(f"<p>{html_text(exposure.method)}</p>")
+        body.append(
+            "<ul>"
+            + "".join(
+                f"<li><strong>{html_text(k)}</strong>: {html_text(v)}</li>" for k, v in exposure.settings
+            )
+            + "</ul>"
+        )
+        body.append(html_table(exposure_table(exposure), digits))
+    body.append('<h2 id="glossary">Glossary</h2>')
+    body.append(html_table(glossary_table(), digits))
     head = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html_text(_title(report))}</title>\n<style>\n{_CSS}\n</style>\n</head>\n"
+        f"<title>{html_text(_title(report))}</title>\n<style>\n{_CSS}\n{_print_css(report)}\n</style>\n</head>\n"
     )
-    meta = comment("html", [f"{k}: {v}" for k, v in report_meta(report).items()])
-    return head + "<body>\n" + meta + "\n" + "\n".join(body) + "\n</body>\n</html>\n"
+    return head + "<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
+
+
+# -- PDF --------------------------------------------------------------------------------------
+
+#: The environment variable naming the Chromium (or Chrome) program that prints the PDF.
+CHROMIUM_ENV = "PUNTO_BANCO_CHROMIUM"
+#: Programs looked for, in order, when :data:`CHROMIUM_ENV` is not set.
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+#: Seconds Chromium may take to print one report.
+PDF_TIMEOUT = 180
+
+
+def chromium_program() -> str | None:
+    """The Chromium that prints the PDF: :data:`CHROMIUM_ENV` when set, else the first of
+    :data:`CHROMIUM_NAMES` on the PATH; ``None`` when there is none."""
+    named = os.environ.get(CHROMIUM_ENV)
+    if named:
+        return shutil.which(named)
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def render_pdf(report: GameMathReport, digits: int = 10, charts: bool = True) -> bytes:
+    """The report as PDF: the HTML page (:func:`render_html`) printed by headless Chromium, A4
+    landscape, the provenance (tool, version, date, command, rules and their fingerprint,
+    shoes, bet files' SHA-256) on every page, numbers never wrapped.
+
+    Raises:
+        FormatError: no Chromium (install it, e.g. ``apt-get install chromium``, or name it in
+            ``PUNTO_BANCO_CHROMIUM``), it failed, or it took over :data:`PDF_TIMEOUT` seconds;
+            bad ``digits``.
+    """
+    page = render_html(report, digits, charts)
+    program = chromium_program()
+    if program is None:
+        raise FormatError(
+            "--format pdf prints the HTML report with Chromium, which was not found: install it "
+            f"(apt-get install chromium) or name the program in {CHROMIUM_ENV}"
+        )
+    with tempfile.TemporaryDirectory(prefix="punto-banco-pdf-") as tmp:
+        src, out = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
+        src.write_text(page, encoding="utf-8")
+        args = [
+            program,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--no-pdf-header-footer",
+            f"--user-data-dir={Path(tmp) / 'profile'}",
+            f"--print-to-pdf={out}",
+            src.as_uri(),
+        ]
+        try:
+            done = subprocess.run(args, capture_output=True, timeout=PDF_TIMEOUT, check=False)
+        except subprocess.TimeoutExpired:
+            raise FormatError(
+                f"Chromium took over {PDF_TIMEOUT} s to print the PDF; nothing written"
+            ) from None
+        except OSError as err:
+            raise FormatError(f"Chromium ({program}) could not start: {err.strerror or err}") from None
+        if done.returncode != 0 or not out.exists() or not out.read_bytes().startswith(b"%PDF"):
+            raise FormatError(f"Chromium ({program}) did not print the PDF (exit code {done.returncode})")
+        return out.read_bytes()
 
 
 # -- xlsx -------------------------------------------------------------------------------------
@@ -501,7 +1070,8 @@ class _Sheet:
         cell.number_format = self.percent_format if percent else self.decimal_format
 
     def put(self, col: int, kind: str, value: object) -> None:
-        """Write one cell: ``kind`` is text, int, exact (fraction text), decimal, percent."""
+        """Write one cell: ``kind`` is text, int, exact (fraction text), decimal, percent, sd (the
+        square root of an exact fraction), float (an estimate, already a float)."""
         if value is None:
             self.text(col, "-")
         elif kind == "text":
@@ -515,6 +1085,10 @@ class _Sheet:
         elif kind in ("decimal", "percent"):
             assert isinstance(value, Fraction | int)
             self.number(col, Fraction(value), kind == "percent")
+        elif kind == "float":
+            assert isinstance(value, float)
+            cell = self.ws.cell(row=self.row, column=col, value=value)
+            cell.number_format = "0.0000"
         elif kind == "sd":
             assert isinstance(value, Fraction)
             cell = self.ws.cell(row=self.row, column=col, value=float(sqrt_decimal(value, XLSX_MAX_DECIMALS)))
@@ -548,14 +1122,15 @@ def _both(value: Fraction | int | None, percent: bool = False) -> list[tuple[str
 
 
 #: The sheets of the workbook, in order.
-XLSX_SHEETS = ("Report", "Summary", "Events", "EOR", "Closed forms", "EOR charts")
+XLSX_SHEETS = ("Report", "Summary", "Events", "EOR", "Closed forms", "Exposure", "EOR charts")
 
 
 def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
     """The report as an .xlsx workbook (the bytes of the file).  Sheets (:data:`XLSX_SHEETS`):
     Report (what produced it, the bets' rules and sources), Summary (a row per bet and deck
-    count), Events (a row per bet, deck count and event), EOR (a row per bet and rank), Closed
-    forms (a row per bet and quantity), EOR charts (a native bar chart per bet, drawn from the
+    count: the par sheet), Events (a row per bet, deck count and event), EOR (a row per bet and rank), Closed
+    forms (a row per bet and quantity), Exposure (the exposure sections: a row per bet, play and
+    figure, estimate and standard error), EOR charts (a native bar chart per bet, drawn from the
     EOR sheet).  An exact fraction is text ("p/q") beside its decimal (the nearest double); an
     integer is a number (text from 2**53 on); text never becomes a formula.
 
@@ -608,6 +1183,8 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
             "House edge resolved (exact)", "House edge resolved",
             "Hit frequency (exact)", "Hit frequency", "Variance (exact)", "Variance", "SD",
             "Fair pay (exact)", "Fair pay", "Pay for target edge (exact)", "Pay for target edge",
+            "RTP (exact)", "RTP", "Element of risk", "Largest win (to 1)",
+            *(f"Volatility index {level}%" for level, _ in Z_LEVELS),
         ]
     )  # fmt: skip
     for s in report.bets:
@@ -626,11 +1203,15 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
                     *_both(m.hit_frequency),
                     *_both(m.variance),
                     ("sd", m.variance),
-                    *_both(f.fair_pay),
-                    *_both(f.target_pay),
+                    *_both(f.fair_pay if not report.scale else _factor(f.fair_ladder)),
+                    *_both(f.target_pay if not report.scale else _factor(f.target_ladder)),
+                    *_both(f.rtp, percent=True),
+                    ("percent", f.element_of_risk),
+                    ("exact", f.largest_win),
+                    *(("sd", z * z * m.variance) for _, z in Z_LEVELS),
                 ]
             )
-    summary.widths([22, 30, 7, 7, 22] + [18] * 15)
+    summary.widths([22, 30, 7, 7, 22] + [18] * 24)
 
     events = _Sheet(wb.create_sheet("Events"), digits)
     events.header(
@@ -702,6 +1283,26 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
             )
     forms.widths([22, 28, 90, 30, 16, 30, 16])
 
+    exposure = _Sheet(wb.create_sheet("Exposure"), digits)
+    if not report.exposures:
+        exposure.text(1, "No exposure study was asked for (--count-shoes N adds the counting exposure).")
+    for section in report.exposures:
+        exposure.text(1, section.title)
+        exposure.row += 1
+        exposure.text(1, section.method)
+        exposure.row += 1
+        for k, v in section.settings:
+            exposure.line([("text", k), ("text", v)])
+        exposure.header(["Bet name", "Play", "Figure", "Estimate", "Standard error", "Note"])
+        for row in section.rows:
+            for label, est in row.figures or (("-", None),):
+                value, se = (None, None) if est is None else (est.value, est.se)
+                exposure.line([("text", row.bet), ("text", row.play), ("text", label),
+                               ("float", value), ("float", se), ("text", row.note)])  # fmt: skip
+        exposure.row += 1
+    exposure.ws.freeze_panes = None
+    exposure.widths([22, 50, 26, 14, 14, 40])
+
     charts = wb.create_sheet("EOR charts")
     for i, (s, (first, last)) in enumerate(zip(report.bets, spans, strict=True)):
         if flat_eor(report, i):
@@ -754,16 +1355,17 @@ def report_files(
     (:func:`chart_paths`; none without matplotlib, and the report says so).
 
     Raises:
-        FormatError: an unknown format, bad ``digits``, or xlsx without an output file.
-        FormatError: xlsx without openpyxl.
+        FormatError: an unknown format, bad ``digits``, or xlsx or PDF without an output file;
+            xlsx without openpyxl; PDF without Chromium (:func:`render_pdf`).
     """
     if not isinstance(fmt, str) or fmt not in REPORT_FORMATS:
         raise FormatError(f"unknown report format {fmt!r}: use {', '.join(REPORT_FORMATS)}")
     key = "" if output is None else output
-    if fmt == "xlsx":
+    if fmt in ("xlsx", "pdf"):
         if output is None:
-            raise FormatError("--format xlsx writes a binary workbook: give the file with -o FILE.xlsx")
-        return {key: render_xlsx(report, digits)}
+            what = "a binary workbook" if fmt == "xlsx" else "a PDF document"
+            raise FormatError(f"--format {fmt} writes {what}: give the file with -o FILE.{fmt}")
+        return {key: render_xlsx(report, digits) if fmt == "xlsx" else render_pdf(report, digits)}
     if fmt == "html":
         return {key: render_html(report, digits)}
     files: dict[str, str | bytes] = {}

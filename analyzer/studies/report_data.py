@@ -1,36 +1,114 @@
 """What the game-math report says, gathered and exact: for each bet and each number of decks,
 its :class:`~analyzer.engine.pricing.BetSummary` (house edge per coup and per resolved bet, hit
-frequency, variance), the fair pay and the pay for a target house edge
-(:func:`~analyzer.engine.pricing.pay_for_edge`); one run of the effects of removal
-(:mod:`analyzer.studies.eor`) on one shoe; and the closed forms in the number of decks d
-(:func:`analyzer.studies.symbolic.bet_forms`, ``pay_form``).  Rendered by
-:mod:`analyzer.output.report` (Markdown, HTML, xlsx)."""
+frequency, variance) and the par-sheet figures drawn from it (RTP, element of risk, largest
+win; the volatility index and the house's win-rate band use :data:`Z_LEVELS`); the fair pay and
+the pay for a target house edge, of the bet's adjustable line, of a chosen line (``adjust``) or
+of every win scaled by one factor (``scale``), solved by :mod:`analyzer.studies.ladder` from the
+priced events; one run of the effects of removal (:mod:`analyzer.studies.eor`) on one shoe; the
+closed forms in the number of decks d (:func:`analyzer.studies.symbolic.bet_forms`,
+``pay_form``); and the exposure sections (:class:`ExposureSection`): the counting exposure, a
+seeded shoe walk of :mod:`analyzer.studies.study` when asked.  Rendered by
+:mod:`analyzer.output.report` (Markdown, HTML, xlsx, PDF)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from analyzer.bets.model import Bet
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.pricing import BetSummary, Pricer, pay_for_edge
-from analyzer.errors import BetError, RulesError, ShoeError
+from analyzer.engine.pricing import BetSummary, Pricer
+from analyzer.errors import AnalyzerError, BetError, RulesError, ShoeError, StudyError
 from analyzer.studies.eor import BetEOR, EORReport, effects_of_removal
+from analyzer.studies.ladder import ScaledLadder, find_line, ladder_lines, pay_for_line, scale_for_edge
+from analyzer.studies.moments import Estimate
 from analyzer.studies.symbolic import BetForms, RationalFunction, bet_forms, pay_form
+
+#: The two-sided confidence levels of the par sheet (percent) and the standard normal quantile z
+#: of each, P(|Z| <= z) = level, to 30 decimals (z = sqrt(2) erfinv(level); checked against
+#: ``statistics.NormalDist`` in the tests).  The volatility index is z x SD; the house's
+#: win-rate band after N hands is house edge +- z x SD / sqrt(N) (central limit theorem).
+Z_LEVELS: tuple[tuple[int, Fraction], ...] = (
+    (90, Fraction("1.644853626951472714863848907992")),
+    (95, Fraction("1.959963984540054235524594430521")),
+    (99, Fraction("2.575829303548900760978576748604")),
+)
+#: The numbers of hands of the house's win-rate band: 10^2 to 10^6.
+BAND_HANDS: tuple[int, ...] = (10**2, 10**3, 10**4, 10**5, 10**6)
+#: Shoes of the counting exposure by default, and the most one report may ask for.
+COUNT_SHOES = 1000
+MAX_COUNT_SHOES = 1_000_000
 
 
 @dataclass(frozen=True)
 class DeckFigures:
     """One bet on the standard shoe of ``decks`` decks: its exact :class:`BetSummary`, the fair
-    pay of its adjustable line and the pay giving the report's target house edge (``None``
-    when the bet has no single adjustable pay, or no positive pay gives that edge)."""
+    pay of the solved line (:attr:`BetSection.solved_line`) and the pay giving the report's
+    target house edge (``None`` when no line is solved for, the line's event cannot happen on
+    this shoe, or no positive pay gives that edge); with ``scale``, ``fair_ladder`` and
+    ``target_ladder``: every winning pay times one factor (:class:`ScaledLadder`; ``None`` when
+    not asked or no positive factor gives that edge)."""
 
     decks: int
     summary: BetSummary
     fair_pay: Fraction | None
     target_pay: Fraction | None
+    fair_ladder: ScaledLadder | None = None
+    target_ladder: ScaledLadder | None = None
+
+    @property
+    def rtp(self) -> Fraction:
+        """The theoretical return to player (RTP): what a unit staked returns on average,
+        stake included, = 1 + EV = 1 - house edge."""
+        return 1 + self.summary.ev
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """The element of risk: the expected loss over the average amount put at risk.  The
+        stake is one unit and never grows, and a push risks nothing, so it is the house edge
+        per resolved bet (the house edge itself for a bet that cannot push)."""
+        s = self.summary
+        resolved = s.house_edge_resolved
+        return s.house_edge if resolved is None else resolved
+
+    @property
+    def largest_win(self) -> Fraction | None:
+        """The largest pay (per unit staked) of an event that can happen on this shoe; ``None``
+        when no event wins."""
+        wins = [r.pays for r in self.summary.events if r.count > 0 and r.pays > 0]
+        return max(wins) if wins else None
+
+
+@dataclass(frozen=True)
+class ExposureRow:
+    """One bet under one way of play in an exposure study: ``figures`` are (label, estimate
+    with its standard error; ``None`` when the study has none) in the section's column order;
+    ``note`` says why a row has no figures (a bet the study cannot play), else empty."""
+
+    bet: str
+    play: str
+    figures: tuple[tuple[str, Estimate | None], ...]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ExposureSection:
+    """A section of the report on what a player gains by knowing more than the rules: its
+    ``key`` (``"counting"``; a later study, the partial-information exposure, adds its own),
+    ``title``, ``method`` (how the figures were made, in words), ``settings`` (label, value:
+    seed, shoes, dealing), ``rows`` and ``notes``.  The report holds them in
+    :attr:`GameMathReport.exposures`, in order; the renderings show each the same way."""
+
+    key: str
+    title: str
+    method: str
+    settings: tuple[tuple[str, str], ...]
+    rows: tuple[ExposureRow, ...]
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -39,8 +117,10 @@ class BetSection:
 
     ``figures`` follow the report's deck counts; ``eor`` is the bet's effects of removal on the
     report's EOR shoe; ``forms`` its closed forms in d; ``fair_pay_form`` / ``target_pay_form``
-    the pay of its adjustable line for a zero / the target house edge as functions of d
-    (``None`` when it has no single adjustable pay, or no target was asked).
+    the pay of the solved line for a zero / the target house edge as functions of d (``None``
+    when no line is solved for, or no target was asked); ``solved_line`` the index of the pay
+    line solved for (its adjustable line, or the line named by the report's ``adjust``;
+    ``None`` for none, and under ``scale``).
     """
 
     bet: Bet
@@ -49,6 +129,7 @@ class BetSection:
     forms: BetForms
     fair_pay_form: RationalFunction | None
     target_pay_form: RationalFunction | None
+    solved_line: int | None = None
 
 
 @dataclass(frozen=True)
@@ -56,8 +137,12 @@ class GameMathReport:
     """The report: one :class:`BetSection` per bet, for standard shoes of ``decks`` decks
     (in the order given), under ``tableau``; the effects of removal on ``eor_decks`` decks;
     ``target_edge`` the house edge (a fraction: 1/100 is 1%) the target pays are solved for,
-    or ``None``; ``meta`` what produced it (tool, version, command, rules), as the caller
-    gave it (empty: the renderings say the tool and its version)."""
+    or ``None``; ``meta`` what produced it (tool, version, date, command, rules, shoes, bet
+    files), as the caller gave it (empty: the renderings say the tool and its version);
+    ``adjust`` the event of the pay line solved for instead of each bet's adjustable line, or
+    ``None``; ``scale``: every winning pay scaled by one factor instead; ``exposures`` the
+    exposure sections (:class:`ExposureSection`) in order, empty when none was asked: the
+    place where a study of what a player gains by knowing more adds its section."""
 
     bets: tuple[BetSection, ...]
     decks: tuple[int, ...]
@@ -66,6 +151,9 @@ class GameMathReport:
     target_edge: Fraction | None
     tableau: Tableau
     meta: Mapping[str, object]
+    adjust: str | None = None
+    scale: bool = False
+    exposures: tuple[ExposureSection, ...] = ()
 
 
 def _deck_counts(decks: object) -> tuple[int, ...]:
@@ -99,23 +187,147 @@ def _chosen_bets(bets: object) -> tuple[Bet, ...]:
     return chosen
 
 
-def _pay(bet: Bet, shoe: Shoe, edge: Fraction, tableau: Tableau) -> Fraction | None:
-    if bet.adjustable is None or bet.payout_function is not None:
+def _pay(summary: BetSummary, line: int | None, edge: Fraction) -> Fraction | None:
+    """The pay of pay line ``line`` giving ``edge`` (:func:`analyzer.studies.ladder.pay_for_line`),
+    ``None`` for no line, an event that cannot happen on this shoe, or no positive pay."""
+    if line is None:
         return None
     try:
-        pay = pay_for_edge(bet, shoe, edge, tableau)
-    except BetError:  # the adjustable line's event cannot happen on this shoe
+        pay = pay_for_line(summary, line, edge)
+    except BetError:  # the line's event cannot happen on this shoe
         return None
     return pay if pay > 0 else None
 
 
-def _pay_form(bet: Bet, edge: Fraction, tableau: Tableau) -> RationalFunction | None:
-    if bet.adjustable is None or bet.payout_function is not None:
+def _ladder(summary: BetSummary, edge: Fraction) -> ScaledLadder | None:
+    try:
+        return scale_for_edge(summary, edge)
+    except BetError:  # no winning line can happen here, or no positive factor gives that edge
+        return None
+
+
+def _pay_form(bet: Bet, line: int | None, edge: Fraction, tableau: Tableau) -> RationalFunction | None:
+    if line is None:
         return None
     try:
-        return pay_form(bet, edge, tableau)
+        return pay_form(bet, edge, tableau, line=line)
     except BetError:
         return None
+
+
+def _solved_line(summary: BetSummary, adjust: str | None, scale: bool) -> int | None:
+    """The pay line solved for: none under ``scale``; the line ``adjust`` names; else the
+    bet's adjustable line (none for a payout function)."""
+    bet = summary.bet
+    if scale or bet.payout_function is not None:
+        return None
+    return bet.adjustable if adjust is None else find_line(summary, adjust)
+
+
+def _linear_threshold(b: BetEOR, decks: int) -> int:
+    """The true count at which the linear estimate of a count proportional to the EORs says the
+    bet turns even, rounded up to a whole number, at least 1.  A tag of t stands for an effect
+    of removal of about t x u (u = max |EOR| / the largest tag), and removing cards of tag sum
+    RC from a shoe of N cards, n left, moves the EV by about u RC N / n = u TC d, so
+    EV(TC) ~ EV + u d TC = 0 at TC = -EV / (u d)."""
+    live = [abs(e) for e in b.eor if e is not None]
+    top = max(live, default=Fraction(0))
+    if top == 0 or b.ev >= 0:
+        return 1
+    u = top / b.system.max_tag
+    return max(1, math.ceil(-b.ev / (u * decks)))
+
+
+#: The figures of a row of the counting exposure, as (label, StrategyResult attribute).
+COUNT_FIGURES: tuple[tuple[str, str], ...] = (
+    ("Bets per 100 coups", "bet_frequency"),
+    ("Edge when betting", "edge_when_betting"),
+    ("Units won per shoe", "units_per_shoe"),
+    ("Units won per 100 coups", "units_per_100_coups"),
+)
+
+
+def _figures(result: Any) -> tuple[tuple[str, Estimate | None], ...]:
+    out: list[tuple[str, Estimate | None]] = []
+    for label, attr in COUNT_FIGURES:
+        e = getattr(result, attr)
+        if e is not None and attr == "bet_frequency":
+            e = Estimate(e.value * 100, e.se * 100)
+        out.append((label, e))
+    return tuple(out)
+
+
+def counting_exposure(
+    bets: Sequence[Bet],
+    eor: EORReport,
+    *,
+    shoes: int = COUNT_SHOES,
+    seed: int = 0,
+    tableau: Tableau = STANDARD,
+) -> ExposureSection:
+    """The counting exposure of ``bets``: a seeded shoe walk (:func:`analyzer.studies.study.run_study`,
+    the ``study`` command's) of ``shoes`` shoes of ``eor.shoe``'s decks (cut card 14 cards from
+    the end, the standard burn, the Jacobson end rule), each bet played two ways: perfect play
+    (one unit whenever the exact EV on the unseen cards is above 0) and the linear count of the
+    EOR section (``eor``'s suggested tags per rank, the largest betting correlation), one unit
+    when its exact true count reaches the threshold of :func:`_linear_threshold`.  Each figure
+    has its standard error (CLT over shoes).  A bet the study cannot play gets a row saying why.
+
+    Raises:
+        StudyError: ``shoes`` or ``seed`` is not a whole number in range.
+    """
+    from analyzer.studies.study import run_study  # lazy: numpy, only when the exposure is asked
+
+    for name, value, low, high in (("shoes", shoes, 1, MAX_COUNT_SHOES), ("seed", seed, 0, None)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
+            bound = f"from {low:,} to {high:,}" if high else f"of at least {low}"
+            raise StudyError(f"bad counting {name} {value!r}: use a whole number {bound}")
+    decks = eor.shoe.decks
+    if decks is None:
+        raise StudyError("the counting exposure deals standard shoes: give the EOR shoe as a deck count")
+    rows: list[ExposureRow] = []
+    for bet, b in zip(bets, eor.bets, strict=True):
+        threshold = _linear_threshold(b, decks)
+        countable = any(t != 0 for t in b.system.tags)
+        plays = ["perfect", "count"] if countable else ["perfect"]
+        trigger = f"tc>={threshold}"
+        try:
+            result = run_study(
+                [bet],
+                shoes=shoes,
+                seed=seed,
+                strategies=plays,
+                decks=decks,
+                tableau=tableau,
+                tags=list(b.system.tags) if countable else None,
+                bet_when=trigger if countable else None,
+            )
+        except AnalyzerError as err:
+            rows.append(ExposureRow(bet.name, "perfect play", (), f"not studied: {err}"))
+            continue
+        for r in result.results:
+            if r.strategy == "perfect":
+                rows.append(ExposureRow(bet.name, "perfect play", _figures(r)))
+            elif r.strategy == "count":
+                tags = ",".join(str(t) for t in b.system.tags)
+                rows.append(ExposureRow(bet.name, f"count {tags} (A..K), bet at {trigger}", _figures(r)))
+        if not countable:
+            rows.append(ExposureRow(bet.name, "count", (), "no count: every effect of removal is 0"))
+    settings = (
+        ("shoes", f"{shoes:,}"),
+        ("seed", str(seed)),
+        ("shoe", f"{eor.shoe.describe()}, cut card 14 cards from the end, standard burn, Jacobson end rule"),
+    )
+    method = (
+        f"Seeded shoe walk (the study command's): {shoes:,} shoes dealt from seed {seed}; before every "
+        "coup each bet is priced exactly on the unseen cards. Perfect play bets one unit whenever that "
+        "EV is above 0 (the most any player could win by knowing the cards dealt). The count bets one "
+        "unit when a running count of the tags of the cards seen, divided by the decks left, reaches "
+        "the threshold: the tags are the EOR section's suggested count, and the threshold is the true "
+        "count at which that count's linear estimate of the EV turns even, rounded up. Each figure is "
+        "an estimate +- its standard error over shoes; a 95% interval is +- 1.96 standard errors."
+    )
+    return ExposureSection("counting", "Counting exposure", method, settings, tuple(rows))
 
 
 def game_math_report(
@@ -126,6 +338,10 @@ def game_math_report(
     eor_decks: int | None = None,
     tableau: Tableau = STANDARD,
     meta: Mapping[str, object] | None = None,
+    adjust: str | None = None,
+    scale: bool = False,
+    count_shoes: int = 0,
+    count_seed: int = 0,
 ) -> GameMathReport:
     """The game-math report of ``bets`` on the standard shoes of ``decks`` decks.
 
@@ -138,13 +354,19 @@ def game_math_report(
         tableau: the rules.
         meta: what produced the report (default: none recorded; the renderings then name the
             tool, its version, the rules and the shoes).
+        adjust: solve the pay of the line whose event is this text (as ``bets --adjust``),
+            instead of each bet's adjustable line; a bet without it gets no solved pay.
+        scale: solve one factor on every winning pay instead (as ``bets --scale``).
+        count_shoes / count_seed: the counting exposure's shoes (0: no counting exposure)
+            and seed (:func:`counting_exposure`).
 
     Returns:
         :class:`GameMathReport`, exact throughout.
 
     Raises:
         BetError: no bets, a bet that is not a Bet, a name given twice, a target edge that is
-            not an exact number.
+            not an exact number, ``adjust`` with ``scale``, or ``adjust`` naming no line of any bet.
+        StudyError: bad ``count_shoes`` or ``count_seed``.
         ShoeError: no deck count, a count that is not a whole number >= 1, or one given twice.
         RulesError: ``tableau`` is not a Tableau.
 
@@ -163,16 +385,26 @@ def game_math_report(
     at = max(counts) if eor_decks is None else _deck_counts([eor_decks])[0]
     if not isinstance(tableau, Tableau):
         raise RulesError(f"bad rules {tableau!r}: give a Tableau, e.g. analyzer.STANDARD")
+    if adjust is not None and (not isinstance(adjust, str) or not adjust.strip()):
+        raise BetError(f"bad line to adjust {adjust!r}: give the event text of a pay line, e.g. 'Tie'")
+    if adjust is not None and scale:
+        raise BetError("adjust and scale are two ways to price a ladder: give one of them")
     per_deck: list[list[DeckFigures]] = [[] for _ in chosen]
+    lines: list[int | None] = [None for _ in chosen]
     for d in counts:
-        shoe = Shoe.standard(d)
-        for i, s in enumerate(Pricer(shoe, tableau).summaries(chosen)):
+        summaries = Pricer(Shoe.standard(d), tableau).summaries(chosen)
+        if adjust is not None and d == counts[0]:
+            ladder_lines(summaries, adjust)  # no bet has the line: one error, naming the lines
+        for i, s in enumerate(summaries):
+            lines[i] = _solved_line(s, adjust, scale)
             per_deck[i].append(
                 DeckFigures(
                     d,
                     s,
-                    _pay(s.bet, shoe, Fraction(0), tableau),
-                    None if edge is None else _pay(s.bet, shoe, edge, tableau),
+                    _pay(s, lines[i], Fraction(0)),
+                    None if edge is None else _pay(s, lines[i], edge),
+                    _ladder(s, Fraction(0)) if scale else None,
+                    _ladder(s, edge) if scale and edge is not None else None,
                 )
             )
     eor = effects_of_removal(Shoe.standard(at), chosen, by="rank", depth=1, tableau=tableau)
@@ -182,12 +414,40 @@ def game_math_report(
             tuple(per_deck[i]),
             eor.bets[i],
             bet_forms(bet, tableau),
-            _pay_form(bet, Fraction(0), tableau),
-            None if edge is None else _pay_form(bet, edge, tableau),
+            _pay_form(bet, lines[i], Fraction(0), tableau),
+            None if edge is None else _pay_form(bet, lines[i], edge, tableau),
+            lines[i],
         )
         for i, bet in enumerate(chosen)
     )
-    return GameMathReport(sections, counts, at, eor, edge, tableau, dict(meta) if meta is not None else {})
+    exposures: list[ExposureSection] = []
+    if isinstance(count_shoes, bool) or not isinstance(count_shoes, int) or count_shoes < 0:
+        raise StudyError(f"bad counting shoes {count_shoes!r}: use a whole number, 0 for none")
+    if count_shoes:
+        exposures.append(counting_exposure(chosen, eor, shoes=count_shoes, seed=count_seed, tableau=tableau))
+    return GameMathReport(
+        sections,
+        counts,
+        at,
+        eor,
+        edge,
+        tableau,
+        dict(meta) if meta is not None else {},
+        adjust,
+        scale,
+        tuple(exposures),
+    )
 
 
-__all__ = ["BetSection", "DeckFigures", "GameMathReport", "game_math_report"]
+__all__ = [
+    "BAND_HANDS",
+    "COUNT_SHOES",
+    "Z_LEVELS",
+    "BetSection",
+    "DeckFigures",
+    "ExposureRow",
+    "ExposureSection",
+    "GameMathReport",
+    "counting_exposure",
+    "game_math_report",
+]

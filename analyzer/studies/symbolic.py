@@ -809,9 +809,12 @@ def bet_forms(bet: Bet, tableau: Tableau = STANDARD) -> BetForms:
 # -- pay questions -------------------------------------------------------------------------------
 
 
-def pay_form(bet: Bet, house_edge: Fraction | int = 0, tableau: Tableau = STANDARD) -> RationalFunction:
-    """The pay of the bet's adjustable line (Tie's 8, Dragon 7's 40, Banker's 19/20, ...) at
-    which its house edge per coup is ``house_edge`` (0: the fair pay), as a function of d.
+def pay_form(
+    bet: Bet, house_edge: Fraction | int = 0, tableau: Tableau = STANDARD, line: int | None = None
+) -> RationalFunction:
+    """The pay of the bet's adjustable line (Tie's 8, Dragon 7's 40, Banker's 19/20, ...), or
+    of pay line ``line`` (an index into ``bet.lines``) when given, at which its house edge per
+    coup is ``house_edge`` (0: the fair pay), as a function of d.
 
     EV is linear in that pay x: EV(x) = q x + r, q = P(the line's event), so
     x(d) = (-house_edge - r(d)) / q(d); the symbolic form of
@@ -821,23 +824,27 @@ def pay_form(bet: Bet, house_edge: Fraction | int = 0, tableau: Tableau = STANDA
     house edge (reports show '-' there; see :meth:`ClosedForm.possible`).
 
     Raises:
-        BetError: the bet has no single adjustable pay, or its event never happens;
+        BetError: the bet has no single adjustable pay (and no ``line`` is given), ``line`` is
+            not one of its pay lines, or the line's event never happens;
         SymbolicError: ``house_edge`` is not an exact number of at most 80 digits.
     """
     edge = _exact(house_edge, "house edge")
     if not isinstance(bet, Bet):
         raise SymbolicTypeError(f"bad bet {show(bet)}: give a Bet (e.g. find_bet('tie'))")
-    if bet.adjustable is None or bet.payout_function is not None:
+    index = bet.adjustable if line is None else line
+    if index is None or bet.payout_function is not None:
         raise BetError(f"bet {bet.name!r} has no single adjustable pay to solve for")
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(bet.lines):
+        raise BetError(f"bad pay line {index!r} of bet {bet.name!r}: use 0 to {len(bet.lines) - 1}")
     forms = bet_forms(bet, tableau)
-    line = bet.lines[bet.adjustable]
+    chosen = bet.lines[index]
     q = RationalFunction.constant(0)
     for event, _, prob in forms.events:
-        if event == line.event:
+        if event == chosen.event:
             q = q + prob
     if q.is_zero:
-        raise BetError(f"the event {line.event!r} of bet {bet.name!r} never happens")
-    rest = forms.ev - q * line.pays
+        raise BetError(f"the event {chosen.event!r} of bet {bet.name!r} never happens")
+    rest = forms.ev - q * chosen.pays
     return (-edge - rest) / q
 
 
