@@ -63,6 +63,7 @@ from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, who
 from analyzer.core.reads import BASE_FIELDS, RankDetail, Reads, SuitDetail
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine.batch import one_blas_thread
 from analyzer.engine.kernel import exact_ev, kernels_for
 from analyzer.engine.pricing import price
 from analyzer.engine.walk import base_fields, project_fields
@@ -1002,8 +1003,11 @@ def _streak(
 
 def run_blocks(spec: StudySpec, blocks: Sequence[int]) -> TaskResult:
     """:func:`run_block` for each block, in order, with the blocks' depth counts gathered (the
-    unit of work sent to a process)."""
-    done = [run_block(spec, b) for b in blocks]
+    unit of work sent to a process).  The BLAS libraries use one thread meanwhile
+    (:func:`analyzer.engine.batch.one_blas_thread`: the kernel's products are small, and BLAS
+    threads spin on them more than they share them)."""
+    with one_blas_thread():
+        done = [run_block(spec, b) for b in blocks]
     counts: dict[str, _DepthCounts] = {}
     for part in done:
         for name, c in part.counts.items():
