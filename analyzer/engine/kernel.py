@@ -737,16 +737,15 @@ class EVKernel:
                 raise ValueError("internal: the kernel needs states of 6 to 1,448 cards")
             rows, denom = self.factor_rows(part)
             sums = self.numerators(rows)
-            for at in range(0, len(part), LABEL_STEP) if self.labels else ():
-                sums[:, at : at + LABEL_STEP] += self.label_numerators(
-                    part[at : at + LABEL_STEP], total[at : at + LABEL_STEP]
-                )
+            if self.labels:
+                sums += self.label_numerators(part, total)
             out[start : start + STEP] = (sums / (denom[None, :] * scales[:, None])).T + self.base
         return out
 
     def label_numerators(self, cards52: IntArray, sizes: IntArray) -> FloatArray:
         """(bets, states): each card-level bet's label part, sum over its pay classes of the
-        exact int64 count times the class's integer pay, in float64 (see :attr:`bound`)."""
+        exact int64 count times the class's integer pay, in float64 (see :attr:`bound`).  The
+        rows' products take the states at once; the leaves, :data:`LABEL_STEP` at a time."""
 
         ranks = cards52.reshape(-1, 13, 4).sum(axis=2)
         values = np.zeros((len(ranks), 10), dtype=np.int64)
@@ -759,10 +758,13 @@ class EVKernel:
         listed = [int(x) for x in sizes]
         for j, part, pays, rows in self.labels:
             counts = np.zeros((len(ranks), len(pays)), dtype=np.int64)
-            if rows is None:
-                part.add(counts, falls, pads, pools, listed)
-            else:
-                _add_leaves(part, rows.per_row(falls, pads, max(listed)), counts, pools, listed)
+            per = None if rows is None else rows.per_row(falls, pads, max(listed))
+            for at in range(0, len(ranks), LABEL_STEP):
+                step = slice(at, at + LABEL_STEP)
+                if per is None:
+                    part.add(counts[step], falls[step], pads[step], pools[:, step], listed[step])
+                else:
+                    _add_leaves(part, per[:, step], counts[step], pools[:, step], listed[step])
             out[j] = counts.astype(np.float64) @ pays
         return out
 
