@@ -8,6 +8,9 @@ process.
 * ``punto-banco batch SHOES.csv --all -o OUT``: the command, reading the shoes' CSV and writing
   every row (N x 80 of them), in CSV and in Parquet.
 * the same process pricing one shoe: what loading costs (imports, tables, plans).
+* ``batch_ev`` on the pure path (``PUNTO_BANCO_KERNEL=off``: numpy evaluates the label parts
+  and the value weights), in the same rounds: the ratio of its CPU time to the compiled
+  kernel's is taken round by round (runs made side by side), then its median and range.
 
 Each process is measured by its own resource usage (``os.wait4``: user + system CPU, peak
 resident memory); the runs of each size are interleaved, and the figures are the median and the
@@ -30,8 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
-#: Removed from the children's environment: a user's shell does not set them.
-THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+#: Removed from the children's environment: a user's shell does not set them (the kernel's
+#: switch too: its default, ``auto``, is what a user runs).
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PUNTO_BANCO_KERNEL")
+#: The compiled kernel's switch (analyzer.engine.native.ENV): ``off`` for the pure path.
+KERNEL = "PUNTO_BANCO_KERNEL"
 BATCH_EV = """
 import sys
 import numpy as np
@@ -93,6 +99,10 @@ def main() -> None:
         }
         for n in sizes:
             runs[f"batch_ev {n}"] = ([python, "-c", BATCH_EV, str(folder / f"shoes{n}.npy")], {})
+            runs[f"batch_ev, the pure path {n}"] = (
+                [python, "-c", BATCH_EV, str(folder / f"shoes{n}.npy")],
+                {KERNEL: "off"},
+            )
             if opts.baseline:
                 runs[f"baseline {n}"] = (
                     [python, "-c", BATCH_EV, str(folder / f"shoes{n}.npy")],
@@ -111,7 +121,7 @@ def main() -> None:
                 c, p = measure(args, env, folder)
                 cpu[name].append(c)
                 peak[name].append(p)
-    print(f"{opts.rounds} rounds, load average {os.getloadavg()[0]:.1f} at the end\n")
+    print(f"{opts.rounds} rounds, load average {os.getloadavg()[0]:.1f} at the end; {kernel_state()}\n")
     print("| what | shoes | CPU s | shoes / CPU-s | peak MB |\n|---|---|---|---|---|")
     for name in runs:
         n = 1 if name == "load" else int(name.rsplit(" ", 1)[1])
@@ -121,6 +131,18 @@ def main() -> None:
             f"| {label} | {n:,} | {summary(cpu[name])} | "
             f"{summary(rates, '{:,.0f}') if n > 1 else '–'} | {summary(peak[name], '{:.0f}')} |"
         )
+    print("\n| the pure path / the kernel, CPU time in one round | shoes | median (range) |\n|---|---|---|")
+    for n in sizes:
+        pure, compiled = cpu[f"batch_ev, the pure path {n}"], cpu[f"batch_ev {n}"]
+        ratios = [p / c for p, c in zip(pure, compiled, strict=True)]
+        print(f"| batch_ev | {n:,} | {summary(ratios)}× |")
+
+
+def kernel_state() -> str:
+    """Whether this checkout's compiled kernel is built (else both rows are the pure path)."""
+    probe = [sys.executable, "-c", "from analyzer.engine import native; print(native.built())"]
+    built = subprocess.run(probe, capture_output=True, text=True, check=True).stdout.strip() == "True"
+    return "the compiled kernel built" if built else "NO compiled kernel: both paths are the pure one"
 
 
 if __name__ == "__main__":

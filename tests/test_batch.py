@@ -1,6 +1,7 @@
 """Many shoes at once (``analyzer.engine.batch``) and the pricing policy: exact, equal bit for bit
 to pricing each shoe alone, for depleted, short, huge and giant shoes; which table prices what."""
 
+import os
 import random
 from fractions import Fraction
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from analyzer import Bet, Pricer, Reads, Shoe, batch_ev, catalogue_bets, find_bet, main_bets, price
 from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO
 from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
+from analyzer.engine import native
 from analyzer.engine.algebra import pool_sizes_many
 from analyzer.engine.evaluate import record_counts
 from analyzer.engine.pricing import summarize, table_for, table_reads
@@ -381,3 +383,133 @@ def test_batches_running_at_once_share_one_limit(monkeypatch):
     with batch.one_blas_thread():  # and a later batch limits again
         pass
     assert calls[-2:] == [("limit", 1, "blas"), "restore"]
+
+
+# -- the compiled kernel ------------------------------------------------------------------------------
+
+needs_kernel = pytest.mark.skipif(
+    not native.built(), reason="the compiled kernel is not built (pip install . with a C compiler)"
+)
+
+#: Bets of every shape a batch's label parts take, quick to compile: values only; label rows of
+#: the first four cards (by rank; by suit, a bet and its variant on one program); rows read
+#: whole (by rank; by suit, three variants on two programs; the largest program, every card's
+#: colour); rows whose S / D(R) is summed (by rank, by suit).
+SHAPES = ("banker", "player", "tie", "egalite:5", "dragon-bonus-player", "player-pair", "banker-pair",
+          "royal-match", "royal-match:banker", "either-pair", "tiger-pair", "perfect-pair", "perfect-pair:2",
+          "perfect-pair:25/200", "lucky-nines", "all-red", "bellagio-match-player", "lucky-win-player")
+
+
+def _kinds_of_shoe():
+    """Shoes of every kind the batch meets, by name (each a list of suited shoes)."""
+    rng = random.Random(30)
+    deck = Shoe.standard(1)
+    return {
+        "8 decks, depleted": [_random_shoe(rng, 8, rng.randrange(0, 380), suits=True) for _ in range(3)],
+        "6 decks, depleted evenly (suits alike)": [Shoe.standard(6).remove("Ks Kh Kd Kc 7s 7h 7d 7c")],
+        "1 deck, 6 to 12 cards (the fewest the kernel counts)": [
+            _random_shoe(rng, 1, 52 - size, suits=True) for size in (6, 7, 9, 12)
+        ],
+        "4 and 5 cards (coups that run out: priced alone)": [
+            Shoe.parse("Kh=2,Qd=1,8h=1"), Shoe.parse("Kh=2,Qd=1,8h=1,5c=1")
+        ],
+        "458 and 459 cards (the last shoe of the float64 product, the first past it)": [
+            Shoe.standard(9).remove("As Ah Ad Ac 2s 2h 2d 2c 3s 3h"),
+            Shoe.standard(9).remove("As Ah Ad Ac 2s 2h 2d 2c 3s"),
+        ],
+        "1,448, 1,449 and 519,997 cards (the last shoe of int64, then huge ones: priced alone)": [
+            Shoe.standard(28).remove("As Ah Ad Ac 2s 2h 2d 2c"),
+            Shoe.standard(28).remove("As Ah Ad Ac 2s 2h 2d"),
+            Shoe.standard(10_000).remove("As 5h Kd"),
+        ],
+        "a deck's worth, suits unknown": [Shoe(deck.counts), Shoe(Shoe.standard(2).remove("A A K 5").counts)],
+    }
+
+
+@pytest.fixture
+def kernel(monkeypatch):
+    """``kernel(setting)``: switch the compiled kernel (``on``: required, ``off``) for what
+    follows, pricing included; the session's setting comes back after the test."""
+    from analyzer.engine import evaluate
+
+    before = os.environ.get(native.ENV)
+
+    def use(setting: str) -> None:
+        monkeypatch.setenv(native.ENV, setting)
+        native.reset()
+        evaluate._SHOES.clear()
+        evaluate._LAST.clear()
+
+    yield use
+    if before is None:
+        os.environ.pop(native.ENV, None)
+    else:
+        os.environ[native.ENV] = before
+    native.reset()
+
+
+@needs_kernel
+@pytest.mark.parametrize("full", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["shapes", "all"])
+@pytest.mark.parametrize("kind", list(_kinds_of_shoe()))
+def test_the_kernel_and_numpy_batch_alike_and_price_each_shoe(kind, full, kernel, monkeypatch):
+    """The batch with the compiled kernel (``on``) equals the batch on the numpy path (``off``),
+    numerator for numerator, and pricing each shoe alone on the pure path: the whole catalogue
+    (slow lane) or a bet of every shape (fast lane), on every kind of shoe."""
+    from analyzer.engine import batch
+
+    shoes = _kinds_of_shoe()[kind]
+    suited = all(s.suited is not None for s in shoes)
+    bets = CATALOGUE if full else [find_bet(n) for n in SHAPES]
+    bets = [b for b in bets if suited or not b.reads.needs_suits]
+    ran = []
+    by_kernel = batch._Plan._counts_kernel
+
+    def counted(self, *args):
+        ran.append(len(args[3]))  # (plan, counts, suited counts, rows, ...)
+        return by_kernel(self, *args)
+
+    monkeypatch.setattr(batch._Plan, "_counts_kernel", counted)
+    kernel("on")
+    compiled = batch_ev(shoes, bets, chunk=3)
+    assert sum(ran) == sum(6 <= s.size <= 1448 for s in shoes)  # the kernel counted every shoe it can
+    kernel("off")
+    reference = batch_ev(shoes, bets, chunk=3)
+    assert sum(ran) == sum(6 <= s.size <= 1448 for s in shoes)  # and switched off, none
+    assert np.array_equal(compiled.numerators, reference.numerators) and compiled.scales == reference.scales
+    for i, shoe in enumerate(shoes):
+        evs = [s.ev for s in Pricer(shoe).summaries(bets)]
+        assert [compiled.ev(i, j) for j in range(len(bets))] == evs, shoe.describe()
+
+
+@needs_kernel
+def test_a_batch_kernel_plan_is_made_once_and_only_when_the_kernel_runs(kernel, monkeypatch):
+    """``off`` builds no kernel plan (numpy's label parts count); ``on`` builds one per batch
+    plan, kept for the next batch of the same bets, and no numpy label part."""
+    from analyzer.engine import batch
+    from analyzer.engine.labels import LabelPart
+
+    made = {"kernel": 0, "numpy": 0}
+    plan_of, part_init = native.batch_plan, LabelPart.__init__
+
+    def spy_plan(*args):
+        made["kernel"] += 1
+        return plan_of(*args)
+
+    def spy_part(self, *args):
+        made["numpy"] += 1
+        part_init(self, *args)
+
+    monkeypatch.setattr(native, "batch_plan", spy_plan)
+    monkeypatch.setattr(LabelPart, "__init__", spy_part)
+    bets = [find_bet(n) for n in ("banker", "perfect-pair", "perfect-pair:2", "player-pair")]
+    shoes = [[8] * 52, [7] + [8] * 51]
+    batch._PLANS.clear()
+    kernel("off")
+    off = batch_ev(shoes, bets)
+    assert made == {"kernel": 0, "numpy": 3}  # one label part per bet that reads cards
+    batch._PLANS.clear()
+    kernel("on")
+    on = batch_ev(shoes, bets)
+    batch_ev(shoes[:1], bets)
+    assert made == {"kernel": 1, "numpy": 3}
+    assert np.array_equal(on.numerators, off.numerators)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from analyzer import Pricer, Shoe, catalogue_bets, find_bet, price
 from analyzer.bets.files import parse_bets
-from analyzer.core.cards import parse_cards
+from analyzer.core.cards import RANK_POINTS, parse_cards
 from analyzer.core.reads import Reads
 from analyzer.core.tableau import TABLEAUX
 from analyzer.engine import evaluate, native, pricing
@@ -369,3 +369,112 @@ def test_a_table_with_a_number_past_int64_is_left_to_the_pure_path(kernel):
 
 def _ints(counts):
     return counts if isinstance(counts, list) else counts.tolist()
+
+
+# -- many shoes at once (the batch's entry point) ------------------------------------------------
+
+
+def _many_shoes():
+    """Suited shoes of 6 to 1,448 cards: depleted 8 decks, a short deck, the ring's last shoe."""
+    return [
+        Shoe.standard(8).remove("As 5h Kd 9c 9c 2h Qs Jd"),
+        Shoe.standard(8).remove("Ks Kh Kd Kc 7s 7h 7d 7c"),
+        Shoe.from_cards(parse_cards("As Ah 2d 3c 5s 7h 7d 8c 9s Th Jd Kc")),
+        Shoe.standard(28).remove("As Ah Ad Ac 2s 2h 2d 2c"),
+    ]
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", ["perfect-pair", "royal-match", "lucky-win-player", "bellagio-match-player"])
+def test_many_shoes_count_what_each_counts_alone(name, kernel):
+    """``Plan.many`` on a chunk of shoes: each row of counts is ``Plan.counts`` of that shoe
+    alone (value part and label part, of a table and the analysis table side by side), and the
+    value weights it writes are :func:`values.weights`, as int64 and, where exact, float64."""
+    import numpy as np
+
+    from analyzer.engine.values import weights
+
+    kernel("on")
+    module = native.kernel()
+    shoes = _many_shoes()
+    tables = [table_for(ANALYSIS_READS, 416), bet_table_for(find_bet(name), shoes[0])]
+    plan = module.Plan(native.plan_spec(tables, False, False))
+    cards = np.asarray([s.suited for s in shoes], dtype=np.int64)
+    out = np.empty((len(shoes), plan.columns), dtype=np.int64)
+    wide = np.empty((len(shoes), 7722), dtype=np.int64)
+    plan.many(cards, out, wide)
+    for i, shoe in enumerate(shoes):
+        alone, _ = plan.counts(module.ShoeState(shoe.counts, shoe.suited, 64))
+        assert out[i].tolist() == alone, shoe.describe()
+        values = [sum(shoe.counts[r] for r in range(13) if RANK_POINTS[r] == v) for v in range(10)]
+        assert wide[i].tolist() == weights(values)
+    assert out[:, len(tables[0].columns):].any()  # the label part counts something
+    small = np.ascontiguousarray(cards[:3])  # within 2**53 sequences: float64 weights, exact
+    floats = np.empty((3, 7722), dtype=np.float64)
+    again = np.empty((3, plan.columns), dtype=np.int64)
+    plan.many(small, again, floats)
+    assert np.array_equal(again, out[:3]) and floats.tolist() == wide[:3].tolist()
+    if not plan.needs_suits:  # rank counts serve a plan that reads no suit
+        ranks = np.asarray([s.counts for s in shoes], dtype=np.int64)
+        by_rank = np.empty_like(out)
+        plan.many(ranks, by_rank)
+        assert np.array_equal(by_rank, out)
+
+
+@needs_kernel
+def test_many_shoes_refuses_what_it_cannot_count_and_writes_nothing(kernel):
+    import numpy as np
+
+    kernel("on")
+    module = native.kernel()
+    table = bet_table_for(find_bet("perfect-pair"), Shoe.standard(8).remove("2h"))
+    plan = module.Plan(native.plan_spec([table], False, False))
+    good = np.full((2, 52), 8, dtype=np.int64)
+    out = np.full((2, plan.columns), -7, dtype=np.int64)
+    weights = np.full((2, 7722), -7.0)
+    refusals = [
+        ((np.where(np.arange(52) == 3, -1, good),), ValueError, "negative"),
+        ((np.full((2, 52), 28, dtype=np.int64),), OverflowError, "64-bit ring"),  # 1,456 cards
+        ((np.full((2, 13), 32, dtype=np.int64),), ValueError, "needs the suits"),
+        ((np.full((2, 12), 32, dtype=np.int64),), ValueError, "13 rank counts or 52"),
+        ((good.astype(np.float64),), ValueError, "int64"),
+        ((good[:, ::2],), ValueError, "C-contiguous"),
+        ((np.full((2, 52), 9, dtype=np.int64), weights), ValueError, "2\\*\\*53"),  # 468 cards: not exact
+        ((good, np.full((2, 7721), -7.0)), ValueError, "expected"),
+        ((good, weights.astype(np.float32)), ValueError, "float64"),
+    ]
+    for args, error, message in refusals:
+        counts, *rest = args
+        with pytest.raises(error, match=message):
+            plan.many(counts, out, *rest)
+        assert (out == -7).all() and (weights == -7.0).all()
+    with pytest.raises(ValueError, match="out"):
+        plan.many(good, out[:1])
+    with pytest.raises(ValueError, match="int64"):
+        plan.many(good, out.astype(np.float64))
+
+
+@needs_kernel
+def test_a_batch_plan_shares_programs_and_drops_leaves_that_pay_alike(kernel):
+    """:func:`native.batch_spec`: bets on one program (variants) evaluate it once; a leaf whose
+    column pays what its row's rest pays is dropped (a bet paying alike on every column has no
+    leaf, and counts nothing)."""
+    import numpy as np
+
+    kernel("on")
+    shoe = Shoe.standard(8).remove("2h")
+    one = bet_table_for(find_bet("perfect-pair:2"), shoe)
+    other = bet_table_for(find_bet("perfect-pair:25/200"), shoe)
+    assert one.program == other.program
+    width = len(one.columns)
+    distinct = list(range(width))  # every column its own class
+    spec = native.batch_spec([(one, distinct, 0), (other, distinct, width)], 2 * width)
+    assert len(spec["comp_start"]) - 1 == one.program.size  # the program once
+    moves = sum(c != one.row_rest[r] for c, r in zip(one.leaf_col, one.leaf_row, strict=True))
+    assert len(spec["leaf_row"]) == 2 * moves  # every leaf whose column is not its row's rest
+    assert native.batch_spec([(one, [0] * width, 0)], 1)["leaf_row"] == []
+    plan = native.batch_plan([(one, distinct, 0), (other, distinct, width)], 2 * width)
+    cards = np.asarray([shoe.suited], dtype=np.int64)
+    out = np.empty((1, 2 * width), dtype=np.int64)
+    plan.many(cards, out)
+    assert np.array_equal(out[:, :width], out[:, width:]) and out.any()

@@ -22,6 +22,8 @@
  *         Plan.counts(state, out=None)   every column's count: into ``out`` (a writable int64
  *                                        buffer, modulo 2**64 only) or as a list of ints, and
  *                                        each table's total;
+ *         Plan.many(counts, out, w=None) every column's count on many shoes of the 64-bit ring
+ *                                        (a batch: native.batch_plan), and their value weights;
  *         Settled(index, scaled, keys)   a bet settled over a table's columns (pricing.Settlement);
  *         Settled.summary(counts)        its sums per pay line and moments, or None past int64
  *                                        counts or 128-bit moments (overflow checked).
@@ -49,6 +51,7 @@ typedef __int128 s128;
 /* the largest shoe of each ring: N**6 < 2**63, N**6 < 2**127 */
 #define MAX_SIZE_64 1448
 #define MAX_SIZE_128 2097151
+#define BIG ((i64)1 << 31) /* past every index (int32) */
 
 /* -- the shared definitions, set once by init() ------------------------------------------- */
 
@@ -344,11 +347,37 @@ typedef struct {
     i64 *term_mult;
     i32 *leaf_row, *leaf_comp, *leaf_col, *leaf_rest;
     i64 *leaf_mult;
+    /* derived from the above by plan_new, for the evaluation (see shared_products, leaf_groups) */
+    Py_ssize_t n_nodes, n_sum_rows, n_groups, room;
+    i32 *node_left, *node_right, *term_ref;      /* products of factors shared by the terms */
+    i32 *sum_rows;                               /* the rows whose S / D(R) is summed */
+    i32 *group_start, *group_src, *group_cards, *group_col, *group_rest;
+    i32 *group_ref;                              /* each group's entries: a value of the products, */
+    u64 *group_coef_64;                          /* and its coefficient (see leaf_groups) */
+#ifdef HAVE_INT128
+    u128 *group_coef_128;
+#endif
 } PlanObject;
 
 static PyTypeObject ShoeStateType, PlanType;
 
 static i64 ring_limit(int tier) { return tier == 64 ? MAX_SIZE_64 : MAX_SIZE_128; }
+
+/* Every pool's size from a shoe's 13 rank counts r and its 52 card counts c (rank-major), or
+ * c NULL when the suits are unknown: then a pool that needs suits is 0 (never read). */
+static void shoe_pools(const i64 *r, const i64 *c, i64 *pools)
+{
+    for (Py_ssize_t p = 0; p < n_pool; p++) {
+        i64 x = 0;
+        if (c)
+            for (i32 j = pool_card_start[p]; j < pool_card_start[p + 1]; j++)
+                x += c[pool_cards[j]];
+        else if (!pool_suited[p])
+            for (i32 j = pool_rank_start[p]; j < pool_rank_start[p + 1]; j++)
+                x += r[pool_ranks[j]];
+        pools[p] = x;
+    }
+}
 
 /* ShoeState(ranks, cards, tier): 13 rank counts, 52 card counts (rank-major) or None, and the
  * ring (64, or 128 where the compiler has it); ValueError for a bad count, OverflowError for a
@@ -426,16 +455,7 @@ static PyObject *state_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     memset(s->values, 0, sizeof s->values);
     for (int k = 0; k < NRANK; k++)
         s->values[rank_value[k]] += r[k];
-    for (Py_ssize_t p = 0; p < n_pool; p++) {
-        i64 x = 0;
-        if (c)
-            for (i32 j = pool_card_start[p]; j < pool_card_start[p + 1]; j++)
-                x += c[pool_cards[j]];
-        else if (!pool_suited[p])
-            for (i32 j = pool_rank_start[p]; j < pool_rank_start[p + 1]; j++)
-                x += r[pool_ranks[j]];
-        s->pools[p] = x; /* a pool that needs suits, on a shoe without them: 0 (never read) */
-    }
+    shoe_pools(r, c, s->pools);
 done:
     PyMem_Free(r);
     PyMem_Free(c);
@@ -460,6 +480,225 @@ static PyGetSetDef state_getset[] = {
     {"tier", (getter)state_tier, NULL, "the bits of the ring the shoe is counted in (64 or 128)", NULL},
     {NULL},
 };
+
+
+/* -- the plan's derived layout ------------------------------------------------------------------ */
+
+/* qsort's context (plan_new holds the GIL: one sort at a time) */
+static const i32 *sort_start, *sort_items;
+static const i64 *sort_keys;
+
+/* Terms by their factors (as reordered by shared_products), lexicographically; a prefix first. */
+static int compare_terms(const void *a, const void *b)
+{
+    i32 x = *(const i32 *)a, y = *(const i32 *)b;
+    i32 i = sort_start[x], j = sort_start[y];
+    for (; i < sort_start[x + 1] && j < sort_start[y + 1]; i++, j++)
+        if (sort_items[i] != sort_items[j])
+            return sort_items[i] < sort_items[j] ? -1 : 1;
+    i32 left = sort_start[x + 1] - i, right = sort_start[y + 1] - j;
+    return left != right ? (left < right ? -1 : 1) : (x < y ? -1 : x > y);
+}
+
+/* Entries by their group (source, column, rest, cards), then their value (sort_keys: 5 an entry). */
+static int compare_entries(const void *a, const void *b)
+{
+    i32 x = *(const i32 *)a, y = *(const i32 *)b;
+    for (int k = 0; k < 5; k++)
+        if (sort_keys[5 * x + k] != sort_keys[5 * y + k])
+            return sort_keys[5 * x + k] < sort_keys[5 * y + k] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* The products of the terms' factors, shared: each term's factors ordered by how many terms
+ * use them (most first), the terms sorted by those lists, and each distinct prefix of two
+ * factors or more one node, the product of its parent prefix and its last factor (a trie: on
+ * the catalogue's label parts, about 32,000 products where the terms have 103,000 factors).
+ * The evaluation's values are laid out as [factors, 1, nodes]: node i is value
+ * n_factors + 1 + i, node_left[i] x node_right[i] (values before it); term_ref[t] is the value
+ * of term t's whole product (n_factors, the 1, for a term without factors).  The ring's
+ * multiplication is commutative and associative, so any grouping gives the same product. */
+static int shared_products(PlanObject *p)
+{
+    Py_ssize_t nt = p->n_terms, nf = p->n_factors, refs = nt ? p->term_start[nt] : 0;
+    int status = -1;
+    i64 *freq = PyMem_Calloc(nf + 1, sizeof(i64));
+    i32 *items = PyMem_Malloc(sizeof(i32) * (refs + 1)), *order = PyMem_Malloc(sizeof(i32) * (nt + 1));
+    i32 *path = PyMem_Malloc(sizeof(i32) * (refs + 1));
+    p->node_left = PyMem_Malloc(sizeof(i32) * (refs + 1));
+    p->node_right = PyMem_Malloc(sizeof(i32) * (refs + 1));
+    p->term_ref = PyMem_Malloc(sizeof(i32) * (nt + 1));
+    if (!freq || !items || !order || !path || !p->node_left || !p->node_right || !p->term_ref) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < refs; k++)
+        freq[p->term_factor[k]]++;
+    for (Py_ssize_t t = 0; t < nt; t++) { /* an insertion sort: most used first, then by index */
+        order[t] = (i32)t;
+        for (i32 k = p->term_start[t]; k < p->term_start[t + 1]; k++) {
+            i32 f = p->term_factor[k], j = k;
+            while (j > p->term_start[t] &&
+                   (freq[items[j - 1]] < freq[f] || (freq[items[j - 1]] == freq[f] && items[j - 1] > f))) {
+                items[j] = items[j - 1];
+                j--;
+            }
+            items[j] = f;
+        }
+    }
+    sort_start = p->term_start;
+    sort_items = items;
+    if (nt)
+        qsort(order, nt, sizeof(i32), compare_terms);
+    Py_ssize_t nodes = 0;
+    i32 prev = -1;
+    for (Py_ssize_t k = 0; k < nt; k++) {
+        i32 t = order[k], start = p->term_start[t], len = p->term_start[t + 1] - start;
+        i32 common = 0; /* the prefix shared with the previous term, whose path is still in place */
+        if (prev >= 0) {
+            i32 plen = p->term_start[prev + 1] - p->term_start[prev];
+            while (common < len && common < plen && items[start + common] == items[p->term_start[prev] + common])
+                common++;
+        }
+        for (i32 d = common; d < len; d++) {
+            if (d == 0) {
+                path[0] = items[start];
+                continue;
+            }
+            p->node_left[nodes] = path[d - 1];
+            p->node_right[nodes] = items[start + d];
+            path[d] = (i32)(nf + 1 + nodes++);
+        }
+        p->term_ref[t] = len ? path[len - 1] : (i32)nf;
+        prev = t;
+    }
+    if (nf + 1 + nodes >= BIG) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    p->n_nodes = nodes;
+    status = 0;
+done:
+    PyMem_Free(freq);
+    PyMem_Free(items);
+    PyMem_Free(order);
+    PyMem_Free(path);
+    return status;
+}
+
+/* The leaves and their compositions' terms as one sum per group of a multiplier and a pair of
+ * columns.  A leaf counts S / D(R) x multiplicity x N(leaf) for its column and takes it back
+ * from its row's rest, and N(leaf) is the sum of its composition's terms, multiplicity x
+ * padding x a product of factors (a value of shared_products).  Where S / D(R) is a constant
+ * times a padding (row_pad >= 0) the constant joins the coefficient, and a row whose S / D(R)
+ * is summed (row_pad -1) is its own multiplier; so a group is a multiplier (group_src: 0-13 the
+ * paddings, 14 + k the k-th summed row of sum_rows), a term's padding (group_cards, its cards:
+ * 0 none), a column and a rest, and its entries are (coefficient: row constant x leaf
+ * multiplicity x term multiplicity, the value of a product), equal products merged and in the
+ * order of the values (memory read in order).  The group's sum of coefficient x value, times
+ * its multiplier and padding, is added to its column and taken back from its rest once.
+ * Coefficients are the ring's: modulo 2**64 and 2**128, each computed in its ring. */
+static int leaf_groups(PlanObject *p)
+{
+    Py_ssize_t nl = p->n_leaves, ne = 0;
+    for (Py_ssize_t l = 0; l < nl; l++)
+        ne += p->comp_start[p->leaf_comp[l] + 1] - p->comp_start[p->leaf_comp[l]];
+    if (ne >= BIG) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int status = -1;
+    i32 *summed = PyMem_Malloc(sizeof(i32) * (p->n_rows + 1)), *order = PyMem_Malloc(sizeof(i32) * (ne + 1));
+    i64 *keys = PyMem_Malloc(sizeof(i64) * (5 * ne + 1));
+    u64 *coef64 = PyMem_Malloc(sizeof(u64) * (ne + 1));
+    p->sum_rows = PyMem_Malloc(sizeof(i32) * (p->n_rows + 1));
+    p->group_start = PyMem_Malloc(sizeof(i32) * (ne + 2));
+    p->group_src = PyMem_Malloc(sizeof(i32) * (ne + 1));
+    p->group_cards = PyMem_Malloc(sizeof(i32) * (ne + 1));
+    p->group_col = PyMem_Malloc(sizeof(i32) * (ne + 1));
+    p->group_rest = PyMem_Malloc(sizeof(i32) * (ne + 1));
+    p->group_ref = PyMem_Malloc(sizeof(i32) * (ne + 1));
+    p->group_coef_64 = PyMem_Malloc(sizeof(u64) * (ne + 1));
+#ifdef HAVE_INT128
+    u128 *coef128 = PyMem_Malloc(sizeof(u128) * (ne + 1));
+    p->group_coef_128 = PyMem_Malloc(sizeof(u128) * (ne + 1));
+    if (!coef128 || !p->group_coef_128) {
+        PyErr_NoMemory();
+        goto done;
+    }
+#endif
+    if (!summed || !order || !keys || !coef64 || !p->sum_rows || !p->group_start || !p->group_src ||
+        !p->group_cards || !p->group_col || !p->group_rest || !p->group_ref || !p->group_coef_64) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    p->n_sum_rows = 0;
+    for (Py_ssize_t r = 0; r < p->n_rows; r++) {
+        summed[r] = -1;
+        if (p->row_pad[r] < 0) {
+            summed[r] = (i32)p->n_sum_rows;
+            p->sum_rows[p->n_sum_rows++] = (i32)r;
+        }
+    }
+    Py_ssize_t e = 0;
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        i32 r = p->leaf_row[l], c = p->leaf_comp[l];
+        i64 src = p->row_pad[r] >= 0 ? p->row_pad[r] : 2 * (MAXC + 1) + summed[r];
+        i64 k = p->row_pad[r] >= 0 ? p->row_coef[r] : 1, m = p->leaf_mult[l];
+        for (i32 t = p->comp_start[c]; t < p->comp_start[c + 1]; t++, e++) {
+            order[e] = (i32)e;
+            keys[5 * e] = src;
+            keys[5 * e + 1] = p->term_cards[t];
+            keys[5 * e + 2] = p->leaf_col[l];
+            keys[5 * e + 3] = p->leaf_rest[l];
+            keys[5 * e + 4] = p->term_ref[t];
+            coef64[e] = (u64)k * (u64)m * (u64)p->term_mult[t]; /* modulo 2**64 */
+#ifdef HAVE_INT128
+            coef128[e] = (u128)((s128)k * (s128)m) * (u128)(s128)p->term_mult[t]; /* modulo 2**128 */
+#endif
+        }
+    }
+    sort_keys = keys;
+    if (ne)
+        qsort(order, ne, sizeof(i32), compare_entries);
+    Py_ssize_t groups = 0, kept = 0;
+    for (Py_ssize_t k = 0; k < ne; k++) {
+        i32 x = order[k], before = k ? order[k - 1] : 0;
+        if (k && !memcmp(keys + 5 * x, keys + 5 * before, 5 * sizeof(i64))) { /* one product: merged */
+            p->group_coef_64[kept - 1] += coef64[x];
+#ifdef HAVE_INT128
+            p->group_coef_128[kept - 1] += coef128[x];
+#endif
+            continue;
+        }
+        if (!k || memcmp(keys + 5 * x, keys + 5 * before, 4 * sizeof(i64))) {
+            p->group_start[groups] = (i32)kept;
+            p->group_src[groups] = (i32)keys[5 * x];
+            p->group_cards[groups] = (i32)keys[5 * x + 1];
+            p->group_col[groups] = (i32)keys[5 * x + 2];
+            p->group_rest[groups] = (i32)keys[5 * x + 3];
+            groups++;
+        }
+        p->group_ref[kept] = (i32)keys[5 * x + 4];
+        p->group_coef_64[kept] = coef64[x];
+#ifdef HAVE_INT128
+        p->group_coef_128[kept] = coef128[x];
+#endif
+        kept++;
+    }
+    p->group_start[groups] = (i32)kept;
+    p->n_groups = groups;
+    status = 0;
+done:
+    PyMem_Free(summed);
+    PyMem_Free(order);
+    PyMem_Free(keys);
+    PyMem_Free(coef64);
+#ifdef HAVE_INT128
+    PyMem_Free(coef128);
+#endif
+    return status;
+}
 
 /* -- the two rings ---------------------------------------------------------------------------- */
 
@@ -560,7 +799,13 @@ static void plan_free_arrays(PlanObject *p)
                       p->row_comp, p->row_tally, p->row_read, p->row_coef, p->row_pad, p->fall_pool, p->fall_m, p->fall_shift,
                       p->sub_start, p->sub_fall, p->sub_order, p->sub_packed, p->fac_start, p->fac_sub, p->fac_mult, p->comp_start,
                       p->term_start, p->term_factor, p->term_cards, p->term_mult, p->leaf_row,
-                      p->leaf_comp, p->leaf_col, p->leaf_rest, p->leaf_mult};
+                      p->leaf_comp, p->leaf_col, p->leaf_rest, p->leaf_mult, p->node_left, p->node_right,
+                      p->term_ref, p->sum_rows, p->group_start, p->group_src, p->group_cards, p->group_col,
+                      p->group_rest, p->group_ref, p->group_coef_64,
+#ifdef HAVE_INT128
+                      p->group_coef_128,
+#endif
+    };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
 }
@@ -570,8 +815,6 @@ static void plan_dealloc(PlanObject *p)
     plan_free_arrays(p);
     Py_TYPE(p)->tp_free((PyObject *)p);
 }
-
-#define BIG ((i64)1 << 31)
 
 /* The value parts of the plan's tables, one (value_col, value_comp, value_tally) each, columns
  * counted from the table's first (each table's entries sorted by column, as compiled), into
@@ -811,6 +1054,9 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     LENGTH("leaf_rest", m, n);
     I64(leaf_mult, "leaf_mult", &m);
     LENGTH("leaf_mult", m, n);
+    if (shared_products(p) < 0 || leaf_groups(p) < 0)
+        goto fail;
+    p->room = 2 * (MAXC + 1) + p->n_sum_rows + p->n_falls + p->n_subterms + p->n_factors + 1 + p->n_nodes + 1;
     return (PyObject *)p;
 bad:
     PyErr_SetString(PyExc_ValueError, "a malformed plan");
@@ -853,7 +1099,7 @@ static PyObject *plan_counts(PlanObject *p, PyObject *args)
             return PyErr_Format(PyExc_ValueError, "out: %zd int64 expected", p->n_cols);
         }
     }
-    Py_ssize_t room = p->n_rows + p->n_falls + p->n_subterms + p->n_factors + p->n_comps + 1;
+    Py_ssize_t room = p->room;
     PyObject *counts = NULL, *totals = NULL, *result = NULL;
     if (s->tier == 64) {
         u64 *scratch = PyMem_Malloc(sizeof(u64) * (room + (have_view ? 0 : p->n_cols)));
@@ -918,12 +1164,145 @@ end:
     return result;
 }
 
+/* A C-contiguous 2-D buffer of 8-byte items: int64 ('q'), float64 ('d'), or either ('?'; the one
+ * found is set in *kind); ValueError otherwise. */
+static int matrix(PyObject *obj, Py_buffer *view, int writable, char *kind, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *f = view->format ? view->format : "B";
+    if (*f == '<' || *f == '=' || *f == '@')
+        f++;
+    char found = !strcmp(f, "q") || !strcmp(f, "l") ? 'q' : !strcmp(f, "d") ? 'd' : 0;
+    if (view->itemsize != 8 || view->ndim != 2 || !found || (*kind != '?' && *kind != found)) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s: a C-contiguous 2-d array of %s expected", what,
+                     *kind == 'q' ? "int64" : *kind == 'd' ? "float64" : "int64 or float64");
+        return -1;
+    }
+    *kind = found;
+    return 0;
+}
+
+/* plan.many(counts, out, weights=None): the plan's column counts on many shoes of the 64-bit
+ * ring, one row each.  counts: (shoes, 13) rank counts or (shoes, 52) card counts (rank-major),
+ * int64; out: (shoes, columns) int64, written; weights: None, or (shoes, 7,722) int64 or
+ * float64, written with each shoe's value weights (float64 only where they are exact: the
+ * shoe's N!/(N-K)!, the largest, below 2**53, else a ValueError).  A negative count is a
+ * ValueError, a shoe past 1,448 cards an OverflowError, a plan that needs suits on rank counts
+ * a ValueError; nothing is written then.  The evaluation runs without the GIL. */
+static PyObject *plan_many(PlanObject *p, PyObject *args)
+{
+    PyObject *counts_obj, *out_obj, *weights_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "OO|O", &counts_obj, &out_obj, &weights_obj))
+        return NULL;
+    Py_buffer cv, ov, wv;
+    char ck = 'q', ok = 'q', wk = '?';
+    if (matrix(counts_obj, &cv, 0, &ck, "counts") < 0)
+        return NULL;
+    if (matrix(out_obj, &ov, 1, &ok, "out") < 0) {
+        PyBuffer_Release(&cv);
+        return NULL;
+    }
+    int have_w = weights_obj != Py_None;
+    if (have_w && matrix(weights_obj, &wv, 1, &wk, "weights") < 0) {
+        PyBuffer_Release(&cv);
+        PyBuffer_Release(&ov);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    u64 *w = NULL, *scratch = NULL;
+    i64 *pools = NULL;
+    Py_ssize_t n = cv.shape[0], width = cv.shape[1];
+    const i64 *counts = cv.buf;
+    if (width != NRANK && width != NCARD) {
+        PyErr_SetString(PyExc_ValueError, "counts: 13 rank counts or 52 card counts a shoe expected");
+        goto end;
+    }
+    if (p->needs_suits && width != NCARD) {
+        PyErr_SetString(PyExc_ValueError, "the plan needs the suits of the cards");
+        goto end;
+    }
+    if (ov.shape[0] != n || ov.shape[1] != p->n_cols || (have_w && (wv.shape[0] != n || wv.shape[1] != n_comp))) {
+        PyErr_Format(PyExc_ValueError, "out: (%zd, %zd) and weights: (%zd, %zd) expected", n, p->n_cols, n, n_comp);
+        goto end;
+    }
+    for (Py_ssize_t s = 0; s < n; s++) { /* every shoe checked before any is written */
+        i64 size = 0;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            i64 x = counts[s * width + j];
+            if (x < 0) {
+                PyErr_SetString(PyExc_ValueError, "a negative card count");
+                goto end;
+            }
+            if (x > MAX_SIZE_64 || (size += x) > MAX_SIZE_64) {
+                PyErr_Format(PyExc_OverflowError, "a shoe past the 64-bit ring (%d cards)", MAX_SIZE_64);
+                goto end;
+            }
+        }
+        /* N!/(N-K)!: every weight is at most it (N <= 1,448: N**6 < 2**63, no wrap) */
+        u64 top = falling_64(size, (int)(size < MAXC ? size : MAXC));
+        if (have_w && wk == 'd' && top >= ((u64)1 << 53)) {
+            PyErr_SetString(PyExc_ValueError, "float64 weights of a shoe past 2**53 sequences are not exact");
+            goto end;
+        }
+    }
+    Py_ssize_t room = p->room;
+    w = PyMem_Malloc(sizeof(u64) * (n_comp + (MAXC + 1 - MIN_CARDS) * n_low + n_high + 1));
+    scratch = PyMem_Malloc(sizeof(u64) * room);
+    pools = PyMem_Malloc(sizeof(i64) * (n_pool ? n_pool : 1));
+    if (!w || !scratch || !pools) {
+        PyErr_NoMemory();
+        goto end;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t s = 0; s < n; s++) {
+        const i64 *row = counts + s * width, *cards = NULL;
+        i64 ranks[NRANK], values[NVAL] = {0}, size = 0;
+        if (width == NCARD) {
+            cards = row;
+            for (int r = 0; r < NRANK; r++)
+                ranks[r] = row[4 * r] + row[4 * r + 1] + row[4 * r + 2] + row[4 * r + 3];
+        } else
+            memcpy(ranks, row, sizeof ranks);
+        for (int r = 0; r < NRANK; r++) {
+            values[rank_value[r]] += ranks[r];
+            size += ranks[r];
+        }
+        shoe_pools(ranks, cards, pools);
+        u64 falls[NVAL][MAXC + 1], pads[MAXC + 1];
+        shoe_tables_64(values, size, falls, pads);
+        weights_64(falls, pads, w, w + n_comp);
+        if (have_w && wk == 'd') {
+            double *to = (double *)wv.buf + s * n_comp;
+            for (Py_ssize_t c = 0; c < n_comp; c++)
+                to[c] = (double)w[c]; /* below 2**53 (checked): exact */
+        } else if (have_w)
+            memcpy((i64 *)wv.buf + s * n_comp, w, sizeof(u64) * n_comp);
+        evaluate_64(p, pools, size, falls, pads, w, (u64 *)ov.buf + s * p->n_cols, scratch);
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+end:
+    PyMem_Free(w);
+    PyMem_Free(scratch);
+    PyMem_Free(pools);
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&ov);
+    if (have_w)
+        PyBuffer_Release(&wv);
+    return result;
+}
+
 static PyObject *plan_columns(PlanObject *p, void *closure) { return PyLong_FromSsize_t(p->n_cols); }
 static PyObject *plan_needs_suits(PlanObject *p, void *closure) { return PyBool_FromLong(p->needs_suits); }
 
 static PyMethodDef plan_methods[] = {
     {"counts", (PyCFunction)plan_counts, METH_VARARGS,
      "counts(state, out=None) -> (counts or None, totals): every column's count on the shoe."},
+    {"many", (PyCFunction)plan_many, METH_VARARGS,
+     "many(counts, out, weights=None): every column's count (and value weights) on many shoes."},
     {NULL},
 };
 

@@ -57,8 +57,8 @@ static void FN(weights)(T falls[NVAL][MAXC + 1], const T pads[MAXC + 1], T *w, T
 }
 
 /* Every column count of the plan on the shoe, into acc (the plan's columns).  w: the shoe's
- * composition weights; pools: its pool sizes; scratch: room for the plan's rows, falls,
- * subterms, factors and compositions. */
+ * composition weights; pools: its pool sizes; scratch: room for p->room values (the leaf
+ * groups' multipliers, the falls, subterms, factors and shared products). */
 static void FN(evaluate)(const PlanObject *p, const i64 *pools, i64 size, T falls[NVAL][MAXC + 1],
                          const T pads[MAXC + 1], const T *w, T *acc, T *scratch)
 {
@@ -79,25 +79,21 @@ static void FN(evaluate)(const PlanObject *p, const i64 *pools, i64 size, T fall
     }
     if (!p->n_leaves)
         return;
-    T *per = scratch;
-    T *fall = per + p->n_rows;
+    /* the multipliers of the leaf groups (see leaf_groups in _native.c): the paddings
+     * falling(N - k, K - k), then falling(N - r, 6 - r) (a first-four row's draws of the cards
+     * after its r read ones), k, r = 0..6, then each summed row's S / D(R) */
+    T *src = scratch;
+    T *fall = src + 2 * (MAXC + 1) + p->n_sum_rows;
     T *sub = fall + p->n_falls;
-    T *fac = sub + p->n_subterms;
-    T *comp = fac + p->n_factors;
-    /* the paddings falling(N - k, K - k), then falling(N - r, 6 - r) (a first-four row's draws
-     * of the cards after its r read ones), k, r = 0..6 */
-    T row_pads[2 * (MAXC + 1)];
+    T *val = sub + p->n_subterms; /* the factors, a 1, the shared products (shared_products) */
     for (int k = 0; k <= MAXC; k++) {
-        row_pads[k] = pads[k];
-        row_pads[MAXC + 1 + k] = FN(falling)((ST)(size - k), MAXC - k);
+        src[k] = pads[k];
+        src[MAXC + 1 + k] = FN(falling)((ST)(size - k), MAXC - k);
     }
-    /* each row's S / D(R): its count at the level of values over the ordered draws of its read
-     * values; for a row whose S / D(R) is a constant times a padding, that product */
-    for (Py_ssize_t r = 0; r < p->n_rows; r++) {
-        if (p->row_pad[r] >= 0) {
-            per[r] = (T)(ST)p->row_coef[r] * row_pads[p->row_pad[r]];
-            continue;
-        }
+    /* a summed row's S / D(R): its count at the level of values over the ordered draws of its
+     * read values */
+    for (Py_ssize_t k = 0; k < p->n_sum_rows; k++) {
+        i32 r = p->sum_rows[k];
         T s = 0;
         for (i32 j = p->row_start[r]; j < p->row_start[r + 1]; j++)
             s += (T)(ST)p->row_tally[j] * w[p->row_comp[j]];
@@ -106,7 +102,7 @@ static void FN(evaluate)(const PlanObject *p, const i64 *pools, i64 size, T fall
         for (int v = 0; v < NVAL; v++)
             if (m[v])
                 d *= falls[v][m[v]];
-        per[r] = d ? s / d : 0;
+        src[2 * (MAXC + 1) + k] = d ? s / d : 0;
     }
     /* the weight program: falling factorials of pool sizes -> subterms -> factors -> terms */
     for (Py_ssize_t i = 0; i < p->n_falls; i++)
@@ -131,40 +127,33 @@ static void FN(evaluate)(const PlanObject *p, const i64 *pools, i64 size, T fall
         T x = 0;
         for (i32 k = p->fac_start[f]; k < p->fac_start[f + 1]; k++)
             x += sub[p->fac_sub[k]];
-        fac[f] = x * (T)(ST)p->fac_mult[f];
+        val[f] = x * (T)(ST)p->fac_mult[f];
     }
+    val[p->n_factors] = 1;
+    {
+        T *node = val + p->n_factors + 1;
+        for (Py_ssize_t i = 0; i < p->n_nodes; i++)
+            node[i] = val[p->node_left[i]] * val[p->node_right[i]];
+    }
+    /* the groups of leaves and terms (leaf_groups in _native.c): the sum of coefficient x
+     * product, times the group's multiplier and padding, to the group's column, and taken back
+     * from its row's rest */
     T pad_of[MAXC + 1];
     for (int k = 0; k <= MAXC; k++)
         pad_of[k] = k ? pads[k] : 1; /* a composition of read cards alone: no padding */
-    for (Py_ssize_t c = 0; c < p->n_comps; c++) {
-        T total = 0;
-        for (i32 t = p->comp_start[c]; t < p->comp_start[c + 1]; t++) {
-            T x = (T)(ST)p->term_mult[t] * pad_of[p->term_cards[t]];
-            const i32 *at = p->term_factor + p->term_start[t];
-            switch (p->term_start[t + 1] - p->term_start[t]) { /* most terms have one to three factors */
-            case 0:
-                break;
-            case 1:
-                x *= fac[at[0]];
-                break;
-            case 2:
-                x *= fac[at[0]] * fac[at[1]];
-                break;
-            case 3:
-                x *= fac[at[0]] * fac[at[1]] * fac[at[2]];
-                break;
-            default:
-                for (i32 k = p->term_start[t]; k < p->term_start[t + 1]; k++)
-                    x *= fac[p->term_factor[k]];
-            }
-            total += x;
+    const T *coef = p->FN(group_coef);
+    const i32 *ref = p->group_ref;
+    for (Py_ssize_t g = 0; g < p->n_groups; g++) {
+        T a = 0, b = 0;
+        i32 e = p->group_start[g], end = p->group_start[g + 1];
+        for (; e + 2 <= end; e += 2) {
+            a += coef[e] * val[ref[e]];
+            b += coef[e + 1] * val[ref[e + 1]];
         }
-        comp[c] = total;
-    }
-    /* the leaves: (S / D(R)) x multiplicity x N(leaf) to the leaf's column, taken back from the row's rest */
-    for (Py_ssize_t l = 0; l < p->n_leaves; l++) {
-        T x = per[p->leaf_row[l]] * (T)(ST)p->leaf_mult[l] * comp[p->leaf_comp[l]];
-        acc[p->leaf_col[l]] += x;
-        acc[p->leaf_rest[l]] -= x;
+        if (e < end)
+            a += coef[e] * val[ref[e]];
+        T x = (a + b) * src[p->group_src[g]] * pad_of[p->group_cards[g]];
+        acc[p->group_col[g]] += x;
+        acc[p->group_rest[g]] -= x;
     }
 }

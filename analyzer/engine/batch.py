@@ -12,6 +12,13 @@ does not grow with the number of shoes beyond its result.  For each chunk:
   weight algebra, :meth:`~analyzer.engine.algebra.VectorPlan.weights_many`) and their sums
   per event.
 
+**The compiled kernel.**  Where it runs (:mod:`analyzer.engine.native`, ``PUNTO_BANCO_KERNEL``),
+the value weights and the label parts of a chunk are counted in C, shoe by shoe
+(:func:`~analyzer.engine.native.batch_plan`: every bet's label part as one plan whose columns
+are the pay classes), in the integers modulo 2**64 as numpy's int64 counts them, under the same
+bound; the value part stays the float64 product.  The numpy path is the reference the tests
+hold it to, and the fallback (``PUNTO_BANCO_KERNEL=off``, no compiler at install).
+
 Every event count is a number of ordered card sequences, at most N!/(N-6)!, and so is every
 partial sum of a product above (the terms of a sum are counts of disjoint sets of sequences, of
 one sign), so when that bound is below 2**53 (shoes of at most 458 cards) the float64 matrix
@@ -48,6 +55,7 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
 from analyzer.core.shoe import MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine import native
 from analyzer.engine.algebra import Program, fits_int64, pool_sizes_many
 from analyzer.engine.evaluate import denominator
 from analyzer.engine.labels import LabelPart
@@ -232,8 +240,10 @@ def batch_ev(
     plan = _plan(chosen, tableau, suited is not None) if fast else None
     scales = list(plan.scales) if plan is not None else [1] * len(chosen)
     if plan is not None:
+        compiled = plan.kernel_plan()
+        step = min(chunk or CHUNK, plan.chunk(compiled is not None))
         with one_blas_thread():
-            _vectorised(plan, cnt, suited, fast, sizes, numerators, min(chunk or CHUNK, plan.chunk))
+            _vectorised(plan, compiled, cnt, suited, fast, sizes, numerators, step)
     # short shoes (under 6 cards, whose coups can run out) and giant ones: exact Python integers
     fast_set = set(fast)
     for s in range(n):
@@ -279,13 +289,21 @@ def one_blas_thread() -> Iterator[None]:
 
 
 def _vectorised(
-    plan: _Plan, cnt: Any, suited: Any, fast: list[int], sizes: list[int], numerators: Any, step: int
+    plan: _Plan,
+    compiled: Any,
+    cnt: Any,
+    suited: Any,
+    fast: list[int],
+    sizes: list[int],
+    numerators: Any,
+    step: int,
 ) -> None:
     """The EV numerators of the shoes ``fast`` (numbers of rows of ``cnt``), ``step`` shoes at a
-    time, into ``numerators``."""
+    time, into ``numerators``; ``compiled``: the compiled kernel's plan, or ``None`` (numpy)."""
+    scratch: dict[str, Any] = {}  # the steps' arrays, made once
     for start in range(0, len(fast), step):
         rows = fast[start : start + step]
-        counts = plan.counts(cnt, suited, rows, [sizes[s] for s in rows])
+        counts = plan.counts(compiled, cnt, suited, rows, [sizes[s] for s in rows], scratch)
         exact = denominator(max(sizes[s] for s in rows))  # every class count sums to at most this
         if plan.pays_block is not None and exact * plan.top_total < 2**63:
             # each class's count x pay, summed per bet, in int64: |sum of count x pay| <= d max|pay|
@@ -372,7 +390,11 @@ class _Plan:
             self.pays_int.append(np.asarray(relative, dtype=np.int64) if self.top_pays[-1] < 2**62 else None)
             scales.append(scale)
             at += len(distinct)
-        self.labels: list[LabelPart] = []
+        #: the tables with a label part: (table, the pay class of each column, the bet's offset)
+        self.parts = [(table, classes, offset) for table, classes, offset, _ in groups if table.row_read]
+        self.width = at
+        self._labels: tuple[list[LabelPart], list[int]] | None = None
+        self._kernel: Any = None  # the compiled kernel's plan (False: it cannot take these tables)
         cells: list[Any] = []  # every bet's value tallies: (composition x columns + column, tally)
         tallies: list[Any] = []
         for table, classes, offset, derived in groups:
@@ -382,10 +404,6 @@ class _Plan:
                 kept = of_col != derived
                 cells.append(comps[kept] * at + (offset + of_col[kept]))
                 tallies.append(counts[kept])
-            if table.row_read:
-                part = LabelPart(table, classes, offset)
-                if not part.empty:
-                    self.labels.append(part)
         # summed in float64 as np.add.at would (exact: every sum of tallies is far below 2**53)
         size = len(COMPOSITIONS) * at
         self.value: Any = (
@@ -407,8 +425,6 @@ class _Plan:
         self.value_of: Any = value_of
         self.value = np.ascontiguousarray(columns)
         self.value_int = self.value.astype(np.int64)
-        programs: dict[Program, int] = {}  # equal programs (a bet's variants, mirrored bets): one key
-        self.program_of = [programs.setdefault(part.program, len(programs)) for part in self.labels]
         self.scales = tuple(scales)
         # every bet's pays side by side, for one product and one sum per bet of each step when
         # d x the largest |pay| fits int64 (top_total: the largest |relative pay| + |derived pay|)
@@ -421,13 +437,72 @@ class _Plan:
         if self.slices and self.top_total < 2**62 and all(hi > lo for lo, hi in self.slices):
             self.pays_block = np.concatenate(self.pays_int)  # (reduceat needs no slice empty)
             self.derived_block = np.asarray(self.derived_pays, dtype=np.int64)
-        # the label parts run one after another: the widest one bounds a step's arrays
-        per_shoe = 8 * 3 * (len(COMPOSITIONS) + at + max((p.width for p in self.labels), default=0))
-        self.chunk = max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
 
-    def counts(self, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
+    def kernel_plan(self) -> Any:
+        """The compiled kernel's plan of the label parts (:func:`~analyzer.engine.native.batch_plan`),
+        made on first use; ``None`` when the kernel is not running (``PUNTO_BANCO_KERNEL``, or
+        not built) or cannot take these tables: then numpy evaluates them."""
+        if native.kernel() is None:
+            return None
+        if self._kernel is None:
+            self._kernel = native.batch_plan(self.parts, self.width) or False
+        return self._kernel or None
+
+    def labels(self) -> tuple[list[LabelPart], list[int]]:
+        """The label parts as numpy evaluates them (made on first use), and the number of each
+        one's program (equal programs, a bet's variants or mirrored bets, share a number)."""
+        if self._labels is None:
+            parts = [LabelPart(table, classes, offset) for table, classes, offset in self.parts]
+            kept = [part for part in parts if not part.empty]
+            programs: dict[Program, int] = {}
+            self._labels = (kept, [programs.setdefault(part.program, len(programs)) for part in kept])
+        return self._labels
+
+    def chunk(self, kernel: bool) -> int:
+        """The most shoes a step takes within :data:`MEMORY_BUDGET`: with the compiled kernel
+        (``kernel``), a step holds each shoe's value weights and four rows of pay classes; with
+        numpy, the label parts run one after another and the widest one bounds its arrays."""
+        if kernel:
+            per_shoe = 8 * (len(COMPOSITIONS) + 4 * self.width)
+        else:
+            widest = max((p.width for p in self.labels()[0]), default=0)
+            per_shoe = 8 * 3 * (len(COMPOSITIONS) + self.width + widest)
+        return max(1, min(CHUNK, MEMORY_BUDGET // max(per_shoe, 1)))
+
+    def counts(
+        self, compiled: Any, cnt: Any, suited: Any, rows: list[int], sizes: list[int], scratch: dict[str, Any]
+    ) -> Any:
         """(shoes, pay classes) int64 counts of the shoes ``rows`` (a bet's derived class is not
-        counted: its column holds only what the label parts add)."""
+        counted: its column holds only what the label parts add), by the compiled kernel's
+        plan ``compiled`` (:meth:`kernel_plan`), or by numpy when it is ``None``.  ``scratch``:
+        arrays kept from step to step (a new one of megabytes every step costs the system's
+        zeroing of its pages)."""
+        if compiled is None:
+            return self._counts_numpy(cnt, suited, rows, sizes)
+        return self._counts_kernel(compiled, cnt, suited, rows, sizes, scratch)
+
+    def _counts_kernel(
+        self, plan: Any, cnt: Any, suited: Any, rows: list[int], sizes: list[int], scratch: dict[str, Any]
+    ) -> Any:
+        """:meth:`counts` by the compiled kernel: each shoe's value weights and its label parts'
+        counts per pay class in C (exact modulo 2**64, as numpy's int64 is: every count of
+        these shoes fits int64), the value part one float64 product as on the numpy path."""
+        source = cnt if suited is None else suited
+        shoes = np.ascontiguousarray(np.asarray(source[rows], dtype=np.int64))
+        in_float = denominator(max(sizes)) < 2**53  # the float64 product (BLAS) is exact
+        kind = np.float64 if in_float else np.int64
+        weights = _room(scratch, "weights", (len(rows), len(COMPOSITIONS)), kind)
+        labels = _room(scratch, "labels", (len(rows), self.width), np.int64)
+        plan.many(shoes, labels, weights)
+        product = np.zeros((len(rows), self.value.shape[1] + 1), dtype=np.int64)  # last: the zeros
+        product[:, :-1] = weights @ (self.value if in_float else self.value_int)
+        out = product[:, self.value_of]
+        out += labels
+        return out
+
+    def _counts_numpy(self, cnt: Any, suited: Any, rows: list[int], sizes: list[int]) -> Any:
+        """:meth:`counts` by numpy: the value weights, the value product, and each label part
+        (:class:`~analyzer.engine.labels.LabelPart`) one after another."""
         ranks = np.asarray(cnt[rows], dtype=np.int64)
         values = np.zeros((len(rows), 10), dtype=np.int64)
         for rank, v in enumerate(RANK_POINTS):
@@ -439,16 +514,27 @@ class _Plan:
         product = np.zeros((len(rows), self.value.shape[1] + 1), dtype=np.int64)  # last: the zeros
         product[:, :-1] = weights @ (self.value if in_float else self.value_int)
         out = product[:, self.value_of]
-        if self.labels:
+        labels, program_of = self.labels()
+        if labels:
             cards = None if suited is None else np.asarray(suited[rows], dtype=np.int64)
             pools = pool_sizes_many(ranks, cards)
             shared: dict[int, Any] = {}  # bets with one program (a bet's variants) weigh it once
-            for part, key in zip(self.labels, self.program_of, strict=True):
+            for part, key in zip(labels, program_of, strict=True):
                 n = shared.get(key)
                 if n is None:
                     n = shared[key] = part.plan.weights_many(pools, sizes)
                 part.add(out, falls, pads, pools, sizes, weights, n)
         return out
+
+
+def _room(scratch: dict[str, Any], name: str, shape: tuple[int, int], kind: Any) -> Any:
+    """A C-contiguous array of ``shape`` and dtype ``kind``, the first rows of one kept in
+    ``scratch`` under ``name`` (made, or made larger, when it has too few rows or another
+    dtype); its contents are left as they were."""
+    got = scratch.get(name)
+    if got is None or got.shape[0] < shape[0] or got.shape[1:] != shape[1:] or got.dtype != kind:
+        got = scratch[name] = np.empty(shape, dtype=kind)
+    return got[: shape[0]]
 
 
 def _most_tallied(value_col: Any, classes: Sequence[int], count: int) -> int:

@@ -18,6 +18,16 @@ larger shoes to the pure path's Python integers.  Additions, subtractions and pr
 2**b are exact for a result whose true value lies in the signed b-bit range, whatever the
 values between; the one division, S / D(R), divides two exact counts.
 
+A batch of many shoes (:mod:`analyzer.engine.batch`) uses the same evaluation, shoe by shoe
+in one call per chunk (``Plan.many``), on a plan of every bet's label part whose columns are
+the batch's pay classes (:func:`batch_plan`); it writes each shoe's value weights too, for the
+batch's float64 product (exactly: only where every weight is below 2**53).
+
+Inside, the plan's terms are products of factors shared as a trie (each distinct prefix of a
+term's factors multiplied once), and its leaves and their compositions' terms are summed in
+groups of one multiplier and one pair of columns (``shared_products``, ``leaf_groups`` in
+_native.c): regroupings of sums and products, which the ring's arithmetic leaves exact.
+
 ``PUNTO_BANCO_KERNEL`` chooses: ``auto`` (the default: the kernel when it was built), ``off``
 (the pure path), ``on`` (the kernel, and a :class:`~analyzer.errors.KernelError` when it was
 not built: for a check that it is there).  The extension is loaded on the first evaluation
@@ -247,10 +257,93 @@ def plan_spec(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> d
     return spec
 
 
-def _row_constants(table: Table) -> list[tuple[int, int]]:
-    """Per row of ``table``: (c, p) where the row's S / D(R) is c times padding number p of the
-    kernel (0-6: falling(N - k, K - k) for k = p; 7-13: falling(N - r, 6 - r) for r = p - 7),
-    else (0, -1): S and D(R) computed and divided.
+def batch_plan(parts: Sequence[tuple[Table, Sequence[int], int]], width: int) -> Any:
+    """The kernel's plan of a batch's label parts (:func:`batch_spec`), for
+    :meth:`Plan.many <analyzer.engine._native>` (each shoe's value weights and the label parts'
+    counts per pay class); ``None`` when the kernel is not running or a number of a table is
+    past int64 (the numpy path evaluates them)."""
+    module = kernel()
+    if module is None:
+        return None
+    try:
+        return module.Plan(batch_spec(parts, width))
+    except OverflowError:
+        return None
+
+
+def batch_spec(parts: Sequence[tuple[Table, Sequence[int], int]], width: int) -> dict[str, list[Any]]:
+    """The label parts of a batch's tables as one plan of ``width`` columns, the batch's pay
+    classes (:mod:`analyzer.engine.batch`), with no value part (the batch's matrix product
+    counts it).  ``parts``: per table, (the table, the pay class of each of its columns, the
+    offset of its bet's classes); column ``c``'s counts go to ``offset + classes[c]``.
+
+    As :class:`~analyzer.engine.labels.LabelPart` reduces a label part, a leaf whose column
+    pays what its row's rest pays (it adds and takes back one class) is dropped, and so is a
+    row no kept leaf needs; tables with one program (a bet's variants, mirrored bets) share
+    its compositions, evaluated once.  Rows and leaves are laid out as :func:`plan_spec` lays
+    them; the program is flattened for shoes of any symmetry (the batch's shoes differ).
+    """
+    spec: dict[str, list[Any]] = {"col_start": [0, width], "value_parts": [((), (), ())]}
+    row_start = [0]
+    row_comp: list[int] = []
+    row_tally: list[int] = []
+    row_read: list[int] = []
+    row_coef: list[int] = []
+    row_pad: list[int] = []
+    leaf_row: list[int] = []
+    leaf_comp: list[tuple[int, int]] = []  # (program number, composition), resolved below
+    leaf_col: list[int] = []
+    leaf_rest: list[int] = []
+    leaf_mult: list[int] = []
+    programs: dict[Program, int] = {}
+    for table, classes, offset in parts:
+        if not table.row_read:
+            continue
+        rest = [classes[c] for c in table.row_rest]  # the class of each row's rest
+        plus = [classes[c] for c in table.leaf_col]
+        minus = [rest[r] for r in table.leaf_row]
+        kept = [i for i, (a, b) in enumerate(zip(plus, minus, strict=True)) if a != b]
+        if not kept:
+            continue
+        number = programs.setdefault(table.program, len(programs))
+        used = sorted({table.leaf_row[i] for i in kept})
+        at = {r: len(row_read) + k for k, r in enumerate(used)}
+        for r, (coef, pad) in zip(used, _row_constants(table, used), strict=True):
+            row_read.append(table.row_read[r])
+            row_coef.append(coef)
+            row_pad.append(pad)
+            if pad < 0:  # S / D(R) summed over the row's compositions
+                row_comp.extend(table.row_comp[table.row_start[r] : table.row_start[r + 1]])
+                row_tally.extend(table.row_tally[table.row_start[r] : table.row_start[r + 1]])
+            row_start.append(len(row_comp))
+        rows, comps, mults = table.leaf_row, table.leaf_comp, table.leaf_mult
+        leaf_row.extend([at[rows[i]] for i in kept])
+        leaf_comp.extend([(number, comps[i]) for i in kept])
+        leaf_col.extend([offset + plus[i] for i in kept])
+        leaf_rest.extend([offset + minus[i] for i in kept])
+        leaf_mult.extend([mults[i] for i in kept])
+    program, comp_at = concatenate(list(programs))
+    spec.update(
+        row_start=row_start,
+        row_comp=row_comp,
+        row_tally=row_tally,
+        row_read=row_read,
+        row_coef=row_coef,
+        row_pad=row_pad,
+        leaf_row=leaf_row,
+        leaf_comp=[comp_at[k] + c for k, c in leaf_comp],
+        leaf_col=leaf_col,
+        leaf_rest=leaf_rest,
+        leaf_mult=leaf_mult,
+    )
+    spec.update(program_spec(program, False, False))
+    return spec
+
+
+def _row_constants(table: Table, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """Per row of ``table`` (of ``rows``, when given): (c, p) where the row's S / D(R) is c
+    times padding number p of the kernel (0-6: falling(N - k, K - k) for k = p; 7-13:
+    falling(N - r, 6 - r) for r = p - 7), else (0, -1): S and D(R) computed and divided.
 
     * A row of a first-four table (nothing read past the first four cards): S / D(R) = n_R x
       falling(N - r, 6 - r), n_R the orderings of its r read values (:func:`orderings`), as
@@ -260,9 +353,10 @@ def _row_constants(table: Table) -> list[tuple[int, int]]:
       values, and every leaf's weight N(leaf), a way of dealing them, is 0 too.
     """
     if table.first_four:
-        return [(n, MAX_CARDS + 1 + r) for n, r in orderings(table)]
+        return [(n, MAX_CARDS + 1 + r) for n, r in orderings(table, rows)]
     out = []
-    for r, coded in enumerate(table.row_read):
+    for r in range(len(table.row_read)) if rows is None else rows:
+        coded = table.row_read[r]
         start, end = table.row_start[r], table.row_start[r + 1]
         if end - start == 1 and COMPOSITIONS[table.row_comp[start]][1] == coded:
             out.append((table.row_tally[start], COMPOSITIONS[table.row_comp[start]][0]))
@@ -271,10 +365,10 @@ def _row_constants(table: Table) -> list[tuple[int, int]]:
     return out
 
 
-def orderings(table: Table) -> list[tuple[int, int]]:
-    """Per row of a first-four table: (n_R, r), the orderings of its r read values (the row's
-    count on a reference shoe over D(R) x falling(N - r, 6 - r), exact), as
-    :func:`analyzer.engine.labels.orderings` computes them, without numpy.
+def orderings(table: Table, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """Per row of a first-four table (of ``rows``, when given): (n_R, r), the orderings of its r
+    read values (the row's count on a reference shoe over D(R) x falling(N - r, 6 - r),
+    exact), as :func:`analyzer.engine.labels.orderings` computes them, without numpy.
 
     Raises:
         ValueError: a row whose count is not such a multiple (not a first-four row).
@@ -284,7 +378,8 @@ def orderings(table: Table) -> list[tuple[int, int]]:
     w = _reference_weights()
     table_f = falling_table(shoe)
     out = []
-    for r, coded in enumerate(table.row_read):
+    for r in range(len(table.row_read)) if rows is None else rows:
+        coded = table.row_read[r]
         span = range(table.row_start[r], table.row_start[r + 1])
         s = sum(table.row_tally[j] * w[table.row_comp[j]] for j in span)
         read = sum(counts_of(coded))
@@ -333,7 +428,10 @@ def program_spec(program: Program, suits_alike: bool, tens_alike: bool) -> dict[
     term_mult: list[int] = []
     ts, fs, tf = program.term_start, program.factor_start, program.term_factors
     mult, orbit = program.term_mult, program.term_orbit
-    for c, cards in enumerate(program.cards):
+    if not suits_alike:  # every term as it is: the program's own arrays
+        comp_start, term_start, term_factor, term_mult = list(ts), list(fs), list(tf), list(mult)
+        term_cards = [cards for c, cards in enumerate(program.cards) for _ in range(ts[c], ts[c + 1])]
+    for c, cards in enumerate(program.cards if suits_alike else ()):
         chosen: list[list[int]] = []
         for t in range(ts[c], ts[c + 1]):
             if suits_alike and t != ts[c] and orbit[t] == orbit[t - 1]:
