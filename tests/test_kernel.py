@@ -114,6 +114,26 @@ def test_row_products_cut_into_any_digits_are_exact(cut):
         assert np.array_equal(got, part.per_row(falls, pads, sizes)), (name, cut)
 
 
+@pytest.mark.parametrize("fold_cells", [0, 256, 10**9])
+def test_equal_columns_summed_at_any_depth_are_exact(monkeypatch, fold_cells):
+    # equal columns of K summed into one (every level of them, the levels worth a numpy step,
+    # none): the same counts, also where the digits of large shoes take the sums
+    monkeypatch.setattr(K.RowCompletions, "FOLD_CELLS", fold_cells)
+    states = _states(np.random.default_rng(fold_cells % 97))
+    falls, pads, sizes = _inputs(states)
+    columns = []
+    for name, part, _ in _rows_parts():
+        rows = K.RowCompletions(part)
+        columns.append((rows.groups, len(rows.x_at[0]), len(rows.folds)))
+        got = rows.per_row(falls, pads, int(sizes.max()))
+        assert np.array_equal(got, part.per_row(falls, pads, sizes)), name
+    if fold_cells > 10**8:
+        assert all(groups == total and folds == 0 for groups, total, folds in columns)
+    else:
+        assert all(groups < total for groups, total, _ in columns[:-1])  # the last: one row
+        assert columns[0][0] <= 120 and columns[0][1] == 288  # the flush: 117 distinct columns
+
+
 def test_the_exact_bound_decides_the_digits():
     (flush, third, *_) = _rows_parts()
     assert flush[2].exact_digits(416) == (1, 0)  # 212 x 288 small integers

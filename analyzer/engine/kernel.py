@@ -275,14 +275,23 @@ class RowCompletions:
     being at most those from their union); beyond it X is cut into base-2**b digits, one exact
     product each, summed in int64 (modulo 2**64, where S / D(R) <= N!/(N-6)! < 2**63 lies).
 
+    Equal columns of K are one column, times the sum of their X (:data:`FOLD_CELLS`; summed in
+    int64, modulo 2**64): each row's sum of |K| x X is the same, so is the bound of one digit
+    (and a group's sum, at most that bound, is exact in float64); past it, the digits cover the
+    largest group's sum of its columns' bounds, and a sum past 2**63, held modulo 2**64, is cut
+    into digits of its bits modulo 2**64, which the digits' products sum back to.
+
     A flush of the Banker's three cards (212 rows of 190 entries each on average) is a 212 x 288
-    product: a few microseconds a shoe state, where the rows' value weights, one by one, took
-    about a millisecond.
+    K of 117 distinct columns: a product of 212 x 120 after the sums, a few microseconds a shoe
+    state, where the rows' value weights, one by one, took about a millisecond.
     """
 
     #: Use the product when its cells are at most this many times the rows' entries, and at
     #: most :data:`MAX_CELLS` (else ``per_row``).
     CELLS_PER_ENTRY = 64
+    #: A level of equal columns is summed (one numpy step) when it takes at least this many
+    #: cells off the product (rows x its columns); its members stay columns of their own else.
+    FOLD_CELLS = 256
     MAX_CELLS = 1 << 22
 
     def __init__(self, part: LabelPart) -> None:
@@ -339,10 +348,9 @@ class RowCompletions:
         if len(values) and int(np.abs(values).max()) >= 2**53:
             raise ValueError("internal: a row's coefficient beyond float64's integers")
         self.rows = rows
-        self.size = rows * len(keys)
-        dense = np.zeros(self.size, dtype=np.float64)
-        dense[cells] = values
-        self.matrix = dense.reshape(rows, len(keys))
+        filled = np.zeros(rows * len(keys), dtype=np.float64)
+        filled[cells] = values
+        dense = filled.reshape(rows, len(keys))
         # per row, sum |K| over the columns of each kind (k, |j|): the bound of exact_digits
         kind_of = [(k, sum(j)) for k, j in keys]
         self.kinds = sorted(set(kind_of))
@@ -350,6 +358,30 @@ class RowCompletions:
         sums = np.zeros((rows, len(self.kinds)), dtype=np.int64)
         np.add.at(sums, (cells // max(len(keys), 1), kind_at[cells % max(len(keys), 1)]), np.abs(values))
         self.abs_sums = sums.tolist()
+        # equal columns of K, one column each: K X = sum over groups of K's column times the
+        # sum of the group's X (a flush: 288 columns, 117 distinct).  The columns are laid out
+        # by level: the first of every group, then the second of the groups of two or more, ...
+        if len(keys):
+            _, group = np.unique(dense.T, axis=0, return_inverse=True)
+            group = group.ravel()
+        else:
+            group = np.zeros(0, dtype=np.intp)
+        group, level = _fold_levels(group, rows, self.FOLD_CELLS)
+        groups = int(group.max(initial=-1)) + 1
+        by_level = np.lexsort((group, level))
+        self.size = rows * groups
+        self.groups = groups
+        self.matrix = np.ascontiguousarray(dense[:, by_level[:groups]])
+        self.folds: list[tuple[slice, IntArray]] = []  # (rows of X past the firsts, their groups)
+        past = groups
+        for lv in range(1, int(level.max(initial=0)) + 1):
+            members = by_level[past : past + int((level == lv).sum())]
+            self.folds.append((slice(past, past + len(members)), group[members].astype(np.intp)))
+            past += len(members)
+        # per group, how many of its columns are of each kind (the most of its summed X)
+        self.group_kinds = np.zeros((groups, len(self.kinds)), dtype=np.int64)
+        np.add.at(self.group_kinds, (group, kind_at), 1)
+        keys = [keys[c] for c in by_level.tolist()]
         width = max((sum(1 for x in j if x) for _, j in keys), default=0) or 1
         ones = 10 * (MAX_CARDS + 1)  # a row of ones after the flat falling table
         at = np.full((len(keys), width), ones, dtype=np.intp)
@@ -394,7 +426,9 @@ class RowCompletions:
                 bits = 53 - widest.bit_length()
                 if bits < 8:
                     raise ValueError("internal: a row's coefficients too large for exact products")
-                hit = (-(-max(most).bit_length() // bits), bits)
+                groups = self.group_kinds.tolist()  # a group's X is at most its columns' bounds summed
+                summed = max((sum(map(int.__mul__, row, most)) for row in groups), default=1)
+                hit = (-(-summed.bit_length() // bits), bits)
             self._digits[size] = hit
         return hit
 
@@ -410,6 +444,11 @@ class RowCompletions:
         for at in self.x_at[1:]:
             x *= flat[at]
         x *= pads.T[self.x_pad]
+        if self.folds:  # each group's X summed (int64, modulo 2**64: see the class docstring)
+            head = x[: self.groups]
+            for rest, groups in self.folds:
+                head[groups] += x[rest]
+            x = head
         digits, bits = self.exact_digits(largest)
         if digits == 1:
             out = (self.matrix @ x.astype(np.float64)).astype(np.int64)
@@ -428,6 +467,24 @@ class RowCompletions:
                 held &= flat[at] > 0
             out *= held
         return out
+
+
+def _fold_levels(group: IntArray, rows: int, cells: int) -> tuple[IntArray, IntArray]:
+    """Each column's group of equal columns and its level (rank within the group, in column
+    order), where the levels past the first that takes fewer than ``cells`` cells off a
+    product of ``rows`` rows (rows x its columns) are left out: their columns become groups of
+    their own, at level 0."""
+    order = np.argsort(group, kind="stable")
+    level = np.empty(len(group), dtype=np.int64)
+    level[order] = np.arange(len(order)) - np.searchsorted(group[order], group[order])
+    counts = np.bincount(level)
+    small = np.flatnonzero(counts[1:] * rows < cells)
+    if len(small):
+        alone = level > small[0]  # levels 1..small[0] are kept
+        group = group.copy()
+        group[alone] = int(group.max()) + 1 + np.arange(int(alone.sum()))
+        level[alone] = 0
+    return group, level
 
 
 def falling_signed(x: int, m: int) -> int:
