@@ -15,11 +15,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from featurebets import feature_bet
 
-from analyzer.bets.catalogue import find_bet
+from analyzer.bets.catalogue import catalogue_bets, find_bet
+from analyzer.bets.files import parse_bets
 from analyzer.core.cards import RANKS, SUITS, Card
-from analyzer.core.coup import resolve
+from analyzer.core.coup import POSITION_SETS, resolve
+from analyzer.core.hands import FEATURE_NEEDS
+from analyzer.core.reads import RankDetail, SuitDetail
 from analyzer.core.tableau import STANDARD, find_tableau
+from analyzer.engine import kernel as kernel_module
 from analyzer.engine.batch import batch_ev
 from analyzer.engine.kernel import exact_ev, kernels_for
 from analyzer.errors import AnalyzerError, StudyError
@@ -206,6 +211,71 @@ def test_realised_results_are_the_coups_settled_by_the_bets():
             assert got[s] == want, (name, cards)
 
 
+#: A suit-reading bet of a file (issue 30: a study of it within 3x of Dragon 7 per shoe).
+FLUSH = """[[bet]]
+name = "banker-three-card-flush"
+[[bet.pay]]
+event = "Banker's three cards of one suit"
+when = { banker_hand = { size = 3, flush = true } }
+pays = 30
+"""
+
+
+def _settled_one_by_one(bet, scale, dealt, void):
+    out = []
+    for s in range(dealt.states):
+        cards = [Card(RANKS[c // 4], SUITS[c % 4]) for c in dealt.cards[s] if c >= 0]
+        out.append(0 if void[s] else bet.settle(resolve(cards))[1] * scale)
+    return out
+
+
+def _card_bets(every: bool):
+    """Bets over card features (every feature and detail: rank by value, equality and name; suit
+    and colour by name and by equality; same card) on hands read whole, first cards and single
+    cards, some with base fields too; the catalogue's card-level bets (their one-suit and
+    one-colour details); a bet of a file."""
+    wheres = list(POSITION_SETS) if every else ["banker_hand", "all_cards", "player_first_two"]
+    bets = [feature_bet(w, f) for w in wheres for f in FEATURE_NEEDS]
+    bets += [feature_bet("banker_hand", f, ("winner", "player_total")) for f in ("flush", "pair", "colour")]
+    bets += [feature_bet("player_3", "suit", ("banker_third",))]
+    bets += [b for b in catalogue_bets() if b.reads.sets]
+    return [*bets, *parse_bets(FLUSH, "flush.toml")]
+
+
+@pytest.mark.parametrize("every", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_realised_results_of_card_level_bets_are_the_coups_settled_one_by_one(every):
+    # each distinct record a bet sees is settled once: its key keeps the fields it reads and
+    # its cards reduced to what it tells apart (classes renamed); any key that merged two coups
+    # the bet tells apart would pay one of them wrongly here
+    dealt = deal(Dealing(decks=2, cut_card=0, burn="none"), 7, 0, 12 if every else 6)
+    void = dealt.winner == VOID
+    details = set()
+    for bet in _card_bets(every):
+        got = S.realised_pays(bet, f"test:{bet.name}", 2, dealt, void, STANDARD)
+        assert got.tolist() == _settled_one_by_one(bet, 2, dealt, void), bet.name
+        details.add((bet.reads.ranks, bet.reads.suits))
+    assert {s for _, s in details} == set(SuitDetail) and {r for r, _ in details} == set(RankDetail)
+
+
+def test_a_card_level_bet_is_settled_once_per_record_it_sees(monkeypatch):
+    # the cause of a flush study's cost: a coup keyed by all its cards and fields, so that
+    # nearly every coup was settled on its own (75 microseconds each)
+    (bet,) = parse_bets(FLUSH, "flush.toml")
+    dealt = deal(Dealing(), 12, 0, 60)
+    void = dealt.winner == VOID
+    calls = []
+    settle = S._settle_key
+    monkeypatch.setattr(S, "_settle_key", lambda *a: calls.append(a[1]) or settle(*a))
+    monkeypatch.setattr(S, "_SETTLED", {})
+    S.realised_pays(bet, "test:flush", 1, dealt, void, STANDARD)
+    records = set()
+    for s in np.flatnonzero(~void).tolist():
+        cards = [Card(RANKS[c // 4], SUITS[c % 4]) for c in dealt.cards[s] if c >= 0]
+        records.add(resolve(cards).narrow(bet.reads))
+    assert len(calls) == len(set(calls))
+    assert len(records) <= len(calls) <= 1.25 * len(records) < 0.3 * (~void).sum()
+
+
 def test_count_trigger_is_exact():
     spec = S.make_spec(
         ["dragon-7"],
@@ -275,6 +345,37 @@ def _doc(result):
     doc = json.loads(study_tables.study_json(result))
     doc.pop("meta")
     return doc
+
+
+def test_a_card_level_study_is_the_same_with_its_rows_counted_one_by_one(monkeypatch, tmp_path):
+    # the rows of a label part as one product (analyzer.engine.kernel.RowCompletions) change
+    # no figure of a study: every float, bit for bit
+    bets = tmp_path / "flush.toml"
+    bets.write_text(FLUSH)
+    kw = dict(bet_files=[str(bets)], shoes=60, seed=5, block=25, strategies=["perfect", "flat"])
+    fast = _doc(S.run_study(["lucky-win-player"], **kw))
+    monkeypatch.setattr(kernel_module, "_KERNELS", type(kernel_module._KERNELS)())
+    monkeypatch.setattr(kernel_module.RowCompletions, "of", classmethod(lambda cls, part: None))
+    slow = _doc(S.run_study(["lucky-win-player"], **kw))
+    assert fast == slow
+
+
+def test_a_studys_blocks_run_on_one_blas_thread(monkeypatch):
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    seen = []
+    run = S.run_block
+
+    def spy(spec, block):
+        seen.extend(p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas")
+        return run(spec, block)
+
+    monkeypatch.setattr(S, "run_block", spy)
+    spec = S.make_spec(["dragon-7"], shoes=4, block=2)
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        S.run_blocks(spec, [0, 1])
+        after = [p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+    assert seen and set(seen) == {1}
+    assert set(after) == {2}  # restored
 
 
 @pytest.mark.slow

@@ -586,6 +586,10 @@ class VectorPlan:
         self.fac_sub = np.asarray(seg_sub, dtype=np.int64)
         self.fac_start = np.asarray(seg_start, dtype=np.int64)
         self.fac_mult = np.asarray(fac_mult, dtype=np.int64)
+        # every factor one subterm (a segment sum of one: a gather, or the subterms themselves)
+        self.fac_single = len(seg_sub) == len(seg_start)
+        self.fac_same = self.fac_single and bool(np.array_equal(self.fac_sub, np.arange(len(seg_sub))))
+        self.fac_scaled = bool(np.any(self.fac_mult != 1))
         # compositions: segments of terms, each a product of factors x multiplicity x padding
         nf = len(program.factors)
         ts = np.asarray(program.term_start, dtype=np.int64)
@@ -625,6 +629,10 @@ class VectorPlan:
         self.unpadded = bool(np.all(term_cards == 0))
         self.one_term_each = len(rows) == len(cards)
         self.scaled = bool(np.any(counts != 1)) if len(counts) else False
+        # every composition a run of `run` terms: summed by a reshape (numpy's reduceat along
+        # the first axis is several times slower); 0 when the runs differ
+        runs = np.diff(np.r_[self.comp_start, len(rows)]) if len(self.comp_start) else self.comp_start
+        self.run = int(runs[0]) if len(runs) and bool(np.all(runs == runs[0])) else 0
 
     def weights(self, pool_sizes: Any, size: int) -> Any:
         """Composition weights (int64 array) for one shoe's pool sizes (int64 array)."""
@@ -651,7 +659,14 @@ class VectorPlan:
         fac = np.ones((len(self.fac_start) + 1, *pool_sizes.shape[1:]), dtype=np.int64)
         if len(self.fac_start):
             mult = self.fac_mult[:, None] if many else self.fac_mult
-            fac[:-1] = np.add.reduceat(sub.take(self.fac_sub, axis=0), self.fac_start, axis=0) * mult
+            if self.fac_same:
+                fac[:-1] = sub
+            elif self.fac_single:
+                fac[:-1] = sub.take(self.fac_sub, axis=0)
+            else:
+                fac[:-1] = np.add.reduceat(sub.take(self.fac_sub, axis=0), self.fac_start, axis=0)
+            if self.fac_scaled:
+                fac[:-1] *= mult
         term_mult: Any = self.term_mult
         term: Any = None
         if not self.unpadded:  # compositions of read cards alone need no padding
@@ -675,6 +690,8 @@ class VectorPlan:
             term = term * (term_mult[:, None] if many else term_mult)
         if self.one_term_each or not len(self.comp_start):
             return term
+        if self.run:  # int64 sums wrap modulo 2**64 as reduceat's do: the same integers
+            return term.reshape(len(self.comp_start), self.run, *term.shape[1:]).sum(axis=1)
         return np.add.reduceat(term, self.comp_start, axis=0)
 
 

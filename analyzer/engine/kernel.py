@@ -53,7 +53,8 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from itertools import product
+from math import comb, lcm
 from typing import Any
 
 import numpy as np
@@ -68,7 +69,7 @@ from analyzer.engine.evaluate import counts_within
 from analyzer.engine.labels import LabelPart
 from analyzer.engine.pricing import price, settlement, table_for, table_reads
 from analyzer.engine.table import Table, bet_table
-from analyzer.engine.values import COMPOSITIONS, counts_of, falling_tables_array, paddings_array
+from analyzer.engine.values import COMPOSITIONS, counts_of, falling_tables_array, paddings
 
 MAX_CARDS = 6
 #: The unit roundoff of float64.
@@ -77,6 +78,10 @@ UNIT_ROUNDOFF = 2.0**-53
 MAX_KERNEL_CARDS = 1448
 #: States per vectorised step (memory: a few MB per step for the catalogue's tables).
 STEP = 512
+#: States per step of a label part: its arrays stay in the CPU's caches (measured on the
+#: catalogue's card-level bets and a Banker three-card flush: within a quarter of each one's
+#: best step, where 512 states took up to 3.5 times as long).
+LABEL_STEP = 128
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -244,6 +249,275 @@ def exact_ev(bet: Bet, cards52: Sequence[int], physical: int, tableau: Tableau =
     return total / falling(size, min(size, MAX_CARDS))
 
 
+# -- a label part's rows, as one matrix product ------------------------------------------------
+
+
+class RowCompletions:
+    """S / D(R) of every kept row of a :class:`~analyzer.engine.labels.LabelPart` of rows (its
+    ``per_row``), exactly, as one float64 matrix product whose every partial sum is an integer
+    below 2**53.
+
+    A row R reads the multiset r of values (r_v cards of value v) and holds entries (composition
+    m = r + u of k cards, tally t); its count at the level of values is S = sum t x W(m), and
+    S / D(R) = sum t x pad(k) x prod_v falling(n_v - r_v, u_v): the ways to deal the row's unread
+    cards u from the shoe without R's cards (D(R) = prod_v falling(n_v, r_v) > 0).  Vandermonde's
+    identity for falling factorials, falling(n - r, u) = sum_j C(u, j) falling(n, j)
+    falling(-r, u - j), turns each into a sum over the compositions j <= u of monomials of the
+    shoe itself, X_(k, j) = pad(k) x prod_v falling(n_v, j_v), shared by every row:
+
+        S / D(R) = sum over columns (k, j) of K[R, (k, j)] x X_(k, j)
+
+    with K a matrix of small integers fixed by the table (signed: falling(-r, d) = (-1)^d r (r +
+    1) ... (r + d - 1)).  The polynomial is S / D(R) wherever D(R) > 0 and is replaced by 0
+    elsewhere, as ``per_row`` does.  X is computed exactly in int64; K x X is a float64 product
+    (BLAS), exact when sum |K[R, c]| x max X_c < 2**53 for every row (:meth:`exact_digits`, from
+    the shoe's size: X_(k, j) <= pad(k) x falling(N, |j|), ordered draws from disjoint pools
+    being at most those from their union); beyond it X is cut into base-2**b digits, one exact
+    product each, summed in int64 (modulo 2**64, where S / D(R) <= N!/(N-6)! < 2**63 lies).
+
+    Equal columns of K are one column, times the sum of their X (:data:`FOLD_CELLS`; summed in
+    int64, modulo 2**64): each row's sum of |K| x X is the same, so is the bound of one digit
+    (and a group's sum, at most that bound, is exact in float64); past it, the digits cover the
+    largest group's sum of its columns' bounds, and a sum past 2**63, held modulo 2**64, is cut
+    into digits of its bits modulo 2**64, which the digits' products sum back to.
+
+    A flush of the Banker's three cards (212 rows of 190 entries each on average) is a 212 x 288
+    K of 117 distinct columns: a product of 212 x 120 after the sums, a few microseconds a shoe
+    state, where the rows' value weights, one by one, took about a millisecond.
+    """
+
+    #: Use the product when its cells are at most this many times the rows' entries, and at
+    #: most :data:`MAX_CELLS` (else ``per_row``).
+    CELLS_PER_ENTRY = 64
+    #: A level of equal columns is summed (one numpy step) when it takes at least this many
+    #: cells off the product (rows x its columns); its members stay columns of their own else.
+    FOLD_CELLS = 256
+    MAX_CELLS = 1 << 22
+
+    def __init__(self, part: LabelPart) -> None:
+        rows = len(part.row_starts)
+        entries = len(part.row_comp)
+        row_of = np.repeat(np.arange(rows), np.diff(np.r_[part.row_starts, entries]))
+        comps, comp_at = np.unique(part.row_comp, return_inverse=True)
+        comp_at = comp_at.ravel()
+        cards = np.asarray([COMPOSITIONS[c][0] for c in comps.tolist()], dtype=np.int64)[comp_at]
+        whole = np.asarray([counts_of(COMPOSITIONS[c][1]) for c in comps.tolist()], dtype=np.int64)
+        read = np.asarray(part.row_mult, dtype=np.int64).reshape(rows, 10)
+        unread = whole[comp_at] - read[row_of]
+        if entries and int(unread.min()) < 0:
+            raise ValueError("internal: a row's composition without its read values")
+        # entries alike in (cards, unread values, read values among them) expand alike: one
+        # integer each (3 bits a count), expanded once per kind
+        alike = cards.copy()
+        for v in range(10):
+            alike = alike * 8 + unread[:, v]
+        shown = np.where(unread > 0, read[row_of], 0)
+        for v in range(10):
+            alike = alike * 8 + shown[:, v]
+        _, first, group = np.unique(alike, return_index=True, return_inverse=True)
+        group = group.ravel()
+        columns: dict[tuple[int, tuple[int, ...]], int] = {}
+        start = [0]
+        cols: list[int] = []
+        coefs: list[int] = []
+        for e in first.tolist():
+            k, u, x = int(cards[e]), unread[e].tolist(), read[row_of[e]].tolist()
+            # per value: (j, C(u, j) falling(-r, u - j)) for j = 0..u (just u where r = 0)
+            options = [
+                [(j, comb(m, j) * falling_signed(-y, m - j)) for j in range(m + 1)] if m and y else [(m, 1)]
+                for m, y in zip(u, x, strict=True)
+            ]
+            for pick in product(*options):
+                coef = 1
+                for _, c in pick:
+                    coef *= c
+                if coef:
+                    cols.append(columns.setdefault((k, tuple(j for j, _ in pick)), len(columns)))
+                    coefs.append(coef)
+            start.append(len(cols))
+        starts = np.asarray(start, dtype=np.int64)
+        each = (starts[1:] - starts[:-1])[group]  # expansion terms per entry
+        entry = np.repeat(np.arange(entries), each)
+        term = starts[group][entry] + np.arange(len(entry)) - np.repeat(np.cumsum(each) - each, each)
+        tally = np.asarray(part.row_tally, dtype=np.int64)
+        keys = list(columns)
+        flat = row_of[entry] * len(keys) + np.asarray(cols, dtype=np.int64)[term]
+        cells, cell_at = np.unique(flat, return_inverse=True)
+        values = np.zeros(len(cells), dtype=np.int64)
+        np.add.at(values, cell_at.ravel(), tally[entry] * np.asarray(coefs, dtype=np.int64)[term])
+        if len(values) and int(np.abs(values).max()) >= 2**53:
+            raise ValueError("internal: a row's coefficient beyond float64's integers")
+        self.rows = rows
+        filled = np.zeros(rows * len(keys), dtype=np.float64)
+        filled[cells] = values
+        dense = filled.reshape(rows, len(keys))
+        # per row, sum |K| over the columns of each kind (k, |j|): the bound of exact_digits
+        kind_of = [(k, sum(j)) for k, j in keys]
+        self.kinds = sorted(set(kind_of))
+        kind_at = np.asarray([self.kinds.index(kind) for kind in kind_of], dtype=np.int64)
+        sums = np.zeros((rows, len(self.kinds)), dtype=np.int64)
+        np.add.at(sums, (cells // max(len(keys), 1), kind_at[cells % max(len(keys), 1)]), np.abs(values))
+        self.abs_sums = sums.tolist()
+        # equal columns of K, one column each: K X = sum over groups of K's column times the
+        # sum of the group's X (a flush: 288 columns, 117 distinct).  The columns are laid out
+        # by level: the first of every group, then the second of the groups of two or more, ...
+        if len(keys):
+            _, group = np.unique(dense.T, axis=0, return_inverse=True)
+            group = group.ravel()
+        else:
+            group = np.zeros(0, dtype=np.intp)
+        group, level = _fold_levels(group, rows, self.FOLD_CELLS)
+        groups = int(group.max(initial=-1)) + 1
+        by_level = np.lexsort((group, level))
+        self.size = rows * groups
+        self.groups = groups
+        self.matrix = np.ascontiguousarray(dense[:, by_level[:groups]])
+        self.folds: list[tuple[slice, IntArray]] = []  # (rows of X past the firsts, their groups)
+        past = groups
+        for lv in range(1, int(level.max(initial=0)) + 1):
+            members = by_level[past : past + int((level == lv).sum())]
+            self.folds.append((slice(past, past + len(members)), group[members].astype(np.intp)))
+            past += len(members)
+        # per group, how many of its columns are of each kind (the most of its summed X)
+        self.group_kinds = np.zeros((groups, len(self.kinds)), dtype=np.int64)
+        np.add.at(self.group_kinds, (group, kind_at), 1)
+        keys = [keys[c] for c in by_level.tolist()]
+        width = max((sum(1 for x in j if x) for _, j in keys), default=0) or 1
+        ones = 10 * (MAX_CARDS + 1)  # a row of ones after the flat falling table
+        at = np.full((len(keys), width), ones, dtype=np.intp)
+        for c, (_, j) in enumerate(keys):
+            for i, v in enumerate(v for v in range(10) if j[v]):
+                at[c, i] = v * (MAX_CARDS + 1) + j[v]
+        self.x_at = [np.ascontiguousarray(at[:, i]) for i in range(width)]
+        self.x_pad = np.asarray([k for k, _ in keys], dtype=np.intp)
+        rwidth = int((read > 0).sum(axis=1).max(initial=0)) or 1
+        need = np.full((rows, rwidth), ones, dtype=np.intp)
+        for r, rv in enumerate(read.tolist()):
+            for i, v in enumerate(v for v in range(10) if rv[v]):
+                need[r, i] = v * (MAX_CARDS + 1) + rv[v]
+        self.d_at = [np.ascontiguousarray(need[:, i]) for i in range(rwidth)]
+        self.most_read = read.max(axis=0, initial=0)  # (10,): the most cards of each value a row reads
+        self._digits: dict[int, tuple[int, int]] = {}
+
+    @classmethod
+    def of(cls, part: LabelPart) -> RowCompletions | None:
+        """The product for ``part`` (a label part of rows), or ``None`` when it would cost more
+        than ``per_row`` (see :data:`CELLS_PER_ENTRY`)."""
+        if part.empty or part.kind != "rows":
+            return None
+        done = cls(part)
+        entries = len(part.row_comp)
+        if done.size > min(cls.MAX_CELLS, cls.CELLS_PER_ENTRY * entries):
+            return None
+        return done
+
+    def exact_digits(self, size: int) -> tuple[int, int]:
+        """(digits, bits): X cut into ``digits`` base-2**``bits`` digits makes every product
+        exact on shoes of at most ``size`` cards (one digit: X as it is)."""
+        hit = self._digits.get(size)
+        if hit is None:
+            pads = paddings(size)
+            most = [pads[k] * falling(size, d) for k, d in self.kinds]  # X_(k, j) <= this
+            top = max((sum(map(int.__mul__, row, most)) for row in self.abs_sums), default=0)
+            if top < 2**53:
+                hit = (1, 0)
+            else:
+                widest = max((sum(row) for row in self.abs_sums), default=1)
+                bits = 53 - widest.bit_length()
+                if bits < 8:
+                    raise ValueError("internal: a row's coefficients too large for exact products")
+                groups = self.group_kinds.tolist()  # a group's X is at most its columns' bounds summed
+                summed = max((sum(map(int.__mul__, row, most)) for row in groups), default=1)
+                hit = (-(-summed.bit_length() // bits), bits)
+            self._digits[size] = hit
+        return hit
+
+    def per_row(self, falls: IntArray, pads: IntArray, largest: int) -> IntArray:
+        """(rows, states) int64: S / D(R) of every row (0 where D(R) = 0), from
+        :func:`~analyzer.engine.values.falling_tables_array` (states, 10, 7) and
+        :func:`~analyzer.engine.values.paddings_array` (states, 7) of shoes of 6 to 1,448 cards,
+        ``largest`` cards at most."""
+        states = falls.shape[0]
+        flat = np.ones((10 * (MAX_CARDS + 1) + 1, states), dtype=np.int64)
+        flat[:-1] = falls.reshape(states, -1).T
+        x = flat[self.x_at[0]]
+        for at in self.x_at[1:]:
+            x *= flat[at]
+        x *= pads.T[self.x_pad]
+        if self.folds:  # each group's X summed (int64, modulo 2**64: see the class docstring)
+            head = x[: self.groups]
+            for rest, groups in self.folds:
+                head[groups] += x[rest]
+            x = head
+        digits, bits = self.exact_digits(largest)
+        if digits == 1:
+            out = (self.matrix @ x.astype(np.float64)).astype(np.int64)
+        else:
+            mask = (1 << bits) - 1
+            parts = np.concatenate([(x >> (bits * i)) & mask for i in range(digits)], axis=1)
+            parts = parts.astype(np.float64)
+            sums = (self.matrix @ parts).astype(np.int64).view(np.uint64)  # modulo 2**64
+            total = sums[:, :states].copy()
+            for i in range(1, digits):
+                total += sums[:, i * states : (i + 1) * states] * np.uint64((1 << (bits * i)) % 2**64)
+            out = total.view(np.int64)
+        if not np.all(falls[:, :, 1] >= self.most_read):  # some state lacks a row's read values
+            held = flat[self.d_at[0]] > 0  # D(R) > 0: every read value held
+            for at in self.d_at[1:]:
+                held &= flat[at] > 0
+            out *= held
+        return out
+
+
+def _fold_levels(group: IntArray, rows: int, cells: int) -> tuple[IntArray, IntArray]:
+    """Each column's group of equal columns and its level (rank within the group, in column
+    order), where the levels past the first that takes fewer than ``cells`` cells off a
+    product of ``rows`` rows (rows x its columns) are left out: their columns become groups of
+    their own, at level 0."""
+    order = np.argsort(group, kind="stable")
+    level = np.empty(len(group), dtype=np.int64)
+    level[order] = np.arange(len(order)) - np.searchsorted(group[order], group[order])
+    counts = np.bincount(level)
+    small = np.flatnonzero(counts[1:] * rows < cells)
+    if len(small):
+        alone = level > small[0]  # levels 1..small[0] are kept
+        group = group.copy()
+        group[alone] = int(group.max()) + 1 + np.arange(int(alone.sum()))
+        level[alone] = 0
+    return group, level
+
+
+def falling_signed(x: int, m: int) -> int:
+    """x (x - 1) ... (x - m + 1) for any integer x (negative too: the polynomial's value)."""
+    out = 1
+    for i in range(m):
+        out *= x - i
+    return out
+
+
+def _paddings(sizes: IntArray) -> IntArray:
+    """(states, 7) int64: falling(N - k, 6 - k) for k = 0..6, each the next times N - k
+    (:func:`~analyzer.engine.values.paddings_array` for shoes of at least 6 cards)."""
+    size = np.asarray(sizes, dtype=np.int64)
+    out = np.ones((len(size), MAX_CARDS + 1), dtype=np.int64)
+    for k in range(MAX_CARDS - 1, -1, -1):
+        out[:, k] = out[:, k + 1] * (size - k)
+    return out
+
+
+def _add_leaves(part: LabelPart, per: IntArray, out: IntArray, pools: IntArray, sizes: Sequence[int]) -> None:
+    """What :meth:`LabelPart.add` does for a part of rows once its rows' S / D(R) are ``per``
+    (rows, states): each leaf's count, S / D(R) x N(leaf) x its multiplicity, added to its pay
+    class and taken back from its row's rest, into ``out`` (states, classes)."""
+    n = part.plan.weights_many(pools, sizes)  # (compositions, states)
+    contrib = per if part.leaf_per_row else per[part.leaf_row]
+    contrib = contrib * (n if part.leaf_per_comp else n[part.leaf_comp])
+    if part.multiplied:
+        contrib *= part.leaf_mult[:, None]
+    part.plus.add(out, contrib)
+    part.minus.add(out, contrib, -1)
+
+
 # -- the kernel -----------------------------------------------------------------------------------
 
 
@@ -343,8 +617,9 @@ class EVKernel:
         self.split = best[1]
         self._build(keys, coefs, factor_value)
         self.base = np.asarray([float(v.base) for v in self.vectors], dtype=np.float64)
-        # the label part, exact in int64 (a card-level bet's table is its own: one bet)
-        self.labels: list[tuple[int, LabelPart, Any]] = []
+        # the label part, exact in int64 (a card-level bet's table is its own: one bet); a part
+        # of rows with its rows' S / D(R) as one matrix product (RowCompletions)
+        self.labels: list[tuple[int, LabelPart, Any, RowCompletions | None]] = []
         for j, bet in enumerate(bets):
             if view.table.row_read:
                 settled = settlement(bet, view.table)
@@ -353,13 +628,14 @@ class EVKernel:
                 distinct = sorted(set(ints))
                 part = LabelPart(view.table, [distinct.index(ints[k]) for k in settled.index])
                 if not part.empty:
-                    self.labels.append((j, part, np.asarray(distinct, dtype=np.float64)))
+                    pays = np.asarray(distinct, dtype=np.float64)
+                    self.labels.append((j, part, pays, RowCompletions.of(part)))
         # the value part: A = sum |sparse| x weight <= max_offset x N!/(N-6)! (the value
         # compositions count every sequence once); the label part adds sum_c q_c x_c over its C
         # pay classes, each x_c an exact count converted once, |x| summing to at most twice the
         # sequences (a leaf counts for its event and is taken back from its row's rest):
         # gamma_(C + 5) x 2 max_offset, with the division's roundings
-        classes = {j: len(pays) for j, _, pays in self.labels}
+        classes = {j: len(pays) for j, _, pays, _ in self.labels}
         self.bound = tuple(
             gamma(self.rounding_depth) * float(v.max_offset + v.max_pay)
             + (gamma(classes[j] + 5) * float(2 * v.max_offset) if j in classes else 0.0)
@@ -525,20 +801,27 @@ class EVKernel:
 
     def label_numerators(self, cards52: IntArray, sizes: IntArray) -> FloatArray:
         """(bets, states): each card-level bet's label part, sum over its pay classes of the
-        exact int64 count times the class's integer pay, in float64 (see :attr:`bound`)."""
+        exact int64 count times the class's integer pay, in float64 (see :attr:`bound`).  The
+        rows' products take the states at once; the leaves, :data:`LABEL_STEP` at a time."""
 
         ranks = cards52.reshape(-1, 13, 4).sum(axis=2)
         values = np.zeros((len(ranks), 10), dtype=np.int64)
         for rank, v in enumerate(RANK_POINTS):
             values[:, v] += ranks[:, rank]
         falls = falling_tables_array(values)
-        pads = paddings_array(sizes)
+        pads = _paddings(sizes)
         pools = pool_sizes_many(ranks, cards52)
         out = np.zeros((self.columns, len(ranks)), dtype=np.float64)
         listed = [int(x) for x in sizes]
-        for j, part, pays in self.labels:
+        for j, part, pays, rows in self.labels:
             counts = np.zeros((len(ranks), len(pays)), dtype=np.int64)
-            part.add(counts, falls, pads, pools, listed)
+            per = None if rows is None else rows.per_row(falls, pads, max(listed))
+            for at in range(0, len(ranks), LABEL_STEP):
+                step = slice(at, at + LABEL_STEP)
+                if per is None:
+                    part.add(counts[step], falls[step], pads[step], pools[:, step], listed[step])
+                else:
+                    _add_leaves(part, per[:, step], counts[step], pools[:, step], listed[step])
             out[j] = counts.astype(np.float64) @ pays
         return out
 

@@ -40,6 +40,7 @@ exact integers where the bound cannot decide), plays the strategies and returns 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import math
 import re
@@ -59,8 +60,10 @@ from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
 from analyzer.core.coup import build_record
 from analyzer.core.dealt import card_of
 from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, whole_number
+from analyzer.core.reads import BASE_FIELDS, RankDetail, Reads, SuitDetail
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.engine.batch import one_blas_thread
 from analyzer.engine.kernel import exact_ev, kernels_for
 from analyzer.engine.pricing import price
 from analyzer.engine.walk import base_fields, project_fields
@@ -517,51 +520,173 @@ def _bet_of(src: BetSource) -> Bet:
     return hit
 
 
-def _record_keys(bet: Bet, dealt: DealtShoes) -> tuple[IntArray, list[tuple[int, int]]]:
-    """One integer per coup naming what ``bet`` can see of it: the two-card totals and the third
-    cards' values (every base field follows from them), and the cards of the positions the bet
-    reads, at its detail (ranks, or ranks and suits), sorted within each read block."""
+#: The base fields of a coup follow from (Player's two-card total, Banker's, Player's third
+#: card's value or 10 when he stood, Banker's): one code of ``((p2 * 10 + b2) * 11 + p3) * 11 + b3``.
+_FIELD_CODES = 10 * 10 * 11 * 11
+#: A card of a record key: 4 x rank + suit, or this when the position was not dealt.
+_NO_CARD = 52
+_CARD_BASE = 53
+
+
+@functools.cache
+def _field_classes(fields: frozenset[str], naturals: frozenset[int]) -> tuple[IntArray, IntArray]:
+    """The base fields a bet reads, per field code (:data:`_FIELD_CODES`): (class of each code,
+    a code of each class).  Two codes of one class give the same projected fields
+    (:func:`analyzer.engine.walk.project_fields`), so a coup is settled by its class alone;
+    ``naturals`` are the tableau's natural totals (all it adds to the base fields)."""
+    codes = np.arange(_FIELD_CODES, dtype=np.int64)
+    b3 = codes % 11
+    p3 = codes // 11 % 11
+    p2, b2 = np.divmod(codes // 121, 10)
+    pt = (p2 + np.where(p3 == 10, 0, p3)) % 10
+    bt = (b2 + np.where(b3 == 10, 0, b3)) % 10
+    natural = np.asarray(sorted(naturals), dtype=np.int64)
+    values = {
+        "winner": np.sign(bt - pt) + 1,
+        "player_total": pt,
+        "banker_total": bt,
+        "player_cards": (p3 != 10).astype(np.int64),
+        "banker_cards": (b3 != 10).astype(np.int64),
+        "player_natural": np.isin(p2, natural).astype(np.int64),
+        "banker_natural": np.isin(b2, natural).astype(np.int64),
+        "player_two_card_total": p2,
+        "banker_two_card_total": b2,
+        "player_third": p3,
+        "banker_third": b3,
+    }
+    read = set(fields)
+    if "player_total" in read and "banker_total" in read:
+        read.add("winner")  # kept with both totals (project_fields)
+    key = np.zeros(_FIELD_CODES, dtype=np.int64)
+    for name in BASE_FIELDS:
+        if name in read:
+            key = key * 11 + values[name]
+    _, first, classes = np.unique(key, return_index=True, return_inverse=True)
+    return classes.ravel().astype(np.int64), first.astype(np.int64)
+
+
+def _renamed(labels: IntArray, kinds: int) -> IntArray:
+    """Labels (coups, positions; -1 where none) renamed per coup by first appearance along the
+    positions: the first label seen becomes 0, the next new one 1, ..."""
+    coups = np.arange(labels.shape[0])
+    named = np.full((labels.shape[0], kinds), -1, dtype=np.int64)
+    seen = np.zeros(labels.shape[0], dtype=np.int64)
+    out = np.full(labels.shape, -1, dtype=np.int64)
+    for p in range(labels.shape[1]):
+        label = labels[:, p]
+        has = label >= 0
+        at = np.maximum(label, 0)
+        new = has & (named[coups, at] < 0)
+        named[coups[new], at[new]] = seen[new]
+        seen += new
+        out[:, p] = np.where(has, named[coups, at], -1)
+    return out
+
+
+def _reduced_cards(reads: Reads, cards: IntArray) -> IntArray:
+    """The read cards of each coup (coups, cards; -1 where not dealt), every block of
+    ``reads`` one after another, reduced to what ``reads`` tells apart, as cards (4 x rank +
+    suit) a bet cannot tell from the dealt ones: ranks it does not read become their value's
+    first rank, ten-valued ranks read by equality are renamed by first appearance (10, J, Q, K),
+    suits (colours) it does not read become spades (hearts for red), and suits (colours) read
+    by equality are renamed by first appearance.  Renaming classes is what the record's
+    canonical numbering undoes (:func:`analyzer.core.canonical.canonical_blocks`), so a coup
+    and its reduction give one record.  Same-card suits (which cards are the same card) are
+    kept as dealt."""
+    detail = reads.suits
+    if detail is SuitDetail.SAME_CARD:
+        return cards
+    dealt = cards >= 0
+    card = np.maximum(cards, 0)
+    rank = card // 4
+    suit = card % 4
+    value = _VALUE_OF_RANK[rank]
+    if reads.ranks is RankDetail.NONE:
+        rank = _FIRST_RANK[value]
+    elif reads.ranks is RankDetail.EQUALITY:
+        ten = dealt & (value == 0)
+        rank = np.where(ten, 9 + _renamed(np.where(ten, rank - 9, -1), 4), rank)
+    reading = dealt if detail.per_set else dealt & np.isin(value, sorted(reads.suit_values))
+    colour = np.where((suit == 1) | (suit == 2), 0, 1)  # red (hearts, diamonds) 0, black 1
+    kind = detail.exact_equivalent
+    if kind is SuitDetail.SUIT:
+        suit = np.where(reading, suit, 0)
+    elif kind is SuitDetail.SUIT_EQUALITY:
+        suit = np.maximum(_renamed(np.where(reading, suit, -1), 4), 0)
+    elif kind is SuitDetail.COLOUR:
+        suit = np.where(reading & (colour == 0), 1, 0)
+    elif kind is SuitDetail.COLOUR_EQUALITY:
+        suit = np.where(_renamed(np.where(reading, colour, -1), 2) == 0, 1, 0)
+    else:
+        suit = np.zeros_like(suit)
+    return np.where(dealt, rank * 4 + suit, -1)
+
+
+#: The point value of each rank, and the first rank of each value (A..9, and 10 for 0).
+_VALUE_OF_RANK = np.asarray(RANK_POINTS, dtype=np.int64)
+_FIRST_RANK = np.asarray([RANK_POINTS.index(v) for v in range(10)], dtype=np.int64)
+
+
+def _record_keys(bet: Bet, dealt: DealtShoes, tableau: Tableau) -> tuple[IntArray, IntArray, list[int]]:
+    """One integer per coup naming what ``bet`` can see of it, and what settles it: the class
+    of the base fields it reads (:func:`_field_classes`), then the cards of the positions it
+    reads reduced to what it tells apart (:func:`_reduced_cards`), sorted within each read
+    block.  Also the field code of a coup of each class, and the record positions of the
+    key's cards (block by block)."""
     cards = dealt.cards
-    value = np.where(cards >= 0, np.asarray(RANK_POINTS)[np.maximum(cards, 0) // 4], 0)
+    value = np.where(cards >= 0, _VALUE_OF_RANK[np.maximum(cards, 0) // 4], 0)
     p2 = (value[:, 0] + value[:, 2]) % 10
     b2 = (value[:, 1] + value[:, 3]) % 10
     third = dealt.player_third
     p3 = np.where(third, value[:, 4], 10)
     b3_card = np.where(third, cards[:, 5], cards[:, 4])
-    b3 = np.where(b3_card >= 0, np.asarray(RANK_POINTS)[np.maximum(b3_card, 0) // 4], 10)
-    key = ((p2 * 10 + b2) * 11 + p3) * 11 + b3
-    record = np.stack(
-        [cards[:, 0], cards[:, 1], cards[:, 2], cards[:, 3], np.where(third, cards[:, 4], -1), b3_card],
-        axis=1,
-    )
-    layout: list[tuple[int, int]] = []  # (record position, base) per part of the key
+    b3 = np.where(b3_card >= 0, _VALUE_OF_RANK[np.maximum(b3_card, 0) // 4], 10)
+    classes, first = _field_classes(bet.reads.fields, frozenset(tableau.naturals))
+    key = classes[((p2 * 10 + b2) * 11 + p3) * 11 + b3]
+    layout: list[int] = []  # the record position of each card of the key
     if bet.reads.sets:
-        base = 53 if bet.reads.needs_suits else 14
-        for block in bet.reads.blocks:
-            members = sorted(block)
-            codes = record[:, members]
-            codes = np.where(codes >= 0, codes if base == 53 else codes // 4, base - 1)
-            codes = np.sort(codes, axis=1)
-            for pos, col in zip(members, range(codes.shape[1]), strict=True):
-                key = key * base + codes[:, col]
-                layout.append((pos, base))
-    return key, layout
+        record = np.stack(
+            [cards[:, 0], cards[:, 1], cards[:, 2], cards[:, 3], np.where(third, cards[:, 4], -1), b3_card],
+            axis=1,
+        )
+        # each block's cards by what the bet reads of their ranks (no card last), so that the
+        # renaming by first appearance sees a block's multiset in one order, whatever the deal
+        ranks = bet.reads.ranks
+        named = ranks is RankDetail.NAMED
+        rank = np.maximum(record, 0) // 4
+        value = _VALUE_OF_RANK[rank]
+        told = np.where(named | ((ranks is RankDetail.EQUALITY) & (value != 0)), rank, 0)
+        order = np.where(record >= 0, value * 13 + told, 13 * 10)
+        blocks = [sorted(block) for block in bet.reads.blocks]
+        parts = []
+        for members in blocks:
+            by = np.argsort(order[:, members], axis=1, kind="stable")
+            parts.append(np.take_along_axis(record[:, members], by, axis=1))
+        reduced = _reduced_cards(bet.reads, np.concatenate(parts, axis=1))
+        at = 0
+        for members in blocks:
+            mine = reduced[:, at : at + len(members)]
+            at += len(members)
+            codes = np.sort(np.where(mine >= 0, mine, _NO_CARD), axis=1)
+            for col, pos in enumerate(members):
+                key = key * _CARD_BASE + codes[:, col]
+                layout.append(pos)
+    return key, first, layout
 
 
-def _settle_key(bet: Bet, key: int, layout: list[tuple[int, int]], tableau: Tableau) -> Fraction:
+def _settle_key(bet: Bet, key: int, first: IntArray, layout: list[int], tableau: Tableau) -> Fraction:
     """Settle the coup a record key names (see :func:`_record_keys`)."""
 
     codes: list[int] = []
-    for _, base in reversed(layout):
-        codes.append(key % base)
-        key //= base
+    for _ in layout:
+        codes.append(key % _CARD_BASE)
+        key //= _CARD_BASE
     codes.reverse()
-    b3 = key % 11
-    key //= 11
-    p3 = key % 11
-    key //= 11
-    p2, b2 = divmod(key, 10)
-    fields = project_fields(
+    fields = int(first[key])
+    b3 = fields % 11
+    p3 = fields // 11 % 11
+    p2, b2 = divmod(fields // 121, 10)
+    projected = project_fields(
         base_fields(tableau, p2, b2, None if p3 == 10 else p3, None if b3 == 10 else b3), bet.reads
     )
     blocks = []
@@ -569,14 +694,12 @@ def _settle_key(bet: Bet, key: int, layout: list[tuple[int, int]], tableau: Tabl
     for block in bet.reads.blocks:
         dealt: list[Any] = []
         for _ in sorted(block):
-            code, base = codes[at], layout[at][1]
+            code = codes[at]
             at += 1
-            if code == base - 1:
-                continue
-            card = Card(RANKS[code // 4], SUITS[code % 4]) if base == 53 else Card(RANKS[code], SUITS[0])
-            dealt.append(card_of(card))
+            if code != _NO_CARD:
+                dealt.append(card_of(Card(RANKS[code // 4], SUITS[code % 4])))
         blocks.append((block, dealt))
-    return bet.settle(build_record(fields, blocks, bet.reads))[1]
+    return bet.settle(build_record(projected, blocks, bet.reads))[1]
 
 
 def realised_pays(
@@ -586,7 +709,7 @@ def realised_pays(
     void coup).  Each distinct coup, as the bet sees it (:func:`_record_keys`), is settled once
     per process, on the record :func:`analyzer.core.coup.build_record` builds for it -- the
     record the engine's tables and ``verify`` settle."""
-    keys, layout = _record_keys(bet, dealt)
+    keys, first, layout = _record_keys(bet, dealt, tableau)
     out = np.zeros(len(keys), dtype=np.int64)
     live = ~void
     if not live.any():
@@ -597,7 +720,7 @@ def realised_pays(
     for i, key in enumerate(unique.tolist()):
         hit = _SETTLED.get((*tag, key))
         if hit is None:
-            pay = _settle_key(bet, key, layout, tableau) * scale
+            pay = _settle_key(bet, key, first, layout, tableau) * scale
             if pay.denominator != 1:
                 raise StudyError(f"internal: bet {bet.name!r} pays off its scale")
             hit = int(pay)
@@ -880,8 +1003,11 @@ def _streak(
 
 def run_blocks(spec: StudySpec, blocks: Sequence[int]) -> TaskResult:
     """:func:`run_block` for each block, in order, with the blocks' depth counts gathered (the
-    unit of work sent to a process)."""
-    done = [run_block(spec, b) for b in blocks]
+    unit of work sent to a process).  The BLAS libraries use one thread meanwhile
+    (:func:`analyzer.engine.batch.one_blas_thread`: the kernel's products are small, and BLAS
+    threads spin on them more than they share them)."""
+    with one_blas_thread():
+        done = [run_block(spec, b) for b in blocks]
     counts: dict[str, _DepthCounts] = {}
     for part in done:
         for name, c in part.counts.items():
