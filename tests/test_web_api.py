@@ -421,6 +421,83 @@ def test_a_host_header_naming_another_site_is_refused(server):
     assert server.request("GET", "/api/v1/health", headers={"host": f"localhost:{server.port}"})[0] == 200
 
 
+@pytest.mark.parametrize("host", ["[::1]", "[::1]:{port}", "127.0.0.1:{port}", "LOCALHOST"])
+def test_a_loopback_host_header_is_accepted(server, host):
+    status, _, text = server.request("GET", "/api/v1/health", headers={"host": host.format(port=server.port)})
+    assert status == 200, text
+
+
+@pytest.mark.parametrize(
+    "host", ["[::1].evil.example", "[::1]evil", "[::1]:80:80", "[::1", "::1", "localhost.evil.example", ""]
+)
+def test_a_host_header_that_only_starts_like_loopback_is_refused(server, host):
+    # red team: "[::1].evil.example" and "[::1]evil" were taken for [::1]
+    status, _, text = server.request("GET", "/api/v1/health", headers={"host": host})
+    assert status == 400 and "bad Host header" in one_line_error(text)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b'{"shoe": ' + b"[" * 3000 + b"]" * 3000 + b"}", "nested more than 32 levels deep"),
+        (b'{"shoe": ' + b"[" * 40 + b"]" * 40 + b"}", "nested more than 32 levels deep"),
+        (b'{"digits": ' + b"9" * 4400 + b"}", "a number in the JSON body has more than 4,300 digits"),
+    ],
+    ids=["3000 deep", "41 deep", "4400 digits"],
+)
+def test_a_body_too_deep_or_with_too_long_a_number_is_named(server, body, words):
+    # red team: FastAPI's generic "There was an error parsing the body"
+    status, _, text = server.request("POST", "/api/v1/price", body, {"content-type": "application/json"})
+    assert status == 400 and words in one_line_error(text)
+
+
+FOUR_MB = b'{"bet_file": "' + b"#" * 4_000_000 + b'"}'
+
+
+def _urllib_post(url):
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(f"{url}api/v1/price", FOUR_MB, {"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def _requests_post(url):
+    import requests
+
+    answer = requests.post(f"{url}api/v1/price", data=FOUR_MB, headers={"content-type": "application/json"},
+                           timeout=120)
+    return answer.status_code, answer.text
+
+
+def _curl_post(url, tmp_path):
+    body = tmp_path / "body.json"
+    body.write_bytes(FOUR_MB)
+    done = subprocess.run(
+        ["curl", "-sS", "-H", "content-type: application/json", "--data-binary", f"@{body}",
+         "-w", "\n%{http_code}", f"{url}api/v1/price"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    text, _, code = done.stdout.rpartition("\n")
+    return int(code), text
+
+
+@pytest.mark.parametrize("client", ["urllib", "requests", "curl"])
+def test_an_ordinary_client_sending_4_mb_reads_the_413(server, client, tmp_path):
+    # red team: "connection reset by peer": the server answered and closed before reading
+    if client == "curl" and shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+    posts = {"urllib": _urllib_post, "requests": _requests_post, "curl": lambda u: _curl_post(u, tmp_path)}
+    post = posts[client]
+    status, text = post(server.url)
+    assert status == 413 and "1,000,000 bytes" in one_line_error(text)
+
+
 def test_answers_carry_the_security_headers(server):
     status, headers, _ = server.request("GET", "/")
     assert status == 200 and headers["content-type"].startswith("text/html")

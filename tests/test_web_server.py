@@ -318,3 +318,101 @@ def test_a_body_that_trickles_in_is_cut_off_with_408():
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408")
     assert json.loads(body) == {"error": "the request body did not arrive within 0.5 s"}
+
+
+#: Run in a server's process: its workers block on every job, and the grace period after a
+#: stop signal is short (tests/ on the path, so that the spawned workers import webjobs).
+STUCK_SERVER = (
+    "import sys, functools\nsys.path.insert(0, 'tests')\nimport webjobs\n"
+    "import analyzer.web.app as app, analyzer.web.server as server\n"
+    "server.GRACEFUL_SECONDS = 1.0\n"
+    "app.Workers = functools.partial(app.Workers, runner=webjobs.stuck, starter=webjobs.no_start)\n"
+)
+
+
+@pytest.mark.parametrize(("signum", "code", "said"), [(signal.SIGTERM, 143, "ended by SIGTERM"),
+                                                      (signal.SIGINT, 130, "interrupted")])
+def test_a_request_still_running_when_the_server_stops_gets_one_line_of_json(signum, code, said):
+    # red team: a 59-line uvicorn traceback on stderr and a text/plain 500 to the client
+    import threading
+
+    with Server("--workers", "1", prelude=STUCK_SERVER) as running:
+        answers = []
+        client = threading.Thread(
+            target=lambda: answers.append(running.post("/api/v1/deal", {"cards": ["2", "4", "3", "10"]}))
+        )
+        client.start()
+        while json.loads(running.get("/api/v1/health")[1])["pending"] != 1:  # it is in the worker
+            pass
+        exit_code, err = running.stop(signum)
+        client.join(60)
+    assert exit_code == code, err
+    assert err.strip().splitlines() == [said]
+    [(status, text)] = answers
+    assert status == 503
+    assert "\n" not in text.strip()
+    assert json.loads(text) == {"error": "the server is stopping: retry in a moment"}
+
+
+def _read_to_end(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def test_connections_past_the_cap_are_answered_503_and_the_log_stays_quiet():
+    # red team: about `ulimit -n` connections that send nothing were never closed nor capped:
+    # every later client was refused, and stderr filled with tracebacks (accept out of file
+    # descriptors).  Here the open-file limit is 400: the server holds at most 400 - 64 - 128
+    # connections and answers each one more 503 at once (connections are accepted in order)
+    fds = "import resource\nresource.setrlimit(resource.RLIMIT_NOFILE, (400, 400))\n"
+    held = 400 - web_server.RESERVED_FDS - web_server.BACKLOG
+    with Server("--workers", "1", "--head-timeout", "60", prelude=fds) as running:
+        socks = []
+        try:
+            for i in range(500):
+                sock = socket.create_connection((running.host, running.port), timeout=60)
+                if i < held and i % 2:
+                    sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\n")  # half a head
+                socks.append(sock)
+            refused = [_read_to_end(sock) for sock in socks[held:]]
+        finally:
+            for sock in socks:
+                sock.close()
+        status = 503
+        while status == 503:  # until the server has seen the held ones close
+            status = running.get("/api/v1/health")[0]
+        exit_code, err = running.stop()
+    assert status == 200
+    for answer in refused:
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503")
+        error = json.loads(body)["error"]
+        assert error == f"the server has {held} connections open, its limit: retry in a moment"
+    assert exit_code == 143 and err.strip().splitlines() == ["ended by SIGTERM"]  # the log stays quiet
+
+
+def test_an_idle_connection_is_closed_and_half_a_head_answered_408_after_the_head_timeout():
+    with Server("--workers", "1", "--head-timeout", "0.5") as running:
+        with (
+            socket.create_connection((running.host, running.port), timeout=60) as idle,
+            socket.create_connection((running.host, running.port), timeout=60) as half,
+        ):
+            half.sendall(b"POST /api/v1/price HTTP/1.1\r\nHost: localhost\r\nContent-Le")
+            assert _read_to_end(idle) == b""  # closed, nothing said
+            head, _, body = _read_to_end(half).partition(b"\r\n\r\n")
+        exit_code, err = running.stop()
+    assert exit_code == 143
+    assert head.startswith(b"HTTP/1.1 408")
+    assert json.loads(body) == {"error": "the request head did not arrive within 0.5 s"}
+    assert err.strip().splitlines() == ["ended by SIGTERM"]
+
+
+def test_the_connection_cap_follows_the_open_file_limit():
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    spare = soft - web_server.RESERVED_FDS - web_server.BACKLOG
+    assert web_server.connection_cap(10) == min(10, spare)
+    assert web_server.connection_cap(10**9) <= spare

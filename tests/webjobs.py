@@ -51,3 +51,9 @@ def fails_three_starts(limits: Limits) -> None:
     if tried < 3:
         open(os.path.join(folder, str(tried)), "w").close()
         os._exit(4)
+
+
+def stuck(job: str, request: dict) -> Reply:
+    """Every job blocks (a request still computing when the server is told to stop)."""
+    time.sleep(600)
+    return Reply(200, '{"late": true}\n')

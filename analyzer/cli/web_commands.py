@@ -11,7 +11,9 @@ from analyzer.cli.common import UsageProblem, WholeNumber, guard
 from analyzer.cli.process import echo, say, stopped_by
 from analyzer.web.limits import (
     BODY_TIMEOUT,
+    HEAD_TIMEOUT,
     MAX_BODY_BYTES,
+    MAX_CONNECTIONS,
     MAX_PENDING,
     MAX_RECORDS,
     MAX_REQUEST_BETS,
@@ -61,6 +63,22 @@ DEFAULT_PORT = 8750
     help="Longest a request's body may take to arrive (a slower one: 408).",
 )
 @click.option(
+    "--head-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=HEAD_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Longest a connection may take to send a request's head (an idle one is closed).",
+)
+@click.option(
+    "--max-connections",
+    type=WholeNumber(1),
+    default=MAX_CONNECTIONS,
+    show_default=True,
+    metavar="N",
+    help="Most connections open at once (more: 503 and closed; at most what ulimit -n allows).",
+)
+@click.option(
     "--max-body",
     type=WholeNumber(1),
     default=MAX_BODY_BYTES,
@@ -100,6 +118,8 @@ def serve(
     workers: int,
     timeout: float,
     body_timeout: float,
+    head_timeout: float,
+    max_connections: int,
     max_body: int,
     max_bets: int,
     max_pending: int,
@@ -126,6 +146,8 @@ def serve(
         workers=workers,
         max_pending=max_pending,
         max_records=max_records,
+        head_timeout=head_timeout,
+        max_connections=max_connections,
     )
 
     def announce(line: str) -> None:

@@ -28,10 +28,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -43,7 +44,7 @@ from analyzer import __version__
 from analyzer.bets.choice import MAX_PAYS_CHARS
 from analyzer.text import printable
 from analyzer.web import jobs
-from analyzer.web.limits import Limits
+from analyzer.web.limits import MAX_DRAIN_BYTES, MAX_JSON_DEPTH, Limits
 from analyzer.web.models import AnalyzeIn, DealIn, ErrorOut, PriceIn, VerifyIn
 from analyzer.web.pool import Workers
 
@@ -68,14 +69,28 @@ SECURITY_HEADERS = (
     (b"cache-control", b"no-store"),
 )
 STATIC = resources.files("analyzer.web") / "static"
+#: What a request still in progress when the server stops is told (503).
+STOPPING = "the server is stopping: retry in a moment"
 
 
-def _host_name(value: str) -> str:
-    """The host of a Host header, without the port: ``[::1]:8750`` -> ``::1``."""
+_BRACKETED_HOST = re.compile(r"\[([0-9a-f:.]+)\](?::[0-9]{1,5})?")
+_NAMED_HOST = re.compile(r"([a-z0-9.-]+)(?::[0-9]{1,5})?")
+
+
+def _host_name(value: str) -> str | None:
+    """The host of a Host header without its port, or ``None`` for a header that is not a
+    host and an optional port: ``[::1]:8750`` -> ``::1``; ``[::1].evil.example`` and
+    ``[::1]evil`` -> ``None`` (an IPv6 address is exactly ``[ADDRESS]`` or ``[ADDRESS]:PORT``).
+
+    >>> _host_name("[::1]:8750"), _host_name("LocalHost:80"), _host_name("[::1].evil.example")
+    ('::1', 'localhost', None)
+    """
     value = value.strip().lower()
-    if value.startswith("["):
-        return value[1 : value.find("]")] if "]" in value else value
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+    for pattern in (_BRACKETED_HOST, _NAMED_HOST):
+        found = pattern.fullmatch(value)
+        if found is not None:
+            return found.group(1)
+    return None
 
 
 class Guard:
@@ -103,7 +118,7 @@ class Guard:
                 message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
             await send(message)
 
-        async def answer(status: int, text: str) -> None:
+        async def answer(status: int, text: str, close: bool = False) -> None:
             body = (jobs.error_body(text) + "\n").encode()
             await guarded_send(
                 {
@@ -112,38 +127,46 @@ class Guard:
                     "headers": [
                         (b"content-type", b"application/json"),
                         (b"content-length", b"%d" % len(body)),
+                        *([(b"connection", b"close")] if close else []),
                     ],
                 }
             )
             await send({"type": "http.response.body", "body": body})
 
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        if self.hosts is not None and _host_name(headers.get("host", "")) not in self.hosts:
-            host = headers.get("host", "")
-            await answer(400, f"bad Host header {host[:80]!r}: this server answers to localhost only")
-            return
-        replay = await self._read_body(headers, receive)
-        if isinstance(replay, tuple):  # refused: (status, why)
-            await answer(*replay)
-            return
         try:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            if self.hosts is not None and _host_name(headers.get("host", "")) not in self.hosts:
+                host = headers.get("host", "")
+                await answer(400, f"bad Host header {host[:80]!r}: this server answers to localhost only")
+                return
+            replay = await self._read_body(headers, receive)
+            if isinstance(replay, Refusal):
+                if replay.status == 413:  # the client may still be sending: read it first
+                    await self._drain(headers, receive, replay)
+                await answer(replay.status, replay.why, close=replay.status == 413)
+                return
             await self.app(scope, replay, guarded_send)
+        except asyncio.CancelledError:  # stopping, past the grace period: one line of JSON
+            if not started:
+                with contextlib.suppress(Exception):
+                    await answer(503, STOPPING, close=True)
         except Exception as exc:  # every failure is one line, never a traceback
             words = printable(str(exc))[:200]
             print(f"internal error: {type(exc).__name__}: {words}", file=sys.stderr, flush=True)
             if not started:
                 await answer(500, f"internal error: {type(exc).__name__}; see the server's log")
 
-    async def _read_body(self, headers: dict[str, str], receive: Receive) -> Receive | tuple[int, str]:
-        """The request body, read whole within the limits, as a ``receive`` that replays it; or
-        the status and reason of its refusal (400, 408, 413)."""
+    async def _read_body(self, headers: dict[str, str], receive: Receive) -> Receive | Refusal:
+        """The request body, read whole within the limits and checked as JSON
+        (:func:`json_problem`), as a ``receive`` that replays it; or its :class:`Refusal`
+        (400, 408, 413)."""
         limit = self.limits.max_body
         too_large = f"the request body is larger than this server's limit of {limit:,} bytes"
         length = headers.get("content-length")
-        if length is not None and not length.strip().isdigit():
-            return 400, f"bad Content-Length header {length[:40]!r}"
+        if length is not None and not (length.strip().isascii() and length.strip().isdigit()):
+            return Refusal(400, f"bad Content-Length header {length[:40]!r}")
         if length is not None and int(length) > limit:
-            return 413, too_large
+            return Refusal(413, too_large)
         chunks: list[bytes] = []
         size = 0
         more = True
@@ -152,16 +175,19 @@ class Guard:
                 while more:
                     message = await receive()
                     if message["type"] == "http.disconnect":
-                        return 400, "the client went away"
+                        return Refusal(400, "the client went away")
                     chunk = message.get("body", b"")
                     size += len(chunk)
-                    if size > limit:
-                        return 413, too_large
-                    chunks.append(chunk)
                     more = bool(message.get("more_body", False))
+                    if size > limit:
+                        return Refusal(413, too_large, size, more)
+                    chunks.append(chunk)
         except TimeoutError:
-            return 408, f"the request body did not arrive within {self.limits.body_timeout:g} s"
+            return Refusal(408, f"the request body did not arrive within {self.limits.body_timeout:g} s")
         body = b"".join(chunks)
+        problem = json_problem(body, headers.get("content-type", ""))
+        if problem is not None:
+            return Refusal(400, problem)
         sent = False
 
         async def replay() -> Message:
@@ -172,6 +198,79 @@ class Guard:
             return await receive()
 
         return replay
+
+    async def _drain(self, headers: dict[str, str], receive: Receive, refused: Refusal) -> None:
+        """Read and drop the rest of an oversized body (at most :data:`MAX_DRAIN_BYTES` bytes
+        in all, within ``limits.body_timeout``), so that a client still sending it reads the 413
+        instead of "connection reset by peer" (the server closing a socket with unread data
+        resets it).  A client that asked ``Expect: 100-continue`` has sent nothing yet: it is
+        answered at once and sends nothing."""
+        if not refused.more or (
+            refused.received == 0 and headers.get("expect", "").strip().lower() == "100-continue"
+        ):
+            return
+        dropped = refused.received
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.limits.body_timeout):
+                while dropped <= MAX_DRAIN_BYTES:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return
+                    dropped += len(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        return
+
+
+class Refusal(NamedTuple):
+    """A request refused before any route runs: the status, the message, the body bytes read so
+    far and whether more of the body is to come."""
+
+    status: int
+    why: str
+    received: int = 0
+    more: bool = True
+
+
+def json_problem(body: bytes, content_type: str) -> str | None:
+    """What makes ``body`` unacceptable as this service's JSON, before any model sees it: nested
+    deeper than :data:`MAX_JSON_DEPTH`, or a number of more digits than Python converts
+    (``sys.get_int_max_str_digits()``, 4,300); ``None`` for a body that is fine (or empty, or
+    not JSON at all: the route's model says what is wrong with that).
+
+    >>> json_problem(b"[" * 3000 + b"]" * 3000, "application/json")
+    "the JSON body is nested more than 32 levels deep (this service's requests are at most 3 levels deep)"
+    """
+    if not body or (content_type and "json" not in content_type.lower()):
+        return None
+    try:
+        doc = json.loads(body)
+    except RecursionError:
+        return _too_deep()
+    except ValueError as exc:
+        if "digits" in str(exc) and "integer" in str(exc):
+            most = sys.get_int_max_str_digits()
+            return (
+                f"a number in the JSON body has more than {most:,} digits: no field of this "
+                "service takes one that long"
+            )
+        return None  # malformed JSON: the route's model names the problem
+    level: list[tuple[Any, int]] = [(doc, 1)]
+    while level:
+        value, depth = level.pop()
+        if depth > MAX_JSON_DEPTH:
+            return _too_deep()
+        if isinstance(value, dict):
+            level.extend((v, depth + 1) for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            level.extend((v, depth + 1) for v in value if isinstance(v, dict | list))
+    return None
+
+
+def _too_deep() -> str:
+    return (
+        f"the JSON body is nested more than {MAX_JSON_DEPTH} levels deep "
+        "(this service's requests are at most 3 levels deep)"
+    )
 
 
 def _validation_message(exc: RequestValidationError) -> str:

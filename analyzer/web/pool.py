@@ -248,6 +248,27 @@ class Workers:
         for _, _, future in waiting:
             _answer(future, stopping)
 
+    def answer_all(self, status: int, message: str) -> int:
+        """Answer every request in progress or waiting with ``{"error": message}`` (the server
+        stopping past its grace period); a worker busy with one is ended (not replaced: the
+        server is stopping).  The number of requests answered."""
+        reply = error_reply(status, message)
+        answered = 0
+        for worker in list(self._workers):
+            future = worker.current
+            if future is not None and not future.done():
+                _answer(future, reply)
+                answered += 1
+                self._workers.remove(worker)
+                worker.end(kill=True)
+                self._later(_reap(worker.process))
+        waiting, self._waiting = self._waiting, collections.deque()
+        for _, _, future in waiting:
+            if not future.done():
+                _answer(future, reply)
+                answered += 1
+        return answered
+
     @property
     def pending(self) -> int:
         """Requests scheduled and not yet answered."""
