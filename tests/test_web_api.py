@@ -322,6 +322,12 @@ def one_line_error(text: str) -> str:
 
 BAD = {
     "bad card": ("/api/v1/price", {"shoe": {"seen": ["Z"]}}, 400, "bad card 'Z'"),
+    "an 81-digit count": (
+        "/api/v1/price",
+        {"shoe": {"counts": "8=" + "9" * 81}},
+        400,
+        "81 digits, more than the limit of 80 digits",
+    ),
     "card not in the shoe": (
         "/api/v1/price",
         {"shoe": {"counts": "8=2,K=3", "seen": ["5"]}},
