@@ -310,6 +310,71 @@ def test_openapi_document_describes_every_route(server):
     assert "PriceIn" in doc["components"]["schemas"]
 
 
+ANSWERS = {
+    "price": ("POST", "/api/v1/price", {"bets": ["dragon-7"], "events": True, "fair_pay": True}, "TablesOut"),
+    "analyze": ("POST", "/api/v1/analyze", {"tables": ["all"]}, "TablesOut"),
+    "deal": ("POST", "/api/v1/deal", {"cards": "2 4 3 10 6 A", "bets": ["dragon-7"]}, "DealOut"),
+    "verify": ("POST", "/api/v1/verify", {"log": "cards\n2 4 3 10 6 A\n", "log_format": "csv"}, "VerifyOut"),
+    "catalogue": ("GET", "/api/v1/catalogue", None, "TablesOut"),
+    "catalogue by pays": ("GET", "/api/v1/catalogue?pays=30,10,6,4,2,1", None, "TablesOut"),
+    "rules": ("GET", "/api/v1/rules", None, "RulesOut"),
+    "counts": ("GET", "/api/v1/counts", None, "CountsOut"),
+    "vectors": ("GET", "/api/v1/vectors", None, "VectorsOut"),
+    "health": ("GET", "/api/v1/health", None, "HealthOut"),
+}
+
+
+def test_every_answer_is_typed_in_the_openapi_document(server):
+    # red team: every 200 response had the schema {} (generated clients got no models)
+    doc = json.loads(server.get("/openapi.json")[1])
+    for path, methods in doc["paths"].items():
+        for method, op in methods.items():
+            ok = op["responses"]["200"]["content"]["application/json"]["schema"]
+            assert set(ok) == {"$ref"}, (method, path, ok)
+            assert "408" in op["responses"] and "413" in op["responses"], (method, path)
+    for method, path, _, model in ANSWERS.values():
+        ref = doc["paths"][path.split("?")[0]][method.lower()]["responses"]["200"]["content"]
+        assert ref["application/json"]["schema"]["$ref"].endswith(f"/{model}")
+
+
+@pytest.mark.parametrize("route", ANSWERS, ids=ANSWERS.keys())
+def test_every_answer_fits_its_model_field_for_field(server, route):
+    from analyzer.web import models
+
+    method, path, body, name = ANSWERS[route]
+    if method == "POST":
+        status, text = server.post(path, body)
+    else:
+        status, text = server.get(path)
+    assert status == 200, text
+    model = getattr(models, name)
+    answer = json.loads(text)
+    model.model_validate(answer)  # every field of the model is there, of its type
+    fields = {f.alias or n for n, f in model.model_fields.items()}
+    assert set(answer) == fields  # and nothing else: the model is the whole answer
+    if name == "TablesOut" and answer["meta"]:
+        assert set(answer["meta"]) == set(models.MetaOut.model_fields)
+        for table in answer["tables"]:
+            assert set(table) == set(models.TableOut.model_fields)
+    if name == "DealOut":
+        assert set(answer["settled"][0]) == set(models.SettledOut.model_fields)
+    if name == "HealthOut":
+        assert set(answer["limits"]) == set(models.LimitsOut.model_fields)
+
+
+@pytest.mark.parametrize("cards", ["2 4 3 10 6 A", "2,4,3,10,6,A", " 2, 4 3 10 6 A "])
+def test_deal_takes_the_cards_as_one_string_as_the_command_does(server, cards):
+    as_list = json.loads(server.post("/api/v1/deal", {"cards": ["2", "4", "3", "10", "6", "A"]})[1])
+    status, text = server.post("/api/v1/deal", {"cards": cards})
+    assert status == 200, text
+    assert json.loads(text) == as_list
+
+
+def test_deal_of_a_string_naming_no_card_is_one_line(server):
+    status, text = server.post("/api/v1/deal", {"cards": " , "})
+    assert status == 400 and "names no card" in one_line_error(text)
+
+
 # -- bad requests: one line of JSON, a 4xx, never a traceback -----------------------------------
 
 

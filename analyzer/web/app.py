@@ -45,7 +45,20 @@ from analyzer.bets.choice import MAX_PAYS_CHARS
 from analyzer.text import printable
 from analyzer.web import jobs
 from analyzer.web.limits import MAX_DRAIN_BYTES, MAX_JSON_DEPTH, Limits
-from analyzer.web.models import AnalyzeIn, DealIn, ErrorOut, PriceIn, VerifyIn
+from analyzer.web.models import (
+    AnalyzeIn,
+    CountsOut,
+    DealIn,
+    DealOut,
+    ErrorOut,
+    HealthOut,
+    PriceIn,
+    RulesOut,
+    TablesOut,
+    VectorsOut,
+    VerifyIn,
+    VerifyOut,
+)
 from analyzer.web.pool import Workers
 
 Scope = MutableMapping[str, Any]
@@ -291,7 +304,12 @@ def _json(text: str, status: int = 200) -> Response:
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorOut, "description": "Bad input: the library's one-line message."},
+    400: {
+        "model": ErrorOut,
+        "description": "Bad input: the library's one-line message; a Host header not naming this "
+        "server; a JSON body nested too deep or with a number too long.",
+    },
+    408: {"model": ErrorOut, "description": "The body (or the request head) did not arrive in time."},
     413: {"model": ErrorOut, "description": "The body is larger than the server's limit."},
     422: {"model": ErrorOut, "description": "The body does not fit the model, or asks too much work."},
     503: {"model": ErrorOut, "description": "Busy (every worker taken and the queue full), or stopping."},
@@ -349,25 +367,25 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
         reply = await workers.run(job, body.model_dump())
         return _json(reply.body, reply.status)
 
-    @app.post("/api/v1/price", responses=ERRORS, tags=["oracle"])
+    @app.post("/api/v1/price", responses=ERRORS, response_model=TablesOut, tags=["oracle"])
     async def price(body: PriceIn) -> Response:
         """Exact EV, house edge, hit frequency and SD of bets on a shoe: the document of
         `punto-banco bets --format json` (meta.command is that command)."""
         return await answer("price", body)
 
-    @app.post("/api/v1/analyze", responses=ERRORS, tags=["oracle"])
+    @app.post("/api/v1/analyze", responses=ERRORS, response_model=TablesOut, tags=["oracle"])
     async def analyze(body: AnalyzeIn) -> Response:
         """The outcome, main-bet, totals, cards and naturals tables: `punto-banco analyze
         --format json`."""
         return await answer("analyze", body)
 
-    @app.post("/api/v1/deal", responses=ERRORS, tags=["oracle"])
+    @app.post("/api/v1/deal", responses=ERRORS, response_model=DealOut, tags=["oracle"])
     async def deal(body: DealIn) -> Response:
         """One coup from cards in dealing order, why each hand drew or stood, and bets settled
         on it: `punto-banco deal` (its lines in `lines`)."""
         return await answer("deal", body)
 
-    @app.post("/api/v1/verify", responses=ERRORS, tags=["oracle"])
+    @app.post("/api/v1/verify", responses=ERRORS, response_model=VerifyOut, tags=["oracle"])
     async def verify(body: VerifyIn) -> Response:
         """A hand log checked against the rules and pay tables: the findings of `punto-banco
         verify --format jsonl`, the summary line, `conforms`."""
@@ -378,7 +396,7 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
             documents[name] = build()
         return _json(documents[name])
 
-    @app.get("/api/v1/catalogue", responses=ERRORS, tags=["reference"])
+    @app.get("/api/v1/catalogue", responses=ERRORS, response_model=TablesOut, tags=["reference"])
     async def catalogue(
         pays: Annotated[
             str | None,
@@ -396,22 +414,22 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
             return document("catalogue", jobs.catalogue_document)
         return await answer("price", PriceIn(pays=pays, with_params=with_params))
 
-    @app.get("/api/v1/rules", tags=["reference"])
+    @app.get("/api/v1/rules", response_model=RulesOut, responses=ERRORS, tags=["reference"])
     async def rules() -> Response:
         """The registered rule sets (name, title, fingerprint, TOML)."""
         return document("rules", jobs.rules_document)
 
-    @app.get("/api/v1/counts", tags=["reference"])
+    @app.get("/api/v1/counts", response_model=CountsOut, responses=ERRORS, tags=["reference"])
     async def counts() -> Response:
         """Published count systems: tags per point value, A 2 ... 9 10/J/Q/K."""
         return document("counts", jobs.counts_document)
 
-    @app.get("/api/v1/vectors", tags=["reference"])
+    @app.get("/api/v1/vectors", response_model=VectorsOut, responses=ERRORS, tags=["reference"])
     async def vectors() -> Response:
         """The test-vector kit (`punto-banco vectors`): format, files, defaults, schema.json."""
         return document("vectors", jobs.vectors_document)
 
-    @app.get("/api/v1/health", tags=["reference"])
+    @app.get("/api/v1/health", response_model=HealthOut, responses=ERRORS, tags=["reference"])
     async def health() -> Response:
         """`{"status": "ok"}`, the version, the limits and the requests in progress."""
         state = {
@@ -423,8 +441,10 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
                 "max_bets": limits.max_bets,
                 "timeout": limits.timeout,
                 "body_timeout": limits.body_timeout,
+                "head_timeout": limits.head_timeout,
                 "workers": limits.workers,
                 "max_pending": limits.max_pending,
+                "max_connections": limits.max_connections,
                 "max_records": limits.max_records,
             },
         }

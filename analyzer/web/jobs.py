@@ -62,6 +62,8 @@ from analyzer.web.limits import Limits
 #: What a rules text and a bet-file text are called in messages and in ``meta.command``.
 RULES_LABEL = "rules_toml"
 BET_FILE_LABEL = "bet_file"
+#: Most cards ``deal`` reads (a coup deals at most 6; the rest are listed as not dealt).
+MAX_DEAL_CARDS = 100
 #: Longest error message sent (one line; longer ones are cut with "...").
 MAX_ERROR_CHARS = 500
 
@@ -377,7 +379,12 @@ def deal(request: Request, limits: Limits) -> Reply:
     from analyzer.output.render import json_document  # lazy: the worker's, not the server's
 
     tableau, rule_words = tableau_of(request)
-    tokens = " ".join(request.get("cards") or ()).replace(",", " ").split()
+    given = request.get("cards") or ()
+    tokens = (given if isinstance(given, str) else " ".join(given)).replace(",", " ").split()
+    if not tokens:
+        raise BetError("cards names no card: give the cards in dealing order, e.g. '2 4 3 10 6 A'")
+    if len(tokens) > MAX_DEAL_CARDS:
+        raise BetError(f"{len(tokens):,} cards: give at most {MAX_DEAL_CARDS}, the coup's cards")
     cards = parse_cards(tokens)
     stake_text = str(request.get("stake", "1"))
     stake = parse_amount(stake_text, "stake")
