@@ -387,6 +387,12 @@ def one_line_error(text: str) -> str:
 
 BAD = {
     "bad card": ("/api/v1/price", {"shoe": {"seen": ["Z"]}}, 400, "bad card 'Z'"),
+    "a bet file's bet named like a catalogue bet": (
+        "/api/v1/price",
+        {"bet_file": '[[bet]]\nname = "dragon\u20107"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 8\n'},
+        400,
+        "U+2010 HYPHEN, and the name looks like 'dragon-7'",
+    ),
     "an 81-digit count": (
         "/api/v1/price",
         {"shoe": {"counts": "8=" + "9" * 81}},
