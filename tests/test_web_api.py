@@ -609,6 +609,25 @@ def test_a_bet_file_beyond_the_compile_budget_is_refused_in_one_line(monkeypatch
     assert "\n" not in doc["error"]
 
 
+def test_a_request_bringing_rules_or_bets_compiles_within_its_compile_seconds():
+    # red team: rules_toml with all: true compiled about 29 s before answering, and a bet file
+    # over the compile budget was refused only after 27 s and 194 MB
+    rules = RULES_TOML.replace('name = "banker-draws-on-6-against-5"', 'name = "compile-clock"').replace(
+        "\n4 = [2, 3, 4, 5, 6, 7]\n", "\n4 = [3, 4, 5, 6, 7]\n"
+    )
+    assert rules != RULES_TOML
+    colour = ('[[bet]]\nname = "colour-all"\n[[bet.pay]]\n'
+              "when = { all_cards = { one_colour = true } }\npays = 20\n")
+    with Server("--workers", "1", "--max-compile-seconds", "0.5") as running:
+        for body in ({"rules_toml": rules, "all": True}, {"bet_file": colour}):
+            status, text = running.post("/api/v1/price", body)
+            assert status == 422, text
+            assert "need more than 0.5 s to compile" in one_line_error(text)
+            assert "--max-compile-seconds" in one_line_error(text)
+        status, text = running.post("/api/v1/price", {"rules": "banker-stands-on-6", "bets": ["tie"]})
+        assert status == 200, text  # a registered rule set is not on the clock
+
+
 def test_health_reports_the_limits(server):
     status, text = server.get("/api/v1/health")
     doc = json.loads(text)

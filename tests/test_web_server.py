@@ -185,11 +185,11 @@ async def _all_ready(workers: Workers) -> None:
         await asyncio.sleep(0.01)
 
 
-def _pool_session(limits: Limits, body, starter=webjobs.no_start):
+def _pool_session(limits: Limits, body, starter=webjobs.no_start, runner=webjobs.by_name):
     """``body(workers)`` on a started pool, in an event loop."""
 
     async def go():
-        workers = Workers(limits, runner=webjobs.by_name, starter=starter)
+        workers = Workers(limits, runner=runner, starter=starter)
         workers.start()
         try:
             return await body(workers)
@@ -259,6 +259,17 @@ def test_a_worker_is_replaced_after_its_share_of_tasks(monkeypatch):
 
     pids = _pool_session(Limits(workers=1), body)
     assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+
+
+def test_a_worker_past_its_memory_is_replaced_after_its_answer():
+    # red team: a worker's memory grew with every new rule set and bet file (89 -> 194 MB over
+    # 200 requests); a worker past --worker-memory retires once it has answered
+    async def body(workers):
+        return [json.loads((await workers.run("hoard", {"mb": 60})).body)["pid"] for _ in range(8)]
+
+    pids = _pool_session(Limits(workers=1, worker_memory=200), body, runner=webjobs.hoarding)
+    assert len(set(pids)) >= 2  # replaced, and every request answered
+    assert all(pids.count(pid) <= 4 for pid in pids)  # 4 x 60 MB is past 200 MB: retired by then
 
 
 def test_workers_that_failed_to_start_are_tried_again_later(monkeypatch, tmp_path):

@@ -446,6 +446,8 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
                 "max_pending": limits.max_pending,
                 "max_connections": limits.max_connections,
                 "max_records": limits.max_records,
+                "compile_seconds": limits.compile_seconds,
+                "worker_memory": limits.worker_memory,
             },
         }
         return _json(json.dumps(state) + "\n")

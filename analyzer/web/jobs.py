@@ -30,12 +30,15 @@ This module imports no web library: the workers need only the analyser.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import math
 import os
 import shlex
 import signal
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -45,6 +48,7 @@ from analyzer.bets.main import parse_amount
 from analyzer.core.cards import parse_cards
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, TABLEAUX, Tableau, parse_tableau
+from analyzer.engine import table as engine_table
 from analyzer.engine.table import MAX_RECORDS_ENV
 from analyzer.errors import (
     AnalyzerError,
@@ -101,20 +105,119 @@ def error_reply(status: int, message: str) -> Reply:
 
 def start_worker(limits: Limits) -> None:
     """A worker process starts: keep ``limits``, leave Ctrl-C to the server (which stops the
-    workers itself, so a terminal's SIGINT to the whole process group prints nothing here), and
-    compile the light tables once so the first requests are fast."""
+    workers itself, so a terminal's SIGINT to the whole process group prints nothing here), put
+    the engine's compiles on the request's compile clock (:func:`clock_compiles`), and compile
+    the light tables once so the first requests are fast."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _LIMITS[0] = limits
     os.environ[MAX_RECORDS_ENV] = str(limits.max_records)  # the engine's compile budget, here
+    clock_compiles()
     warm_up()
 
 
+class _CompileClock:
+    """The compile seconds left to the request in progress (``inf`` outside a request: the
+    warm-up is not timed), and how many tables it compiled."""
+
+    left = math.inf
+    compiled = 0
+    depth = 0
+
+
+class _OutOfTimeError(Exception):
+    """Raised by the alarm inside a compile past the request's compile seconds."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _OutOfTimeError
+
+
+def _timed(build: Callable[..., Any]) -> Callable[..., Any]:
+    """``build`` (one of the engine's compiles) on the request's compile clock: an interval
+    timer (``SIGALRM``) interrupts it once the request's compile seconds are spent, as a
+    :class:`~analyzer.errors.CompileBudgetError` naming the limit."""
+
+    @functools.wraps(build)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        clock = _CompileClock
+        if clock.depth or clock.left == math.inf:  # outside a request, or inside a timed compile
+            return build(*args, **kwargs)
+        if clock.left <= 0:
+            raise _compile_refusal()
+        start = time.monotonic()
+        clock.depth += 1
+        try:
+            signal.setitimer(signal.ITIMER_REAL, clock.left)
+            table = build(*args, **kwargs)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        except _OutOfTimeError:
+            clock.left = 0
+            raise _compile_refusal() from None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            clock.depth -= 1
+            clock.left = max(0.0, clock.left - (time.monotonic() - start))
+        clock.compiled += 1
+        return table
+
+    return timed
+
+
+def _compile_refusal() -> CompileBudgetError:
+    limit = _LIMITS[0].compile_seconds
+    kept = _CompileClock.compiled
+    head = (
+        f"the tables of this request's bets under its rules need more than {limit:g} s to compile "
+        "(this server's limit; punto-banco serve --max-compile-seconds raises it)"
+    )
+    if kept:
+        return CompileBudgetError(
+            f"{head}: the {kept} compiled meanwhile are kept, so the same request sent again goes on "
+            "from there; or ask for fewer bets"
+        )
+    return CompileBudgetError(f"{head}: ask for fewer bets, or bets that read fewer card details")
+
+
+def clock_compiles() -> None:
+    """Put the engine's two compiles (:func:`analyzer.engine.table.build_bet` and
+    ``build_records``, which every table not in memory, on disk or shipped goes through) on the
+    request's compile clock: a request that brings its own rules (``rules_toml``) or bets
+    (``bet_file``) may spend at most ``limits.compile_seconds`` compiling (a custom rule set
+    with every bet, a bet file's bet near the compile budget), so its work is bounded well
+    within the timeout; the tables finished are kept in memory and on disk.  (A registered
+    rule set's tables are the same for every client, compiled once into the disk cache: they
+    are bounded by the timeout alone.)
+    In a worker process only (it sets the process's ``SIGALRM`` handler)."""
+    signal.signal(signal.SIGALRM, _alarm)
+    if not hasattr(engine_table.build_bet, "__wrapped__"):
+        engine_table.build_bet = _timed(engine_table.build_bet)
+        engine_table.build_records = _timed(engine_table.build_records)
+
+
+#: The modules the jobs import lazily (the server process never needs them).
+_JOB_MODULES = (
+    "analyzer.output.bet_tables",
+    "analyzer.output.render",
+    "analyzer.output.tables",
+    "analyzer.output.deal",
+    "analyzer.checks.handlog",
+    "analyzer.checks.logmap",
+    "analyzer.checks.verify",
+    "analyzer.engine.pricing",
+)
+
+
 def warm_up() -> None:
-    """Price the light catalogue bets once, on a full and on a depleted suited 8-deck shoe
-    (their tables compiled or read from the disk cache now, not on a user's first request).
+    """Import the jobs' modules, and price the light catalogue bets once, on a full and on a
+    depleted suited 8-deck shoe (their tables compiled or read from the disk cache now, not on
+    a user's first request).
     A failure here is left for the request that meets it to report."""
+    import importlib  # lazy: the worker's start only
+
     from analyzer.engine.pricing import Pricer  # lazy: the worker's, not the server's
 
+    for module in _JOB_MODULES:  # a fresh worker's first request pays no import
+        importlib.import_module(module)
     names = ("banker", "player", "tie", "dragon-7", "panda-8", "dragon-bonus-player", "player-pair")
     try:
         bets = [find_bet(n) for n in (*names, "banker-pair", "perfect-pair")]
@@ -128,6 +231,9 @@ def run(job: Callable[[Request, Limits], Reply], request: Request) -> Reply:
     """``job(request, limits)``, with every failure turned into a one-line JSON error: bad input
     400, work over the limits 422, anything else 500 (its type named, and one line on the
     worker's standard error)."""
+    brought = request.get("rules_toml") is not None or request.get("bet_file") is not None
+    _CompileClock.left = _LIMITS[0].compile_seconds if brought else math.inf  # work a request brings
+    _CompileClock.compiled = 0
     try:
         return job(request, _LIMITS[0])
     except (WorkLimitError, CompileBudgetError) as exc:  # work over the limits
@@ -142,6 +248,8 @@ def run(job: Callable[[Request, Limits], Reply], request: Request) -> Reply:
         words = printable(str(exc))[:200]
         print(f"internal error: {type(exc).__name__}: {words}", file=sys.stderr, flush=True)
         return error_reply(500, f"internal error: {type(exc).__name__}; see the server's log")
+    finally:
+        _CompileClock.left = math.inf
 
 
 # -- reading a request ------------------------------------------------------------------------

@@ -346,6 +346,8 @@ class LimitsOut(BaseModel):
     max_pending: int
     max_connections: int
     max_records: int
+    compile_seconds: float
+    worker_memory: int = Field(description="Megabytes past which a worker is replaced.")
 
 
 class HealthOut(BaseModel):
