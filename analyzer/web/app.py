@@ -38,6 +38,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from analyzer import __version__
@@ -286,7 +287,63 @@ def _too_deep() -> str:
     )
 
 
-def _validation_message(exc: RequestValidationError) -> str:
+class FastPosts:
+    """The POST routes (``price``, ``analyze``, ``deal``, ``verify``) answered without FastAPI's
+    request machinery: the body (already read whole by :class:`Guard`) checked against its
+    model by pydantic in one step (``model_validate_json``), the job run in a worker, and its
+    JSON sent as it came, so a request costs the server its HTTP and its validation only.  The
+    answers, errors and OpenAPI document are those of the FastAPI routes, which still describe
+    these routes and answer what this path leaves to them (an empty body, a body that does not
+    say it is JSON).
+    """
+
+    def __init__(
+        self, app: ASGIApp, workers: Workers, routes: dict[str, tuple[str, type[BaseModel]]]
+    ) -> None:
+        self.app = app
+        self.workers = workers
+        self.routes = routes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        post = scope["type"] == "http" and scope["method"] == "POST"
+        route = self.routes.get(scope["path"]) if post else None
+        if route is None:
+            await self.app(scope, receive, send)
+            return
+        message = await receive()  # the Guard's replay: the whole body
+        body = message.get("body", b"")
+        content_type = next((v for k, v in scope.get("headers", ()) if k == b"content-type"), b"")
+        if not body or (content_type and b"json" not in content_type.lower()):
+            replayed = False
+
+            async def again() -> Message:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return message
+                return await receive()
+
+            await self.app(scope, again, send)  # FastAPI says what is wrong
+            return
+        job, model = route
+        try:
+            request = model.model_validate_json(body)
+        except ValidationError as exc:
+            status, text = 422, jobs.error_body(_validation_message(exc)) + "\n"
+        else:
+            status, text = await self.workers.run(job, request.model_dump())
+        data = text.encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))],
+            }
+        )
+        await send({"type": "http.response.body", "body": data})
+
+
+def _validation_message(exc: RequestValidationError | ValidationError) -> str:
     """The first problem of a request that does not fit its model, as one line."""
     errors = list(exc.errors())
     if not errors:
@@ -347,6 +404,13 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
         lifespan=lifespan,
     )
     app.state.workers = workers  # the server stops them on any way out (a signal uvicorn leaves)
+    fast: dict[str, tuple[str, type[BaseModel]]] = {
+        "/api/v1/price": ("price", PriceIn),
+        "/api/v1/analyze": ("analyze", AnalyzeIn),
+        "/api/v1/deal": ("deal", DealIn),
+        "/api/v1/verify": ("verify", VerifyIn),
+    }
+    app.add_middleware(FastPosts, workers=workers, routes=fast)  # inside the Guard
     app.add_middleware(Guard, limits=limits, hosts=hosts)
 
     @app.exception_handler(RequestValidationError)

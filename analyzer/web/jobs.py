@@ -30,6 +30,7 @@ This module imports no web library: the workers need only the analyser.
 
 from __future__ import annotations
 
+import collections
 import functools
 import io
 import json
@@ -313,6 +314,12 @@ def shoe_of(spec: Mapping[str, Any] | None) -> tuple[Shoe, list[str]]:
     return shoe, words
 
 
+#: Requests' bets as chosen, by what the request named (bets, bet-file text, all, the limit):
+#: a live page names the same bets after every card.  Bounded; a :class:`Chosen` is frozen.
+_CHOSEN: collections.OrderedDict[tuple[object, ...], Chosen] = collections.OrderedDict()
+CHOSEN_KEPT = 64
+
+
 class Chosen(NamedTuple):
     """The bets of a request: the :class:`~analyzer.bets.choice.Choice`, the catalogue
     ``specs``, the bet-file ``texts`` (``(label, TOML text)``) and the command's ``words``."""
@@ -325,24 +332,38 @@ class Chosen(NamedTuple):
 
 def bets_of(request: Request, limits: Limits) -> Chosen:
     """The bets of ``request``: ``bets`` (catalogue specs), ``bet_file`` (a bet file's TOML text)
-    and ``all`` (the whole catalogue first), as :func:`analyzer.bets.choice.choose` reads them.
+    and ``all`` (the whole catalogue first), as :func:`analyzer.bets.choice.choose` reads them
+    (the same request's bets chosen once per worker: :data:`CHOSEN_KEPT` kept).
 
     Raises:
         BetError: an unknown bet or bad parameter, a spec naming a file (a client sends the
             file's text, never a path), a malformed bet file, a bet chosen twice.
     """
     specs: tuple[str, ...] = tuple(request.get("bets") or ())
+    text = request.get("bet_file")
+    all_bets = bool(request.get("all"))
+    key = (specs, text, all_bets, limits.max_bets)
+    hit = _CHOSEN.get(key)
+    if hit is not None:  # a page sends the same bets after every card: chosen once
+        _CHOSEN.move_to_end(key)
+        return hit
+    chosen = _choose(specs, None if text is None else str(text), all_bets, limits)
+    _CHOSEN[key] = chosen
+    if len(_CHOSEN) > CHOSEN_KEPT:
+        _CHOSEN.popitem(last=False)
+    return chosen
+
+
+def _choose(specs: tuple[str, ...], text: str | None, all_bets: bool, limits: Limits) -> Chosen:
     words: list[str] = []
     for spec in specs:
         find_bet(spec)  # a catalogue spec, checked before anything could read it as a path
         if split_file_spec(spec) is not None:
             raise BetError(f"bet {spec!r} names a file: send the bet file's TOML text as bet_file")
         words += ["--bet", spec]
-    text = request.get("bet_file")
-    texts = () if text is None else ((BET_FILE_LABEL, str(text)),)
+    texts = () if text is None else ((BET_FILE_LABEL, text),)
     if texts:
         words += ["--bet-file", BET_FILE_LABEL]
-    all_bets = bool(request.get("all"))
     if all_bets:
         words.append("--all")
     choice = choose(specs, (), all_bets=all_bets, max_bets=limits.max_bets, texts=texts)
