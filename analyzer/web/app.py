@@ -17,10 +17,15 @@ Routes (every body and every answer is JSON; see the models of :mod:`analyzer.we
 ``GET /api/v1/health``     ``{"status": "ok"}`` and the server's limits
 =========================  ====================================================================
 
-Every request passes :class:`Guard` first: a Host header naming this server (a page elsewhere
-cannot reach a loopback server through DNS rebinding), a body of at most ``limits.max_body``
-bytes (413) that arrives within ``limits.body_timeout`` seconds (408), and any failure answered as
-one line of JSON, ``{"error": "..."}``, never a traceback.
+Every request passes :class:`Guard` first: a Host header naming this server exactly (a page
+elsewhere cannot reach a loopback server through DNS rebinding), a body of at most
+``limits.max_body`` bytes (413, sent once the rest of the body is read and dropped, up to
+:data:`~analyzer.web.limits.MAX_DRAIN_BYTES`) that arrives within ``limits.body_timeout``
+seconds (408), JSON no deeper than :data:`~analyzer.web.limits.MAX_JSON_DEPTH` and without a
+number too long to read (400), and any failure answered as one line of JSON, ``{"error":
+"..."}``, never a traceback (a request cut short by the server stopping: 503).  Then
+:class:`FastPosts` answers the POST routes (pydantic's one-step validation, the job in a
+worker); FastAPI the rest.
 """
 
 from __future__ import annotations
