@@ -168,7 +168,7 @@ def test_a_count_of_81_digits_names_the_80_digit_limit(cli, where):
     result = cli("bets", *args, "--bet", "tie")
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        "Error: bad count '999999999999...999999' for card 8: 81 digits, more than the limit of 80 digits"
+        "Error: bad count 999999999999...999999 (81 characters) for card 8: a count has at most 80 digits"
     ]
     assert Shoe.parse("8=" + "9" * 80).counts[7] == int("9" * 80)  # 80 digits are a count
     with pytest.raises(ShoeError, match="at most 80 of them"):

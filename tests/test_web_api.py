@@ -397,7 +397,7 @@ BAD = {
         "/api/v1/price",
         {"shoe": {"counts": "8=" + "9" * 81}},
         400,
-        "81 digits, more than the limit of 80 digits",
+        "(81 characters) for card 8: a count has at most 80 digits",
     ),
     "card not in the shoe": (
         "/api/v1/price",

@@ -369,10 +369,9 @@ def _parse_int(text: str, what: str) -> int:
     if value is None:
         raw = text.strip()
         if raw.isascii() and raw.isdigit():  # digits only: too many of them
-            shown = f"{raw[:12]}...{raw[-6:]}"
             raise ShoeError(
-                f"bad count {shown!r} for {what}: {len(raw):,} digits, more than the limit of "
-                f"{MAX_NUMBER_CHARS} digits"
+                f"bad count {raw[:12]}...{raw[-6:]} ({len(raw):,} characters) for {what}: a count "
+                f"has at most {MAX_NUMBER_CHARS} digits"
             )
         shown = raw if len(raw) <= 40 else f"{raw[:12]}...{raw[-6:]}"
         raise ShoeError(
