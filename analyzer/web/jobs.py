@@ -125,12 +125,11 @@ class _CompileClock:
     depth = 0
 
 
-class _OutOfTimeError(Exception):
-    """Raised by the alarm inside a compile past the request's compile seconds."""
-
-
 def _alarm(signum: int, frame: object) -> None:
-    raise _OutOfTimeError
+    """The request's compile seconds are spent: the compile in progress ends as the engine's
+    own compile budget ends one (a :class:`~analyzer.errors.CompileBudgetError`)."""
+    _CompileClock.left = 0
+    raise _compile_refusal()
 
 
 def _timed(build: Callable[..., Any]) -> Callable[..., Any]:
@@ -151,9 +150,6 @@ def _timed(build: Callable[..., Any]) -> Callable[..., Any]:
             signal.setitimer(signal.ITIMER_REAL, clock.left)
             table = build(*args, **kwargs)
             signal.setitimer(signal.ITIMER_REAL, 0)
-        except _OutOfTimeError:
-            clock.left = 0
-            raise _compile_refusal() from None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             clock.depth -= 1
