@@ -401,7 +401,11 @@ def test_connections_past_the_cap_are_answered_503_and_the_log_stays_quiet():
         assert head.startswith(b"HTTP/1.1 503")
         error = json.loads(body)["error"]
         assert error == f"the server has {held} connections open, its limit: retry in a moment"
-    assert exit_code == 143 and err.strip().splitlines() == ["ended by SIGTERM"]  # the log stays quiet
+    # the log stays quiet: at most one line if the event loop, accepting a burst of connections
+    # before it could close those past the cap, ran out of descriptors (it then waits a second)
+    lines = err.strip().splitlines()
+    assert exit_code == 143 and lines[-1] == "ended by SIGTERM", err
+    assert lines[:-1] in ([], ["server: OSError: [Errno 24] Too many open files (said once)"]), err
 
 
 def test_an_idle_connection_is_closed_and_half_a_head_answered_408_after_the_head_timeout():
