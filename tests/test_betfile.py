@@ -1,6 +1,7 @@
 """User-defined bets from TOML files (``analyzer.bets.files``, a bounded number per file) and
 from payout functions."""
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -9,7 +10,7 @@ from clirun import one_error_line
 from deadline import deadline
 
 from analyzer import Bet, Pricer, Reads, Shoe, distribution, find_bet
-from analyzer.bets.files import DUELS, FIELDS, GROUP_FEATURES, SHORTCUTS, load_bets, parse_bets
+from analyzer.bets.files import DUELS, FIELDS, GROUP_FEATURES, SHORTCUTS, load_bets, name_skeleton, parse_bets
 from analyzer.core.coup import BANKER_FIRST_TWO, PLAYER_FIRST_TWO, POSITION_SETS, resolve
 from analyzer.core.hands import FEATURE_NEEDS
 from analyzer.core.reads import BASE_FIELDS, RankDetail, SuitDetail
@@ -317,3 +318,30 @@ def test_a_text_read_again_gives_the_same_bets_from_a_bounded_memory(monkeypatch
     for _ in range(2):  # a bad text is refused every time
         with pytest.raises(BetError, match="no bets"):
             parse_bets("# nothing\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "char"),
+    [
+        ("dragon\u20107", "U+2010 HYPHEN"),  # red team: taken as a bet of its own beside dragon-7
+        ("dragon\u22127", "U+2212 MINUS SIGN"),
+        ("p\u0430nda-8", "U+0430 CYRILLIC SMALL LETTER A"),
+        ("\uff44ragon-7", "U+FF44 FULLWIDTH LATIN SMALL LETTER D"),
+        ("ti\u0435", "U+0435 CYRILLIC SMALL LETTER IE"),
+        ("caf\u00e9", "U+00E9 LATIN SMALL LETTER E WITH ACUTE"),
+    ],
+)
+def test_a_bet_name_not_in_ascii_is_refused_naming_the_character(name, char):
+    text = f'[[bet]]\nname = "{name}"\n[[bet.pay]]\nwhen = {{ winner = "tie" }}\npays = 8\n'
+    with pytest.raises(BetError, match=re.escape(char)) as refused:
+        parse_bets(text, "mine.toml")
+    assert "must be written in ASCII" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "looks"),
+    [("dragon\u20107", "dragon-7"), ("\uff24ragon\u00a07", "Dragon 7"), ("p\u0430nda\u20118", "panda-8"),
+     ("tie\u2019s", "tie's"), ("ban\u00adker", "banker")],
+)
+def test_a_name_skeleton_is_what_it_looks_like(name, looks):
+    assert name_skeleton(name) == looks

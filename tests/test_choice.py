@@ -3,6 +3,7 @@ every command that takes a bet, ``--bet-file FILE`` and ``--bet FILE:NAME`` in b
 conform, eor, symbolic and study, the oracle taking the Bet, and the same exact values on every
 path."""
 
+import dataclasses
 import json
 from collections import Counter
 from fractions import Fraction
@@ -172,6 +173,15 @@ def test_a_file_bet_on_a_catalogue_name_is_refused(tmp_path, name):
         refuse_clashes(load_bets(path))
     with pytest.raises(BetError, match="takes the name of the catalogue bet"):
         FileBets.of(load_bets(path))
+
+
+@pytest.mark.parametrize("name", ["dragon\u20107", "p\u0430nda-8", "\uff54ie", "ban\u00adker"])
+def test_a_bet_named_with_a_look_alike_of_a_catalogue_name_is_refused(name):
+    # a bet built in Python (a bet file's name must be ASCII: tests/test_betfile.py)
+    bet = dataclasses.replace(find_bet("tie"), name=name)
+    with pytest.raises(BetError, match="looks like the name of the catalogue bet"):
+        refuse_clashes([bet])
+    refuse_clashes([dataclasses.replace(find_bet("tie"), name="dragon-7-house")])  # a name of its own
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,7 @@ def test_analyze_json_keeps_exact_values(cli):
     assert rows["Banker"]["count"] == 403_095_751_234_560  # RULES.md, 6 decks
     assert Fraction(rows["Tie"]["probability"]) == Fraction(83_552_962_932_288, 878_869_206_895_680)
     bets = {r["bet"]: r for r in doc["tables"][1]["rows"]}
-    assert "sd_variance" in bets["Player"] and "/" in bets["Player"]["ev"]
+    assert "sd_squared" in bets["Player"] and "/" in bets["Player"]["ev"]
     assert doc["meta"]["shoe"] == "6 decks (312 cards)"
 
 

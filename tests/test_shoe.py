@@ -158,3 +158,18 @@ def test_shoe_text_accepts_spaces_and_tabs_but_only_ascii_digits():
     assert Shoe.parse("K = 4, A = 2") == Shoe.parse("K=4\tA=2") == Shoe.parse("A=2,K=4")
     with pytest.raises(AnalyzerError, match="'٤'"):
         Shoe.parse("٤," + ",".join(["4"] * 12))
+
+
+@pytest.mark.parametrize("where", ["shoe", "remove"])
+def test_a_count_of_81_digits_names_the_80_digit_limit(cli, where):
+    # it was refused as "use a whole number >= 0 (digits 0-9)", which 81 nines are
+    counts = "8=" + "9" * 81
+    args = ["--shoe", counts] if where == "shoe" else ["--decks", "8", "--remove", counts]
+    result = cli("bets", *args, "--bet", "tie")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "Error: bad count 999999999999...999999 (81 characters) for card 8: a count has at most 80 digits"
+    ]
+    assert Shoe.parse("8=" + "9" * 80).counts[7] == int("9" * 80)  # 80 digits are a count
+    with pytest.raises(ShoeError, match="at most 80 of them"):
+        Shoe.parse("8=9x")

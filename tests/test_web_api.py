@@ -312,6 +312,71 @@ def test_openapi_document_describes_every_route(server):
     assert "PriceIn" in doc["components"]["schemas"]
 
 
+ANSWERS = {
+    "price": ("POST", "/api/v1/price", {"bets": ["dragon-7"], "events": True, "fair_pay": True}, "TablesOut"),
+    "analyze": ("POST", "/api/v1/analyze", {"tables": ["all"]}, "TablesOut"),
+    "deal": ("POST", "/api/v1/deal", {"cards": "2 4 3 10 6 A", "bets": ["dragon-7"]}, "DealOut"),
+    "verify": ("POST", "/api/v1/verify", {"log": "cards\n2 4 3 10 6 A\n", "log_format": "csv"}, "VerifyOut"),
+    "catalogue": ("GET", "/api/v1/catalogue", None, "TablesOut"),
+    "catalogue by pays": ("GET", "/api/v1/catalogue?pays=30,10,6,4,2,1", None, "TablesOut"),
+    "rules": ("GET", "/api/v1/rules", None, "RulesOut"),
+    "counts": ("GET", "/api/v1/counts", None, "CountsOut"),
+    "vectors": ("GET", "/api/v1/vectors", None, "VectorsOut"),
+    "health": ("GET", "/api/v1/health", None, "HealthOut"),
+}
+
+
+def test_every_answer_is_typed_in_the_openapi_document(server):
+    # red team: every 200 response had the schema {} (generated clients got no models)
+    doc = json.loads(server.get("/openapi.json")[1])
+    for path, methods in doc["paths"].items():
+        for method, op in methods.items():
+            ok = op["responses"]["200"]["content"]["application/json"]["schema"]
+            assert set(ok) == {"$ref"}, (method, path, ok)
+            assert "408" in op["responses"] and "413" in op["responses"], (method, path)
+    for method, path, _, model in ANSWERS.values():
+        ref = doc["paths"][path.split("?")[0]][method.lower()]["responses"]["200"]["content"]
+        assert ref["application/json"]["schema"]["$ref"].endswith(f"/{model}")
+
+
+@pytest.mark.parametrize("route", ANSWERS, ids=ANSWERS.keys())
+def test_every_answer_fits_its_model_field_for_field(server, route):
+    from analyzer.web import models
+
+    method, path, body, name = ANSWERS[route]
+    if method == "POST":
+        status, text = server.post(path, body)
+    else:
+        status, text = server.get(path)
+    assert status == 200, text
+    model = getattr(models, name)
+    answer = json.loads(text)
+    model.model_validate(answer)  # every field of the model is there, of its type
+    fields = {f.alias or n for n, f in model.model_fields.items()}
+    assert set(answer) == fields  # and nothing else: the model is the whole answer
+    if name == "TablesOut" and answer["meta"]:
+        assert set(answer["meta"]) == set(models.MetaOut.model_fields)
+        for table in answer["tables"]:
+            assert set(table) == set(models.TableOut.model_fields)
+    if name == "DealOut":
+        assert set(answer["settled"][0]) == set(models.SettledOut.model_fields)
+    if name == "HealthOut":
+        assert set(answer["limits"]) == set(models.LimitsOut.model_fields)
+
+
+@pytest.mark.parametrize("cards", ["2 4 3 10 6 A", "2,4,3,10,6,A", " 2, 4 3 10 6 A "])
+def test_deal_takes_the_cards_as_one_string_as_the_command_does(server, cards):
+    as_list = json.loads(server.post("/api/v1/deal", {"cards": ["2", "4", "3", "10", "6", "A"]})[1])
+    status, text = server.post("/api/v1/deal", {"cards": cards})
+    assert status == 200, text
+    assert json.loads(text) == as_list
+
+
+def test_deal_of_a_string_naming_no_card_is_one_line(server):
+    status, text = server.post("/api/v1/deal", {"cards": " , "})
+    assert status == 400 and "names no card" in one_line_error(text)
+
+
 # -- bad requests: one line of JSON, a 4xx, never a traceback -----------------------------------
 
 
@@ -324,6 +389,18 @@ def one_line_error(text: str) -> str:
 
 BAD = {
     "bad card": ("/api/v1/price", {"shoe": {"seen": ["Z"]}}, 400, "bad card 'Z'"),
+    "a bet file's bet named like a catalogue bet": (
+        "/api/v1/price",
+        {"bet_file": '[[bet]]\nname = "dragon\u20107"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 8\n'},
+        400,
+        "U+2010 HYPHEN, and the name looks like 'dragon-7'",
+    ),
+    "an 81-digit count": (
+        "/api/v1/price",
+        {"shoe": {"counts": "8=" + "9" * 81}},
+        400,
+        "(81 characters) for card 8: a count has at most 80 digits",
+    ),
     "card not in the shoe": (
         "/api/v1/price",
         {"shoe": {"counts": "8=2,K=3", "seen": ["5"]}},
@@ -393,6 +470,25 @@ def test_malformed_json_routes_and_methods_are_one_line_errors(server):
     assert status == 405 and one_line_error(text)
 
 
+@pytest.mark.parametrize(
+    ("body", "content_type", "status"),
+    [
+        (b"", "application/json", 422),
+        (b'{"bets": ["tie"]}', "text/plain", 422),
+        (b"[]", "application/json", 422),
+        (b'{"bets": ["tie"]}', "", 200),
+    ],
+)
+def test_the_post_routes_answer_any_body_as_fastapi_would(server, body, content_type, status):
+    # the POST routes skip FastAPI's machinery for a JSON body; an empty body, or one that does
+    # not say it is JSON, is left to FastAPI: either way one line of JSON
+    headers = {"content-type": content_type} if content_type else {}
+    got, _, text = server.request("POST", "/api/v1/price", body, headers)
+    assert got == status, text
+    if status != 200:
+        one_line_error(text)
+
+
 def test_a_body_over_the_limit_is_413_before_it_is_read(server):
     huge = b'{"bet_file": "' + b"#" * 1_100_000 + b'"}'
     status, _, text = server.request("POST", "/api/v1/price", huge, {"content-type": "application/json"})
@@ -421,6 +517,83 @@ def test_a_host_header_naming_another_site_is_refused(server):
     status, _, text = server.request("GET", "/api/v1/health", headers={"host": "attacker.example"})
     assert status == 400 and "Host" in one_line_error(text)
     assert server.request("GET", "/api/v1/health", headers={"host": f"localhost:{server.port}"})[0] == 200
+
+
+@pytest.mark.parametrize("host", ["[::1]", "[::1]:{port}", "127.0.0.1:{port}", "LOCALHOST"])
+def test_a_loopback_host_header_is_accepted(server, host):
+    status, _, text = server.request("GET", "/api/v1/health", headers={"host": host.format(port=server.port)})
+    assert status == 200, text
+
+
+@pytest.mark.parametrize(
+    "host", ["[::1].evil.example", "[::1]evil", "[::1]:80:80", "[::1", "::1", "localhost.evil.example", ""]
+)
+def test_a_host_header_that_only_starts_like_loopback_is_refused(server, host):
+    # red team: "[::1].evil.example" and "[::1]evil" were taken for [::1]
+    status, _, text = server.request("GET", "/api/v1/health", headers={"host": host})
+    assert status == 400 and "bad Host header" in one_line_error(text)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b'{"shoe": ' + b"[" * 3000 + b"]" * 3000 + b"}", "nested more than 32 levels deep"),
+        (b'{"shoe": ' + b"[" * 40 + b"]" * 40 + b"}", "nested more than 32 levels deep"),
+        (b'{"digits": ' + b"9" * 4400 + b"}", "a number in the JSON body has more than 4,300 digits"),
+    ],
+    ids=["3000 deep", "41 deep", "4400 digits"],
+)
+def test_a_body_too_deep_or_with_too_long_a_number_is_named(server, body, words):
+    # red team: FastAPI's generic "There was an error parsing the body"
+    status, _, text = server.request("POST", "/api/v1/price", body, {"content-type": "application/json"})
+    assert status == 400 and words in one_line_error(text)
+
+
+FOUR_MB = b'{"bet_file": "' + b"#" * 4_000_000 + b'"}'
+
+
+def _urllib_post(url):
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(f"{url}api/v1/price", FOUR_MB, {"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def _requests_post(url):
+    import requests
+
+    answer = requests.post(f"{url}api/v1/price", data=FOUR_MB, headers={"content-type": "application/json"},
+                           timeout=120)
+    return answer.status_code, answer.text
+
+
+def _curl_post(url, tmp_path):
+    body = tmp_path / "body.json"
+    body.write_bytes(FOUR_MB)
+    done = subprocess.run(
+        ["curl", "-sS", "-H", "content-type: application/json", "--data-binary", f"@{body}",
+         "-w", "\n%{http_code}", f"{url}api/v1/price"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    text, _, code = done.stdout.rpartition("\n")
+    return int(code), text
+
+
+@pytest.mark.parametrize("client", ["urllib", "requests", "curl"])
+def test_an_ordinary_client_sending_4_mb_reads_the_413(server, client, tmp_path):
+    # red team: "connection reset by peer": the server answered and closed before reading
+    if client == "curl" and shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+    posts = {"urllib": _urllib_post, "requests": _requests_post, "curl": lambda u: _curl_post(u, tmp_path)}
+    post = posts[client]
+    status, text = post(server.url)
+    assert status == 413 and "1,000,000 bytes" in one_line_error(text)
 
 
 def test_answers_carry_the_security_headers(server):
@@ -455,6 +628,25 @@ def test_a_bet_file_beyond_the_compile_budget_is_refused_in_one_line(monkeypatch
     doc = json.loads(reply.body)
     assert "'colour-all'" in doc["error"] and "500 settled records" in doc["error"]
     assert "\n" not in doc["error"]
+
+
+def test_a_request_bringing_rules_or_bets_compiles_within_its_compile_seconds():
+    # red team: rules_toml with all: true compiled about 29 s before answering, and a bet file
+    # over the compile budget was refused only after 27 s and 194 MB
+    rules = RULES_TOML.replace('name = "banker-draws-on-6-against-5"', 'name = "compile-clock"').replace(
+        "\n4 = [2, 3, 4, 5, 6, 7]\n", "\n4 = [3, 4, 5, 6, 7]\n"
+    )
+    assert rules != RULES_TOML
+    colour = ('[[bet]]\nname = "colour-all"\n[[bet.pay]]\n'
+              "when = { all_cards = { one_colour = true } }\npays = 20\n")
+    with Server("--workers", "1", "--max-compile-seconds", "0.5") as running:
+        for body in ({"rules_toml": rules, "all": True}, {"bet_file": colour}):
+            status, text = running.post("/api/v1/price", body)
+            assert status == 422, text
+            assert "need more than 0.5 s to compile" in one_line_error(text)
+            assert "--max-compile-seconds" in one_line_error(text)
+        status, text = running.post("/api/v1/price", {"rules": "banker-stands-on-6", "bets": ["tie"]})
+        assert status == 200, text  # a registered rule set is not on the clock
 
 
 def test_health_reports_the_limits(server):

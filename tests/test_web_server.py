@@ -189,11 +189,11 @@ async def _all_ready(workers: Workers) -> None:
         await asyncio.sleep(0.01)
 
 
-def _pool_session(limits: Limits, body, starter=webjobs.no_start):
+def _pool_session(limits: Limits, body, starter=webjobs.no_start, runner=webjobs.by_name):
     """``body(workers)`` on a started pool, in an event loop."""
 
     async def go():
-        workers = Workers(limits, runner=webjobs.by_name, starter=starter)
+        workers = Workers(limits, runner=runner, starter=starter)
         workers.start()
         try:
             return await body(workers)
@@ -265,6 +265,17 @@ def test_a_worker_is_replaced_after_its_share_of_tasks(monkeypatch):
     assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
 
 
+def test_a_worker_past_its_memory_is_replaced_after_its_answer():
+    # red team: a worker's memory grew with every new rule set and bet file (89 -> 194 MB over
+    # 200 requests); a worker past --worker-memory retires once it has answered
+    async def body(workers):
+        return [json.loads((await workers.run("hoard", {"mb": 60})).body)["pid"] for _ in range(8)]
+
+    pids = _pool_session(Limits(workers=1, worker_memory=200), body, runner=webjobs.hoarding)
+    assert len(set(pids)) >= 2  # replaced, and every request answered
+    assert all(pids.count(pid) <= 4 for pid in pids)  # 4 x 60 MB is past 200 MB: retired by then
+
+
 def test_workers_that_failed_to_start_are_tried_again_later(monkeypatch, tmp_path):
     from analyzer.web import pool
 
@@ -322,3 +333,105 @@ def test_a_body_that_trickles_in_is_cut_off_with_408():
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408")
     assert json.loads(body) == {"error": "the request body did not arrive within 0.5 s"}
+
+
+#: Run in a server's process: its workers block on every job, and the grace period after a
+#: stop signal is short (tests/ on the path, so that the spawned workers import webjobs).
+STUCK_SERVER = (
+    "import sys, functools\nsys.path.insert(0, 'tests')\nimport webjobs\n"
+    "import analyzer.web.app as app, analyzer.web.server as server\n"
+    "server.GRACEFUL_SECONDS = 1.0\n"
+    "app.Workers = functools.partial(app.Workers, runner=webjobs.stuck, starter=webjobs.no_start)\n"
+)
+
+
+@pytest.mark.parametrize(("signum", "code", "said"), [(signal.SIGTERM, 143, "ended by SIGTERM"),
+                                                      (signal.SIGINT, 130, "interrupted")])
+def test_a_request_still_running_when_the_server_stops_gets_one_line_of_json(signum, code, said):
+    # red team: a 59-line uvicorn traceback on stderr and a text/plain 500 to the client
+    import threading
+
+    with Server("--workers", "1", prelude=STUCK_SERVER) as running:
+        answers = []
+        client = threading.Thread(
+            target=lambda: answers.append(running.post("/api/v1/deal", {"cards": ["2", "4", "3", "10"]}))
+        )
+        client.start()
+        while json.loads(running.get("/api/v1/health")[1])["pending"] != 1:  # it is in the worker
+            pass
+        exit_code, err = running.stop(signum)
+        client.join(60)
+    assert exit_code == code, err
+    assert err.strip().splitlines() == [said]
+    [(status, text)] = answers
+    assert status == 503
+    assert "\n" not in text.strip()
+    assert json.loads(text) == {"error": "the server is stopping: retry in a moment"}
+
+
+def _read_to_end(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def test_connections_past_the_cap_are_answered_503_and_the_log_stays_quiet():
+    # red team: about `ulimit -n` connections that send nothing were never closed nor capped:
+    # every later client was refused, and stderr filled with tracebacks (accept out of file
+    # descriptors).  Here the open-file limit is 400: the server holds at most 400 - 64 - 128
+    # connections and answers each one more 503 at once (connections are accepted in order)
+    fds = "import resource\nresource.setrlimit(resource.RLIMIT_NOFILE, (400, 400))\n"
+    held = 400 - web_server.RESERVED_FDS - web_server.BACKLOG
+    with Server("--workers", "1", "--head-timeout", "60", prelude=fds) as running:
+        socks = []
+        try:
+            for i in range(500):
+                sock = socket.create_connection((running.host, running.port), timeout=60)
+                if i < held and i % 2:
+                    sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\n")  # half a head
+                socks.append(sock)
+            refused = [_read_to_end(sock) for sock in socks[held:]]
+        finally:
+            for sock in socks:
+                sock.close()
+        status = 503
+        while status == 503:  # until the server has seen the held ones close
+            status = running.get("/api/v1/health")[0]
+        exit_code, err = running.stop()
+    assert status == 200
+    for answer in refused:
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503")
+        error = json.loads(body)["error"]
+        assert error == f"the server has {held} connections open, its limit: retry in a moment"
+    # the log stays quiet: at most one line if the event loop, accepting a burst of connections
+    # before it could close those past the cap, ran out of descriptors (it then waits a second)
+    lines = err.strip().splitlines()
+    assert exit_code == 143 and lines[-1] == "ended by SIGTERM", err
+    assert lines[:-1] in ([], ["server: OSError: [Errno 24] Too many open files (said once)"]), err
+
+
+def test_an_idle_connection_is_closed_and_half_a_head_answered_408_after_the_head_timeout():
+    with Server("--workers", "1", "--head-timeout", "0.5") as running:
+        with (
+            socket.create_connection((running.host, running.port), timeout=60) as idle,
+            socket.create_connection((running.host, running.port), timeout=60) as half,
+        ):
+            half.sendall(b"POST /api/v1/price HTTP/1.1\r\nHost: localhost\r\nContent-Le")
+            assert _read_to_end(idle) == b""  # closed, nothing said
+            head, _, body = _read_to_end(half).partition(b"\r\n\r\n")
+        exit_code, err = running.stop()
+    assert exit_code == 143
+    assert head.startswith(b"HTTP/1.1 408")
+    assert json.loads(body) == {"error": "the request head did not arrive within 0.5 s"}
+    assert err.strip().splitlines() == ["ended by SIGTERM"]
+
+
+def test_the_connection_cap_follows_the_open_file_limit():
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    spare = soft - web_server.RESERVED_FDS - web_server.BACKLOG
+    assert web_server.connection_cap(10) == min(10, spare)
+    assert web_server.connection_cap(10**9) <= spare

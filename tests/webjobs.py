@@ -51,3 +51,18 @@ def fails_three_starts(limits: Limits) -> None:
     if tried < 3:
         open(os.path.join(folder, str(tried)), "w").close()
         os._exit(4)
+
+
+def stuck(job: str, request: dict) -> Reply:
+    """Every job blocks (a request still computing when the server is told to stop)."""
+    time.sleep(600)
+    return Reply(200, '{"late": true}\n')
+
+
+_HELD: list[bytes] = []
+
+
+def hoarding(job: str, request: dict) -> Reply:
+    """Stand for a job that leaves ``request["mb"]`` megabytes in the worker's caches."""
+    _HELD.append(b"x" * (request["mb"] * 1_000_000))
+    return Reply(200, f'{{"pid": {os.getpid()}}}\n')

@@ -80,7 +80,7 @@ from analyzer.bets.catalogue import (
     find_bet,
     pay_signature,
 )
-from analyzer.bets.files import load_bets, parse_bets
+from analyzer.bets.files import load_bets, name_skeleton, parse_bets
 from analyzer.bets.main import parse_amount
 from analyzer.bets.model import Bet
 from analyzer.core.exact import fraction_text
@@ -163,7 +163,8 @@ def refuse_clashes(bets: Iterable[Bet], taken: Iterable[Bet] = ()) -> None:
 
     Raises:
         BetError: a bet is not a :class:`Bet`; a bet takes the name (or alias) of a catalogue
-            bet (:func:`~analyzer.bets.catalogue.catalogue_name`); two bets (or a bet and one of
+            bet (:func:`~analyzer.bets.catalogue.catalogue_name`), or a name that looks like one
+            (:func:`~analyzer.bets.files.name_skeleton`: ``dragon\u20107``); two bets (or a bet and one of
             ``taken``) take one name, compared by :func:`~analyzer.bets.catalogue.bet_key`.
     """
     known = {bet_key(b.name) for b in taken}
@@ -171,12 +172,16 @@ def refuse_clashes(bets: Iterable[Bet], taken: Iterable[Bet] = ()) -> None:
         if not isinstance(bet, Bet):
             raise BetError(f"bad bet {bet!r:.80}: give Bet objects (e.g. from load_bets)")
         clash = catalogue_name(bet.name)
-        if clash is not None:
+        looks = catalogue_name(name_skeleton(bet.name)) if clash is None else None
+        if clash is not None or looks is not None:
             origin = "user-defined in "
             where = f" (in {bet.source[len(origin) :]})" if bet.source.startswith(origin) else ""
+            takes = f"takes the name of the catalogue bet {clash!r}" if clash is not None else (
+                f"looks like the name of the catalogue bet {looks!r} (a Unicode look-alike)"
+            )
             raise BetError(
-                f"bet {bet.name!r}{where} takes the name of the catalogue bet {clash!r}: a log, a count "
-                "or a table naming it could mean either; give the bet another name"
+                f"bet {bet.name!r}{where} {takes}: a log, a count or a table naming it could mean "
+                "either; give the bet another name"
             )
         key = bet_key(bet.name)
         if key in known:

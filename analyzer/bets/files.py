@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import unicodedata
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -277,6 +278,7 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
     for key in ("name", "title", "source", "otherwise_event"):
         if key in spec:
             _text(label, key, spec[key])
+    _ascii_name(label, name)
     if "rules" in spec:
         _text(label, "rules", spec["rules"], 2000)
     for key in spec:
@@ -718,6 +720,57 @@ def _card(label: str, raw: object) -> Any:
     if card.suit is None:
         raise BetError(f'{label}: card {raw!r} needs its suit, e.g. "{raw}h"')
     return card
+
+
+#: Characters that look like the ASCII a bet name is written in, after NFKC (which already
+#: folds fullwidth forms, ligatures and most spaces): dashes and minus signs as ``-``, quotes
+#: and primes as ``'``, the Cyrillic and Greek letters drawn like Latin ones as those letters.
+#: Format characters (zero-width spaces and joiners, the soft hyphen) are dropped.
+LOOK_ALIKES = str.maketrans(
+    {
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\ufe58\ufe63", "-"),
+        **dict.fromkeys("\u2018\u2019\u201b\u2032\u02bc\u02b9\u0060\u00b4", "'"),
+        **dict(zip("\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u051b\u051d\u04bb",
+                   "aeopcyxijsdqwh", strict=True)),
+        **dict(zip("\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406\u0408",
+                   "ABEKMHOPCTXIJ", strict=True)),
+        **dict(zip("\u03bf\u03b1\u03bd\u03c1\u03b9\u03ba\u03c4\u03c5",
+                   "oavpiktu", strict=True)),
+        **dict(zip("\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7",
+                   "ABEZHIKMNOPTYX", strict=True)),
+    }
+)
+
+
+def name_skeleton(name: str) -> str:
+    """What ``name`` looks like, in ASCII where a look-alike is known: NFKC, then
+    :data:`LOOK_ALIKES`, format characters dropped.  Two names with one skeleton read the same
+    on a screen (``dragon\u20107``, with U+2010 HYPHEN, looks like ``dragon-7``).
+
+    >>> name_skeleton("dragon\u20107"), name_skeleton("\uff24ragon 7"), name_skeleton("p\u0430nda-8")
+    ('dragon-7', 'Dragon 7', 'panda-8')
+    """
+    folded = unicodedata.normalize("NFKC", name).translate(LOOK_ALIKES)
+    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+
+
+def _ascii_name(label: str, name: str) -> None:
+    """A bet file's bet name is ASCII: a name is what logs, counts and tables are matched by,
+    and a look-alike of another name (``dragon\u20107``) must not pass for it.
+
+    Raises:
+        BetError: a character that is not ASCII, named with its code point.
+    """
+    if name.isascii():
+        return
+    bad = next(ch for ch in name if not ch.isascii())
+    what = unicodedata.name(bad, "a character without a name")
+    looks = name_skeleton(name)
+    like = f", and the name looks like {looks!r}" if looks.isascii() and looks != name else ""
+    raise BetError(
+        f"{label}: key 'name' must be written in ASCII: it holds U+{ord(bad):04X} "
+        f"{what}{like}; write the name in ASCII"
+    )
 
 
 def _text(label: str, key: str, value: object, limit: int = 200) -> str:

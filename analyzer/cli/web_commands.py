@@ -11,11 +11,15 @@ from analyzer.cli.common import UsageProblem, WholeNumber, guard
 from analyzer.cli.process import echo, say, stopped_by
 from analyzer.web.limits import (
     BODY_TIMEOUT,
+    COMPILE_SECONDS,
+    HEAD_TIMEOUT,
     MAX_BODY_BYTES,
+    MAX_CONNECTIONS,
     MAX_PENDING,
     MAX_RECORDS,
     MAX_REQUEST_BETS,
     REQUEST_TIMEOUT,
+    WORKER_MEMORY_MB,
     WORKERS,
     Limits,
 )
@@ -45,6 +49,14 @@ DEFAULT_PORT = 8750
     help="Worker processes computing answers (each holds its own compiled tables).",
 )
 @click.option(
+    "--worker-memory",
+    type=WholeNumber(50),
+    default=WORKER_MEMORY_MB,
+    show_default=True,
+    metavar="MB",
+    help="Resident memory past which a worker is replaced after its answer (bounds its caches).",
+)
+@click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
     default=REQUEST_TIMEOUT,
@@ -59,6 +71,31 @@ DEFAULT_PORT = 8750
     show_default=True,
     metavar="SECONDS",
     help="Longest a request's body may take to arrive (a slower one: 408).",
+)
+@click.option(
+    "--max-compile-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=COMPILE_SECONDS,
+    show_default=True,
+    metavar="SECONDS",
+    help="Longest a request may spend compiling tables (a bet file's, or every bet under other "
+    "rules; more: 422, the tables compiled so far kept).",
+)
+@click.option(
+    "--head-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=HEAD_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Longest a connection may take to send a request's head (an idle one is closed).",
+)
+@click.option(
+    "--max-connections",
+    type=WholeNumber(1),
+    default=MAX_CONNECTIONS,
+    show_default=True,
+    metavar="N",
+    help="Most connections open at once (more: 503 and closed; at most what ulimit -n allows).",
 )
 @click.option(
     "--max-body",
@@ -98,8 +135,12 @@ def serve(
     host: str,
     port: int,
     workers: int,
+    worker_memory: int,
     timeout: float,
     body_timeout: float,
+    max_compile_seconds: float,
+    head_timeout: float,
+    max_connections: int,
     max_body: int,
     max_bets: int,
     max_pending: int,
@@ -126,6 +167,10 @@ def serve(
         workers=workers,
         max_pending=max_pending,
         max_records=max_records,
+        head_timeout=head_timeout,
+        max_connections=max_connections,
+        compile_seconds=max_compile_seconds,
+        worker_memory=worker_memory,
     )
 
     def announce(line: str) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card, Rank, parse_card, parse_cards, parse_rank
-from analyzer.core.exact import whole_number
+from analyzer.core.exact import MAX_NUMBER_CHARS, whole_number
 from analyzer.errors import ShoeError
 
 #: The fewest cards a shoe may hold: one coup needs at least four.
@@ -359,9 +359,25 @@ def _one_card(token: object) -> Card:
 
 
 def _parse_int(text: str, what: str) -> int:
+    """A count of a shoe's text: a whole number >= 0 of at most
+    :data:`~analyzer.core.exact.MAX_NUMBER_CHARS` ASCII digits.
+
+    Raises:
+        ShoeError: not such a number; a longer run of digits names the limit.
+    """
     value = whole_number(text)
     if value is None:
-        raise ShoeError(f"bad count {text.strip()!r} for {what}: use a whole number >= 0 (digits 0-9)")
+        raw = text.strip()
+        if raw.isascii() and raw.isdigit():  # digits only: too many of them
+            raise ShoeError(
+                f"bad count {raw[:12]}...{raw[-6:]} ({len(raw):,} characters) for {what}: a count "
+                f"has at most {MAX_NUMBER_CHARS} digits"
+            )
+        shown = raw if len(raw) <= 40 else f"{raw[:12]}...{raw[-6:]}"
+        raise ShoeError(
+            f"bad count {shown!r} for {what}: use a whole number >= 0 (digits 0-9, at most "
+            f"{MAX_NUMBER_CHARS} of them)"
+        )
     return value
 
 

@@ -286,7 +286,7 @@ def _data_keys(col: Column) -> tuple[str, ...]:
     if col.style in ("text", "count"):
         return (key,)
     if col.style == "sqrt":
-        return (f"{key}_variance", f"{key}_decimal")
+        return (f"{key}_squared", f"{key}_decimal")
     if col.style == "percent":
         return (key, f"{key}_decimal", f"{key}_percent")
     return (key, f"{key}_decimal")
@@ -326,8 +326,9 @@ def data_rows(
     """The rows of ``table`` as data (what JSON and CSV write): one dict per row, the same keys
     in the same order for every row.  A text or count column gives its JSON key; an exact column
     ``KEY`` (a :class:`ExactText` ``"p/q"``) and ``KEY_decimal`` (a ``Decimal`` rounded exactly to
-    ``digits``), a percentage also ``KEY_percent`` (in percent), an SD ``KEY_variance`` and
-    ``KEY_decimal``; a missing value ``None``.  ``context`` adds its fields to tables that lack
+    ``digits``), a percentage also ``KEY_percent`` (in percent), an SD ``KEY_squared`` (its
+    exact square, the variance: an SD is not rational) and ``KEY_decimal``; a missing value
+    ``None``.  ``context`` adds its fields to tables that lack
     them (see :func:`with_context`).
 
     Raises:

@@ -30,12 +30,16 @@ This module imports no web library: the workers need only the analyser.
 
 from __future__ import annotations
 
+import collections
+import functools
 import io
 import json
+import math
 import os
 import shlex
 import signal
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -45,6 +49,7 @@ from analyzer.bets.main import parse_amount
 from analyzer.core.cards import parse_cards
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, TABLEAUX, Tableau, parse_tableau
+from analyzer.engine import table as engine_table
 from analyzer.engine.table import MAX_RECORDS_ENV
 from analyzer.errors import (
     AnalyzerError,
@@ -62,6 +67,8 @@ from analyzer.web.limits import Limits
 #: What a rules text and a bet-file text are called in messages and in ``meta.command``.
 RULES_LABEL = "rules_toml"
 BET_FILE_LABEL = "bet_file"
+#: Most cards ``deal`` reads (a coup deals at most 6; the rest are listed as not dealt).
+MAX_DEAL_CARDS = 100
 #: Longest error message sent (one line; longer ones are cut with "...").
 MAX_ERROR_CHARS = 500
 
@@ -99,20 +106,115 @@ def error_reply(status: int, message: str) -> Reply:
 
 def start_worker(limits: Limits) -> None:
     """A worker process starts: keep ``limits``, leave Ctrl-C to the server (which stops the
-    workers itself, so a terminal's SIGINT to the whole process group prints nothing here), and
-    compile the light tables once so the first requests are fast."""
+    workers itself, so a terminal's SIGINT to the whole process group prints nothing here), put
+    the engine's compiles on the request's compile clock (:func:`clock_compiles`), and compile
+    the light tables once so the first requests are fast."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _LIMITS[0] = limits
     os.environ[MAX_RECORDS_ENV] = str(limits.max_records)  # the engine's compile budget, here
+    clock_compiles()
     warm_up()
 
 
+class _CompileClock:
+    """The compile seconds left to the request in progress (``inf`` outside a request: the
+    warm-up is not timed), and how many tables it compiled."""
+
+    left = math.inf
+    compiled = 0
+    depth = 0
+
+
+def _alarm(signum: int, frame: object) -> None:
+    """The request's compile seconds are spent: the compile in progress ends as the engine's
+    own compile budget ends one (a :class:`~analyzer.errors.CompileBudgetError`)."""
+    _CompileClock.left = 0
+    raise _compile_refusal()
+
+
+def _timed(build: Callable[..., Any]) -> Callable[..., Any]:
+    """``build`` (one of the engine's compiles) on the request's compile clock: an interval
+    timer (``SIGALRM``) interrupts it once the request's compile seconds are spent, as a
+    :class:`~analyzer.errors.CompileBudgetError` naming the limit."""
+
+    @functools.wraps(build)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        clock = _CompileClock
+        if clock.depth or clock.left == math.inf:  # outside a request, or inside a timed compile
+            return build(*args, **kwargs)
+        if clock.left <= 0:
+            raise _compile_refusal()
+        start = time.monotonic()
+        clock.depth += 1
+        try:
+            signal.setitimer(signal.ITIMER_REAL, clock.left)
+            table = build(*args, **kwargs)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            clock.depth -= 1
+            clock.left = max(0.0, clock.left - (time.monotonic() - start))
+        clock.compiled += 1
+        return table
+
+    return timed
+
+
+def _compile_refusal() -> CompileBudgetError:
+    limit = _LIMITS[0].compile_seconds
+    kept = _CompileClock.compiled
+    head = (
+        f"the tables of this request's bets under its rules need more than {limit:g} s to compile "
+        "(this server's limit; punto-banco serve --max-compile-seconds raises it)"
+    )
+    if kept:
+        return CompileBudgetError(
+            f"{head}: the {kept} compiled meanwhile are kept, so the same request sent again goes on "
+            "from there; or ask for fewer bets"
+        )
+    return CompileBudgetError(f"{head}: ask for fewer bets, or bets that read fewer card details")
+
+
+def clock_compiles() -> None:
+    """Put the engine's two compiles (:func:`analyzer.engine.table.build_bet` and
+    ``build_records``, which every table not in memory, on disk or shipped goes through) on the
+    request's compile clock: a request that brings its own rules (``rules_toml``) or bets
+    (``bet_file``) may spend at most ``limits.compile_seconds`` compiling (a custom rule set
+    with every bet, a bet file's bet near the compile budget), so its work is bounded well
+    within the timeout; the tables finished are kept in memory and on disk.  (A registered
+    rule set's tables are the same for every client, compiled once into the disk cache: they
+    are bounded by the timeout alone.)
+    In a worker process only (it sets the process's ``SIGALRM`` handler)."""
+    signal.signal(signal.SIGALRM, _alarm)
+    if not hasattr(engine_table.build_bet, "__wrapped__"):
+        engine_table.build_bet = _timed(engine_table.build_bet)
+        engine_table.build_records = _timed(engine_table.build_records)
+
+
+#: The modules the jobs import lazily (the server process never needs them).
+_JOB_MODULES = (
+    "analyzer.output.bet_tables",
+    "analyzer.output.render",
+    "analyzer.output.tables",
+    "analyzer.output.deal",
+    "analyzer.checks.handlog",
+    "analyzer.checks.logmap",
+    "analyzer.checks.verify",
+    "analyzer.engine.pricing",
+)
+
+
 def warm_up() -> None:
-    """Price the light catalogue bets once, on a full and on a depleted suited 8-deck shoe
-    (their tables compiled or read from the disk cache now, not on a user's first request).
+    """Import the jobs' modules, and price the light catalogue bets once, on a full and on a
+    depleted suited 8-deck shoe (their tables compiled or read from the disk cache now, not on
+    a user's first request).
     A failure here is left for the request that meets it to report."""
+    import importlib  # lazy: the worker's start only
+
     from analyzer.engine.pricing import Pricer  # lazy: the worker's, not the server's
 
+    for module in _JOB_MODULES:  # a fresh worker's first request pays no import
+        importlib.import_module(module)
     names = ("banker", "player", "tie", "dragon-7", "panda-8", "dragon-bonus-player", "player-pair")
     try:
         bets = [find_bet(n) for n in (*names, "banker-pair", "perfect-pair")]
@@ -126,6 +228,9 @@ def run(job: Callable[[Request, Limits], Reply], request: Request) -> Reply:
     """``job(request, limits)``, with every failure turned into a one-line JSON error: bad input
     400, work over the limits 422, anything else 500 (its type named, and one line on the
     worker's standard error)."""
+    brought = request.get("rules_toml") is not None or request.get("bet_file") is not None
+    _CompileClock.left = _LIMITS[0].compile_seconds if brought else math.inf  # work a request brings
+    _CompileClock.compiled = 0
     try:
         return job(request, _LIMITS[0])
     except (WorkLimitError, CompileBudgetError) as exc:  # work over the limits
@@ -140,6 +245,8 @@ def run(job: Callable[[Request, Limits], Reply], request: Request) -> Reply:
         words = printable(str(exc))[:200]
         print(f"internal error: {type(exc).__name__}: {words}", file=sys.stderr, flush=True)
         return error_reply(500, f"internal error: {type(exc).__name__}; see the server's log")
+    finally:
+        _CompileClock.left = math.inf
 
 
 # -- reading a request ------------------------------------------------------------------------
@@ -203,6 +310,12 @@ def shoe_of(spec: Mapping[str, Any] | None) -> tuple[Shoe, list[str]]:
     return shoe, words
 
 
+#: Requests' bets as chosen, by what the request named (bets, bet-file text, all, the limit):
+#: a live page names the same bets after every card.  Bounded; a :class:`Chosen` is frozen.
+_CHOSEN: collections.OrderedDict[tuple[object, ...], Chosen] = collections.OrderedDict()
+CHOSEN_KEPT = 64
+
+
 class Chosen(NamedTuple):
     """The bets of a request: the :class:`~analyzer.bets.choice.Choice`, the catalogue
     ``specs``, the bet-file ``texts`` (``(label, TOML text)``) and the command's ``words``."""
@@ -215,24 +328,38 @@ class Chosen(NamedTuple):
 
 def bets_of(request: Request, limits: Limits) -> Chosen:
     """The bets of ``request``: ``bets`` (catalogue specs), ``bet_file`` (a bet file's TOML text)
-    and ``all`` (the whole catalogue first), as :func:`analyzer.bets.choice.choose` reads them.
+    and ``all`` (the whole catalogue first), as :func:`analyzer.bets.choice.choose` reads them
+    (the same request's bets chosen once per worker: :data:`CHOSEN_KEPT` kept).
 
     Raises:
         BetError: an unknown bet or bad parameter, a spec naming a file (a client sends the
             file's text, never a path), a malformed bet file, a bet chosen twice.
     """
     specs: tuple[str, ...] = tuple(request.get("bets") or ())
+    text = request.get("bet_file")
+    all_bets = bool(request.get("all"))
+    key = (specs, text, all_bets, limits.max_bets)
+    hit = _CHOSEN.get(key)
+    if hit is not None:  # a page sends the same bets after every card: chosen once
+        _CHOSEN.move_to_end(key)
+        return hit
+    chosen = _choose(specs, None if text is None else str(text), all_bets, limits)
+    _CHOSEN[key] = chosen
+    if len(_CHOSEN) > CHOSEN_KEPT:
+        _CHOSEN.popitem(last=False)
+    return chosen
+
+
+def _choose(specs: tuple[str, ...], text: str | None, all_bets: bool, limits: Limits) -> Chosen:
     words: list[str] = []
     for spec in specs:
         find_bet(spec)  # a catalogue spec, checked before anything could read it as a path
         if split_file_spec(spec) is not None:
             raise BetError(f"bet {spec!r} names a file: send the bet file's TOML text as bet_file")
         words += ["--bet", spec]
-    text = request.get("bet_file")
-    texts = () if text is None else ((BET_FILE_LABEL, str(text)),)
+    texts = () if text is None else ((BET_FILE_LABEL, text),)
     if texts:
         words += ["--bet-file", BET_FILE_LABEL]
-    all_bets = bool(request.get("all"))
     if all_bets:
         words.append("--all")
     choice = choose(specs, (), all_bets=all_bets, max_bets=limits.max_bets, texts=texts)
@@ -377,7 +504,12 @@ def deal(request: Request, limits: Limits) -> Reply:
     from analyzer.output.render import json_document  # lazy: the worker's, not the server's
 
     tableau, rule_words = tableau_of(request)
-    tokens = " ".join(request.get("cards") or ()).replace(",", " ").split()
+    given = request.get("cards") or ()
+    tokens = (given if isinstance(given, str) else " ".join(given)).replace(",", " ").split()
+    if not tokens:
+        raise BetError("cards names no card: give the cards in dealing order, e.g. '2 4 3 10 6 A'")
+    if len(tokens) > MAX_DEAL_CARDS:
+        raise BetError(f"{len(tokens):,} cards: give at most {MAX_DEAL_CARDS}, the coup's cards")
     cards = parse_cards(tokens)
     stake_text = str(request.get("stake", "1"))
     stake = parse_amount(stake_text, "stake")

@@ -16,6 +16,26 @@ MAX_REQUEST_BETS = 100
 REQUEST_TIMEOUT = 30.0
 #: Seconds a request's body may take to arrive (a client that trickles it is cut off).
 BODY_TIMEOUT = 30.0
+#: Seconds a connection may take to send a request's head (its request line and headers),
+#: from when it opens or from the head's first byte: an idle or trickling connection is closed.
+HEAD_TIMEOUT = 10.0
+#: Connections the server holds open at once (at most the open-file limit allows); one more is
+#: answered 503 and closed at once.
+MAX_CONNECTIONS = 256
+#: Most bytes of an oversized body read and dropped before the 413 is sent, so that a client
+#: still sending it reads the answer instead of "connection reset by peer"; past that the
+#: connection is closed.
+MAX_DRAIN_BYTES = 64_000_000
+#: Deepest nesting of a request's JSON (objects and lists): the deepest request is 3 levels
+#: (a body, its shoe, the shoe's seen cards); a deeper body is refused before it is read.
+MAX_JSON_DEPTH = 32
+#: Seconds one request may spend compiling tables (of a bet file's bets, or of catalogue bets
+#: under rules whose tables do not ship): past that it is refused (422); the tables compiled
+#: meanwhile are kept, so the same request sent again goes on from there.
+COMPILE_SECONDS = 10.0
+#: Megabytes of resident memory past which a worker retires after its answer (a fresh one
+#: takes its place): new rule sets and bet files fill its caches of tables, and this bounds them.
+WORKER_MEMORY_MB = 300
 #: Worker processes that compute answers (each holds its own compiled tables, ~150 MB).
 WORKERS = 2
 #: Requests that may wait for a worker at once; past that, 503 at once (retry later).
@@ -54,12 +74,25 @@ class Limits:
     max_pending: int = MAX_PENDING
     max_reported: int = MAX_REPORTED
     max_records: int = MAX_RECORDS
+    head_timeout: float = HEAD_TIMEOUT
+    max_connections: int = MAX_CONNECTIONS
+    compile_seconds: float = COMPILE_SECONDS
+    worker_memory: int = WORKER_MEMORY_MB
 
     def __post_init__(self) -> None:
-        for name in ("max_body", "max_bets", "workers", "max_pending", "max_reported", "max_records"):
+        for name in (
+            "max_body",
+            "max_bets",
+            "workers",
+            "max_pending",
+            "max_reported",
+            "max_records",
+            "max_connections",
+            "worker_memory",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise AnalyzerError(f"bad limit {name}={value!r}: use a whole number >= 1")
-        for name in ("timeout", "body_timeout"):
+        for name in ("timeout", "body_timeout", "head_timeout", "compile_seconds"):
             if not getattr(self, name) > 0:
                 raise AnalyzerError(f"bad limit {name}={getattr(self, name)!r}: use a number of seconds > 0")

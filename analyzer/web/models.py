@@ -22,6 +22,10 @@ from analyzer.web.limits import MAX_BODY_BYTES, MAX_DECKS, MAX_FIELD_CHARS, MAX_
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
 BetSpec = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Text = Annotated[str, StringConstraints(max_length=MAX_FIELD_CHARS)]
+#: Longest card string of ``deal`` (100 cards, each at most 3 characters and a separator).
+MAX_DEAL_CHARS = 400
+CardList = Annotated[list[CardText], Field(min_length=1, max_length=100)]
+CardString = Annotated[str, StringConstraints(min_length=1, max_length=MAX_DEAL_CHARS)]
 #: Most bets named in one request's list (the server's --max-bets counts them with the file's).
 MAX_BET_SPECS = 1_000
 
@@ -132,10 +136,17 @@ class AnalyzeIn(_Rules):
 class DealIn(_Bets):
     """``punto-banco deal``: one coup from cards in dealing order, bets settled on it."""
 
-    model_config = _strict([{"cards": ["2", "4", "3", "10", "6", "A"], "bets": ["dragon-7", "banker"]}])
+    model_config = _strict(
+        [
+            {"cards": ["2", "4", "3", "10", "6", "A"], "bets": ["dragon-7", "banker"]},
+            {"cards": "5h Kd 9s 2c", "bets": ["perfect-pair"]},
+        ]
+    )
 
-    cards: list[CardText] = Field(
-        min_length=1, max_length=100, description="Cards in dealing order: P1 B1 P2 B2, then third cards."
+    cards: CardList | CardString = Field(
+        description="Cards in dealing order: P1 B1 P2 B2, then third cards; a list of cards, or one "
+        "string as the command reads them ('2 4 3 10 6 A' or '2,4,3,10,6,A').",
+        examples=[["2", "4", "3", "10", "6", "A"], "5h Kd 9s 2c"],
     )
     stake: Annotated[str, StringConstraints(min_length=1, max_length=50)] = Field(
         default="1", description="Stake per bet, exact: '10', '2.5', '1/2'."
@@ -177,6 +188,175 @@ class ErrorOut(BaseModel):
     """Every error: one line, what is wrong and what is allowed."""
 
     error: str
+
+
+# -- the answers (documented in the OpenAPI document; the routes send the commands' own JSON,
+# -- which tests/test_web_api.py checks against these models field by field) ----------------
+
+#: One field of a data row: an exact value as ``"p/q"`` text, a decimal rounded exactly (a
+#: JSON number with every digit asked for), a count, a flag, a name, or ``null``.
+Cell = str | int | float | bool | None
+
+
+class MetaOut(BaseModel):
+    """What produced a document: tool and version, the command that prints the same document,
+    the rules in words, the shoe (absent where there is none)."""
+
+    generated_by: str = Field(description="punto-banco-analyzer and its version.")
+    command: str = Field(description="The command line giving the same document.")
+    rules: str | None = Field(default=None, description="The rules, in words.")
+    shoe: str | None = Field(default=None, description="The shoe, in words.")
+
+
+class TableOut(BaseModel):
+    """One table as data: its ``columns`` are the data keys of its rows (docs/output.md, "Data
+    for scripts": an exact value ``KEY`` as ``"p/q"`` beside ``KEY_decimal``, a percentage also
+    ``KEY_percent``, an SD ``sd_squared`` (its exact square, the variance) and ``sd_decimal``)."""
+
+    name: str = Field(description="The table's machine name, e.g. 'bets' or 'events:dragon-7'.")
+    title: str
+    columns: list[str] = Field(description="The data keys of the rows (exact, decimal, percent).")
+    rows: list[dict[str, Cell]] = Field(description="One object per row, the same keys in every row.")
+    notes: list[str] = Field(default_factory=list)
+
+
+class TablesOut(BaseModel):
+    """A document of tables: ``--format json`` of ``bets``, ``analyze`` and ``bets --list``."""
+
+    meta: MetaOut | dict[str, str] = Field(
+        description="What produced the document (empty for the catalogue)."
+    )
+    tables: list[TableOut]
+
+
+class SettledOut(BaseModel):
+    """A bet settled on one coup: its event, what it pays per unit and the net for the stake."""
+
+    bet_name: str
+    bet: str
+    event: str
+    pays: str = Field(description="Pays per unit staked, exact ('p/q').")
+    pays_decimal: float
+    net: str = Field(description="Net for the stake, exact ('p/q').")
+    net_decimal: float
+
+
+class DealOut(BaseModel):
+    """One coup told (``punto-banco deal``): the cards, each side's hand and total, who drew and
+    why, the bets settled, and the command's lines."""
+
+    meta: MetaOut
+    cards: list[str] = Field(description="The cards as given, in dealing order.")
+    player: list[str]
+    banker: list[str]
+    player_total: int
+    banker_total: int
+    winner: Literal["player", "banker", "tie"]
+    player_natural: bool
+    banker_natural: bool
+    player_drew: bool
+    banker_drew: bool
+    cards_dealt: int
+    not_dealt: list[str] = Field(description="Cards given past the coup's last card.")
+    announcement: str
+    story: list[str] = Field(description="Why each hand drew or stood.")
+    stake: str = Field(description="The stake per bet, exact ('p/q').")
+    stake_decimal: float
+    settled: list[SettledOut]
+    lines: list[str] = Field(description="What the command prints, line by line.")
+
+
+class VerifyOut(BaseModel):
+    """A hand log checked (``punto-banco verify --format jsonl``): how it was read, the summary
+    line, the tallies and the first discrepancies (each the object the command writes)."""
+
+    read: str = Field(description="How the log was read (the command's first line).")
+    summary: str
+    conforms: bool
+    coups: int
+    records: int
+    discrepancies: int
+    failed_records: int
+    reported: int = Field(description="Discrepancies listed in findings (all are counted).")
+    ignored_fields: list[str]
+    findings: list[dict[str, Any]] = Field(description="The command's JSON lines, one per discrepancy.")
+
+
+class RuleSetOut(BaseModel):
+    """A registered rule set."""
+
+    name: str
+    title: str
+    fingerprint: str = Field(description="The rules' fingerprint (rows of results name it).")
+    toml: str = Field(description="The rules file's TOML text (what rules_toml takes).")
+
+
+class RulesOut(BaseModel):
+    """The registered rule sets."""
+
+    rules: list[RuleSetOut]
+
+
+class CountSystemOut(BaseModel):
+    """A published count system: one tag per point value, in the document's ``order``."""
+
+    bet: str
+    source: str
+    tags: list[int]
+
+
+class CountsOut(BaseModel):
+    """Published count systems for the page's true count."""
+
+    order: list[str] = Field(description="The point values the tags are in: A, 2, ..., 9, 10/J/Q/K.")
+    systems: list[CountSystemOut]
+
+
+class VectorDefaultsOut(BaseModel):
+    """The defaults of ``punto-banco vectors``."""
+
+    seed: int
+    coups: int
+    format: str
+
+
+class VectorsOut(BaseModel):
+    """The test-vector kit (``punto-banco vectors``): its format, files, defaults and schema."""
+
+    format: str
+    analyzer_version: str
+    files: list[str]
+    defaults: VectorDefaultsOut
+    max_coups: int
+    decks: list[int]
+    settlement_decks: int
+    command: str
+    schema_: dict[str, Any] = Field(alias="schema", description="The kit's schema.json (JSON Schema).")
+
+
+class LimitsOut(BaseModel):
+    """The server's limits (each a ``punto-banco serve`` option)."""
+
+    max_body: int
+    max_bets: int
+    timeout: float
+    body_timeout: float
+    head_timeout: float
+    workers: int
+    max_pending: int
+    max_connections: int
+    max_records: int
+    compile_seconds: float
+    worker_memory: int = Field(description="Megabytes past which a worker is replaced.")
+
+
+class HealthOut(BaseModel):
+    """The server is up: its version, the requests in progress and its limits."""
+
+    status: Literal["ok"]
+    version: str
+    pending: int = Field(description="Requests scheduled and not yet answered.")
+    limits: LimitsOut
 
 
 MODELS = {"price": PriceIn, "analyze": AnalyzeIn, "deal": DealIn, "verify": VerifyIn}

@@ -69,7 +69,9 @@ def _serve_tasks(
     connection: Connection, runner: Runner, starter: Callable[[Limits], None], limits: Limits
 ) -> None:
     """A worker's life (in the worker process): start, say so, then answer each task until the
-    server closes the connection."""
+    server closes the connection.  Each answer says whether this worker should now retire: its
+    resident memory is past ``limits.worker_memory`` megabytes (the caches of tables that new
+    rule sets and bet files fill are let go with the process)."""
     starter(limits)
     try:
         connection.send_bytes(_READY)
@@ -81,9 +83,25 @@ def _serve_tasks(
                 words = printable(str(exc))[:200]
                 print(f"internal error: {type(exc).__name__}: {words}", file=sys.stderr, flush=True)
                 reply = error_reply(500, f"internal error: {type(exc).__name__}; see the server's log")
-            connection.send_bytes(pickle.dumps((reply.status, reply.body), protocol=pickle.HIGHEST_PROTOCOL))
+            retire = resident_bytes() > limits.worker_memory * 1_000_000
+            connection.send_bytes(
+                pickle.dumps((reply.status, reply.body, retire), protocol=pickle.HIGHEST_PROTOCOL)
+            )
     except (EOFError, OSError):  # the server closed the connection: retire quietly
         return
+
+
+def resident_bytes() -> int:
+    """This process's resident memory in bytes (``/proc/self/statm``; elsewhere its peak, from
+    ``getrusage``)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource  # lazy: only where /proc is missing
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
 
 
 class _Worker(asyncio.Protocol):
@@ -130,10 +148,13 @@ class _Worker(asyncio.Protocol):
                 self.pool._ready(self)
             return
         future = self._finish()
+        status, body, retire = pickle.loads(payload)
         if future is not None and not future.done():
-            status, body = pickle.loads(payload)
             future.set_result(Reply(status, body))
-        self.pool._done(self)
+        if retire:  # past its memory: a fresh worker takes its place
+            self.pool._replace(self, kill=False)
+        else:
+            self.pool._done(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.transport = None
@@ -247,6 +268,27 @@ class Workers:
         waiting, self._waiting = self._waiting, collections.deque()
         for _, _, future in waiting:
             _answer(future, stopping)
+
+    def answer_all(self, status: int, message: str) -> int:
+        """Answer every request in progress or waiting with ``{"error": message}`` (the server
+        stopping past its grace period); a worker busy with one is ended (not replaced: the
+        server is stopping).  The number of requests answered."""
+        reply = error_reply(status, message)
+        answered = 0
+        for worker in list(self._workers):
+            future = worker.current
+            if future is not None and not future.done():
+                _answer(future, reply)
+                answered += 1
+                self._workers.remove(worker)
+                worker.end(kill=True)
+                self._later(_reap(worker.process))
+        waiting, self._waiting = self._waiting, collections.deque()
+        for _, _, future in waiting:
+            if not future.done():
+                _answer(future, reply)
+                answered += 1
+        return answered
 
     @property
     def pending(self) -> int:
