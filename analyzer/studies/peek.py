@@ -299,15 +299,19 @@ class _Compiled:
     cards: int
 
 
-def _settler(bet: Bet, tableau: Tableau) -> Callable[[tuple[int, ...], int | None, int | None], int]:
-    """The bet's pay x scale for a coup of values (first four, thirds), cached per coup as the
-    bet reads it."""
-    by_cards = bool(bet.reads.sets)
-    cache: dict[tuple[object, ...], int] = {}
-    scale = _scale(bet)
+_Settle = Callable[[tuple[int, ...], int | None, int | None], tuple[int, ...]]
 
-    def pay(four: tuple[int, ...], p3: int | None, b3: int | None) -> int:
-        key: tuple[object, ...] = (*four, p3, b3) if by_cards else (
+
+def _settler(bets: tuple[Bet, ...], tableau: Tableau) -> _Settle:
+    """Each bet's pay x its scale for a coup of values (first four, thirds), cached per coup as
+    the bets read it (the two-card totals and the thirds, or every value when a bet reads the
+    values of its cards)."""
+    by_cards = any(b.reads.sets for b in bets)
+    cache: dict[tuple[object, ...], tuple[int, ...]] = {}
+    scales = [_scale(b) for b in bets]
+
+    def pays(four: tuple[int, ...], p3: int | None, b3: int | None) -> tuple[int, ...]:
+        key: tuple[object, ...] = (four, p3, b3) if by_cards else (
             (four[0] + four[2]) % 10, (four[1] + four[3]) % 10, p3, b3)
         got = cache.get(key)
         if got is None:
@@ -317,14 +321,15 @@ def _settler(bet: Bet, tableau: Tableau) -> Callable[[tuple[int, ...], int | Non
                 None if b3 is None else _REPRESENTATIVE[b3],
                 tableau,
             )
-            pays = bet.settle(coup)[1]
-            got = int(pays * scale)
-            if Fraction(got, scale) != pays:  # pragma: no cover - a pay line's pay, by construction
-                raise AssertionError("pay not on the scale")
-            cache[key] = got
+            out = []
+            for bet, scale in zip(bets, scales, strict=True):
+                pay = bet.settle(coup)[1] * scale
+                assert pay.denominator == 1  # the scale is the pays' common denominator
+                out.append(int(pay))
+            got = cache[key] = tuple(out)
         return got
 
-    return pay
+    return pays
 
 
 def _check_bets(bets: Sequence[Bet]) -> None:
@@ -341,74 +346,79 @@ def _check_bets(bets: Sequence[Bet]) -> None:
             raise PeekError(f"bet {bet.name} is a payout function: peek prices bets given by pay lines")
 
 
+def _slot_index(slot: str, p_drew: bool, b_drew: bool) -> int | None:
+    """The dealing-order index of the card at ``slot`` (None: a third card not dealt)."""
+    if slot == "P3":
+        return 4 if p_drew else None
+    if slot == "B3":
+        return (5 if p_drew else 4) if b_drew else None
+    return _INDEX[slot]
+
+
 @functools.lru_cache(maxsize=16)
 def _compile(tableau: Tableau, slots: tuple[str, ...], bets: tuple[Bet, ...]) -> _Compiled:
-    """Walk the dealing tree once over point values and group its leaves (see :class:`_Compiled`)."""
-    settlers = [_settler(b, tableau) for b in bets]
-    burn = "burn" in slots
+    """Walk the dealing tree once over point values and group its leaves (see
+    :class:`_Compiled`); a burn card is not walked: :func:`_seen_sums` spreads it."""
+    settle = _settler(bets, tableau)
     coup_slots = [s for s in slots if s != "burn"]
     extend = max((_INDEX[s] + 1 for s in coup_slots if s in ("C5", "C6")), default=0)
-    groups: dict[tuple[tuple[int | None, ...], tuple[tuple[int, int], ...]], list[int]] = {}
-    nb = len(bets)
     values = range(10)
+    # per shape (Player drew, Banker drew): where each seen slot's card is (-1: not dealt, read
+    # as the None put at the end of the sequence), the unseen indices, the cards in the sequence
+    shapes: dict[tuple[bool, bool], tuple[list[int], list[int], int, int]] = {}
+    for p_drew in (False, True):
+        for b_drew in (False, True):
+            dealt = 4 + p_drew + b_drew
+            length = max(dealt, extend)
+            where = [_slot_index(s, p_drew, b_drew) for s in coup_slots]
+            seen_at = [-1 if i is None else i for i in where]
+            unseen = [i for i in range(length) if i not in seen_at]
+            shapes[(p_drew, b_drew)] = (seen_at, unseen, dealt, length)
+    leaves: dict[tuple[tuple[int | None, ...], tuple[int, ...], tuple[int, ...]], int] = defaultdict(int)
 
-    def leaf(seq: list[int], p3: int | None, b3: int | None, pays: list[int]) -> None:
-        dealt = len(seq)
-        padded: Iterable[tuple[int, ...]] = (
-            itertools.product(values, repeat=extend - dealt) if extend > dealt else [()])
-        for pad in padded:
-            full = seq + list(pad)
-            seen_idx: list[int] = []
-            s: list[int | None] = []
-            for slot in coup_slots:
-                if slot == "P3":
-                    idx = 4 if p3 is not None else None
-                elif slot == "B3":
-                    idx = None if b3 is None else (5 if p3 is not None else 4)
-                else:
-                    idx = _INDEX[slot]
-                s.append(None if idx is None else full[idx])
-                if idx is not None:
-                    seen_idx.append(idx)
-            unseen: dict[int, int] = defaultdict(int)
-            for i, v in enumerate(full):
-                if i not in seen_idx:
-                    unseen[v] += 1
-            key_u = tuple(sorted(unseen.items()))
-            bases = [(v, *s) for v in values] if burn else [tuple(s)]
-            for base in bases:
-                key = (base, key_u)
-                acc = groups.get(key)
-                if acc is None:
-                    groups[key] = [1, *pays]
-                else:
-                    acc[0] += 1
-                    for j in range(nb):
-                        acc[j + 1] += pays[j]
+    def leaf(seq: list[int], shape: tuple[bool, bool], pays: tuple[int, ...]) -> None:
+        seen_at, unseen, dealt, length = shapes[shape]
+        pads: Iterable[tuple[int, ...]] = (
+            itertools.product(values, repeat=length - dealt) if length > dealt else [()])
+        for pad in pads:
+            full: list[int | None] = [*seq, *pad, None]
+            s = tuple([full[i] for i in seen_at])
+            u = tuple(sorted([full[i] for i in unseen]))  # type: ignore[type-var]
+            leaves[(s, u, pays)] += 1  # type: ignore[index]
 
     for four in itertools.product(values, repeat=4):
         a, b, c, d = four
         p2, b2 = (a + c) % 10, (b + d) % 10
         seq = list(four)
         if tableau.decided_by_naturals(p2, b2):
-            leaf(seq, None, None, [st(four, None, None) for st in settlers])
+            leaf(seq, (False, False), settle(four, None, None))
         elif tableau.player_draws_third(p2, b2):
             for p3 in values:
                 if tableau.banker_draws_third(p2, b2, p3):
                     for b3 in values:
-                        leaf([*seq, p3, b3], p3, b3, [st(four, p3, b3) for st in settlers])
+                        leaf([*seq, p3, b3], (True, True), settle(four, p3, b3))
                 else:
-                    leaf([*seq, p3], p3, None, [st(four, p3, None) for st in settlers])
+                    leaf([*seq, p3], (True, False), settle(four, p3, None))
         elif tableau.banker_draws_third(p2, b2, None):
             for b3 in values:
-                leaf([*seq, b3], None, b3, [st(four, None, b3) for st in settlers])
+                leaf([*seq, b3], (False, True), settle(four, None, b3))
         else:
-            leaf(seq, None, None, [st(four, None, None) for st in settlers])
+            leaf(seq, (False, False), settle(four, None, None))
+    nb = len(bets)
+    groups: dict[tuple[tuple[int | None, ...], tuple[int, ...]], list[int]] = {}
+    for (s, u, pays), n in leaves.items():
+        acc = groups.get((s, u))
+        if acc is None:
+            acc = groups[(s, u)] = [0] * (nb + 1)
+        acc[0] += n
+        for j in range(nb):
+            acc[j + 1] += n * pays[j]
     out: dict[tuple[int | None, ...], list[_Group]] = defaultdict(list)
-    for (s, key_u), acc in groups.items():
-        cards = sum(1 for v in s if v is not None) + sum(n for _, n in key_u)
-        out[s].append((key_u, cards, acc))
-    return _Compiled(dict(out), tuple(_scale(b) for b in bets), 7 if burn else 6)
+    for (s, u), acc in groups.items():
+        pairs = tuple((v, u.count(v)) for v in sorted(set(u)))
+        cards = sum(1 for v in s if v is not None) + len(u)
+        out[s].append((pairs, cards, acc))
+    return _Compiled(dict(out), tuple(_scale(b) for b in bets), 7 if "burn" in slots else 6)
 
 
 def _falling(n: int, k: int) -> int:
@@ -572,34 +582,39 @@ def _check_common(
 
 def _seen_sums(shoe: Shoe, compiled: _Compiled) -> dict[tuple[int | None, ...], list[int]]:
     """For each seen-values tuple, [ways, each bet's pay x scale x ways], the seen cards counted
-    by value only (their cells are spread by :func:`peek`): the unseen cards and the padding."""
+    by value only (their cells are spread by :func:`peek`): the unseen cards and the padding.
+    With a burn card seen (``compiled.cards`` 7), its value leads each tuple."""
     n = shoe.point_counts
     size = shoe.size
-    k = compiled.cards
+    burn = compiled.cards == 7
     out: dict[tuple[int | None, ...], list[int]] = {}
-    for s, items in compiled.groups.items():
-        left = list(n)
-        for v in s:
-            if v is not None:
-                left[v] -= 1
-        if min(left) < 0:
-            continue
-        acc: list[int] | None = None
-        for key_u, cards, sums in items:
-            w = _falling(size - cards, k - cards)
-            for v, m in key_u:
-                w *= _falling(left[v], m)
-                if not w:
-                    break
-            if not w:
+    for first in (range(10) if burn else [None]):
+        for s, items in compiled.groups.items():
+            left = list(n)
+            if first is not None:
+                left[first] -= 1
+            for v in s:
+                if v is not None:
+                    left[v] -= 1
+            if min(left) < 0:
                 continue
-            if acc is None:
-                acc = [w * x for x in sums]
-            else:
-                for j, x in enumerate(sums):
-                    acc[j] += w * x
-        if acc is not None:
-            out[s] = acc
+            acc: list[int] | None = None
+            for key_u, cards, sums in items:
+                m = cards + burn
+                w = _falling(size - m, compiled.cards - m)
+                for v, k in key_u:
+                    w *= _falling(left[v], k)
+                    if not w:
+                        break
+                if not w:
+                    continue
+                if acc is None:
+                    acc = [w * x for x in sums]
+                else:
+                    for j, x in enumerate(sums):
+                        acc[j] += w * x
+            if acc is not None:
+                out[s if first is None else (first, *s)] = acc
     return out
 
 
