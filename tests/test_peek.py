@@ -19,8 +19,16 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import TABLEAUX
 from analyzer.engine.pricing import price
 from analyzer.errors import PeekError
-from analyzer.output.peek_tables import peek_tables, search_table
-from analyzer.studies.peek import Classes, PeekResult, Seen, house_exposure, peek, search_sorts
+from analyzer.output.peek_tables import exposure_tables, peek_tables, search_table
+from analyzer.studies.peek import (
+    Classes,
+    PeekResult,
+    Seen,
+    house_exposure,
+    peek,
+    search_sorts,
+    sorting_exposure,
+)
 from tests.bruteforce import deal_every_coup, falling, physical_cards, settle_full
 
 PLAYER, BANKER, TIE = find_bet("player"), find_bet("banker"), find_bet("tie")
@@ -263,6 +271,18 @@ def test_the_tables_carry_every_exact_figure() -> None:
     table = search_table(found, top=3)
     assert len(table.rows) == 3 and table.rows[0][1] == "6-9" and table.rows[0][3] == result.edge
     assert len(search_table(found, top=0).rows) == 511
+
+
+def test_a_bets_exposure_is_the_best_sort_bet_only_when_positive() -> None:
+    exposure = sorting_exposure(BANKER)
+    one = search_sorts(EIGHT, "P1", [BANKER]).rows
+    assert exposure.one_card.edge_when_positive == max(r.edge_when_positive for r in one)
+    assert exposure.one_card.classes.labels == ("A-5,10-K", "6-9")  # Banker wants the low first card
+    assert exposure.four_card.seen.slots == ("P1", "B1", "P2", "B2") and exposure.searched == 511
+    summary, ones, fours = exposure_tables(exposure)
+    assert summary.rows[0][3] == exposure.one_card.edge_when_positive
+    assert summary.rows[1][1:3] == exposure.four_card.classes.labels[::-1]
+    assert len(ones.rows) == 2 and len(fours.rows) == 16
 
 
 # -- bad input -----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from analyzer.output.render import Cell, Column, Table
-from analyzer.studies.peek import HouseExposure, PeekResult, SortSearch
+from analyzer.studies.peek import HouseExposure, PeekResult, SortingExposure, SortSearch
 
 #: The kinds of table :func:`peek_tables` builds, in order.
 PEEK_TABLES = ("patterns", "summary", "house")
@@ -162,3 +162,32 @@ def search_table(search: SortSearch, top: int = 10) -> Table:
             "top is the one a casino must guard against most.",
         ),
     )
+
+
+def exposure_tables(exposure: SortingExposure) -> list[Table]:
+    """A bet's exposure to edge sorting (for the game-math report): a summary row per number of
+    cards seen (the best sort, the edge per coup dealt betting the bet only when positive, how
+    often, the edge per unit bet), then each sort's patterns table."""
+    rows: list[tuple[Cell, ...]] = []
+    for what, r in (("first card", exposure.one_card), ("first four cards", exposure.four_card)):
+        labels = r.classes.labels
+        rows.append((what, labels[1], labels[0], r.edge_when_positive, r.bet_frequency, r.edge_per_bet))
+    summary = Table(
+        "peek-exposure",
+        f"Exposure of {exposure.bet.title} to edge sorting: {exposure.shoe.describe()}",
+        (
+            Column("Cards seen", "text", "seen"),
+            Column("Best sort: group", "text", "group"),
+            Column("Rest", "text", "rest"),
+            Column("Edge per coup dealt", "percent", "edge_when_positive"),
+            Column("Coups bet", "percent", "bet_frequency"),
+            Column("Edge per unit bet", "percent", "edge_per_bet"),
+        ),
+        tuple(rows),
+        (
+            f"The best of {exposure.searched:,} two-group sorts of the point values for a bettor who "
+            "sees the class of the cards (their backs) before betting, and bets only when the bet's "
+            "exact EV given what he saw is positive: the house's expected loss per coup dealt.",
+        ),
+    )
+    return [summary, patterns_table(exposure.one_card), patterns_table(exposure.four_card)]
