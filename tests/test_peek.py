@@ -351,3 +351,15 @@ def test_peek_plot_and_bad_input(cli, tmp_path) -> None:  # type: ignore[no-unty
     assert bad.exit_code == 2 and bad.output.startswith("Error: unknown slot")
     assert len(bad.output.strip().splitlines()) == 1
     assert cli("peek", "--bet", "perfect-pair").exit_code == 2
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "latex", "html"])
+def test_peek_writes_every_table_format(cli, fmt, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / f"peek.{fmt}"
+    result = cli("peek", "--see", "P1,B1", "--format", fmt, "--digits", "3", "-o", str(target))
+    assert result.exit_code == 0, result.output
+    text = target.read_text(encoding="utf-8")
+    assert "6-9" in text and "A-5,10-K" in text
+    if fmt == "csv":
+        assert "6604082064256" not in text  # two cards seen: not the one-card figure
+        assert "peek-patterns" in text and "peek-house" in text
