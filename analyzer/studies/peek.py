@@ -516,10 +516,12 @@ class HouseExposure:
 
     @property
     def per_shoe(self) -> Fraction:
+        """Expected loss per shoe, in units: per coup times the coups per shoe."""
         return self.per_coup * self.hands_per_shoe
 
     @property
     def per_hour(self) -> Fraction:
+        """Expected loss per hour, in units: per coup times the coups per hour."""
         return self.per_coup * self.hands_per_hour
 
 
