@@ -355,7 +355,12 @@ def _slot_index(slot: str, p_drew: bool, b_drew: bool) -> int | None:
     return _INDEX[slot]
 
 
-@functools.lru_cache(maxsize=16)
+#: Walks kept in memory (a four-card walk holds about 60 MB of integers; a service's worker keeps
+#: at most this many).
+_WALKS_KEPT = 4
+
+
+@functools.lru_cache(maxsize=_WALKS_KEPT)
 def _compile(tableau: Tableau, slots: tuple[str, ...], bets: tuple[Bet, ...]) -> _Compiled:
     """Walk the dealing tree once over point values and group its leaves (see
     :class:`_Compiled`); a burn card is not walked: :func:`_seen_sums` spreads it."""
