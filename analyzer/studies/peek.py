@@ -674,11 +674,11 @@ def peek(
     sums = _seen_sums(shoe, compiled)
     nb = len(bets_t)
     patterns: dict[tuple[int, ...], list[int]] = {}
+    counts = {(v, cl): cnt for v, lst in cells.items() for cl, cnt in lst}
     for sv, acc in sums.items():
         options: list[list[tuple[tuple[int, ...] | None, int]]] = []
         for v in sv:
             options.append([(None, 0)] if v is None else [(cl, v) for cl, _ in cells.get(v, [])])
-        counts = {(v, cl): cnt for v, lst in cells.items() for cl, cnt in lst}
         for choice in itertools.product(*options):
             used: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
             for cl, v in choice:
