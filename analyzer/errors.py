@@ -20,6 +20,7 @@ there (``analyzer.checks.verify.LogError`` is :class:`LogError`).
     │   ├── SymbolicTypeError (also a TypeError)
     │   └── SymbolicArithmeticError (also an ArithmeticError)
     │       └── SymbolicZeroDivisionError (also a ZeroDivisionError)
+    ├── PeekError             peek: what is seen, the classes, the bets
     ├── PlotUnavailableError  eor --plot
     ├── OutputError           output files and folders
     ├── FormatError           output formats and digits
@@ -226,6 +227,15 @@ class StudyError(AnalyzerError):
     or trigger, a bet the study cannot price that way, or an unreachable cluster.
 
     Raised by: :mod:`analyzer.studies.study` and :mod:`analyzer.studies.dealing`.
+    """
+
+
+class PeekError(AnalyzerError):
+    """A partial-information analysis that cannot be run as asked: an unknown slot seen, bad
+    classes, a shoe too small, classes by suit on a shoe without suits, or a bet that reads
+    ranks or suits.
+
+    Raised by: :mod:`analyzer.studies.peek`.
     """
 
 

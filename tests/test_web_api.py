@@ -145,6 +145,31 @@ def test_analyze_is_the_document_of_punto_banco_analyze(server, monkeypatch, tmp
     assert code == 0 and text == out
 
 
+PEEKS = {
+    "the golden one-card sort": {"see": "P1", "classes": "6-9", "bets": ["player", "banker"]},
+    "four cards, a depleted shoe, the house's side": {
+        "shoe": {"decks": 8, "seen": ["9h", "8d"]}, "see": "first:4", "stake": "150000",
+        "hands_per_shoe": 70, "tables": ["summary", "house"], "digits": 6,
+    },
+    "a search, rules": {"see": "P1", "search": "value", "top": 3, "rules": "banker-stands-on-6"},
+}
+
+
+@pytest.mark.parametrize("body", PEEKS.values(), ids=PEEKS.keys())
+def test_peek_is_the_document_of_punto_banco_peek(server, monkeypatch, tmp_path, body):
+    status, text = server.post("/api/v1/peek", body)
+    assert status == 200, text
+    command = json.loads(text)["meta"]["command"]
+    assert command.startswith("punto-banco peek ")
+    code, out, _ = cli(monkeypatch, shlex.split(command)[1:], texts_dir(tmp_path, body))
+    assert code == 0 and text == out
+
+
+def test_peek_of_a_bet_on_ranks_is_a_400(server):
+    status, text = server.post("/api/v1/peek", {"bets": ["player-pair"]})
+    assert status == 400 and "reads the ranks or suits" in json.loads(text)["error"]
+
+
 DEALS = {
     "bets settled": {"cards": ["2", "4", "3", "10", "6", "A"], "bets": ["dragon-7", "banker"]},
     "suited, a stake": {

@@ -78,6 +78,7 @@ COMMANDS: dict[str, str] = {
     "conform": "check_commands",
     "symbolic": "study_commands",
     "eor": "study_commands",
+    "peek": "study_commands",
     "study": "study",
     "batch": "batch_commands",
     "report": "report_commands",

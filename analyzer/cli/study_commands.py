@@ -213,3 +213,133 @@ def eor(
     write_files({plot_file: image, **({output: text} if output is not None else {})})
     if output is None:
         emit(text, None)
+
+
+@click.command()
+@shoe_options
+@bet_options(
+    "A bet the bettor may choose (repeatable; default Player, Banker, Tie): any bet on the coup's "
+    "point values, e.g. dragon-7.",
+    "Every bet of this TOML file of user-defined bets (repeatable).",
+)
+@click.option(
+    "--see",
+    "see",
+    default="P1",
+    show_default=True,
+    metavar="SLOTS",
+    help="What the bettor sees before betting: slots P1 B1 P2 B2 P3 B3 (comma-separated), "
+    "first:N (the first N cards out, N = 1..6), burn (the burn card), or an exact card, e.g. P1=9.",
+)
+@click.option(
+    "--classes",
+    "classes",
+    default="6-9",
+    show_default=True,
+    metavar="GROUPS",
+    help="The classes seen: ranks against the rest (6-9), groups split by '/' (A-3/4-7/8-K), "
+    "colour or suit.",
+)
+@click.option(
+    "--search",
+    "search",
+    type=click.Choice(["value", "rank"]),
+    default=None,
+    help="Rank every two-group sort of the point values (or ranks) by the edge it gives for "
+    "the slots of --see (--classes is not used).",
+)
+@click.option(
+    "--top", type=WholeNumber(0), default=10, show_default=True, help="--search: sorts shown (0: all)."
+)
+@click.option(
+    "--stake", default="1", show_default=True, metavar="UNITS", help="The house's side: units staked a coup."
+)
+@click.option(
+    "--hands-per-shoe", type=WholeNumber(1), default=80, show_default=True,
+    help="The house's side: coups per shoe.",
+)
+@click.option(
+    "--hands-per-hour", type=WholeNumber(1), default=60, show_default=True,
+    help="The house's side: coups per hour.",
+)
+@click.option(
+    "--table",
+    "table_names",
+    default="all",
+    show_default=True,
+    metavar="NAMES",
+    help="Tables to print, comma-separated: patterns, summary, house, or all.",
+)
+@click.option(
+    "--plot",
+    "plot_file",
+    default=None,
+    metavar="FILE.png|svg|pdf",
+    help="Also draw the chart of the best bet's EV by pattern (needs matplotlib: the 'plot' extra).",
+)
+@output_options
+@guard
+def peek(
+    decks: int | None,
+    shoe_text: str | None,
+    remove: str | None,
+    rules: str,
+    bet_specs: tuple[str, ...],
+    bet_files: tuple[str, ...],
+    see: str,
+    classes: str,
+    search: str | None,
+    top: int,
+    stake: str,
+    hands_per_shoe: int,
+    hands_per_hour: int,
+    table_names: str,
+    plot_file: str | None,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    raw_csv: bool,
+) -> None:
+    """What a bettor can see: the exact edge of partial information (edge sorting, exposed cards).
+
+    For each pattern of classes seen (6-9 or not at P1, say), its probability, each bet's exact
+    EV given it and the best bet; the bettor's edge betting the best bet always and only when
+    positive; the house's expected loss per coup, shoe and hour.  --search ranks every
+    two-group sort instead: the sort a casino must guard against."""
+    from analyzer.core.exact import parse_exact  # lazy: start-up time
+    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
+    from analyzer.output.charts import peek_image, plot_format  # lazy: start-up time
+    from analyzer.output.files import refuse_inputs, same_file, write_files  # lazy: start-up time
+    from analyzer.output.peek_tables import PEEK_TABLES, peek_tables, search_table  # lazy: start-up time
+    from analyzer.output.render import context_of, render  # lazy: start-up time
+    from analyzer.studies import peek as study  # lazy: start-up time
+
+    refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
+    if plot_file is not None:
+        if search is not None:
+            raise UsageProblem("--plot draws the patterns of one sort: give it without --search")
+        plot_format(plot_file)
+        if output is not None and same_file(plot_file, output):
+            raise UsageProblem(f"--plot and -o name the same file {plot_file!r}: give two files")
+    names = table_names_of(table_names, PEEK_TABLES)
+    units = parse_exact(stake, "--stake")
+    shoe = build_shoe(decks, shoe_text, remove)
+    chosen = choose_bets(bet_specs, bet_files)
+    tableau = tableau_of(rules)
+    if search is not None:
+        found = study.search_sorts(shoe, see, chosen, tableau, by=search)
+        tables = [search_table(found, top)]
+        image = None
+    else:
+        result = study.peek(shoe, see, classes, chosen, tableau)
+        exposure = study.house_exposure(result, units, hands_per_shoe, hands_per_hour)
+        tables = peek_tables(result, exposure, names)
+        image = peek_image(result, plot_file) if plot_file is not None else None
+    info = meta(command_line(), shoe, tableau)
+    text = render(tables, fmt, digits, info, raw_csv=raw_csv, context=context_of(shoe, tableau))
+    if image is None or plot_file is None:
+        emit(text, output)
+        return
+    write_files({plot_file: image, **({output: text} if output is not None else {})})
+    if output is None:
+        emit(text, None)

@@ -15,6 +15,7 @@ from analyzer.output.files import write_files
 
 if TYPE_CHECKING:  # annotations only: the study's module imports numpy
     from analyzer.studies.eor import EORReport
+    from analyzer.studies.peek import PeekResult
     from analyzer.studies.study import StudyResult
 
 
@@ -147,3 +148,36 @@ def study_plot(result: StudyResult, path: str) -> None:
 
 
 __all__ = ["PLOT_FORMATS", "eor_image", "eor_plot", "plot_format", "study_image", "study_plot"]
+
+
+def peek_image(result: PeekResult, path: str) -> bytes:
+    """The chart of a partial-information analysis: a bar per pattern seen, the best bet's EV
+    given it (green when positive, red otherwise), its probability under its label; as the bytes of a
+    PNG, SVG or PDF file by ``path``'s extension (nothing is written).  Values become floats
+    only for drawing.
+
+    Raises:
+        StudyError: matplotlib is missing, or the extension names no such format.
+    """
+    fmt = plot_format(path)
+    plt = _pyplot(StudyError)
+    rows = result.rows
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.45 * len(rows) + 2), 4.5))
+    labels = [" ".join(r.pattern) for r in rows]
+    heights = [float(r.best_ev * 100) for r in rows]
+    ax.bar(range(len(rows)), heights, color=["#2e6b30" if r.best_ev > 0 else "#b22222" for r in rows])
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels(
+        [f"{lab}\n{float(r.probability * 100):.2f}%" for lab, r in zip(labels, rows, strict=True)],
+        rotation=90 if len(rows) > 8 else 0, fontsize=7,
+    )
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.axhline(float(result.edge * 100), color="grey", linestyle="--", linewidth=0.8,
+               label=f"edge, best bet always: {float(result.edge * 100):.3f}%")
+    ax.set_ylabel("best bet's EV given the pattern (%)")
+    ax.set_xlabel(f"pattern seen ({' '.join(result.seen.slots)}) and its probability")
+    ax.set_title(f"Edge by pattern: {result.seen.text} seen, classes {result.classes.text}, "
+                 f"{result.shoe.describe()}", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return _saved(plt, fig, fmt)

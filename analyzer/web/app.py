@@ -9,6 +9,7 @@ Routes (every body and every answer is JSON; see the models of :mod:`analyzer.we
 ``POST /api/v1/analyze``   ``punto-banco analyze --format json``
 ``POST /api/v1/deal``      ``punto-banco deal`` (its lines, and the coup as data)
 ``POST /api/v1/verify``    ``punto-banco verify --format jsonl`` (the findings and the summary)
+``POST /api/v1/peek``      ``punto-banco peek --format json`` (partial information, edge sorting)
 ``GET /api/v1/catalogue``  ``punto-banco bets --list --format json``; with ``?pays=LIST``,
                            ``punto-banco bets --pays LIST --format json``
 ``GET /api/v1/rules``      the registered rule sets, with their TOML
@@ -58,6 +59,7 @@ from analyzer.web.models import (
     DealOut,
     ErrorOut,
     HealthOut,
+    PeekIn,
     PriceIn,
     RulesOut,
     TablesOut,
@@ -459,6 +461,12 @@ def create_app(limits: Limits | None = None, hosts: Sequence[str] | None = LOOPB
         """A hand log checked against the rules and pay tables: the findings of `punto-banco
         verify --format jsonl`, the summary line, `conforms`."""
         return await answer("verify", body)
+
+    @app.post("/api/v1/peek", responses=ERRORS, response_model=TablesOut, tags=["oracle"])
+    async def peek(body: PeekIn) -> Response:
+        """The exact edge of partial information (edge sorting, exposed cards): `punto-banco
+        peek --format json`; with `search`, the two-group sorts ranked by edge."""
+        return await answer("peek", body)
 
     def document(name: str, build: Callable[[], str]) -> Response:
         if name not in documents:

@@ -14,6 +14,8 @@ analyze    ``punto-banco analyze ... --format json``
 deal       ``punto-banco deal CARDS ...`` (its lines, and the same facts as data)
 verify     ``punto-banco verify LOG --format jsonl`` (each discrepancy as a JSON object; the
            summary line)
+peek       ``punto-banco peek ... --format json`` (the patterns seen, the edges, the house's
+           side; or ``search``: the two-group sorts ranked)
 =========  ===================================================================================
 
 Every answer of ``price`` and ``analyze`` carries ``meta.command``: the command line that gives
@@ -589,11 +591,53 @@ def verify(request: Request, limits: Limits) -> Reply:
 
 
 #: The jobs by route name (what :mod:`analyzer.web.app` schedules).
+def peek(request: Request, limits: Limits) -> Reply:
+    """``punto-banco peek --format json``: the patterns seen (``see``, ``classes``), each bet's
+    EV given them and the best bet, the edges and the house's side; or, with ``search``, the
+    two-group sorts ranked by edge."""
+    from analyzer.core.exact import parse_exact  # lazy: the worker's, not the server's
+    from analyzer.output.bet_tables import choose_bets  # lazy: the worker's, not the server's
+    from analyzer.output.peek_tables import PEEK_TABLES, peek_tables, search_table  # lazy: as above
+    from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
+    from analyzer.studies import peek as study  # lazy: the worker's, not the server's
+
+    tableau, rule_words = tableau_of(request)
+    shoe, shoe_words = shoe_of(request.get("shoe"))
+    chosen = bets_of(request, limits)
+    bets = choose_bets(chosen.specs, (), texts=chosen.texts)
+    check_work(bets, shoe, tableau, limits)
+    digits, digit_words = _digits(request)
+    see, classes = str(request.get("see", "P1")), str(request.get("classes", "6-9"))
+    words = ["--see", see]
+    search = request.get("search")
+    if search is not None:
+        top = int(request.get("top", 10))
+        words += ["--search", str(search), *([] if top == 10 else ["--top", str(top)])]
+        tables = [search_table(study.search_sorts(shoe, see, bets, tableau, by=str(search)), top)]
+    else:
+        stake = str(request.get("stake", "1"))
+        per_shoe, per_hour = int(request.get("hands_per_shoe", 80)), int(request.get("hands_per_hour", 60))
+        names = [str(n) for n in request.get("tables") or ("all",)]
+        names = list(PEEK_TABLES) if "all" in names else names
+        words += ["--classes", classes]
+        words += [] if stake == "1" else ["--stake", stake]
+        words += [] if per_shoe == 80 else ["--hands-per-shoe", str(per_shoe)]
+        words += [] if per_hour == 60 else ["--hands-per-hour", str(per_hour)]
+        words += [] if names == list(PEEK_TABLES) else ["--table", ",".join(names)]
+        result = study.peek(shoe, see, classes, bets, tableau)
+        exposure = study.house_exposure(result, parse_exact(stake, "stake"), per_shoe, per_hour)
+        tables = peek_tables(result, exposure, names)
+    line = command("peek", shoe_words, rule_words, chosen.words, words, digit_words, ["--format", "json"])
+    meta = provenance(line, shoe.describe(), tableau.describe())
+    return Reply(200, render(tables, "json", digits, meta, context=context_of(shoe, tableau)))
+
+
 JOBS: dict[str, Callable[[Request, Limits], Reply]] = {
     "price": price,
     "analyze": analyze,
     "deal": deal,
     "verify": verify,
+    "peek": peek,
 }
 
 
@@ -677,6 +721,7 @@ __all__ = [
     "deal",
     "error_body",
     "error_reply",
+    "peek",
     "price",
     "price_by_pays",
     "rules_document",

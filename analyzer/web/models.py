@@ -184,6 +184,47 @@ class VerifyIn(_Bets):
     )
 
 
+PeekTable = Literal["patterns", "summary", "house", "all"]
+
+
+def _all_peek_tables() -> list[PeekTable]:
+    return ["all"]
+
+
+class PeekIn(_Bets):
+    """``punto-banco peek``: the exact edge of partial information (edge sorting, exposed
+    cards): the patterns seen, each bet's EV given them, the best bet, the edges, the house's
+    side; or (``search``) every two-group sort ranked by the edge it gives."""
+
+    model_config = _strict(
+        [
+            {"shoe": {"decks": 8}, "see": "P1", "classes": "6-9", "bets": ["player", "banker"]},
+            {"see": "first:4", "search": "value", "top": 3},
+        ]
+    )
+
+    shoe: ShoeIn = Field(default_factory=_full_shoe)
+    see: Annotated[str, StringConstraints(min_length=1, max_length=100)] = Field(
+        default="P1", description="What is seen: P1 B1 P2 B2 P3 B3, first:N, burn, P1=9 (--see)."
+    )
+    classes: Annotated[str, StringConstraints(min_length=1, max_length=100)] = Field(
+        default="6-9", description="The classes seen: 6-9, A-3/4-7/8-K, colour, suit (--classes)."
+    )
+    search: Literal["value", "rank"] | None = Field(
+        default=None, description="Rank every two-group sort of the values or ranks (--search)."
+    )
+    top: int = Field(default=10, ge=0, le=5000, description="With search: sorts shown, 0 all (--top).")
+    stake: Annotated[str, StringConstraints(min_length=1, max_length=50)] = Field(
+        default="1", description="Units staked a coup, exact (--stake)."
+    )
+    hands_per_shoe: int = Field(default=80, ge=1, le=10**6, description="Coups per shoe (--hands-per-shoe).")
+    hands_per_hour: int = Field(default=60, ge=1, le=10**6, description="Coups per hour (--hands-per-hour).")
+    tables: list[PeekTable] = Field(
+        default_factory=_all_peek_tables, min_length=1, max_length=4, description="Tables (--table)."
+    )
+    digits: Digits = 10
+
+
 class ErrorOut(BaseModel):
     """Every error: one line, what is wrong and what is allowed."""
 
@@ -359,4 +400,4 @@ class HealthOut(BaseModel):
     limits: LimitsOut
 
 
-MODELS = {"price": PriceIn, "analyze": AnalyzeIn, "deal": DealIn, "verify": VerifyIn}
+MODELS = {"price": PriceIn, "analyze": AnalyzeIn, "deal": DealIn, "verify": VerifyIn, "peek": PeekIn}
