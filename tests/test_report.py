@@ -13,6 +13,7 @@ from analyzer.core.exact import fraction_text
 from analyzer.engine.pricing import pay_for_edge
 from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeError
 from analyzer.output import report as rep
+from analyzer.output.render import decimal_text
 from analyzer.output.report import CHART_FLAT, render_html, render_markdown
 from analyzer.studies import report_data
 from analyzer.studies.eor import effects_of_removal
@@ -476,6 +477,39 @@ def test_counting_settings_are_checked():
         game_math_report([find_bet("tie")], [8], count_shoes=-1)
     with pytest.raises(Exception, match="counting seed"):
         game_math_report([find_bet("tie")], [8], count_shoes=5, count_seed=-2)
+
+
+def test_the_sorting_exposure_is_peeks_best_sorts_and_says_why_a_bet_is_not_analysed():
+    from analyzer.studies.peek import sorting_exposure
+
+    bets = [find_bet("dragon-7"), find_bet("player-pair")]
+    report = game_math_report(bets, [8], sorting=True)
+    (section,) = report.exposures
+    assert section.key == "sorting"
+    want = sorting_exposure(bets[0], Shoe.standard(8))
+    rows = [r for r in section.rows if r.bet == "dragon-7"]
+    assert [dict(r.figures)["Edge per coup dealt (%)"] for r in rows] == [
+        want.one_card.edge_when_positive * 100,
+        want.four_card.edge_when_positive * 100,
+    ]
+    assert [dict(r.figures)["Bets per 100 coups"] for r in rows] == [
+        want.one_card.bet_frequency * 100,
+        want.four_card.bet_frequency * 100,
+    ]
+    (pair,) = [r for r in section.rows if r.bet == "player-pair"]
+    assert not pair.figures and "reads the ranks or suits" in pair.note
+    text = render_markdown(report)
+    assert "## Exposure to partial information (edge sorting)" in text
+    assert decimal_text(want.four_card.edge_when_positive * 100, 4) in text  # exact, rounded once
+    assert not game_math_report(bets[:1], [8]).exposures  # none unless asked
+
+
+def test_the_command_adds_the_sorting_exposure_unless_told_not_to(cli):
+    on = cli("report", "--bet", "tie", "--decks", "8", "--count-shoes", "0")
+    off = cli("report", "--bet", "tie", "--decks", "8", "--count-shoes", "0", "--no-sorting")
+    assert on.exit_code == off.exit_code == 0, on.output + off.output
+    assert "## Exposure to partial information" in on.stdout
+    assert "Exposure to partial information" not in off.stdout.split("## Glossary")[0]
 
 
 def test_exposures_are_a_list_of_sections_rendered_alike(doc):

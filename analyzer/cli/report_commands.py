@@ -124,6 +124,13 @@ def bet_file_digests(bet_specs: tuple[str, ...], bet_files: tuple[str, ...]) -> 
     "'study' runs it, on the EOR shoe); 0 leaves the section out.",
 )
 @click.option(
+    "--sorting/--no-sorting",
+    default=True,
+    show_default=True,
+    help="The exposure to partial information: the best one-card and four-card edge sorts "
+    "against each bet ('peek'; a few seconds a bet).",
+)
+@click.option(
     "--count-seed",
     type=WholeNumber(0),
     default=0,
@@ -167,6 +174,7 @@ def report(
     adjust: str | None,
     scale: bool,
     count_shoes: int,
+    sorting: bool,
     count_seed: int,
     eor_decks: int | None,
     fmt: str | None,
@@ -235,6 +243,7 @@ def report(
         scale=scale,
         count_shoes=count_shoes,
         count_seed=count_seed,
+        sorting=sorting,
     )
     files = report_files(doc, chosen_format, output, digits)
     if output is None:

@@ -561,10 +561,13 @@ def report_tables(report: GameMathReport, section: BetSection, digits: int = 10)
     ]
 
 
-def _estimate_text(e: Estimate | None) -> str:
-    """An estimate and its standard error as the report prints them: ``0.6716 ± 0.0326``."""
+def _estimate_text(e: Estimate | Fraction | None) -> str:
+    """An estimate and its standard error as the report prints them: ``0.6716 ± 0.0326``; an
+    exact figure rounded exactly: ``6.7647``."""
     if e is None:
         return "-"
+    if isinstance(e, Fraction):
+        return decimal_text(e, 4)
     return f"{e.value:.4f} ± {e.se:.4f}"
 
 
@@ -672,6 +675,14 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
         "bets when the true count of the suggested tags reaches its threshold. Figures are per shoe or per "
         "100 "
         "coups, each +- its standard error; the seed makes the run repeatable.",
+    ),
+    (
+        "Exposure to partial information (edge sorting)",
+        "What a bettor gains by telling two groups of cards apart before they are dealt (card backs "
+        "printed unevenly, as in the Crockfords and Borgata cases): for the worst two-group split of the "
+        "point values, seeing the first card or the first four cards of a coup, betting only when the "
+        "bet's exact EV given what he saw is positive. Exact figures: how often he bets, and his "
+        "expected win per coup dealt and per unit bet.",
     ),
 )
 
@@ -1285,7 +1296,9 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
 
     exposure = _Sheet(wb.create_sheet("Exposure"), digits)
     if not report.exposures:
-        exposure.text(1, "No exposure study was asked for (--count-shoes N adds the counting exposure).")
+        exposure.text(
+            1, "No exposure study was asked for (--count-shoes N: counting; --sorting: edge sorting)."
+        )
     for section in report.exposures:
         exposure.text(1, section.title)
         exposure.row += 1
@@ -1296,9 +1309,13 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
         exposure.header(["Bet name", "Play", "Figure", "Estimate", "Standard error", "Note"])
         for row in section.rows:
             for label, est in row.figures or (("-", None),):
-                value, se = (None, None) if est is None else (est.value, est.se)
+                if isinstance(est, Fraction):  # an exact figure: no standard error
+                    cells = [("decimal", est), ("text", "exact")]
+                else:
+                    value, se = (None, None) if est is None else (est.value, est.se)
+                    cells = [("float", value), ("float", se)]
                 exposure.line([("text", row.bet), ("text", row.play), ("text", label),
-                               ("float", value), ("float", se), ("text", row.note)])  # fmt: skip
+                               *cells, ("text", row.note)])  # fmt: skip
         exposure.row += 1
     exposure.ws.freeze_panes = None
     exposure.widths([22, 50, 26, 14, 14, 40])

@@ -22,7 +22,7 @@ from analyzer.bets.model import Bet
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import BetSummary, Pricer
-from analyzer.errors import AnalyzerError, BetError, RulesError, ShoeError, StudyError
+from analyzer.errors import AnalyzerError, BetError, PeekError, RulesError, ShoeError, StudyError
 from analyzer.studies.eor import BetEOR, EORReport, effects_of_removal
 from analyzer.studies.ladder import ScaledLadder, find_line, ladder_lines, pay_for_line, scale_for_edge
 from analyzer.studies.moments import Estimate
@@ -86,12 +86,13 @@ class DeckFigures:
 @dataclass(frozen=True)
 class ExposureRow:
     """One bet under one way of play in an exposure study: ``figures`` are (label, estimate
-    with its standard error; ``None`` when the study has none) in the section's column order;
-    ``note`` says why a row has no figures (a bet the study cannot play), else empty."""
+    with its standard error, or an exact ``Fraction``; ``None`` when the study has none) in the
+    section's column order; ``note`` says why a row has no figures (a bet the study cannot
+    play), else empty."""
 
     bet: str
     play: str
-    figures: tuple[tuple[str, Estimate | None], ...]
+    figures: tuple[tuple[str, Estimate | Fraction | None], ...]
     note: str = ""
 
 
@@ -330,6 +331,66 @@ def counting_exposure(
     return ExposureSection("counting", "Counting exposure", method, settings, tuple(rows))
 
 
+#: The shoe of the partial-information exposure (the decks of the published edge-sorting cases).
+SORTING_DECKS = 8
+
+
+def sorting_exposure_section(bets: Sequence[Bet], tableau: Tableau = STANDARD) -> ExposureSection:
+    """The partial-information exposure of ``bets`` (:func:`analyzer.studies.peek.sorting_exposure`):
+    for each bet, the two-group sort of the point values that gives the most to a bettor who
+    sees the first card, and the first four cards, out of an 8-deck shoe before he bets, and
+    bets only when the bet's exact EV given what he saw is positive.  Exact figures
+    (``Fraction``), in percent: how often he bets, his edge per coup dealt and per unit bet.  A
+    bet that peek cannot price (one that reads ranks or suits) gets a row saying why.
+
+    Raises:
+        AnalyzerError: as :func:`~analyzer.studies.peek.sorting_exposure`, for a fault other than
+            a bet it cannot price.
+    """
+    from analyzer.studies.peek import sorting_exposure  # lazy: numpy, only when the section is asked
+
+    rows: list[ExposureRow] = []
+    shoe = Shoe.standard(SORTING_DECKS)
+    searched = 0
+    for bet in bets:
+        try:
+            found = sorting_exposure(bet, shoe, tableau)
+        except PeekError as err:
+            rows.append(ExposureRow(bet.name, "edge sorting", (), f"not analysed: {err}"))
+            continue
+        searched = found.searched
+        for what, result in (("the first card", found.one_card), ("the first four cards", found.four_card)):
+            sort = " against ".join(result.classes.labels)
+            per_bet = result.edge_per_bet
+            rows.append(
+                ExposureRow(
+                    bet.name,
+                    f"sees {what} sorted {sort}; bets when positive",
+                    (
+                        ("Bets per 100 coups", result.bet_frequency * 100),
+                        ("Edge per coup dealt (%)", result.edge_when_positive * 100),
+                        ("Edge per unit bet (%)", None if per_bet is None else per_bet * 100),
+                    ),
+                )
+            )
+    settings = (
+        ("shoe", shoe.describe()),
+        ("sorts searched", f"every two-group sort of the point values ({searched:,})"),
+        ("tableau", tableau.fingerprint),
+    )
+    method = (
+        "Edge sorting: cards whose backs tell two groups apart (as in the Crockfords and Borgata "
+        "cases) let a bettor see the group of a card before it is dealt. For each bet, every way of "
+        "splitting the point values into two groups is tried; the table shows the split that pays "
+        "the bettor most when he sees the group of the first card, and of the first four cards, of "
+        "each coup and bets only when the bet's exact EV given what he saw is positive. The figures "
+        "are exact (rounded only for display): how often he bets, and his expected win per coup "
+        "dealt and per unit bet, in percent (punto-banco peek gives every pattern)."
+    )
+    title = "Exposure to partial information (edge sorting)"
+    return ExposureSection("sorting", title, method, settings, tuple(rows))
+
+
 def game_math_report(
     bets: Sequence[Bet],
     decks: Sequence[int],
@@ -342,6 +403,7 @@ def game_math_report(
     scale: bool = False,
     count_shoes: int = 0,
     count_seed: int = 0,
+    sorting: bool = False,
 ) -> GameMathReport:
     """The game-math report of ``bets`` on the standard shoes of ``decks`` decks.
 
@@ -359,6 +421,8 @@ def game_math_report(
         scale: solve one factor on every winning pay instead (as ``bets --scale``).
         count_shoes / count_seed: the counting exposure's shoes (0: no counting exposure)
             and seed (:func:`counting_exposure`).
+        sorting: add the exposure to partial information (:func:`sorting_exposure_section`;
+            a few seconds a bet).
 
     Returns:
         :class:`GameMathReport`, exact throughout.
@@ -425,6 +489,8 @@ def game_math_report(
         raise StudyError(f"bad counting shoes {count_shoes!r}: use a whole number, 0 for none")
     if count_shoes:
         exposures.append(counting_exposure(chosen, eor, shoes=count_shoes, seed=count_seed, tableau=tableau))
+    if sorting:
+        exposures.append(sorting_exposure_section(chosen, tableau))
     return GameMathReport(
         sections,
         counts,
@@ -450,4 +516,5 @@ __all__ = [
     "GameMathReport",
     "counting_exposure",
     "game_math_report",
+    "sorting_exposure_section",
 ]
