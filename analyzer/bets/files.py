@@ -16,11 +16,16 @@ a loss; lines are tried in order and the first match settles the coup; ``otherwi
 
 * a coup field (:data:`FIELDS`) = a value, or a list of values (any of), or for numbers a table
   ``{ at_least = 2 }``, ``{ at_most = 5 }``;
-* a card position (``player_1`` ... ``banker_3``) or a set of positions (``player_first_two``,
-  ``banker_first_two``, ``first_four``, ``player_hand``, ``banker_hand``, ``all_cards``) = a table
-  of card features (:data:`GROUP_FEATURES`), e.g. ``player_first_two = { suited = true }``,
+* a card position (``player_1`` ... ``banker_3``, or ``P1 B1 P2 B2 P3 B3``), a named set of
+  positions (``player_first_two``, ``banker_first_two``, ``first_four``, ``player_hand``,
+  ``banker_hand``, ``all_cards``) or any set of positions written in braces (``"{P3, B3}"``, a
+  quoted TOML key) = a table of card features (:data:`GROUP_FEATURES`), e.g.
+  ``player_first_two = { suited = true }``, ``"{P3, B3}" = { same_rank = true }``,
   ``first_four = { count_rank = { rank = "9", at_least = 2 } }``,
   ``player_1 = { rank = "K", suit = "h" }``;
+* a comparison of two cards or two sets (:data:`COMPARE_BY`, :data:`COMPARE_IS`):
+  ``compare = { left = "P3", right = "B3", by = "rank", is = "same" }`` (or a list of such
+  tables, all of which must hold);
 * side against side: ``pairs_same_rank`` / ``identical_pairs`` = true or false.
 
 What a bet reads follows from the features it uses, so the engine refines no further.  A pay
@@ -71,6 +76,7 @@ FIELDS: dict[str, tuple[str, Callable[[Coup], object], tuple[str, ...]]] = {
         ("winner_cards",),
     ),
     "cards": ("4, 5 or 6 (cards dealt in the coup)", lambda c: c.cards_dealt, ("cards",)),
+    "cards_dealt": ("4, 5 or 6 (the same as cards)", lambda c: c.cards_dealt, ("cards_dealt",)),
     "margin": ("0-9 (winning margin in points)", lambda c: c.margin, ("margin",)),
     "player_natural": ("true or false", lambda c: c.player_natural, ("player_natural",)),
     "banker_natural": ("true or false", lambda c: c.banker_natural, ("banker_natural",)),
@@ -97,18 +103,28 @@ FIELDS: dict[str, tuple[str, Callable[[Coup], object], tuple[str, ...]]] = {
         ("banker_third",),
     ),
 }
-_RANGES = {"player_cards": (2, 3), "banker_cards": (2, 3), "winner_cards": (2, 3), "cards": (4, 6)}
+_RANGES = {
+    "player_cards": (2, 3),
+    "banker_cards": (2, 3),
+    "winner_cards": (2, 3),
+    "cards": (4, 6),
+    "cards_dealt": (4, 6),
+}
 _WORDS = {"winner": ("player", "banker", "tie"), "naturals": ("player", "banker", "both", "none")}
 
 #: Card features of a position or a set of positions: feature -> (what its value is).
 GROUP_FEATURES: dict[str, str] = {
     "size": "number of cards dealt in the set (a number, list or {at_least/at_most})",
     "total": "baccarat total of the cards (0-9)",
+    "sum": "sum of the cards' point values, not reduced modulo 10 (0-54)",
     "value": "point value of a single position's card (0-9)",
     "highest_value": "highest point value, 10/J/Q/K counting 0",
     "lowest_value": "lowest point value",
     "count_value": "{ value = V, <comparison> }: cards of point value V",
     "pair": "true or false: two cards share a rank",
+    "same_rank": "true or false: at least two cards dealt, every one of one rank",
+    "same_suit": "true or false: at least two cards dealt, every one of one suit",
+    "same_colour": "true or false: at least two cards dealt, every one of one colour",
     "pairs": "number of ranks with two or more cards",
     "of_a_kind": "most cards of one rank (a number or {at_least = N})",
     "rank_pattern": "cards per rank, largest first, e.g. [3, 3] or [2, 2, 1]",
@@ -353,6 +369,7 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
     tests: list[Test] = []
     reads = Reads()
     for key, raw in when.items():
+        members = position_set(key)
         if key in FIELDS:
             allowed, getter, names = FIELDS[key]
             accepted = _field_values(label, key, allowed, raw)
@@ -360,31 +377,217 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
             reads = reads | Reads.of(names)
         elif key in SHORTCUTS:
             where_set, feature = SHORTCUTS[key]
-            test, r = _group(f"{label}: {key}", where_set, {feature: raw})
+            test, r = _group(f"{label}: {key}", POSITION_SETS[where_set], {feature: raw})
             tests.append(test)
             reads = reads | r
-        elif key in POSITION_SETS:
+        elif members is not None:
             if not isinstance(raw, dict) or not raw:
                 raise BetError(
                     f"{label}: {key!r} needs a table of card features, e.g. {key} = {{ suited = true }}"
                 )
-            test, r = _group(f"{label}: {key}", key, raw)
+            test, r = _group(f"{label}: {key}", members, raw)
             tests.append(test)
             reads = reads | r
+        elif key == "compare":
+            for spec in raw if isinstance(raw, list) and raw else [raw]:
+                test, r = _compare(f"{label}: compare", spec)
+                tests.append(test)
+                reads = reads | r
         elif key in DUELS:
             if not isinstance(raw, bool):
                 raise BetError(f"{label}: {key!r} must be true or false")
             fn = DUELS[key][1]
             tests.append(fn if raw else (lambda c, fn=fn: not fn(c)))  # type: ignore[misc]
             reads = reads | _DUEL_READS[key]
+        elif isinstance(key, str) and key.lstrip().startswith("{"):
+            raise BetError(
+                f"{label}: bad set of positions {key!r}: write positions in braces, "
+                f'e.g. "{{P3, B3}}" (P1 B1 P2 B2 P3 B3, or player_1 ... banker_3)'
+            )
         else:
-            known = [*FIELDS, *SHORTCUTS, *POSITION_SETS, *DUELS]
+            known = [*FIELDS, *SHORTCUTS, *POSITION_SETS, *SHORT_POSITIONS, '"{P3, B3}"', "compare", *DUELS]
             raise BetError(f"{label}: unknown feature {key!r}: known are {', '.join(known)}")
 
     def every(c: Coup) -> bool:
         return all(t(c) for t in tests)
 
     return every, reads
+
+
+#: Short names of the six positions, in dealing order (P1 B1 P2 B2, then the third cards).
+SHORT_POSITIONS: tuple[str, ...] = ("P1", "B1", "P2", "B2", "P3", "B3")
+_POSITION_WORDS: dict[str, int] = {
+    **{name.lower(): i for i, name in enumerate(SHORT_POSITIONS)},
+    **{name: next(iter(members)) for name, members in POSITION_SETS.items() if len(members) == 1},
+}
+
+
+def position_set(text: object) -> frozenset[int] | None:
+    """The positions ``text`` names, or ``None`` when it names none: a named set
+    (``player_first_two``), a position (``player_3`` or ``P3``), or any set in braces,
+    ``"{P3, B3}"`` (each member a position; at least one, none twice).
+
+    >>> sorted(position_set("{P3, B3}")), sorted(position_set("P1")), position_set("{P3, X}")
+    ([4, 5], [0], None)
+    """
+    if not isinstance(text, str):
+        return None
+    if text in POSITION_SETS:
+        return POSITION_SETS[text]
+    word = text.strip()
+    if word.lower() in _POSITION_WORDS and word not in FIELDS:
+        return frozenset({_POSITION_WORDS[word.lower()]})
+    if not (word.startswith("{") and word.endswith("}")):
+        return None
+    parts = [part.strip().lower() for part in word[1:-1].split(",")]
+    if not parts or not all(part in _POSITION_WORDS for part in parts):
+        return None
+    found = [_POSITION_WORDS[part] for part in parts]
+    if len(set(found)) != len(found):
+        return None
+    return frozenset(found)
+
+
+def _set_label(members: frozenset[int]) -> str:
+    return "{" + ", ".join(SHORT_POSITIONS[i] for i in sorted(members)) + "}"
+
+
+# -- comparisons of two cards or two sets ----------------------------------------------------
+
+#: What a comparison compares: key -> (what it means, may order, may compare sets).
+COMPARE_BY: dict[str, str] = {
+    "rank": "ranks (ordered with the ace low: A 2 ... 10 J Q K); two sets: the same ranks",
+    "value": "point values (10, J, Q, K count 0); two sets: the same values",
+    "suit": "suits (same or different only); two sets: the same suits",
+    "colour": "colours (same or different only); two sets: the same colours",
+    "sum": "the sum of the point values of each side's dealt cards",
+    "total": "the baccarat total (sum modulo 10) of each side's dealt cards",
+}
+#: How the two sides compare: name -> the test of (left, right) as numbers.
+COMPARE_IS: dict[str, Callable[[int, int], bool]] = {
+    "same": lambda a, b: a == b,
+    "different": lambda a, b: a != b,
+    "higher": lambda a, b: a > b,
+    "lower": lambda a, b: a < b,
+    "same_or_higher": lambda a, b: a >= b,
+    "same_or_lower": lambda a, b: a <= b,
+}
+_COMPARE_KEYS = ("left", "right", "by", "is")
+_ORDERED = ("rank", "value", "sum", "total")
+_LABELS = ("rank", "value", "suit", "colour")
+
+
+def _compare(label: str, spec: object) -> tuple[Test, Reads]:
+    """A ``compare`` table (``left``, ``right``, ``by``, ``is``) as (test, reads).
+
+    A side that is one position holds only when its card was dealt; a side that is a set reads
+    its dealt cards (as a multiset).  What it reads: the two sides as sets, ranks by equality
+    (``by = "rank"``, ``same`` / ``different``) or by name (ordered), suits or colours by
+    equality; ``value``, ``sum`` and ``total`` read point values only.
+    """
+    if not isinstance(spec, dict):
+        raise BetError(f'{label}: give a table, e.g. compare = {{ left = "P3", right = "B3", by = "rank" }}')
+    for key in spec:
+        if key not in _COMPARE_KEYS:
+            raise BetError(f"{label}: unknown key {key!r}: use {', '.join(_COMPARE_KEYS)}")
+    sides: list[frozenset[int]] = []
+    for key in ("left", "right"):
+        if key not in spec:
+            raise BetError(f"{label}: key {key!r} is missing: name a position (P3) or a set (\"{{P1, P2}}\")")
+        members = position_set(spec[key])
+        if members is None:
+            raise BetError(
+                f"{label}: {key} {spec[key]!r} is not a position or a set of positions: "
+                'use P1 B1 P2 B2 P3 B3, a named set (player_first_two) or "{P1, P2}"'
+            )
+        sides.append(members)
+    left, right = sides
+    if left == right:
+        raise BetError(f"{label}: left and right are the same set {_set_label(left)}: compare two others")
+    by = spec.get("by")
+    if by not in COMPARE_BY:
+        raise BetError(f"{label}: 'by' must be one of {', '.join(COMPARE_BY)}, got {by!r}")
+    how = spec.get("is", "same")
+    if how not in COMPARE_IS:
+        raise BetError(f"{label}: 'is' must be one of {', '.join(COMPARE_IS)}, got {how!r}")
+    ordered = how not in ("same", "different")
+    singles = len(left) == 1 and len(right) == 1
+    if ordered and by in ("suit", "colour"):
+        raise BetError(f"{label}: suits and colours have no order: use is = \"same\" or \"different\"")
+    if ordered and by in ("rank", "value") and not singles:
+        raise BetError(
+            f"{label}: sets are not ordered by {by}: compare their sum or total, or compare two positions"
+        )
+    ranks, suits = RankDetail.NONE, SuitDetail.NONE
+    if by == "rank":
+        ranks = RankDetail.NAMED if ordered else RankDetail.EQUALITY
+    elif by == "suit":
+        suits = SuitDetail.SUIT_EQUALITY
+    elif by == "colour":
+        suits = SuitDetail.COLOUR_EQUALITY
+    reads = Reads.of([], [left, right], ranks, suits)
+    relation = COMPARE_IS[how]
+    need_dealt = [members for members in (left, right) if len(members) == 1]
+
+    def dealt(c: Coup) -> bool:
+        return all(c.cards(members).size == 1 for members in need_dealt)
+
+    if by in ("sum", "total"):
+        modulo = 10 if by == "total" else 1000
+
+        def numbers(c: Coup) -> bool:
+            if not dealt(c):
+                return False
+            a = sum(card.value for card in c.cards(left)) % modulo
+            b = sum(card.value for card in c.cards(right)) % modulo
+            return relation(a, b)
+
+        return numbers, reads
+    if ordered:  # two positions, by value or by rank with the ace low
+        number: Callable[[Any], int] = (
+            (lambda card: card.value) if by == "value" else (lambda card: _r(card).order)
+        )
+
+        def order(c: Coup) -> bool:
+            if not dealt(c):
+                return False
+            (a,) = c.cards(left)
+            (b,) = c.cards(right)
+            return relation(number(a), number(b))
+
+        return order, reads
+    want_same = how == "same"
+
+    def labels(c: Coup) -> bool:
+        if not dealt(c):
+            return False
+        mine = [_label_of(card, by) for card in c.cards(left)]
+        theirs = [_label_of(card, by) for card in c.cards(right)]
+        return _same_multiset(mine, theirs) is want_same
+
+    return labels, reads
+
+
+def _label_of(card: Any, by: str) -> object:
+    if by == "value":
+        return card.value
+    return getattr(card, by)
+
+
+def _same_multiset(mine: list[object], theirs: list[object]) -> bool:
+    """Whether two lists hold the same labels, as multisets, by ``==`` alone (a rank read by
+    equality is a class that equals only the same class of the same record)."""
+    if len(mine) != len(theirs):
+        return False
+    left = list(theirs)
+    for label in mine:
+        for i, other in enumerate(left):
+            if label == other:
+                del left[i]
+                break
+        else:
+            return False
+    return True
 
 
 def _membership(getter: Callable[[Coup], object], accepted: object) -> Test:
@@ -447,8 +650,7 @@ def _comparison(label: str, key: str, raw: dict[str, Any], lo: int, hi: int) -> 
 # -- card features of a position or a set ---------------------------------------------------
 
 
-def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
-    members = POSITION_SETS[where]
+def _group(label: str, members: frozenset[int], spec: dict[str, Any]) -> tuple[Test, Reads]:
     single = len(members) == 1
     position = next(iter(members))
     tests: list[Callable[[CardGroup], bool]] = []
@@ -488,12 +690,13 @@ def _feature(
     label: str, feature: str, raw: object, single: bool
 ) -> tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]:
     need_rank, need_suit = FEATURE_NEEDS.get(feature, (RankDetail.NONE, SuitDetail.NONE))
-    if feature in ("size", "total", "highest_value", "lowest_value", "pairs", "of_a_kind", "value"):
-        hi = 6 if feature in ("size", "pairs", "of_a_kind") else 9
+    if feature in ("size", "total", "sum", "highest_value", "lowest_value", "pairs", "of_a_kind", "value"):
+        hi = 6 if feature in ("size", "pairs", "of_a_kind") else 54 if feature == "sum" else 9
         accept = _numbers(label, raw, 0, hi)
         getter: Callable[[CardGroup], object] = {
             "size": lambda g: g.size,
             "total": lambda g: g.total,
+            "sum": lambda g: sum(g.values),
             "highest_value": lambda g: g.highest_value,
             "lowest_value": lambda g: g.lowest_value,
             "pairs": lambda g: g.pairs,
@@ -516,6 +719,10 @@ def _feature(
         want = _bool(label, raw)
         prop = feature
         return (lambda g: bool(getattr(g, prop)) is want), need_rank, need_suit
+    if feature in _SAME:
+        want_same = _bool(label, raw)
+        alike, need_rank, need_suit = _SAME[feature]
+        return (lambda g: (g.size >= 2 and alike(g)) is want_same), need_rank, need_suit
     if feature == "four_card_poker":
         if raw not in FOUR_CARD_POKER:
             raise BetError(f"{label}: four_card_poker is one of {', '.join(FOUR_CARD_POKER)}, got {raw!r}")
@@ -609,6 +816,14 @@ def _feature(
         need_rank = _rank_need(card.rank)
         counter = functools.partial(CardGroup.count_card, rank=card.rank, suit=_s(card))
     return (lambda g: bool(accept_n(counter(g)))), need_rank, need_suit
+
+
+#: The "every card alike" features: feature -> (CardGroup property, rank and suit detail read).
+_SAME: dict[str, tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]] = {
+    "same_rank": (lambda g: g.of_a_kind == g.size, *FEATURE_NEEDS["of_a_kind"]),
+    "same_suit": (lambda g: g.suited, *FEATURE_NEEDS["suited"]),
+    "same_colour": (lambda g: g.one_colour, *FEATURE_NEEDS["one_colour"]),
+}
 
 
 def _named_values(feature: str, raw: object) -> set[int] | None:
