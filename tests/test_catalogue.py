@@ -339,3 +339,44 @@ def test_find_bet_gives_one_object_per_spec_from_a_bounded_memory(monkeypatch):
     for _ in range(2):  # a bad spec is refused every time
         with pytest.raises(BetError, match="unknown bet"):
             find_bet("no-such-bet")
+
+
+# -- the catalogue's figures as data: every bet as before ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kept_figures():
+    import json
+
+    from catalogue_figures import FILE
+
+    return json.loads(FILE.read_text(encoding="utf-8"))
+
+
+def test_every_entry_lists_what_it_listed(kept_figures):
+    from catalogue_figures import entries
+
+    assert entries() == kept_figures["entries"]
+
+
+def test_every_bet_is_what_it_was(kept_figures):
+    from catalogue_figures import describe, specs
+
+    assert specs() == list(kept_figures["bets"])
+    for spec, kept in kept_figures["bets"].items():
+        assert describe(find_bet(spec)) == kept["bet"], spec
+
+
+def test_every_bet_keeps_its_exact_figures_on_three_shoes(kept_figures):
+    # written from the catalogue's Python definitions before its bets became data entries: each
+    # entry, moved from code to data, settles every coup of three shoes as before
+    from catalogue_figures import figures
+
+    for spec, kept in kept_figures["bets"].items():
+        assert figures(find_bet(spec)) == kept["figures"], spec
+
+
+def test_every_bad_parameter_keeps_its_error_line(kept_figures):
+    from catalogue_figures import errors
+
+    assert errors() == kept_figures["errors"]
