@@ -53,7 +53,7 @@ def shoe(text: str) -> Shoe:
 
 def specs() -> list[str]:
     """Every spec the file holds, in its order."""
-    return [b.name for b in catalogue_bets()] + [s for s in MORE_SPECS]
+    return list(dict.fromkeys([b.name for b in catalogue_bets()] + list(MORE_SPECS)))
 
 
 def describe(bet: Bet) -> dict[str, object]:
