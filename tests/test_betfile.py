@@ -138,9 +138,13 @@ def test_vocabulary_covers_every_card_feature():
     ("{ player_pair = true }", set(), {PLAYER_FIRST_TWO}, RankDetail.EQUALITY, SuitDetail.NONE),
     ("{ banker_suited_pair = true }", set(), {BANKER_FIRST_TWO}, RankDetail.EQUALITY, SuitDetail.SAME_CARD),
     ("{ player_first_two = { suited = true } }", set(), {PLAYER_FIRST_TWO}, RankDetail.NONE,
-     SuitDetail.SUIT_EQUALITY),
+     SuitDetail.ONE_SUIT),  # whether the set is of one suit: its flag, not each card's suit
     ('{ player_first_two = { colour = "red" } }', set(), {PLAYER_FIRST_TWO}, RankDetail.NONE,
-     SuitDetail.COLOUR),
+     SuitDetail.ONE_COLOUR_NAMED),
+    ('{ player_first_two = { suited = true }, player_1 = { suit = "h" } }', set(),
+     {PLAYER_FIRST_TWO, frozenset({0})}, RankDetail.NONE, SuitDetail.SUIT),  # overlapping sets
+    ('{ player_first_two = { count_colour = { colour = "red", at_least = 1 } } }', set(), {PLAYER_FIRST_TWO},
+     RankDetail.NONE, SuitDetail.COLOUR),
     ('{ player_1 = { rank = "K" } }', set(), {frozenset({0})}, RankDetail.NAMED, SuitDetail.NONE),
     ("{ banker_3 = { value = 9 } }", set(), {frozenset({5})}, RankDetail.NONE, SuitDetail.NONE),
     ("{ identical_pairs = true }", set(), {PLAYER_FIRST_TWO, BANKER_FIRST_TWO}, RankDetail.EQUALITY,
@@ -265,8 +269,8 @@ def test_a_bet_beyond_the_compile_budget_is_refused_in_one_line(tmp_path):
     import sys
 
     bets = tmp_path / "heavy.toml"
-    bets.write_text('[[bet]]\nname = "heavy"\n[[bet.pay]]\nwhen = { all_cards = { one_colour = true } }\n'
-                    "pays = 20\n")
+    bets.write_text('[[bet]]\nname = "heavy"\n[[bet.pay]]\nwhen = { all_cards = { count_colour = '
+                    '{ colour = "red", at_least = 3 } } }\npays = 20\n')
     env = {**os.environ, "PUNTO_BANCO_MAX_RECORDS": "1000", "PUNTO_BANCO_CACHE_DIR": "off"}
     done = subprocess.run([sys.executable, "-m", "analyzer", "bets", "--bet-file", str(bets)],
                           capture_output=True, text=True, env=env, check=False)

@@ -11,7 +11,7 @@ import pytest
 from clirun import invoke
 
 from analyzer import Shoe, price
-from analyzer.bets.catalogue import DRAGON_BONUS_TABLES, bet_key, catalogue_bets, catalogue_name, find_bet
+from analyzer.bets.catalogue import bet_key, catalogue_bets, catalogue_name, find_bet
 from analyzer.bets.choice import (
     MAX_PAYS,
     MOST_NEAR,
@@ -33,6 +33,16 @@ from analyzer.core.exact import fraction_text
 from analyzer.errors import BetError
 from analyzer.studies.symbolic import bet_forms
 from analyzer.testing import assert_payout, house_edge
+
+
+def _margin_pays(table):
+    """Dragon Bonus pay table ``table``: non-natural win margin -> pays, as the catalogue has it."""
+    bet = find_bet(f"dragon-bonus-player:{table}")
+    margins = [ln for ln in bet.lines if ln.event.startswith("Non-natural")]
+    return {int(ln.event.rsplit(" ", 1)[1]): int(ln.pays) for ln in margins}
+
+
+DRAGON_BONUS_TABLES = {"1": _margin_pays("1"), "2": _margin_pays("2")}
 
 #: A value-level bet with a win, a push and a loss line (so conform's three categories differ)
 #: and a first-two-cards bet that reads ranks and suits (a refined table).

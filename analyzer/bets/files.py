@@ -26,6 +26,7 @@ a loss; lines are tried in order and the first match settles the coup; ``otherwi
 * a comparison of two cards or two sets (:data:`COMPARE_BY`, :data:`COMPARE_IS`):
   ``compare = { left = "P3", right = "B3", by = "rank", is = "same" }`` (or a list of such
   tables, all of which must hold);
+* either of several conditions: ``any = [{ player_pair = true }, { banker_pair = true }]``;
 * side against side: ``pairs_same_rank`` / ``identical_pairs`` = true or false.
 
 What a bet reads follows from the features it uses, so the engine refines no further.  A pay
@@ -38,7 +39,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -290,9 +292,11 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         raise BetError(f"{label}: key 'name' must be text, got {name!r}")
     if not isinstance(name, str) or not name.strip():
         raise BetError(f"{label}: key 'name' is missing or empty")
-    for key in ("name", "title", "source", "otherwise_event"):
+    for key in ("name", "title", "otherwise_event"):
         if key in spec:
             _text(label, key, spec[key])
+    if "source" in spec:  # a citation: author, title, address
+        _text(label, "source", spec["source"], 1000)
     if "rules" in spec:
         _text(label, "rules", spec["rules"], 2000)
     for key in spec:
@@ -334,6 +338,176 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         rules=str(spec.get("rules", "")),
     )
     return bet.with_origin(_origin(lines_spec), names="conditions")
+
+
+# -- the catalogue's entries (analyzer/bets/catalogue.toml) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class CatalogueTable:
+    """One pay table of a data entry besides its default (``NAME:TABLE``): the pays of its lines
+    in order, and the title, source and rules where they differ from the default's."""
+
+    pays: tuple[Fraction, ...]
+    title: str = ""
+    source: str = ""
+    rules: str = ""
+
+
+@dataclass(frozen=True)
+class CatalogueSpec:
+    """A catalogue entry as its data file gives it (read by :func:`read_catalogue`).
+
+    Attributes:
+        name, aliases, summary, param, main: how ``bets --list`` lists it and how it is named.
+        make: ``"module:function"`` of a bet the language cannot say (a factory of the
+            parameter), or ``""`` for a bet written in the language (``table``).
+        meters, pay_param: ``"module:function"`` of its progressive meters / of the parameter
+            that gives a pay, or ``""``.
+        adjustable: the line (0-based) whose pay the parameter sets (``NAME:PAY``), or ``None``.
+        tables, default_table, refused: the other pay tables by parameter, the default's name,
+            and the error for any other parameter (``{param}``, ``{tables}`` filled in).
+        published: per parameter (``""`` the default) its provenance, as text fields
+            (grade, source, figure, test, caveat).
+        pay_table_names: (alias, parameter, source) of each name a source gives a pay table.
+        table: the entry's bet, as a bet file's ``[[bet]]`` table (read by
+            :func:`catalogue_bet`, through the bet files' own parser).
+    """
+
+    name: str
+    summary: str
+    param: str = ""
+    aliases: tuple[str, ...] = ()
+    main: bool = False
+    make: str = ""
+    meters: str = ""
+    pay_param: str = ""
+    adjustable: int | None = None
+    tables: Mapping[str, CatalogueTable] | None = None
+    default_table: str = ""
+    refused: str = ""
+    published: Mapping[str, Mapping[str, str]] | None = None
+    pay_table_names: tuple[tuple[str, str, str], ...] = ()
+    table: Mapping[str, Any] | None = None
+
+
+#: The keys of a catalogue entry beyond a bet file's.
+CATALOGUE_KEYS = (
+    "aliases", "summary", "param", "main", "make", "meters", "pay_param", "adjustable", "tables",
+    "published", "pay_table_name",
+)
+_PROVENANCE_KEYS = ("param", "grade", "source", "figure", "test", "caveat")
+
+
+def read_catalogue(text: str, where: str) -> list[CatalogueSpec]:
+    """The entries of the catalogue's data file (its ``[[bet]]`` tables, in order): the listing
+    and provenance of each checked now, a bet's pay lines when it is first built
+    (:func:`catalogue_bet`), by the same parser and with the same errors as a user's file.
+
+    Raises:
+        BetError: a malformed entry (the message names the file, the entry and the key).
+    """
+    doc = load_toml(text, where, BetError, "catalogue file")
+    specs = doc.get("bet")
+    if set(doc) != {"bet"} or not isinstance(specs, list):
+        raise BetError(f"{where}: a catalogue file holds [[bet]] tables only")
+    return [_catalogue_spec(where, i, spec) for i, spec in enumerate(specs, 1)]
+
+
+def _catalogue_spec(where: str, number: int, spec: Any) -> CatalogueSpec:
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        raise BetError(f"{where}: entry #{number} needs a name")
+    label = f"{where}: bet {spec['name']!r}"
+    for key in ("summary", "param", "make", "meters", "pay_param"):
+        if key in spec:
+            _text(label, key, spec[key])
+    aliases = spec.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
+        raise BetError(f"{label}: 'aliases' must be a list of names")
+    main = spec.get("main", False)
+    if not isinstance(main, bool):
+        raise BetError(f"{label}: 'main' must be true or false")
+    make = str(spec.get("make", ""))
+    rest = {k: v for k, v in spec.items() if k not in CATALOGUE_KEYS}
+    if make:
+        if set(rest) - {"name"}:
+            raise BetError(f"{label}: an entry built by {make!r} has no {sorted(set(rest) - {'name'})[0]!r}")
+        if ":" not in make:
+            raise BetError(f"{label}: 'make' names a function as 'module:function'")
+    adjustable = spec.get("adjustable")
+    lines = rest.get("pay", [])
+    if adjustable is not None and (
+        isinstance(adjustable, bool) or not isinstance(adjustable, int) or not 1 <= adjustable <= len(lines)
+    ):
+        raise BetError(f"{label}: 'adjustable' is the number of a pay line, 1-{len(lines)}")
+    tables, default_table, refused = _catalogue_tables(label, spec.get("tables"), len(lines))
+    published: dict[str, dict[str, str]] = {}
+    for entry in spec.get("published", []):
+        if not isinstance(entry, dict) or any(k not in _PROVENANCE_KEYS for k in entry):
+            raise BetError(f"{label}: a [[bet.published]] table takes {', '.join(_PROVENANCE_KEYS)}")
+        fields = {k: _text(label, k, v, 2000) for k, v in entry.items()}
+        published[fields.pop("param", "")] = fields
+    if "" not in published:
+        raise BetError(f"{label}: no [[bet.published]] table for its default parameters")
+    names: list[tuple[str, str, str]] = []
+    for entry in spec.get("pay_table_name", []):
+        if not isinstance(entry, dict) or set(entry) != {"alias", "param", "source"}:
+            raise BetError(f"{label}: a [[bet.pay_table_name]] table takes alias, param and source")
+        names.append((_text(label, "alias", entry["alias"]), _text(label, "param", entry["param"]),
+                      _text(label, "source", entry["source"], 2000)))
+    return CatalogueSpec(
+        name=spec["name"],
+        summary=str(spec.get("summary", "")),
+        param=str(spec.get("param", "")),
+        aliases=tuple(aliases),
+        main=main,
+        make=make,
+        meters=str(spec.get("meters", "")),
+        pay_param=str(spec.get("pay_param", "")),
+        adjustable=None if adjustable is None else adjustable - 1,
+        tables=tables,
+        default_table=default_table,
+        refused=refused,
+        published=published,
+        pay_table_names=tuple(names),
+        table=None if make else rest,
+    )
+
+
+def _catalogue_tables(
+    label: str, raw: object, lines: int
+) -> tuple[dict[str, CatalogueTable] | None, str, str]:
+    if raw is None:
+        return None, "", ""
+    if not isinstance(raw, dict) or not isinstance(raw.get("default"), str) or "refused" not in raw:
+        raise BetError(f"{label}: [bet.tables] needs 'default' (the default table's name) and 'refused'")
+    tables: dict[str, CatalogueTable] = {}
+    for key, table in raw.items():
+        if key in ("default", "refused"):
+            continue
+        where = f"{label}: table {key!r}"
+        if not isinstance(table, dict) or not isinstance(table.get("pays"), list):
+            raise BetError(f"{where}: give its 'pays', one per pay line")
+        if len(table["pays"]) != lines or set(table) - {"pays", "title", "source", "rules"}:
+            raise BetError(f"{where}: one pay per line ({lines}); other keys: title, source, rules")
+        tables[key] = CatalogueTable(
+            tuple(_amount(f"{where}: pays", p) for p in table["pays"]),
+            *(_text(where, k, table.get(k, ""), 2000) for k in ("title", "source", "rules")),
+        )
+    return tables, raw["default"], _text(label, "refused", raw["refused"])
+
+
+def catalogue_bet(spec: CatalogueSpec, where: str) -> Bet:
+    """The bet of a data entry with its default parameters, read by the bet files' parser
+    (:func:`read_catalogue`); its ``adjustable`` line is the entry's.
+
+    Raises:
+        BetError: the entry is built in Python, or its pay lines are malformed.
+    """
+    if spec.table is None:
+        raise BetError(f"{where}: bet {spec.name!r} is built by {spec.make}, not written as data")
+    bet = _bet(where, 0, dict(spec.table))
+    return replace(bet, adjustable=spec.adjustable)
 
 
 def _interned(reads: Reads) -> Reads:
@@ -393,6 +567,10 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
                 test, r = _compare(f"{label}: compare", spec)
                 tests.append(test)
                 reads = reads | r
+        elif key == "any":
+            test, r = _any(label, raw)
+            tests.append(test)
+            reads = reads | r
         elif key in DUELS:
             if not isinstance(raw, bool):
                 raise BetError(f"{label}: {key!r} must be true or false")
@@ -405,13 +583,30 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
                 f'e.g. "{{P3, B3}}" (P1 B1 P2 B2 P3 B3, or player_1 ... banker_3)'
             )
         else:
-            known = [*FIELDS, *SHORTCUTS, *POSITION_SETS, *SHORT_POSITIONS, '"{P3, B3}"', "compare", *DUELS]
+            known = [*FIELDS, *SHORTCUTS, *POSITION_SETS, *SHORT_POSITIONS, '"{P3, B3}"', "compare", "any"]
+            known += DUELS
             raise BetError(f"{label}: unknown feature {key!r}: known are {', '.join(known)}")
 
     def every(c: Coup) -> bool:
         return all(t(c) for t in tests)
 
     return every, reads
+
+
+def _any(label: str, raw: object) -> tuple[Test, Reads]:
+    """``any = [{ ... }, { ... }]``: holds when one of the ``when`` tables holds (each read
+    in full: the bet reads what every one of them reads)."""
+    if not isinstance(raw, list) or not raw or not all(isinstance(w, dict) and w for w in raw):
+        raise BetError(
+            f"{label}: 'any' takes a list of condition tables, e.g. any = [{{ player_pair = true }}, "
+            "{ banker_pair = true }]"
+        )
+    parts = [condition(f"{label}: any #{i}", when) for i, when in enumerate(raw, 1)]
+    reads = Reads()
+    for _, r in parts:
+        reads = reads | r
+    tests = [t for t, _ in parts]
+    return (lambda c: any(t(c) for t in tests)), reads
 
 
 #: Short names of the six positions, in dealing order (P1 B1 P2 B2, then the third cards).
@@ -667,6 +862,7 @@ def _group(label: str, members: frozenset[int], spec: dict[str, Any]) -> tuple[T
                 f"for a set use count_value / count_rank / cards"
             )
         test, need_rank, need_suit = _feature(f"{label}: {feature}", feature, raw, single)
+        need_suit = _PER_SET.get(feature, need_suit)
         tests.append(test)
         ranks = max(ranks, need_rank)
         suits = suits.join(need_suit)
@@ -817,6 +1013,19 @@ def _feature(
         counter = functools.partial(CardGroup.count_card, rank=card.rank, suit=_s(card))
     return (lambda g: bool(accept_n(counter(g)))), need_rank, need_suit
 
+
+#: Features that ask only whether the whole set is of one suit (colour), and which: read as the
+#: set's flag, not card by card (:meth:`Reads.of` reads card by card where sets overlap).
+_PER_SET: dict[str, SuitDetail] = {
+    **dict.fromkeys(
+        ("suited", "flush", "same_suit", "straight_flush", "royal_flush", "four_card_poker"),
+        SuitDetail.ONE_SUIT,
+    ),
+    "one_colour": SuitDetail.ONE_COLOUR,
+    "same_colour": SuitDetail.ONE_COLOUR,
+    "colour": SuitDetail.ONE_COLOUR_NAMED,
+    "suit": SuitDetail.ONE_SUIT_NAMED,
+}
 
 #: The "every card alike" features: feature -> (CardGroup property, rank and suit detail read).
 _SAME: dict[str, tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]] = {
