@@ -12,6 +12,8 @@ from analyzer.cli.common import (
     UsageProblem,
     WholeNumber,
     bet_inputs,
+    bet_module_option,
+    bets_named,
     command_line,
     emit,
     guard,
@@ -62,6 +64,7 @@ def report_format(fmt: str | None, output: str | None) -> str:
     type=click.Path(dir_okay=False),
     help="Report on every bet of this TOML bet file (repeatable).",
 )
+@bet_module_option
 @click.option(
     "--decks",
     type=DeckCounts(),
@@ -133,8 +136,10 @@ def report(
     from analyzer.output.report import chart_paths, decks_text, report_files  # lazy: start-up time
     from analyzer.studies.report_data import game_math_report  # lazy: start-up time
 
-    if not bet_specs and not bet_files:
-        raise UsageProblem("name the bets to report on: --bet NAME (repeatable) or --bet-file FILE")
+    if not bets_named(bet_specs, bet_files):
+        raise UsageProblem(
+            "name the bets to report on: --bet NAME (repeatable), --bet-file FILE or --bet-module MODULE:NAME"
+        )
     chosen_format = report_format(fmt, output)
     tableau = tableau_of(rules)
     inputs = [*bet_inputs(bet_specs, bet_files), *INPUTS]
