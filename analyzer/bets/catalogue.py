@@ -31,13 +31,17 @@ from analyzer.bets.main import main_bets as _main_bets
 from analyzer.bets.main import winning_pay as _pay
 from analyzer.bets.model import Bet, PayLine
 from analyzer.core.exact import fraction_text
+from analyzer.core.tomltext import load_toml
 from analyzer.errors import BetError
 
 #: The catalogue's data file, beside this module.
 DATA_FILE = Path(__file__).with_name("catalogue.toml")
+#: The golden counts: figures sources print, cited (:func:`golden_counts`).
+GOLDEN_FILE = Path(__file__).with_name("golden-counts.toml")
 _WHERE = "analyzer/bets/catalogue.toml"
 
-__all__ = ["DATA_FILE", "Entry", "Grade", "Meter", "PayTableName", "Provenance", "find_bet"]
+__all__ = ["DATA_FILE", "GOLDEN_FILE", "Entry", "GoldenCount", "Grade", "Meter", "PayTableName", "Provenance",
+           "find_bet", "golden_counts"]
 
 # -- provenance: what each figure rests on ---------------------------------------------------------
 
@@ -568,3 +572,51 @@ def meter_line(priced: PricedBet) -> MeterLine:
         slopes[meter.name] = probability * meter.per_unit
         constant -= probability * (pays - meter.offset)
     return MeterLine(priced.bet.name, constant, slopes, readings)
+
+
+# -- golden counts: figures sources print ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoldenCount:
+    """A figure a source prints for a catalogue bet, as exact counts (a line of
+    ``analyzer/bets/golden-counts.toml``, the python-chess perft files' way).
+
+    Attributes:
+        bet: the catalogue spec (``NAME[:PARAM]``).
+        decks: the shoe, a full shoe of that many decks.
+        denominator: what the counts are out of (the Wizard of Odds' whole-coup tables: the
+            ordered 6-card sequences, 416!/410! for 8 decks).
+        events: event label (as the bet names it) -> count; the events the source prints.
+        source: author, title and address.
+        prints: what the source prints, in words.
+    """
+
+    bet: str
+    decks: int
+    denominator: int
+    events: Mapping[str, int]
+    source: str
+    prints: str
+
+
+@functools.cache
+def golden_counts() -> tuple[GoldenCount, ...]:
+    """Every golden count, in the file's order (read once).
+
+    Raises:
+        BetError: the file is malformed (a broken install): the message names the entry.
+    """
+    where = "analyzer/bets/golden-counts.toml"
+    doc = load_toml(GOLDEN_FILE.read_text(encoding="utf-8"), where, BetError, "golden counts file")
+    out: list[GoldenCount] = []
+    for i, entry in enumerate(doc.get("count", []), 1):
+        keys = {"bet", "decks", "denominator", "events", "source", "prints"}
+        if not isinstance(entry, dict) or set(entry) != keys:
+            raise BetError(f"{where}: count #{i} needs exactly {', '.join(sorted(keys))}")
+        events = entry["events"]
+        if not isinstance(events, dict) or not all(isinstance(n, int) and n >= 0 for n in events.values()):
+            raise BetError(f"{where}: count #{i}: events are event = count (whole numbers)")
+        out.append(GoldenCount(str(entry["bet"]), int(entry["decks"]), int(entry["denominator"]),
+                               dict(events), str(entry["source"]), str(entry["prints"])))
+    return tuple(out)
