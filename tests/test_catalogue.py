@@ -344,3 +344,17 @@ def test_every_bad_parameter_keeps_its_error_line(kept_figures):
     from catalogue_figures import errors
 
     assert errors() == kept_figures["errors"]
+
+
+def test_the_index_of_names_is_the_data_file_s_entries():
+    # find_bet parses only the entry it builds, found by its name and alias lines: they must be
+    # the entries' own, in order, each entry one [[bet]] table
+    import tomllib
+
+    from analyzer.bets.catalogue import DATA_FILE, _index, entries
+
+    blocks, where = _index()
+    parsed = tomllib.loads(DATA_FILE.read_text(encoding="utf-8"))["bet"]
+    assert len(blocks) == len(parsed) == len(entries())
+    assert where == {label: i for i, e in enumerate(parsed) for label in (e["name"], *e.get("aliases", []))}
+    assert [e.name for e in entries()] == [e["name"] for e in parsed]

@@ -18,6 +18,8 @@ import dataclasses
 import enum
 import functools
 import importlib
+import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -260,25 +262,47 @@ def _entry_of(spec: CatalogueSpec) -> Entry:
 
 
 @functools.cache
+def _index() -> tuple[tuple[str, ...], dict[str, int]]:
+    """The data file cut into its entries' texts (each ``[[bet]]`` table), and each name and
+    alias -> its entry's place: found from the lines ``name = "..."`` and ``aliases = [...]``
+    alone, so that :func:`find_bet` parses only the entry it builds (a test holds the index to
+    the parsed entries).
+
+    Raises:
+        BetError: a name or an alias listed twice (a broken install).
+    """
+    text = DATA_FILE.read_text(encoding="utf-8")
+    blocks = tuple("[[bet]]" + part for part in text.split("\n[[bet]]")[1:])
+    where: dict[str, int] = {}
+    for i, block in enumerate(blocks):
+        names = _NAME_LINE.findall(block)[:1] + [
+            alias for line in _ALIASES_LINE.findall(block)[:1] for alias in json.loads(line)
+        ]
+        for label in names:
+            if label in where:
+                raise BetError(f"internal: the catalogue lists {label!r} twice")
+            where[label] = i
+    return blocks, where
+
+
+_NAME_LINE = re.compile(r'^name = "([^"\\]+)"$', re.M)
+_ALIASES_LINE = re.compile(r"^aliases = (\[.*\])$", re.M)
+
+
+@functools.cache
+def _entry_at(place: int) -> Entry:
+    """The entry at ``place`` in the data file, read (by the bet files' parser) on first use."""
+    (spec,) = read_catalogue(_index()[0][place], f"{_WHERE} (entry {place + 1})")
+    return _entry_of(spec)
+
+
 def entries() -> tuple[Entry, ...]:
-    """Every catalogue entry, in the data file's order (read once, on first use).
+    """Every catalogue entry, in the data file's order (each read once, on first use).
 
     Raises:
         BetError: the data file is malformed (a broken install): the message names the entry.
     """
-    text = DATA_FILE.read_text(encoding="utf-8")
-    found = tuple(_entry_of(spec) for spec in read_catalogue(text, _WHERE))
-    by_name: dict[str, Entry] = {}
-    for entry in found:
-        for label in (entry.name, *entry.aliases):
-            if label in by_name:
-                raise BetError(f"internal: the catalogue lists {label!r} twice")
-            by_name[label] = entry
-    _BY_NAME.update(by_name)
-    return found
-
-
-_BY_NAME: dict[str, Entry] = {}
+    return tuple(_entry_at(i) for i in range(len(_index()[0])))
 
 
 def __getattr__(name: str) -> Any:
@@ -401,9 +425,8 @@ def catalogue_name(name: str) -> str | None:
 
 
 def _entry(name: str) -> Entry | None:
-    if not _BY_NAME:
-        entries()
-    return _BY_NAME.get(_key(name))
+    place = _index()[1].get(_key(name))
+    return None if place is None else _entry_at(place)
 
 
 def suggestions(name: str, most: int = 3) -> list[str]:
@@ -416,10 +439,10 @@ def suggestions(name: str, most: int = 3) -> list[str]:
     import difflib  # lazy: only a name not found asks
 
     found: list[str] = []
-    entries()
-    for close in difflib.get_close_matches(_key(name), list(_BY_NAME), n=len(_BY_NAME), cutoff=0.6):
-        if _BY_NAME[close].name not in found:
-            found.append(_BY_NAME[close].name)
+    labels = _index()[1]
+    for close in difflib.get_close_matches(_key(name), list(labels), n=len(labels), cutoff=0.6):
+        if _entry_at(labels[close]).name not in found:
+            found.append(_entry_at(labels[close]).name)
     return found[:most]
 
 
