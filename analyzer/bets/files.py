@@ -587,8 +587,10 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
             known += DUELS
             raise BetError(f"{label}: unknown feature {key!r}: known are {', '.join(known)}")
 
+    held = tuple(tests)  # a tuple, not a list: the engine compares conditions by what they hold
+
     def every(c: Coup) -> bool:
-        return all(t(c) for t in tests)
+        return all(t(c) for t in held)
 
     return every, reads
 
@@ -605,7 +607,7 @@ def _any(label: str, raw: object) -> tuple[Test, Reads]:
     reads = Reads()
     for _, r in parts:
         reads = reads | r
-    tests = [t for t, _ in parts]
+    tests = tuple(t for t, _ in parts)
     return (lambda c: any(t(c) for t in tests)), reads
 
 
@@ -722,7 +724,7 @@ def _compare(label: str, spec: object) -> tuple[Test, Reads]:
         suits = SuitDetail.COLOUR_EQUALITY
     reads = Reads.of([], [left, right], ranks, suits)
     relation = COMPARE_IS[how]
-    need_dealt = [members for members in (left, right) if len(members) == 1]
+    need_dealt = tuple(members for members in (left, right) if len(members) == 1)
 
     def dealt(c: Coup) -> bool:
         return all(c.cards(members).size == 1 for members in need_dealt)
@@ -788,7 +790,7 @@ def _same_multiset(mine: list[object], theirs: list[object]) -> bool:
 def _membership(getter: Callable[[Coup], object], accepted: object) -> Test:
     if callable(accepted):
         return lambda c: bool(accepted(getter(c)))
-    assert isinstance(accepted, set)
+    assert isinstance(accepted, frozenset)
     return lambda c: getter(c) in accepted
 
 
@@ -802,7 +804,7 @@ def _field_values(label: str, key: str, allowed: str, raw: object) -> object:
     values = raw if isinstance(raw, list) else [raw]
     if not values:
         raise BetError(f"{label}: feature {key!r} has an empty list of values")
-    return {_field_value(label, key, allowed, v) for v in values}
+    return frozenset(_field_value(label, key, allowed, v) for v in values)
 
 
 def _field_value(label: str, key: str, allowed: str, v: object) -> object:
@@ -871,13 +873,15 @@ def _group(label: str, members: frozenset[int], spec: dict[str, Any]) -> tuple[T
             values = None if named is None else values | named
     reads = Reads.of([], [members], ranks, suits, values or None)
 
+    held = tuple(tests)
+
     def check(c: Coup) -> bool:
         if single:
             card = c.card(position)
             group = CardGroup([] if card is None else [card])
         else:
             group = c.cards(members)
-        return all(t(group) for t in tests)
+        return all(t(group) for t in held)
 
     return check, reads
 
@@ -933,13 +937,13 @@ def _feature(
         pattern = tuple(sorted(raw, reverse=True))
         return (lambda g: g.rank_pattern == pattern), need_rank, need_suit
     if feature == "rank":
-        names = _rank_list(label, raw)
+        names = tuple(_rank_list(label, raw))
         return (lambda g: g.size == 1 and g.ranks[0] in names), RankDetail.NAMED, need_suit
     if feature == "ranks":
-        wanted = sorted(_rank_list(label, raw, keep_order=True), key=lambda r: r.index)
-        return (lambda g: list(g.ranks) == wanted), RankDetail.NAMED, need_suit
+        wanted = tuple(sorted(_rank_list(label, raw, keep_order=True), key=lambda r: r.index))
+        return (lambda g: tuple(g.ranks) == wanted), RankDetail.NAMED, need_suit
     if feature == "contains":
-        wanted_list = _rank_list(label, raw, keep_order=True)
+        wanted_list = tuple(_rank_list(label, raw, keep_order=True))
 
         def contains(g: CardGroup) -> bool:
             have = list(g.ranks)
@@ -970,15 +974,15 @@ def _feature(
         if not isinstance(raw, list) or not raw:
             raise BetError(f'{label}: give a list of cards with suits, e.g. ["Kh", "9h"]')
         cards = [_card(label, x) for x in raw]
-        key = sorted((_r(c).index, _s(c).index) for c in cards)
-        values = sorted(_r(c).point for c in cards)
+        key = tuple(sorted((_r(c).index, _s(c).index) for c in cards))
+        values = tuple(sorted(_r(c).point for c in cards))
 
         def exactly(g: CardGroup) -> bool:
             # values first: the reads carry suits only for the named cards' values
             # (suit_values), so suits are looked at only once every value matches
-            if sorted(c.value for c in g) != values:
+            if tuple(sorted(c.value for c in g)) != values:
                 return False
-            return sorted((_r(c).index, _s(c).index) for c in g) == key
+            return tuple(sorted((_r(c).index, _s(c).index) for c in g)) == key
 
         return (
             exactly,
@@ -1083,7 +1087,7 @@ def _numbers(label: str, raw: object, lo: int, hi: int) -> Callable[[object], bo
         isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in values
     ):
         raise BetError(f"{label}: give a whole number {lo}-{hi}, a list of them, or {{ at_least = N }}")
-    accepted = set(values)
+    accepted = frozenset(values)
     return lambda x: x in accepted
 
 

@@ -50,13 +50,10 @@ def _parse_totals(spec: str) -> list[int]:
     out: set[int] = set()
     for part in spec.split(","):
         lo, dash, hi = part.strip().partition("-")
-        try:
-            if not all(x.strip().isdigit() and x.isascii() for x in ([lo, hi] if dash else [lo])):
-                raise ValueError(part)
-            a = int(lo)
-            b = int(hi) if dash else a
-        except ValueError:
-            raise BetError(f"bad tie total {part!r}: use totals 0-9, e.g. 5, 0-2 or 8,9") from None
+        if not all(x.strip().isdigit() and x.isascii() for x in ([lo, hi] if dash else [lo])):
+            raise BetError(f"bad tie total {part!r}: use totals 0-9, e.g. 5, 0-2 or 8,9")
+        a = int(lo)
+        b = int(hi) if dash else a
         if not (0 <= a <= b <= 9):
             raise BetError(f"bad tie total {part!r}: use totals 0-9, e.g. 5, 0-2 or 8,9")
         out.update(range(a, b + 1))
