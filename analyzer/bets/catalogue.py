@@ -24,10 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from analyzer.bets.families.progressive import Meter
-from analyzer.bets.families.ties import EGALITE_GROUPS
 from analyzer.bets.files import CatalogueSpec, catalogue_bet, read_catalogue
 from analyzer.bets.main import main_bets as _main_bets
 from analyzer.bets.main import winning_pay as _pay
@@ -36,14 +34,15 @@ from analyzer.core.exact import fraction_text
 from analyzer.core.tomltext import load_toml
 from analyzer.errors import BetError
 
+if TYPE_CHECKING:  # the families' modules load with the bets that need them
+    from analyzer.bets.families.progressive import Meter
+
 #: The catalogue's data file, beside this module.
 DATA_FILE = Path(__file__).with_name("catalogue.toml")
 #: The golden counts: figures sources print, cited (:func:`golden_counts`).
 GOLDEN_FILE = Path(__file__).with_name("golden-counts.toml")
 _WHERE = "analyzer/bets/catalogue.toml"
 
-__all__ = ["DATA_FILE", "GOLDEN_FILE", "Entry", "GoldenCount", "Grade", "Meter", "PayTableName", "Provenance",
-           "find_bet", "golden_counts"]
 
 # -- provenance: what each figure rests on ---------------------------------------------------------
 
@@ -131,6 +130,8 @@ def provenance(bet: Bet) -> Provenance | None:
     published: list[tuple[str, Provenance]] = list(known.items())
     if name == "egalite":  # each total at its own pay, and the published groupings, share one source
         published = [(f"{t}", known[""]) for t in range(10)]
+        from analyzer.bets.families.ties import EGALITE_GROUPS  # lazy: start-up time
+
         published += [(f"{g}@{p}", known[""]) for g, p in EGALITE_GROUPS.items()]
     for known_key, known_provenance in published:
         if pay_signature(entry.make(known_key or None)) == mine:
@@ -456,6 +457,8 @@ def catalogue_bets() -> list[Bet]:
              "dragon-bonus-player:2", "dragon-bonus-banker:2", "fabulous-pair:banker",
              "majestic-match:banker", "royal-match:banker", "royal-match:player,2", "royal-match:banker,2",
              "lucky-nines:binions", "super-tie:2", "super-6:15"]
+    from analyzer.bets.families.ties import EGALITE_GROUPS  # lazy: start-up time
+
     egal = [f"egalite:{t}" for t in range(10)] + [f"egalite:{g}@{p}" for g, p in EGALITE_GROUPS.items()]
     ordered: list[str] = []
     for s in specs:
