@@ -1,6 +1,7 @@
 """User-defined bets from TOML files (``analyzer.bets.files``, a bounded number per file) and
 from payout functions."""
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -429,3 +430,41 @@ def test_cards_dealt_is_a_field_of_files_and_of_reads(eight):
     function = Bet.from_function("four", lambda c: 1 if c.cards_dealt == 4 else -1,
                                  reads=Reads.of(["cards_dealt"]))
     assert eight.summary(by_file).ev == eight.summary(function).ev == eight.summary(small).ev
+
+
+# -- the catalogue's entries: the same parser, the same errors -----------------------------------
+
+ENTRY = ('[[bet]]\nname = "x"\nsummary = "s"\n[[bet.pay]]\nevent = "e"\nwhen = { winner = "tie" }\npays = 8\n'
+         '[[bet.published]]\ngrade = "rules-only"\nsource = "src"\n')
+
+
+@pytest.mark.parametrize("extra, words", [
+    ('[bet.tables]\ndefault = "1"\nrefused = "r"\n[bet.tables.2]\npays = [1, 2]\n', "one pay per line (1)"),
+    ('[bet.sides]\ndefault = "player"\nrefused = "r"\n[bet.sides.banker]\nwhen = []\n',
+     "one condition table per pay line (1)"),
+    ('[bet.sides]\nrefused = "r"\n', "needs 'default'"),
+    ("adjustable = 2\n", "'adjustable' is the number of a pay line, 1-1"),
+    ('make = "nomodule"\n', "an entry built by 'nomodule' has no 'pay'"),
+    ("aliases = [1]\n", "'aliases' must be a list of names"),
+])
+def test_a_malformed_catalogue_entry_is_one_clear_error(extra, words):
+    from analyzer.bets.files import catalogue_bet, read_catalogue
+
+    head, _, rest = ENTRY.partition("[[bet.pay]]")
+    text = head + extra + "[[bet.pay]]" + rest if not extra.startswith("[") else ENTRY.replace(
+        "[[bet.published]]", extra + "[[bet.published]]")
+    with pytest.raises(BetError, match=re.escape(words)) as info:
+        (spec,) = read_catalogue(text, "cat.toml")
+        catalogue_bet(spec, "cat.toml")
+    assert "cat.toml: bet 'x'" in str(info.value)
+
+
+def test_a_catalogue_entry_without_its_default_provenance_is_refused():
+    from analyzer.bets.files import catalogue_bet, read_catalogue
+
+    bare = ENTRY.replace('[[bet.published]]\ngrade = "rules-only"\nsource = "src"\n', "")
+    with pytest.raises(BetError, match=re.escape("no [[bet.published]] table for its default")):
+        read_catalogue(bare, "c.toml")
+    (spec,) = read_catalogue(ENTRY.replace('winner = "tie"', 'colour = "red"'), "c.toml")
+    with pytest.raises(BetError, match="unknown feature 'colour'"):  # a bet file's own error
+        catalogue_bet(spec, "c.toml")

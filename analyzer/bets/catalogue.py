@@ -1,15 +1,17 @@
 """The named bet catalogue: main bets, the rule-sheet pay tables, and common side bets.
 
-Every entry is data, in ``analyzer/bets/catalogue.toml`` (read on first use): its name and
-aliases, its summary and parameter, its provenance (source, grade, published figure, golden
-test) and, for a bet the bet-file language can say, its pay lines in that language, read by
-the bet files' own parser (:func:`analyzer.bets.files.read_catalogue`).  A bet the language
-cannot say (a parameter that is a side, a set of totals, a list of pays; progressive meters)
-names the Python function that builds it, in a small module by family (:mod:`.families.first_two`,
+Every entry is data, in ``analyzer/bets/catalogue.toml`` (read on first use, one entry at a
+time): its name and aliases, its summary and parameter, its provenance (source, grade,
+published figure, golden test) and, for a bet the bet-file language can say, its pay lines in
+that language, read by the bet files' own parser (:func:`analyzer.bets.files.read_catalogue`);
+such an entry may take a pay (``NAME:PAY``), another pay table (``NAME:TABLE``) or the other
+side (``NAME:banker``).  A bet the language cannot say (a parameter that is a set of tie
+totals, a list of pays, or a side with a version; progressive meters) names the Python
+function that builds it, in a small module by family (:mod:`.families.first_two`,
 :mod:`.families.first_four`, :mod:`.families.ties`, :mod:`.families.lucky_win`,
-:mod:`.families.progressive`; the main bets in :mod:`.main`).
-``NAME:PARAM`` gives a parameter (cf. python-chess ``find_variant``).  Pay tables follow
-RULES.md ("Pay tables in the sheets", "Common casino variants and side bets").
+:mod:`.families.progressive`; the main bets in :mod:`.main`).  ``NAME:PARAM`` gives a
+parameter (cf. python-chess ``find_variant``).  Pay tables follow RULES.md ("Pay tables in the
+sheets", "Common casino variants and side bets").
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from analyzer.bets.files import CatalogueSpec, catalogue_bet, read_catalogue
+from analyzer.bets.files import CatalogueSpec, catalogue_bet, catalogue_side_bet, read_catalogue
 from analyzer.bets.main import main_bets as _main_bets
 from analyzer.bets.main import winning_pay as _pay
 from analyzer.bets.model import Bet, PayLine
@@ -210,6 +212,10 @@ def _data_maker(spec: CatalogueSpec) -> Callable[[str | None], Bet]:
     def base() -> Bet:
         return catalogue_bet(spec, _WHERE)
 
+    @functools.cache
+    def side(name: str) -> Bet:
+        return catalogue_side_bet(spec, name, _WHERE)
+
     def make(param: str | None) -> Bet:
         bet = base()
         if spec.adjustable is not None:
@@ -224,6 +230,14 @@ def _data_maker(spec: CatalogueSpec) -> Callable[[str | None], Bet]:
                 title=bet.title.replace("{pay}", text),
                 rules=bet.rules.replace("{pay}", text),
             )
+        if spec.sides is not None and param is not None:
+            key = param.strip().lower()
+            spelled = {name: name for name in (spec.default_side, *spec.sides)}
+            spelled |= {name[0]: name for name in list(spelled)}  # a side by its first letter too
+            if key not in spelled:
+                listed = ", ".join(spelled)
+                raise BetError(spec.refused.replace("{param}", repr(param)).replace("{tables}", listed))
+            return bet if spelled[key] == spec.default_side else side(spelled[key])
         if spec.tables is None or param is None or param.strip().lower() == spec.default_table:
             return bet
         key = param.strip().lower()

@@ -355,6 +355,17 @@ class CatalogueTable:
 
 
 @dataclass(frozen=True)
+class CatalogueSide:
+    """A data entry's bet on the other side (``NAME:banker``): its pay lines' conditions in
+    order (the events and pays are the default side's), and its title, rules and source."""
+
+    whens: tuple[Mapping[str, Any], ...]
+    title: str = ""
+    rules: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class CatalogueSpec:
     """A catalogue entry as its data file gives it (read by :func:`read_catalogue`).
 
@@ -367,6 +378,9 @@ class CatalogueSpec:
         adjustable: the line (0-based) whose pay the parameter sets (``NAME:PAY``), or ``None``.
         tables, default_table, refused: the other pay tables by parameter, the default's name,
             and the error for any other parameter (``{param}``, ``{tables}`` filled in).
+        sides, default_side: for a bet on one side (``NAME:SIDE``), the other side's bet and
+            the default side's name; a side is named in full or by its first letter, any other
+            parameter is refused with ``refused``.
         published: per parameter (``""`` the default) its provenance, as text fields
             (grade, source, figure, test, caveat).
         pay_table_names: (alias, parameter, source) of each name a source gives a pay table.
@@ -389,12 +403,14 @@ class CatalogueSpec:
     published: Mapping[str, Mapping[str, str]] | None = None
     pay_table_names: tuple[tuple[str, str, str], ...] = ()
     table: Mapping[str, Any] | None = None
+    sides: Mapping[str, CatalogueSide] | None = None
+    default_side: str = ""
 
 
 #: The keys of a catalogue entry beyond a bet file's.
 CATALOGUE_KEYS = (
     "aliases", "summary", "param", "main", "make", "meters", "pay_param", "adjustable", "tables",
-    "published", "pay_table_name",
+    "published", "pay_table_name", "sides",
 )
 _PROVENANCE_KEYS = ("param", "grade", "source", "figure", "test", "caveat")
 
@@ -441,6 +457,9 @@ def _catalogue_spec(where: str, number: int, spec: Any) -> CatalogueSpec:
     ):
         raise BetError(f"{label}: 'adjustable' is the number of a pay line, 1-{len(lines)}")
     tables, default_table, refused = _catalogue_tables(label, spec.get("tables"), len(lines))
+    sides, default_side, side_refused = _catalogue_sides(label, spec.get("sides"), len(lines))
+    if sides is not None and tables is not None:
+        raise BetError(f"{label}: an entry has other pay tables or other sides, not both")
     published: dict[str, dict[str, str]] = {}
     for entry in spec.get("published", []):
         if not isinstance(entry, dict) or any(k not in _PROVENANCE_KEYS for k in entry):
@@ -467,11 +486,54 @@ def _catalogue_spec(where: str, number: int, spec: Any) -> CatalogueSpec:
         adjustable=None if adjustable is None else adjustable - 1,
         tables=tables,
         default_table=default_table,
-        refused=refused,
+        refused=refused or side_refused,
         published=published,
         pay_table_names=tuple(names),
         table=None if make else rest,
+        sides=sides,
+        default_side=default_side,
     )
+
+
+def _catalogue_sides(
+    label: str, raw: object, lines: int
+) -> tuple[dict[str, CatalogueSide] | None, str, str]:
+    if raw is None:
+        return None, "", ""
+    if not isinstance(raw, dict) or not isinstance(raw.get("default"), str) or "refused" not in raw:
+        raise BetError(f"{label}: [bet.sides] needs 'default' (the default side's name) and 'refused'")
+    sides: dict[str, CatalogueSide] = {}
+    for key, side in raw.items():
+        if key in ("default", "refused"):
+            continue
+        where = f"{label}: side {key!r}"
+        whens = side.get("when") if isinstance(side, dict) else None
+        if not isinstance(whens, list) or len(whens) != lines or not all(isinstance(w, dict) for w in whens):
+            raise BetError(f"{where}: give its 'when', one condition table per pay line ({lines})")
+        if set(side) - {"when", "title", "source", "rules"}:
+            raise BetError(f"{where}: keys are when, title, source, rules")
+        sides[key] = CatalogueSide(
+            tuple(whens), *(_text(where, k, side.get(k, ""), 2000) for k in ("title", "rules", "source"))
+        )
+    return sides, raw["default"], _text(label, "refused", raw["refused"])
+
+
+def catalogue_side_bet(spec: CatalogueSpec, side: str, where: str) -> Bet:
+    """The bet of a data entry on its other side ``side`` (read by the bet files' parser, as
+    :func:`catalogue_bet`): the default side's pay lines with that side's conditions.
+
+    Raises:
+        BetError: the entry has no such side, or its conditions are malformed.
+    """
+    if spec.table is None or spec.sides is None or side not in spec.sides:
+        raise BetError(f"{where}: bet {spec.name!r} has no side {side!r}")
+    other = spec.sides[side]
+    table = dict(spec.table)
+    table["pay"] = [{**line, "when": when} for line, when in zip(table["pay"], other.whens, strict=True)]
+    for key in ("title", "rules", "source"):
+        if getattr(other, key):
+            table[key] = getattr(other, key)
+    return replace(_bet(where, 0, table), adjustable=spec.adjustable)
 
 
 def _catalogue_tables(

@@ -1,6 +1,7 @@
-"""Catalogue bets on the first two cards of a side that the bet-file language cannot say: a
-parameter that is a side or a pair of pays (Perfect Pair, Fabulous Pair, Majestic and Royal
-Match)."""
+"""Catalogue bets on the first two cards that the data file cannot say: a parameter that is a
+pair of pays (Perfect Pair's ``ONE/BOTH``) or a side and a version together (Royal Match's
+``SIDE,VERSION``).  Fabulous Pair and Majestic Match, whose parameter is a side alone, are data
+(``analyzer/bets/catalogue.toml``, ``[bet.sides]``)."""
 
 from __future__ import annotations
 
@@ -92,39 +93,8 @@ def perfect_pair(param: str | None) -> Bet:
     )
 
 
-#: Fabulous Pair (Fabulous 4 Baccarat, Marina Bay Sands): suited pair, pair, suited non-pair.
-FABULOUS_PAIR_PAYS: tuple[int, int, int] = (7, 4, 1)
-FABULOUS_PAIR_SOURCE = ('Wizard of Odds, "Fabulous 4 Baccarat", '
-                        'https://wizardofodds.com/games/fabulous-4-baccarat/ '
-                        "(rule 5, Player / Banker Fabulous Pair; its analysis table was not available)")
-
-
-def fabulous_pair(param: str | None) -> Bet:
-    """Fabulous Pair on ``param`` = ``player`` (default) or ``banker``: 7 / 4 / 1."""
-    side = _side(param, "Fabulous Pair")
-    cards = _side_cards(side)
-    identical, pair, suited = FABULOUS_PAIR_PAYS
-    return Bet(
-        "fabulous-pair",
-        f"Fabulous Pair ({side.label})",
-        (
-            PayLine("Suited pair (identical cards)", lambda c: cards(c).same_card_pair, F(identical)),
-            PayLine("Pair, not suited", lambda c: cards(c).pair, F(pair)),
-            PayLine("Suited, not a pair", lambda c: cards(c).suited, F(suited)),
-        ),
-        reads=_first_two(side, ranks="equality", suits="suit-equality"),
-        source=FABULOUS_PAIR_SOURCE,
-        rules=(f"Reads the {side.label}'s first two cards: a pair of the same rank and suit pays "
-               f"{identical} to 1, "
-               f"any other pair (same rank; a K-Q is no pair) {pair} to 1, two cards of one suit that are "
-               "no pair "
-               f"{suited} to 1; two cards that differ in rank and suit lose."),
-    )
-
-
-#: Majestic Match / Royal Match pay tables: (suited king and queen, any other suited two).
+#: Royal Match pay tables: (suited king and queen, any other suited two).
 MATCH_TABLES: dict[str, tuple[Fraction, Fraction]] = {"1": (F(25), F(5, 2)), "2": (F(10), F(3))}
-MAJESTIC_MATCH_SOURCE = 'Wizard of Odds, "Majestic Match", https://wizardofodds.com/games/baccarat/side-bets/majestic-match/'
 ROYAL_MATCH_SOURCE = ('Wizard of Odds, "Royal Match", '
                       'https://wizardofodds.com/games/blackjack/side-bets/royal-match/ '
                       "(the blackjack side bet on two cards; version 1 = 25 / 2.5, version 2 = 10 / 3)")
@@ -151,12 +121,6 @@ def _match_bet(name: str, title: str, side: Winner, version: str, source: str) -
                f"{fraction_text(royal)} to 1, any other two cards of one suit (a pair of identical cards "
                f"included) {fraction_text(easy)} to 1; two suits lose."),
     )
-
-
-def majestic_match(param: str | None) -> Bet:
-    """Majestic Match on ``param`` = ``player`` (default) or ``banker``: 25 / 2.5."""
-    side = _side(param, "Majestic Match")
-    return _match_bet("majestic-match", f"Majestic Match ({side.label})", side, "1", MAJESTIC_MATCH_SOURCE)
 
 
 def royal_match(param: str | None) -> Bet:
