@@ -632,6 +632,9 @@ def test_every_command_takes_a_python_bet(cli, python_bets, tmp_path):
         done = cli(args[0], *module, *args[1:])
         assert done.exit_code == 0, (args, done.output)
     assert "py-thirds" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    manifest = json.loads((tmp_path / "kit" / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert manifest["bets"] == ["py-thirds"]
+    assert f"--bet-module {python_bets}:THIRDS" in manifest["regenerate"]
     refused = cli("bets", "--bet-module", "not_there_at_all:X")
     assert refused.exit_code == 2 and refused.output.startswith("Error: bet module 'not_there_at_all'")
     assert len(refused.output.strip().splitlines()) == 1

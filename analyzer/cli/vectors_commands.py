@@ -115,8 +115,9 @@ def vectors(
     chosen = bet_choice(bet_specs, bet_files).bets
     bets = tuple(chosen) if bets_named(bet_specs, bet_files) else tuple(catalogue_bets())
     spec = tableau.name if rules.strip().lower().replace("_", "-") == tableau.name else rules
+    modules = tuple(click.get_current_context().meta.get("bet_modules", ()))
     options = KitOptions(
-        tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage, bet_files, keyed
+        tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage, bet_files, keyed, modules
     )
     files = build_kit(options)
     write_kit(out_dir, files)

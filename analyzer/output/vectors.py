@@ -677,6 +677,7 @@ class KitOptions:
         bet_specs: how ``--bet`` named the bets, for the manifest's command (empty, with no
             ``bet_files``: every catalogue bet, the default).
         bet_files: the ``--bet-file`` files the bets came from, for the manifest's command.
+        bet_modules: the ``--bet-module`` Python bets (``MODULE:NAME``), for the manifest's command.
         coverage: add coverage coups (:func:`~analyzer.checks.coverage.coverage`): every
             event of every bet possible on 8 decks, in every class of every axis it can be in.
         keyed: write the JSON Lines records of coups and settlements as objects with named
@@ -694,6 +695,7 @@ class KitOptions:
     coverage: bool = True
     bet_files: tuple[str, ...] = ()
     keyed: bool = False
+    bet_modules: tuple[str, ...] = ()
 
 
 def build_kit(options: KitOptions) -> dict[str, bytes]:
@@ -864,6 +866,8 @@ def _command(options: KitOptions) -> str:
         words += ["--bet", spec]
     for path in options.bet_files:
         words += ["--bet-file", path]
+    for module in options.bet_modules:
+        words += ["--bet-module", module]
     return shlex.join(words)
 
 
