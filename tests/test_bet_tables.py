@@ -5,8 +5,18 @@ import io
 import json
 import re
 
-from analyzer.bets.catalogue import DRAGON_BONUS_TABLES, find_bet
+from analyzer.bets.catalogue import find_bet
 from analyzer.bets.choice import find_by_pays, pays_text, winning_pays
+
+
+def _margin_pays(table):
+    """Dragon Bonus pay table ``table``: non-natural win margin -> pays, as the catalogue has it."""
+    bet = find_bet(f"dragon-bonus-player:{table}")
+    margins = [ln for ln in bet.lines if ln.event.startswith("Non-natural")]
+    return {int(ln.event.rsplit(" ", 1)[1]): int(ln.pays) for ln in margins}
+
+
+DRAGON_BONUS_TABLES = {"1": _margin_pays("1"), "2": _margin_pays("2")}
 
 
 def test_all_bets_on_a_rank_only_shoe_skip_suited_bets_with_a_note(cli):

@@ -139,9 +139,13 @@ def test_vocabulary_covers_every_card_feature():
     ("{ player_pair = true }", set(), {PLAYER_FIRST_TWO}, RankDetail.EQUALITY, SuitDetail.NONE),
     ("{ banker_suited_pair = true }", set(), {BANKER_FIRST_TWO}, RankDetail.EQUALITY, SuitDetail.SAME_CARD),
     ("{ player_first_two = { suited = true } }", set(), {PLAYER_FIRST_TWO}, RankDetail.NONE,
-     SuitDetail.SUIT_EQUALITY),
+     SuitDetail.ONE_SUIT),  # whether the set is of one suit: its flag, not each card's suit
     ('{ player_first_two = { colour = "red" } }', set(), {PLAYER_FIRST_TWO}, RankDetail.NONE,
-     SuitDetail.COLOUR),
+     SuitDetail.ONE_COLOUR_NAMED),
+    ('{ player_first_two = { suited = true }, player_1 = { suit = "h" } }', set(),
+     {PLAYER_FIRST_TWO, frozenset({0})}, RankDetail.NONE, SuitDetail.SUIT),  # overlapping sets
+    ('{ player_first_two = { count_colour = { colour = "red", at_least = 1 } } }', set(), {PLAYER_FIRST_TWO},
+     RankDetail.NONE, SuitDetail.COLOUR),
     ('{ player_1 = { rank = "K" } }', set(), {frozenset({0})}, RankDetail.NAMED, SuitDetail.NONE),
     ("{ banker_3 = { value = 9 } }", set(), {frozenset({5})}, RankDetail.NONE, SuitDetail.NONE),
     ("{ identical_pairs = true }", set(), {PLAYER_FIRST_TWO, BANKER_FIRST_TWO}, RankDetail.EQUALITY,
@@ -266,8 +270,8 @@ def test_a_bet_beyond_the_compile_budget_is_refused_in_one_line(tmp_path):
     import sys
 
     bets = tmp_path / "heavy.toml"
-    bets.write_text('[[bet]]\nname = "heavy"\n[[bet.pay]]\nwhen = { all_cards = { one_colour = true } }\n'
-                    "pays = 20\n")
+    bets.write_text('[[bet]]\nname = "heavy"\n[[bet.pay]]\nwhen = { all_cards = { count_colour = '
+                    '{ colour = "red", at_least = 3 } } }\npays = 20\n')
     env = {**os.environ, "PUNTO_BANCO_MAX_RECORDS": "1000", "PUNTO_BANCO_CACHE_DIR": "off"}
     done = subprocess.run([sys.executable, "-m", "analyzer", "bets", "--bet-file", str(bets)],
                           capture_output=True, text=True, env=env, check=False)
@@ -345,3 +349,149 @@ def test_a_bet_name_not_in_ascii_is_refused_naming_the_character(name, char):
 )
 def test_a_name_skeleton_is_what_it_looks_like(name, looks):
     assert name_skeleton(name) == looks
+
+
+# -- the grown language: any set of positions, comparisons, sums -------------------------------
+
+THIRDS_SAME = "Kh 4h 3d 10c 6s 6h"  # P1 Kh B1 4h P2 3d B2 10c P3 6s B3 6h: Player 9, Banker 0
+THIRDS_APART = "Kh 4h 3d 10c 6s Ah"  # the same, the Banker's third card an ace: Banker 5
+NATURALS = "9h 2c Kd Js"  # Player natural 9: no third cards
+
+
+def holds(when, cards):
+    """Whether a one-line bet with this ``when`` wins on the coup dealt from ``cards``."""
+    (bet,) = parse_bets(f'[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = {when}\npays = 2\n')
+    return bet.settle(resolve(cards))[1] == 2
+
+
+@pytest.mark.parametrize("when, cards, wins", [
+    ('{ "{P3, B3}" = { same_rank = true } }', THIRDS_SAME, True),
+    ('{ "{P3, B3}" = { same_rank = true } }', THIRDS_APART, False),
+    ('{ "{ p3 ,B3 }" = { same_rank = false } }', THIRDS_APART, True),
+    ('{ "{P3, B3}" = { same_rank = true } }', NATURALS, False),  # no third cards: not "of one rank"
+    ('{ "{P1, B1}" = { same_suit = true } }', THIRDS_SAME, True),
+    ('{ "{P1, B1, P2}" = { same_colour = true } }', THIRDS_SAME, True),
+    ('{ "{P1, B1, B2}" = { same_colour = true } }', THIRDS_SAME, False),
+    ('{ player_hand = { sum = 9 }, banker_hand = { sum = 10, total = 0 } }', THIRDS_SAME, True),
+    ('{ "{P2, B3}" = { count_value = { value = 6, at_least = 1 }, sum = 9 } }', THIRDS_SAME, True),
+    ('{ P3 = { rank = "6" }, B3 = { value = 1 } }', THIRDS_APART, True),
+    ('{ compare = { left = "P3", right = "B3", by = "rank" } }', THIRDS_SAME, True),
+    ('{ compare = { left = "P3", right = "B3", by = "rank" } }', THIRDS_APART, False),
+    ('{ compare = { left = "P3", right = "B3", by = "rank", is = "different" } }', THIRDS_APART, True),
+    ('{ compare = { left = "P3", right = "B3", by = "rank", is = "different" } }', NATURALS, False),
+    ('{ compare = { left = "P3", right = "B3", by = "rank", is = "higher" } }', THIRDS_APART, True),
+    ('{ compare = { left = "B3", right = "P3", by = "rank", is = "higher" } }', THIRDS_APART, False),
+    ('{ compare = { left = "P3", right = "B3", by = "rank", is = "same_or_lower" } }', THIRDS_SAME, True),
+    ('{ compare = { left = "P3", right = "B3", by = "rank", is = "lower" } }', THIRDS_SAME, False),
+    ('{ compare = { left = "P1", right = "B1", by = "rank", is = "higher" } }', THIRDS_SAME, True),  # K > 4
+    ('{ compare = { left = "P1", right = "B1", by = "value", is = "higher" } }', THIRDS_SAME, False),  # 0 < 4
+    ('{ compare = { left = "P1", right = "B1", by = "value", is = "same_or_higher" } }', NATURALS, True),
+    ('{ compare = { left = "P1", right = "B1", by = "suit" } }', THIRDS_SAME, True),
+    ('{ compare = { left = "P3", right = "B3", by = "suit" } }', THIRDS_SAME, False),
+    ('{ compare = { left = "P3", right = "B3", by = "colour", is = "different" } }', THIRDS_SAME, True),
+    ('{ compare = { left = "P3", right = "B3", by = "value" } }', THIRDS_SAME, True),
+    ('{ compare = { left = "player_hand", right = "banker_hand", by = "sum", is = "lower" } }',
+     THIRDS_SAME, True),  # 9 < 10
+    ('{ compare = { left = "player_hand", right = "banker_hand", by = "total", is = "higher" } }',
+     THIRDS_SAME, True),  # 9 > 0
+    ('{ compare = { left = "player_first_two", right = "banker_first_two", by = "value" } }',
+     "Kh 3c 3d Ks 6s 2h", True),  # {K, 3} and {3, K}
+    ('{ compare = { left = "player_first_two", right = "banker_first_two", by = "rank" } }',
+     "Kh 3c 3d Qs 6s 2h", False),  # {K, 3} and {3, Q}: the same values, not the same ranks
+    ('{ compare = [{ left = "P3", right = "B3", by = "rank" }, { left = "P3", right = "B3", by = "suit" }] }',
+     THIRDS_SAME, False),  # both must hold
+])
+def test_sets_and_comparisons_settle_as_written(when, cards, wins):
+    assert holds(when, cards) is wins
+
+
+@pytest.mark.parametrize("when, sets, ranks, suits", [
+    ('{ "{P3, B3}" = { same_rank = true } }', {frozenset({4, 5})}, RankDetail.EQUALITY, SuitDetail.NONE),
+    ('{ "{P1, B1}" = { sum = 5 } }', {frozenset({0, 1})}, RankDetail.NONE, SuitDetail.NONE),
+    ('{ compare = { left = "P3", right = "B3", by = "rank" } }', {frozenset({4}), frozenset({5})},
+     RankDetail.EQUALITY, SuitDetail.NONE),
+    ('{ compare = { left = "P3", right = "B3", by = "rank", is = "higher" } }',
+     {frozenset({4}), frozenset({5})}, RankDetail.NAMED, SuitDetail.NONE),
+    ('{ compare = { left = "P3", right = "B3", by = "value", is = "higher" } }',
+     {frozenset({4}), frozenset({5})}, RankDetail.NONE, SuitDetail.NONE),
+    ('{ compare = { left = "P1", right = "B1", by = "suit" } }', {frozenset({0}), frozenset({1})},
+     RankDetail.NONE, SuitDetail.SUIT_EQUALITY),
+    ('{ compare = { left = "P1", right = "B1", by = "colour" } }', {frozenset({0}), frozenset({1})},
+     RankDetail.NONE, SuitDetail.COLOUR_EQUALITY),
+    ('{ compare = { left = "player_hand", right = "banker_hand", by = "sum" } }',
+     {frozenset({0, 2, 4}), frozenset({1, 3, 5})}, RankDetail.NONE, SuitDetail.NONE),
+])
+def test_sets_and_comparisons_read_no_more_than_they_need(when, sets, ranks, suits):
+    (bet,) = parse_bets(f'[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = {when}\npays = 2\n')
+    assert bet.reads.fields == set() and bet.reads.sets == sets
+    assert (bet.reads.ranks, bet.reads.suits) == (ranks, suits)
+
+
+@pytest.mark.parametrize("when, words", [
+    ('{ "{P3, X9}" = { pair = true } }', ["bad set of positions", "'{P3, X9}'"]),
+    ('{ "{P3, P3}" = { pair = true } }', ["bad set of positions"]),
+    ('{ "{P3, B3}" = { rank = "K" } }', ["'rank' is a feature of one card position"]),
+    ('{ compare = { left = "P3", by = "rank" } }', ["'right' is missing"]),
+    ('{ compare = { left = "P3", right = "Z1", by = "rank" } }', ["right 'Z1' is not a position"]),
+    ('{ compare = { left = "P3", right = "P3", by = "rank" } }', ["the same set {P3}"]),
+    ('{ compare = { left = "P3", right = "B3", by = "shape" } }', ["'by' must be one of"]),
+    ('{ compare = { left = "P3", right = "B3", by = "rank", is = "bigger" } }', ["'is' must be one of"]),
+    ('{ compare = { left = "P3", right = "B3", by = "suit", is = "higher" } }', ["no order"]),
+    ('{ compare = { left = "player_hand", right = "banker_hand", by = "rank", is = "higher" } }',
+     ["sets are not ordered by rank"]),
+    ('{ compare = { left = "P3", right = "B3", by = "rank", with = 1 } }', ["unknown key 'with'"]),
+    ("{ compare = 3 }", ["give a table"]),
+    ('{ "{P1, B1}" = { sum = 55 } }', ["0-54"]),
+])
+def test_bad_sets_and_comparisons_are_one_clear_error(when, words):
+    with pytest.raises(BetError) as info:
+        parse_bets(f'[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = {when}\npays = 2\n', "mine.toml")
+    for word in ["mine.toml", "'x'", *words]:
+        assert word in str(info.value)
+
+
+def test_cards_dealt_is_a_field_of_files_and_of_reads(eight):
+    (by_file,) = parse_bets('[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = { cards_dealt = 4 }\npays = 1\n')
+    small = find_bet("small:1")
+    assert by_file.reads == small.reads == Reads.of(["cards_dealt"])
+    function = Bet.from_function("four", lambda c: 1 if c.cards_dealt == 4 else -1,
+                                 reads=Reads.of(["cards_dealt"]))
+    assert eight.summary(by_file).ev == eight.summary(function).ev == eight.summary(small).ev
+
+
+# -- the catalogue's entries: the same parser, the same errors -----------------------------------
+
+ENTRY = ('[[bet]]\nname = "x"\nsummary = "s"\n[[bet.pay]]\nevent = "e"\nwhen = { winner = "tie" }\npays = 8\n'
+         '[[bet.published]]\ngrade = "rules-only"\nsource = "src"\n')
+
+
+@pytest.mark.parametrize("extra, words", [
+    ('[bet.tables]\ndefault = "1"\nrefused = "r"\n[bet.tables.2]\npays = [1, 2]\n', "one pay per line (1)"),
+    ('[bet.sides]\ndefault = "player"\nrefused = "r"\n[bet.sides.banker]\nwhen = []\n',
+     "one condition table per pay line (1)"),
+    ('[bet.sides]\nrefused = "r"\n', "needs 'default'"),
+    ("adjustable = 2\n", "'adjustable' is the number of a pay line, 1-1"),
+    ('make = "nomodule"\n', "an entry built by 'nomodule' has no 'pay'"),
+    ("aliases = [1]\n", "'aliases' must be a list of names"),
+])
+def test_a_malformed_catalogue_entry_is_one_clear_error(extra, words):
+    from analyzer.bets.files import catalogue_bet, read_catalogue
+
+    head, _, rest = ENTRY.partition("[[bet.pay]]")
+    text = head + extra + "[[bet.pay]]" + rest if not extra.startswith("[") else ENTRY.replace(
+        "[[bet.published]]", extra + "[[bet.published]]")
+    with pytest.raises(BetError, match=re.escape(words)) as info:
+        (spec,) = read_catalogue(text, "cat.toml")
+        catalogue_bet(spec, "cat.toml")
+    assert "cat.toml: bet 'x'" in str(info.value)
+
+
+def test_a_catalogue_entry_without_its_default_provenance_is_refused():
+    from analyzer.bets.files import catalogue_bet, read_catalogue
+
+    bare = ENTRY.replace('[[bet.published]]\ngrade = "rules-only"\nsource = "src"\n', "")
+    with pytest.raises(BetError, match=re.escape("no [[bet.published]] table for its default")):
+        read_catalogue(bare, "c.toml")
+    (spec,) = read_catalogue(ENTRY.replace('winner = "tie"', 'colour = "red"'), "c.toml")
+    with pytest.raises(BetError, match="unknown feature 'colour'"):  # a bet file's own error
+        catalogue_bet(spec, "c.toml")

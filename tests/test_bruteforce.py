@@ -369,6 +369,10 @@ FILE_FEATURES = [
     ("banker_first_two", 'pair_of = "8"'),
     ("player_hand", "royal_flush = true"),
     ("first_four", 'four_card_poker = "two_pair"'),
+    ("player_hand", "sum = { at_least = 12 }"),
+    ('"{P3, B3}"', "same_rank = true"),
+    ('"{P1, B1}"', "same_suit = true"),
+    ('"{P2, B2, B3}"', "same_colour = false"),
 ]
 
 
@@ -386,7 +390,7 @@ def test_every_bet_file_card_feature_is_checked():
 
 
 @pytest.mark.parametrize("index", [
-    i for i, (w, spec) in enumerate(FILE_FEATURES) if w == "player_first_two"])
+    i for i, (w, spec) in enumerate(FILE_FEATURES) if w == "player_first_two" or w.startswith('"{')])
 def test_bet_file_card_features_quick(index):
     (bet,) = file_feature_bets([FILE_FEATURES[index]])
     check(bet, Shoe.parse(SMALL))
@@ -409,6 +413,65 @@ def test_bet_file_bets(file_bets_fast, text):
     shoe = Shoe.parse(text)
     for bet in file_bets_fast:
         check(bet, shoe)
+
+
+#: Comparisons of two cards or two sets (bet files' ``compare``), each a bet of its own: the
+#: designer's "third cards of one rank" first.
+COMPARISONS = [
+    'left = "P3", right = "B3", by = "rank"',
+    'left = "P3", right = "B3", by = "rank", is = "higher"',
+    'left = "P1", right = "B1", by = "rank", is = "same_or_lower"',
+    'left = "P1", right = "B1", by = "value", is = "higher"',
+    'left = "P3", right = "B3", by = "value", is = "different"',
+    'left = "P1", right = "B1", by = "suit"',
+    'left = "player_3", right = "B3", by = "colour", is = "different"',
+    'left = "player_first_two", right = "banker_first_two", by = "rank"',
+    'left = "{P1, P2}", right = "{B1, B2}", by = "suit", is = "different"',
+    'left = "player_hand", right = "banker_hand", by = "sum", is = "higher"',
+    'left = "{P1, B1}", right = "{P3, B3}", by = "total", is = "same_or_lower"',
+    'left = "{P1, P2}", right = "{P2, B2}", by = "colour"',
+]
+
+
+def comparison_bets(which):
+    text = "".join(f'[[bet]]\nname = "c{i}"\n[[bet.pay]]\nwhen = {{ compare = {{ {spec} }} }}\npays = 3\n\n'
+                   for i, spec in enumerate(which))
+    return parse_bets(text, "compare.toml")
+
+
+@pytest.mark.parametrize("index", range(len(COMPARISONS)))
+def test_comparisons_of_cards_and_sets(index):
+    (bet,) = comparison_bets([COMPARISONS[index]])
+    check(bet, Shoe.parse(SMALL))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", [DEPLETED, SHORT, SYMMETRIC])
+def test_comparisons_on_more_shoes(text):
+    check_all(comparison_bets(COMPARISONS), Shoe.parse(text))
+
+
+def test_the_designer_s_third_card_bet_three_ways():
+    # "the Player's and the Banker's third cards are of one rank": a set of two positions, a
+    # comparison, and the Python escape hatch, each against the physical cards
+    from analyzer import Bet, Reads
+    from analyzer.core.coup import B3, P3
+
+    def one_rank(c):
+        a, b = c.card(P3), c.card(B3)
+        return 50 if a is not None and b is not None and a.rank == b.rank else -1
+
+    text = ('[[bet]]\nname = "set"\n[[bet.pay]]\nwhen = { "{P3, B3}" = { same_rank = true } }\npays = 50\n'
+            '[[bet]]\nname = "pair"\n[[bet.pay]]\n'
+            'when = { compare = { left = "P3", right = "B3", by = "rank" } }\npays = 50\n')
+    bets = [*parse_bets(text, "designer.toml"),
+            Bet.from_function("python", one_rank, reads=Reads.of([], [[P3], [B3]], ranks="equality"))]
+    shoe = Shoe.parse(DEPLETED)
+    for bet in bets:
+        check(bet, shoe)
+    eight = [price(b, Shoe.standard(8)) for b in bets]
+    assert eight[0].hit_frequency == eight[1].hit_frequency == eight[2].hit_frequency > 0
+    assert eight[0].ev == eight[2].ev
 
 
 # -- slow lane: shoes drawn by hypothesis ---------------------------------------------------------

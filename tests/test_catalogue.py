@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from analyzer import Pricer, Shoe, catalogue_bets, find_bet, main_bets, pay_for_edge, price
-from analyzer.bets.catalogue import CATALOGUE, PAY_TABLE_NAMES, provenance
+from analyzer.bets.catalogue import CATALOGUE, PAY_TABLE_NAMES, GoldenCount, golden_counts, provenance
 from analyzer.errors import BetError
 
 T8 = 4_998_398_275_503_360  # 416!/410!, ordered 6-card sequences from 8 decks
@@ -22,87 +22,66 @@ def events(summary):
     return {r.event: r.count for r in summary.events}
 
 
-# Wizard of Odds tables, 8 decks, counts out of 4,998,398,275,503,360 (copied digit for digit;
-# counts above 10^15 on those pages are rounded to 15 digits, so only counts below 10^15 and
-# complements computed from them are used).
-WOO_8_DECKS = {
-    # "EZ Baccarat" page: Dragon 7 and Panda 8 winning combinations.
-    "dragon-7": {"Banker wins with 3-card 7": 112_633_011_329_024},
-    "panda-8": {"Player wins with 3-card 8": 172_660_763_262_976},
-    # "Lucky 6" page: 2-card and 3-card winning Banker 6.
-    "lucky-6": {
-        "Banker wins with two-card 6": 186_173_936_904_192,
-        "Banker wins with three-card 6": 83_058_367_551_488,
-    },
-    # "3-Card Win" page.
-    "player-3-card-win": {"Player wins with 3 cards": 942_837_427_226_624},
-    "banker-3-card-win": {"Banker wins with 3 cards": 763_885_033_768_960},
-    # "Banker Natural 8 and 9" page.
-    "banker-natural-8": {"Banker natural 8": 472_508_456_071_680},
-    "banker-natural-9": {"Banker natural 9": 474_361_430_409_216},
-    # "Commission Free Baccarat" (appendix 6): Banker win with six points.
-    "punto-2000": {"Banker wins with 6": 269_232_304_455_680},
-    # "Baccarat Side Bets": Dragon Bonus, Player and Banker.
-    "dragon-bonus-player": {
-        "Non-natural win by 9": 18_409_431_764_992,
-        "Non-natural win by 8": 34_097_645_543_424,
-        "Non-natural win by 7": 89_590_261_473_280,
-        "Non-natural win by 6": 141_238_897_317_888,
-        "Non-natural win by 5": 166_169_165_987_840,
-        "Non-natural win by 4": 186_780_352_174_080,
-        "Natural win": 812_685_054_124_032,
-        "Natural tie (push)": 89_325_908_267_520,
-    },
-    "dragon-bonus-banker": {
-        "Non-natural win by 9": 15_390_342_909_952,
-        "Non-natural win by 8": 28_305_092_784_128,
-        "Non-natural win by 7": 79_517_099_278_336,
-        "Non-natural win by 6": 119_200_072_366_080,
-        "Non-natural win by 5": 157_275_882_332_160,
-        "Non-natural win by 4": 201_147_167_287_296,
-        "Natural win": 812_685_054_124_032,
-        "Natural tie (push)": 89_325_908_267_520,
-    },
-}
-
-# "Egalite Bets in Baccarat": ties on each total, and the groupings.
-EGALITE_8_DECKS = {
-    0: 28_979_901_420_544,
-    1: 20_499_217_668_352,
-    2: 20_006_606_104_576,
-    3: 22_250_510_129_408,
-    4: 36_294_133_463_040,
-    5: 39_684_046_743_808,
-    6: 96_170_001_308_416,
-    7: 101_717_538_899_968,
-    8: 54_879_416_675_072,
-    9: 55_146_054_060_032,
-}
-EGALITE_GROUPS_8_DECKS = {
-    "1-3@70": 62_756_333_902_336,
-    "4-5@60": 75_978_180_206_848,
-    "6-7@22": 197_887_540_208_384,
-    "8-9@40": 110_025_470_735_104,
-}
+# -- golden counts (analyzer/bets/golden-counts.toml): published figures as cited data -----------
 
 
-@pytest.mark.parametrize("name", sorted(WOO_8_DECKS))
-def test_published_event_counts(eight, name):
-    summary = eight.summary(find_bet(name))
+def breakdown(golden, summary) -> str:
+    """Per event: the published count, the engine's, and the difference (a failing golden test
+    prints it whole, so a wrong event, a missing one or a shifted count is seen at once)."""
     got = events(summary)
-    for event, count in WOO_8_DECKS[name].items():
-        assert got[event] == count, event
-    assert sum(got.values()) == T8
+    lines = [f"{golden.bet} on {golden.decks} decks, out of {golden.denominator:,} "
+             f"(engine: {summary.denominator:,}); {golden.source}: {golden.prints}",
+             f"  {'event':<42} {'published':>22} {'engine':>22} {'difference':>20}"]
+    for event in [*golden.events, *(e for e in got if e not in golden.events)]:
+        want = golden.events.get(event)
+        have = got.get(event)
+        diff = "" if want is None or have is None else f"{have - want:+,}"
+        mark = "" if want is None or want == have else "  <--"
+        shown_want = "-" if want is None else f"{want:,}"
+        shown_have = "(none)" if have is None else f"{have:,}"
+        lines.append(f"  {event:<42} {shown_want:>22} {shown_have:>22} {diff:>20}{mark}")
+    return "\n".join(lines)
 
 
-def test_egalite(eight):
-    for total, count in EGALITE_8_DECKS.items():
-        summary = eight.summary(find_bet(f"egalite:{total}"))
-        assert events(summary)[f"Tie on {total}"] == count
-    for spec, count in EGALITE_GROUPS_8_DECKS.items():
-        summary = eight.summary(find_bet(f"egalite:{spec}"))
-        (win,) = [r for r in summary.events if r.pays > 0]
-        assert win.count == count
+def check_golden(golden):
+    """The engine's events of ``golden``'s bet hold its published counts (else the breakdown)."""
+    summary = Pricer(Shoe.standard(golden.decks)).summary(find_bet(golden.bet))
+    got = events(summary)
+    held = summary.denominator == golden.denominator and all(
+        got.get(event) == count for event, count in golden.events.items())
+    assert held, "\n" + breakdown(golden, summary)
+
+
+GOLDEN = [g for g in golden_counts() if not g.bet.startswith("egalite:")]
+GOLDEN_EGALITE = [g for g in golden_counts() if g.bet.startswith("egalite:")]
+
+
+@pytest.mark.parametrize("golden", GOLDEN, ids=[f"{g.bet}@{g.decks}" for g in GOLDEN])
+def test_published_event_counts(golden):
+    check_golden(golden)
+
+
+@pytest.mark.parametrize("golden", GOLDEN_EGALITE, ids=[f"{g.bet}@{g.decks}" for g in GOLDEN_EGALITE])
+def test_egalite(golden):
+    # the count of ties on each total and on each grouping (the provenance's golden test)
+    check_golden(golden)
+
+
+def test_a_failing_golden_count_prints_every_event(eight):
+    golden = GoldenCount("dragon-bonus-player", 8, T8, {"Natural win": 812_685_054_124_033, "Nothing": 1},
+                         "a test", "a wrong count")
+    text = breakdown(golden, eight.summary(find_bet("dragon-bonus-player")))
+    assert "812,685,054,124,033" in text and "812,685,054,124,032" in text and " -1 " in text
+    assert "Nothing" in text and "(none)" in text and "Non-natural win by 9" in text
+    assert text.count("<--") == 2  # the shifted count and the event the engine never settles
+
+
+def test_golden_counts_are_cited_and_name_catalogue_bets():
+    assert len(golden_counts()) >= 24
+    for golden in golden_counts():
+        assert "Wizard of Odds" in golden.source or "Jacobson" in golden.source, golden.bet
+        bet = find_bet(golden.bet)
+        assert set(golden.events) <= {ln.event for ln in bet.lines} | {bet.otherwise_event}, golden.bet
 
 
 # Published house edges (Wizard of Odds pages cited above), as printed to 4 decimals (percent).
@@ -339,3 +318,58 @@ def test_find_bet_gives_one_object_per_spec_from_a_bounded_memory(monkeypatch):
     for _ in range(2):  # a bad spec is refused every time
         with pytest.raises(BetError, match="unknown bet"):
             find_bet("no-such-bet")
+
+
+# -- the catalogue's figures as data: every bet as before ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kept_figures():
+    import json
+
+    from catalogue_figures import FILE
+
+    return json.loads(FILE.read_text(encoding="utf-8"))
+
+
+def test_every_entry_lists_what_it_listed(kept_figures):
+    from catalogue_figures import entries
+
+    assert entries() == kept_figures["entries"]
+
+
+def test_every_bet_is_what_it_was(kept_figures):
+    from catalogue_figures import describe, specs
+
+    assert specs() == list(kept_figures["bets"])
+    for spec, kept in kept_figures["bets"].items():
+        assert describe(find_bet(spec)) == kept["bet"], spec
+
+
+def test_every_bet_keeps_its_exact_figures_on_three_shoes(kept_figures):
+    # written from the catalogue's Python definitions before its bets became data entries: each
+    # entry, moved from code to data, settles every coup of three shoes as before
+    from catalogue_figures import figures
+
+    for spec, kept in kept_figures["bets"].items():
+        assert figures(find_bet(spec)) == kept["figures"], spec
+
+
+def test_every_bad_parameter_keeps_its_error_line(kept_figures):
+    from catalogue_figures import errors
+
+    assert errors() == kept_figures["errors"]
+
+
+def test_the_index_of_names_is_the_data_file_s_entries():
+    # find_bet parses only the entry it builds, found by its name and alias lines: they must be
+    # the entries' own, in order, each entry one [[bet]] table
+    import tomllib
+
+    from analyzer.bets.catalogue import DATA_FILE, _index, entries
+
+    blocks, where = _index()
+    parsed = tomllib.loads(DATA_FILE.read_text(encoding="utf-8"))["bet"]
+    assert len(blocks) == len(parsed) == len(entries())
+    assert where == {label: i for i, e in enumerate(parsed) for label in (e["name"], *e.get("aliases", []))}
+    assert [e.name for e in entries()] == [e["name"] for e in parsed]

@@ -12,7 +12,7 @@ import pytest
 from clirun import invoke
 
 from analyzer import Shoe, price
-from analyzer.bets.catalogue import DRAGON_BONUS_TABLES, bet_key, catalogue_bets, catalogue_name, find_bet
+from analyzer.bets.catalogue import bet_key, catalogue_bets, catalogue_name, find_bet
 from analyzer.bets.choice import (
     MAX_PAYS,
     MOST_NEAR,
@@ -34,6 +34,16 @@ from analyzer.core.exact import fraction_text
 from analyzer.errors import BetError
 from analyzer.studies.symbolic import bet_forms
 from analyzer.testing import assert_payout, house_edge
+
+
+def _margin_pays(table):
+    """Dragon Bonus pay table ``table``: non-natural win margin -> pays, as the catalogue has it."""
+    bet = find_bet(f"dragon-bonus-player:{table}")
+    margins = [ln for ln in bet.lines if ln.event.startswith("Non-natural")]
+    return {int(ln.event.rsplit(" ", 1)[1]): int(ln.pays) for ln in margins}
+
+
+DRAGON_BONUS_TABLES = {"1": _margin_pays("1"), "2": _margin_pays("2")}
 
 #: A value-level bet with a win, a push and a loss line (so conform's three categories differ)
 #: and a first-two-cards bet that reads ranks and suits (a refined table).
@@ -532,3 +542,109 @@ def test_near_tables_when_nothing_matches_fewest_lines_differing_first():
 def test_a_one_pay_list_or_a_table_sharing_nothing_has_no_near_table():
     assert find_by_pays("7").matches == ()
     assert find_by_pays("1000001,1000003").matches == ()
+
+
+# -- bets written in Python, named by their module (--bet-module) -------------------------------
+
+PYTHON_BETS = '''
+from analyzer import Bet, Reads
+from analyzer.core.coup import B3, P3
+
+
+def _one_rank(c):
+    a, b = c.card(P3), c.card(B3)
+    return 50 if a is not None and b is not None and a.rank == b.rank else -1
+
+
+THIRDS = Bet.from_function("py-thirds", _one_rank, reads=Reads.of([], [[P3], [B3]], ranks="equality"))
+
+
+def make_thirds():
+    return THIRDS
+
+
+NOT_A_BET = 3
+CLASH = Bet.from_function("dragon-7", lambda c: -1, reads=Reads.of(["winner"]))
+
+
+def broken():
+    raise RuntimeError("no")
+'''
+
+
+@pytest.fixture
+def python_bets(tmp_path, monkeypatch):
+    """A module of Python bets in the current folder, forgotten again after the test."""
+    import sys
+
+    from analyzer.bets import choice
+
+    (tmp_path / "my_python_bets.py").write_text(PYTHON_BETS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    yield "my_python_bets"
+    sys.modules.pop("my_python_bets", None)
+    choice.name_module_bets((), chosen=False)
+
+
+def test_a_python_bet_is_named_by_its_module(python_bets):
+    from analyzer.bets.choice import bet_from_module
+
+    bet = bet_from_module(f"{python_bets}:THIRDS")
+    assert bet.name == "py-thirds"
+    assert bet_from_module(f"{python_bets}:make_thirds") is bet  # a function of no argument
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("no colon", "give MODULE:NAME"),
+    ("my_python_bets:", "give MODULE:NAME"),
+    ("not_there_at_all:X", "cannot import it: ModuleNotFoundError"),
+    ("my_python_bets:MISSING", "has no 'MISSING'"),
+    ("my_python_bets:NOT_A_BET", "is not a bet"),
+    ("my_python_bets:broken", "broken() failed: RuntimeError: no"),
+])
+def test_a_bad_python_bet_is_one_error(python_bets, spec, words):
+    from analyzer.bets.choice import bet_from_module
+
+    with pytest.raises(BetError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        bet_from_module(spec)
+
+
+def test_python_bets_chosen_or_known_by_name(python_bets):
+    from analyzer.bets.choice import give_module_bets, named_bet
+
+    give_module_bets([f"{python_bets}:THIRDS"], chosen=True)  # --bet-module: chosen as a file's bets
+    choice = choose(["tie"])
+    assert [b.name for b in choice.bets] == ["tie", "py-thirds"]
+    assert lookup_bet("PY_thirds", choice.file_bets).name == "py-thirds"
+    with pytest.raises(BetError, match="chosen twice"):
+        choose(["py-thirds"])
+    give_module_bets([f"{python_bets}:THIRDS"], chosen=False)  # the service: named, not chosen
+    assert [b.name for b in choose(["tie"]).bets] == ["tie"]
+    assert [b.name for b in choose(["py-thirds"]).bets] == ["py-thirds"]
+    assert named_bet("py-thirds").name == "py-thirds" and named_bet("tie:9").name == "tie:9"
+    with pytest.raises(BetError, match="takes the name of the catalogue bet 'dragon-7'"):
+        give_module_bets([f"{python_bets}:CLASH"])
+
+
+def test_every_command_takes_a_python_bet(cli, python_bets, tmp_path):
+    # the designer's bet in Python and in the bet-file language: one exact figure
+    module = ["--bet-module", f"{python_bets}:THIRDS"]
+    text = '[[bet]]\nname = "thirds"\n[[bet.pay]]\nwhen = { "{P3, B3}" = { same_rank = true } }\npays = 50\n'
+    (tmp_path / "thirds.toml").write_text(text, encoding="utf-8")
+    priced = cli("bets", *module, "--bet-file", "thirds.toml", "--format", "json", "--decks", "1")
+    assert priced.exit_code == 0, priced.output
+    rows = json.loads(priced.stdout)["tables"][0]["rows"]
+    assert [r["bet_name"] for r in rows] == ["thirds", "py-thirds"] and rows[0]["ev"] == rows[1]["ev"]
+    dealt = cli("deal", *module, "Kh", "4h", "3d", "10c", "6s", "6h")
+    assert dealt.exit_code == 0 and "py-thirds" in dealt.stdout and "pays 50" in dealt.stdout
+    for args in (["eor", "--decks", "1"], ["symbolic"], ["study", "--shoes", "2", "--decks", "1"],
+                 ["report", "--decks", "1", "-o", "report.md"], ["vectors", "-o", "kit"]):
+        done = cli(args[0], *module, *args[1:])
+        assert done.exit_code == 0, (args, done.output)
+    assert "py-thirds" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    manifest = json.loads((tmp_path / "kit" / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert manifest["bets"] == ["py-thirds"]
+    assert f"--bet-module {python_bets}:THIRDS" in manifest["regenerate"]
+    refused = cli("bets", "--bet-module", "not_there_at_all:X")
+    assert refused.exit_code == 2 and refused.output.startswith("Error: bet module 'not_there_at_all'")
+    assert len(refused.output.strip().splitlines()) == 1

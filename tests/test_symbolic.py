@@ -12,7 +12,7 @@ from featurebets import quick_to_compile
 from infinite import first_four_coups, value_coups
 
 from analyzer import Pricer, Reads, Shoe, analyze, catalogue_bets, find_bet, main_bets, pay_for_edge
-from analyzer.bets.catalogue import PAIRS, PERFECT_PAIR
+from analyzer.bets.families.first_two import PERFECT_PAIR
 from analyzer.core.coup import PLAYER_FIRST_TWO, Winner
 from analyzer.core.reads import RankDetail, SuitDetail
 from analyzer.core.tableau import STANDARD
@@ -182,7 +182,7 @@ def direct_count_polynomials(reads):
     return dict(zip(table.records, (_trim(c) for c in counts), strict=True))
 
 
-@pytest.mark.parametrize("reads", [ANALYSIS_READS, PAIRS["player"],
+@pytest.mark.parametrize("reads", [ANALYSIS_READS, find_bet("player-pair").reads,
                                    pytest.param(Reads.of([], [PLAYER_FIRST_TWO], "none", "suit"),
                                                 marks=pytest.mark.slow),
                                    pytest.param(PERFECT_PAIR, marks=pytest.mark.slow)],

@@ -70,7 +70,7 @@ def kit(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("kit") / "vectors"
     result = run("-o", str(folder), *ARGS)
     assert result.exit_code == 0, result.output
-    assert "wrote 8 files" in result.output and "coups.jsonl" in result.output
+    assert "wrote 10 files" in result.output and "golden.jsonl" in result.output
     return folder
 
 
@@ -306,6 +306,24 @@ def test_keyed_needs_json_lines(tmp_path):
 
 
 # -- probabilities -------------------------------------------------------------------------------
+
+
+def test_golden_counts_are_the_tests_own_and_the_kit_s_probabilities_reach_them(kit):
+    # the golden counts the analyser's tests hold it to (analyzer/bets/golden-counts.toml), cited,
+    # and the kit's own probability rows give each of them
+    from analyzer.bets.catalogue import golden_counts
+
+    rows = _jsonl(kit / "golden.jsonl")
+    expected = [(g.bet, g.decks, e, n, g.source)
+                for g in golden_counts() if g.bet in BETS for e, n in g.events.items()]
+    assert [(r["bet"], r["decks"], r["event"], r["count"], r["source"]) for r in rows] == expected
+    assert {r["bet"] for r in rows} == {"dragon-bonus-player", "egalite:5", "dragon-7"}
+    probabilities = {(r["bet"], r["decks"], r["event"]): r for r in _jsonl(kit / "probabilities.jsonl")}
+    for r in rows:
+        mine = probabilities[(r["bet"], r["decks"], r["event"])]
+        assert (mine["count"], mine["denominator"]) == (r["count"], r["denominator"])
+    assert [dict(r, decks=str(r["decks"]), count=str(r["count"]), denominator=str(r["denominator"]))
+            for r in rows] == _csv(kit / "golden.csv")
 
 
 def test_probabilities_are_the_analysers_fractions(kit):

@@ -646,7 +646,8 @@ def test_a_bet_file_beyond_the_compile_budget_is_refused_in_one_line(monkeypatch
     jobs.start_worker(Limits(max_records=500))
     assert os.environ[MAX_RECORDS_ENV] == "500"
     body = {"bet_file": '[[bet]]\nname = "colour-all"\n[[bet.pay]]\n'
-                        'when = { all_cards = { one_colour = true } }\npays = 20\n'}
+                        'when = { all_cards = { count_colour = { colour = "red", at_least = 3 } } }\n'
+                        'pays = 20\n'}  # each card's colour: a table of many records
     monkeypatch.setenv("PUNTO_BANCO_CACHE_DIR", "off")
     reply = jobs.run_job("price", body)
     assert reply.status == 422, reply

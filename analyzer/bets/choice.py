@@ -63,7 +63,10 @@ from __future__ import annotations
 
 import enum
 import functools
+import importlib
 import os
+import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -189,6 +192,114 @@ def refuse_clashes(bets: Iterable[Bet], taken: Iterable[Bet] = ()) -> None:
         known.add(key)
 
 
+# -- bets written in Python, named by their module ---------------------------------------------
+
+#: The environment variable naming the Python bets a process knows by name (``MODULE:NAME``,
+#: comma-separated): ``serve --bet-module`` sets it for itself and the workers it spawns.
+BET_MODULES_ENV = "PUNTO_BANCO_BET_MODULES"
+_MODULE_SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+
+def bet_from_module(spec: str) -> Bet:
+    """The bet ``MODULE:NAME`` names: the :class:`~analyzer.bets.model.Bet` bound to ``NAME``
+    in the Python module ``MODULE`` (imported as ``python -m`` finds it: the current folder, installed, or on
+    ``PYTHONPATH``), or what ``NAME()`` returns when it is a function of no argument, e.g.
+    ``mybets.thirds:THIRD_CARDS_OF_ONE_RANK`` (a bet from :meth:`Bet.from_function`).
+
+    Importing a module runs its code: only a command line or the service's start names one,
+    never a request.
+
+    Raises:
+        BetError: the spec is not ``MODULE:NAME``, the module cannot be imported (the message
+            gives the reason in one line), it has no ``NAME``, or ``NAME`` is not a bet.
+    """
+    if not isinstance(spec, str) or not _MODULE_SPEC.fullmatch(spec.strip()):
+        raise BetError(f"bad bet module {show(spec)}: give MODULE:NAME, e.g. mybets.thirds:THIRD_CARDS")
+    module_name, _, name = spec.strip().partition(":")
+    here = os.getcwd()
+    added = here not in sys.path
+    if added:  # as ``python -m`` finds a module: the current folder first
+        sys.path.insert(0, here)
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # the user's module, whatever it raises: one line
+        raise BetError(f"bet module {module_name!r}: cannot import it: {type(exc).__name__}: {exc}") from None
+    finally:
+        if added and here in sys.path:
+            sys.path.remove(here)
+    found = getattr(module, name, None)
+    if found is None:
+        raise BetError(f"bet module {module_name!r} has no {name!r}")
+    if not isinstance(found, Bet) and callable(found):
+        try:
+            found = found()
+        except Exception as exc:
+            raise BetError(f"{spec}: {name}() failed: {type(exc).__name__}: {exc}") from None
+    if not isinstance(found, Bet):
+        raise BetError(f"{spec} is not a bet: give a Bet or a function that returns one")
+    return found
+
+
+@dataclass(frozen=True)
+class ModuleBets:
+    """The Python bets this process was given: ``specs`` (``MODULE:NAME``), their ``bets``,
+    and whether a command chooses them all (``--bet-module``, as ``--bet-file`` chooses every
+    bet of its file) or only knows them by name (``serve --bet-module``: a request names one)."""
+
+    specs: tuple[str, ...] = ()
+    bets: tuple[Bet, ...] = ()
+    chosen: bool = False
+
+
+#: The Python bets given to this process: ``[ModuleBets]`` once imported; ``_NAMED`` the
+#: specs named and not yet imported (a command line's option is read before its command runs).
+_GIVEN: list[ModuleBets] = []
+_NAMED: list[tuple[tuple[str, ...], bool]] = []
+
+
+def name_module_bets(specs: Sequence[str], *, chosen: bool = True) -> None:
+    """Name this process's Python bets (``MODULE:NAME`` specs), imported when first asked for
+    (:func:`module_bets`), replacing any named or given before; ``chosen``: :func:`choose`
+    chooses them all (``--bet-module``), else it knows them by name only (the service)."""
+    _GIVEN.clear()
+    _NAMED[:] = [(tuple(specs), chosen)]
+
+
+def give_module_bets(specs: Sequence[str], *, chosen: bool = True) -> ModuleBets:
+    """Import the bets ``specs`` name (:func:`bet_from_module`) and make them this process's
+    Python bets (replacing any given before): :func:`choose` and :func:`lookup_bet` then know
+    them by name, and with ``chosen`` :func:`choose` chooses them all.
+
+    Raises:
+        BetError: what :func:`bet_from_module` refuses; a bet on a catalogue name, or two on one
+            name (:func:`refuse_clashes`).
+    """
+    name_module_bets(specs, chosen=chosen)
+    return module_bets()
+
+
+def module_bets() -> ModuleBets:
+    """The Python bets this process was given (:func:`give_module_bets`, or named with
+    :func:`name_module_bets` and imported now); when none were named, those the environment
+    variable :data:`BET_MODULES_ENV` names (known by name, not chosen).
+
+    Raises:
+        BetError: a bet named cannot be had (see :func:`give_module_bets`).
+    """
+    if _GIVEN:
+        return _GIVEN[0]
+    if _NAMED:
+        specs, chosen = _NAMED[0]
+    else:
+        specs = tuple(s.strip() for s in os.environ.get(BET_MODULES_ENV, "").split(",") if s.strip())
+        chosen = False
+    bets = tuple(bet_from_module(spec) for spec in specs)
+    refuse_clashes(bets)
+    given = ModuleBets(specs, bets, chosen)
+    _GIVEN[:] = [given]
+    return given
+
+
 @dataclass(frozen=True, eq=False)
 class FileBets:
     """Bets from files, known by name beside the catalogue's: what a hand log's ``bet:NAME``
@@ -252,7 +363,7 @@ def lookup_bet(spec: str, file_bets: FileBets = NO_FILE_BETS) -> Bet:
     if not isinstance(file_bets, FileBets):
         raise BetError(f"bad bets from files {show(file_bets)}: give a FileBets (FileBets.of(bets))")
     if isinstance(spec, str):
-        found = file_bets.get(spec)
+        found = file_bets.get(spec) or _module_bet(spec)
         if found is not None:
             return found
     try:
@@ -266,6 +377,24 @@ def lookup_bet(spec: str, file_bets: FileBets = NO_FILE_BETS) -> Bet:
             ) from None
         names = ", ".join(b.name for b in file_bets)
         raise BetError(f"{exc}; or a bet of the bet files given: {names}") from None
+
+
+def _module_bet(name: str) -> Bet | None:
+    """The Python bet this process was given under ``name`` (:func:`module_bets`), or ``None``."""
+    key = bet_key(name)
+    return next((b for b in module_bets().bets if bet_key(b.name) == key), None)
+
+
+def named_bet(spec: str) -> Bet:
+    """The bet a name or spec names where no file may be named (the service's requests): a
+    Python bet this process was given (:func:`module_bets`) by its name, else the catalogue
+    bet ``NAME`` or ``NAME:PARAM``.
+
+    Raises:
+        BetError: unknown bet or bad parameter.
+    """
+    found = _module_bet(spec) if isinstance(spec, str) else None
+    return found if found is not None else catalogue_bet(spec)
 
 
 @functools.lru_cache(maxsize=BET_CACHE_SIZE)
@@ -308,9 +437,10 @@ def choose(
     max_bets: int = MAX_BETS_PER_FILE,
     texts: Sequence[tuple[str, str]] = (),
 ) -> Choice:
-    """The bets of ``--bet`` ``specs`` (``NAME[:PARAM]`` or ``FILE:NAME``) and of every bet of
-    each of ``files`` (at most ``max_bets`` per file), then of every bet of each bet file given
-    as text in ``texts`` (``(label, TOML text)`` pairs, read by
+    """The bets of ``--bet`` ``specs`` (``NAME[:PARAM]``, ``FILE:NAME``, or the name of a Python
+    bet this process was given, :func:`module_bets`) and of every bet of each of ``files`` (at
+    most ``max_bets`` per file), then of every bet of each bet file given as text in ``texts``,
+    then the Python bets of ``--bet-module`` (when given as chosen) (``(label, TOML text)`` pairs, read by
     :func:`~analyzer.bets.files.parse_bets`; the label names it in messages, as a path would:
     the web service's bet files, which never come as paths), after the whole catalogue with
     ``all_bets``.  No default: an empty choice is empty.
@@ -333,10 +463,14 @@ def choose(
 
     chosen: list[Bet] = catalogue_bets() if all_bets else []
     from_files: list[Bet] = []
+    given = module_bets()
     for spec in specs:
         picked = split_file_spec(spec)
         if picked is None:
-            chosen.append(find_bet(spec))
+            python = _module_bet(spec)
+            chosen.append(find_bet(spec) if python is None else python)
+            if python is not None:
+                from_files.append(python)
             continue
         bet = _pick(picked[0], picked[1], file_bets(picked[0]))
         chosen.append(bet)
@@ -349,12 +483,16 @@ def choose(
         bets = parse_bets(text, label, max_bets)
         chosen += bets
         from_files += bets
+    if given.chosen:  # --bet-module: every bet it names, after the files' bets
+        chosen += given.bets
+        from_files += given.bets
     for bet in from_files:
         refuse_clashes([bet])  # a file bet on a catalogue name (one twice: "chosen twice" below)
     seen: set[str] = set()
     for bet in chosen:
         if bet_key(bet.name) in seen:
             hint = " (--bet-file chooses every bet of its file)" if files or texts else ""
+            hint = " (--bet-module chooses the bet it names)" if given.chosen and not hint else hint
             raise BetError(f"bet {bet.name!r} is chosen twice: give each bet once{hint}")
         seen.add(bet_key(bet.name))
     return Choice(tuple(chosen), tuple(from_files), FileBets.of(from_files))

@@ -16,11 +16,17 @@ a loss; lines are tried in order and the first match settles the coup; ``otherwi
 
 * a coup field (:data:`FIELDS`) = a value, or a list of values (any of), or for numbers a table
   ``{ at_least = 2 }``, ``{ at_most = 5 }``;
-* a card position (``player_1`` ... ``banker_3``) or a set of positions (``player_first_two``,
-  ``banker_first_two``, ``first_four``, ``player_hand``, ``banker_hand``, ``all_cards``) = a table
-  of card features (:data:`GROUP_FEATURES`), e.g. ``player_first_two = { suited = true }``,
+* a card position (``player_1`` ... ``banker_3``, or ``P1 B1 P2 B2 P3 B3``), a named set of
+  positions (``player_first_two``, ``banker_first_two``, ``first_four``, ``player_hand``,
+  ``banker_hand``, ``all_cards``) or any set of positions written in braces (``"{P3, B3}"``, a
+  quoted TOML key) = a table of card features (:data:`GROUP_FEATURES`), e.g.
+  ``player_first_two = { suited = true }``, ``"{P3, B3}" = { same_rank = true }``,
   ``first_four = { count_rank = { rank = "9", at_least = 2 } }``,
   ``player_1 = { rank = "K", suit = "h" }``;
+* a comparison of two cards or two sets (:data:`COMPARE_BY`, :data:`COMPARE_IS`):
+  ``compare = { left = "P3", right = "B3", by = "rank", is = "same" }`` (or a list of such
+  tables, all of which must hold);
+* either of several conditions: ``any = [{ player_pair = true }, { banker_pair = true }]``;
 * side against side: ``pairs_same_rank`` / ``identical_pairs`` = true or false.
 
 What a bet reads follows from the features it uses, so the engine refines no further.  A pay
@@ -34,7 +40,8 @@ import functools
 import hashlib
 import json
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -72,6 +79,7 @@ FIELDS: dict[str, tuple[str, Callable[[Coup], object], tuple[str, ...]]] = {
         ("winner_cards",),
     ),
     "cards": ("4, 5 or 6 (cards dealt in the coup)", lambda c: c.cards_dealt, ("cards",)),
+    "cards_dealt": ("4, 5 or 6 (the same as cards)", lambda c: c.cards_dealt, ("cards_dealt",)),
     "margin": ("0-9 (winning margin in points)", lambda c: c.margin, ("margin",)),
     "player_natural": ("true or false", lambda c: c.player_natural, ("player_natural",)),
     "banker_natural": ("true or false", lambda c: c.banker_natural, ("banker_natural",)),
@@ -98,18 +106,28 @@ FIELDS: dict[str, tuple[str, Callable[[Coup], object], tuple[str, ...]]] = {
         ("banker_third",),
     ),
 }
-_RANGES = {"player_cards": (2, 3), "banker_cards": (2, 3), "winner_cards": (2, 3), "cards": (4, 6)}
+_RANGES = {
+    "player_cards": (2, 3),
+    "banker_cards": (2, 3),
+    "winner_cards": (2, 3),
+    "cards": (4, 6),
+    "cards_dealt": (4, 6),
+}
 _WORDS = {"winner": ("player", "banker", "tie"), "naturals": ("player", "banker", "both", "none")}
 
 #: Card features of a position or a set of positions: feature -> (what its value is).
 GROUP_FEATURES: dict[str, str] = {
     "size": "number of cards dealt in the set (a number, list or {at_least/at_most})",
     "total": "baccarat total of the cards (0-9)",
+    "sum": "sum of the cards' point values, not reduced modulo 10 (0-54)",
     "value": "point value of a single position's card (0-9)",
     "highest_value": "highest point value, 10/J/Q/K counting 0",
     "lowest_value": "lowest point value",
     "count_value": "{ value = V, <comparison> }: cards of point value V",
     "pair": "true or false: two cards share a rank",
+    "same_rank": "true or false: at least two cards dealt, every one of one rank",
+    "same_suit": "true or false: at least two cards dealt, every one of one suit",
+    "same_colour": "true or false: at least two cards dealt, every one of one colour",
     "pairs": "number of ranks with two or more cards",
     "of_a_kind": "most cards of one rank (a number or {at_least = N})",
     "rank_pattern": "cards per rank, largest first, e.g. [3, 3] or [2, 2, 1]",
@@ -275,10 +293,12 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
         raise BetError(f"{label}: key 'name' must be text, got {name!r}")
     if not isinstance(name, str) or not name.strip():
         raise BetError(f"{label}: key 'name' is missing or empty")
-    for key in ("name", "title", "source", "otherwise_event"):
+    for key in ("name", "title", "otherwise_event"):
         if key in spec:
             _text(label, key, spec[key])
     _ascii_name(label, name)
+    if "source" in spec:  # a citation: author, title, address
+        _text(label, "source", spec["source"], 1000)
     if "rules" in spec:
         _text(label, "rules", spec["rules"], 2000)
     for key in spec:
@@ -322,6 +342,238 @@ def _bet(where: str, number: int, spec: Any) -> Bet:
     return bet.with_origin(_origin(lines_spec), names="conditions")
 
 
+# -- the catalogue's entries (analyzer/bets/catalogue.toml) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class CatalogueTable:
+    """One pay table of a data entry besides its default (``NAME:TABLE``): the pays of its lines
+    in order, and the title, source and rules where they differ from the default's."""
+
+    pays: tuple[Fraction, ...]
+    title: str = ""
+    source: str = ""
+    rules: str = ""
+
+
+@dataclass(frozen=True)
+class CatalogueSide:
+    """A data entry's bet on the other side (``NAME:banker``): its pay lines' conditions in
+    order (the events and pays are the default side's), and its title, rules and source."""
+
+    whens: tuple[Mapping[str, Any], ...]
+    title: str = ""
+    rules: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class CatalogueSpec:
+    """A catalogue entry as its data file gives it (read by :func:`read_catalogue`).
+
+    Attributes:
+        name, aliases, summary, param, main: how ``bets --list`` lists it and how it is named.
+        make: ``"module:function"`` of a bet the language cannot say (a factory of the
+            parameter), or ``""`` for a bet written in the language (``table``).
+        meters, pay_param: ``"module:function"`` of its progressive meters / of the parameter
+            that gives a pay, or ``""``.
+        adjustable: the line (0-based) whose pay the parameter sets (``NAME:PAY``), or ``None``.
+        tables, default_table, refused: the other pay tables by parameter, the default's name,
+            and the error for any other parameter (``{param}``, ``{tables}`` filled in).
+        sides, default_side: for a bet on one side (``NAME:SIDE``), the other side's bet and
+            the default side's name; a side is named in full or by its first letter, any other
+            parameter is refused with ``refused``.
+        published: per parameter (``""`` the default) its provenance, as text fields
+            (grade, source, figure, test, caveat).
+        pay_table_names: (alias, parameter, source) of each name a source gives a pay table.
+        table: the entry's bet, as a bet file's ``[[bet]]`` table (read by
+            :func:`catalogue_bet`, through the bet files' own parser).
+    """
+
+    name: str
+    summary: str
+    param: str = ""
+    aliases: tuple[str, ...] = ()
+    main: bool = False
+    make: str = ""
+    meters: str = ""
+    pay_param: str = ""
+    adjustable: int | None = None
+    tables: Mapping[str, CatalogueTable] | None = None
+    default_table: str = ""
+    refused: str = ""
+    published: Mapping[str, Mapping[str, str]] | None = None
+    pay_table_names: tuple[tuple[str, str, str], ...] = ()
+    table: Mapping[str, Any] | None = None
+    sides: Mapping[str, CatalogueSide] | None = None
+    default_side: str = ""
+
+
+#: The keys of a catalogue entry beyond a bet file's.
+CATALOGUE_KEYS = (
+    "aliases", "summary", "param", "main", "make", "meters", "pay_param", "adjustable", "tables",
+    "published", "pay_table_name", "sides",
+)
+_PROVENANCE_KEYS = ("param", "grade", "source", "figure", "test", "caveat")
+
+
+def read_catalogue(text: str, where: str) -> list[CatalogueSpec]:
+    """The entries of the catalogue's data file (its ``[[bet]]`` tables, in order): the listing
+    and provenance of each checked now, a bet's pay lines when it is first built
+    (:func:`catalogue_bet`), by the same parser and with the same errors as a user's file.
+
+    Raises:
+        BetError: a malformed entry (the message names the file, the entry and the key).
+    """
+    doc = load_toml(text, where, BetError, "catalogue file")
+    specs = doc.get("bet")
+    if set(doc) != {"bet"} or not isinstance(specs, list):
+        raise BetError(f"{where}: a catalogue file holds [[bet]] tables only")
+    return [_catalogue_spec(where, i, spec) for i, spec in enumerate(specs, 1)]
+
+
+def _catalogue_spec(where: str, number: int, spec: Any) -> CatalogueSpec:
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        raise BetError(f"{where}: entry #{number} needs a name")
+    label = f"{where}: bet {spec['name']!r}"
+    for key in ("summary", "param", "make", "meters", "pay_param"):
+        if key in spec:
+            _text(label, key, spec[key])
+    aliases = spec.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
+        raise BetError(f"{label}: 'aliases' must be a list of names")
+    main = spec.get("main", False)
+    if not isinstance(main, bool):
+        raise BetError(f"{label}: 'main' must be true or false")
+    make = str(spec.get("make", ""))
+    rest = {k: v for k, v in spec.items() if k not in CATALOGUE_KEYS}
+    if make:
+        if set(rest) - {"name"}:
+            raise BetError(f"{label}: an entry built by {make!r} has no {sorted(set(rest) - {'name'})[0]!r}")
+        if ":" not in make:
+            raise BetError(f"{label}: 'make' names a function as 'module:function'")
+    adjustable = spec.get("adjustable")
+    lines = rest.get("pay", [])
+    if adjustable is not None and (
+        isinstance(adjustable, bool) or not isinstance(adjustable, int) or not 1 <= adjustable <= len(lines)
+    ):
+        raise BetError(f"{label}: 'adjustable' is the number of a pay line, 1-{len(lines)}")
+    tables, default_table, refused = _catalogue_tables(label, spec.get("tables"), len(lines))
+    sides, default_side, side_refused = _catalogue_sides(label, spec.get("sides"), len(lines))
+    if sides is not None and tables is not None:
+        raise BetError(f"{label}: an entry has other pay tables or other sides, not both")
+    published: dict[str, dict[str, str]] = {}
+    for entry in spec.get("published", []):
+        if not isinstance(entry, dict) or any(k not in _PROVENANCE_KEYS for k in entry):
+            raise BetError(f"{label}: a [[bet.published]] table takes {', '.join(_PROVENANCE_KEYS)}")
+        fields = {k: _text(label, k, v, 2000) for k, v in entry.items()}
+        published[fields.pop("param", "")] = fields
+    if "" not in published:
+        raise BetError(f"{label}: no [[bet.published]] table for its default parameters")
+    names: list[tuple[str, str, str]] = []
+    for entry in spec.get("pay_table_name", []):
+        if not isinstance(entry, dict) or set(entry) != {"alias", "param", "source"}:
+            raise BetError(f"{label}: a [[bet.pay_table_name]] table takes alias, param and source")
+        names.append((_text(label, "alias", entry["alias"]), _text(label, "param", entry["param"]),
+                      _text(label, "source", entry["source"], 2000)))
+    return CatalogueSpec(
+        name=spec["name"],
+        summary=str(spec.get("summary", "")),
+        param=str(spec.get("param", "")),
+        aliases=tuple(aliases),
+        main=main,
+        make=make,
+        meters=str(spec.get("meters", "")),
+        pay_param=str(spec.get("pay_param", "")),
+        adjustable=None if adjustable is None else adjustable - 1,
+        tables=tables,
+        default_table=default_table,
+        refused=refused or side_refused,
+        published=published,
+        pay_table_names=tuple(names),
+        table=None if make else rest,
+        sides=sides,
+        default_side=default_side,
+    )
+
+
+def _catalogue_sides(
+    label: str, raw: object, lines: int
+) -> tuple[dict[str, CatalogueSide] | None, str, str]:
+    if raw is None:
+        return None, "", ""
+    if not isinstance(raw, dict) or not isinstance(raw.get("default"), str) or "refused" not in raw:
+        raise BetError(f"{label}: [bet.sides] needs 'default' (the default side's name) and 'refused'")
+    sides: dict[str, CatalogueSide] = {}
+    for key, side in raw.items():
+        if key in ("default", "refused"):
+            continue
+        where = f"{label}: side {key!r}"
+        whens = side.get("when") if isinstance(side, dict) else None
+        if not isinstance(whens, list) or len(whens) != lines or not all(isinstance(w, dict) for w in whens):
+            raise BetError(f"{where}: give its 'when', one condition table per pay line ({lines})")
+        if set(side) - {"when", "title", "source", "rules"}:
+            raise BetError(f"{where}: keys are when, title, source, rules")
+        sides[key] = CatalogueSide(
+            tuple(whens), *(_text(where, k, side.get(k, ""), 2000) for k in ("title", "rules", "source"))
+        )
+    return sides, raw["default"], _text(label, "refused", raw["refused"])
+
+
+def catalogue_side_bet(spec: CatalogueSpec, side: str, where: str) -> Bet:
+    """The bet of a data entry on its other side ``side`` (read by the bet files' parser, as
+    :func:`catalogue_bet`): the default side's pay lines with that side's conditions.
+
+    Raises:
+        BetError: the entry has no such side, or its conditions are malformed.
+    """
+    if spec.table is None or spec.sides is None or side not in spec.sides:
+        raise BetError(f"{where}: bet {spec.name!r} has no side {side!r}")
+    other = spec.sides[side]
+    table = dict(spec.table)
+    table["pay"] = [{**line, "when": when} for line, when in zip(table["pay"], other.whens, strict=True)]
+    for key in ("title", "rules", "source"):
+        if getattr(other, key):
+            table[key] = getattr(other, key)
+    return replace(_bet(where, 0, table), adjustable=spec.adjustable)
+
+
+def _catalogue_tables(
+    label: str, raw: object, lines: int
+) -> tuple[dict[str, CatalogueTable] | None, str, str]:
+    if raw is None:
+        return None, "", ""
+    if not isinstance(raw, dict) or not isinstance(raw.get("default"), str) or "refused" not in raw:
+        raise BetError(f"{label}: [bet.tables] needs 'default' (the default table's name) and 'refused'")
+    tables: dict[str, CatalogueTable] = {}
+    for key, table in raw.items():
+        if key in ("default", "refused"):
+            continue
+        where = f"{label}: table {key!r}"
+        if not isinstance(table, dict) or not isinstance(table.get("pays"), list):
+            raise BetError(f"{where}: give its 'pays', one per pay line")
+        if len(table["pays"]) != lines or set(table) - {"pays", "title", "source", "rules"}:
+            raise BetError(f"{where}: one pay per line ({lines}); other keys: title, source, rules")
+        tables[key] = CatalogueTable(
+            tuple(_amount(f"{where}: pays", p) for p in table["pays"]),
+            *(_text(where, k, table.get(k, ""), 2000) for k in ("title", "source", "rules")),
+        )
+    return tables, raw["default"], _text(label, "refused", raw["refused"])
+
+
+def catalogue_bet(spec: CatalogueSpec, where: str) -> Bet:
+    """The bet of a data entry with its default parameters, read by the bet files' parser
+    (:func:`read_catalogue`); its ``adjustable`` line is the entry's.
+
+    Raises:
+        BetError: the entry is built in Python, or its pay lines are malformed.
+    """
+    if spec.table is None:
+        raise BetError(f"{where}: bet {spec.name!r} is built by {spec.make}, not written as data")
+    bet = _bet(where, 0, dict(spec.table))
+    return replace(bet, adjustable=spec.adjustable)
+
+
 def _interned(reads: Reads) -> Reads:
     """One object for each value of reads the files give (at most :data:`READ_LIMIT` times 16
     kept): the engine's caches find a bet's reads by object, and a read's derived values
@@ -355,6 +607,7 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
     tests: list[Test] = []
     reads = Reads()
     for key, raw in when.items():
+        members = position_set(key)
         if key in FIELDS:
             allowed, getter, names = FIELDS[key]
             accepted = _field_values(label, key, allowed, raw)
@@ -362,15 +615,24 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
             reads = reads | Reads.of(names)
         elif key in SHORTCUTS:
             where_set, feature = SHORTCUTS[key]
-            test, r = _group(f"{label}: {key}", where_set, {feature: raw})
+            test, r = _group(f"{label}: {key}", POSITION_SETS[where_set], {feature: raw})
             tests.append(test)
             reads = reads | r
-        elif key in POSITION_SETS:
+        elif members is not None:
             if not isinstance(raw, dict) or not raw:
                 raise BetError(
                     f"{label}: {key!r} needs a table of card features, e.g. {key} = {{ suited = true }}"
                 )
-            test, r = _group(f"{label}: {key}", key, raw)
+            test, r = _group(f"{label}: {key}", members, raw)
+            tests.append(test)
+            reads = reads | r
+        elif key == "compare":
+            for spec in raw if isinstance(raw, list) and raw else [raw]:
+                test, r = _compare(f"{label}: compare", spec)
+                tests.append(test)
+                reads = reads | r
+        elif key == "any":
+            test, r = _any(label, raw)
             tests.append(test)
             reads = reads | r
         elif key in DUELS:
@@ -379,20 +641,220 @@ def condition(label: str, when: dict[str, Any]) -> tuple[Test, Reads]:
             fn = DUELS[key][1]
             tests.append(fn if raw else (lambda c, fn=fn: not fn(c)))  # type: ignore[misc]
             reads = reads | _DUEL_READS[key]
+        elif isinstance(key, str) and key.lstrip().startswith("{"):
+            raise BetError(
+                f"{label}: bad set of positions {key!r}: write positions in braces, "
+                f'e.g. "{{P3, B3}}" (P1 B1 P2 B2 P3 B3, or player_1 ... banker_3)'
+            )
         else:
-            known = [*FIELDS, *SHORTCUTS, *POSITION_SETS, *DUELS]
+            known = [*FIELDS, *SHORTCUTS, *POSITION_SETS, *SHORT_POSITIONS, '"{P3, B3}"', "compare", "any"]
+            known += DUELS
             raise BetError(f"{label}: unknown feature {key!r}: known are {', '.join(known)}")
 
+    held = tuple(tests)  # a tuple, not a list: the engine compares conditions by what they hold
+
     def every(c: Coup) -> bool:
-        return all(t(c) for t in tests)
+        return all(t(c) for t in held)
 
     return every, reads
+
+
+def _any(label: str, raw: object) -> tuple[Test, Reads]:
+    """``any = [{ ... }, { ... }]``: holds when one of the ``when`` tables holds (each read
+    in full: the bet reads what every one of them reads)."""
+    if not isinstance(raw, list) or not raw or not all(isinstance(w, dict) and w for w in raw):
+        raise BetError(
+            f"{label}: 'any' takes a list of condition tables, e.g. any = [{{ player_pair = true }}, "
+            "{ banker_pair = true }]"
+        )
+    parts = [condition(f"{label}: any #{i}", when) for i, when in enumerate(raw, 1)]
+    reads = Reads()
+    for _, r in parts:
+        reads = reads | r
+    tests = tuple(t for t, _ in parts)
+    return (lambda c: any(t(c) for t in tests)), reads
+
+
+#: Short names of the six positions, in dealing order (P1 B1 P2 B2, then the third cards).
+SHORT_POSITIONS: tuple[str, ...] = ("P1", "B1", "P2", "B2", "P3", "B3")
+_POSITION_WORDS: dict[str, int] = {
+    **{name.lower(): i for i, name in enumerate(SHORT_POSITIONS)},
+    **{name: next(iter(members)) for name, members in POSITION_SETS.items() if len(members) == 1},
+}
+
+
+def position_set(text: object) -> frozenset[int] | None:
+    """The positions ``text`` names, or ``None`` when it names none: a named set
+    (``player_first_two``), a position (``player_3`` or ``P3``), or any set in braces,
+    ``"{P3, B3}"`` (each member a position; at least one, none twice).
+
+    >>> sorted(position_set("{P3, B3}")), sorted(position_set("P1")), position_set("{P3, X}")
+    ([4, 5], [0], None)
+    """
+    if not isinstance(text, str):
+        return None
+    if text in POSITION_SETS:
+        return POSITION_SETS[text]
+    word = text.strip()
+    if word.lower() in _POSITION_WORDS and word not in FIELDS:
+        return frozenset({_POSITION_WORDS[word.lower()]})
+    if not (word.startswith("{") and word.endswith("}")):
+        return None
+    parts = [part.strip().lower() for part in word[1:-1].split(",")]
+    if not parts or not all(part in _POSITION_WORDS for part in parts):
+        return None
+    found = [_POSITION_WORDS[part] for part in parts]
+    if len(set(found)) != len(found):
+        return None
+    return frozenset(found)
+
+
+def _set_label(members: frozenset[int]) -> str:
+    return "{" + ", ".join(SHORT_POSITIONS[i] for i in sorted(members)) + "}"
+
+
+# -- comparisons of two cards or two sets ----------------------------------------------------
+
+#: What a comparison compares: key -> (what it means, may order, may compare sets).
+COMPARE_BY: dict[str, str] = {
+    "rank": "ranks (ordered with the ace low: A 2 ... 10 J Q K); two sets: the same ranks",
+    "value": "point values (10, J, Q, K count 0); two sets: the same values",
+    "suit": "suits (same or different only); two sets: the same suits",
+    "colour": "colours (same or different only); two sets: the same colours",
+    "sum": "the sum of the point values of each side's dealt cards",
+    "total": "the baccarat total (sum modulo 10) of each side's dealt cards",
+}
+#: How the two sides compare: name -> the test of (left, right) as numbers.
+COMPARE_IS: dict[str, Callable[[int, int], bool]] = {
+    "same": lambda a, b: a == b,
+    "different": lambda a, b: a != b,
+    "higher": lambda a, b: a > b,
+    "lower": lambda a, b: a < b,
+    "same_or_higher": lambda a, b: a >= b,
+    "same_or_lower": lambda a, b: a <= b,
+}
+_COMPARE_KEYS = ("left", "right", "by", "is")
+_ORDERED = ("rank", "value", "sum", "total")
+_LABELS = ("rank", "value", "suit", "colour")
+
+
+def _compare(label: str, spec: object) -> tuple[Test, Reads]:
+    """A ``compare`` table (``left``, ``right``, ``by``, ``is``) as (test, reads).
+
+    A side that is one position holds only when its card was dealt; a side that is a set reads
+    its dealt cards (as a multiset).  What it reads: the two sides as sets, ranks by equality
+    (``by = "rank"``, ``same`` / ``different``) or by name (ordered), suits or colours by
+    equality; ``value``, ``sum`` and ``total`` read point values only.
+    """
+    if not isinstance(spec, dict):
+        raise BetError(f'{label}: give a table, e.g. compare = {{ left = "P3", right = "B3", by = "rank" }}')
+    for key in spec:
+        if key not in _COMPARE_KEYS:
+            raise BetError(f"{label}: unknown key {key!r}: use {', '.join(_COMPARE_KEYS)}")
+    sides: list[frozenset[int]] = []
+    for key in ("left", "right"):
+        if key not in spec:
+            raise BetError(f"{label}: key {key!r} is missing: name a position (P3) or a set (\"{{P1, P2}}\")")
+        members = position_set(spec[key])
+        if members is None:
+            raise BetError(
+                f"{label}: {key} {spec[key]!r} is not a position or a set of positions: "
+                'use P1 B1 P2 B2 P3 B3, a named set (player_first_two) or "{P1, P2}"'
+            )
+        sides.append(members)
+    left, right = sides
+    if left == right:
+        raise BetError(f"{label}: left and right are the same set {_set_label(left)}: compare two others")
+    by = spec.get("by")
+    if by not in COMPARE_BY:
+        raise BetError(f"{label}: 'by' must be one of {', '.join(COMPARE_BY)}, got {by!r}")
+    how = spec.get("is", "same")
+    if how not in COMPARE_IS:
+        raise BetError(f"{label}: 'is' must be one of {', '.join(COMPARE_IS)}, got {how!r}")
+    ordered = how not in ("same", "different")
+    singles = len(left) == 1 and len(right) == 1
+    if ordered and by in ("suit", "colour"):
+        raise BetError(f"{label}: suits and colours have no order: use is = \"same\" or \"different\"")
+    if ordered and by in ("rank", "value") and not singles:
+        raise BetError(
+            f"{label}: sets are not ordered by {by}: compare their sum or total, or compare two positions"
+        )
+    ranks, suits = RankDetail.NONE, SuitDetail.NONE
+    if by == "rank":
+        ranks = RankDetail.NAMED if ordered else RankDetail.EQUALITY
+    elif by == "suit":
+        suits = SuitDetail.SUIT_EQUALITY
+    elif by == "colour":
+        suits = SuitDetail.COLOUR_EQUALITY
+    reads = Reads.of([], [left, right], ranks, suits)
+    relation = COMPARE_IS[how]
+    need_dealt = tuple(members for members in (left, right) if len(members) == 1)
+
+    def dealt(c: Coup) -> bool:
+        return all(c.cards(members).size == 1 for members in need_dealt)
+
+    if by in ("sum", "total"):
+        modulo = 10 if by == "total" else 1000
+
+        def numbers(c: Coup) -> bool:
+            if not dealt(c):
+                return False
+            a = sum(card.value for card in c.cards(left)) % modulo
+            b = sum(card.value for card in c.cards(right)) % modulo
+            return relation(a, b)
+
+        return numbers, reads
+    if ordered:  # two positions, by value or by rank with the ace low
+        number: Callable[[Any], int] = (
+            (lambda card: card.value) if by == "value" else (lambda card: _r(card).order)
+        )
+
+        def order(c: Coup) -> bool:
+            if not dealt(c):
+                return False
+            (a,) = c.cards(left)
+            (b,) = c.cards(right)
+            return relation(number(a), number(b))
+
+        return order, reads
+    want_same = how == "same"
+
+    def labels(c: Coup) -> bool:
+        if not dealt(c):
+            return False
+        mine = [_label_of(card, by) for card in c.cards(left)]
+        theirs = [_label_of(card, by) for card in c.cards(right)]
+        return _same_multiset(mine, theirs) is want_same
+
+    return labels, reads
+
+
+def _label_of(card: Any, by: str) -> object:
+    if by == "value":
+        return card.value
+    return getattr(card, by)
+
+
+def _same_multiset(mine: list[object], theirs: list[object]) -> bool:
+    """Whether two lists hold the same labels, as multisets, by ``==`` alone (a rank read by
+    equality is a class that equals only the same class of the same record)."""
+    if len(mine) != len(theirs):
+        return False
+    left = list(theirs)
+    for label in mine:
+        for i, other in enumerate(left):
+            if label == other:
+                del left[i]
+                break
+        else:
+            return False
+    return True
 
 
 def _membership(getter: Callable[[Coup], object], accepted: object) -> Test:
     if callable(accepted):
         return lambda c: bool(accepted(getter(c)))
-    assert isinstance(accepted, set)
+    assert isinstance(accepted, frozenset)
     return lambda c: getter(c) in accepted
 
 
@@ -406,7 +868,7 @@ def _field_values(label: str, key: str, allowed: str, raw: object) -> object:
     values = raw if isinstance(raw, list) else [raw]
     if not values:
         raise BetError(f"{label}: feature {key!r} has an empty list of values")
-    return {_field_value(label, key, allowed, v) for v in values}
+    return frozenset(_field_value(label, key, allowed, v) for v in values)
 
 
 def _field_value(label: str, key: str, allowed: str, v: object) -> object:
@@ -449,8 +911,7 @@ def _comparison(label: str, key: str, raw: dict[str, Any], lo: int, hi: int) -> 
 # -- card features of a position or a set ---------------------------------------------------
 
 
-def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
-    members = POSITION_SETS[where]
+def _group(label: str, members: frozenset[int], spec: dict[str, Any]) -> tuple[Test, Reads]:
     single = len(members) == 1
     position = next(iter(members))
     tests: list[Callable[[CardGroup], bool]] = []
@@ -467,6 +928,7 @@ def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
                 f"for a set use count_value / count_rank / cards"
             )
         test, need_rank, need_suit = _feature(f"{label}: {feature}", feature, raw, single)
+        need_suit = _PER_SET.get(feature, need_suit)
         tests.append(test)
         ranks = max(ranks, need_rank)
         suits = suits.join(need_suit)
@@ -475,13 +937,15 @@ def _group(label: str, where: str, spec: dict[str, Any]) -> tuple[Test, Reads]:
             values = None if named is None else values | named
     reads = Reads.of([], [members], ranks, suits, values or None)
 
+    held = tuple(tests)
+
     def check(c: Coup) -> bool:
         if single:
             card = c.card(position)
             group = CardGroup([] if card is None else [card])
         else:
             group = c.cards(members)
-        return all(t(group) for t in tests)
+        return all(t(group) for t in held)
 
     return check, reads
 
@@ -490,12 +954,13 @@ def _feature(
     label: str, feature: str, raw: object, single: bool
 ) -> tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]:
     need_rank, need_suit = FEATURE_NEEDS.get(feature, (RankDetail.NONE, SuitDetail.NONE))
-    if feature in ("size", "total", "highest_value", "lowest_value", "pairs", "of_a_kind", "value"):
-        hi = 6 if feature in ("size", "pairs", "of_a_kind") else 9
+    if feature in ("size", "total", "sum", "highest_value", "lowest_value", "pairs", "of_a_kind", "value"):
+        hi = 6 if feature in ("size", "pairs", "of_a_kind") else 54 if feature == "sum" else 9
         accept = _numbers(label, raw, 0, hi)
         getter: Callable[[CardGroup], object] = {
             "size": lambda g: g.size,
             "total": lambda g: g.total,
+            "sum": lambda g: sum(g.values),
             "highest_value": lambda g: g.highest_value,
             "lowest_value": lambda g: g.lowest_value,
             "pairs": lambda g: g.pairs,
@@ -518,6 +983,10 @@ def _feature(
         want = _bool(label, raw)
         prop = feature
         return (lambda g: bool(getattr(g, prop)) is want), need_rank, need_suit
+    if feature in _SAME:
+        want_same = _bool(label, raw)
+        alike, need_rank, need_suit = _SAME[feature]
+        return (lambda g: (g.size >= 2 and alike(g)) is want_same), need_rank, need_suit
     if feature == "four_card_poker":
         if raw not in FOUR_CARD_POKER:
             raise BetError(f"{label}: four_card_poker is one of {', '.join(FOUR_CARD_POKER)}, got {raw!r}")
@@ -532,13 +1001,13 @@ def _feature(
         pattern = tuple(sorted(raw, reverse=True))
         return (lambda g: g.rank_pattern == pattern), need_rank, need_suit
     if feature == "rank":
-        names = _rank_list(label, raw)
+        names = tuple(_rank_list(label, raw))
         return (lambda g: g.size == 1 and g.ranks[0] in names), RankDetail.NAMED, need_suit
     if feature == "ranks":
-        wanted = sorted(_rank_list(label, raw, keep_order=True), key=lambda r: r.index)
-        return (lambda g: list(g.ranks) == wanted), RankDetail.NAMED, need_suit
+        wanted = tuple(sorted(_rank_list(label, raw, keep_order=True), key=lambda r: r.index))
+        return (lambda g: tuple(g.ranks) == wanted), RankDetail.NAMED, need_suit
     if feature == "contains":
-        wanted_list = _rank_list(label, raw, keep_order=True)
+        wanted_list = tuple(_rank_list(label, raw, keep_order=True))
 
         def contains(g: CardGroup) -> bool:
             have = list(g.ranks)
@@ -569,15 +1038,15 @@ def _feature(
         if not isinstance(raw, list) or not raw:
             raise BetError(f'{label}: give a list of cards with suits, e.g. ["Kh", "9h"]')
         cards = [_card(label, x) for x in raw]
-        key = sorted((_r(c).index, _s(c).index) for c in cards)
-        values = sorted(_r(c).point for c in cards)
+        key = tuple(sorted((_r(c).index, _s(c).index) for c in cards))
+        values = tuple(sorted(_r(c).point for c in cards))
 
         def exactly(g: CardGroup) -> bool:
             # values first: the reads carry suits only for the named cards' values
             # (suit_values), so suits are looked at only once every value matches
-            if sorted(c.value for c in g) != values:
+            if tuple(sorted(c.value for c in g)) != values:
                 return False
-            return sorted((_r(c).index, _s(c).index) for c in g) == key
+            return tuple(sorted((_r(c).index, _s(c).index) for c in g)) == key
 
         return (
             exactly,
@@ -611,6 +1080,27 @@ def _feature(
         need_rank = _rank_need(card.rank)
         counter = functools.partial(CardGroup.count_card, rank=card.rank, suit=_s(card))
     return (lambda g: bool(accept_n(counter(g)))), need_rank, need_suit
+
+
+#: Features that ask only whether the whole set is of one suit (colour), and which: read as the
+#: set's flag, not card by card (:meth:`Reads.of` reads card by card where sets overlap).
+_PER_SET: dict[str, SuitDetail] = {
+    **dict.fromkeys(
+        ("suited", "flush", "same_suit", "straight_flush", "royal_flush", "four_card_poker"),
+        SuitDetail.ONE_SUIT,
+    ),
+    "one_colour": SuitDetail.ONE_COLOUR,
+    "same_colour": SuitDetail.ONE_COLOUR,
+    "colour": SuitDetail.ONE_COLOUR_NAMED,
+    "suit": SuitDetail.ONE_SUIT_NAMED,
+}
+
+#: The "every card alike" features: feature -> (CardGroup property, rank and suit detail read).
+_SAME: dict[str, tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]] = {
+    "same_rank": (lambda g: g.of_a_kind == g.size, *FEATURE_NEEDS["of_a_kind"]),
+    "same_suit": (lambda g: g.suited, *FEATURE_NEEDS["suited"]),
+    "same_colour": (lambda g: g.one_colour, *FEATURE_NEEDS["one_colour"]),
+}
 
 
 def _named_values(feature: str, raw: object) -> set[int] | None:
@@ -661,7 +1151,7 @@ def _numbers(label: str, raw: object, lo: int, hi: int) -> Callable[[object], bo
         isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in values
     ):
         raise BetError(f"{label}: give a whole number {lo}-{hi}, a list of them, or {{ at_least = N }}")
-    accepted = set(values)
+    accepted = frozenset(values)
     return lambda x: x in accepted
 
 

@@ -102,3 +102,8 @@ def main_bets() -> list[Bet]:
 
 
 _MAIN: tuple[Bet, ...] = ()
+
+
+def commission_for_pay(pays: Fraction) -> str:
+    """The Banker's parameter (a commission in percent) that gives a win ``pays``: 19/20 -> 5."""
+    return fraction_text((1 - pays) * 100)

@@ -455,12 +455,49 @@ FILE_SPEC_HELP = (
 )
 
 
+def _module_bets(ctx: click.Context, _: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """--bet-module's callback: the Python bets named, for this command only (imported when the
+    command first asks for its bets, so a bad one is the command's one error line)."""
+    ctx.meta["bet_modules"] = value
+    if value:
+        from analyzer.bets.choice import name_module_bets  # lazy: start-up time
+
+        name_module_bets(value, chosen=True)
+        ctx.call_on_close(lambda: name_module_bets((), chosen=False))
+    return value
+
+
+def bets_named(specs: Sequence[str], files: Sequence[str]) -> bool:
+    """Whether the command line names bets: --bet, --bet-file or --bet-module."""
+    return bool(specs or files or click.get_current_context().meta.get("bet_modules"))
+
+
+#: --bet-module's help, the same in every command.
+BET_MODULE_HELP = (
+    "A bet written in Python, MODULE:NAME: the Bet bound to NAME in the module (imported as "
+    "Python finds it; its code runs), chosen as --bet-file's bets are (repeatable)."
+)
+
+
+def bet_module_option(func: FuncT) -> FuncT:
+    """--bet-module MODULE:NAME (repeatable): a Python bet (:func:`analyzer.bets.choice.bet_from_module`)."""
+    return click.option(
+        "--bet-module",
+        multiple=True,
+        metavar="MODULE:NAME",
+        expose_value=False,
+        callback=_module_bets,
+        help=BET_MODULE_HELP,
+    )(func)
+
+
 def bet_options(bet_help: str, file_help: str) -> Callable[[FuncT], FuncT]:
-    """--bet SPEC and --bet-file FILE (both repeatable), with each command's own help: a spec is
-    ``NAME[:PARAM]`` (the catalogue) or ``FILE:NAME`` (one bet of a file, read as
-    :func:`analyzer.bets.choice.split_file_spec` reads it)."""
+    """--bet SPEC, --bet-file FILE and --bet-module MODULE:NAME (each repeatable), with each
+    command's own help: a spec is ``NAME[:PARAM]`` (the catalogue) or ``FILE:NAME`` (one bet of
+    a file, read as :func:`analyzer.bets.choice.split_file_spec` reads it)."""
 
     def decorate(func: FuncT) -> FuncT:
+        func = bet_module_option(func)
         func = click.option(
             "--bet-file",
             "bet_files",

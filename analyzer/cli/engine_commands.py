@@ -18,6 +18,7 @@ from analyzer.cli.common import (
     bet_choice,
     bet_inputs,
     bet_options,
+    bets_named,
     build_shoe,
     command_line,
     dash_is_stdout,
@@ -140,7 +141,8 @@ def probe(
     inputs = [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)]
     tableau = tableau_of(rules)
     wait = _timeout(timeout)
-    choice = bet_choice(bet_specs, bet_files) if (bet_specs or bet_files) else bet_choice(DEFAULT_BETS, ())
+    named = bets_named(bet_specs, bet_files)
+    choice = bet_choice(bet_specs, bet_files) if named else bet_choice(DEFAULT_BETS, ())
     if output is not None:
         from analyzer.output.files import refuse_inputs  # lazy: start-up time
 

@@ -13,6 +13,8 @@ from analyzer.cli.common import (
     UsageProblem,
     WholeNumber,
     bet_inputs,
+    bet_module_option,
+    bets_named,
     command_line,
     emit,
     guard,
@@ -87,6 +89,7 @@ def bet_file_digests(bet_specs: tuple[str, ...], bet_files: tuple[str, ...]) -> 
     type=click.Path(dir_okay=False),
     help="Report on every bet of this TOML bet file (repeatable).",
 )
+@bet_module_option
 @click.option(
     "--decks",
     type=DeckCounts(),
@@ -209,8 +212,10 @@ def report(
     )
     from analyzer.studies.report_data import game_math_report  # lazy: start-up time
 
-    if not bet_specs and not bet_files:
-        raise UsageProblem("name the bets to report on: --bet NAME (repeatable) or --bet-file FILE")
+    if not bets_named(bet_specs, bet_files):
+        raise UsageProblem(
+            "name the bets to report on: --bet NAME (repeatable), --bet-file FILE or --bet-module MODULE:NAME"
+        )
     chosen_format = report_format(fmt, output)
     tableau = tableau_of(rules)
     inputs = [*bet_inputs(bet_specs, bet_files), *INPUTS]

@@ -12,6 +12,7 @@ from analyzer.cli.common import (
     WholeNumber,
     bet_inputs,
     bet_options,
+    bets_named,
     build_shoes,
     emit,
     folder_not_dash,
@@ -103,7 +104,7 @@ def deal(
     amount = parse_amount(stake, "--stake")
     if amount <= 0:
         raise UsageProblem(f"bad --stake {stake!r}: a stake must be greater than 0")
-    chosen = choose_bets(bet_specs, bet_files) if (bet_specs or bet_files) else []
+    chosen = choose_bets(bet_specs, bet_files) if bets_named(bet_specs, bet_files) else []
     for line in deal_lines(settle(parsed, tableau, chosen, amount)):  # settled before printing
         show(line)
 

@@ -14,6 +14,7 @@ from analyzer.cli.common import (
     WholeNumber,
     bet_inputs,
     bet_options,
+    bets_named,
     command_line,
     emit,
     guard,
@@ -225,7 +226,7 @@ def study(
         plot_format(plot_file)
     check_targets([p for p in (output, plot_file) if p is not None])  # before the shoes are dealt
     spec = make_spec(
-        bet_specs or (() if bet_files else ("dragon-7",)),
+        bet_specs or (() if bets_named(bet_specs, bet_files) else ("dragon-7",)),
         bet_files=bet_files,
         shoes=shoes,
         seed=seed,

@@ -11,6 +11,7 @@ from analyzer.cli.common import (
     bet_choice,
     bet_inputs,
     bet_options,
+    bets_named,
     folder_not_dash,
     guard,
     rules_option,
@@ -112,10 +113,11 @@ def vectors(
     check_folder(out_dir, kit_names(FORMATS[fmt]))  # before the build, which takes seconds
     tableau = tableau_of(rules)
     chosen = bet_choice(bet_specs, bet_files).bets
-    bets = tuple(chosen) if (bet_specs or bet_files) else tuple(catalogue_bets())
+    bets = tuple(chosen) if bets_named(bet_specs, bet_files) else tuple(catalogue_bets())
     spec = tableau.name if rules.strip().lower().replace("_", "-") == tableau.name else rules
+    modules = tuple(click.get_current_context().meta.get("bet_modules", ()))
     options = KitOptions(
-        tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage, bet_files, keyed
+        tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage, bet_files, keyed, modules
     )
     files = build_kit(options)
     write_kit(out_dir, files)

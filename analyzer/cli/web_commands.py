@@ -3,6 +3,7 @@ needs the ``web`` extra; nothing of it is imported until the command runs)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -130,6 +131,14 @@ DEFAULT_PORT = 8750
     help="The compile budget of a bet a request brings: most records its table may settle "
     "(more: 422).",
 )
+@click.option(
+    "--bet-module",
+    "bet_modules",
+    multiple=True,
+    metavar="MODULE:NAME",
+    help="A bet written in Python that requests may name (repeatable): the Bet bound to NAME in "
+    "the module, imported now (its code runs); a request names bets, it never loads a module.",
+)
 @guard
 def serve(
     host: str,
@@ -145,6 +154,7 @@ def serve(
     max_bets: int,
     max_pending: int,
     max_records: int,
+    bet_modules: tuple[str, ...],
 ) -> None:
     """Serve the live-shoe page and the JSON service (needs: pip install 'punto-banco-analyzer[web]').
 
@@ -159,6 +169,11 @@ def serve(
             f"punto-banco serve needs the web extra ({exc.name} is missing): "
             "pip install 'punto-banco-analyzer[web]'"
         ) from None
+    if bet_modules:  # imported here, once: a bad one is the one error line, before listening
+        from analyzer.bets.choice import BET_MODULES_ENV, give_module_bets  # lazy: start-up time
+
+        give_module_bets(bet_modules, chosen=False)
+        os.environ[BET_MODULES_ENV] = ",".join(bet_modules)  # the workers, spawned, import them too
     limits = Limits(
         max_body=max_body,
         max_bets=max_bets,

@@ -54,6 +54,8 @@ DERIVED_FIELDS: dict[str, frozenset[str]] = {
     "natural": frozenset({"player_natural", "banker_natural"}),
     "margin": frozenset({"player_total", "banker_total"}),
     "cards": frozenset({"player_cards", "banker_cards"}),
+    "cards_dealt": frozenset({"player_cards", "banker_cards"}),
+    "naturals": frozenset({"player_natural", "banker_natural"}),
     "winner_total": frozenset({"player_total", "banker_total"}),
     "winner_cards": frozenset({"player_total", "banker_total", "player_cards", "banker_cards"}),
     "player_drew": frozenset({"player_cards"}),
@@ -184,6 +186,8 @@ class Reads:
 
         >>> Reads.of(["margin"]).fields == {"player_total", "banker_total"}
         True
+        >>> sorted(Reads.of(["cards_dealt"]).fields)
+        ['banker_cards', 'player_cards']
         """
         names: set[str] = set()
         for name in fields:
@@ -192,7 +196,10 @@ class Reads:
             elif name in FIELD_INDEX:
                 names.add(name)
             else:
-                raise BetError(f"unknown coup field {name!r}: known fields are {', '.join(BASE_FIELDS)}")
+                raise BetError(
+                    f"unknown coup field {name!r}: known fields are {', '.join(BASE_FIELDS)}; "
+                    f"derived: {', '.join(DERIVED_FIELDS)}"
+                )
         position_sets: set[PositionSet] = set()
         for group in sets:
             members = frozenset(group)

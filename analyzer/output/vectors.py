@@ -16,6 +16,10 @@
 * ``probabilities.jsonl`` / ``probabilities.csv``: for standard shoes of 1 to 8 decks, the
   exact counts and probabilities of the winner, the final totals, the naturals, the cards
   dealt, and every event of every chosen bet (:func:`~analyzer.engine.pricing.analyze`).
+* ``golden.jsonl`` / ``golden.csv``: the golden counts of the chosen bets under the standard
+  tableau (:func:`~analyzer.bets.catalogue.golden_counts`): counts a source prints, each row
+  citing it, the same data the analyser's own tests hold it to (empty for other rules, or bets
+  with none).
 * ``schema.json``: every field of every file, with its type and meaning (JSON Schema 2020-12
   for the JSON Lines records and the manifest; a column list for the CSV files).
 * ``MANIFEST.json``: the kit format, the analyser's version, the rules (name, title,
@@ -51,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
+from analyzer.bets.catalogue import golden_counts
 from analyzer.bets.model import Bet
 from analyzer.checks.coverage import (
     COUP_CARDS,
@@ -77,9 +82,9 @@ from analyzer.text import json_text
 
 #: The kit's format name and version (in MANIFEST.json): bumped on any change of a file's
 #: fields or meaning.
-KIT_FORMAT = "punto-banco-vectors 2"
+KIT_FORMAT = "punto-banco-vectors 3"
 #: Every kit format this version replaces in place (a folder holding such a kit).
-KIT_FORMATS = ("punto-banco-vectors 1", KIT_FORMAT)
+KIT_FORMATS = ("punto-banco-vectors 1", "punto-banco-vectors 2", KIT_FORMAT)
 DEFAULT_SEED = 1
 DEFAULT_COUPS = 2000
 #: Most settlement coups a kit holds (about 3.5 kB per coup in JSON Lines with every bet).
@@ -90,7 +95,7 @@ DECKS: tuple[int, ...] = tuple(range(1, 9))
 FORMATS: dict[str, tuple[str, ...]] = {"jsonl": ("jsonl",), "csv": ("csv",), "both": ("jsonl", "csv")}
 MANIFEST = "MANIFEST.json"
 SCHEMA = "schema.json"
-DATA_FILES = ("coups", "settlements", "probabilities")
+DATA_FILES = ("coups", "settlements", "probabilities", "golden")
 #: Every file name a kit can hold (a folder holding only these is a previous kit).
 KIT_NAMES = frozenset({MANIFEST, SCHEMA} | {f"{s}.{e}" for s in DATA_FILES for e in ("jsonl", "csv")})
 
@@ -246,6 +251,29 @@ def probability_rows(
     return rows
 
 
+def golden_rows(tableau: Tableau, bets: Sequence[Bet]) -> list[dict[str, object]]:
+    """The golden counts of ``bets`` (by name) under the standard tableau, one row per event:
+    what a source prints, cited; none under other rules (the sources print standard rules)."""
+    if tableau.fingerprint != STANDARD.fingerprint:
+        return []
+    names = {b.name for b in bets}
+    return [
+        {
+            "bet": g.bet,
+            "decks": g.decks,
+            "event": event,
+            "count": count,
+            "denominator": g.denominator,
+            "probability": fraction_text(Fraction(count, g.denominator)),
+            "source": g.source,
+            "prints": g.prints,
+        }
+        for g in golden_counts()
+        if g.bet in names
+        for event, count in g.events.items()
+    ]
+
+
 # -- the schema ------------------------------------------------------------------------------------
 
 _COVERS = (
@@ -336,6 +364,16 @@ FIELDS: dict[str, tuple[tuple[str, str | list[str], str], ...]] = {
             "The nearest IEEE 754 double to the probability, in its shortest "
             "round-trip form (for tolerance-free comparison with a double).",
         ),
+    ),
+    "golden": (
+        ("bet", "string", "The catalogue bet (its machine name, NAME[:PARAM])."),
+        ("decks", "integer", "The shoe: a full standard shoe of this many decks."),
+        ("event", "string", "The event as the analyser names it (a line of the bet's pay table)."),
+        ("count", "integer", "The count the source prints, digit for digit."),
+        ("denominator", "integer", "What the count is out of (for a whole coup: N!/(N-6)!)."),
+        ("probability", "string", "count/denominator in lowest terms, as p/q."),
+        ("source", "string", "Where the count is printed: author, title, address."),
+        ("prints", "string", "What the source prints, in words."),
     ),
 }
 #: The fields of a coup record, in order (coups.jsonl: the header line; coups.csv: the columns).
@@ -554,6 +592,8 @@ _ABOUT = {
     "settlements": "seeded suited coups, then coverage coups, and the net result of every bet on each "
     "(see MANIFEST.json, generator and coverage).",
     "probabilities": "exact probability tables for standard shoes of 1 to 8 decks.",
+    "golden": "counts a source prints for the chosen catalogue bets (standard rules), each row "
+    "citing it: the golden counts the analyser's own tests hold it to.",
 }
 
 
@@ -637,6 +677,7 @@ class KitOptions:
         bet_specs: how ``--bet`` named the bets, for the manifest's command (empty, with no
             ``bet_files``: every catalogue bet, the default).
         bet_files: the ``--bet-file`` files the bets came from, for the manifest's command.
+        bet_modules: the ``--bet-module`` Python bets (``MODULE:NAME``), for the manifest's command.
         coverage: add coverage coups (:func:`~analyzer.checks.coverage.coverage`): every
             event of every bet possible on 8 decks, in every class of every axis it can be in.
         keyed: write the JSON Lines records of coups and settlements as objects with named
@@ -654,6 +695,7 @@ class KitOptions:
     coverage: bool = True
     bet_files: tuple[str, ...] = ()
     keyed: bool = False
+    bet_modules: tuple[str, ...] = ()
 
 
 def build_kit(options: KitOptions) -> dict[str, bytes]:
@@ -684,6 +726,7 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
 
     coups = list(value_coups(tableau))
     probabilities = probability_rows(tableau, options.bets)
+    golden = golden_rows(tableau, options.bets)
     settled = settlement_rows(seeded_coups(options.seed, options.coups), options.bets, tableau)
     found = coverage(options.bets, tableau, seed=options.seed) if options.coverage else None
     if found is not None:
@@ -698,6 +741,7 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
             texts["coups.jsonl"] = (header + "".join(map(_coup_json, coups)), len(coups))
             texts["settlements.jsonl"] = ("".join(map(_json_line, settled)), len(settled))
         texts["probabilities.jsonl"] = ("".join(map(_json_line, probabilities)), len(probabilities))
+        texts["golden.jsonl"] = ("".join(map(_json_line, golden)), len(golden))
     if "csv" in options.formats:
         texts["coups.csv"] = (",".join(COUP_FIELDS) + "\n" + "".join(map(_coup_csv, coups)), len(coups))
         texts["settlements.csv"] = _csv_text(
@@ -720,6 +764,10 @@ def build_kit(options: KitOptions) -> dict[str, bytes]:
         columns = [n for n, _, _ in FIELDS["probabilities"]]
         texts["probabilities.csv"] = _csv_text(
             columns, ([_cell(r[k]) for k in columns] for r in probabilities)
+        )
+        golden_columns = [n for n, _, _ in FIELDS["golden"]]
+        texts["golden.csv"] = _csv_text(
+            golden_columns, ([_cell(r[k]) for k in golden_columns] for r in golden)
         )
     schema_text = json.dumps(schema(options.formats, options.keyed), ensure_ascii=False, indent=2) + "\n"
     files: dict[str, bytes] = {name: text.encode("utf-8") for name, (text, _) in sorted(texts.items())}
@@ -818,6 +866,8 @@ def _command(options: KitOptions) -> str:
         words += ["--bet", spec]
     for path in options.bet_files:
         words += ["--bet-file", path]
+    for module in options.bet_modules:
+        words += ["--bet-module", module]
     return shlex.join(words)
 
 

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.bets.catalogue import bet_key, catalogue_bets, find_bet, main_bets
-from analyzer.bets.choice import choose, split_file_spec
+from analyzer.bets.choice import bet_from_module, choose, module_bets, split_file_spec
 from analyzer.bets.files import parse_bets, read_bet_text
 from analyzer.bets.model import Bet
 from analyzer.checks.logs import json_loads, text_lines
@@ -350,6 +350,8 @@ class BetSource:
             return find_bet(self.spec)
         if self.kind == "file":
             return parse_bets(self.text, self.spec, self.limit)[self.index]
+        if self.kind == "module":
+            return bet_from_module(self.spec)
         raise BetError(f"internal: no bet for the source {self.kind} {self.spec!r}")
 
 
@@ -381,10 +383,13 @@ def bet_sources(
     out: list[BetSource] = []
     if all_bets:
         out += [BetSource("catalogue", b.name) for b in catalogue_bets()]
+    given = module_bets()
+    python = {bet_key(b.name): s for s, b in zip(given.specs, given.bets, strict=True)}
     for spec in specs:
         picked = split_file_spec(spec)
         if picked is None:
-            out.append(BetSource("catalogue", spec))
+            module = python.get(bet_key(spec))
+            out.append(BetSource("catalogue", spec) if module is None else BetSource("module", module))
             continue
         text, bets = of_file(picked[0])
         index = next(i for i, b in enumerate(bets) if bet_key(b.name) == bet_key(picked[1]))
@@ -392,6 +397,8 @@ def bet_sources(
     for path in files:
         text, bets = of_file(str(path))
         out += [BetSource("file", str(path), text, i, max_bets) for i in range(len(bets))]
+    if given.chosen:
+        out += [BetSource("module", spec) for spec in given.specs]
     if len(out) != len(chosen):
         raise BetError("internal: the bets' sources do not match the bets chosen")
     return tuple(

@@ -53,7 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.bets.catalogue import bet_key, find_bet
-from analyzer.bets.choice import refuse_clashes, split_file_spec
+from analyzer.bets.choice import bet_from_module, module_bets, refuse_clashes, split_file_spec
 from analyzer.bets.files import parse_bets, read_bet_text
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
@@ -232,8 +232,9 @@ def _shown(text: str) -> str:
 class BetSource:
     """Where a bet comes from, so that worker processes can rebuild it: a catalogue spec
     (``kind="catalogue"``), a bet file's text and the bet's index in it (``"file"``), the
-    multi-coup Banker Streak (``"streak"``, ``spec`` its pay table), or a Bet object
-    (``"object"``, in this process or on a cluster that can pickle it)."""
+    multi-coup Banker Streak (``"streak"``, ``spec`` its pay table), a Python bet (``"module"``,
+    ``spec`` its ``MODULE:NAME``, imported again by each worker), or a Bet object (``"object"``,
+    in this process or on a cluster that can pickle it)."""
 
     kind: str
     spec: str
@@ -254,6 +255,8 @@ class BetSource:
             return find_bet(self.spec)
         if self.kind == "file":
             return parse_bets(self.text, self.spec)[self.index]
+        if self.kind == "module":
+            return bet_from_module(self.spec)
         if self.kind == "object" and self.bet is not None:
             return self.bet
         raise StudyError(f"internal: no per-coup bet for {self.kind} {self.spec!r}")
@@ -287,9 +290,14 @@ def bet_sources(specs: Sequence[str | Bet] = (), files: Sequence[str] = ()) -> l
         return [(BetSource("file", path, texts[path], i), b) for i, b in enumerate(bets)]
 
     from_files: list[Bet] = []
+    given = module_bets()
+    python = {bet_key(b.name): m for m, b in zip(given.specs, given.bets, strict=True)}
     for spec in specs:
         if isinstance(spec, Bet):
             out.append(BetSource("object", spec.name, bet=spec))
+            continue
+        if bet_key(str(spec)) in python:
+            out.append(BetSource("module", python[bet_key(str(spec))]))
             continue
         picked = split_file_spec(str(spec))
         if picked is not None:
@@ -315,6 +323,8 @@ def bet_sources(specs: Sequence[str | Bet] = (), files: Sequence[str] = ()) -> l
         for src, bet in file_sources(str(path)):
             out.append(src)
             from_files.append(bet)
+    if given.chosen:  # --bet-module: every Python bet it names
+        out += [BetSource("module", m) for m in given.specs]
     refuse_clashes(from_files)
     names = [s.name for s in out]
     for n in names:

@@ -46,7 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from analyzer.bets.catalogue import find_bet
-from analyzer.bets.choice import Choice, choose, split_file_spec
+from analyzer.bets.choice import Choice, choose, named_bet, split_file_spec
 from analyzer.bets.main import parse_amount
 from analyzer.core.cards import parse_cards
 from analyzer.core.shoe import Shoe
@@ -355,7 +355,7 @@ def bets_of(request: Request, limits: Limits) -> Chosen:
 def _choose(specs: tuple[str, ...], text: str | None, all_bets: bool, limits: Limits) -> Chosen:
     words: list[str] = []
     for spec in specs:
-        find_bet(spec)  # a catalogue spec, checked before anything could read it as a path
+        named_bet(spec)  # a catalogue spec or a Python bet the service was started with, never a path
         if split_file_spec(spec) is not None:
             raise BetError(f"bet {spec!r} names a file: send the bet file's TOML text as bet_file")
         words += ["--bet", spec]
