@@ -664,7 +664,7 @@ def test_a_request_bringing_rules_or_bets_compiles_within_its_compile_seconds():
     )
     assert rules != RULES_TOML
     colour = ('[[bet]]\nname = "colour-all"\n[[bet.pay]]\n'
-              "when = { all_cards = { one_colour = true } }\npays = 20\n")
+              'when = { all_cards = { count_colour = { colour = "red", at_least = 3 } } }\npays = 20\n')
     with Server("--workers", "1", "--max-compile-seconds", "0.5") as running:
         for body in ({"rules_toml": rules, "all": True}, {"bet_file": colour}):
             status, text = running.post("/api/v1/price", body)

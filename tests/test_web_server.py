@@ -130,13 +130,19 @@ def test_binding_beyond_loopback_warns_once(monkeypatch):
 
 
 def test_a_request_past_the_timeout_is_504_and_the_server_goes_on():
-    coups = seeded_coups(1, 40_000)  # about a second to verify; the limit is 0.2 s
+    coups = seeded_coups(1, 50_000)  # over a second to verify (the log field's most); the limit is 0.2 s
     log = "cards\n" + "".join(" ".join(str(c) for c in cs) + "\n" for cs in coups)
     with Server("--workers", "1", "--timeout", "0.2", "--max-body", "3000000") as running:
         status, text = running.post("/api/v1/verify", {"log": log, "log_format": "csv"})
         assert status == 504 and "0.2 s" in json.loads(text)["error"]
-        status, text = running.post("/api/v1/deal", {"cards": ["2", "4", "3", "10", "6", "A"]})
-        assert status == 200, text  # a fresh worker answers
+        # A fresh worker answers.  Its deal takes milliseconds, but a machine loaded past its
+        # cores can stretch any wall-clock limit: a 504 here is retried (a server that no longer
+        # answers fails all ten), never waited out with a sleep.
+        for _ in range(10):
+            status, text = running.post("/api/v1/deal", {"cards": ["2", "4", "3", "10", "6", "A"]})
+            if status != 504:
+                break
+        assert status == 200, text
 
 
 def _pool_run(limits: Limits, *calls: tuple[str, dict]) -> list:
