@@ -18,12 +18,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 from webserver import LIMITED_REASON, ROOT, Server, address_space_limited
 
 from analyzer import Shoe, find_bet, price
 from analyzer.checks.verify import amount_text
-from analyzer.cli import main
 from analyzer.core.tableau import STANDARD
 from analyzer.engine.table import MAX_RECORDS_ENV
 from analyzer.errors import WorkLimitError
@@ -51,7 +50,7 @@ def cli(monkeypatch, args, cwd=None):
     if cwd is not None:
         monkeypatch.chdir(cwd)
     monkeypatch.setattr(sys, "argv", ["punto-banco", *args])
-    result = CliRunner().invoke(main, args, prog_name="punto-banco", catch_exceptions=False)
+    result = invoke(*args)
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -21,10 +21,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from clirun import invoke
 from webserver import LIMITED_REASON, ROOT, Server, address_space_limited
-
-from analyzer.cli import main
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags for a machine without network: no background connections, no sandbox (root in CI).
@@ -88,7 +86,7 @@ def cli_rows(monkeypatch, cards: list[str]) -> dict[str, dict]:
     args = ["bets", "--decks", "8", "--remove", " ".join(cards), *(w for b in BETS for w in ("--bet", b))]
     args += ["--digits", "6", "--format", "json"]
     monkeypatch.setattr(sys, "argv", ["punto-banco", *args])
-    out = CliRunner().invoke(main, args, catch_exceptions=False).stdout
+    out = invoke(*args).stdout
     rows = json.loads(out, parse_float=Decimal)["tables"][0]["rows"]
     return {r["bet_name"]: r for r in rows}
 
@@ -192,7 +190,7 @@ def test_the_setup_form_sets_the_shoe_the_bets_and_a_bet_file(server, browser, m
     args = ["bets", "--decks", "6", "--remove", "9h 9d", "--bet", "tie", "--bet", "panda-8"]
     args += ["--bet-file", str(BET_FILE), "--digits", "6", "--format", "json"]
     monkeypatch.setattr(sys, "argv", ["punto-banco", *args])
-    out = CliRunner().invoke(main, args, catch_exceptions=False).stdout
+    out = invoke(*args).stdout
     rows = json.loads(out, parse_float=Decimal)["tables"][0]["rows"]
     assert shown(page) == {r["bet_name"]: (f"{r['ev_decimal']:f}", r["ev"]) for r in rows}
     assert "decks=6&" in page.url and "&bet_file=" in page.url  # the bet file is in the address too
@@ -270,13 +268,13 @@ def test_a_bet_that_cannot_be_priced_says_why_on_its_own_row(server, browser, sc
     args = ["bets", "--decks", "8", "--remove", "5h Kd 9", "--bet", "dragon-7", "--bet", "panda-8"]
     monkeypatch.setattr(sys, "argv", ["punto-banco", *args])
     args += ["--digits", "6", "--format", "json"]
-    out = CliRunner().invoke(main, args, catch_exceptions=False).stdout
+    out = invoke(*args).stdout
     rows = json.loads(out, parse_float=Decimal)["tables"][0]["rows"]
     assert got == {r["bet_name"]: (f"{r['ev_decimal']:f}", r["ev"]) for r in rows}
     type_cards(page, "7h")  # a card more: the bet stays unpriced, the others priced on it too
     priced(page, ["5h", "Kd", "9", "7h"])
     args[args.index("5h Kd 9")] = "5h Kd 9 7h"
-    rows = json.loads(CliRunner().invoke(main, args).stdout, parse_float=Decimal)["tables"][0]["rows"]
+    rows = json.loads(invoke(*args).stdout, parse_float=Decimal)["tables"][0]["rows"]
     got = shown(page)
     assert got == {r["bet_name"]: (f"{r['ev_decimal']:f}", r["ev"]) for r in rows}
     why = page.locator('#prices td[data-unpriced="all-red"]')
