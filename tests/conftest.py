@@ -5,8 +5,10 @@ Lanes: plain ``pytest`` runs the fast lane (``-m "not slow"`` in ``pyproject.tom
 ``pytest -m slow`` the exhaustive rest.  A test moves from one lane to the other by adding or
 removing its ``@pytest.mark.slow``.
 
-Files: the tests of a module or command are in ``test_<module>.py``; helpers that several files
-use are fixtures here or modules beside the tests (``clirun.py``, ``bruteforce.py``, ...).
+Files: the tests of a module or command are in ``test_<module>.py``, or, for a module tested
+through another, in the files ``test_layout.TESTED_IN`` names (``test_layout.py`` holds every module
+to one or the other); helpers that several files use are fixtures here or modules beside the
+tests (``clirun.py``, ``bruteforce.py``, ``extras.py``, ...).
 """
 
 from __future__ import annotations
