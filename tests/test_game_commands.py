@@ -75,6 +75,13 @@ def test_the_study_of_the_value_as_the_shoe_grows(cli):
     (("--commission", "five"), "--commission"),
     (("--room", "regle", "--commission", "1%"), "zero-sum"),
     (("--room", "nowhere"), "unknown room"),
+    (("--room", "/nonexistent/room.toml"), "no such file"),
+    (("--commission", "12%"), "'12%'"),
+    (("--study", "--room", "regle"), "give no --room"),
+    (("--study", "--table", "summary"), "give no --table"),
+    (("--room-toml", "regle", "--model", "A1"), "give no --model"),
+    (("--room-toml", "regle", "--decks", "2", "--commission", "5%", "--study"),
+     "give no --decks, --commission, --study"),
     (("--table", "value"), "--table"),
     (("--model", "A1", "--study"), "--study"),
     (("--model", "B3", "--decks", "2", "--study"), "no --decks"),
@@ -92,3 +99,39 @@ def test_every_format_and_a_file(cli, fmt, tmp_path):
     assert result.exit_code == 0, result.output
     text = target.read_text()
     assert "9/11" in text and "859/2288" in text
+
+
+def test_a_directory_is_not_a_room(cli, tmp_path):
+    result = cli("chemin-de-fer", "--room", tmp_path)
+    assert result.exit_code == 2 and "is a directory" in one_error_line(result)
+
+
+@pytest.mark.parametrize("link", [False, True])
+def test_the_output_may_not_overwrite_the_room_file(cli, tmp_path, monkeypatch, link):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r2.toml").write_text(cli("chemin-de-fer", "--room-toml", "regle").stdout)
+    before = (tmp_path / "r2.toml").read_bytes()
+    if link:
+        (tmp_path / "link.toml").symlink_to("r2.toml")
+    room = "link.toml" if link else "./r2.toml"
+    for args in (("--model", "A1", "--room", room), ("--room-toml", room)):
+        result = cli("chemin-de-fer", *args, "-o", "r2.toml")
+        assert result.exit_code == 2
+        assert "refusing to write 'r2.toml': it is the input" in one_error_line(result)
+        assert (tmp_path / "r2.toml").read_bytes() == before
+
+
+def test_the_output_may_not_overwrite_the_rooms_tableau_file(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rules = tmp_path / "myrules.toml"
+    rules.write_text(cli("rules", "standard", "--toml").stdout)
+    before = rules.read_bytes()
+    room = cli("chemin-de-fer", "--room-toml", "regle").stdout.replace('"standard"', '"myrules.toml"')
+    (tmp_path / "room.toml").write_text(room)
+    for args in (("--model", "A1", "--room", "room.toml"), ("--room-toml", "room.toml")):
+        result = cli("chemin-de-fer", *args, "-o", "myrules.toml")
+        assert result.exit_code == 2
+        assert "refusing to write 'myrules.toml': it is the input" in one_error_line(result)
+        assert rules.read_bytes() == before
+    # the room's tableau file is written back as the file it names
+    assert 'tableau = "myrules.toml"' in cli("chemin-de-fer", "--room-toml", "room.toml").stdout

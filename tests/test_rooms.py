@@ -74,10 +74,27 @@ def test_rooms_by_name_and_file(tmp_path):
     ('name = "x"\nplayer_on_5 = "draw"\ncolour = 1\n[banker_options]\n', "unknown key"),
     ('name = "x"\nplayer_on_5 = "draw"\ntableau = "nope"\n[banker_options]\n', "tableau"),
     ("name = [", "room"),
+    ('name = "x"\nplayer_on_5 = "draw"\n[banker_options]\n3 = [9, 9]\n', "9 is listed twice"),
+    ('name = "x"\nplayer_on_5 = "draw"\n[banker_options]\n6 = ["stood", "stood"]\n', "'stood' is listed"),
 ])
 def test_bad_room_files_are_one_clear_error(text, message):
     with pytest.raises(GameError, match=message):
         parse_room(text)
+
+
+@pytest.mark.parametrize("name", ['say "hi"', "back\\slash", "déjà 'vu' ]"])
+@pytest.mark.parametrize("title", ["two\nlines", 'a "quoted" title', "nul \x00 tab\t", "cr\r \x7f \u202e"])
+def test_a_room_file_with_hostile_text_round_trips(name, title):
+    room = Room(name, title, STANDARD, frozenset({(3, 9), (6, None)}), "option")
+    again = parse_room(room_toml(room))
+    assert again == room and again.title == title
+
+
+def test_a_missing_room_file_or_a_folder_says_so(tmp_path):
+    with pytest.raises(GameError, match="no such file"):
+        find_room(str(tmp_path / "absent.toml"))
+    with pytest.raises(GameError, match="is a directory"):
+        find_room(str(tmp_path))
 
 
 def test_an_unknown_room_and_a_commission_are_refused():

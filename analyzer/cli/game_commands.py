@@ -7,18 +7,20 @@ from fractions import Fraction
 import click
 
 from analyzer.cli.common import (
+    INPUTS,
     UsageProblem,
     WholeNumber,
     command_line,
     emit,
     guard,
+    note_inputs,
     output_options,
     table_names_of,
 )
 from analyzer.core.exact import parse_exact
 from analyzer.games.model import MAX_DECKS, build, check_model, shoe_game, with_replacement
-from analyzer.games.rooms import ROOMS, find_room, room_report, room_toml
-from analyzer.games.solve import Solution, solve
+from analyzer.games.rooms import ROOMS, Room, find_room, room_report, room_toml
+from analyzer.games.solve import MAX_COMMISSION, Solution, solve
 from analyzer.output.game_tables import DEFAULT_TABLES, GAME_TABLES, game_tables, room_table, study_table
 from analyzer.output.render import Table, provenance, render
 
@@ -26,11 +28,52 @@ STUDY_DECKS = range(1, 9)
 
 
 def parse_commission(text: str) -> Fraction:
-    """``5%``, ``0.05`` or ``1/20`` as an exact fraction (checked 0 to 1/10 by the solver)."""
+    """``5%``, ``0.05`` or ``1/20`` as an exact fraction, 0 to 1/10.
+
+    Raises:
+        UsageProblem: not a number, or outside 0 to 10% (the message echoes ``text``).
+    """
     raw = text.strip()
     if raw.endswith("%"):
-        return parse_exact(raw[:-1], "--commission") / 100
-    return parse_exact(raw, "--commission")
+        alpha = parse_exact(raw[:-1], "--commission") / 100
+    else:
+        alpha = parse_exact(raw, "--commission")
+    if not 0 <= alpha <= MAX_COMMISSION:
+        raise UsageProblem(
+            f"bad --commission {text!r}: the commission on Banker wins is 0 to 10% (0 to 1/10)"
+        )
+    return alpha
+
+
+def read_room(spec: str, output: str | None) -> Room:
+    """The room ``spec`` names; a room file and the tableau file it names are remembered as
+    inputs, and ``output`` may be neither (refused before any solving).
+
+    Raises:
+        GameError: an unknown room or a bad room file.
+        OutputError: ``output`` is one of the room's files.
+    """
+    room = find_room(spec)
+    if all(room is not shipped for shipped in ROOMS.values()):  # read from a file
+        note_inputs([spec])
+    if room.tableau_file is not None:
+        note_inputs([room.tableau_file])
+    if output is not None and INPUTS:
+        from analyzer.output.files import refuse_inputs  # lazy: start-up time
+
+        refuse_inputs([output], INPUTS)
+    return room
+
+
+def _given(ctx: click.Context, *names: str) -> list[str]:
+    """The options among ``names`` (parameter names) given on the command line, as typed."""
+    given = []
+    for param in ctx.command.params:
+        if param.name in names and ctx.get_parameter_source(param.name) not in (
+            click.core.ParameterSource.DEFAULT, None
+        ):
+            given.append(max(param.opts, key=len))
+    return given
 
 
 @click.command("chemin-de-fer")
@@ -71,13 +114,26 @@ def chemin_de_fer(
     in every cell (draw, stand, or draw with an exact probability), whether each is unique, each
     equilibrium verified by exact best responses.  With --commission, the Nash equilibria and
     each side's gain."""
+    ctx = click.get_current_context()
     if room_toml_spec is not None:
-        emit(room_toml(find_room(room_toml_spec)), output)
+        ignored = _given(ctx, "model", "decks", "commission_text", "room_spec", "study", "table_names",
+                         "fmt", "digits", "raw_csv")
+        if ignored:
+            raise UsageProblem(
+                f"--room-toml prints a room file and solves nothing: give no {', '.join(ignored)} with it"
+            )
+        emit(room_toml(read_room(room_toml_spec, output)), output)
         return
+    if study:
+        ignored = _given(ctx, "room_spec", "table_names")
+        if ignored:
+            raise UsageProblem(
+                f"--study makes one table, the value as the shoe grows: give no {', '.join(ignored)} with it"
+            )
     name, d = check_model(model, decks)
     alpha = parse_commission(commission_text)
     names = table_names_of(table_names, GAME_TABLES)
-    room = find_room(room_spec) if room_spec is not None else None
+    room = read_room(room_spec, output) if room_spec is not None else None
     if room is not None and alpha:
         raise UsageProblem("--room measures the zero-sum game: give no --commission with it")
     tables: list[Table] = []

@@ -16,7 +16,7 @@ A room's own file is TOML, beside the tableau's format::
 
     name = "my-room"
     title = "the règle with the Banker's 6 against a stood Player fixed"
-    tableau = "standard"              # a tableau name or a tableau file
+    tableau = "standard"              # a tableau name or a tableau file (standard when absent)
     player_on_5 = "option"            # "draw", "stand" or "option"
     [banker_options]                  # Banker total = the Player's third cards left to him
     3 = [9]
@@ -30,11 +30,13 @@ a commission only (the zero-sum game).
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from analyzer.core.tableau import STANDARD, Tableau, find_tableau
+from analyzer.core.tableau import STANDARD, TABLEAUX, Tableau, find_tableau
 from analyzer.errors import GameError, RulesError
 from analyzer.games.model import BANKER_TOTALS, Game
 from analyzer.games.solve import (
@@ -44,6 +46,7 @@ from analyzer.games.solve import (
     player_best_response,
     solve,
 )
+from analyzer.text import json_text
 
 PLAYER_PLAYS = ("draw", "stand", "option")
 MAX_ROOM_FILE_BYTES = 64_000
@@ -61,6 +64,8 @@ class Room:
     banker_options: frozenset[tuple[int, int | None]]
     player_on_5: str
     source: str = field(default="", compare=False)
+    #: the tableau file the room's ``tableau`` key names (``None``: a tableau by name)
+    tableau_file: str | None = field(default=None, compare=False)
 
     def banker_draws(self, total: int, third: int | None) -> bool:
         """The room's fixed play in a cell that is not an option: the tableau's."""
@@ -121,8 +126,9 @@ def parse_room(text: str, where: str = "room") -> Room:
     play = doc["player_on_5"]
     if play not in PLAYER_PLAYS:
         raise GameError(f"{where}: player_on_5 must be one of {', '.join(PLAYER_PLAYS)}, not {play!r}")
+    tableau_spec = doc.get("tableau", "standard")
     try:
-        tableau = find_tableau(doc.get("tableau", "standard"))
+        tableau = find_tableau(tableau_spec)
     except RulesError as exc:
         raise GameError(f"{where}: tableau: {exc}") from None
     options = doc["banker_options"]
@@ -136,21 +142,35 @@ def parse_room(text: str, where: str = "room") -> Room:
             raise GameError(f"{where}: banker_options.{key} must be a list of third cards 0-9 or \"stood\"")
         for third in thirds:
             if third == "stood":
-                cells.add((int(key), None))
+                cell: tuple[int, int | None] = (int(key), None)
             elif isinstance(third, int) and not isinstance(third, bool) and 0 <= third <= 9:
-                cells.add((int(key), third))
+                cell = (int(key), third)
             else:
                 raise GameError(
                     f"{where}: banker_options.{key}: {third!r} is not a third card 0-9 or \"stood\""
                 )
+            if cell in cells:
+                raise GameError(f"{where}: banker_options.{key}: {third!r} is listed twice")
+            cells.add(cell)
     source = doc.get("source", f"room file {where}")
-    return Room(name, doc.get("title", name), tableau, frozenset(cells), play, source)
+    named = tableau_spec.strip().lower().replace("_", "-") in TABLEAUX
+    return Room(name, doc.get("title", name), tableau, frozenset(cells), play, source,
+                None if named else tableau_spec)
+
+
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (escaped as JSON writes it, which TOML reads: quotes,
+    backslashes, controls, line breaks; no raw DEL, C1 or bidirectional control shown)."""
+    return json_text(json.dumps(text, ensure_ascii=False))
 
 
 def room_toml(room: Room) -> str:
-    """A room as the TOML :func:`parse_room` reads (its tableau by name)."""
-    lines = [f'name = "{room.name}"', f'title = "{room.title}"', f'tableau = "{room.tableau.name}"',
-             f'player_on_5 = "{room.player_on_5}"', "", "[banker_options]"]
+    """A room as the TOML :func:`parse_room` reads: its tableau by name, or by the file its
+    own room file named; every string escaped (quotes, backslashes, line breaks, controls)."""
+    tableau = room.tableau_file if room.tableau_file is not None else room.tableau.name
+    lines = [f"name = {_toml_string(room.name)}", f"title = {_toml_string(room.title)}",
+             f"tableau = {_toml_string(tableau)}", f"player_on_5 = {_toml_string(room.player_on_5)}",
+             "", "[banker_options]"]
     by_total: dict[int, list[str]] = {}
     for total, third in sorted(room.banker_options, key=lambda c: (c[0], 10 if c[1] is None else c[1])):
         by_total.setdefault(total, []).append('"stood"' if third is None else str(third))
@@ -170,6 +190,10 @@ def find_room(spec: str | Room) -> Room:
     if key in ROOMS:
         return ROOMS[key]
     path = Path(spec)
+    if path.is_dir():
+        raise GameError(f"room file {spec}: is a directory")
+    if not path.exists() and (spec.lower().endswith(".toml") or "/" in spec or os.sep in spec):
+        raise GameError(f"room file {spec}: no such file")
     if not path.is_file():
         raise GameError(f"unknown room {spec!r}: give {', '.join(ROOMS)} or a room file (TOML)")
     try:

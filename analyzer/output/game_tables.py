@@ -4,7 +4,8 @@ rules against it, and the value as the shoe grows (:mod:`analyzer.games`'s resul
 
 Reading a strategy: the Player's number at an information set is his probability of drawing
 there (1 = always draw, 0 = always stand); in the Banker's grid each cell says ``D`` (draw),
-``S`` (stand), a fraction (draw with that probability) or ``.`` (no deal reaches the cell).
+``S`` (stand), a fraction (draw with that probability) or ``.`` (no deal reaches the cell), and
+``D*`` / ``S*`` where the pure play is the opposite of the Punto Banco tableau's.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from analyzer.core.tableau import STANDARD
 from analyzer.games.model import THIRDS, Game
 from analyzer.games.rooms import RoomReport
 from analyzer.games.solve import Equilibrium, Solution
@@ -52,9 +54,14 @@ def summary_table(solution: Solution) -> Table:
     if solution.player_unique is None or solution.banker_unique is None:
         notes.append("Uniqueness is not decided here: this equilibrium was found and verified, "
                      "others may exist.")
+    if solution.value is not None:
+        title = f"Chemin de fer, {game.describe()}: the value and the equilibria"
+    else:
+        title = (f"Chemin de fer, {game.describe()}, commission {solution.commission}: "
+                 "the Nash equilibria and each side's gain (a bimatrix game has no value)")
     return Table(
         "summary",
-        f"Chemin de fer, {game.describe()}: the value and the equilibria",
+        title,
         (Column("Equilibrium", "count", "equilibrium"), Column("Player's gain", "both", "player_gain"),
          Column("Banker's gain", "both", "banker_gain"), Column("Player unique", key="player_unique"),
          Column("Banker unique", key="banker_unique"), Column("Verified", key="verified")),
@@ -85,23 +92,36 @@ def _hands(game: Game) -> list[tuple[int, ...]]:
 
 def banker_grid(solution: Solution, eq: Equilibrium | None = None) -> Table:
     """The Banker's play in every cell, one row per hand (total or composition), one column per
-    Player's third card and ``stood``: D, S, the exact draw probability, or ``.`` (unreached)."""
+    Player's third card and ``stood``: D, S, the exact draw probability, or ``.`` (unreached);
+    ``D*`` / ``S*`` where the pure play is the opposite of the Punto Banco tableau's (a mixed
+    cell is neither).  The ``Total`` column is shown only when hands are compositions (B2, B3):
+    in A1 the hand is its total."""
     game = solution.game
     chosen = eq if eq is not None else solution.equilibria[0]
     where = {(c.banker, c.third): i for i, c in enumerate(game.cells)}
+    firsts = [game.cells[where[(hand, THIRDS[0])]] for hand in _hands(game)]
+    by_total = all(first.hand == str(first.total) for first in firsts)
     rows: list[tuple[Cell, ...]] = []
-    for hand in _hands(game):
-        first = game.cells[where[(hand, THIRDS[0])]]
-        cells: list[Cell] = [first.hand, first.total]
+    departures = 0
+    for first in firsts:
+        cells: list[Cell] = [first.hand] if by_total else [first.hand, first.total]
         for third in THIRDS:
-            c = where.get((hand, third))
+            c = where.get((first.banker, third))
             if c is None:
                 cells.append("")
                 continue
             q = chosen.banker[c]
-            cells.append("." if not game.reached[c] else "D" if q == 1 else "S" if q == 0 else str(q))
+            if not game.reached[c]:
+                cells.append(".")
+            elif 0 < q < 1:
+                cells.append(str(q))
+            else:
+                play = "D" if q == 1 else "S"
+                departs = (q == 1) != STANDARD.banker_draws(first.total, third)
+                departures += departs
+                cells.append(play + "*" if departs else play)
         rows.append(tuple(cells))
-    columns = (Column("Banker", key="banker"), Column("Total", "count", "total"),
+    columns = (Column("Banker", key="banker"), *(() if by_total else (Column("Total", "count", "total"),)),
                *(Column("v stood", key="stood") if t is None else Column(f"v {t}", key=f"third_{t}")
                  for t in THIRDS))
     return Table(
@@ -109,7 +129,9 @@ def banker_grid(solution: Solution, eq: Equilibrium | None = None) -> Table:
         "The Banker's play in every cell (his hand against the Player's third card, or stood)",
         columns,
         tuple(rows),
-        ("D = draw, S = stand, p/q = draw with that probability, . = no deal reaches the cell.",),
+        ("D = draw, S = stand, p/q = draw with that probability, . = no deal reaches the cell.",
+         f"D* / S* = the opposite of the Punto Banco tableau's play ({departures} such cells; "
+         "a mixed cell departs from it too)."),
     )
 
 
