@@ -495,3 +495,23 @@ def test_a_catalogue_entry_without_its_default_provenance_is_refused():
     (spec,) = read_catalogue(ENTRY.replace('winner = "tie"', 'colour = "red"'), "c.toml")
     with pytest.raises(BetError, match="unknown feature 'colour'"):  # a bet file's own error
         catalogue_bet(spec, "c.toml")
+
+
+def test_a_named_suit_or_colour_of_one_card_is_read_from_that_card():
+    # regression: a set's one-suit flag was asked of a single position ({ banker_3 = { suit = "h" } }),
+    # whose card no flag describes: pricing raised UndeclaredReadError
+    from analyzer import Shoe, price
+
+    def bet(when):
+        (b,) = parse_bets(f'[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = {when}\npays = 10\n')
+        return b
+
+    shoe = Shoe.standard(1)
+    for named, counted in [
+        ('{ banker_3 = { suit = "h" } }', '{ banker_3 = { count_suit = { suit = "h", at_least = 1 } } }'),
+        (
+            '{ player_3 = { colour = "red" } }',
+            '{ player_3 = { count_colour = { colour = "red", at_least = 1 } } }',
+        ),
+    ]:
+        assert price(bet(named), shoe).ev == price(bet(counted), shoe).ev

@@ -928,7 +928,8 @@ def _group(label: str, members: frozenset[int], spec: dict[str, Any]) -> tuple[T
                 f"for a set use count_value / count_rank / cards"
             )
         test, need_rank, need_suit = _feature(f"{label}: {feature}", feature, raw, single)
-        need_suit = _PER_SET.get(feature, need_suit)
+        if not single:  # one card's suit is its own: a set's flag only where the set has several
+            need_suit = _PER_SET.get(feature, need_suit)
         tests.append(test)
         ranks = max(ranks, need_rank)
         suits = suits.join(need_suit)

@@ -632,6 +632,31 @@ def _reduced_cards(reads: Reads, cards: IntArray) -> IntArray:
     return np.where(dealt, rank * 4 + suit, -1)
 
 
+def _flag_suits(detail: SuitDetail, reduced: IntArray, sizes: list[int]) -> IntArray:
+    """Reduced cards (:func:`_reduced_cards`) whose suits say no more than a per-set read sees:
+    whether each block's dealt cards are of one suit (colour), and which for a named read.  A
+    block of one suit (colour) keeps its cards' suit codes (all 0 unless the suit is named); a
+    mixed block gets the first card's code 1 and the others' 0 (two suits, or red and black),
+    so every mixed block of the same ranks is one key.  Shape as ``reduced``."""
+    out = reduced.copy()
+    named = detail in (SuitDetail.ONE_SUIT_NAMED, SuitDetail.ONE_COLOUR_NAMED)
+    at = 0
+    for size in sizes:
+        block = out[:, at : at + size]
+        at += size
+        dealt = block >= 0
+        suit = np.where(dealt, block % 4, -1)
+        first = np.where(dealt, suit, 99).min(axis=1, keepdims=True)
+        last = suit.max(axis=1, keepdims=True)
+        one = (first == last) | (last < 0)  # one suit among the dealt cards (or none dealt)
+        rank4 = np.where(dealt, block - block % 4, -1)
+        position = np.cumsum(dealt, axis=1)  # 1 for the first dealt card of the block
+        mixed_suit = np.where(position == 1, 1, 0)
+        kept = suit if named else np.zeros_like(suit)
+        block[:] = np.where(dealt, rank4 + np.where(one, kept, mixed_suit), -1)
+    return out
+
+
 #: The point value of each rank, and the first rank of each value (A..9, and 10 for 0).
 _VALUE_OF_RANK = np.asarray(RANK_POINTS, dtype=np.int64)
 _FIRST_RANK = np.asarray([RANK_POINTS.index(v) for v in range(10)], dtype=np.int64)
@@ -673,6 +698,8 @@ def _record_keys(bet: Bet, dealt: DealtShoes, tableau: Tableau) -> tuple[IntArra
             by = np.argsort(order[:, members], axis=1, kind="stable")
             parts.append(np.take_along_axis(record[:, members], by, axis=1))
         reduced = _reduced_cards(bet.reads, np.concatenate(parts, axis=1))
+        if bet.reads.suits.per_set:
+            reduced = _flag_suits(bet.reads.suits, reduced, [len(m) for m in blocks])
         at = 0
         for members in blocks:
             mine = reduced[:, at : at + len(members)]
