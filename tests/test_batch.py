@@ -17,8 +17,8 @@ from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
 from analyzer.engine import native
 from analyzer.engine.algebra import pool_sizes_many
 from analyzer.engine.evaluate import record_counts
+from analyzer.engine.lookup import compile_table
 from analyzer.engine.pricing import summarize, table_for, table_reads
-from analyzer.engine.table import compile_table
 from analyzer.errors import AnalyzerError, BetError, ShoeError
 
 CATALOGUE = catalogue_bets()
@@ -277,7 +277,7 @@ def test_terms_as_products_of_shared_halves_equal_the_plain_products(name):
     factors as two halves shared by many terms (``VectorPlan.halves``): the weights equal the
     plain product of every factor, on suited depleted shoes, one at a time and many at once."""
     from analyzer.engine.algebra import VectorPlan
-    from analyzer.engine.table import bet_table
+    from analyzer.engine.lookup import bet_table
 
     bet = find_bet(name)
     plan = VectorPlan(bet_table(STANDARD, bet, bet.reads.first_four_only, False).program, False, False)

@@ -59,8 +59,9 @@ from analyzer.engine import native
 from analyzer.engine.algebra import Program, fits_int64, pool_sizes_many
 from analyzer.engine.evaluate import denominator
 from analyzer.engine.labels import LabelPart
+from analyzer.engine.lookup import bet_table
 from analyzer.engine.pricing import Pricer, Settlement, settlement, table_for, table_reads
-from analyzer.engine.table import Table, bet_table
+from analyzer.engine.table import Table
 from analyzer.engine.values import (
     COMPOSITIONS,
     falling_tables_array,

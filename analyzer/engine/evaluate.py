@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import sys
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
@@ -579,6 +580,30 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
     return _plan((table,), memo.counts.suits_alike, memo.counts.tens_alike).counts(memo)[0][0]
 
 
+def six_deck_counts(table: Table) -> list[int]:
+    """The table's counts per column on six decks, six copies of every card (exact: ordered
+    draws of six cards of 312, summing to 312!/306!)."""
+    # with numpy already imported (most commands), its evaluation is the quicker one
+    memo = _Shoe(Shoe.from_suited_counts([6] * 52), vector="numpy" in sys.modules)
+    counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
+    return counts if isinstance(counts, list) else list(counts.tolist())
+
+
+def sound(table: Table, expected: Sequence[int]) -> bool:
+    """Evaluated on six decks, the table's counts are non-negative, sum to 312!/306!, and equal
+    ``expected``, the counts its file recorded when it was written (:func:`six_deck_counts`).
+
+    Six copies of every card let every composition (at most six cards) be dealt, so every
+    tally weighs there; on one deck a composition holding two identical cards weighs 0, and a
+    wrong tally there would pass unseen.  The sum alone cannot see a wrong leaf (a leaf's count
+    is added to its event and taken back from its row's rest, so the sum holds whatever it is):
+    the recorded counts can, unless the file was forged by someone who may write the cache
+    folder, which is refused when other users may."""
+
+    values = six_deck_counts(table)
+    return all(c >= 0 for c in values) and sum(values) == falling(312, 6) and values == list(expected)
+
+
 __all__ = [
     "SHOES",
     "SuitsUnknownError",
@@ -587,4 +612,6 @@ __all__ = [
     "denominator",
     "one_shot",
     "record_counts",
+    "six_deck_counts",
+    "sound",
 ]

@@ -35,7 +35,8 @@ from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine import native
 from analyzer.engine.algebra import SuitsUnknownError
 from analyzer.engine.evaluate import counted
-from analyzer.engine.table import Table, bet_table, compile_table, impossible_line
+from analyzer.engine.lookup import bet_table, compile_table
+from analyzer.engine.table import Table, impossible_line
 from analyzer.errors import BetError, RulesError, ShoeError
 
 #: Event label of the sequences that run out of cards before the coup is decided (N < 6 only).
