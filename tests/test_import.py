@@ -240,3 +240,20 @@ def test_the_engine_modules_import_one_another_without_a_circle():
 )
 def test_the_circle_check_itself(graph, cycle):
     assert _a_cycle(graph) == cycle
+
+
+def test_the_most_cards_of_a_coup_is_defined_once():
+    # six cards a coup, the engine's one idea: one definition (core/shoe, beside MIN_CARDS),
+    # which every module imports, never a second value to fall out of step with it
+    defined = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AnnAssign):
+                targets = [node.target]
+            else:
+                continue
+            if any(isinstance(t, ast.Name) and t.id == "MAX_CARDS" for t in targets):
+                defined.append(path.relative_to(PACKAGE).as_posix())
+    assert defined == ["core/shoe.py"]

@@ -53,7 +53,7 @@ from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
-from analyzer.core.shoe import MIN_CARDS, Shoe
+from analyzer.core.shoe import MAX_CARDS, MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine import native
 from analyzer.engine.algebra import Program, fits_int64, pool_sizes_many
@@ -70,7 +70,6 @@ from analyzer.engine.values import (
 )
 from analyzer.errors import BetError, ShoeError
 
-MAX_CARDS = 6
 #: The most shoes per vectorised step: a step's arrays of 64 shoes stay in the CPU's caches
 #: (measured: 512 shoes a step ran a fifth slower, benchmarks/bench_card_bets.py).
 CHUNK = 64

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from operator import is_, itemgetter, mul
 from typing import Any
 
-from analyzer.core.shoe import Shoe
+from analyzer.core.shoe import MAX_CARDS, Shoe
 from analyzer.engine import native
 from analyzer.engine.algebra import (
     ShoeCounts,
@@ -49,7 +49,6 @@ from analyzer.engine.values import (
     weights_vector,
 )
 
-MAX_CARDS = 6
 #: Shoes whose weights and table counts are kept (most recent first out).
 SHOES = 8
 _LOCK = threading.Lock()

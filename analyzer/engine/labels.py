@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from analyzer.core.shoe import MAX_CARDS
 from analyzer.engine.algebra import VectorPlan
 from analyzer.engine.table import Table
 from analyzer.engine.values import (
@@ -39,8 +40,6 @@ from analyzer.engine.values import (
     weights,
     weights_of,
 )
-
-MAX_CARDS = 6
 
 
 class Segments:

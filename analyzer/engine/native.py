@@ -45,11 +45,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
+from analyzer.core.shoe import MAX_CARDS
 from analyzer.engine.algebra import POOLS, Program, ShoeCounts, concatenate, fits_int64, pool_members
 from analyzer.engine.table import Table
 from analyzer.engine.values import (
     COMPOSITIONS,
-    MAX_CARDS,
     counts_of,
     falling,
     falling_table,
