@@ -326,13 +326,13 @@ def test_a_batch_runs_on_one_blas_thread_and_restores_the_threads(monkeypatch):
     from analyzer.engine import batch
 
     seen = []
-    counts = batch._Plan.counts
+    counts = batch._BetsPlan.counts
 
     def watched(self, *args):
         seen.append(_blas_threads())
         return counts(self, *args)
 
-    monkeypatch.setattr(batch._Plan, "counts", watched)
+    monkeypatch.setattr(batch._BetsPlan, "counts", watched)
     with threadpool_limits(limits=2, user_api="blas"):
         before = _blas_threads()
         if not before or max(before) < 2:
@@ -462,13 +462,13 @@ def test_the_kernel_and_numpy_batch_alike_and_price_each_shoe(kind, full, kernel
     bets = CATALOGUE if full else [find_bet(n) for n in SHAPES]
     bets = [b for b in bets if suited or not b.reads.needs_suits]
     ran = []
-    by_kernel = batch._Plan._counts_kernel
+    by_kernel = batch._BetsPlan._counts_kernel
 
     def counted(self, *args):
         ran.append(len(args[3]))  # (plan, counts, suited counts, rows, ...)
         return by_kernel(self, *args)
 
-    monkeypatch.setattr(batch._Plan, "_counts_kernel", counted)
+    monkeypatch.setattr(batch._BetsPlan, "_counts_kernel", counted)
     kernel("on")
     compiled = batch_ev(shoes, bets, chunk=3)
     assert sum(ran) == sum(6 <= s.size <= 1448 for s in shoes)  # the kernel counted every shoe it can

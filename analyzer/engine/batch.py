@@ -6,7 +6,7 @@ does not grow with the number of shoes beyond its result.  For each chunk:
 * the value weights of every shoe (:mod:`analyzer.engine.values`), once for all bets;
 * every bet's value part, for all bets at once: one matrix product, weights (shoes x value
   compositions) times the value tallies (compositions x pay classes; one class of each bet is
-  derived from the others, see :class:`_Plan`);
+  derived from the others, see :class:`_BetsPlan`);
 * for a bet that reads cards, its label part (:mod:`analyzer.engine.table`): its rows' counts
   S (one more matrix product), S // D(R) per row, the leaves' label weights (the vectorised
   weight algebra, :meth:`~analyzer.engine.algebra.VectorPlan.weights_many`) and their sums
@@ -289,7 +289,7 @@ def one_blas_thread() -> Iterator[None]:
 
 
 def _vectorised(
-    plan: _Plan,
+    plan: _BetsPlan,
     compiled: Any,
     cnt: Any,
     suited: Any,
@@ -328,8 +328,9 @@ def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
     return [int(p * scale) for _, p in keys], scale
 
 
-class _Plan:
-    """What a batch of ``bets`` needs, built once: per bet its events grouped by pay (its EV
+class _BetsPlan:
+    """How a batch of ``bets`` is priced on many shoes, built once (one shoe's evaluation of
+    tables is :class:`analyzer.engine.evaluate._TablesPlan`): per bet its events grouped by pay (its EV
     needs no finer count), the value tallies of every bet side by side (value compositions x
     pay classes), each card-level bet's label part, the pays.
 
@@ -547,14 +548,14 @@ def _most_tallied(value_col: Any, classes: Sequence[int], count: int) -> int:
     return int(np.bincount(of_col, minlength=count).argmax())
 
 
-_PLANS: OrderedDict[tuple[object, ...], tuple[tuple[Bet, ...], _Plan]] = OrderedDict()
+_PLANS: OrderedDict[tuple[object, ...], tuple[tuple[Bet, ...], _BetsPlan]] = OrderedDict()
 
 
-def _plan(bets: tuple[Bet, ...], tableau: Tableau, suited: bool) -> _Plan:
+def _plan(bets: tuple[Bet, ...], tableau: Tableau, suited: bool) -> _BetsPlan:
     key = (tuple(id(b) for b in bets), tableau.fingerprint, suited)
     hit = _PLANS.get(key)
     if hit is None or any(a is not b for a, b in zip(hit[0], bets, strict=True)):
-        hit = _PLANS[key] = (bets, _Plan(bets, tableau, suited))
+        hit = _PLANS[key] = (bets, _BetsPlan(bets, tableau, suited))
         if len(_PLANS) > 16:
             _PLANS.popitem(last=False)
     return hit[1]

@@ -358,14 +358,22 @@ def _scalar_labels(table: Table, memo: _Shoe, w: Any, per: list[int] | None = No
     return out
 
 
-class _Plan:
-    """Index arrays for the numpy evaluation of one table, or of several together (built once
-    per set of tables and symmetry class of the shoe).
+class _TablesPlan:
+    """How one shoe evaluates a set of tables (one, or several together): index arrays for
+    numpy, or the compiled kernel's plan (built once per set of tables and symmetry class of
+    the shoe; :class:`analyzer.engine.batch._BetsPlan` plans many shoes, a bet's pay classes).
 
     Several tables are laid side by side: their columns one after another, their value parts
     one gather and one segment sum, their rows' S / D(R) two computations (first-four rows, the
     others), their label parts one program (:func:`~analyzer.engine.algebra.concatenate`), so a
     shoe's tables cost the numpy calls of one.
+
+    A row's weight S / D(R) is computed here for one shoe (1-D, every row of every table) and by
+    :meth:`analyzer.engine.labels.LabelPart.per_row` for a chunk of shoes (2-D, only the rows a
+    bet's pay classes need, read whole rows counted apart): the same formula over different
+    shapes and rows; one shared routine would add numpy calls to the one-shoe path, the hot one
+    of a live shoe.  Both are held to the same counts (``tests/test_batch.py``: a batch equals
+    pricing each shoe).
     """
 
     def __init__(self, tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> None:
@@ -544,8 +552,8 @@ class _Plan:
                 out[c] += x
 
 
-_PLANS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
-_GROUPS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
+_PLANS: OrderedDict[tuple[object, ...], _TablesPlan] = OrderedDict()
+_GROUPS: OrderedDict[tuple[object, ...], _TablesPlan] = OrderedDict()
 #: Groups whose evaluation together failed (their tables are evaluated alone from then on).
 _BROKEN: dict[tuple[object, ...], tuple[Table, ...]] = {}
 #: Plans kept: of single tables, and of sets of tables evaluated together (each a copy of its
@@ -559,7 +567,7 @@ def _plan_key(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> t
     return (*map(id, tables), suits_alike, tens_alike)
 
 
-def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Plan:
+def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _TablesPlan:
     key = _plan_key(tables, suits_alike, tens_alike)
     kept, limit = (_PLANS, PLANS) if len(tables) == 1 else (_GROUPS, GROUPS)
     with _LOCK:
@@ -567,7 +575,7 @@ def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Pl
         if hit is not None and all(map(is_, hit.tables, tables)):
             kept.move_to_end(key)
             return hit
-    plan = _Plan(tables, suits_alike, tens_alike)
+    plan = _TablesPlan(tables, suits_alike, tens_alike)
     with _LOCK:
         kept[key] = plan
         if len(kept) > limit:
