@@ -1,11 +1,12 @@
 """Where a compiled table comes from: memory, then a verified file, then a compile.
 
-:func:`bet_table` and :func:`compile_table` are the engine's only ways to a table. A table is
-looked up in this process's memory (bounded: :data:`MEMORY_TABLES`), then in the disk cache
-(:mod:`analyzer.engine.cache`, which stores bytes: the table's file format is
-:func:`analyzer.engine.table.encode` and :func:`~analyzer.engine.table.decode`, and a file's
-table is trusted only when :func:`analyzer.engine.evaluate.sound` holds, its counts on six decks
-as the file recorded them), then compiled (:func:`analyzer.engine.table.build_bet`,
+:func:`bet_table` (a bet's table) and :func:`compile_table` (the distribution of some reads)
+give the engine its tables. A table is looked up in this process's memory (bounded:
+:data:`MEMORY_TABLES`), then in the disk cache (:mod:`analyzer.engine.cache`, which stores
+bytes: the table's file format is :func:`analyzer.engine.table.encode` and
+:func:`~analyzer.engine.table.decode`, and a file's table is trusted only when
+:func:`analyzer.engine.evaluate.sound` holds, its counts on six decks as the file recorded them),
+then compiled (:func:`analyzer.engine.table.build_bet`,
 :func:`~analyzer.engine.table.build_records`) and written to the cache. This module imports the
 three it joins (the cache, the table, its evaluation); none of them imports it.
 """
