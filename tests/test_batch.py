@@ -3,6 +3,8 @@ to pricing each shoe alone, for depleted, short, huge and giant shoes; which tab
 
 import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -341,6 +343,27 @@ def test_a_batch_runs_on_one_blas_thread_and_restores_the_threads(monkeypatch):
         assert seen and all(threads == [1] * len(before) for threads in seen)
         assert _blas_threads() == before
     assert result.ev(1, 0) == price(main_bets()[0], Shoe.standard(8).remove("A")).ev
+
+
+def test_a_blas_library_loaded_after_a_first_batch_gets_one_thread_too():
+    # scipy brings its own BLAS: loaded after a first batch (a fresh process, so that it is),
+    # a later batch must still find it and limit it, whatever libraries the first one saw
+    pytest.importorskip("scipy")
+    code = (
+        "import sys\n"
+        "from threadpoolctl import threadpool_info, threadpool_limits\n"
+        "from analyzer.engine.batch import one_blas_thread\n"
+        "assert 'scipy' not in sys.modules\n"
+        "with one_blas_thread():\n"
+        "    pass\n"
+        "import scipy.linalg\n"
+        "with threadpool_limits(limits=2, user_api='blas'):\n"
+        "    with one_blas_thread():\n"
+        "        print(sorted({p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[1]"
 
 
 def test_batches_running_at_once_share_one_limit(monkeypatch):

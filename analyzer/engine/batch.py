@@ -38,7 +38,6 @@ processes (``punto-banco batch --workers``, a Dask cluster), not by BLAS threads
 from __future__ import annotations
 
 import contextlib
-import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
@@ -263,9 +262,9 @@ _LIMIT_LOCK = threading.Lock()
 _LIMIT: dict[str, Any] = {"limit": None, "running": 0}
 
 
-@functools.cache
 def _controller() -> ThreadpoolController:
-    """The thread pools of the libraries loaded in this process (numpy's BLAS among them)."""
+    """The thread pools of the libraries loaded in this process now (numpy's BLAS among them;
+    found afresh, 0.4 ms: a library loaded since, scipy's own BLAS, is limited too)."""
     return ThreadpoolController()
 
 
