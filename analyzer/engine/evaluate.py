@@ -372,8 +372,10 @@ class _TablesPlan:
     :meth:`analyzer.engine.labels.LabelPart.per_row` for a chunk of shoes (2-D, only the rows a
     bet's pay classes need, read whole rows counted apart): the same formula over different
     shapes and rows; one shared routine would add numpy calls to the one-shoe path, the hot one
-    of a live shoe.  Both are held to the same counts (``tests/test_batch.py``: a batch equals
-    pricing each shoe).
+    of a live shoe.  What they share is computed once: n_R of a first-four row
+    (:func:`~analyzer.engine.table.first_four_orderings`, the compiled kernel's too) and the
+    paddings (:mod:`analyzer.engine.values`).  Both are held to the same counts
+    (``tests/test_batch.py``: a batch equals pricing each shoe).
     """
 
     def __init__(self, tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> None:

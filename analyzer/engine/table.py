@@ -51,9 +51,18 @@ from analyzer.core.coup import Coup, build_record
 from analyzer.core.coup_json import record_from_json, record_to_json
 from analyzer.core.exact import MAX_NUMBER_CHARS, whole_number
 from analyzer.core.reads import FIELD_INDEX, Reads, SuitDetail
+from analyzer.core.shoe import MAX_CARDS
 from analyzer.core.tableau import Tableau
 from analyzer.engine.algebra import POOLS, Program, ProgramBuilder
-from analyzer.engine.values import COMPOSITIONS, composition_indices
+from analyzer.engine.values import (
+    COMPOSITIONS,
+    composition_indices,
+    counts_of,
+    falling,
+    falling_table,
+    read_weight,
+    weights,
+)
 from analyzer.errors import BetError
 
 if TYPE_CHECKING:
@@ -372,6 +381,37 @@ def impossible_line(bet: Bet, line: int, tableau: Tableau) -> BetError:
     )
 
 
+def first_four_orderings(table: Table, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """Per row of a first-four table (of ``rows``, when given): (n_R, r), the orderings of its r
+    read values (the row's count on a reference shoe over D(R) x falling(N - r, 6 - r),
+    exact).  A first-four row's S / D(R) on a shoe of N >= 6 cards is n_R x falling(N - r, 6 - r):
+    every evaluation (one shoe, many shoes, the compiled kernel) takes n_R from here.
+
+    Raises:
+        ValueError: a row whose count is not such a multiple (not a first-four row).
+    """
+    shoe = [24 * 4] + [24] * 9  # six decks by value: 96 ten-valued cards, 24 of each other
+    size = sum(shoe)
+    w = _reference_weights()
+    table_f = falling_table(shoe)
+    out = []
+    for r in range(len(table.row_read)) if rows is None else rows:
+        coded = table.row_read[r]
+        span = range(table.row_start[r], table.row_start[r + 1])
+        s = sum(table.row_tally[j] * w[table.row_comp[j]] for j in span)
+        read = sum(counts_of(coded))
+        n, left = divmod(s, read_weight(coded, table_f) * falling(size - read, MAX_CARDS - read))
+        if left:
+            raise ValueError("internal: a first-four row whose unread cards are not free")
+        out.append((n, read))
+    return out
+
+
+@functools.cache  # built whole and stored once
+def _reference_weights() -> list[int]:
+    return weights([24 * 4] + [24] * 9)
+
+
 # -- the file format ------------------------------------------------------------------------------
 
 #: The int64 arrays of a table's file, in the order they are written.
@@ -658,6 +698,7 @@ __all__ = [
     "build_records",
     "decode",
     "encode",
+    "first_four_orderings",
     "impossible_line",
     "max_records",
     "names_suits",
