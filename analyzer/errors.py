@@ -80,7 +80,7 @@ class CompileBudgetError(BetError):
     """A bet whose compiled table would cost more than the compile budget allows: more records
     to settle than ``PUNTO_BANCO_MAX_RECORDS`` (the message names the bet and the budget).
 
-    Raised by: :mod:`analyzer.engine.explore` (through :func:`analyzer.engine.table.bet_table`
+    Raised by: :mod:`analyzer.engine.explore` (through :func:`analyzer.engine.lookup.bet_table`
     and everything that prices a bet).
     """
 

@@ -18,7 +18,7 @@ from analyzer import Shoe, analyze
 COMPILE = (
     "import time; t = time.perf_counter(); "
     "from analyzer.core.tableau import STANDARD; from analyzer.engine.pricing import ANALYSIS_READS; "
-    "from analyzer.engine.table import compile_table; "
+    "from analyzer.engine.lookup import compile_table; "
     "compile_table(STANDARD, ANALYSIS_READS); print(time.perf_counter() - t)"
 )
 

@@ -27,8 +27,8 @@ def main() -> None:
     start = time.perf_counter()
     from analyzer.bets.catalogue import catalogue_bets
     from analyzer.core.tableau import STANDARD
+    from analyzer.engine.lookup import compile_table
     from analyzer.engine.pricing import ANALYSIS_READS
-    from analyzer.engine.table import compile_table
     from analyzer.output.symbolic_tables import render_sections
     from analyzer.studies.symbolic import (
         ENGINE_TABLES,

@@ -12,7 +12,7 @@ from analyzer.bets.catalogue import find_bet
 from analyzer.bets.files import parse_bets
 from analyzer.core.tableau import STANDARD
 from analyzer.engine.algebra import VectorPlan, pool_sizes_many
-from analyzer.engine.table import bet_table
+from analyzer.engine.lookup import bet_table
 
 #: A suit-reading bet of a file: four terms (one a suit) for each of its compositions.
 FLUSH = """[[bet]]

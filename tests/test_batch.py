@@ -3,6 +3,8 @@ to pricing each shoe alone, for depleted, short, huge and giant shoes; which tab
 
 import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -17,8 +19,8 @@ from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
 from analyzer.engine import native
 from analyzer.engine.algebra import pool_sizes_many
 from analyzer.engine.evaluate import record_counts
+from analyzer.engine.lookup import compile_table
 from analyzer.engine.pricing import summarize, table_for, table_reads
-from analyzer.engine.table import compile_table
 from analyzer.errors import AnalyzerError, BetError, ShoeError
 
 CATALOGUE = catalogue_bets()
@@ -277,7 +279,7 @@ def test_terms_as_products_of_shared_halves_equal_the_plain_products(name):
     factors as two halves shared by many terms (``VectorPlan.halves``): the weights equal the
     plain product of every factor, on suited depleted shoes, one at a time and many at once."""
     from analyzer.engine.algebra import VectorPlan
-    from analyzer.engine.table import bet_table
+    from analyzer.engine.lookup import bet_table
 
     bet = find_bet(name)
     plan = VectorPlan(bet_table(STANDARD, bet, bet.reads.first_four_only, False).program, False, False)
@@ -326,13 +328,13 @@ def test_a_batch_runs_on_one_blas_thread_and_restores_the_threads(monkeypatch):
     from analyzer.engine import batch
 
     seen = []
-    counts = batch._Plan.counts
+    counts = batch._BetsPlan.counts
 
     def watched(self, *args):
         seen.append(_blas_threads())
         return counts(self, *args)
 
-    monkeypatch.setattr(batch._Plan, "counts", watched)
+    monkeypatch.setattr(batch._BetsPlan, "counts", watched)
     with threadpool_limits(limits=2, user_api="blas"):
         before = _blas_threads()
         if not before or max(before) < 2:
@@ -341,6 +343,27 @@ def test_a_batch_runs_on_one_blas_thread_and_restores_the_threads(monkeypatch):
         assert seen and all(threads == [1] * len(before) for threads in seen)
         assert _blas_threads() == before
     assert result.ev(1, 0) == price(main_bets()[0], Shoe.standard(8).remove("A")).ev
+
+
+def test_a_blas_library_loaded_after_a_first_batch_gets_one_thread_too():
+    # scipy brings its own BLAS: loaded after a first batch (a fresh process, so that it is),
+    # a later batch must still find it and limit it, whatever libraries the first one saw
+    pytest.importorskip("scipy")
+    code = (
+        "import sys\n"
+        "from threadpoolctl import threadpool_info, threadpool_limits\n"
+        "from analyzer.engine.batch import one_blas_thread\n"
+        "assert 'scipy' not in sys.modules\n"
+        "with one_blas_thread():\n"
+        "    pass\n"
+        "import scipy.linalg\n"
+        "with threadpool_limits(limits=2, user_api='blas'):\n"
+        "    with one_blas_thread():\n"
+        "        print(sorted({p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[1]"
 
 
 def test_batches_running_at_once_share_one_limit(monkeypatch):
@@ -462,13 +485,13 @@ def test_the_kernel_and_numpy_batch_alike_and_price_each_shoe(kind, full, kernel
     bets = CATALOGUE if full else [find_bet(n) for n in SHAPES]
     bets = [b for b in bets if suited or not b.reads.needs_suits]
     ran = []
-    by_kernel = batch._Plan._counts_kernel
+    by_kernel = batch._BetsPlan._counts_kernel
 
     def counted(self, *args):
         ran.append(len(args[3]))  # (plan, counts, suited counts, rows, ...)
         return by_kernel(self, *args)
 
-    monkeypatch.setattr(batch._Plan, "_counts_kernel", counted)
+    monkeypatch.setattr(batch._BetsPlan, "_counts_kernel", counted)
     kernel("on")
     compiled = batch_ev(shoes, bets, chunk=3)
     assert sum(ran) == sum(6 <= s.size <= 1448 for s in shoes)  # the kernel counted every shoe it can

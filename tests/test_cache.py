@@ -25,11 +25,11 @@ from analyzer import Bet, Reads, Shoe, find_bet, price
 from analyzer.core.coup import PLAYER_FIRST_TWO
 from analyzer.core.reads import BASE_FIELDS
 from analyzer.core.tableau import BANKER_STANDS_ON_6, STANDARD
-from analyzer.engine import cache
+from analyzer.engine import cache, lookup
 from analyzer.engine import table as tables
 from analyzer.engine.algebra import ShoeCounts, evaluate_scalar
 from analyzer.engine.evaluate import record_counts
-from analyzer.engine.table import compile_table
+from analyzer.engine.lookup import compile_table
 from analyzer.engine.values import weights
 
 #: The bet whose table the tests damage: the Player's first two cards the same card (rank and
@@ -60,7 +60,7 @@ def folder(tmp_path, monkeypatch):
     shown yet."""
     path = tmp_path / "cache"
     monkeypatch.setenv(cache.CACHE_ENV, str(path))
-    monkeypatch.setattr(tables, "_MEMORY", OrderedDict())
+    monkeypatch.setattr(lookup, "_MEMORY", OrderedDict())
     monkeypatch.setattr(cache, "_WARNED", set())
     monkeypatch.setattr(cache, "SHIPPED", tmp_path / "no-shipped-tables")
     return path
@@ -68,14 +68,14 @@ def folder(tmp_path, monkeypatch):
 
 def cold(bet=SUITED_PAIR, symmetric=False, tableau=STANDARD):
     """Compile (or load) a bet's table as a fresh process would: nothing in memory."""
-    tables._MEMORY.clear()
-    return tables.bet_table(tableau, bet, bet.reads.first_four_only, symmetric)
+    lookup._MEMORY.clear()
+    return lookup.bet_table(tableau, bet, bet.reads.first_four_only, symmetric)
 
 
 def printed():
     """What the commands print from the damaged table: the bet's exact EV and variance on a
     depleted suited shoe (where the suit sums are not shortcut)."""
-    tables._MEMORY.clear()
+    lookup._MEMORY.clear()
     s = price(SUITED_PAIR, DEPLETED)
     return (s.ev, s.variance)
 
@@ -95,7 +95,7 @@ def clean_numbers():
                 del os.environ[cache.CACHE_ENV]
             else:
                 os.environ[cache.CACHE_ENV] = before
-            tables._MEMORY.clear()
+            lookup._MEMORY.clear()
     return _CLEAN[0]
 
 
@@ -109,7 +109,7 @@ def test_a_table_round_trips(folder):
     table = cold()
     path = the_file(folder)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(folder.stat().st_mode) == 0o700
-    loaded = cache.load(table.key, STANDARD)
+    loaded = lookup.load_table(table.key, STANDARD)
     assert loaded is not None and loaded is not table
     assert loaded == table
     for shoe in (Shoe.standard(8), Shoe.parse("Kh=2,Ks=1,Qd=1,8h=2,8d=1,5c=2,9s=1"), DEPLETED):
@@ -121,8 +121,8 @@ def test_a_table_round_trips(folder):
 def test_a_distribution_table_round_trips(folder):
     reads = Reads.of(["winner", "player_total", "banker_total"])
     table = compile_table(STANDARD, reads, False)
-    tables._MEMORY.clear()
-    loaded = cache.load(table.key, STANDARD)
+    lookup._MEMORY.clear()
+    loaded = lookup.load_table(table.key, STANDARD)
     assert loaded == table and loaded.records == table.records
 
 
@@ -132,13 +132,13 @@ def test_tables_are_keyed_by_the_rules(folder):
     b = compile_table(BANKER_STANDS_ON_6, reads, False)
     assert a.key != b.key and cache.file_for(a.key) != cache.file_for(b.key)
     assert len(list(folder.glob("table-*.pbt"))) == 2
-    assert cache.load(a.key, BANKER_STANDS_ON_6) is not None  # found by its own key ...
-    assert cache.load(b.key.replace("sym=0", "sym=1"), STANDARD) is None  # ... and no other
+    assert lookup.load_table(a.key, BANKER_STANDS_ON_6) is not None  # found by its own key ...
+    assert lookup.load_table(b.key.replace("sym=0", "sym=1"), STANDARD) is None  # ... and no other
 
 
 def _replace_and_check(folder, path, blob, clean):
     path.write_bytes(blob)
-    assert cache.load(KEY, STANDARD) is None
+    assert lookup.load_table(KEY, STANDARD) is None
     assert printed() == clean_numbers()  # the printed number never changes ...
     assert path.read_bytes() == clean  # ... and the file was compiled again and replaced
 
@@ -184,11 +184,11 @@ def test_any_flipped_byte_is_detected_and_replaced(tmp_path_factory, data):
         blob[at] ^= data.draw(st.integers(1, 255))
         path.write_bytes(bytes(blob))
         assert printed() == clean_numbers()
-        assert cache.load(KEY, STANDARD) is not None
+        assert lookup.load_table(KEY, STANDARD) is not None
     finally:
         del os.environ[cache.CACHE_ENV]
         cache.SHIPPED = shipped
-        tables._MEMORY.clear()
+        lookup._MEMORY.clear()
 
 
 def test_a_truncated_file_is_detected_and_replaced(folder, clean):
@@ -347,12 +347,12 @@ def test_a_resigned_file_whose_columns_are_not_the_bets_pay_lines_is_compiled_ag
     # every check of the file and failed later, in pricing, with an internal error
     bet = find_bet("banker-pair")
     key = tables.bet_key(STANDARD, bet, True, False)
-    tables._MEMORY.clear()
+    lookup._MEMORY.clear()
     expected = price(bet, Shoe.standard(8))
     path = the_file(folder, key)
     data = path.read_bytes()
     path.write_bytes(_resigned(data, lambda head, arrays: head.__setitem__("columns", [0, 99])))
-    tables._MEMORY.clear()
+    lookup._MEMORY.clear()
     got = price(bet, Shoe.standard(8))
     assert (got.ev, got.variance) == (expected.ev, expected.variance)
     assert path.read_bytes() == data  # compiled again and replaced
@@ -363,13 +363,13 @@ def test_a_body_that_inflates_beyond_the_limit_is_a_miss(folder, clean, monkeypa
     path, _data = clean
     bomb = zlib.compress(b"\0" * (cache.MAX_BYTES + 1), 9)
     path.write_bytes(f"{cache.FORMAT} {cache._signed(KEY, bomb)}\n".encode() + bomb)
-    assert cache.load(KEY, STANDARD) is None
+    assert lookup.load_table(KEY, STANDARD) is None
     assert printed() == clean_numbers()
 
 
 def test_a_file_of_another_version_is_a_miss(folder, clean, monkeypatch):
     monkeypatch.setattr(cache, "_version", lambda: "0.0.0-other")
-    assert cache.load(KEY, STANDARD) is None
+    assert lookup.load_table(KEY, STANDARD) is None
 
 
 def _count_cache_warnings(records):
@@ -384,7 +384,7 @@ def test_a_folder_others_can_write_is_refused_once(folder, mode):
         warnings.simplefilter("always")
         assert printed() == clean_numbers()
         cold(find_bet("player-pair"))
-        tables._MEMORY.clear()
+        lookup._MEMORY.clear()
         assert price(find_bet("player-pair"), Shoe.standard(8)).hit_frequency == PLAYER_PAIR_HIT
         assert printed() == clean_numbers()
     assert _count_cache_warnings(seen) == 1
@@ -410,7 +410,7 @@ def test_a_file_owned_by_someone_else_is_refused(folder, clean):
     os.chown(path, 65534, 65534)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        assert cache.load(KEY, STANDARD) is None
+        assert lookup.load_table(KEY, STANDARD) is None
     assert _count_cache_warnings(seen) == 1
 
 
@@ -418,7 +418,7 @@ def test_an_unusable_folder_is_not_an_error(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     monkeypatch.setenv(cache.CACHE_ENV, str(blocker / "sub"))
-    monkeypatch.setattr(tables, "_MEMORY", OrderedDict())
+    monkeypatch.setattr(lookup, "_MEMORY", OrderedDict())
     assert printed() == clean_numbers()
     for off in ("", "off", "OFF", "none", "0"):
         monkeypatch.setenv(cache.CACHE_ENV, off)
@@ -430,7 +430,7 @@ def test_a_folder_name_the_system_refuses_is_not_an_error(tmp_path, monkeypatch)
     # stat() of a name longer than NAME_MAX fails with ENAMETOOLONG, which Path.is_dir() does
     # not swallow: the cache must still only cost a compile, not stop the command
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / ("x" * 300)))
-    monkeypatch.setattr(tables, "_MEMORY", OrderedDict())
+    monkeypatch.setattr(lookup, "_MEMORY", OrderedDict())
     assert printed() == clean_numbers()
 
 
@@ -567,8 +567,8 @@ def test_a_resigned_record_that_contradicts_itself_is_a_miss(folder, edit):
     path = the_file(folder, table.key)
     data = path.read_bytes()
     path.write_bytes(_resigned(data, edit))
-    assert cache.load(table.key, STANDARD) is None
-    tables._MEMORY.clear()
+    assert lookup.load_table(table.key, STANDARD) is None
+    lookup._MEMORY.clear()
     compile_table(STANDARD, VALUES, False)
     assert path.read_bytes() == data
 
@@ -584,7 +584,7 @@ def test_the_folder_is_bounded_least_recently_used_first(folder, monkeypatch):
     for i, p in enumerate(old):
         p.write_bytes(b"x" * size)
         os.utime(p, (1000 + i, 1000 + i))
-    tables._MEMORY.clear()
+    lookup._MEMORY.clear()
     other = compile_table(STANDARD, Reads.of([], [{5}]), False)  # written, the folder trimmed to its limit
     left = sorted(folder.glob("table-*.pbt"))
     assert the_file(folder, other.key) in left

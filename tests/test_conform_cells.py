@@ -129,6 +129,15 @@ def test_cell_probabilities_are_exact():
     assert sum(probs.values()) == 1 and set(probs) == set(BANKER_CELLS)
 
 
+def test_the_cells_read_every_base_field_of_a_coup_and_no_card():
+    # derived from the record's own list: a base field added to the record is read by the
+    # cells too (the comparisons see every value-level fact of a coup)
+    from analyzer.checks.decisions import CELL_READS
+    from analyzer.core.reads import BASE_FIELDS
+
+    assert set(CELL_READS.fields) == set(BASE_FIELDS) and not CELL_READS.sets
+
+
 def test_a_fifth_card_where_both_stand_is_named(tmp_path):
     # Player 7 (stands), Banker 6 (stands when the Player stood): a fifth card contradicts.
     log = tmp_path / "five.jsonl"

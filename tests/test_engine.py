@@ -17,8 +17,8 @@ from analyzer.core.coup import BANKER_FIRST_TWO, FIRST_FOUR, PLAYER_FIRST_TWO, W
 from analyzer.core.tableau import STANDARD, TABLEAUX
 from analyzer.engine.algebra import EXACT_FLOAT, POOLS, falling, pool_members, pool_sizes_many
 from analyzer.engine.evaluate import one_shot, record_counts
+from analyzer.engine.lookup import compile_table
 from analyzer.engine.pricing import RUN_OUT
-from analyzer.engine.table import compile_table
 from analyzer.engine.walk import leaf_count
 
 CATALOGUE = catalogue_bets()
@@ -369,7 +369,7 @@ def test_variants_that_pay_otherwise_share_one_compiled_table(monkeypatch):
     # in one process its table is super-tie's, not compiled again; a bet whose conditions
     # differ (lucky-nines' off-suit reading) compiles its own
     from analyzer import find_bet
-    from analyzer.engine import table as tables
+    from analyzer.engine import lookup as tables
 
     monkeypatch.setenv("PUNTO_BANCO_CACHE_DIR", "off")
     monkeypatch.setenv("PUNTO_BANCO_SHIPPED_TABLES", "off")
@@ -390,7 +390,7 @@ def test_variants_that_pay_otherwise_share_one_compiled_table(monkeypatch):
 
 def test_a_condition_over_an_unhashable_value_is_never_shared():
     from analyzer.bets.model import Bet, PayLine
-    from analyzer.engine.table import _conditions
+    from analyzer.engine.lookup import _conditions
 
     pays = {"x": 1}  # a dict: two such bets cannot be told equal, so each keeps its own table
     bet = Bet("t", "t", (PayLine("tie", lambda c: c.winner is Winner.TIE and bool(pays), Fraction(8)),),

@@ -168,3 +168,92 @@ def test_the_architecture_names_every_module_in_its_layers_row():
         assert modules - named == set(), f"analyzer/{package.name}: modules the table does not name"
         described = set(re.findall(r"`([a-z_]+)` \(", row))  # `name` (what it does)
         assert described - modules == set(), f"analyzer/{package.name}: modules the table names that are gone"
+
+
+def _engine_graph() -> dict[str, set[str]]:
+    """Module -> the engine modules it imports (at the top, inside functions and under
+    ``TYPE_CHECKING`` alike): ``from analyzer.engine import x`` names ``x``."""
+    engine = PACKAGE / "engine"
+    modules = {p.stem for p in engine.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in sorted(engine.glob("*.py")):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [a.name for a in node.names] if node.module == "analyzer.engine" else [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[:2] == ["analyzer", "engine"] and len(parts) > 2:
+                    name = parts[2]
+                if name in modules:
+                    found.add(name)
+        graph[path.stem] = found - {path.stem}
+    return graph
+
+
+def _a_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """A circle of imports in ``graph`` (its modules in order, the first repeated at the end),
+    or ``[]`` when there is none (a depth-first search)."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(module: str) -> list[str]:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return []
+        path.append(module)
+        for target in sorted(graph.get(module, ())):
+            found = visit(target)
+            if found:
+                return found
+        path.pop()
+        done.add(module)
+        return []
+
+    for module in sorted(graph):
+        found = visit(module)
+        if found:
+            return found
+    return []
+
+
+def test_the_engine_modules_import_one_another_without_a_circle():
+    # a circle makes a module importable only in one order and a lazy import the price of it;
+    # the table, the disk cache and the evaluation meet in engine/lookup, which none imports
+    graph = _engine_graph()
+    assert {"table", "cache", "evaluate", "lookup"} <= graph.keys()
+    assert "lookup" in graph["pricing"] and "cache" in graph["lookup"]  # the graph sees imports
+    assert _a_cycle(graph) == [], f"import circle in analyzer/engine: {' -> '.join(_a_cycle(graph))}"
+
+
+@pytest.mark.parametrize(
+    ("graph", "cycle"),
+    [
+        ({"a": {"b"}, "b": {"c"}, "c": {"a"}}, ["a", "b", "c", "a"]),
+        ({"a": {"b", "c"}, "b": {"c"}, "c": set()}, []),
+        ({"x": {"y"}, "y": {"y2"}, "y2": {"y"}}, ["y", "y2", "y"]),
+    ],
+)
+def test_the_circle_check_itself(graph, cycle):
+    assert _a_cycle(graph) == cycle
+
+
+def test_the_most_cards_of_a_coup_is_defined_once():
+    # six cards a coup, the engine's one idea: one definition (core/shoe, beside MIN_CARDS),
+    # which every module imports, never a second value to fall out of step with it
+    defined = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AnnAssign):
+                targets = [node.target]
+            else:
+                continue
+            if any(isinstance(t, ast.Name) and t.id == "MAX_CARDS" for t in targets):
+                defined.append(path.relative_to(PACKAGE).as_posix())
+    assert defined == ["core/shoe.py"]

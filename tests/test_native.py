@@ -80,7 +80,7 @@ def kernel_runs(monkeypatch):
     """What the kernel evaluated: the counts of each plan it ran (None where it could not) and
     each summary it summed (None where its integers could not)."""
     seen: dict[str, list[object]] = {"plans": [], "summaries": []}
-    plan_counts, summary = evaluate._Plan.native_counts, native.summary
+    plan_counts, summary = evaluate._TablesPlan.native_counts, native.summary
 
     def spy_plan(self, memo):
         got = plan_counts(self, memo)
@@ -92,7 +92,7 @@ def kernel_runs(monkeypatch):
         seen["summaries"].append(got)
         return got
 
-    monkeypatch.setattr(evaluate._Plan, "native_counts", spy_plan)
+    monkeypatch.setattr(evaluate._TablesPlan, "native_counts", spy_plan)
     monkeypatch.setattr(native, "summary", spy_summary)
     return seen
 
@@ -216,7 +216,7 @@ def test_tables_evaluated_together_count_what_each_counts_alone(kernel):
     memo = evaluate._Shoe(shoe, vector=True)
     alike, tens = memo.counts.suits_alike, memo.counts.tens_alike
     for group in (tables, tables[::-1], tables[1:3]):
-        together = evaluate._Plan(tuple(group), alike, tens).native_counts(memo)
+        together = evaluate._TablesPlan(tuple(group), alike, tens).native_counts(memo)
         assert together is not None
         for table, (counts, total) in zip(group, together, strict=True):
             assert _ints(counts) == alone[tables.index(table)] and total == sum(_ints(counts))

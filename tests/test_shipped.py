@@ -9,8 +9,9 @@ import pytest
 
 from analyzer import Shoe, catalogue_bets, find_bet, price
 from analyzer.core.tableau import STANDARD
-from analyzer.engine import cache, shipped
+from analyzer.engine import cache, lookup, shipped
 from analyzer.engine import table as tables
+from analyzer.engine.evaluate import sound
 
 SHIPPED = cache.SHIPPED
 
@@ -21,20 +22,21 @@ def test_every_shipped_table_loads_verified():
     expected = {cache.file_name(key) for key in _keys()}
     assert names == expected, f"stale or missing shipped tables: run punto-banco tables --shipped {SHIPPED}"
     for key in _keys():
-        table = cache.load(key, STANDARD)
+        table = lookup.load_table(key, STANDARD)
         assert table is not None and table.key == key
         # loading checks a shipped table's digest and structure; its meaning is checked here
         _, _, body = (SHIPPED / cache.file_name(key)).read_bytes().partition(b"\n")
-        decoded, expected = cache.decode(cache._inflate(body), key, STANDARD)
-        assert cache.sound(decoded, expected), f"shipped table {key} evaluates wrongly on six decks"
+        decoded, expected = tables.decode(cache._inflate(body), key, STANDARD)
+        assert sound(decoded, expected), f"shipped table {key} evaluates wrongly on six decks"
 
 
 def test_a_shipped_table_is_read_without_the_six_deck_evaluation(monkeypatch):
     # a first run pays no full evaluation per table: the digest and the structure are checked
-    monkeypatch.setattr(cache, "sound", lambda *_: False)
+    monkeypatch.setattr(lookup, "sound", lambda *_: False)
     key = _keys()[0]
-    assert cache.load(key, STANDARD) is not None
-    assert cache._read(SHIPPED / cache.file_name(key), key, STANDARD) is None  # a cache file would be refused
+    assert lookup.load_table(key, STANDARD) is not None
+    check = lookup._verified(key, STANDARD)
+    assert cache._read(SHIPPED / cache.file_name(key), key, check) is None  # a cache file would be refused
 
 
 def _keys():
@@ -53,13 +55,13 @@ def _keys():
 def test_a_first_run_compiles_nothing(monkeypatch):
     # no user cache at all, nothing in memory: the catalogue prices from the shipped tables
     monkeypatch.setenv(cache.CACHE_ENV, "off")
-    monkeypatch.setattr(tables, "_MEMORY", OrderedDict())
+    monkeypatch.setattr(lookup, "_MEMORY", OrderedDict())
 
     def refuse(*_, **__):
         raise AssertionError("compiled a table the package ships")
 
-    monkeypatch.setattr(tables, "build_bet", refuse)
-    monkeypatch.setattr(tables, "build_records", refuse)
+    monkeypatch.setattr(lookup, "build_bet", refuse)
+    monkeypatch.setattr(lookup, "build_records", refuse)
     for name in ("banker", "dragon-7", "lucky-win-player", "d7p8-progressive", "royal-9", "perfect-pair"):
         assert price(find_bet(name), Shoe.standard(8)).ev < 0 or name == "d7p8-progressive"
     # a depleted suited shoe takes the exact table of a bet naming suits: shipped too

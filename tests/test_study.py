@@ -10,8 +10,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -590,38 +592,59 @@ def test_csv_is_data_that_pandas_loads(cli):
     assert results["units_per_shoe"].iloc[0] == pytest.approx(doc["results"][0]["units_per_shoe"], rel=1e-12)
 
 
-def _sleep_for(_fixed: object, seconds: float) -> float:
-    """A block of work that takes ``seconds`` (run in a worker process by the test below)."""
-    import time
-
-    time.sleep(seconds)
+def _hold_block(board: tuple[Any, Any], seconds: float) -> float:
+    """A block of work that holds its worker until released (at most ``seconds``), run in a
+    worker process by the test below: it says on ``board`` (a queue) when it starts and when
+    it ends."""
+    release, told = board
+    told.put(("started", os.getpid()))
+    release.wait(seconds)
+    told.put(("ended", os.getpid()))
     return seconds
 
 
 def test_an_interrupt_ends_local_workers_at_once_not_after_their_blocks():
     # SIGTERM or Ctrl-C reaching only the parent (kill PID, timeout(1)) must not wait for the
-    # workers to finish the blocks they hold: a block of a long study takes many seconds
+    # workers to finish the blocks they hold: a block of a long study takes many seconds.  The
+    # interrupt comes when both workers say they hold a block (no timer), and no block may end
+    import multiprocessing
+    import queue
     import signal
-    import time
+    import threading
 
     from analyzer.studies.workers import ordered_map
 
     class StopError(Exception):
         pass
 
-    fired: list[float] = []
-
     def stop(*_: object) -> None:
-        fired.append(time.monotonic())
         raise StopError
 
+    manager = multiprocessing.get_context("spawn").Manager()
+    release, told = manager.Event(), manager.Queue()
+    seen: list[tuple[str, int]] = []
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def interrupt_when_both_hold_a_block() -> None:
+        try:
+            for _ in range(2):
+                seen.append(told.get(timeout=600))  # a guard against a hang, not a wait for time
+        except queue.Empty:
+            pass
+        signal.pthread_kill(main, signal.SIGALRM)  # the main thread, blocked waiting for a block
+
     old = signal.signal(signal.SIGALRM, stop)
-    results = ordered_map(_sleep_for, None, [60.0, 60.0], workers=2)
-    signal.setitimer(signal.ITIMER_REAL, 5.0)  # the workers have started and hold a block each
+    watcher = threading.Thread(target=interrupt_when_both_hold_a_block, daemon=True)
     try:
+        results = ordered_map(_hold_block, (release, told), [120.0, 120.0], workers=2)
+        watcher.start()
         with pytest.raises(StopError):
-            next(results)
+            next(results)  # the interrupt ends the workers and their pool before it returns
+        watcher.join()
+        assert sorted(kind for kind, _ in seen) == ["started", "started"]
+        assert told.empty(), "a worker ended its block: the interrupt waited for it"
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        release.set()
         signal.signal(signal.SIGALRM, old)
-    assert time.monotonic() - fired[0] < 20  # not the 55 s the blocks have left
+        manager.shutdown()

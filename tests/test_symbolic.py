@@ -17,8 +17,8 @@ from analyzer.core.coup import PLAYER_FIRST_TWO, Winner
 from analyzer.core.reads import RankDetail, SuitDetail
 from analyzer.core.tableau import STANDARD
 from analyzer.engine.algebra import POOLS, pool_members
+from analyzer.engine.lookup import compile_table
 from analyzer.engine.pricing import ANALYSIS_READS
-from analyzer.engine.table import compile_table
 from analyzer.engine.values import COMPOSITIONS, counts_of
 from analyzer.errors import AnalyzerError, BetError
 

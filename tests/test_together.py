@@ -97,9 +97,9 @@ def test_a_plan_of_several_tables_counts_what_each_table_counts_alone():
         memo = evaluate._Shoe(shoe, vector=True)
         alike, tens = memo.counts.suits_alike, memo.counts.tens_alike
         for group in (tables, tables[::-1], tables[1:4], tables[-3:]):
-            both = evaluate._Plan(tuple(group), alike, tens).counts(memo)
+            both = evaluate._TablesPlan(tuple(group), alike, tens).counts(memo)
             for table, (counts, total) in zip(group, both, strict=True):
-                single, single_total = evaluate._Plan((table,), alike, tens).counts(memo)[0]
+                single, single_total = evaluate._TablesPlan((table,), alike, tens).counts(memo)[0]
                 assert counts.tolist() == single.tolist(), table.key
                 assert total == single_total == sum(single.tolist())
 
@@ -164,13 +164,13 @@ def test_any_two_sets_of_bets_on_two_shoes(first, second, removed):
 def plans_built(monkeypatch):
     """The plans built, one tuple of (table keys, suits alike, tens alike) per plan."""
     built = []
-    original = evaluate._Plan.__init__
+    original = evaluate._TablesPlan.__init__
 
     def spy(self, tables, suits_alike, tens_alike):
         built.append((tuple(t.key for t in tables), suits_alike, tens_alike))
         original(self, tables, suits_alike, tens_alike)
 
-    monkeypatch.setattr(evaluate._Plan, "__init__", spy)
+    monkeypatch.setattr(evaluate._TablesPlan, "__init__", spy)
     evaluate._GROUPS.clear()
     evaluate._PLANS.clear()
     return built
@@ -214,18 +214,18 @@ def test_bets_that_change_from_shoe_to_shoe_evaluate_no_tables_together(together
 
 def test_a_failing_group_leaves_each_table_to_be_evaluated_alone(monkeypatch, together):
     live(BETS, SHOES[0], SHOES[0].remove("2d"))
-    original = evaluate._Plan.counts
+    original = evaluate._TablesPlan.counts
 
     def broken(self, memo):
         if len(self.tables) > 1:
             raise ValueError("a broken table")
         return original(self, memo)
 
-    monkeypatch.setattr(evaluate._Plan, "counts", broken)
+    monkeypatch.setattr(evaluate._TablesPlan, "counts", broken)
     evaluate._GROUPS.clear()
     got = [price(b, SHOES[1]) for b in BETS]
     assert together
-    monkeypatch.setattr(evaluate._Plan, "counts", original)
+    monkeypatch.setattr(evaluate._TablesPlan, "counts", original)
     assert got == alone(BETS, SHOES[1])
 
 
@@ -247,7 +247,7 @@ def test_sets_of_bets_in_rotation_build_each_plan_once(plans_built):
 
 def test_a_failing_group_is_not_tried_again(monkeypatch, plans_built):
     live(BETS, SHOES[0], SHOES[0].remove("2d"))
-    original = evaluate._Plan.counts
+    original = evaluate._TablesPlan.counts
     tried = []
 
     def broken(self, memo):
@@ -256,14 +256,14 @@ def test_a_failing_group_is_not_tried_again(monkeypatch, plans_built):
             raise ValueError("a broken table")
         return original(self, memo)
 
-    monkeypatch.setattr(evaluate._Plan, "counts", broken)
+    monkeypatch.setattr(evaluate._TablesPlan, "counts", broken)
     evaluate._GROUPS.clear()
     shoe = SHOES[1]
     for cards in ("3c", "4c", "5c"):
         shoe = shoe.remove(cards)
         got = [price(b, shoe) for b in BETS]
     assert len(tried) == 1
-    monkeypatch.setattr(evaluate._Plan, "counts", original)
+    monkeypatch.setattr(evaluate._TablesPlan, "counts", original)
     assert got == alone(BETS, shoe)
 
 

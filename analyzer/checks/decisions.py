@@ -31,7 +31,7 @@ from fractions import Fraction
 
 from analyzer.core.cards import Card
 from analyzer.core.coup import Coup
-from analyzer.core.reads import Reads
+from analyzer.core.reads import BASE_FIELDS, Reads
 from analyzer.core.tableau import TOTALS, Tableau
 
 #: A coup by value: (Player two-card total, Banker two-card total, point value of the Player's
@@ -42,22 +42,9 @@ OpenCoup = tuple[int, int, int]
 #: Line numbers kept per kind of coup (the first ones met), for reports.
 MAX_LINES = 5
 
-#: What the cell families and the comparisons read of a coup: everything at value level.
-CELL_READS = Reads.of(
-    [
-        "winner",
-        "player_total",
-        "banker_total",
-        "player_cards",
-        "banker_cards",
-        "player_natural",
-        "banker_natural",
-        "player_two_card_total",
-        "banker_two_card_total",
-        "player_third",
-        "banker_third",
-    ]
-)
+#: What the cell families and the comparisons read of a coup: everything at value level (every
+#: base field of the record, no card).
+CELL_READS = Reads.of(BASE_FIELDS)
 
 NATURAL = "natural"
 STOOD = "stood"

@@ -13,6 +13,10 @@ from analyzer.errors import ShoeError
 
 #: The fewest cards a shoe may hold: one coup needs at least four.
 MIN_CARDS = 4
+#: The most cards one coup deals: two to each hand and at most one third card each (the six
+#: positions of a coup record).  A shoe of N cards deals min(N, MAX_CARDS) of them to a coup, the
+#: engine's whole count: ordered sequences of that many cards.
+MAX_CARDS = 6
 
 
 def _plain_counts(values: tuple[object, ...]) -> bool:

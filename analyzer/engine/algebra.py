@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
+from analyzer.core.shoe import MAX_CARDS
 from analyzer.engine.demand import Demand, Part, SignedDemands, part_key
 
-MAX_CARDS = 6
 INT64_MAX = 2**63 - 1
 _TEN_RANKS = RANKS_OF_POINT[0]
 

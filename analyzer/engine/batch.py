@@ -6,7 +6,7 @@ does not grow with the number of shoes beyond its result.  For each chunk:
 * the value weights of every shoe (:mod:`analyzer.engine.values`), once for all bets;
 * every bet's value part, for all bets at once: one matrix product, weights (shoes x value
   compositions) times the value tallies (compositions x pay classes; one class of each bet is
-  derived from the others, see :class:`_Plan`);
+  derived from the others, see :class:`_BetsPlan`);
 * for a bet that reads cards, its label part (:mod:`analyzer.engine.table`): its rows' counts
   S (one more matrix product), S // D(R) per row, the leaves' label weights (the vectorised
   weight algebra, :meth:`~analyzer.engine.algebra.VectorPlan.weights_many`) and their sums
@@ -38,7 +38,6 @@ processes (``punto-banco batch --workers``, a Dask cluster), not by BLAS threads
 from __future__ import annotations
 
 import contextlib
-import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
@@ -53,14 +52,15 @@ from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
-from analyzer.core.shoe import MIN_CARDS, Shoe
+from analyzer.core.shoe import MAX_CARDS, MIN_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine import native
 from analyzer.engine.algebra import Program, fits_int64, pool_sizes_many
 from analyzer.engine.evaluate import denominator
 from analyzer.engine.labels import LabelPart
+from analyzer.engine.lookup import bet_table
 from analyzer.engine.pricing import Pricer, Settlement, settlement, table_for, table_reads
-from analyzer.engine.table import Table, bet_table
+from analyzer.engine.table import Table
 from analyzer.engine.values import (
     COMPOSITIONS,
     falling_tables_array,
@@ -69,7 +69,6 @@ from analyzer.engine.values import (
 )
 from analyzer.errors import BetError, ShoeError
 
-MAX_CARDS = 6
 #: The most shoes per vectorised step: a step's arrays of 64 shoes stay in the CPU's caches
 #: (measured: 512 shoes a step ran a fifth slower, benchmarks/bench_card_bets.py).
 CHUNK = 64
@@ -263,9 +262,9 @@ _LIMIT_LOCK = threading.Lock()
 _LIMIT: dict[str, Any] = {"limit": None, "running": 0}
 
 
-@functools.cache
 def _controller() -> ThreadpoolController:
-    """The thread pools of the libraries loaded in this process (numpy's BLAS among them)."""
+    """The thread pools of the libraries loaded in this process now (numpy's BLAS among them;
+    found afresh, 0.4 ms: a library loaded since, scipy's own BLAS, is limited too)."""
     return ThreadpoolController()
 
 
@@ -289,7 +288,7 @@ def one_blas_thread() -> Iterator[None]:
 
 
 def _vectorised(
-    plan: _Plan,
+    plan: _BetsPlan,
     compiled: Any,
     cnt: Any,
     suited: Any,
@@ -328,8 +327,9 @@ def _scaled_pays(keys: Sequence[tuple[str, Fraction]]) -> tuple[list[int], int]:
     return [int(p * scale) for _, p in keys], scale
 
 
-class _Plan:
-    """What a batch of ``bets`` needs, built once: per bet its events grouped by pay (its EV
+class _BetsPlan:
+    """How a batch of ``bets`` is priced on many shoes, built once (one shoe's evaluation of
+    tables is :class:`analyzer.engine.evaluate._TablesPlan`): per bet its events grouped by pay (its EV
     needs no finer count), the value tallies of every bet side by side (value compositions x
     pay classes), each card-level bet's label part, the pays.
 
@@ -547,14 +547,14 @@ def _most_tallied(value_col: Any, classes: Sequence[int], count: int) -> int:
     return int(np.bincount(of_col, minlength=count).argmax())
 
 
-_PLANS: OrderedDict[tuple[object, ...], tuple[tuple[Bet, ...], _Plan]] = OrderedDict()
+_PLANS: OrderedDict[tuple[object, ...], tuple[tuple[Bet, ...], _BetsPlan]] = OrderedDict()
 
 
-def _plan(bets: tuple[Bet, ...], tableau: Tableau, suited: bool) -> _Plan:
+def _plan(bets: tuple[Bet, ...], tableau: Tableau, suited: bool) -> _BetsPlan:
     key = (tuple(id(b) for b in bets), tableau.fingerprint, suited)
     hit = _PLANS.get(key)
     if hit is None or any(a is not b for a, b in zip(hit[0], bets, strict=True)):
-        hit = _PLANS[key] = (bets, _Plan(bets, tableau, suited))
+        hit = _PLANS[key] = (bets, _BetsPlan(bets, tableau, suited))
         if len(_PLANS) > 16:
             _PLANS.popitem(last=False)
     return hit[1]

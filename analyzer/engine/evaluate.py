@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import sys
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
@@ -25,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from operator import is_, itemgetter, mul
 from typing import Any
 
-from analyzer.core.shoe import Shoe
+from analyzer.core.shoe import MAX_CARDS, Shoe
 from analyzer.engine import native
 from analyzer.engine.algebra import (
     ShoeCounts,
@@ -48,7 +49,6 @@ from analyzer.engine.values import (
     weights_vector,
 )
 
-MAX_CARDS = 6
 #: Shoes whose weights and table counts are kept (most recent first out).
 SHOES = 8
 _LOCK = threading.Lock()
@@ -358,14 +358,24 @@ def _scalar_labels(table: Table, memo: _Shoe, w: Any, per: list[int] | None = No
     return out
 
 
-class _Plan:
-    """Index arrays for the numpy evaluation of one table, or of several together (built once
-    per set of tables and symmetry class of the shoe).
+class _TablesPlan:
+    """How one shoe evaluates a set of tables (one, or several together): index arrays for
+    numpy, or the compiled kernel's plan (built once per set of tables and symmetry class of
+    the shoe; :class:`analyzer.engine.batch._BetsPlan` plans many shoes, a bet's pay classes).
 
     Several tables are laid side by side: their columns one after another, their value parts
     one gather and one segment sum, their rows' S / D(R) two computations (first-four rows, the
     others), their label parts one program (:func:`~analyzer.engine.algebra.concatenate`), so a
     shoe's tables cost the numpy calls of one.
+
+    A row's weight S / D(R) is computed here for one shoe (1-D, every row of every table) and by
+    :meth:`analyzer.engine.labels.LabelPart.per_row` for a chunk of shoes (2-D, only the rows a
+    bet's pay classes need, read whole rows counted apart): the same formula over different
+    shapes and rows; one shared routine would add numpy calls to the one-shoe path, the hot one
+    of a live shoe.  What they share is computed once: n_R of a first-four row
+    (:func:`~analyzer.engine.table.first_four_orderings`, the compiled kernel's too) and the
+    paddings (:mod:`analyzer.engine.values`).  Both are held to the same counts
+    (``tests/test_batch.py``: a batch equals pricing each shoe).
     """
 
     def __init__(self, tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> None:
@@ -544,8 +554,8 @@ class _Plan:
                 out[c] += x
 
 
-_PLANS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
-_GROUPS: OrderedDict[tuple[object, ...], _Plan] = OrderedDict()
+_PLANS: OrderedDict[tuple[object, ...], _TablesPlan] = OrderedDict()
+_GROUPS: OrderedDict[tuple[object, ...], _TablesPlan] = OrderedDict()
 #: Groups whose evaluation together failed (their tables are evaluated alone from then on).
 _BROKEN: dict[tuple[object, ...], tuple[Table, ...]] = {}
 #: Plans kept: of single tables, and of sets of tables evaluated together (each a copy of its
@@ -559,7 +569,7 @@ def _plan_key(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> t
     return (*map(id, tables), suits_alike, tens_alike)
 
 
-def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Plan:
+def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _TablesPlan:
     key = _plan_key(tables, suits_alike, tens_alike)
     kept, limit = (_PLANS, PLANS) if len(tables) == 1 else (_GROUPS, GROUPS)
     with _LOCK:
@@ -567,7 +577,7 @@ def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Pl
         if hit is not None and all(map(is_, hit.tables, tables)):
             kept.move_to_end(key)
             return hit
-    plan = _Plan(tables, suits_alike, tens_alike)
+    plan = _TablesPlan(tables, suits_alike, tens_alike)
     with _LOCK:
         kept[key] = plan
         if len(kept) > limit:
@@ -579,6 +589,30 @@ def _vector_counts(table: Table, memo: _Shoe) -> Any:
     return _plan((table,), memo.counts.suits_alike, memo.counts.tens_alike).counts(memo)[0][0]
 
 
+def six_deck_counts(table: Table) -> list[int]:
+    """The table's counts per column on six decks, six copies of every card (exact: ordered
+    draws of six cards of 312, summing to 312!/306!)."""
+    # with numpy already imported (most commands), its evaluation is the quicker one
+    memo = _Shoe(Shoe.from_suited_counts([6] * 52), vector="numpy" in sys.modules)
+    counts = _vector_counts(table, memo) if memo.vector else _scalar_counts(table, memo)
+    return counts if isinstance(counts, list) else list(counts.tolist())
+
+
+def sound(table: Table, expected: Sequence[int]) -> bool:
+    """Evaluated on six decks, the table's counts are non-negative, sum to 312!/306!, and equal
+    ``expected``, the counts its file recorded when it was written (:func:`six_deck_counts`).
+
+    Six copies of every card let every composition (at most six cards) be dealt, so every
+    tally weighs there; on one deck a composition holding two identical cards weighs 0, and a
+    wrong tally there would pass unseen.  The sum alone cannot see a wrong leaf (a leaf's count
+    is added to its event and taken back from its row's rest, so the sum holds whatever it is):
+    the recorded counts can, unless the file was forged by someone who may write the cache
+    folder, which is refused when other users may."""
+
+    values = six_deck_counts(table)
+    return all(c >= 0 for c in values) and sum(values) == falling(312, 6) and values == list(expected)
+
+
 __all__ = [
     "SHOES",
     "SuitsUnknownError",
@@ -587,4 +621,6 @@ __all__ = [
     "denominator",
     "one_shot",
     "record_counts",
+    "six_deck_counts",
+    "sound",
 ]

@@ -62,16 +62,16 @@ import numpy.typing as npt
 
 from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS
-from analyzer.core.shoe import Shoe
+from analyzer.core.shoe import MAX_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.algebra import POOL_INDEX, POOLS, Program, falling, pool_matrix, pool_sizes_many
 from analyzer.engine.evaluate import counts_within
 from analyzer.engine.labels import LabelPart
+from analyzer.engine.lookup import bet_table
 from analyzer.engine.pricing import price, settlement, table_for, table_reads
-from analyzer.engine.table import Table, bet_table
+from analyzer.engine.table import Table
 from analyzer.engine.values import COMPOSITIONS, counts_of, falling_tables_array, paddings
 
-MAX_CARDS = 6
 #: The unit roundoff of float64.
 UNIT_ROUNDOFF = 2.0**-53
 #: The largest shoe the int64 factors hold exactly: N**6 < 2**63.

@@ -29,18 +29,12 @@ from typing import Any
 import numpy as np
 
 from analyzer.engine.algebra import VectorPlan
-from analyzer.engine.table import Table
+from analyzer.engine.table import Table, first_four_orderings
 from analyzer.engine.values import (
     COMPOSITIONS,
     counts_of,
-    falling,
-    falling_table,
-    read_weight,
-    weights,
     weights_of,
 )
-
-MAX_CARDS = 6
 
 
 class Segments:
@@ -138,13 +132,8 @@ class LabelPart:
         padding).  ``falls`` (shoes, 10, 7) and ``pads`` (shoes, 7) from
         :mod:`analyzer.engine.values`; ``weights`` (shoes, compositions, int64 or exact
         float64), when already computed, saves computing the rows' own."""
-        if self.kind == "first-four":
-            size = np.asarray(sizes, dtype=np.int64)
-            rest = np.ones((len(self.read_cards), len(size)), dtype=np.int64)
-            for i in range(MAX_CARDS):  # falling(N - r, 6 - r)
-                live = i < MAX_CARDS - self.read_cards[:, None]
-                rest *= np.where(live, size[None, :] - self.read_cards[:, None] - i, 1)
-            return self.orderings[:, None] * rest
+        if self.kind == "first-four":  # n_R x falling(N - r, 6 - r), the padding of r cards
+            return self.orderings[:, None] * pads[:, self.read_cards].T
         if weights is None:
             w = weights_of(falls, pads, self.comps)[:, self.comp_at]
         else:
@@ -219,21 +208,10 @@ class _ByCards:
 
 
 def orderings(table: Table, rows: Any) -> tuple[Any, Any]:
-    """Per row of a first-four table: n_R, the orderings of its read values (the row's count on
-    a reference shoe over D(R) x falling(N - r, 6 - r), exact), and r, its read cards."""
-    shoe = [24 * 4] + [24] * 9  # six decks by value: 96 ten-valued cards, 24 of each other
-    size = sum(shoe)
-    w = weights(shoe)
-    table_f = falling_table(shoe)
-    out, cards = [], []
-    for r in rows:
-        span = range(table.row_start[r], table.row_start[r + 1])
-        s = sum(table.row_tally[j] * w[table.row_comp[j]] for j in span)
-        read = sum(counts_of(table.row_read[r]))
-        denominator = read_weight(table.row_read[r], table_f) * falling(size - read, MAX_CARDS - read)
-        n, left = divmod(s, denominator)
-        if left:
-            raise ValueError("internal: a first-four row whose unread cards are not free")
-        out.append(n)
-        cards.append(read)
-    return np.asarray(out, dtype=np.int64), np.asarray(cards, dtype=np.int64)
+    """Per row of a first-four table (of ``rows``): n_R and r as int64 arrays
+    (:func:`~analyzer.engine.table.first_four_orderings`)."""
+    pairs = first_four_orderings(table, [int(r) for r in rows])
+    return (
+        np.asarray([n for n, _ in pairs], dtype=np.int64).reshape(-1),
+        np.asarray([r for _, r in pairs], dtype=np.int64).reshape(-1),
+    )

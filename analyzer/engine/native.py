@@ -37,7 +37,6 @@ for it.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 import threading
@@ -45,16 +44,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
+from analyzer.core.shoe import MAX_CARDS
 from analyzer.engine.algebra import POOLS, Program, ShoeCounts, concatenate, fits_int64, pool_members
-from analyzer.engine.table import Table
+from analyzer.engine.table import Table, first_four_orderings
 from analyzer.engine.values import (
     COMPOSITIONS,
-    MAX_CARDS,
-    counts_of,
-    falling,
-    falling_table,
-    read_weight,
-    weights,
 )
 from analyzer.errors import KernelError
 
@@ -346,14 +340,15 @@ def _row_constants(table: Table, rows: Sequence[int] | None = None) -> list[tupl
     falling(N - r, 6 - r) for r = p - 7), else (0, -1): S and D(R) computed and divided.
 
     * A row of a first-four table (nothing read past the first four cards): S / D(R) = n_R x
-      falling(N - r, 6 - r), n_R the orderings of its r read values (:func:`orderings`), as
+      falling(N - r, 6 - r), n_R the orderings of its r read values
+      (:func:`~analyzer.engine.table.first_four_orderings`), as
       the numpy path counts it (:mod:`analyzer.engine.labels`).
     * A row read whole (its one composition is its read values): S = tally x padding(k) x
       D(R), so S / D(R) = tally x padding(k).  Where D(R) = 0 the shoe cannot deal the read
       values, and every leaf's weight N(leaf), a way of dealing them, is 0 too.
     """
     if table.first_four:
-        return [(n, MAX_CARDS + 1 + r) for n, r in orderings(table, rows)]
+        return [(n, MAX_CARDS + 1 + r) for n, r in first_four_orderings(table, rows)]
     out = []
     for r in range(len(table.row_read)) if rows is None else rows:
         coded = table.row_read[r]
@@ -363,36 +358,6 @@ def _row_constants(table: Table, rows: Sequence[int] | None = None) -> list[tupl
         else:
             out.append((0, -1))
     return out
-
-
-def orderings(table: Table, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
-    """Per row of a first-four table (of ``rows``, when given): (n_R, r), the orderings of its r
-    read values (the row's count on a reference shoe over D(R) x falling(N - r, 6 - r),
-    exact), as :func:`analyzer.engine.labels.orderings` computes them, without numpy.
-
-    Raises:
-        ValueError: a row whose count is not such a multiple (not a first-four row).
-    """
-    shoe = [24 * 4] + [24] * 9  # six decks by value: 96 ten-valued cards, 24 of each other
-    size = sum(shoe)
-    w = _reference_weights()
-    table_f = falling_table(shoe)
-    out = []
-    for r in range(len(table.row_read)) if rows is None else rows:
-        coded = table.row_read[r]
-        span = range(table.row_start[r], table.row_start[r + 1])
-        s = sum(table.row_tally[j] * w[table.row_comp[j]] for j in span)
-        read = sum(counts_of(coded))
-        n, left = divmod(s, read_weight(coded, table_f) * falling(size - read, MAX_CARDS - read))
-        if left:
-            raise ValueError("internal: a first-four row whose unread cards are not free")
-        out.append((n, read))
-    return out
-
-
-@functools.cache  # built whole and stored once
-def _reference_weights() -> list[int]:
-    return weights([24 * 4] + [24] * 9)
 
 
 def program_spec(program: Program, suits_alike: bool, tens_alike: bool) -> dict[str, list[int]]:

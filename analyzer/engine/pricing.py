@@ -30,17 +30,17 @@ from analyzer.bets.model import Bet
 from analyzer.core.coup import NATURAL_CLASSES, UNKNOWN, Coup, Winner
 from analyzer.core.exact import sqrt_decimal
 from analyzer.core.reads import BASE_FIELDS, Reads
-from analyzer.core.shoe import Shoe
+from analyzer.core.shoe import MAX_CARDS, Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine import native
 from analyzer.engine.algebra import SuitsUnknownError
 from analyzer.engine.evaluate import counted
-from analyzer.engine.table import Table, bet_table, compile_table, impossible_line
+from analyzer.engine.lookup import bet_table, compile_table
+from analyzer.engine.table import Table, impossible_line
 from analyzer.errors import BetError, RulesError, ShoeError
 
 #: Event label of the sequences that run out of cards before the coup is decided (N < 6 only).
 RUN_OUT = "Shoe runs out mid-coup (void)"
-MAX_CARDS = 6
 #: What ``analyze`` reads: everything its tables show.
 ANALYSIS_READS = Reads.of(
     [

@@ -14,7 +14,8 @@ import re
 
 from analyzer.bets.catalogue import catalogue_bets
 from analyzer.core.tableau import STANDARD
-from analyzer.engine.cache import encode_file, file_name
+from analyzer.engine.cache import file_name
+from analyzer.engine.lookup import table_file
 from analyzer.engine.pricing import ANALYSIS_READS
 from analyzer.engine.table import Table, build_bet, build_records, names_suits
 
@@ -43,4 +44,4 @@ def is_table_file(name: str) -> bool:
 
 def shipped_files() -> dict[str, bytes]:
     """File name -> content of every shipped table (deterministic)."""
-    return {file_name(t.key): encode_file(t) for t in shipped_tables()}
+    return {file_name(t.key): table_file(t) for t in shipped_tables()}

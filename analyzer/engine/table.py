@@ -24,30 +24,45 @@ Two parts, both sums over the shared value compositions of :mod:`analyzer.engine
 
 So a table's size is the number of rows a bet reads labels in and of leaves it needs, not of
 every way to label every card; on the standard shoe most side bets are a value part and a few
-hundred leaves.  Tables are kept in memory (bounded) and in the verified disk cache
-(:mod:`analyzer.engine.cache`); the tables of the catalogue under the standard tableau ship with
-the package, so a first run is a warm one.
+hundred leaves.  A table's file (:func:`encode`, :func:`decode`) is its arrays as int64, a
+JSON header and the counts it gives on six decks; :mod:`analyzer.engine.lookup` finds a table in
+memory, in the disk cache (:mod:`analyzer.engine.cache`, which stores the bytes) or compiles it
+here (:func:`build_bet`, :func:`build_records`); the tables of the catalogue under the standard
+tableau ship with the package, so a first run is a warm one.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
+import json
 import os
+import re
+import sys
 import threading
+from array import array
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from analyzer.bets.model import Bet
 from analyzer.core.coup import Coup, build_record
-from analyzer.core.exact import whole_number
-from analyzer.core.reads import Reads, SuitDetail
+from analyzer.core.coup_json import record_from_json, record_to_json
+from analyzer.core.exact import MAX_NUMBER_CHARS, whole_number
+from analyzer.core.reads import FIELD_INDEX, Reads, SuitDetail
+from analyzer.core.shoe import MAX_CARDS
 from analyzer.core.tableau import Tableau
-from analyzer.engine import cache
-from analyzer.engine.algebra import Program, ProgramBuilder
-from analyzer.engine.values import composition_indices
+from analyzer.engine.algebra import POOLS, Program, ProgramBuilder
+from analyzer.engine.values import (
+    COMPOSITIONS,
+    composition_indices,
+    counts_of,
+    falling,
+    falling_table,
+    read_weight,
+    weights,
+)
 from analyzer.errors import BetError
 
 if TYPE_CHECKING:
@@ -56,8 +71,6 @@ if TYPE_CHECKING:
 #: The most records one compile may settle (``PUNTO_BANCO_MAX_RECORDS`` sets it).
 MAX_RECORDS = 500_000
 MAX_RECORDS_ENV = "PUNTO_BANCO_MAX_RECORDS"
-#: Compiled tables kept in memory per process.
-MEMORY_TABLES = 256
 
 
 @dataclass(frozen=True)
@@ -143,187 +156,11 @@ def bet_key(tableau: Tableau, bet: Bet, first_four: bool, symmetric: bool = Fals
     )
 
 
-def _memory_key(tableau: Tableau, bet: Bet, first_four: bool, symmetric: bool) -> Hashable:
-    key = bet_key(tableau, bet, first_four, symmetric)
-    if key is not None:
-        return key
-    # a Python bet: its conditions are its identity (a bet with other pays shares the table)
-    conditions: tuple[object, ...] = (
-        tuple(line.when for line in bet.lines)
-        if bet.payout_function is None
-        else (bet.payout_function, bet.event_function, bet.name)
-    )
-    return ("python", tableau.fingerprint, conditions, bet.reads, first_four, symmetric)
-
 
 # -- compiling -------------------------------------------------------------------------------------
 
-_MEMORY: OrderedDict[Hashable, Table] = OrderedDict()
+#: Guards the walks' rows kept for reuse (:func:`_rows`).
 _LOCK = threading.RLock()
-
-
-def _remember(
-    key: Hashable,
-    build: Callable[[], Table],
-    disk_key: str | None,
-    tableau: Tableau,
-    twin: Hashable | None = None,
-    fits: Callable[[Table], bool] | None = None,
-) -> Table:
-    """The table of ``key``: in memory, else on disk (``disk_key``; a file whose table does not
-    ``fits`` is a miss), else the table of a twin in memory (a bet with the same conditions:
-    ``twin``, see :func:`_conditions`), else built."""
-    with _LOCK:
-        hit = _MEMORY.get(key)
-        if hit is not None:
-            _MEMORY.move_to_end(key)
-            return hit
-
-        table = cache.load(disk_key, tableau) if disk_key is not None else None
-        if table is not None and fits is not None and not fits(table):
-            table = None  # a file whose columns are not this bet's settle keys: compiled again
-        if table is None:
-            same = _TWINS.get(twin) if twin is not None else None
-            if same is not None:  # the same columns: a variant of a bet that pays otherwise
-                table = dataclasses.replace(same, key=disk_key if disk_key is not None else same.key)
-            else:
-                table = build()
-            if disk_key is not None:
-                cache.store(table)
-            if twin is not None:  # only tables compiled here: a file's table is known by its key alone
-                _TWINS[twin] = table
-                if len(_TWINS) > MEMORY_TABLES:
-                    _TWINS.popitem(last=False)
-        _MEMORY[key] = table
-        if len(_MEMORY) > MEMORY_TABLES:
-            _MEMORY.popitem(last=False)
-        return table
-
-
-#: Bet tables by the structure of their bets' conditions (:func:`_conditions`).
-_TWINS: OrderedDict[Hashable, Table] = OrderedDict()
-
-
-class _OpaqueError(Exception):
-    """A condition whose structure cannot be compared (an unhashable value it closes over)."""
-
-
-def _structure(x: object, depth: int = 0) -> Hashable:
-    """What a condition computes from, comparable across objects: a function's code, globals,
-    defaults and the values it closes over (functions among them, recursively); any other
-    value itself (it must be hashable).
-
-    Raises:
-        _OpaqueError: an unhashable value, or nesting deeper than 8.
-    """
-    if depth > 8:
-        raise _OpaqueError
-    code = getattr(x, "__code__", None)
-    if code is not None:
-        try:
-            closure = getattr(x, "__closure__", None) or ()
-            cells = tuple(_structure(c.cell_contents, depth + 1) for c in closure)
-        except ValueError:  # an empty cell
-            raise _OpaqueError from None
-        defaults = tuple(_structure(d, depth + 1) for d in getattr(x, "__defaults__", None) or ())
-        return ("function", code, id(getattr(x, "__globals__", None)), cells, defaults)
-    try:
-        hash(x)
-    except TypeError:
-        raise _OpaqueError from None
-    return ("value", type(x), x)
-
-
-def _conditions(tableau: Tableau, bet: Bet, first_four: bool, symmetric: bool) -> Hashable | None:
-    """A key equal for two bets whose pay lines test the same conditions in the same order
-    (the variants of a catalogue bet that differ only in what they pay: their tables, whose
-    columns are pay-line indices, are one); ``None`` for a payout function, whose columns are
-    its pays, or a condition that cannot be compared."""
-    if bet.payout_function is not None:
-        return None
-    try:
-        conditions = tuple(_structure(line.when) for line in bet.lines)
-    except _OpaqueError:
-        return None
-    return ("conditions", tableau.fingerprint, conditions, bet.reads, first_four, symmetric)
-
-
-def compile_table(tableau: Tableau, reads: Reads, first_four: bool = False, symmetric: bool = False) -> Table:
-    """The distribution table of ``reads``: columns are the coup records as ``reads`` sees
-    them (memory, then the disk cache, then compiled).
-
-    ``first_four`` asks for the first-four-card table (exact on shoes of 6 cards or more),
-    valid only for reads that are :attr:`~analyzer.core.reads.Reads.first_four_only`.
-    """
-    if first_four and not reads.first_four_only:
-        raise ValueError("internal: a first-four table for reads that look past the first four cards")
-    symmetric = symmetric and names_suits(reads)
-    fast = (id(reads), id(tableau), first_four, symmetric)
-    hit = _BY_OBJECT.get(fast)
-    if hit is not None and hit[0] is reads and hit[1] is tableau and _MEMORY.get(hit[2]) is hit[3]:
-        return hit[3]  # a pricing loop asks for the same reads again and again
-    key = records_key(tableau, reads, first_four, symmetric)
-    table = _remember(key, lambda: build_records(tableau, reads, first_four, symmetric), key, tableau)
-    _by_object(fast, reads, tableau, key, table)
-    return table
-
-
-def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: bool = False) -> Table:
-    """The table of one bet (memory, then the disk cache, then compiled); its columns are its
-    settle keys.
-
-    Raises:
-        BetError: the compile would exceed the budget (:data:`MAX_RECORDS`); a pay line of a bet
-            from a file that no coup can meet under ``tableau``; what the bet's conditions raise.
-    """
-    if first_four and not bet.reads.first_four_only:
-        raise ValueError("internal: a first-four table for a bet that looks past the first four cards")
-    symmetric = symmetric and names_suits(bet.reads)  # otherwise the two tables are one
-    # a pricing loop asks for the same bets again and again: by value (the fingerprint names
-    # the conditions and reads, which make the table), or a bet built in Python by identity
-    fingerprint = bet.fingerprint
-    fast = (id(bet) if fingerprint is None else fingerprint, id(tableau), first_four, symmetric)
-    hit = _BY_OBJECT.get(fast)
-    if (
-        hit is not None
-        and (fingerprint is not None or hit[0] is bet)
-        and hit[1] is tableau
-        and _MEMORY.get(hit[2]) is hit[3]
-    ):
-        return hit[3]
-    key = _memory_key(tableau, bet, first_four, symmetric)
-    disk = bet_key(tableau, bet, first_four, symmetric)
-    twin = _conditions(tableau, bet, first_four, symmetric)
-
-    def build() -> Table:
-        return build_bet(tableau, bet, first_four, symmetric)
-
-    table = _remember(key, build, disk, tableau, twin, lambda t: _fits(t, bet))
-    _by_object(fast, bet, tableau, key, table)
-    return table
-
-
-def _fits(table: Table, bet: Bet) -> bool:
-    """Whether a bet table read from disk has this bet's settle keys as columns: pay-line
-    indices up to ``len(lines)`` (``otherwise``), or (event, pays) of a payout function."""
-    if table.distribution:
-        return False
-    if bet.payout_function is None:
-        return all(type(c) is int and 0 <= c <= len(bet.lines) for c in table.columns)
-    return all(isinstance(c, tuple) for c in table.columns)
-
-
-#: The table each bet (by fingerprint, or by identity) or reads object was last given, valid
-#: while the table is in memory.
-_BY_OBJECT: dict[tuple[object, int, bool, bool], tuple[object, Tableau, Hashable, Table]] = {}
-
-
-def _by_object(
-    fast: tuple[object, int, bool, bool], owner: object, tableau: Tableau, key: Hashable, table: Table
-) -> None:
-    if len(_BY_OBJECT) > 4096:
-        _BY_OBJECT.clear()
-    _BY_OBJECT[fast] = (owner, tableau, key, table)  # the owner held: its id is not reused meanwhile
 
 
 def names_suits(reads: Reads) -> bool:
@@ -544,12 +381,312 @@ def impossible_line(bet: Bet, line: int, tableau: Tableau) -> BetError:
     )
 
 
-def clear_memory() -> None:
-    """Forget the tables compiled in this process (tests use it)."""
-    with _LOCK:
-        _MEMORY.clear()
-        _BY_OBJECT.clear()
-        _TWINS.clear()
+def first_four_orderings(table: Table, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """Per row of a first-four table (of ``rows``, when given): (n_R, r), the orderings of its r
+    read values (the row's count on a reference shoe over D(R) x falling(N - r, 6 - r),
+    exact).  A first-four row's S / D(R) on a shoe of N >= 6 cards is n_R x falling(N - r, 6 - r):
+    every evaluation (one shoe, many shoes, the compiled kernel) takes n_R from here.
+
+    Raises:
+        ValueError: a row whose count is not such a multiple (not a first-four row).
+    """
+    shoe = [24 * 4] + [24] * 9  # six decks by value: 96 ten-valued cards, 24 of each other
+    size = sum(shoe)
+    w = _reference_weights()
+    table_f = falling_table(shoe)
+    out = []
+    for r in range(len(table.row_read)) if rows is None else rows:
+        coded = table.row_read[r]
+        span = range(table.row_start[r], table.row_start[r + 1])
+        s = sum(table.row_tally[j] * w[table.row_comp[j]] for j in span)
+        read = sum(counts_of(coded))
+        n, left = divmod(s, read_weight(coded, table_f) * falling(size - read, MAX_CARDS - read))
+        if left:
+            raise ValueError("internal: a first-four row whose unread cards are not free")
+        out.append((n, read))
+    return out
+
+
+@functools.cache  # built whole and stored once
+def _reference_weights() -> list[int]:
+    return weights([24 * 4] + [24] * 9)
+
+
+# -- the file format ------------------------------------------------------------------------------
+
+#: The int64 arrays of a table's file, in the order they are written.
+_ARRAYS = (
+    "value_col",
+    "value_comp",
+    "value_tally",
+    "row_read",
+    "row_rest",
+    "row_start",
+    "row_comp",
+    "row_tally",
+    "leaf_row",
+    "leaf_comp",
+    "leaf_col",
+    "leaf_mult",
+    "falls",
+    "sub_start",
+    "sub_items",
+    "fac_start",
+    "fac_items",
+    "fac_flags",
+    "cards",
+    "term_start",
+    "term_factors",
+    "factor_start",
+    "term_mult",
+    "term_orbit",
+)
+
+
+
+def encode(table: Table, six_decks: Sequence[int]) -> bytes:
+    """The body of a table's file (before compression): an 8-byte little-endian length, a JSON
+    header (key, flags, columns, ``six_decks``: the table's counts per column on a six-deck shoe,
+    which a reader checks the table against, and the arrays' places), then the int64 arrays
+    (little-endian, 8-byte aligned)."""
+    program = table.program
+    arrays: dict[str, list[int]] = {name: list(getattr(table, name)) for name in _ARRAYS[:12]}
+    arrays["falls"] = [x for f in program.falls for x in f]
+    arrays["sub_start"], arrays["sub_items"] = _csr(program.subterms)
+    arrays["fac_start"], arrays["fac_items"] = _csr([s for s, _, _ in program.factors])
+    arrays["fac_flags"] = [int(ten) | 2 * int(suit) for _, ten, suit in program.factors]
+    for name in ("cards", "term_start", "term_factors", "factor_start", "term_mult", "term_orbit"):
+        arrays[name] = list(getattr(program, name))
+    places: dict[str, list[int]] = {}
+    blobs: list[bytes] = []
+    at = 0
+    for name in _ARRAYS:
+        raw = array("q", arrays[name])
+        if sys.byteorder != "little":  # pragma: no cover - the file is little-endian
+            raw.byteswap()
+        blob = raw.tobytes()
+        places[name] = [at, len(raw)]
+        blobs.append(blob)
+        at += len(blob)
+    head = {
+        "key": table.key,
+        "first_four": table.first_four,
+        "distribution": table.distribution,
+        "symmetric": table.symmetric,
+        "columns": [_column_json(c, table.distribution) for c in table.columns],
+        "six_decks": [str(c) for c in six_decks],
+        "arrays": places,
+    }
+    text = json.dumps(head, separators=(",", ":")).encode()
+    text += b" " * (-(len(text) + 8) % 8)
+    return len(text).to_bytes(8, "little") + text + b"".join(blobs)
+
+
+def _csr(rows: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
+    starts = [0]
+    items: list[int] = []
+    for row in rows:
+        items.extend(row)
+        starts.append(len(items))
+    return starts, items
+
+
+def _column_json(column: Any, records: bool) -> object:
+    if records:
+        return record_to_json(column)
+    if isinstance(column, int):
+        return column
+    event, pays = column
+    return [event, f"{pays.numerator}/{pays.denominator}"]
+
+
+#: A pay as :func:`_column_json` writes it: ``numerator/denominator``, the digits bounded well
+#: above any pay a user can give (amounts are at most MAX_NUMBER_CHARS characters).
+_DIGITS = 8 * MAX_NUMBER_CHARS
+_PAYS = re.compile(rf"-?[0-9]{{1,{_DIGITS}}}/[1-9][0-9]{{0,{_DIGITS}}}")
+
+
+def _column_from_json(data: object, records: bool, tableau: Tableau) -> Any:
+    if records:
+        record = record_from_json(data)
+        if not _coherent(record, tableau):
+            raise ValueError("a record contradicts itself or the rules")
+        return record
+    if type(data) is int:
+        if data < 0:
+            raise ValueError("bad line")
+        return data
+    if not (
+        isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], str)
+    ):
+        raise ValueError("bad event")
+    if not _PAYS.fullmatch(data[1]):  # as written: p/q in bounded digits (a long exponent would hang)
+        raise ValueError("bad pays")
+    return (data[0], Fraction(data[1]))
+
+
+def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Table, list[int]]:
+    """The table of a body written by :func:`encode` for ``key``, its structure checked, and the
+    six-deck counts it recorded (whether the table evaluates to them is the caller's check:
+    :func:`analyzer.engine.evaluate.sound`).
+
+    Raises:
+        ValueError: (or a sibling: ``KeyError``, ``TypeError``, ``IndexError``...) a body that is
+            not a sound table of ``key``; the caller treats any as a miss.
+    """
+
+    size = int.from_bytes(body[:8], "little")
+    if not 0 < size <= len(body) - 8:
+        raise ValueError("bad header size")
+    head = json.loads(body[8 : 8 + size])
+    if not isinstance(head, dict) or head.get("key") != key:
+        raise ValueError("another table")
+    records = head["distribution"]
+    first_four = head["first_four"]
+    symmetric = head["symmetric"]
+    if type(records) is not bool or type(first_four) is not bool or type(symmetric) is not bool:
+        raise ValueError("bad flags")
+    # the key names the flags the table was compiled under (records_key / bet_key): a file
+    # whose flags say otherwise holds another table (a symmetric one priced on suited shoes)
+    if not key.endswith(f"|first_four={int(first_four)}|sym={int(symmetric)}") or records != key.startswith(
+        "records|"
+    ):
+        raise ValueError("flags contradict the key")
+    columns = tuple(_column_from_json(c, records, tableau) for c in head["columns"])
+    data = memoryview(body)[8 + size :]
+    places = head["arrays"]
+    got: dict[str, array[int]] = {}
+    for name in _ARRAYS:
+        at, n = places[name]
+        if type(at) is not int or type(n) is not int or at < 0 or n < 0 or at + 8 * n > len(data):
+            raise ValueError("bad array place")
+        raw = array("q")
+        raw.frombytes(data[at : at + 8 * n])
+        if sys.byteorder != "little":  # pragma: no cover
+            raw.byteswap()
+        got[name] = raw
+
+    def ints(name: str, low: int, high: int | None) -> tuple[int, ...]:
+        values = tuple(got[name])  # min and max of a tuple: no second boxing of each entry
+        if values and (min(values) < low or (high is not None and max(values) >= high)):
+            raise ValueError(f"bad {name}")
+        return values
+
+    def offsets(name: str, end: int, count: int) -> tuple[int, ...]:
+        out = ints(name, 0, end + 1)
+        if len(out) != count + 1 or out[0] != 0 or out[-1] != end or not _ordered(out):
+            raise ValueError(f"bad {name}")
+        return out
+
+    ncols = len(columns)
+    flat = ints("falls", 0, None)
+    if len(flat) % 3:
+        raise ValueError("bad falling factorials")
+    falls = tuple(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
+    if any(pool >= len(POOLS) or shift > 6 or not 0 <= m <= 6 for pool, shift, m in falls):
+        raise ValueError("bad falling factorial")
+    sub_items = ints("sub_items", 0, len(falls))
+    n_sub = len(got["sub_start"]) - 1
+    sub_start = offsets("sub_start", len(sub_items), n_sub)
+    subterms = tuple(sub_items[sub_start[i] : sub_start[i + 1]] for i in range(n_sub))
+    fac_items = ints("fac_items", 0, len(subterms))
+    n_fac = len(got["fac_start"]) - 1
+    fac_start = offsets("fac_start", len(fac_items), n_fac)
+    fac_flags = ints("fac_flags", 0, 4)
+    if len(fac_flags) != n_fac or any(fac_start[i] == fac_start[i + 1] for i in range(n_fac)):
+        raise ValueError("bad factors")
+    factors = tuple(
+        (fac_items[fac_start[i] : fac_start[i + 1]], bool(fac_flags[i] & 1), bool(fac_flags[i] & 2))
+        for i in range(n_fac)
+    )
+    cards = ints("cards", 0, 7)
+    if any(c not in (0, 4, 5, 6) for c in cards):
+        raise ValueError("bad cards")
+    term_mult = ints("term_mult", -(2**62), 2**62)
+    term_orbit = ints("term_orbit", 0, 1 << 20)
+    if len(term_orbit) != len(term_mult) or 0 in term_mult:
+        raise ValueError("bad terms")
+    term_start = offsets("term_start", len(term_mult), len(cards))
+    term_factors = ints("term_factors", 0, len(factors))
+    factor_start = offsets("factor_start", len(term_factors), len(term_mult))
+    if any(term_start[i] == term_start[i + 1] for i in range(len(cards))):
+        raise ValueError("a composition without terms")
+    program = Program(
+        falls, subterms, factors, cards, term_start, term_factors, factor_start, term_mult, term_orbit
+    )
+    ncomp = len(COMPOSITIONS)
+    value_col = ints("value_col", 0, ncols)
+    value_comp = ints("value_comp", 0, ncomp)
+    value_tally = ints("value_tally", 1, None)
+    row_comp = ints("row_comp", 0, ncomp)
+    row_tally = ints("row_tally", 1, None)
+    row_read = ints("row_read", 1, 8**10)
+    row_start = offsets("row_start", len(row_comp), len(row_read))
+    leaf_row = ints("leaf_row", 0, len(row_read))
+    leaf_comp = ints("leaf_comp", 0, len(cards))
+    leaf_col = ints("leaf_col", 0, ncols)
+    leaf_mult = ints("leaf_mult", 1, None)
+    row_rest = ints("row_rest", 0, ncols)
+    if len(row_rest) != len(row_read):
+        raise ValueError("bad rows")
+    if not (len(value_col) == len(value_comp) == len(value_tally)) or len(row_tally) != len(row_comp):
+        raise ValueError("bad value part")
+    if not (len(leaf_row) == len(leaf_comp) == len(leaf_col) == len(leaf_mult)):
+        raise ValueError("bad leaves")
+    if not _ordered(value_col) or not _ordered(leaf_col):
+        raise ValueError("unsorted columns")
+    if any(row_start[r] == row_start[r + 1] for r in range(len(row_read))):
+        raise ValueError("a row without compositions")
+    table = Table(
+        key,
+        columns,
+        first_four,
+        records,
+        symmetric,
+        value_col,
+        value_comp,
+        value_tally,
+        row_read,
+        row_rest,
+        row_start,
+        row_comp,
+        row_tally,
+        leaf_row,
+        leaf_comp,
+        leaf_col,
+        leaf_mult,
+        program,
+    )
+    expected = head["six_decks"]
+    if not isinstance(expected, list) or len(expected) != ncols or not all(type(x) is str for x in expected):
+        raise ValueError("bad recorded counts")
+    return table, [int(x) for x in expected]
+
+
+def _ordered(values: tuple[int, ...]) -> bool:
+    """True when ``values`` never decrease (a sort of sorted input is one linear pass in C)."""
+    return list(values) == sorted(values)
+
+
+def _coherent(record: Any, tableau: Tableau) -> bool:
+    """What a record carries agrees with itself and the rules: the winner with the final
+    totals, a natural with the two-card total, and a natural's hand with two cards.  (A file
+    forged by someone who may write the cache folder, and re-signed, can still pass: the
+    folder is refused when other users may write it.)"""
+
+    f = record._fields
+    winner, pt, bt = f[FIELD_INDEX["winner"]], f[FIELD_INDEX["player_total"]], f[FIELD_INDEX["banker_total"]]
+    told = isinstance(pt, int) and isinstance(bt, int) and isinstance(winner, str)
+    if told and winner != ("player" if pt > bt else "banker" if bt > pt else "tie"):
+        return False
+    for side in ("player", "banker"):
+        natural, two = f[FIELD_INDEX[f"{side}_natural"]], f[FIELD_INDEX[f"{side}_two_card_total"]]
+        if isinstance(natural, bool) and isinstance(two, int) and natural != (two in tableau.naturals):
+            return False
+        cards = f[FIELD_INDEX[f"{side}_cards"]]
+        if natural is True and isinstance(cards, int) and cards != 2:
+            return False
+    return True
 
 
 __all__ = [
@@ -557,11 +694,13 @@ __all__ = [
     "MAX_RECORDS_ENV",
     "Table",
     "bet_key",
-    "bet_table",
     "build_bet",
     "build_records",
-    "clear_memory",
-    "compile_table",
+    "decode",
+    "encode",
+    "first_four_orderings",
+    "impossible_line",
     "max_records",
+    "names_suits",
     "records_key",
 ]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-MAX_CARDS = 6
+from analyzer.core.shoe import MAX_CARDS
 
 
 def code(values: Sequence[int]) -> int:

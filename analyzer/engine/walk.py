@@ -31,7 +31,6 @@ from analyzer.core.tableau import Tableau
 #: integers, sum of 8**value (see :func:`multiset`), so adding a card is one addition.
 GroupKey = tuple[tuple[object, ...], tuple[int, ...], int, int]
 
-MAX_CARDS = 6
 
 
 def continuations(tableau: Tableau, p2: int, b2: int) -> list[tuple[int | None, int | None]]:

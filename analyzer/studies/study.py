@@ -106,11 +106,12 @@ STREAK_CAP = 10
 
 
 @dataclass(frozen=True)
-class CountSystem:
-    """A count: ``tags`` per rank (13, A..K), the trigger (``kind`` ``"rc"`` or ``"tc"``,
-    comparison ``op``, exact ``threshold``), the running count at the start of a shoe
-    (``initial``, before the shown card is counted) and, for a ``tc`` trigger, how the true
-    count is kept (``true_counts``: one or more conventions of :mod:`analyzer.studies.counting`,
+class CountStrategy:
+    """A count and when it bets (a count system of :mod:`analyzer.studies.eor` is tags alone,
+    with their betting correlation): ``tags`` per rank (13, A..K), the trigger (``kind``
+    ``"rc"`` or ``"tc"``, comparison ``op``, exact ``threshold``), the running count at the start
+    of a shoe (``initial``, before the shown card is counted) and, for a ``tc`` trigger, how the
+    true count is kept (``true_counts``: one or more conventions of :mod:`analyzer.studies.counting`,
     each played as a row of its own, the exact one beside them)."""
 
     tags: tuple[int, ...]
@@ -345,7 +346,7 @@ class StudySpec:
     seed: int
     dealing: Dealing
     min_edge: Fraction
-    count: CountSystem | None
+    count: CountStrategy | None
     depth_bin: int
     block: int = BLOCK
 
@@ -421,7 +422,7 @@ def make_spec(
         if kind == "rc" and any(c != EXACT for c in conventions):
             name = next(c.name for c in conventions if c != EXACT)
             raise StudyError(f"--true-count {name} needs a true-count trigger (--bet-when tc...)")
-        count = CountSystem(tag_values, kind, op, threshold, initial_count, conventions or (EXACT,))
+        count = CountStrategy(tag_values, kind, op, threshold, initial_count, conventions or (EXACT,))
         _check_count_range(count, dealing)
     elif tags is not None or bet_when is not None:
         raise StudyError("--tags and --bet-when belong to --strategy count: add it")
@@ -783,7 +784,7 @@ def _running_counts(spec: StudySpec, dealt: DealtShoes) -> IntArray:
 _INT64_MAX = 2**63 - 1
 
 
-def _check_count_range(count: CountSystem, dealing: Dealing) -> None:
+def _check_count_range(count: CountStrategy, dealing: Dealing) -> None:
     """Refuse a count whose exact comparisons could leave int64 (where numpy would wrap around
     silently): the running count is at most ``|initial| + 2 x cards x max |tag|`` in size, and
     :func:`_trigger` multiplies it by 52 and the threshold's denominator, and the threshold's

@@ -59,8 +59,9 @@ from analyzer.core.reads import Reads
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.evaluate import record_counts
+from analyzer.engine.lookup import compile_table
 from analyzer.engine.pricing import ANALYSIS_READS, bet_table_for, settlement, table_for
-from analyzer.engine.table import Table, compile_table
+from analyzer.engine.table import Table
 from analyzer.errors import (
     BetError,
     SymbolicArithmeticError,
