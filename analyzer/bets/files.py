@@ -369,25 +369,25 @@ class CatalogueSide:
 
 @dataclass(frozen=True)
 class CatalogueSpec:
-    """A catalogue entry as its data file gives it (read by :func:`read_catalogue`).
+    """A catalogue entry as its data file gives it (read by :func:`read_catalogue`). Its fields:
 
-    Attributes:
-        name, aliases, summary, param, main: how ``bets --list`` lists it and how it is named.
-        make: ``"module:function"`` of a bet the language cannot say (a factory of the
-            parameter), or ``""`` for a bet written in the language (``table``).
-        meters, pay_param: ``"module:function"`` of its progressive meters / of the parameter
-            that gives a pay, or ``""``.
-        adjustable: the line (0-based) whose pay the parameter sets (``NAME:PAY``), or ``None``.
-        tables, default_table, refused: the other pay tables by parameter, the default's name,
-            and the error for any other parameter (``{param}``, ``{tables}`` filled in).
-        sides, default_side: for a bet on one side (``NAME:SIDE``), the other side's bet and
-            the default side's name; a side is named in full or by its first letter, any other
-            parameter is refused with ``refused``.
-        published: per parameter (``""`` the default) its provenance, as text fields
-            (grade, source, figure, test, caveat).
-        pay_table_names: (alias, parameter, source) of each name a source gives a pay table.
-        table: the entry's bet, as a bet file's ``[[bet]]`` table (read by
-            :func:`catalogue_bet`, through the bet files' own parser).
+    - ``name``, ``aliases``, ``summary``, ``param``, ``main``: how ``bets --list`` lists it and
+      how it is named.
+    - ``make``: ``"module:function"`` of a bet the language cannot say (a factory of the
+      parameter), or ``""`` for a bet written in the language (``table``).
+    - ``meters``, ``pay_param``: ``"module:function"`` of its progressive meters / of the
+      parameter that gives a pay, or ``""``.
+    - ``adjustable``: the line (0-based) whose pay the parameter sets (``NAME:PAY``), or ``None``.
+    - ``tables``, ``default_table``, ``refused``: the other pay tables by parameter, the
+      default's name, and the error for any other parameter (``{param}``, ``{tables}`` filled in).
+    - ``sides``, ``default_side``: for a bet on one side (``NAME:SIDE``), the other side's bet and
+      the default side's name; a side is named in full or by its first letter, any other
+      parameter is refused with ``refused``.
+    - ``published``: per parameter (``""`` the default) its provenance, as text fields (grade,
+      source, figure, test, caveat).
+    - ``pay_table_names``: (alias, parameter, source) of each name a source gives a pay table.
+    - ``table``: the entry's bet, as a bet file's ``[[bet]]`` table (read by
+      :func:`catalogue_bet`, through the bet files' own parser).
     """
 
     name: str
