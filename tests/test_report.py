@@ -532,3 +532,50 @@ def test_pdf_without_chromium_is_one_line_and_no_file(run, tmp_path, monkeypatch
     assert not target.exists()
     out = run("report", "--bet", "tie", "--format", "pdf", code=2)
     assert "-o FILE.pdf" in out
+
+
+BET_FILE = """# a comment before the bets
+[[bet]]
+name = "tiger-six"
+title = "Banker three-card six"
+[[bet.pay]]
+event = "Win"
+when = { winner = "banker", banker_total = 6, banker_cards = 3 }
+pays = 40
+
+[[bet]]   # second
+name = "nat-tie"
+[[bet.pay]]
+event = "Natural tie"
+when = { winner = "tie", natural = true }
+pays = 30
+"""
+
+
+def test_a_file_bet_shows_its_entry_as_written_in_every_format(run, tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    bets = tmp_path / "b.toml"
+    bets.write_text(BET_FILE, encoding="utf-8")
+    entries = dict(report_data.bet_file_entries(BET_FILE))
+    assert entries["tiger-six"].startswith("[[bet]]\nname = \"tiger-six\"") and "pays = 40" in entries["tiger-six"]
+    assert entries["nat-tie"].startswith("[[bet]]   # second") and "tiger" not in entries["nat-tie"]
+    condition = 'when = { winner = "banker", banker_total = 6, banker_cards = 3 }'
+    base = ("report", "--bet-file", str(bets), "--bet", "tie", "--count-shoes", "0", "--no-sorting")
+    md = run(*base)
+    assert condition in md and "```toml\n[[bet]]   # second" in md
+    page = tmp_path / "r.html"
+    run(*base, "-o", str(page))
+    assert "banker_total = 6, banker_cards = 3" in page.read_text(encoding="utf-8")
+    book = tmp_path / "r.xlsx"
+    run(*base, "-o", str(book))
+    cells = [c for row in openpyxl.load_workbook(book)["Report"].iter_rows(values_only=True) for c in row]
+    assert any(isinstance(c, str) and condition in c and "\n" in c for c in cells)
+    assert find_bet("tie").rules in md  # a catalogue bet: its rules text
+
+
+def test_a_definition_cannot_end_its_markdown_block():
+    text = '[[bet]]\nname = "x"\ntitle = "a ```` b"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 8\n'
+    block = rep._fenced(text, "toml")
+    assert block.startswith("`````toml\n") and block.endswith("\n`````")
+    inline = 'bet = [{ name = "x", pay = [{ when = { winner = "tie" }, pays = 8 }] }]\n'
+    assert '"name": "x"' in dict(report_data.bet_file_entries(inline))["x"]

@@ -36,6 +36,7 @@ import dataclasses
 import datetime
 import io
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -99,6 +100,11 @@ CHART_FLAT = (
 CHART_ELSEWHERE = (
     "EOR chart: not in this output (a Markdown report written to a file with -o gets its charts "
     "as PNG files beside it; --format html embeds them)."
+)
+#: Said before a bet's entry in its bet file (:attr:`BetSection.definition`).
+DEFINITION_WORDS = (
+    "The bet's entry in its bet file, as written: the conditions of each pay line "
+    "(first that holds settles) and its pays."
 )
 CONVENTIONS = (
     "Counts are ordered 6-card sequences of the shoe's physical cards: a coup that ends after 4 "
@@ -783,6 +789,11 @@ def render_markdown(
                 f"\n\n**{markdown_text(n.split(': ', 1)[0])}.** {markdown_text(n.split(': ', 1)[1])}"
                 for n in _provenance(bet)
             )
+            + (
+                f"\n\n**Definition.** {DEFINITION_WORDS}\n\n{_fenced(section.definition, 'toml')}"
+                if section.definition
+                else ""
+            )
         )
         tables = report_tables(report, section, digits)
         parts.append(render(tables[:-1], "markdown", digits).rstrip())
@@ -812,6 +823,15 @@ def _provenance(bet: Bet) -> tuple[str, ...]:
     a bet without a source says so."""
     notes = provenance_notes(bet)
     return notes if any(n.startswith("Source: ") for n in notes) else ("Source: not given", *notes)
+
+
+def _fenced(text: str, language: str) -> str:
+    """``text`` as a fenced Markdown code block, its fence longer than any run of backticks in
+    it (so nothing in the text can end it)."""
+    runs = [len(m) for m in re.findall(r"`+", text)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    body = "\n".join(printable(line) for line in text.splitlines())
+    return f"{fence}{language}\n{body}\n{fence}"
 
 
 def _code(text: str) -> str:
@@ -934,6 +954,13 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         for note in _provenance(bet):
             label, text = note.split(": ", 1)
             body.append(f"<p><strong>{html_text(label)}.</strong> {html_text(text)}</p>")
+        if section.definition:
+            body.append(f"<p><strong>Definition.</strong> {html_text(DEFINITION_WORDS)}</p>")
+            body.append(
+                '<pre class="definition">'
+                + "\n".join(html_text(line) for line in section.definition.splitlines())
+                + "</pre>"
+            )
         tables = report_tables(report, section, digits)
         body += [html_table(t, digits) for t in tables[:-1]]
         flat = flat_eor(report, i)
@@ -1081,12 +1108,17 @@ class _Sheet:
         cell.number_format = self.percent_format if percent else self.decimal_format
 
     def put(self, col: int, kind: str, value: object) -> None:
-        """Write one cell: ``kind`` is text, int, exact (fraction text), decimal, percent, sd (the
+        """Write one cell: ``kind`` is text, lines (text of several lines), int, exact (fraction text), decimal, percent, sd (the
         square root of an exact fraction), float (an estimate, already a float)."""
         if value is None:
             self.text(col, "-")
         elif kind == "text":
             self.text(col, str(value))
+        elif kind == "lines":  # text of several lines, each made printable, kept on its line
+            cell = self.ws.cell(
+                row=self.row, column=col, value="\n".join(_xlsx_text(x) for x in str(value).splitlines())
+            )
+            cell.data_type = "s"
         elif kind == "int":
             assert isinstance(value, int)
             self.integer(col, value)
@@ -1171,7 +1203,7 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
     about.row += 1
     about.text(1, CONVENTIONS)
     about.row += 2
-    about.header(["#", "Bet name", "Bet", "Rules", "Source", "Reads suits"])
+    about.header(["#", "Bet name", "Bet", "Rules", "Source", "Reads suits", "Definition (bet file, as written)"])
     for i, s in enumerate(report.bets, 1):
         about.line(
             [
@@ -1181,10 +1213,11 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
                 ("text", bet_rules(s)),
                 ("text", s.bet.source or "not given"),
                 ("text", "yes" if s.bet.reads.needs_suits else "no"),
+                ("lines", s.definition or "-"),
             ]
         )
     about.ws.freeze_panes = None
-    about.widths([22, 24, 40, 80, 60, 12])
+    about.widths([22, 24, 40, 80, 60, 12, 80])
 
     summary = _Sheet(wb.create_sheet("Summary"), digits)
     summary.header(

@@ -12,15 +12,19 @@ seeded shoe walk of :mod:`analyzer.studies.study` when asked.  Rendered by
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from analyzer.bets.files import read_bet_text
 from analyzer.bets.model import Bet
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.core.tomltext import load_toml
 from analyzer.engine.pricing import BetSummary, Pricer
 from analyzer.errors import AnalyzerError, BetError, PeekError, RulesError, ShoeError, StudyError
 from analyzer.studies.eor import BetEOR, EORReport, effects_of_removal
@@ -121,7 +125,9 @@ class BetSection:
     the pay of the solved line for a zero / the target house edge as functions of d (``None``
     when no line is solved for, or no target was asked); ``solved_line`` the index of the pay
     line solved for (its adjustable line, or the line named by the report's ``adjust``;
-    ``None`` for none, and under ``scale``).
+    ``None`` for none, and under ``scale``); ``definition`` the bet's entry in its bet file as
+    written (:func:`file_definitions`), so a lab can check the conditions of each pay line;
+    empty for a catalogue bet (its rules text says what it settles by) or one built in Python.
     """
 
     bet: Bet
@@ -131,6 +137,7 @@ class BetSection:
     fair_pay_form: RationalFunction | None
     target_pay_form: RationalFunction | None
     solved_line: int | None = None
+    definition: str = ""
 
 
 @dataclass(frozen=True)
@@ -155,6 +162,54 @@ class GameMathReport:
     adjust: str | None = None
     scale: bool = False
     exposures: tuple[ExposureSection, ...] = ()
+
+
+#: A line opening a bet of a bet file: ``[[bet]]`` (spaces and a comment allowed).
+_BET_HEADER = re.compile(r"^\s*\[\[\s*bet\s*\]\]\s*(#.*)?$")
+
+
+def bet_file_entries(text: str) -> list[tuple[str, str]]:
+    """The bets of a bet file's ``text`` as (name, entry): the entry is the text of the bet's
+    ``[[bet]]`` table as written, from its header to the next bet's (comments kept, trailing
+    blank lines dropped); a file whose bets are not all written as ``[[bet]]`` tables gets each
+    entry as the JSON of its table.  A bet without a text name is left out.
+
+    Raises:
+        BetError: the text is not valid TOML.
+    """
+    doc = load_toml(text, "bet file", BetError, "bet file")
+    specs = doc.get("bet")
+    if not isinstance(specs, list):
+        return []
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if _BET_HEADER.match(line)]
+    blocks: list[str] = []
+    if len(starts) == len(specs):
+        for k, start in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+            blocks.append("\n".join(lines[start:end]).rstrip())
+    else:
+        blocks = [json.dumps(spec, indent=2, default=str, ensure_ascii=False) for spec in specs]
+    return [
+        (spec["name"].strip(), block)
+        for spec, block in zip(specs, blocks, strict=True)
+        if isinstance(spec, dict) and isinstance(spec.get("name"), str)
+    ]
+
+
+def file_definitions(paths: Sequence[str]) -> dict[str, str]:
+    """Each bet's entry in the bet files ``paths`` (:func:`bet_file_entries`), by bet name,
+    the first file naming a bet winning; a file that cannot be read or parsed is left out (the
+    bet reader reports it)."""
+    out: dict[str, str] = {}
+    for path in dict.fromkeys(paths):
+        try:
+            entries = bet_file_entries(read_bet_text(path))
+        except BetError:
+            continue
+        for name, entry in entries:
+            out.setdefault(name, entry)
+    return out
 
 
 def _deck_counts(decks: object) -> tuple[int, ...]:
@@ -214,6 +269,13 @@ def _pay_form(bet: Bet, line: int | None, edge: Fraction, tableau: Tableau) -> R
         return pay_form(bet, edge, tableau, line=line)
     except BetError:
         return None
+
+
+def _definition(bet: Bet, definitions: Mapping[str, str] | None) -> str:
+    """The bet file's entry of ``bet`` (a bet read from a file), else empty."""
+    if not definitions or not bet.origin.startswith("file:"):
+        return ""
+    return definitions.get(bet.name, "")
 
 
 def _solved_line(summary: BetSummary, adjust: str | None, scale: bool) -> int | None:
@@ -404,6 +466,7 @@ def game_math_report(
     count_shoes: int = 0,
     count_seed: int = 0,
     sorting: bool = False,
+    definitions: Mapping[str, str] | None = None,
 ) -> GameMathReport:
     """The game-math report of ``bets`` on the standard shoes of ``decks`` decks.
 
@@ -423,6 +486,8 @@ def game_math_report(
             and seed (:func:`counting_exposure`).
         sorting: add the exposure to partial information (:func:`sorting_exposure_section`;
             a few seconds a bet).
+        definitions: bet name -> its bet file's entry as written (:func:`file_definitions`),
+            shown for each bet read from a file (:attr:`BetSection.definition`).
 
     Returns:
         :class:`GameMathReport`, exact throughout.
@@ -481,6 +546,7 @@ def game_math_report(
             _pay_form(bet, lines[i], Fraction(0), tableau),
             None if edge is None else _pay_form(bet, lines[i], edge, tableau),
             lines[i],
+            _definition(bet, definitions),
         )
         for i, bet in enumerate(chosen)
     )
@@ -514,7 +580,9 @@ __all__ = [
     "ExposureRow",
     "ExposureSection",
     "GameMathReport",
+    "bet_file_entries",
     "counting_exposure",
+    "file_definitions",
     "game_math_report",
     "sorting_exposure_section",
 ]
