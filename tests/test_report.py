@@ -570,7 +570,8 @@ def test_a_file_bet_shows_its_entry_as_written_in_every_format(run, tmp_path):
     run(*base, "-o", str(book))
     cells = [c for row in openpyxl.load_workbook(book)["Report"].iter_rows(values_only=True) for c in row]
     assert any(isinstance(c, str) and condition in c and "\n" in c for c in cells)
-    assert find_bet("tie").rules in md  # a catalogue bet: its rules text
+    tie = find_bet("tie")
+    assert f"**Rules.** {tie.rules or rep.rules_from_pay_table(tie)}" in md  # a catalogue bet: its rules
 
 
 def test_a_definition_cannot_end_its_markdown_block():
@@ -579,3 +580,27 @@ def test_a_definition_cannot_end_its_markdown_block():
     assert block.startswith("`````toml\n") and block.endswith("\n`````")
     inline = 'bet = [{ name = "x", pay = [{ when = { winner = "tie" }, pays = 8 }] }]\n'
     assert '"name": "x"' in dict(report_data.bet_file_entries(inline))["x"]
+
+
+@pytest.mark.parametrize("edge", ["-1e30", "1e30", "150", "100", "-100"])
+def test_cli_target_edge_out_of_range_is_refused(run, edge):
+    out = run("report", "--bet", "tie", "--count-shoes", "0", "--target-edge", edge, code=2)
+    assert len(out.strip().splitlines()) == 1 and "--target-edge" in out and "below 100" in out
+
+
+def test_library_target_edge_out_of_range_is_refused():
+    for edge in (Fraction(1), Fraction(-1), Fraction(3, 2)):
+        with pytest.raises(BetError, match="target edge"):
+            game_math_report([find_bet("tie")], [8], target_edge=edge)
+
+
+def test_an_unreachable_target_has_no_pay_in_the_closed_forms_either():
+    report = game_math_report([find_bet("tie")], [1, 8], target_edge=Fraction(95, 100))
+    section = report.bets[0]
+    assert all(f.target_pay is None for f in section.figures)
+    forms = rep.forms_table(report, section)
+    target = [r for r in forms.rows if str(r[0]).startswith("Pay for")]
+    assert target == [(f"Pay for a house edge of 95%: {rep.NO_PAY_FORM}", None, None)]
+    for page in (render_markdown(report), render_html(report, charts=False)):
+        assert rep.NO_PAY_FORM.replace("'", "") in page.replace("&#x27;", "").replace("'", "")
+        assert "f(d) = -" not in page

@@ -227,6 +227,10 @@ def report(
     inputs = [*bet_inputs(bet_specs, bet_files), *INPUTS]
     refuse_inputs([output], inputs)
     edge = parse_amount(target_edge, "--target-edge") / 100
+    if not -1 < edge < 1:
+        raise UsageProblem(
+            f"bad --target-edge {target_edge.strip()[:40]}: a house edge is a percentage above -100 and below 100"
+        )
     if adjust is not None and scale:
         raise UsageProblem("--adjust and --scale are two ways to price a ladder: give one of them")
     if adjust is not None and not adjust.strip():

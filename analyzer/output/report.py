@@ -518,23 +518,55 @@ def eor_table(report: GameMathReport, section: BetSection, digits: int = 10) -> 
     return dataclasses.replace(table, notes=(*table.notes, count))
 
 
-def _forms(section: BetSection, report: GameMathReport) -> list[tuple[str, RationalFunction]]:
+#: Said in the closed forms for a solved pay that no positive pay gives (as the par sheet's '-').
+NO_PAY_FORM = "no positive pay gives it on these shoes (the par sheet's '-')"
+
+
+def _pay_shown(fn: RationalFunction | None, pays: Sequence[Fraction | None]) -> RationalFunction | None:
+    """A solved pay's closed form, or ``None`` where the par sheet has no pay at any deck count
+    (no positive pay gives that edge, or the line's event cannot happen): a negative pay is no
+    bet's pay."""
+    return None if fn is None or all(p is None for p in pays) else fn
+
+
+def _forms(section: BetSection, report: GameMathReport) -> list[tuple[str, RationalFunction | None]]:
+    """The closed forms shown for ``section``, as (label, f); f is ``None`` for a solved pay that
+    no positive pay gives (:data:`NO_PAY_FORM`)."""
     f = section.forms
-    out: list[tuple[str, RationalFunction]] = [("House edge", f.house_edge)]
+    out: list[tuple[str, RationalFunction | None]] = [("House edge", f.house_edge)]
     if f.house_edge_resolved is not None:
         out.append(("House edge (resolved)", f.house_edge_resolved))
     out += [("Hit frequency", f.hit_frequency), ("Variance", f.variance)]
-    if section.fair_pay_form is not None:
-        out.append(("Fair pay", section.fair_pay_form))
-    if section.target_pay_form is not None and report.target_edge is not None:
-        out.append((f"Pay for a {_edge_words(report.target_edge)}", section.target_pay_form))
+    if section.solved_line is None or report.scale:
+        return out
+    out.append(("Fair pay", _pay_shown(section.fair_pay_form, [x.fair_pay for x in section.figures])))
+    if report.target_edge is not None:
+        out.append(
+            (
+                f"Pay for a {_edge_words(report.target_edge)}",
+                _pay_shown(section.target_pay_form, [x.target_pay for x in section.figures]),
+            )
+        )
     return out
+
+
+def _limit(fn: RationalFunction | None, pay: bool) -> Fraction | None:
+    """f's infinite-deck value; ``None`` for no form, or a pay that is not positive there."""
+    if fn is None:
+        return None
+    value = fn.limit()
+    return None if pay and value <= 0 else value
 
 
 def forms_table(report: GameMathReport, section: BetSection) -> Table:
     """The closed forms of the bet in the number of decks d: each quantity's infinite-deck
     limit and its 1/d correction (the formulas themselves are :func:`_forms`'s functions)."""
-    rows = tuple((label, fn.limit(), fn.correction()) for label, fn in _forms(section, report))
+    rows = tuple(
+        (f"{label}: {NO_PAY_FORM}", None, None)
+        if fn is None
+        else (label, _limit(fn, label.startswith(("Fair pay", "Pay for"))), fn.correction())
+        for label, fn in _forms(section, report)
+    )
     return Table(
         f"forms:{section.bet.name}",
         f"{section.bet.title}: closed forms in the number of decks d",
@@ -805,7 +837,9 @@ def render_markdown(
         else:
             parts.append(f"*{markdown_text(note)}*")
         formulas = "\n".join(
-            f"- **{markdown_text(label)}**: `f(d) = {fn.text()}`" for label, fn in _forms(section, report)
+            f"- **{markdown_text(label)}**: "
+            + (markdown_text(NO_PAY_FORM) if fn is None else f"`f(d) = {fn.text()}`")
+            for label, fn in _forms(section, report)
         )
         parts.append(render([tables[-1]], "markdown", digits).rstrip() + "\n\n" + formulas)
     for exposure in report.exposures:
@@ -980,7 +1014,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         body.append(
             "<ul>"
             + "".join(
-                f"<li><strong>{html_text(label)}</strong>: <code>f(d) = {html_text(fn.text())}</code></li>"
+                f"<li><strong>{html_text(label)}</strong>: "
+                + (html_text(NO_PAY_FORM) if fn is None else f"<code>f(d) = {html_text(fn.text())}</code>")
+                + "</li>"
                 for label, fn in _forms(section, report)
             )
             + "</ul>"
@@ -1316,13 +1352,14 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
     )  # fmt: skip
     for s in report.bets:
         for label, fn in _forms(s, report):
+            pay = label.startswith(("Fair pay", "Pay for"))
             forms.line(
                 [
                     ("text", s.bet.name),
                     ("text", label),
-                    ("text", fn.text()),
-                    *_both(fn.limit()),
-                    *_both(fn.correction()),
+                    ("text", NO_PAY_FORM if fn is None else fn.text()),
+                    *_both(_limit(fn, pay)),
+                    *_both(None if fn is None else fn.correction()),
                 ]
             )
     forms.widths([22, 28, 90, 30, 16, 30, 16])

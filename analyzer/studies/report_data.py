@@ -494,7 +494,7 @@ def game_math_report(
 
     Raises:
         BetError: no bets, a bet that is not a Bet, a name given twice, a target edge that is
-            not an exact number, ``adjust`` with ``scale``, or ``adjust`` naming no line of any bet.
+            not an exact number or not above -1 and below 1, ``adjust`` with ``scale``, or ``adjust`` naming no line of any bet.
         StudyError: bad ``count_shoes`` or ``count_seed``.
         ShoeError: no deck count, a count that is not a whole number >= 1, or one given twice.
         RulesError: ``tableau`` is not a Tableau.
@@ -511,6 +511,10 @@ def game_math_report(
     ):
         raise BetError(f"bad target edge {target_edge!r}: give an exact int or Fraction (1/100 for 1%)")
     edge = None if target_edge is None else Fraction(target_edge)
+    if edge is not None and not -1 < edge < 1:
+        raise BetError(
+            f"bad target edge {edge}: a house edge is above -1 and below 1 (a fraction: 1/100 is 1%)"
+        )
     at = max(counts) if eor_decks is None else _deck_counts([eor_decks])[0]
     if not isinstance(tableau, Tableau):
         raise RulesError(f"bad rules {tableau!r}: give a Tableau, e.g. analyzer.STANDARD")
