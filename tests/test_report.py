@@ -604,3 +604,42 @@ def test_an_unreachable_target_has_no_pay_in_the_closed_forms_either():
     for page in (render_markdown(report), render_html(report, charts=False)):
         assert rep.NO_PAY_FORM.replace("'", "") in page.replace("&#x27;", "").replace("'", "")
         assert "f(d) = -" not in page
+
+
+def _gone(pid):
+    """True once process ``pid`` has ended (exited, or a zombie waiting for its parent)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+def _wait_gone(pid, seconds=30.0):
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not _gone(pid):  # SIGKILL is sent; the kernel ends the process shortly after
+        assert time.monotonic() < deadline, f"process {pid} outlived the printer"
+        time.sleep(0.01)
+
+
+def _fake_printer(tmp_path, tail):
+    script = tmp_path / "fake-chromium"
+    pids = tmp_path / "children"
+    script.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {pids}.tmp\nmv {pids}.tmp {pids}\n{tail}\n")
+    script.chmod(0o755)
+    return script, pids
+
+
+@pytest.mark.parametrize("timeout, tail, words", [(300, "exit 3", "exit code 3"), (1, "exec sleep 300", "took over")])
+def test_pdf_printer_and_every_process_it_started_are_killed(doc, tmp_path, monkeypatch, timeout, tail, words):
+    script, pids = _fake_printer(tmp_path, tail)
+    monkeypatch.setenv(rep.CHROMIUM_ENV, str(script))
+    monkeypatch.setattr(rep, "PDF_TIMEOUT", timeout)
+    with pytest.raises(FormatError, match=words):
+        rep.render_pdf(doc, charts=False)
+    if timeout > 1:
+        assert pids.exists()  # the printer ended after starting its child
+    if pids.exists():  # under the short timeout the printer may be killed before it starts one
+        _wait_gone(int(pids.read_text()))

@@ -38,6 +38,7 @@ import io
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import urllib.parse
@@ -1047,8 +1048,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
 CHROMIUM_ENV = "PUNTO_BANCO_CHROMIUM"
 #: Programs looked for, in order, when :data:`CHROMIUM_ENV` is not set.
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-#: Seconds Chromium may take to print one report.
-PDF_TIMEOUT = 180
+#: Seconds Chromium may take to print one report; then it and every process it started are
+#: killed (:func:`_print_with`).
+PDF_TIMEOUT: float = 180
 
 
 def chromium_program() -> str | None:
@@ -1062,6 +1064,34 @@ def chromium_program() -> str | None:
         if found:
             return found
     return None
+
+
+def _print_with(args: Sequence[str], program: str) -> int:
+    """Run the printer ``args`` in a session (process group) of its own and return its exit
+    code; the whole group (Chromium's renderer and helper processes too) is killed when it
+    takes over :data:`PDF_TIMEOUT` seconds, on any error, and after it ends (nothing it started
+    outlives the report).
+
+    Raises:
+        FormatError: it could not start, or took too long.
+    """
+    try:
+        proc = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
+    except OSError as err:
+        raise FormatError(f"Chromium ({program}) could not start: {err.strerror or err}") from None
+    try:
+        return proc.wait(timeout=PDF_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise FormatError(f"Chromium took over {PDF_TIMEOUT} s to print the PDF; nothing written") from None
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the group's id is the leader's pid
+        except (ProcessLookupError, PermissionError):
+            pass  # the group has ended
+        proc.wait()
 
 
 def render_pdf(report: GameMathReport, digits: int = 10, charts: bool = True) -> bytes:
@@ -1099,16 +1129,9 @@ def render_pdf(report: GameMathReport, digits: int = 10, charts: bool = True) ->
             f"--print-to-pdf={out}",
             src.as_uri(),
         ]
-        try:
-            done = subprocess.run(args, capture_output=True, timeout=PDF_TIMEOUT, check=False)
-        except subprocess.TimeoutExpired:
-            raise FormatError(
-                f"Chromium took over {PDF_TIMEOUT} s to print the PDF; nothing written"
-            ) from None
-        except OSError as err:
-            raise FormatError(f"Chromium ({program}) could not start: {err.strerror or err}") from None
-        if done.returncode != 0 or not out.exists() or not out.read_bytes().startswith(b"%PDF"):
-            raise FormatError(f"Chromium ({program}) did not print the PDF (exit code {done.returncode})")
+        code = _print_with(args, program)
+        if code != 0 or not out.exists() or not out.read_bytes().startswith(b"%PDF"):
+            raise FormatError(f"Chromium ({program}) did not print the PDF (exit code {code})")
         return out.read_bytes()
 
 
