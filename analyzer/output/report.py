@@ -910,11 +910,12 @@ table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
 th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; vertical-align: top; }
 th { background: #eee; }
 .num { white-space: nowrap; text-align: right; font-variant-numeric: tabular-nums; }
-td.text { overflow-wrap: normal; }
+h1, h2, h3, th.text, td.text { overflow-wrap: anywhere; }
 .provenance td { font-family: monospace; }
 pre { font-size: 0.9em; background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
-code { font-size: 0.9em; white-space: normal; overflow-wrap: normal; }
-p, li { overflow-wrap: break-word; }
+code { font-size: 0.9em; white-space: normal; overflow-wrap: anywhere; }
+p, li { overflow-wrap: anywhere; }
+pre.definition { white-space: pre-wrap; overflow-wrap: anywhere; }
 .note { color: #555; font-style: italic; }
 img { max-width: 100%; }
 """.strip()
@@ -958,7 +959,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
     """The report as one self-contained HTML page: styles inline, each EOR chart embedded as a
     ``data:`` URI PNG (with ``charts`` and matplotlib; otherwise a line says why there is none),
     nothing loaded from elsewhere.  Every text from a bet (titles, rules, sources) is escaped.
-    Numbers never wrap (``white-space: nowrap``); a wide table scrolls on screen; printed, the
+    Numbers never wrap (``white-space: nowrap``); text (headings, paragraphs, text cells) may
+    break anywhere, so a long unbroken word from a bet file never widens the page; a wide
+    table scrolls on screen; printed, the
     pages are A4 landscape in smaller type with the provenance on every page
     (:func:`running_heads`) and at the top.
 
