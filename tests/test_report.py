@@ -373,7 +373,9 @@ def test_css_strings_cannot_break_out():
 
 def test_numbers_never_wrap_in_the_html(doc):
     page = render_html(doc, charts=False)
-    assert "anywhere" not in page and "break-all" not in page
+    assert "break-all" not in page  # text may wrap anywhere, a number never
+    wrapping = re.findall(r"([^{}]*)\{[^}]*overflow-wrap: anywhere", page)
+    assert wrapping and all(".num" not in selector for selector in wrapping)
     assert re.search(r"\.num \{[^}]*white-space: nowrap", page)
     assert re.search(r"\.table-wrap \{[^}]*overflow-x: auto", page)
     cells = re.findall(r'<td class="(num|text)">([^<]*)</td>', page)
@@ -643,3 +645,27 @@ def test_pdf_printer_and_every_process_it_started_are_killed(doc, tmp_path, monk
         assert pids.exists()  # the printer ended after starting its child
     if pids.exists():  # under the short timeout the printer may be killed before it starts one
         _wait_gone(int(pids.read_text()))
+
+
+def test_a_count_that_never_bets_says_so(monkeypatch):
+    from analyzer.studies.moments import Estimate
+
+    bets = [find_bet("tie")]
+    eor = effects_of_removal(Shoe.standard(8), bets, by="rank", depth=1)
+    monkeypatch.setattr(report_data, "_linear_threshold", lambda b, decks: 201)
+    section = report_data.counting_exposure(bets, eor, shoes=2, seed=1)
+    count = [r for r in section.rows if r.play.startswith("count")]
+    assert len(count) == 1 and dict(count[0].figures)["Bets per 100 coups"].value == 0
+    assert "never" in count[0].note and "tc>=201" in count[0].note
+    assert [r.note for r in section.rows if r.play == "perfect play"] == [""]
+    assert report_data._never_bets([0] * 12 + [-1], 1, Estimate(0.0, 0.0)).startswith(
+        "the count never bets: no tag is above 0"
+    )
+    assert report_data._never_bets([1] * 13, 1, Estimate(0.5, 0.1)) == ""
+
+
+def test_an_estimate_is_never_printed_as_negative_zero():
+    from analyzer.studies.moments import Estimate
+
+    assert rep._estimate_text(Estimate(-0.00001, 0.00009)) == "0.0000 ± 0.0001"
+    assert rep._estimate_text(Estimate(-0.5, 0.1)) == "-0.5000 ± 0.1000"

@@ -607,7 +607,13 @@ def _estimate_text(e: Estimate | Fraction | None) -> str:
         return "-"
     if isinstance(e, Fraction):
         return decimal_text(e, 4)
-    return f"{e.value:.4f} ± {e.se:.4f}"
+    return f"{_four(e.value)} ± {_four(e.se)}"
+
+
+def _four(x: float) -> str:
+    """A float estimate to 4 decimals, never ``-0.0000`` (a negative too small to show is 0)."""
+    text = f"{x:.4f}"
+    return text[1:] if text == "-0.0000" else text
 
 
 def exposure_table(section: ExposureSection) -> Table:

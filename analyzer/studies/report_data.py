@@ -301,6 +301,23 @@ def _linear_threshold(b: BetEOR, decks: int) -> int:
     return max(1, math.ceil(-b.ev / (u * decks)))
 
 
+def _never_bets(tags: Sequence[int], threshold: int, frequency: Estimate | None) -> str:
+    """The note of a count row whose count never bet in the shoes dealt (its figures are then
+    0 by construction, not a measured 0), saying why; empty when it bet."""
+    if frequency is None or frequency.value > 0:
+        return ""
+    if not any(t > 0 for t in tags):
+        return (
+            f"the count never bets: no tag is above 0, so the true count never rises to tc>={threshold}; "
+            "its figures are 0 by construction"
+        )
+    return (
+        f"the count never bet: its true count never reached tc>={threshold} in these shoes (the linear "
+        "estimate asks that much because the bet's edge is far below 0 for its effects of removal); its "
+        "figures are 0 by construction"
+    )
+
+
 #: The figures of a row of the counting exposure, as (label, StrategyResult attribute).
 COUNT_FIGURES: tuple[tuple[str, str], ...] = (
     ("Bets per 100 coups", "bet_frequency"),
@@ -373,7 +390,8 @@ def counting_exposure(
                 rows.append(ExposureRow(bet.name, "perfect play", _figures(r)))
             elif r.strategy == "count":
                 tags = ",".join(str(t) for t in b.system.tags)
-                rows.append(ExposureRow(bet.name, f"count {tags} (A..K), bet at {trigger}", _figures(r)))
+                note = _never_bets(b.system.tags, threshold, r.bet_frequency)
+                rows.append(ExposureRow(bet.name, f"count {tags} (A..K), bet at {trigger}", _figures(r), note))
         if not countable:
             rows.append(ExposureRow(bet.name, "count", (), "no count: every effect of removal is 0"))
     settings = (
