@@ -15,6 +15,7 @@ from analyzer.errors import BetError, FormatError, PlotUnavailableError, ShoeErr
 from analyzer.output import report as rep
 from analyzer.output.render import decimal_text
 from analyzer.output.report import CHART_FLAT, render_html, render_markdown
+from analyzer.text import markdown_text
 from analyzer.studies import report_data
 from analyzer.studies.eor import effects_of_removal
 from analyzer.studies.report_data import game_math_report
@@ -669,3 +670,29 @@ def test_an_estimate_is_never_printed_as_negative_zero():
 
     assert rep._estimate_text(Estimate(-0.00001, 0.00009)) == "0.0000 ± 0.0001"
     assert rep._estimate_text(Estimate(-0.5, 0.1)) == "-0.5000 ± 0.1000"
+
+
+def test_contents_follow_the_sections_as_printed_one_heading_each(doc):
+    report = dataclasses.replace(
+        doc,
+        exposures=(report_data.ExposureSection("counting", "Counting exposure", "m", (), ()),),
+    )
+    want = rep.contents_entries(report)
+    assert want[0] == "Rules of play" and want[-2:] == ["Counting exposure", "Glossary"]
+    md = render_markdown(report)
+    headings = re.findall(r"^(#+) (.*)$", md, re.M)
+    levels = [len(h) for h, _ in headings]
+    assert levels[0] == 1 and all(b - a <= 1 for a, b in zip(levels, levels[1:]))  # no level skipped
+    assert len({t for _, t in headings}) == len(headings)  # one heading per section
+    after = md.split("**Contents**", 1)[1]
+    assert [t for h, t in re.findall(r"^(#+) (.*)$", after, re.M) if h == "##"] == [
+        re.sub(r" \(\S+\)$", "", e) for e in want
+    ]
+    listed = re.findall(r"^- (.*)$", after.split("\n\n## ", 1)[0], re.M)
+    assert [x.replace("\\.", ".").replace("\\", "") for x in listed] == [markdown_text(e) for e in want]
+    page = render_html(report, charts=False)
+    heads = re.findall(r"<h([1-3])[^>]*>([^<]*)</h\1>", page)
+    assert len({t for _, t in heads}) == len(heads)
+    ids = re.findall(r'<h2 id="([^"]+)">', page)
+    links = re.findall(r'<li><a href="#([^"]+)">', page)
+    assert links == ids and len(ids) == len(want)

@@ -811,13 +811,12 @@ def render_markdown(
     note = CHART_ELSEWHERE if missing is None else missing
     parts = [
         f"# {markdown_text(_title(report))}",
-        render([provenance_table(report)], "markdown", digits).rstrip(),
+        "## " + render([provenance_table(report)], "markdown", digits).rstrip().removeprefix("### "),
         markdown_text(_intro(report, digits)),
         *(markdown_text(n) for n in _percent_notes(report, digits)),
         markdown_text(CONVENTIONS),
-        "\n".join(
-            f"{i}. {markdown_text(s.bet.title)} (`{_code(s.bet.name)}`)" for i, s in enumerate(report.bets, 1)
-        ),
+        "**Contents**\n\n"
+        + "\n".join(f"- {_list_text(e)}" for e in contents_entries(report)),
         "## Rules of play\n\n```text\n" + "\n".join(printable(x) for x in drawing_rules(report)) + "\n```",
     ]
     for i, section in enumerate(report.bets):
@@ -852,7 +851,7 @@ def render_markdown(
     for exposure in report.exposures:
         parts.append(f"## {markdown_text(exposure.title)}\n\n{markdown_text(exposure.method)}")
         parts.append("\n".join(f"- **{markdown_text(k)}**: {markdown_text(v)}" for k, v in exposure.settings))
-        parts.append(render([exposure_table(exposure)], "markdown", digits).rstrip())
+        parts.append(_untitled(render([exposure_table(exposure)], "markdown", digits).rstrip(), "### "))
     parts.append(
         "## Glossary\n\n" + "\n".join(f"- **{markdown_text(t)}**: {markdown_text(m)}" for t, m in GLOSSARY)
     )
@@ -864,6 +863,26 @@ def _provenance(bet: Bet) -> tuple[str, ...]:
     a bet without a source says so."""
     notes = provenance_notes(bet)
     return notes if any(n.startswith("Source: ") for n in notes) else ("Source: not given", *notes)
+
+
+def contents_entries(report: GameMathReport) -> list[str]:
+    """The report's contents, in the order its sections (level-2 headings) are printed after
+    the list: the rules of play, each bet (``"1. Title (name)"``), the exposure sections, the
+    glossary."""
+    bets = [f"{i}. {s.bet.title} ({s.bet.name})" for i, s in enumerate(report.bets, 1)]
+    return ["Rules of play", *bets, *(e.title for e in report.exposures), "Glossary"]
+
+
+def _list_text(entry: str) -> str:
+    """A contents entry as Markdown list text: ``1. Title`` must not start a nested list."""
+    return re.sub(r"^(\d+)\. ", r"\1\\. ", markdown_text(entry))
+
+
+def _untitled(fragment: str, heading: str) -> str:
+    """A rendered table without its title heading (its first line, starting ``heading``): for a
+    table that is its section's only table, under the section's own heading."""
+    first, _, rest = fragment.partition("\n")
+    return rest.lstrip("\n") if first.startswith(heading) else fragment
 
 
 def _fenced(text: str, language: str) -> str:
@@ -946,6 +965,7 @@ def _print_css(report: GameMathReport) -> str:
         "  .table-wrap { overflow: visible; }\n"
         "  pre { overflow: visible; white-space: pre-wrap; }\n"
         "  h2 { break-before: page; }\n"
+        "  h1 + h2 { break-before: avoid; }\n"
         "  h3 { break-after: avoid; }\n"
         "  tr, img { break-inside: avoid; }\n"
         "  thead { display: table-header-group; }\n"
@@ -975,19 +995,20 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         FormatError: ``digits`` is not a whole number from 0 to 1000.
     """
     _check_digits(digits)
+    anchors = ["rules-of-play", *(f"bet-{i}" for i in range(1, len(report.bets) + 1))]
+    anchors += [e.key for e in report.exposures] + ["glossary"]
     contents = [
-        f'<li><a href="#bet-{i}">{html_text(s.bet.title)}</a> (<code>{html_text(s.bet.name)}</code>)</li>'
-        for i, s in enumerate(report.bets, 1)
+        f'<li><a href="#{html_text(a)}">{html_text(entry)}</a></li>'
+        for a, entry in zip(anchors, contents_entries(report), strict=True)
     ]
-    contents += [f'<li><a href="#{html_text(e.key)}">{html_text(e.title)}</a></li>' for e in report.exposures]
     body = [
         f"<h1>{html_text(_title(report))}</h1>",
-        '<div class="provenance">' + html_table(provenance_table(report), digits) + "</div>",
+        "<h2>About this report</h2>",
+        '<div class="provenance">' + _untitled(html_table(provenance_table(report), digits), "<h3>") + "</div>",
         f"<p>{html_text(_intro(report, digits))}</p>",
         *(f'<p class="note">{html_text(n)}</p>' for n in _percent_notes(report, digits)),
         f"<p>{html_text(CONVENTIONS)}</p>",
-        "<ol>" + "".join(contents) + '<li><a href="#rules-of-play">Rules of play</a></li>'
-        '<li><a href="#glossary">Glossary</a></li></ol>',
+        '<p><strong>Contents</strong></p><ul class="contents">' + "".join(contents) + "</ul>",
         '<h2 id="rules-of-play">Rules of play</h2>',
         "<pre>" + "\n".join(html_text(line) for line in drawing_rules(report)) + "</pre>",
     ]
@@ -1041,9 +1062,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
             )
             + "</ul>"
         )
-        body.append(html_table(exposure_table(exposure), digits))
+        body.append(_untitled(html_table(exposure_table(exposure), digits), "<h3>"))
     body.append('<h2 id="glossary">Glossary</h2>')
-    body.append(html_table(glossary_table(), digits))
+    body.append(_untitled(html_table(glossary_table(), digits), "<h3>"))
     head = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html_text(_title(report))}</title>\n<style>\n{_CSS}\n{_print_css(report)}\n</style>\n</head>\n"
