@@ -696,3 +696,25 @@ def test_contents_follow_the_sections_as_printed_one_heading_each(doc):
     ids = re.findall(r'<h2 id="([^"]+)">', page)
     links = re.findall(r'<li><a href="#([^"]+)">', page)
     assert links == ids and len(ids) == len(want)
+
+
+@pytest.mark.parametrize(
+    "bets, words",
+    [
+        (["perfect-pair"], "No pay is solved: no bet has a single adjustable pay line"),
+        (["tie", "perfect-pair"], "Pays are solved for 1 of the 2 bets for a fair bet and for a house edge of 1%"),
+        (["tie"], "Pays are solved for a fair bet and for a house edge of 1% (each bet's adjustable line)"),
+    ],
+)
+def test_the_intro_says_what_was_solved(bets, words):
+    report = game_math_report([find_bet(b) for b in bets], [1], target_edge=EDGE)
+    assert words in rep._intro(report)
+    if bets == ["perfect-pair"]:
+        assert "Pays are solved" not in render_markdown(report)
+
+
+def test_the_scaled_ladder_notes_name_no_option_report_lacks():
+    report = game_math_report([find_bet("dragon-7")], [1], target_edge=EDGE, scale=True)
+    notes = [n for t in rep.ladder_tables(report, report.bets[0]) for n in t.notes]
+    assert notes and not any("grid of --fair-pay" in n for n in notes)
+    assert any(rep.FAIR_PAY_GRID in n for n in notes)

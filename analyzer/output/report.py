@@ -484,6 +484,10 @@ def events_table(figures: DeckFigures) -> Table:
     )
 
 
+#: The report's words for the grid of practical pays (``bets --scale`` names its own option).
+FAIR_PAY_GRID = "grid of the practical pays of 'punto-banco bets --fair-pay'"
+
+
 def ladder_tables(report: GameMathReport, section: BetSection) -> list[Table]:
     """Under ``scale``: for each deck count, every winning line's scaled pay for the target
     edge (or the fair one) with its practical pays, and the ladder's exact house edge at them
@@ -499,6 +503,7 @@ def ladder_tables(report: GameMathReport, section: BetSection) -> list[Table]:
             dataclasses.replace(
                 t,
                 name=f"{t.name}:{section.bet.name}:{f.decks}",
+                notes=tuple(n.replace("grid of --fair-pay", FAIR_PAY_GRID) for n in t.notes),
             )
             for t in (lines, ladder)
         ]
@@ -899,23 +904,41 @@ def _code(text: str) -> str:
     return printable(text).replace("`", "'")
 
 
-def _intro(report: GameMathReport, digits: int = 10) -> str:
-    target = (
-        ""
-        if report.target_edge is None
-        else f" Pays are solved for a fair bet and for a {_edge_words(report.target_edge, digits)}"
-        + (
-            " (every winning pay scaled by one factor)."
-            if report.scale
-            else f" (the line '{report.adjust}')."
+def _solved_intro(report: GameMathReport, digits: int = 10) -> str:
+    """What the report solves pays for, in words matching the par sheets: the fair pay and the
+    pay for the target edge of the bets that have a line solved for (or a factor under
+    ``scale``), or that no pay is solved, and why."""
+    if report.scale:
+        solved = [s for s in report.bets if s.bet.payout_function is None]
+    else:
+        solved = [s for s in report.bets if s.solved_line is not None]
+    target = "" if report.target_edge is None else f" and for a {_edge_words(report.target_edge, digits)}"
+    if not solved:
+        why = (
+            f"no bet has a pay line '{report.adjust}' (--adjust)"
             if report.adjust is not None
-            else "."
+            else "no bet has pay lines to scale"
+            if report.scale
+            else "no bet has a single adjustable pay line (--adjust EVENT solves any one line, --scale every "
+            "win by one factor)"
         )
+        return f" No pay is solved: {why}."
+    how = (
+        "every winning pay scaled by one factor"
+        if report.scale
+        else f"the line '{report.adjust}'"
+        if report.adjust is not None
+        else "each bet's adjustable line"
     )
+    which = "" if len(solved) == len(report.bets) else f" for {len(solved)} of the {len(report.bets)} bets"
+    return f" Pays are solved{which} for a fair bet{target} ({how}); each par sheet says what it solves."
+
+
+def _intro(report: GameMathReport, digits: int = 10) -> str:
     return (
         f"Standard shoes of {decks_text(report.decks)} (52 cards per deck, 4 suits), rules: "
         f"{report.tableau.describe()}. Effects of removal on {Shoe.standard(report.eor_decks).describe()}."
-        + target
+        + _solved_intro(report, digits)
         + " Every figure is explained in words in the glossary at the end."
     )
 
