@@ -244,6 +244,8 @@ def test_cli_bet_file(run, tmp_path):
         (["--bet", "tie", "--bet", "tie"], "twice"),
         (["--bet", "tie", "--format", "pdf"], "pdf"),
         (["--bet", "tie", "--decks", "2-1"], "larger"),
+        (["--bet", "tie", "--format", "pdf", "-o", "y.md"], "contradicts"),
+        (["--bet", "tie", "--format", "markdown", "-o", "y.HTML"], "contradicts"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(run, tmp_path, args, words):

@@ -41,8 +41,15 @@ def report_format(fmt: str | None, output: str | None) -> str:
     extension names no report format, such as ``/dev/stdout``).
 
     Raises:
-        UsageProblem: xlsx or PDF without an output file.
+        UsageProblem: xlsx or PDF without an output file; ``--format`` contradicting the
+            format ``-o``'s extension names (``--format pdf -o report.md``).
     """
+    implied = EXTENSION_FORMATS.get(Path(output).suffix.lower()) if output else None
+    if fmt is not None and implied is not None and fmt != implied:
+        raise UsageProblem(
+            f"--format {fmt} contradicts -o {Path(output or '').name[:60]!r}, a {implied} file name: "
+            f"give a .{'md' if fmt == 'markdown' else fmt} file, or drop --format"
+        )
     if fmt is None:
         fmt = EXTENSION_FORMATS.get(Path(output).suffix.lower(), "markdown") if output else "markdown"
     if fmt == "xlsx" and output is None:
