@@ -720,3 +720,17 @@ def test_the_scaled_ladder_notes_name_no_option_report_lacks():
     notes = [n for t in rep.ladder_tables(report, report.bets[0]) for n in t.notes]
     assert notes and not any("grid of --fair-pay" in n for n in notes)
     assert any(rep.FAIR_PAY_GRID in n for n in notes)
+
+
+def test_a_bet_that_cannot_push_shows_its_house_edge_per_resolved_hand(doc):
+    dragon = doc.bets[2]  # Dragon 7: wins or loses, never pushes
+    for f in dragon.figures:
+        assert f.summary.pushes == 0 and f.summary.house_edge_resolved is None
+        assert f.house_edge_resolved == f.summary.house_edge == f.element_of_risk
+    par = rep.par_sheet_table(doc, dragon)
+    row = next(r for r in par.rows if r[0] == "House edge per resolved hand")
+    assert row[1:] == tuple(rep.percent_text(f.summary.house_edge, 10) for f in dragon.figures)
+    exact = rep.exact_table(doc, dragon)
+    assert all(r[2] is not None for r in exact.rows if r[1] == "House edge per resolved hand")
+    banker = doc.bets[0].figures[0]  # a bet that pushes (on a tie) keeps the engine's figure
+    assert banker.house_edge_resolved == banker.summary.house_edge_resolved != banker.summary.house_edge

@@ -297,7 +297,7 @@ def par_sheet_table(report: GameMathReport, section: BetSection, digits: int = 1
     edge = report.target_edge
     rows: list[tuple[Cell, ...]] = [
         ("House edge per hand", *(_pct(f.summary.house_edge, digits) for f in figs)),
-        ("House edge per resolved hand", *(_pct(f.summary.house_edge_resolved, digits) for f in figs)),
+        ("House edge per resolved hand", *(_pct(f.house_edge_resolved, digits) for f in figs)),
         ("RTP (theoretical return)", *(_pct(f.rtp, digits) for f in figs)),
         ("Element of risk", *(_pct(f.element_of_risk, digits) for f in figs)),
         ("Hit frequency", *(_pct(f.summary.hit_frequency, digits) for f in figs)),
@@ -334,8 +334,8 @@ def par_sheet_table(report: GameMathReport, section: BetSection, digits: int = 1
                 (f"Pay for a {_edge_words(edge, digits)} (to 1)", *(_dec(f.target_pay, digits) for f in figs))
             )
     notes = [
-        "House edge, RTP and element of risk per unit staked; '-' per resolved hand: the bet cannot push "
-        "(the element of risk is then the house edge). SD per unit staked, rounded exactly from the exact "
+        "House edge, RTP and element of risk per unit staked; a bet that cannot push resolves every hand, "
+        "so its house edge per resolved hand and its element of risk are its house edge per hand. SD per unit staked, rounded exactly from the exact "
         "variance; the volatility index is z x SD (z = "
         + ", ".join(f"{decimal_text(z, 3)} at {level}%" for level, z in Z_LEVELS)
         + "). Exact fractions: the exact values table.",
@@ -429,7 +429,7 @@ def exact_table(report: GameMathReport, section: BetSection) -> Table:
         items: list[tuple[str, Fraction | None]] = [
             ("EV per unit staked", s.ev),
             ("House edge per hand", s.house_edge),
-            ("House edge per resolved hand", s.house_edge_resolved),
+            ("House edge per resolved hand", f.house_edge_resolved),
             ("RTP (theoretical return)", f.rtp),
             ("Hit frequency", s.hit_frequency),
             ("Variance", s.variance),
@@ -1355,7 +1355,7 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
                     ("int", m.denominator),
                     *_both(m.ev),
                     *_both(m.house_edge, percent=True),
-                    *_both(m.house_edge_resolved, percent=True),
+                    *_both(f.house_edge_resolved, percent=True),
                     *_both(m.hit_frequency),
                     *_both(m.variance),
                     ("sd", m.variance),

@@ -71,6 +71,13 @@ class DeckFigures:
         return 1 + self.summary.ev
 
     @property
+    def house_edge_resolved(self) -> Fraction | None:
+        """The house edge per resolved bet: for a bet that cannot push every hand resolves, so
+        it is the house edge per hand; ``None`` only for a bet that always pushes."""
+        s = self.summary
+        return s.house_edge if s.pushes == 0 else s.house_edge_resolved
+
+    @property
     def element_of_risk(self) -> Fraction:
         """The element of risk: the expected loss over the average amount put at risk.  The
         stake is one unit and never grows, and a push risks nothing, so it is the house edge
