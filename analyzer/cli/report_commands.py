@@ -236,7 +236,8 @@ def report(
     edge = parse_amount(target_edge, "--target-edge") / 100
     if not -1 < edge < 1:
         raise UsageProblem(
-            f"bad --target-edge {target_edge.strip()[:40]}: a house edge is a percentage above -100 and below 100"
+            f"bad --target-edge {target_edge.strip()[:40]}: "
+            "a house edge is a percentage above -100 and below 100"
         )
     if adjust is not None and scale:
         raise UsageProblem("--adjust and --scale are two ways to price a ladder: give one of them")

@@ -32,6 +32,7 @@ the report says so where the chart would be, and is otherwise complete.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import datetime
 import io
@@ -335,7 +336,8 @@ def par_sheet_table(report: GameMathReport, section: BetSection, digits: int = 1
             )
     notes = [
         "House edge, RTP and element of risk per unit staked; a bet that cannot push resolves every hand, "
-        "so its house edge per resolved hand and its element of risk are its house edge per hand. SD per unit staked, rounded exactly from the exact "
+        "so its house edge per resolved hand and its element of risk are its house edge per hand. "
+        "SD per unit staked, rounded exactly from the exact "
         "variance; the volatility index is z x SD (z = "
         + ", ".join(f"{decimal_text(z, 3)} at {level}%" for level, z in Z_LEVELS)
         + "). Exact fractions: the exact values table.",
@@ -1027,7 +1029,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
     body = [
         f"<h1>{html_text(_title(report))}</h1>",
         "<h2>About this report</h2>",
-        '<div class="provenance">' + _untitled(html_table(provenance_table(report), digits), "<h3>") + "</div>",
+        '<div class="provenance">'
+        + _untitled(html_table(provenance_table(report), digits), "<h3>")
+        + "</div>",
         f"<p>{html_text(_intro(report, digits))}</p>",
         *(f'<p class="note">{html_text(n)}</p>' for n in _percent_notes(report, digits)),
         f"<p>{html_text(CONVENTIONS)}</p>",
@@ -1140,10 +1144,8 @@ def _print_with(args: Sequence[str], program: str) -> int:
     except subprocess.TimeoutExpired:
         raise FormatError(f"Chromium took over {PDF_TIMEOUT} s to print the PDF; nothing written") from None
     finally:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # the group has ended
             os.killpg(proc.pid, signal.SIGKILL)  # the group's id is the leader's pid
-        except (ProcessLookupError, PermissionError):
-            pass  # the group has ended
         proc.wait()
 
 
@@ -1220,7 +1222,8 @@ class _Sheet:
         cell.number_format = self.percent_format if percent else self.decimal_format
 
     def put(self, col: int, kind: str, value: object) -> None:
-        """Write one cell: ``kind`` is text, lines (text of several lines), int, exact (fraction text), decimal, percent, sd (the
+        """Write one cell: ``kind`` is text, lines (text of several lines), int, exact (fraction
+        text), decimal, percent, sd (the
         square root of an exact fraction), float (an estimate, already a float)."""
         if value is None:
             self.text(col, "-")
@@ -1315,7 +1318,9 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
     about.row += 1
     about.text(1, CONVENTIONS)
     about.row += 2
-    about.header(["#", "Bet name", "Bet", "Rules", "Source", "Reads suits", "Definition (bet file, as written)"])
+    about.header(
+        ["#", "Bet name", "Bet", "Rules", "Source", "Reads suits", "Definition (bet file, as written)"]
+    )
     for i, s in enumerate(report.bets, 1):
         about.line(
             [

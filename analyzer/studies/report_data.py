@@ -398,7 +398,8 @@ def counting_exposure(
             elif r.strategy == "count":
                 tags = ",".join(str(t) for t in b.system.tags)
                 note = _never_bets(b.system.tags, threshold, r.bet_frequency)
-                rows.append(ExposureRow(bet.name, f"count {tags} (A..K), bet at {trigger}", _figures(r), note))
+                play = f"count {tags} (A..K), bet at {trigger}"
+                rows.append(ExposureRow(bet.name, play, _figures(r), note))
         if not countable:
             rows.append(ExposureRow(bet.name, "count", (), "no count: every effect of removal is 0"))
     settings = (
@@ -519,7 +520,8 @@ def game_math_report(
 
     Raises:
         BetError: no bets, a bet that is not a Bet, a name given twice, a target edge that is
-            not an exact number or not above -1 and below 1, ``adjust`` with ``scale``, or ``adjust`` naming no line of any bet.
+            not an exact number or not above -1 and below 1, ``adjust`` with ``scale``, or
+            ``adjust`` naming no line of any bet.
         StudyError: bad ``count_shoes`` or ``count_seed``.
         ShoeError: no deck count, a count that is not a whole number >= 1, or one given twice.
         RulesError: ``tableau`` is not a Tableau.
