@@ -3,6 +3,7 @@ workbook keeps integers as numbers and fractions as text, the HTML page loads no
 elsewhere, and bad input is one line with exit code 2."""
 
 import dataclasses
+import itertools
 import re
 from fractions import Fraction
 
@@ -19,6 +20,7 @@ from analyzer.studies import report_data
 from analyzer.studies.eor import effects_of_removal
 from analyzer.studies.report_data import game_math_report
 from analyzer.studies.symbolic import bet_forms, pay_form
+from analyzer.text import markdown_text
 
 EDGE = Fraction(1, 100)
 
@@ -243,6 +245,8 @@ def test_cli_bet_file(run, tmp_path):
         (["--bet", "tie", "--bet", "tie"], "twice"),
         (["--bet", "tie", "--format", "pdf"], "pdf"),
         (["--bet", "tie", "--decks", "2-1"], "larger"),
+        (["--bet", "tie", "--format", "pdf", "-o", "y.md"], "contradicts"),
+        (["--bet", "tie", "--format", "markdown", "-o", "y.HTML"], "contradicts"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(run, tmp_path, args, words):
@@ -373,7 +377,9 @@ def test_css_strings_cannot_break_out():
 
 def test_numbers_never_wrap_in_the_html(doc):
     page = render_html(doc, charts=False)
-    assert "anywhere" not in page and "break-all" not in page
+    assert "break-all" not in page  # text may wrap anywhere, a number never
+    wrapping = re.findall(r"([^{}]*)\{[^}]*overflow-wrap: anywhere", page)
+    assert wrapping and all(".num" not in selector for selector in wrapping)
     assert re.search(r"\.num \{[^}]*white-space: nowrap", page)
     assert re.search(r"\.table-wrap \{[^}]*overflow-x: auto", page)
     cells = re.findall(r'<td class="(num|text)">([^<]*)</td>', page)
@@ -532,3 +538,205 @@ def test_pdf_without_chromium_is_one_line_and_no_file(run, tmp_path, monkeypatch
     assert not target.exists()
     out = run("report", "--bet", "tie", "--format", "pdf", code=2)
     assert "-o FILE.pdf" in out
+
+
+BET_FILE = """# a comment before the bets
+[[bet]]
+name = "tiger-six"
+title = "Banker three-card six"
+[[bet.pay]]
+event = "Win"
+when = { winner = "banker", banker_total = 6, banker_cards = 3 }
+pays = 40
+
+[[bet]]   # second
+name = "nat-tie"
+[[bet.pay]]
+event = "Natural tie"
+when = { winner = "tie", natural = true }
+pays = 30
+"""
+
+
+def test_a_file_bet_shows_its_entry_as_written_in_every_format(run, tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    bets = tmp_path / "b.toml"
+    bets.write_text(BET_FILE, encoding="utf-8")
+    entries = dict(report_data.bet_file_entries(BET_FILE))
+    tiger = entries["tiger-six"]
+    assert tiger.startswith('[[bet]]\nname = "tiger-six"') and "pays = 40" in tiger
+    assert entries["nat-tie"].startswith("[[bet]]   # second") and "tiger" not in entries["nat-tie"]
+    condition = 'when = { winner = "banker", banker_total = 6, banker_cards = 3 }'
+    base = ("report", "--bet-file", str(bets), "--bet", "tie", "--count-shoes", "0", "--no-sorting")
+    md = run(*base)
+    assert condition in md and "```toml\n[[bet]]   # second" in md
+    page = tmp_path / "r.html"
+    run(*base, "-o", str(page))
+    assert "banker_total = 6, banker_cards = 3" in page.read_text(encoding="utf-8")
+    book = tmp_path / "r.xlsx"
+    run(*base, "-o", str(book))
+    cells = [c for row in openpyxl.load_workbook(book)["Report"].iter_rows(values_only=True) for c in row]
+    assert any(isinstance(c, str) and condition in c and "\n" in c for c in cells)
+    tie = find_bet("tie")
+    assert f"**Rules.** {tie.rules or rep.rules_from_pay_table(tie)}" in md  # a catalogue bet: its rules
+
+
+def test_a_definition_cannot_end_its_markdown_block():
+    text = '[[bet]]\nname = "x"\ntitle = "a ```` b"\n[[bet.pay]]\nwhen = { winner = "tie" }\npays = 8\n'
+    block = rep._fenced(text, "toml")
+    assert block.startswith("`````toml\n") and block.endswith("\n`````")
+    inline = 'bet = [{ name = "x", pay = [{ when = { winner = "tie" }, pays = 8 }] }]\n'
+    assert '"name": "x"' in dict(report_data.bet_file_entries(inline))["x"]
+
+
+@pytest.mark.parametrize("edge", ["-1e30", "1e30", "150", "100", "-100"])
+def test_cli_target_edge_out_of_range_is_refused(run, edge):
+    out = run("report", "--bet", "tie", "--count-shoes", "0", "--target-edge", edge, code=2)
+    assert len(out.strip().splitlines()) == 1 and "--target-edge" in out and "below 100" in out
+
+
+def test_library_target_edge_out_of_range_is_refused():
+    for edge in (Fraction(1), Fraction(-1), Fraction(3, 2)):
+        with pytest.raises(BetError, match="target edge"):
+            game_math_report([find_bet("tie")], [8], target_edge=edge)
+
+
+def test_an_unreachable_target_has_no_pay_in_the_closed_forms_either():
+    report = game_math_report([find_bet("tie")], [1, 8], target_edge=Fraction(95, 100))
+    section = report.bets[0]
+    assert all(f.target_pay is None for f in section.figures)
+    forms = rep.forms_table(report, section)
+    target = [r for r in forms.rows if str(r[0]).startswith("Pay for")]
+    assert target == [(f"Pay for a house edge of 95%: {rep.NO_PAY_FORM}", None, None)]
+    for page in (render_markdown(report), render_html(report, charts=False)):
+        assert rep.NO_PAY_FORM.replace("'", "") in page.replace("&#x27;", "").replace("'", "")
+        assert "f(d) = -" not in page
+
+
+def _gone(pid):
+    """True once process ``pid`` has ended (exited, or a zombie waiting for its parent)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+def _wait_gone(pid, seconds=30.0):
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not _gone(pid):  # SIGKILL is sent; the kernel ends the process shortly after
+        assert time.monotonic() < deadline, f"process {pid} outlived the printer"
+        time.sleep(0.01)
+
+
+def _fake_printer(tmp_path, tail):
+    script = tmp_path / "fake-chromium"
+    pids = tmp_path / "children"
+    script.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {pids}.tmp\nmv {pids}.tmp {pids}\n{tail}\n")
+    script.chmod(0o755)
+    return script, pids
+
+
+@pytest.mark.parametrize(
+    "timeout, tail, words", [(300, "exit 3", "exit code 3"), (1, "exec sleep 300", "took over")]
+)
+def test_pdf_printer_and_every_process_it_started_are_killed(
+    doc, tmp_path, monkeypatch, timeout, tail, words
+):
+    script, pids = _fake_printer(tmp_path, tail)
+    monkeypatch.setenv(rep.CHROMIUM_ENV, str(script))
+    monkeypatch.setattr(rep, "PDF_TIMEOUT", timeout)
+    with pytest.raises(FormatError, match=words):
+        rep.render_pdf(doc, charts=False)
+    if timeout > 1:
+        assert pids.exists()  # the printer ended after starting its child
+    if pids.exists():  # under the short timeout the printer may be killed before it starts one
+        _wait_gone(int(pids.read_text()))
+
+
+def test_a_count_that_never_bets_says_so(monkeypatch):
+    from analyzer.studies.moments import Estimate
+
+    bets = [find_bet("tie")]
+    eor = effects_of_removal(Shoe.standard(8), bets, by="rank", depth=1)
+    monkeypatch.setattr(report_data, "_linear_threshold", lambda b, decks: 201)
+    section = report_data.counting_exposure(bets, eor, shoes=2, seed=1)
+    count = [r for r in section.rows if r.play.startswith("count")]
+    assert len(count) == 1 and dict(count[0].figures)["Bets per 100 coups"].value == 0
+    assert "never" in count[0].note and "tc>=201" in count[0].note
+    assert [r.note for r in section.rows if r.play == "perfect play"] == [""]
+    assert report_data._never_bets([0] * 12 + [-1], 1, Estimate(0.0, 0.0)).startswith(
+        "the count never bets: no tag is above 0"
+    )
+    assert report_data._never_bets([1] * 13, 1, Estimate(0.5, 0.1)) == ""
+
+
+def test_an_estimate_is_never_printed_as_negative_zero():
+    from analyzer.studies.moments import Estimate
+
+    assert rep._estimate_text(Estimate(-0.00001, 0.00009)) == "0.0000 ± 0.0001"
+    assert rep._estimate_text(Estimate(-0.5, 0.1)) == "-0.5000 ± 0.1000"
+
+
+def test_contents_follow_the_sections_as_printed_one_heading_each(doc):
+    report = dataclasses.replace(
+        doc,
+        exposures=(report_data.ExposureSection("counting", "Counting exposure", "m", (), ()),),
+    )
+    want = rep.contents_entries(report)
+    assert want[0] == "Rules of play" and want[-2:] == ["Counting exposure", "Glossary"]
+    md = render_markdown(report)
+    headings = re.findall(r"^(#+) (.*)$", md, re.M)
+    levels = [len(h) for h, _ in headings]
+    assert levels[0] == 1 and all(b - a <= 1 for a, b in itertools.pairwise(levels))  # no level skipped
+    assert len({t for _, t in headings}) == len(headings)  # one heading per section
+    after = md.split("**Contents**", 1)[1]
+    assert [t for h, t in re.findall(r"^(#+) (.*)$", after, re.M) if h == "##"] == [
+        re.sub(r" \(\S+\)$", "", e) for e in want
+    ]
+    listed = re.findall(r"^- (.*)$", after.split("\n\n## ", 1)[0], re.M)
+    assert [x.replace("\\.", ".").replace("\\", "") for x in listed] == [markdown_text(e) for e in want]
+    page = render_html(report, charts=False)
+    heads = re.findall(r"<h([1-3])[^>]*>([^<]*)</h\1>", page)
+    assert len({t for _, t in heads}) == len(heads)
+    ids = re.findall(r'<h2 id="([^"]+)">', page)
+    links = re.findall(r'<li><a href="#([^"]+)">', page)
+    assert links == ids and len(ids) == len(want)
+
+
+@pytest.mark.parametrize(
+    "bets, words",
+    [
+        (["perfect-pair"], "No pay is solved: no bet has a single adjustable pay line"),
+        (["tie", "perfect-pair"], "Pays are solved for 1 of the 2 bets for a fair bet and for a house edge"),
+        (["tie"], "Pays are solved for a fair bet and for a house edge of 1% (each bet's adjustable line)"),
+    ],
+)
+def test_the_intro_says_what_was_solved(bets, words):
+    report = game_math_report([find_bet(b) for b in bets], [1], target_edge=EDGE)
+    assert words in rep._intro(report)
+    if bets == ["perfect-pair"]:
+        assert "Pays are solved" not in render_markdown(report)
+
+
+def test_the_scaled_ladder_notes_name_no_option_report_lacks():
+    report = game_math_report([find_bet("dragon-7")], [1], target_edge=EDGE, scale=True)
+    notes = [n for t in rep.ladder_tables(report, report.bets[0]) for n in t.notes]
+    assert notes and not any("grid of --fair-pay" in n for n in notes)
+    assert any(rep.FAIR_PAY_GRID in n for n in notes)
+
+
+def test_a_bet_that_cannot_push_shows_its_house_edge_per_resolved_hand(doc):
+    dragon = doc.bets[2]  # Dragon 7: wins or loses, never pushes
+    for f in dragon.figures:
+        assert f.summary.pushes == 0 and f.summary.house_edge_resolved is None
+        assert f.house_edge_resolved == f.summary.house_edge == f.element_of_risk
+    par = rep.par_sheet_table(doc, dragon)
+    row = next(r for r in par.rows if r[0] == "House edge per resolved hand")
+    assert row[1:] == tuple(rep.percent_text(f.summary.house_edge, 10) for f in dragon.figures)
+    exact = rep.exact_table(doc, dragon)
+    assert all(r[2] is not None for r in exact.rows if r[1] == "House edge per resolved hand")
+    banker = doc.bets[0].figures[0]  # a bet that pushes (on a tie) keeps the engine's figure
+    assert banker.house_edge_resolved == banker.summary.house_edge_resolved != banker.summary.house_edge

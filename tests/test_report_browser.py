@@ -72,9 +72,31 @@ return Array.from(document.querySelectorAll('p, li, h1, h2, h3, pre, .table-wrap
 """
 
 
+#: A bet file whose title, source and event are long unbroken words (the reader allows 200
+#: characters; a source 1000).
+LONG_WORDS = f"""
+[[bet]]
+name = "long-words"
+title = "{'T' * 200}"
+source = "{'S' * 1000}"
+[[bet.pay]]
+event = "{'E' * 200}"
+when = {{ winner = "tie" }}
+pays = 8
+"""
+
+
 @pytest.mark.parametrize("width", [WIDTH, 390])
 def test_the_html_report_keeps_numbers_whole_and_fits_the_width(tmp_path, width):
-    report = game_math_report([find_bet("dragon-bonus-player"), find_bet("tie")], range(1, 9))
+    from analyzer.bets.files import parse_bets
+    from analyzer.studies.report_data import bet_file_entries
+
+    long_bet = parse_bets(LONG_WORDS, "long.toml")[0]
+    report = game_math_report(
+        [find_bet("dragon-bonus-player"), find_bet("tie"), long_bet],
+        range(1, 9),
+        definitions=dict(bet_file_entries(LONG_WORDS)),
+    )
     page = tmp_path / "report.html"
     page.write_text(render_html(report, charts=False), encoding="utf-8")
     assert "5889024543008/619306544887" in page.read_text(encoding="utf-8")  # a long exact fair pay

@@ -41,8 +41,15 @@ def report_format(fmt: str | None, output: str | None) -> str:
     extension names no report format, such as ``/dev/stdout``).
 
     Raises:
-        UsageProblem: xlsx or PDF without an output file.
+        UsageProblem: xlsx or PDF without an output file; ``--format`` contradicting the
+            format ``-o``'s extension names (``--format pdf -o report.md``).
     """
+    implied = EXTENSION_FORMATS.get(Path(output).suffix.lower()) if output else None
+    if fmt is not None and implied is not None and fmt != implied:
+        raise UsageProblem(
+            f"--format {fmt} contradicts -o {Path(output or '').name[:60]!r}, a {implied} file name: "
+            f"give a .{'md' if fmt == 'markdown' else fmt} file, or drop --format"
+        )
     if fmt is None:
         fmt = EXTENSION_FORMATS.get(Path(output).suffix.lower(), "markdown") if output else "markdown"
     if fmt == "xlsx" and output is None:
@@ -52,10 +59,9 @@ def report_format(fmt: str | None, output: str | None) -> str:
     return fmt
 
 
-def bet_file_digests(bet_specs: tuple[str, ...], bet_files: tuple[str, ...]) -> str:
-    """The SHA-256 of each bet file the command reads (``--bet-file FILE`` and ``--bet
-    FILE:NAME``), as ``"FILE sha256:HEX"`` joined by ``"; "``; ``"none (catalogue bets)"`` when
-    there is none.  A file that cannot be read is left for the bet reader to report."""
+def bet_file_paths(bet_specs: tuple[str, ...], bet_files: tuple[str, ...]) -> list[str]:
+    """The bet files the command reads (``--bet-file FILE`` and ``--bet FILE:NAME``), each once,
+    in order."""
     from analyzer.bets.choice import split_file_spec  # lazy: start-up time
 
     paths = list(bet_files)
@@ -63,8 +69,15 @@ def bet_file_digests(bet_specs: tuple[str, ...], bet_files: tuple[str, ...]) -> 
         picked = split_file_spec(spec)
         if picked is not None:
             paths.append(picked[0])
+    return list(dict.fromkeys(paths))
+
+
+def bet_file_digests(bet_specs: tuple[str, ...], bet_files: tuple[str, ...]) -> str:
+    """The SHA-256 of each bet file the command reads (:func:`bet_file_paths`), as ``"FILE
+    sha256:HEX"`` joined by ``"; "``; ``"none (catalogue bets)"`` when there is none.  A file
+    that cannot be read is left for the bet reader to report."""
     out: list[str] = []
-    for path in dict.fromkeys(paths):
+    for path in bet_file_paths(bet_specs, bet_files):
         try:
             digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
         except OSError:
@@ -210,7 +223,7 @@ def report(
         report_date,  # lazy: start-up time
         report_files,
     )
-    from analyzer.studies.report_data import game_math_report  # lazy: start-up time
+    from analyzer.studies.report_data import file_definitions, game_math_report  # lazy: start-up time
 
     if not bets_named(bet_specs, bet_files):
         raise UsageProblem(
@@ -221,6 +234,11 @@ def report(
     inputs = [*bet_inputs(bet_specs, bet_files), *INPUTS]
     refuse_inputs([output], inputs)
     edge = parse_amount(target_edge, "--target-edge") / 100
+    if not -1 < edge < 1:
+        raise UsageProblem(
+            f"bad --target-edge {target_edge.strip()[:40]}: "
+            "a house edge is a percentage above -100 and below 100"
+        )
     if adjust is not None and scale:
         raise UsageProblem("--adjust and --scale are two ways to price a ladder: give one of them")
     if adjust is not None and not adjust.strip():
@@ -249,6 +267,7 @@ def report(
         count_shoes=count_shoes,
         count_seed=count_seed,
         sorting=sorting,
+        definitions=file_definitions(bet_file_paths(bet_specs, bet_files)),
     )
     files = report_files(doc, chosen_format, output, digits)
     if output is None:

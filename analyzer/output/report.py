@@ -32,11 +32,14 @@ the report says so where the chart would be, and is otherwise complete.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import datetime
 import io
 import os
+import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import urllib.parse
@@ -99,6 +102,11 @@ CHART_FLAT = (
 CHART_ELSEWHERE = (
     "EOR chart: not in this output (a Markdown report written to a file with -o gets its charts "
     "as PNG files beside it; --format html embeds them)."
+)
+#: Said before a bet's entry in its bet file (:attr:`BetSection.definition`).
+DEFINITION_WORDS = (
+    "The bet's entry in its bet file, as written: the conditions of each pay line "
+    "(first that holds settles) and its pays."
 )
 CONVENTIONS = (
     "Counts are ordered 6-card sequences of the shoe's physical cards: a coup that ends after 4 "
@@ -290,7 +298,7 @@ def par_sheet_table(report: GameMathReport, section: BetSection, digits: int = 1
     edge = report.target_edge
     rows: list[tuple[Cell, ...]] = [
         ("House edge per hand", *(_pct(f.summary.house_edge, digits) for f in figs)),
-        ("House edge per resolved hand", *(_pct(f.summary.house_edge_resolved, digits) for f in figs)),
+        ("House edge per resolved hand", *(_pct(f.house_edge_resolved, digits) for f in figs)),
         ("RTP (theoretical return)", *(_pct(f.rtp, digits) for f in figs)),
         ("Element of risk", *(_pct(f.element_of_risk, digits) for f in figs)),
         ("Hit frequency", *(_pct(f.summary.hit_frequency, digits) for f in figs)),
@@ -327,8 +335,9 @@ def par_sheet_table(report: GameMathReport, section: BetSection, digits: int = 1
                 (f"Pay for a {_edge_words(edge, digits)} (to 1)", *(_dec(f.target_pay, digits) for f in figs))
             )
     notes = [
-        "House edge, RTP and element of risk per unit staked; '-' per resolved hand: the bet cannot push "
-        "(the element of risk is then the house edge). SD per unit staked, rounded exactly from the exact "
+        "House edge, RTP and element of risk per unit staked; a bet that cannot push resolves every hand, "
+        "so its house edge per resolved hand and its element of risk are its house edge per hand. "
+        "SD per unit staked, rounded exactly from the exact "
         "variance; the volatility index is z x SD (z = "
         + ", ".join(f"{decimal_text(z, 3)} at {level}%" for level, z in Z_LEVELS)
         + "). Exact fractions: the exact values table.",
@@ -422,7 +431,7 @@ def exact_table(report: GameMathReport, section: BetSection) -> Table:
         items: list[tuple[str, Fraction | None]] = [
             ("EV per unit staked", s.ev),
             ("House edge per hand", s.house_edge),
-            ("House edge per resolved hand", s.house_edge_resolved),
+            ("House edge per resolved hand", f.house_edge_resolved),
             ("RTP (theoretical return)", f.rtp),
             ("Hit frequency", s.hit_frequency),
             ("Variance", s.variance),
@@ -477,6 +486,10 @@ def events_table(figures: DeckFigures) -> Table:
     )
 
 
+#: The report's words for the grid of practical pays (``bets --scale`` names its own option).
+FAIR_PAY_GRID = "grid of the practical pays of 'punto-banco bets --fair-pay'"
+
+
 def ladder_tables(report: GameMathReport, section: BetSection) -> list[Table]:
     """Under ``scale``: for each deck count, every winning line's scaled pay for the target
     edge (or the fair one) with its practical pays, and the ladder's exact house edge at them
@@ -492,6 +505,7 @@ def ladder_tables(report: GameMathReport, section: BetSection) -> list[Table]:
             dataclasses.replace(
                 t,
                 name=f"{t.name}:{section.bet.name}:{f.decks}",
+                notes=tuple(n.replace("grid of --fair-pay", FAIR_PAY_GRID) for n in t.notes),
             )
             for t in (lines, ladder)
         ]
@@ -512,23 +526,55 @@ def eor_table(report: GameMathReport, section: BetSection, digits: int = 10) -> 
     return dataclasses.replace(table, notes=(*table.notes, count))
 
 
-def _forms(section: BetSection, report: GameMathReport) -> list[tuple[str, RationalFunction]]:
+#: Said in the closed forms for a solved pay that no positive pay gives (as the par sheet's '-').
+NO_PAY_FORM = "no positive pay gives it on these shoes (the par sheet's '-')"
+
+
+def _pay_shown(fn: RationalFunction | None, pays: Sequence[Fraction | None]) -> RationalFunction | None:
+    """A solved pay's closed form, or ``None`` where the par sheet has no pay at any deck count
+    (no positive pay gives that edge, or the line's event cannot happen): a negative pay is no
+    bet's pay."""
+    return None if fn is None or all(p is None for p in pays) else fn
+
+
+def _forms(section: BetSection, report: GameMathReport) -> list[tuple[str, RationalFunction | None]]:
+    """The closed forms shown for ``section``, as (label, f); f is ``None`` for a solved pay that
+    no positive pay gives (:data:`NO_PAY_FORM`)."""
     f = section.forms
-    out: list[tuple[str, RationalFunction]] = [("House edge", f.house_edge)]
+    out: list[tuple[str, RationalFunction | None]] = [("House edge", f.house_edge)]
     if f.house_edge_resolved is not None:
         out.append(("House edge (resolved)", f.house_edge_resolved))
     out += [("Hit frequency", f.hit_frequency), ("Variance", f.variance)]
-    if section.fair_pay_form is not None:
-        out.append(("Fair pay", section.fair_pay_form))
-    if section.target_pay_form is not None and report.target_edge is not None:
-        out.append((f"Pay for a {_edge_words(report.target_edge)}", section.target_pay_form))
+    if section.solved_line is None or report.scale:
+        return out
+    out.append(("Fair pay", _pay_shown(section.fair_pay_form, [x.fair_pay for x in section.figures])))
+    if report.target_edge is not None:
+        out.append(
+            (
+                f"Pay for a {_edge_words(report.target_edge)}",
+                _pay_shown(section.target_pay_form, [x.target_pay for x in section.figures]),
+            )
+        )
     return out
+
+
+def _limit(fn: RationalFunction | None, pay: bool) -> Fraction | None:
+    """f's infinite-deck value; ``None`` for no form, or a pay that is not positive there."""
+    if fn is None:
+        return None
+    value = fn.limit()
+    return None if pay and value <= 0 else value
 
 
 def forms_table(report: GameMathReport, section: BetSection) -> Table:
     """The closed forms of the bet in the number of decks d: each quantity's infinite-deck
     limit and its 1/d correction (the formulas themselves are :func:`_forms`'s functions)."""
-    rows = tuple((label, fn.limit(), fn.correction()) for label, fn in _forms(section, report))
+    rows = tuple(
+        (f"{label}: {NO_PAY_FORM}", None, None)
+        if fn is None
+        else (label, _limit(fn, label.startswith(("Fair pay", "Pay for"))), fn.correction())
+        for label, fn in _forms(section, report)
+    )
     return Table(
         f"forms:{section.bet.name}",
         f"{section.bet.title}: closed forms in the number of decks d",
@@ -568,7 +614,13 @@ def _estimate_text(e: Estimate | Fraction | None) -> str:
         return "-"
     if isinstance(e, Fraction):
         return decimal_text(e, 4)
-    return f"{e.value:.4f} ± {e.se:.4f}"
+    return f"{_four(e.value)} ± {_four(e.se)}"
+
+
+def _four(x: float) -> str:
+    """A float estimate to 4 decimals, never ``-0.0000`` (a negative too small to show is 0)."""
+    text = f"{x:.4f}"
+    return text[1:] if text == "-0.0000" else text
 
 
 def exposure_table(section: ExposureSection) -> Table:
@@ -766,13 +818,12 @@ def render_markdown(
     note = CHART_ELSEWHERE if missing is None else missing
     parts = [
         f"# {markdown_text(_title(report))}",
-        render([provenance_table(report)], "markdown", digits).rstrip(),
+        "## " + render([provenance_table(report)], "markdown", digits).rstrip().removeprefix("### "),
         markdown_text(_intro(report, digits)),
         *(markdown_text(n) for n in _percent_notes(report, digits)),
         markdown_text(CONVENTIONS),
-        "\n".join(
-            f"{i}. {markdown_text(s.bet.title)} (`{_code(s.bet.name)}`)" for i, s in enumerate(report.bets, 1)
-        ),
+        "**Contents**\n\n"
+        + "\n".join(f"- {_list_text(e)}" for e in contents_entries(report)),
         "## Rules of play\n\n```text\n" + "\n".join(printable(x) for x in drawing_rules(report)) + "\n```",
     ]
     for i, section in enumerate(report.bets):
@@ -782,6 +833,11 @@ def render_markdown(
             + "".join(
                 f"\n\n**{markdown_text(n.split(': ', 1)[0])}.** {markdown_text(n.split(': ', 1)[1])}"
                 for n in _provenance(bet)
+            )
+            + (
+                f"\n\n**Definition.** {DEFINITION_WORDS}\n\n{_fenced(section.definition, 'toml')}"
+                if section.definition
+                else ""
             )
         )
         tables = report_tables(report, section, digits)
@@ -794,13 +850,15 @@ def render_markdown(
         else:
             parts.append(f"*{markdown_text(note)}*")
         formulas = "\n".join(
-            f"- **{markdown_text(label)}**: `f(d) = {fn.text()}`" for label, fn in _forms(section, report)
+            f"- **{markdown_text(label)}**: "
+            + (markdown_text(NO_PAY_FORM) if fn is None else f"`f(d) = {fn.text()}`")
+            for label, fn in _forms(section, report)
         )
         parts.append(render([tables[-1]], "markdown", digits).rstrip() + "\n\n" + formulas)
     for exposure in report.exposures:
         parts.append(f"## {markdown_text(exposure.title)}\n\n{markdown_text(exposure.method)}")
         parts.append("\n".join(f"- **{markdown_text(k)}**: {markdown_text(v)}" for k, v in exposure.settings))
-        parts.append(render([exposure_table(exposure)], "markdown", digits).rstrip())
+        parts.append(_untitled(render([exposure_table(exposure)], "markdown", digits).rstrip(), "### "))
     parts.append(
         "## Glossary\n\n" + "\n".join(f"- **{markdown_text(t)}**: {markdown_text(m)}" for t, m in GLOSSARY)
     )
@@ -814,28 +872,75 @@ def _provenance(bet: Bet) -> tuple[str, ...]:
     return notes if any(n.startswith("Source: ") for n in notes) else ("Source: not given", *notes)
 
 
+def contents_entries(report: GameMathReport) -> list[str]:
+    """The report's contents, in the order its sections (level-2 headings) are printed after
+    the list: the rules of play, each bet (``"1. Title (name)"``), the exposure sections, the
+    glossary."""
+    bets = [f"{i}. {s.bet.title} ({s.bet.name})" for i, s in enumerate(report.bets, 1)]
+    return ["Rules of play", *bets, *(e.title for e in report.exposures), "Glossary"]
+
+
+def _list_text(entry: str) -> str:
+    """A contents entry as Markdown list text: ``1. Title`` must not start a nested list."""
+    return re.sub(r"^(\d+)\. ", r"\1\\. ", markdown_text(entry))
+
+
+def _untitled(fragment: str, heading: str) -> str:
+    """A rendered table without its title heading (its first line, starting ``heading``): for a
+    table that is its section's only table, under the section's own heading."""
+    first, _, rest = fragment.partition("\n")
+    return rest.lstrip("\n") if first.startswith(heading) else fragment
+
+
+def _fenced(text: str, language: str) -> str:
+    """``text`` as a fenced Markdown code block, its fence longer than any run of backticks in
+    it (so nothing in the text can end it)."""
+    runs = [len(m) for m in re.findall(r"`+", text)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    body = "\n".join(printable(line) for line in text.splitlines())
+    return f"{fence}{language}\n{body}\n{fence}"
+
+
 def _code(text: str) -> str:
     """Text for a Markdown code span (a backtick would end it)."""
     return printable(text).replace("`", "'")
 
 
-def _intro(report: GameMathReport, digits: int = 10) -> str:
-    target = (
-        ""
-        if report.target_edge is None
-        else f" Pays are solved for a fair bet and for a {_edge_words(report.target_edge, digits)}"
-        + (
-            " (every winning pay scaled by one factor)."
-            if report.scale
-            else f" (the line '{report.adjust}')."
+def _solved_intro(report: GameMathReport, digits: int = 10) -> str:
+    """What the report solves pays for, in words matching the par sheets: the fair pay and the
+    pay for the target edge of the bets that have a line solved for (or a factor under
+    ``scale``), or that no pay is solved, and why."""
+    if report.scale:
+        solved = [s for s in report.bets if s.bet.payout_function is None]
+    else:
+        solved = [s for s in report.bets if s.solved_line is not None]
+    target = "" if report.target_edge is None else f" and for a {_edge_words(report.target_edge, digits)}"
+    if not solved:
+        why = (
+            f"no bet has a pay line '{report.adjust}' (--adjust)"
             if report.adjust is not None
-            else "."
+            else "no bet has pay lines to scale"
+            if report.scale
+            else "no bet has a single adjustable pay line (--adjust EVENT solves any one line, --scale every "
+            "win by one factor)"
         )
+        return f" No pay is solved: {why}."
+    how = (
+        "every winning pay scaled by one factor"
+        if report.scale
+        else f"the line '{report.adjust}'"
+        if report.adjust is not None
+        else "each bet's adjustable line"
     )
+    which = "" if len(solved) == len(report.bets) else f" for {len(solved)} of the {len(report.bets)} bets"
+    return f" Pays are solved{which} for a fair bet{target} ({how}); each par sheet says what it solves."
+
+
+def _intro(report: GameMathReport, digits: int = 10) -> str:
     return (
         f"Standard shoes of {decks_text(report.decks)} (52 cards per deck, 4 suits), rules: "
         f"{report.tableau.describe()}. Effects of removal on {Shoe.standard(report.eor_decks).describe()}."
-        + target
+        + _solved_intro(report, digits)
         + " Every figure is explained in words in the glossary at the end."
     )
 
@@ -855,11 +960,12 @@ table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
 th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; vertical-align: top; }
 th { background: #eee; }
 .num { white-space: nowrap; text-align: right; font-variant-numeric: tabular-nums; }
-td.text { overflow-wrap: normal; }
+h1, h2, h3, th.text, td.text { overflow-wrap: anywhere; }
 .provenance td { font-family: monospace; }
 pre { font-size: 0.9em; background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
-code { font-size: 0.9em; white-space: normal; overflow-wrap: normal; }
-p, li { overflow-wrap: break-word; }
+code { font-size: 0.9em; white-space: normal; overflow-wrap: anywhere; }
+p, li { overflow-wrap: anywhere; }
+pre.definition { white-space: pre-wrap; overflow-wrap: anywhere; }
 .note { color: #555; font-style: italic; }
 img { max-width: 100%; }
 """.strip()
@@ -884,6 +990,7 @@ def _print_css(report: GameMathReport) -> str:
         "  .table-wrap { overflow: visible; }\n"
         "  pre { overflow: visible; white-space: pre-wrap; }\n"
         "  h2 { break-before: page; }\n"
+        "  h1 + h2 { break-before: avoid; }\n"
         "  h3 { break-after: avoid; }\n"
         "  tr, img { break-inside: avoid; }\n"
         "  thead { display: table-header-group; }\n"
@@ -903,7 +1010,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
     """The report as one self-contained HTML page: styles inline, each EOR chart embedded as a
     ``data:`` URI PNG (with ``charts`` and matplotlib; otherwise a line says why there is none),
     nothing loaded from elsewhere.  Every text from a bet (titles, rules, sources) is escaped.
-    Numbers never wrap (``white-space: nowrap``); a wide table scrolls on screen; printed, the
+    Numbers never wrap (``white-space: nowrap``); text (headings, paragraphs, text cells) may
+    break anywhere, so a long unbroken word from a bet file never widens the page; a wide
+    table scrolls on screen; printed, the
     pages are A4 landscape in smaller type with the provenance on every page
     (:func:`running_heads`) and at the top.
 
@@ -911,19 +1020,22 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         FormatError: ``digits`` is not a whole number from 0 to 1000.
     """
     _check_digits(digits)
+    anchors = ["rules-of-play", *(f"bet-{i}" for i in range(1, len(report.bets) + 1))]
+    anchors += [e.key for e in report.exposures] + ["glossary"]
     contents = [
-        f'<li><a href="#bet-{i}">{html_text(s.bet.title)}</a> (<code>{html_text(s.bet.name)}</code>)</li>'
-        for i, s in enumerate(report.bets, 1)
+        f'<li><a href="#{html_text(a)}">{html_text(entry)}</a></li>'
+        for a, entry in zip(anchors, contents_entries(report), strict=True)
     ]
-    contents += [f'<li><a href="#{html_text(e.key)}">{html_text(e.title)}</a></li>' for e in report.exposures]
     body = [
         f"<h1>{html_text(_title(report))}</h1>",
-        '<div class="provenance">' + html_table(provenance_table(report), digits) + "</div>",
+        "<h2>About this report</h2>",
+        '<div class="provenance">'
+        + _untitled(html_table(provenance_table(report), digits), "<h3>")
+        + "</div>",
         f"<p>{html_text(_intro(report, digits))}</p>",
         *(f'<p class="note">{html_text(n)}</p>' for n in _percent_notes(report, digits)),
         f"<p>{html_text(CONVENTIONS)}</p>",
-        "<ol>" + "".join(contents) + '<li><a href="#rules-of-play">Rules of play</a></li>'
-        '<li><a href="#glossary">Glossary</a></li></ol>',
+        '<p><strong>Contents</strong></p><ul class="contents">' + "".join(contents) + "</ul>",
         '<h2 id="rules-of-play">Rules of play</h2>',
         "<pre>" + "\n".join(html_text(line) for line in drawing_rules(report)) + "</pre>",
     ]
@@ -934,6 +1046,13 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         for note in _provenance(bet):
             label, text = note.split(": ", 1)
             body.append(f"<p><strong>{html_text(label)}.</strong> {html_text(text)}</p>")
+        if section.definition:
+            body.append(f"<p><strong>Definition.</strong> {html_text(DEFINITION_WORDS)}</p>")
+            body.append(
+                '<pre class="definition">'
+                + "\n".join(html_text(line) for line in section.definition.splitlines())
+                + "</pre>"
+            )
         tables = report_tables(report, section, digits)
         body += [html_table(t, digits) for t in tables[:-1]]
         flat = flat_eor(report, i)
@@ -953,7 +1072,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
         body.append(
             "<ul>"
             + "".join(
-                f"<li><strong>{html_text(label)}</strong>: <code>f(d) = {html_text(fn.text())}</code></li>"
+                f"<li><strong>{html_text(label)}</strong>: "
+                + (html_text(NO_PAY_FORM) if fn is None else f"<code>f(d) = {html_text(fn.text())}</code>")
+                + "</li>"
                 for label, fn in _forms(section, report)
             )
             + "</ul>"
@@ -968,9 +1089,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
             )
             + "</ul>"
         )
-        body.append(html_table(exposure_table(exposure), digits))
+        body.append(_untitled(html_table(exposure_table(exposure), digits), "<h3>"))
     body.append('<h2 id="glossary">Glossary</h2>')
-    body.append(html_table(glossary_table(), digits))
+    body.append(_untitled(html_table(glossary_table(), digits), "<h3>"))
     head = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html_text(_title(report))}</title>\n<style>\n{_CSS}\n{_print_css(report)}\n</style>\n</head>\n"
@@ -984,8 +1105,9 @@ def render_html(report: GameMathReport, digits: int = 10, charts: bool = True) -
 CHROMIUM_ENV = "PUNTO_BANCO_CHROMIUM"
 #: Programs looked for, in order, when :data:`CHROMIUM_ENV` is not set.
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-#: Seconds Chromium may take to print one report.
-PDF_TIMEOUT = 180
+#: Seconds Chromium may take to print one report; then it and every process it started are
+#: killed (:func:`_print_with`).
+PDF_TIMEOUT: float = 180
 
 
 def chromium_program() -> str | None:
@@ -999,6 +1121,32 @@ def chromium_program() -> str | None:
         if found:
             return found
     return None
+
+
+def _print_with(args: Sequence[str], program: str) -> int:
+    """Run the printer ``args`` in a session (process group) of its own and return its exit
+    code; the whole group (Chromium's renderer and helper processes too) is killed when it
+    takes over :data:`PDF_TIMEOUT` seconds, on any error, and after it ends (nothing it started
+    outlives the report).
+
+    Raises:
+        FormatError: it could not start, or took too long.
+    """
+    try:
+        proc = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
+    except OSError as err:
+        raise FormatError(f"Chromium ({program}) could not start: {err.strerror or err}") from None
+    try:
+        return proc.wait(timeout=PDF_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise FormatError(f"Chromium took over {PDF_TIMEOUT} s to print the PDF; nothing written") from None
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # the group has ended
+            os.killpg(proc.pid, signal.SIGKILL)  # the group's id is the leader's pid
+        proc.wait()
 
 
 def render_pdf(report: GameMathReport, digits: int = 10, charts: bool = True) -> bytes:
@@ -1036,16 +1184,9 @@ def render_pdf(report: GameMathReport, digits: int = 10, charts: bool = True) ->
             f"--print-to-pdf={out}",
             src.as_uri(),
         ]
-        try:
-            done = subprocess.run(args, capture_output=True, timeout=PDF_TIMEOUT, check=False)
-        except subprocess.TimeoutExpired:
-            raise FormatError(
-                f"Chromium took over {PDF_TIMEOUT} s to print the PDF; nothing written"
-            ) from None
-        except OSError as err:
-            raise FormatError(f"Chromium ({program}) could not start: {err.strerror or err}") from None
-        if done.returncode != 0 or not out.exists() or not out.read_bytes().startswith(b"%PDF"):
-            raise FormatError(f"Chromium ({program}) did not print the PDF (exit code {done.returncode})")
+        code = _print_with(args, program)
+        if code != 0 or not out.exists() or not out.read_bytes().startswith(b"%PDF"):
+            raise FormatError(f"Chromium ({program}) did not print the PDF (exit code {code})")
         return out.read_bytes()
 
 
@@ -1081,12 +1222,18 @@ class _Sheet:
         cell.number_format = self.percent_format if percent else self.decimal_format
 
     def put(self, col: int, kind: str, value: object) -> None:
-        """Write one cell: ``kind`` is text, int, exact (fraction text), decimal, percent, sd (the
+        """Write one cell: ``kind`` is text, lines (text of several lines), int, exact (fraction
+        text), decimal, percent, sd (the
         square root of an exact fraction), float (an estimate, already a float)."""
         if value is None:
             self.text(col, "-")
         elif kind == "text":
             self.text(col, str(value))
+        elif kind == "lines":  # text of several lines, each made printable, kept on its line
+            cell = self.ws.cell(
+                row=self.row, column=col, value="\n".join(_xlsx_text(x) for x in str(value).splitlines())
+            )
+            cell.data_type = "s"
         elif kind == "int":
             assert isinstance(value, int)
             self.integer(col, value)
@@ -1171,7 +1318,9 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
     about.row += 1
     about.text(1, CONVENTIONS)
     about.row += 2
-    about.header(["#", "Bet name", "Bet", "Rules", "Source", "Reads suits"])
+    about.header(
+        ["#", "Bet name", "Bet", "Rules", "Source", "Reads suits", "Definition (bet file, as written)"]
+    )
     for i, s in enumerate(report.bets, 1):
         about.line(
             [
@@ -1181,10 +1330,11 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
                 ("text", bet_rules(s)),
                 ("text", s.bet.source or "not given"),
                 ("text", "yes" if s.bet.reads.needs_suits else "no"),
+                ("lines", s.definition or "-"),
             ]
         )
     about.ws.freeze_panes = None
-    about.widths([22, 24, 40, 80, 60, 12])
+    about.widths([22, 24, 40, 80, 60, 12, 80])
 
     summary = _Sheet(wb.create_sheet("Summary"), digits)
     summary.header(
@@ -1210,7 +1360,7 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
                     ("int", m.denominator),
                     *_both(m.ev),
                     *_both(m.house_edge, percent=True),
-                    *_both(m.house_edge_resolved, percent=True),
+                    *_both(f.house_edge_resolved, percent=True),
                     *_both(m.hit_frequency),
                     *_both(m.variance),
                     ("sd", m.variance),
@@ -1283,13 +1433,14 @@ def render_xlsx(report: GameMathReport, digits: int = 10) -> bytes:
     )  # fmt: skip
     for s in report.bets:
         for label, fn in _forms(s, report):
+            pay = label.startswith(("Fair pay", "Pay for"))
             forms.line(
                 [
                     ("text", s.bet.name),
                     ("text", label),
-                    ("text", fn.text()),
-                    *_both(fn.limit()),
-                    *_both(fn.correction()),
+                    ("text", NO_PAY_FORM if fn is None else fn.text()),
+                    *_both(_limit(fn, pay)),
+                    *_both(None if fn is None else fn.correction()),
                 ]
             )
     forms.widths([22, 28, 90, 30, 16, 30, 16])

@@ -12,15 +12,19 @@ seeded shoe walk of :mod:`analyzer.studies.study` when asked.  Rendered by
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from analyzer.bets.files import read_bet_text
 from analyzer.bets.model import Bet
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
+from analyzer.core.tomltext import load_toml
 from analyzer.engine.pricing import BetSummary, Pricer
 from analyzer.errors import AnalyzerError, BetError, PeekError, RulesError, ShoeError, StudyError
 from analyzer.studies.eor import BetEOR, EORReport, effects_of_removal
@@ -65,6 +69,13 @@ class DeckFigures:
         """The theoretical return to player (RTP): what a unit staked returns on average,
         stake included, = 1 + EV = 1 - house edge."""
         return 1 + self.summary.ev
+
+    @property
+    def house_edge_resolved(self) -> Fraction | None:
+        """The house edge per resolved bet: for a bet that cannot push every hand resolves, so
+        it is the house edge per hand; ``None`` only for a bet that always pushes."""
+        s = self.summary
+        return s.house_edge if s.pushes == 0 else s.house_edge_resolved
 
     @property
     def element_of_risk(self) -> Fraction:
@@ -121,7 +132,9 @@ class BetSection:
     the pay of the solved line for a zero / the target house edge as functions of d (``None``
     when no line is solved for, or no target was asked); ``solved_line`` the index of the pay
     line solved for (its adjustable line, or the line named by the report's ``adjust``;
-    ``None`` for none, and under ``scale``).
+    ``None`` for none, and under ``scale``); ``definition`` the bet's entry in its bet file as
+    written (:func:`file_definitions`), so a lab can check the conditions of each pay line;
+    empty for a catalogue bet (its rules text says what it settles by) or one built in Python.
     """
 
     bet: Bet
@@ -131,6 +144,7 @@ class BetSection:
     fair_pay_form: RationalFunction | None
     target_pay_form: RationalFunction | None
     solved_line: int | None = None
+    definition: str = ""
 
 
 @dataclass(frozen=True)
@@ -155,6 +169,54 @@ class GameMathReport:
     adjust: str | None = None
     scale: bool = False
     exposures: tuple[ExposureSection, ...] = ()
+
+
+#: A line opening a bet of a bet file: ``[[bet]]`` (spaces and a comment allowed).
+_BET_HEADER = re.compile(r"^\s*\[\[\s*bet\s*\]\]\s*(#.*)?$")
+
+
+def bet_file_entries(text: str) -> list[tuple[str, str]]:
+    """The bets of a bet file's ``text`` as (name, entry): the entry is the text of the bet's
+    ``[[bet]]`` table as written, from its header to the next bet's (comments kept, trailing
+    blank lines dropped); a file whose bets are not all written as ``[[bet]]`` tables gets each
+    entry as the JSON of its table.  A bet without a text name is left out.
+
+    Raises:
+        BetError: the text is not valid TOML.
+    """
+    doc = load_toml(text, "bet file", BetError, "bet file")
+    specs = doc.get("bet")
+    if not isinstance(specs, list):
+        return []
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if _BET_HEADER.match(line)]
+    blocks: list[str] = []
+    if len(starts) == len(specs):
+        for k, start in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+            blocks.append("\n".join(lines[start:end]).rstrip())
+    else:
+        blocks = [json.dumps(spec, indent=2, default=str, ensure_ascii=False) for spec in specs]
+    return [
+        (spec["name"].strip(), block)
+        for spec, block in zip(specs, blocks, strict=True)
+        if isinstance(spec, dict) and isinstance(spec.get("name"), str)
+    ]
+
+
+def file_definitions(paths: Sequence[str]) -> dict[str, str]:
+    """Each bet's entry in the bet files ``paths`` (:func:`bet_file_entries`), by bet name,
+    the first file naming a bet winning; a file that cannot be read or parsed is left out (the
+    bet reader reports it)."""
+    out: dict[str, str] = {}
+    for path in dict.fromkeys(paths):
+        try:
+            entries = bet_file_entries(read_bet_text(path))
+        except BetError:
+            continue
+        for name, entry in entries:
+            out.setdefault(name, entry)
+    return out
 
 
 def _deck_counts(decks: object) -> tuple[int, ...]:
@@ -216,6 +278,13 @@ def _pay_form(bet: Bet, line: int | None, edge: Fraction, tableau: Tableau) -> R
         return None
 
 
+def _definition(bet: Bet, definitions: Mapping[str, str] | None) -> str:
+    """The bet file's entry of ``bet`` (a bet read from a file), else empty."""
+    if not definitions or not bet.origin.startswith("file:"):
+        return ""
+    return definitions.get(bet.name, "")
+
+
 def _solved_line(summary: BetSummary, adjust: str | None, scale: bool) -> int | None:
     """The pay line solved for: none under ``scale``; the line ``adjust`` names; else the
     bet's adjustable line (none for a payout function)."""
@@ -237,6 +306,23 @@ def _linear_threshold(b: BetEOR, decks: int) -> int:
         return 1
     u = top / b.system.max_tag
     return max(1, math.ceil(-b.ev / (u * decks)))
+
+
+def _never_bets(tags: Sequence[int], threshold: int, frequency: Estimate | None) -> str:
+    """The note of a count row whose count never bet in the shoes dealt (its figures are then
+    0 by construction, not a measured 0), saying why; empty when it bet."""
+    if frequency is None or frequency.value > 0:
+        return ""
+    if not any(t > 0 for t in tags):
+        return (
+            f"the count never bets: no tag is above 0, so the true count never rises to tc>={threshold}; "
+            "its figures are 0 by construction"
+        )
+    return (
+        f"the count never bet: its true count never reached tc>={threshold} in these shoes (the linear "
+        "estimate asks that much because the bet's edge is far below 0 for its effects of removal); its "
+        "figures are 0 by construction"
+    )
 
 
 #: The figures of a row of the counting exposure, as (label, StrategyResult attribute).
@@ -311,7 +397,9 @@ def counting_exposure(
                 rows.append(ExposureRow(bet.name, "perfect play", _figures(r)))
             elif r.strategy == "count":
                 tags = ",".join(str(t) for t in b.system.tags)
-                rows.append(ExposureRow(bet.name, f"count {tags} (A..K), bet at {trigger}", _figures(r)))
+                note = _never_bets(b.system.tags, threshold, r.bet_frequency)
+                play = f"count {tags} (A..K), bet at {trigger}"
+                rows.append(ExposureRow(bet.name, play, _figures(r), note))
         if not countable:
             rows.append(ExposureRow(bet.name, "count", (), "no count: every effect of removal is 0"))
     settings = (
@@ -404,6 +492,7 @@ def game_math_report(
     count_shoes: int = 0,
     count_seed: int = 0,
     sorting: bool = False,
+    definitions: Mapping[str, str] | None = None,
 ) -> GameMathReport:
     """The game-math report of ``bets`` on the standard shoes of ``decks`` decks.
 
@@ -423,13 +512,16 @@ def game_math_report(
             and seed (:func:`counting_exposure`).
         sorting: add the exposure to partial information (:func:`sorting_exposure_section`;
             a few seconds a bet).
+        definitions: bet name -> its bet file's entry as written (:func:`file_definitions`),
+            shown for each bet read from a file (:attr:`BetSection.definition`).
 
     Returns:
         :class:`GameMathReport`, exact throughout.
 
     Raises:
         BetError: no bets, a bet that is not a Bet, a name given twice, a target edge that is
-            not an exact number, ``adjust`` with ``scale``, or ``adjust`` naming no line of any bet.
+            not an exact number or not above -1 and below 1, ``adjust`` with ``scale``, or
+            ``adjust`` naming no line of any bet.
         StudyError: bad ``count_shoes`` or ``count_seed``.
         ShoeError: no deck count, a count that is not a whole number >= 1, or one given twice.
         RulesError: ``tableau`` is not a Tableau.
@@ -446,6 +538,10 @@ def game_math_report(
     ):
         raise BetError(f"bad target edge {target_edge!r}: give an exact int or Fraction (1/100 for 1%)")
     edge = None if target_edge is None else Fraction(target_edge)
+    if edge is not None and not -1 < edge < 1:
+        raise BetError(
+            f"bad target edge {edge}: a house edge is above -1 and below 1 (a fraction: 1/100 is 1%)"
+        )
     at = max(counts) if eor_decks is None else _deck_counts([eor_decks])[0]
     if not isinstance(tableau, Tableau):
         raise RulesError(f"bad rules {tableau!r}: give a Tableau, e.g. analyzer.STANDARD")
@@ -481,6 +577,7 @@ def game_math_report(
             _pay_form(bet, lines[i], Fraction(0), tableau),
             None if edge is None else _pay_form(bet, lines[i], edge, tableau),
             lines[i],
+            _definition(bet, definitions),
         )
         for i, bet in enumerate(chosen)
     )
@@ -514,7 +611,9 @@ __all__ = [
     "ExposureRow",
     "ExposureSection",
     "GameMathReport",
+    "bet_file_entries",
     "counting_exposure",
+    "file_definitions",
     "game_math_report",
     "sorting_exposure_section",
 ]
