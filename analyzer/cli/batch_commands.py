@@ -24,6 +24,7 @@ from analyzer.cli.common import (
     output_options,
     rules_inputs,
     rules_option,
+    scheduler_timeout_option,
     tableau_of,
 )
 
@@ -66,14 +67,7 @@ from analyzer.cli.common import (
     help="Run on this Dask distributed scheduler (e.g. tcp://10.0.0.5:8786; the 'cluster' extra): "
     "the same output, byte for byte.",
 )
-@click.option(
-    "--scheduler-timeout",
-    type=click.FloatRange(min=0, min_open=True, max=86_400),
-    default=30.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="How long to wait for the Dask scheduler's answer and for its first worker.",
-)
+@scheduler_timeout_option
 @click.option(
     "--progress/--no-progress",
     default=None,

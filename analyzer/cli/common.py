@@ -386,6 +386,17 @@ class DeckCounts(click.ParamType):  # type: ignore[type-arg,unused-ignore]
             self.fail(str(exc), param, ctx)
 
 
+#: ``--scheduler-timeout`` of the commands that run on a Dask cluster (``study``, ``batch``).
+scheduler_timeout_option = click.option(
+    "--scheduler-timeout",
+    type=click.FloatRange(min=0, min_open=True, max=86_400),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for the Dask scheduler's answer and for its first worker.",
+)
+
+
 def limit_options(counts_files: bool) -> Callable[[FuncT], FuncT]:
     """--max-line-length (and, with ``counts_files``, --max-file-size): the bounds of the shared
     reader (:mod:`analyzer.checks.logs`), each also set by its environment variable."""
