@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,28 @@ def session_cache() -> Path:
     folder = os.environ.get("PUNTO_BANCO_CACHE_DIR")
     assert folder, "the session's conftest.py sets PUNTO_BANCO_CACHE_DIR"
     return Path(folder)
+
+
+@pytest.fixture
+def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """``kernel(setting)``: switch the compiled kernel (``PUNTO_BANCO_KERNEL``: ``on``, required;
+    ``off``) for what follows, pricing included, and forget the shoes evaluated so far, so that
+    the next pricing evaluates again; the session's setting comes back after the test."""
+    from analyzer.engine import evaluate, native
+
+    before = os.environ.get(native.ENV)
+
+    def use(setting: str) -> None:
+        monkeypatch.setenv(native.ENV, setting)
+        native.reset()
+        evaluate._SHOES.clear()
+        evaluate._LAST.clear()
+
+    yield use
+    if before is None:
+        os.environ.pop(native.ENV, None)
+    else:
+        os.environ[native.ENV] = before
+    native.reset()
+    evaluate._SHOES.clear()
+    evaluate._LAST.clear()

@@ -1,7 +1,6 @@
 """Many shoes at once (``analyzer.engine.batch``) and the pricing policy: exact, equal bit for bit
 to pricing each shoe alone, for depleted, short, huge and giant shoes; which table prices what."""
 
-import os
 import random
 import subprocess
 import sys
@@ -447,28 +446,6 @@ def _kinds_of_shoe():
         ],
         "a deck's worth, suits unknown": [Shoe(deck.counts), Shoe(Shoe.standard(2).remove("A A K 5").counts)],
     }
-
-
-@pytest.fixture
-def kernel(monkeypatch):
-    """``kernel(setting)``: switch the compiled kernel (``on``: required, ``off``) for what
-    follows, pricing included; the session's setting comes back after the test."""
-    from analyzer.engine import evaluate
-
-    before = os.environ.get(native.ENV)
-
-    def use(setting: str) -> None:
-        monkeypatch.setenv(native.ENV, setting)
-        native.reset()
-        evaluate._SHOES.clear()
-        evaluate._LAST.clear()
-
-    yield use
-    if before is None:
-        os.environ.pop(native.ENV, None)
-    else:
-        os.environ[native.ENV] = before
-    native.reset()
 
 
 @needs_kernel

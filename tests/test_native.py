@@ -53,29 +53,6 @@ SHOES = {
 
 
 @pytest.fixture
-def kernel(monkeypatch):
-    """``kernel(setting)``: switch the kernel (``on``: required, ``off``) and forget the
-    shoes evaluated so far, so that the next pricing evaluates again; the setting of the
-    session comes back after the test."""
-    before = os.environ.get(native.ENV)
-
-    def use(setting: str) -> None:
-        monkeypatch.setenv(native.ENV, setting)
-        native.reset()
-        evaluate._SHOES.clear()
-        evaluate._LAST.clear()
-
-    yield use
-    if before is None:
-        os.environ.pop(native.ENV, None)
-    else:
-        os.environ[native.ENV] = before
-    native.reset()
-    evaluate._SHOES.clear()
-    evaluate._LAST.clear()
-
-
-@pytest.fixture
 def kernel_runs(monkeypatch):
     """What the kernel evaluated: the counts of each plan it ran (None where it could not) and
     each summary it summed (None where its integers could not)."""
