@@ -312,7 +312,7 @@ def axes(reads: Reads) -> tuple[Axis, ...]:
     for positions in sorted(reads.sets, key=sorted):
         name = set_name(positions)
         least = len(positions & FIRST_FOUR)
-        if reads.ranks >= RankDetail.EQUALITY:
+        if reads.ranks.covers(RankDetail.EQUALITY):
             sizes = range(len(positions), least - 1, -1)
             domain = tuple("ranks " + "+".join(map(str, p)) for n in sizes for p in _partitions(n))
             out.append(Axis(f"ranks of {name}", domain, _rank_axis(positions)))
