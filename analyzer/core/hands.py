@@ -338,6 +338,11 @@ class CardGroup:
 
 
 def _key(label: object) -> object:
+    if isinstance(label, PictureRank):
+        raise UndeclaredReadError(
+            "a bet compares the ranks of cards, but it declared it reads only whether 10-valued cards "
+            "are pictures: declare ranks='equality' (or named)"
+        )
     return label.key if isinstance(label, RankClass) else label
 
 
