@@ -90,5 +90,7 @@ def quick_to_compile(bet: Bet, size: int) -> bool:
     reads = bet.reads
     if not reads.sets or len(reads.card_positions) == 1:
         return True
-    simple = reads.suits in (SuitDetail.NONE, SuitDetail.SAME_CARD) and reads.ranks <= RankDetail.EQUALITY
+    simple = reads.suits in (SuitDetail.NONE, SuitDetail.SAME_CARD) and RankDetail.EQUALITY.covers(
+        reads.ranks
+    )
     return simple and reads.card_positions <= {0, 1, 2, 3} and (size >= 6 or len(reads.card_positions) <= 2)

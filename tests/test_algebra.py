@@ -83,3 +83,23 @@ def test_the_shortcuts_are_taken():
                 seen.add((plan.fac_same, plan.fac_single, plan.fac_scaled, runs))
     assert {(True, True, False), (False, True, True), (False, False, False)} <= {s[:3] for s in seen}
     assert any(s[3] for s in seen)
+
+
+def test_the_pictures_pool_holds_the_jacks_queens_and_kings_on_every_path():
+    # the pool a picture read draws from (J, Q, K; not the tens), sized alike with card counts
+    # and from rank counts alone, one shoe and many, scalar and vectorised
+    from analyzer.engine.algebra import PICTURE_POOL, POOLS, ShoeCounts, pool_members, pool_sizes_vector
+
+    assert POOLS[PICTURE_POOL] == ("p", 0, -1)
+    assert len(POOLS) - 1 == PICTURE_POOL  # appended: every pool before it keeps its index
+    assert sorted(pool_members(POOLS[PICTURE_POOL])) == list(range(40, 52))
+    cards = _shoes(7)
+    ranks = cards.reshape(-1, 13, 4).sum(axis=2)
+    want = ranks[:, 10:13].sum(axis=1)
+    assert not np.array_equal(want, ranks[:, 9:13].sum(axis=1))  # tens dealt: the pools differ
+    for got in (pool_sizes_many(ranks, cards), pool_sizes_many(ranks, None)):
+        assert np.array_equal(got[PICTURE_POOL], want)
+    for r, c, n in zip(ranks.tolist(), cards.tolist(), want.tolist(), strict=True):
+        for counts in (ShoeCounts.of(r, c), ShoeCounts.of(r, None)):
+            assert counts.pool_size(PICTURE_POOL) == n
+            assert int(pool_sizes_vector(counts)[PICTURE_POOL]) == n

@@ -150,6 +150,12 @@ def test_vocabulary_covers_every_card_feature():
     ("{ banker_3 = { value = 9 } }", set(), {frozenset({5})}, RankDetail.NONE, SuitDetail.NONE),
     ("{ identical_pairs = true }", set(), {PLAYER_FIRST_TWO, BANKER_FIRST_TWO}, RankDetail.EQUALITY,
      SuitDetail.SAME_CARD),
+    ("{ player_first_two = { pictures = 2 } }", set(), {PLAYER_FIRST_TWO}, RankDetail.PICTURE,
+     SuitDetail.NONE),  # whether each 10-valued card is a picture, not which
+    ("{ player_first_two = { pictures = 2, pair = true } }", set(), {PLAYER_FIRST_TWO}, RankDetail.NAMED,
+     SuitDetail.NONE),  # pictures and rank equality: each tells what the other cannot
+    ("{ player_first_two = { pictures = 2, suited = true } }", set(), {PLAYER_FIRST_TWO}, RankDetail.NAMED,
+     SuitDetail.ONE_SUIT),  # no pools of pictures by suit: the ranks are named
 ])
 def test_a_file_bet_reads_what_its_features_need(when, fields, sets, ranks, suits):
     (bet,) = parse_bets(f'[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = {when}\npays = 2\n')
@@ -442,6 +448,8 @@ def test_sets_and_comparisons_read_no_more_than_they_need(when, sets, ranks, sui
     ('{ compare = { left = "P3", right = "B3", by = "rank", with = 1 } }', ["unknown key 'with'"]),
     ("{ compare = 3 }", ["give a table"]),
     ('{ "{P1, B1}" = { sum = 55 } }', ["0-54"]),
+    ('{ player_first_two = { pictures = 7 } }', ["pictures", "0-6"]),
+    ('{ player_first_two = { pictures = true } }', ["pictures"]),
 ])
 def test_bad_sets_and_comparisons_are_one_clear_error(when, words):
     with pytest.raises(BetError) as info:
@@ -515,3 +523,24 @@ def test_a_named_suit_or_colour_of_one_card_is_read_from_that_card():
         ),
     ]:
         assert price(bet(named), shoe).ev == price(bet(counted), shoe).ev
+
+
+def test_pictures_price_as_named_ranks_do(eight):
+    # the picture read (ten or picture) against the same condition over named ranks: two tables,
+    # one price, on a full shoe and on one whose tens and pictures are depleted unevenly
+    text = ('[[bet]]\nname = "x"\n[[bet.pay]]\nwhen = { player_first_two = { pictures = 2 } }\npays = 15\n'
+            '[[bet.pay]]\nwhen = { first_four = { pictures = { at_least = 3 } } }\npays = 4\n')
+    (by_file,) = parse_bets(text)
+    assert by_file.reads.ranks is RankDetail.PICTURE
+
+    def named(c):
+        faces = [r for r in c.cards(POSITION_SETS["first_four"]).ranks if r.point == 0 and r.label != "10"]
+        player = [r for r in c.cards(PLAYER_FIRST_TWO).ranks if r.point == 0 and r.label != "10"]
+        return 15 if len(player) == 2 else 4 if len(faces) >= 3 else -1
+
+    reads = Reads.of([], [POSITION_SETS["first_four"], PLAYER_FIRST_TWO], "named")
+    function = Bet.from_function("named", named, reads=reads)
+    assert eight.summary(by_file).ev == eight.summary(function).ev
+    depleted = Pricer(Shoe.standard(2).remove("Js Qh Qd Kc Kc Kh 10s"))
+    assert depleted.summary(by_file).ev == depleted.summary(function).ev
+    assert depleted.summary(by_file).ev != eight.summary(by_file).ev

@@ -24,7 +24,9 @@ from analyzer.bets.files import GROUP_FEATURES, parse_bets
 from analyzer.core.cards import RANKS, SUITS, Rank
 from analyzer.core.hands import FEATURE_NEEDS
 from analyzer.core.tableau import BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD, STANDARD, TABLEAUX
+from analyzer.engine import native
 from analyzer.engine.evaluate import one_shot
+from analyzer.engine.pricing import symmetric_shoe
 from analyzer.errors import BetError
 
 #: Built once: the engine caches settlements per bet object.
@@ -229,6 +231,56 @@ def test_bets_sharing_a_table_are_narrowed_to_their_own_reads():
     check_all(bets, shoe, alone=False)
 
 
+# -- a rank read as picture or ten ------------------------------------------------------------------
+
+#: Shoes holding tens and pictures (J, Q, K), so that a picture read has both to tell apart:
+#: every suit alike (the symmetric tables: 8 cards; 12 and 16, with other values and more
+#: pictures than tens, in the slow lane), depleted with suits unequal, and by rank only.
+PICTURE_SHOES = {
+    "suits alike": "Ts=1,Th=1,Td=1,Tc=1,Ks=1,Kh=1,Kd=1,Kc=1",
+    "depleted": "Th=2,Tc=1,Ks=1,Qd=1,Jc=1,8h=2,8d=1,5c=2,9s=1",
+    "by rank": RANK_ONLY,
+}
+PICTURE_SHOES_SLOW = {
+    "suits alike, 12": "Ts=1,Th=1,Td=1,Tc=1,Ks=1,Kh=1,Kd=1,Kc=1,5s=1,5h=1,5d=1,5c=1",
+    "suits alike, 16": "Ts=1,Th=1,Td=1,Tc=1,Ks=2,Kh=2,Kd=2,Kc=2,5s=1,5h=1,5d=1,5c=1",
+}
+#: Picture bets: a first-four table (the first two, the first four), a whole walk (a hand with
+#: the winner, every card), and one sharing a table with a bet on named ranks.
+PICTURE_BETS = [("player_first_two", ()), ("first_four", ()), ("banker_hand", ("winner",)), ("all_cards", ())]
+
+
+def _picture_check(text, kernel, setting):
+    shoe = Shoe.parse(text)
+    kernel(setting)
+    bets = [feature_bet(where, "pictures", fields) for where, fields in PICTURE_BETS]
+    for bet in bets:
+        check(bet, shoe)
+        for coup, _ in deal_every_coup(shoe).coups[::7]:  # projected (verify, the oracle) as full
+            assert bet.settle(coup) == settle_full(bet, coup), (bet.name, coup)
+    # a table read at named ranks prices both, its records narrowed to the picture read
+    check_all([bets[0], feature_bet("player_first_two", "ranks")], shoe, alone=False)
+    return shoe
+
+
+@pytest.mark.parametrize("setting", ["off", "on"])
+@pytest.mark.parametrize("name", list(PICTURE_SHOES))
+def test_picture_reads_on_full_depleted_and_rank_only_shoes(name, setting, kernel):
+    if setting == "on" and not native.built():
+        pytest.skip("the compiled kernel is not built")
+    shoe = _picture_check(PICTURE_SHOES[name], kernel, setting)
+    assert symmetric_shoe(shoe) is (name != "depleted")  # the symmetric tables, and the exact ones
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setting", ["off", "on"])
+@pytest.mark.parametrize("name", list(PICTURE_SHOES_SLOW))
+def test_picture_reads_on_larger_suit_symmetric_shoes(name, setting, kernel):
+    if setting == "on" and not native.built():
+        pytest.skip("the compiled kernel is not built")
+    assert symmetric_shoe(_picture_check(PICTURE_SHOES_SLOW[name], kernel, setting))
+
+
 # -- bet files --------------------------------------------------------------------------------------
 
 FILE_BETS_FAST = """
@@ -373,6 +425,8 @@ FILE_FEATURES = [
     ('"{P3, B3}"', "same_rank = true"),
     ('"{P1, B1}"', "same_suit = true"),
     ('"{P2, B2, B3}"', "same_colour = false"),
+    ("player_first_two", "pictures = 2"),
+    ("banker_hand", "pictures = { at_least = 1 }"),
 ]
 
 

@@ -19,7 +19,8 @@ from analyzer.core.coup import (
     Winner,
     resolve,
 )
-from analyzer.core.dealt import ColourClass, RankClass, SuitClass
+from analyzer.core.coup_json import record_from_json, record_to_json
+from analyzer.core.dealt import PICTURE, ColourClass, RankClass, SuitClass
 from analyzer.core.reads import BASE_FIELDS, RankDetail, SuitDetail
 from analyzer.core.tableau import BANKER_STANDS_ON_6, BANKER_UNDER_5_WHEN_PLAYER_STOOD, STANDARD, TABLEAUX
 from analyzer.errors import CoupError, UndeclaredReadError
@@ -231,6 +232,68 @@ def test_same_card_reads_tell_identical_cards_apart_and_nothing_else():
         _ = next(iter(same.cards(PLAYER_FIRST_TWO))).suit
 
 
+def test_picture_reads_tell_a_picture_from_a_ten_and_nothing_more():
+    reads = Reads.of([], [FIRST_FOUR], ranks="picture")
+    seen = resolve("Kh Ts Qd 5c 9s 9s").project(reads)
+    group = seen.cards(FIRST_FOUR)
+    assert group.pictures == 2 and group.values == (0, 0, 0, 5)
+    tens = [c for c in group if c.value == 0]
+    assert sum(1 for c in tens if c.rank is PICTURE) == 2
+    ten = next(c for c in tens if c.rank is not PICTURE)
+    assert ten.rank is Rank.TEN and str(ten).startswith("10")
+    picture = next(c for c in tens if c.rank is PICTURE)
+    assert picture.rank != Rank.TEN and picture.rank != Rank.FIVE  # never a ten, nor another value
+    for named in (Rank.JACK, Rank.QUEEN, Rank.KING, "K"):
+        with pytest.raises(UndeclaredReadError, match="picture"):
+            _ = picture.rank == named  # which picture was not declared
+    with pytest.raises(UndeclaredReadError):
+        _ = picture.rank == picture.rank  # nor whether two pictures share a rank
+    with pytest.raises(UndeclaredReadError, match="equality"):
+        _ = group.pair
+    with pytest.raises(UndeclaredReadError):
+        _ = group.ranks
+    with pytest.raises(TypeError):
+        hash(picture.rank)
+    # J, Q and K are alike; a ten is not a picture
+    assert seen == resolve("Jd Tc Kh 5s 9s 9s").project(reads)
+    assert seen != resolve("Kh Ts Td 5c 9s 9s").project(reads)
+    assert resolve("Kh Ts Td 5c 9s 9s").project(reads).cards(FIRST_FOUR).pictures == 1
+    # equality reads cannot answer it
+    with pytest.raises(UndeclaredReadError, match="picture"):
+        equality = Reads.of([], [FIRST_FOUR], "equality")
+        _ = resolve("Kh Ts Qd 5c 9s 9s").project(equality).cards(FIRST_FOUR).pictures
+
+
+def test_rank_details_join_to_the_coarsest_detail_covering_both():
+    R = RankDetail  # noqa: N806 - short, as the table reads
+    assert R.EQUALITY.join(R.PICTURE) is R.PICTURE.join(R.EQUALITY) is R.NAMED
+    assert R.NONE.join(R.PICTURE) is R.PICTURE and R.PICTURE.join(R.NAMED) is R.NAMED
+    assert R.NONE.join(R.EQUALITY) is R.EQUALITY
+    assert not R.PICTURE.covers(R.EQUALITY) and not R.EQUALITY.covers(R.PICTURE)
+    assert R.NAMED.covers(R.PICTURE) and R.PICTURE.covers(R.NONE)
+    picture = Reads.of([], [PLAYER_FIRST_TWO], "picture")
+    pair = Reads.of([], [PLAYER_FIRST_TWO], "equality")
+    assert (picture | pair).ranks is R.NAMED and (picture | Reads.of(["winner"])).ranks is R.PICTURE
+    assert not picture.covers(pair) and not pair.covers(picture) and (picture | pair).covers(picture)
+    # the algebra has no pools of pictures by suit: a picture read beside suits names the ranks
+    for suits in ("suit", "colour-equality", "same-card", "one-suit"):
+        assert Reads.of([], [PLAYER_FIRST_TWO], "picture", suits).ranks is R.NAMED
+    assert picture.key.endswith("ranks=PICTURE|suits=none")
+
+
+def test_a_picture_record_is_written_and_read_back_as_json():
+    reads = Reads.of(["winner"], [FIRST_FOUR], ranks="picture")
+    record = resolve("Kh Ts Qd 5c 9s 9s").project(reads)
+    data = record_to_json(record)
+    again = record_from_json(data)
+    assert again == record and again.cards(FIRST_FOUR).pictures == 2
+    codes = data[1][0][1]
+    picture = next(code for code in codes if code[:3] == [0, 2, 3])  # value 0, a picture
+    picture[3] = 1  # a picture has one code, (3, 0)
+    with pytest.raises(ValueError, match="label"):
+        record_from_json(data)
+
+
 # -- two coups a bet cannot tell apart ---------------------------------------------------------------
 
 TENS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
@@ -292,8 +355,10 @@ def test_records_are_equal_exactly_when_the_bet_reads_them_equal(seq_a, seq_b, m
     if a == b:
         ga, gb = a.cards(members), b.cards(members)
         assert ga.values == gb.values and a.winner == b.winner
-        if ranks is not RankDetail.NONE:
+        if reads.ranks.covers(RankDetail.EQUALITY):
             assert (ga.rank_pattern, ga.pairs) == (gb.rank_pattern, gb.pairs)
+        if reads.ranks.covers(RankDetail.PICTURE):
+            assert ga.pictures == gb.pictures
         if ranks is RankDetail.NAMED:
             assert ga.ranks == gb.ranks
         if suit_detail is SuitDetail.SUIT:
@@ -302,8 +367,9 @@ def test_records_are_equal_exactly_when_the_bet_reads_them_equal(seq_a, seq_b, m
             assert ga.suited == gb.suited
         if suit_detail in (SuitDetail.COLOUR, SuitDetail.COLOUR_EQUALITY, SuitDetail.SUIT):
             assert ga.one_colour == gb.one_colour
-        if ranks is not RankDetail.NONE and suit_detail in (SuitDetail.SAME_CARD, SuitDetail.SUIT_EQUALITY,
-                                                             SuitDetail.SUIT):
+        if reads.ranks is not RankDetail.NONE and suit_detail in (
+            SuitDetail.SAME_CARD, SuitDetail.SUIT_EQUALITY, SuitDetail.SUIT
+        ):
             assert ga.same_card_pair == gb.same_card_pair
 
 
@@ -321,6 +387,7 @@ def test_narrowing_a_fine_record_equals_projecting_to_the_coarse_reads(seq, memb
         Reads.of([], [PLAYER_FIRST_TWO], "named", "suit-equality"),
         Reads.of(["banker_third"], [members], "none", "colour-equality"),
         Reads.of([], [members], "none", "colour"),
+        Reads.of(["winner"], [members], "picture"),
     ):
         assert fine_reads.covers(coarse)
         assert coup.project(fine_reads).narrow(coarse) == coup.project(coarse), coarse

@@ -82,6 +82,24 @@ def test_the_classes_are_those_the_bet_reads():
     assert {a.name for a in axes(find_bet("banker").reads)} == {DEAL_AXIS}
 
 
+def test_a_picture_bet_is_classed_by_its_pictures_and_every_class_is_reached():
+    from analyzer.bets.files import parse_bets
+
+    (bet,) = parse_bets('[[bet]]\nname = "two-pictures"\n[[bet.pay]]\nevent = "Two pictures"\n'
+                        "when = { player_first_two = { pictures = 2 } }\npays = 15\n", "pictures.toml")
+    pp = "Player's first two cards"
+    by_name = {a.name: a.domain for a in axes(bet.reads)}
+    assert by_name == {DEAL_AXIS: DEALS, f"pictures of {pp}": ("pictures 2", "pictures 1", "pictures 0")}
+    found = coverage([bet])
+    assert found.not_found == ()
+    _check_coups([bet], found)
+    reached = {(c.event, c.case) for c in found.coups}
+    for n in (0, 1):  # a ten is not a picture: one picture and a ten, or two tens, lose
+        assert ("Loss", f"pictures of {pp}: pictures {n}") in reached
+    assert ("Two pictures", f"pictures of {pp}: pictures 2") in reached
+    assert ("Two pictures", f"pictures of {pp}: pictures 1") not in reached
+
+
 def test_impossible_targets_are_exactly_those_no_coup_reaches():
     # the deal and a value bet's event are both read off a coup's base fields: every record of
     # the 8-deck distribution at those fields says which pairs happen (a path apart from the

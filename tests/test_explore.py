@@ -221,3 +221,39 @@ def test_a_bet_that_swallows_a_label_read_is_refused_in_one_line():
         with pytest.raises(BetError, match="caught the engine's own exception") as raised:
             price(bet, Shoe.standard(8).remove("Ah 5h"))
         assert "\n" not in str(raised.value)
+
+
+# -- a rank read as picture or ten -------------------------------------------------------------
+
+
+def test_a_picture_read_is_fixed_two_ways_ten_or_picture():
+    from featurebets import feature_bet
+
+    from analyzer.engine.explore import PICTURE_SLOT, TEN_SLOT, Row
+    from analyzer.engine.walk import project_fields
+
+    bet = feature_bet("player_first_two", "pictures")
+    explorer = Explorer(bet.reads, bet.settle, Budget(10**4, bet.name))
+    fields = project_fields(tuple(resolve("Kh 2c Ts 3d 9h 9s")._fields), bet.reads)
+    row = Row.of(fields, ((0, 0),))  # the Player's first two: two 10-valued cards
+    leaves = explorer.explore(row)
+    # each slot a ten or a picture, never a jack, queen or king by name: 4 leaves, not 16
+    assert sorted(state[0] for state, _ in leaves) == sorted(
+        (a, b) for a in (TEN_SLOT, PICTURE_SLOT) for b in (TEN_SLOT, PICTURE_SLOT))
+    for state, event in leaves:
+        pictures = state[0].count(PICTURE_SLOT)
+        assert event[0].endswith(f"|{pictures}")
+        pools = {slot: m for (slot, m) in explorer.demands(row, state)[0][1]}
+        assert pools == {k: n for k, n in (((0, ("p", 0), None), pictures), ((0, ("n", TEN_SLOT), None),
+                                                                            2 - pictures)) if n}
+
+
+@pytest.mark.parametrize("where", ["player_first_two", "first_four", "banker_hand", "all_cards"])
+def test_a_picture_bet_settles_the_explorer_s_record_as_the_full_coup(where):
+    from featurebets import feature_bet
+
+    bet = feature_bet(where, "pictures")
+    explorer = Explorer(bet.reads, bet.settle, Budget(10**6, bet.name))
+    for cards in SEQUENCES:
+        coup = resolve(cards)
+        assert bet.settle(explorer.record_of(coup)) == settle_full(bet, coup), coup

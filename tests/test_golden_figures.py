@@ -788,7 +788,7 @@ def test_bets_that_name_suits_colours_or_ranks_are_counted_on_the_skewed_shoe() 
     # tells spades from hearts, or a queen from a jack
     on_skew = {f.spec for f in FIGURES if f.shoe == SKEWED}
     naming = {b.name for b in catalogue_bets()
-              if b.reads.sets and (b.reads.ranks is RankDetail.NAMED or b.reads.suits in NAMING)}
+              if b.reads.sets and (b.reads.ranks.covers(RankDetail.PICTURE) or b.reads.suits in NAMING)}
     assert {"lucky-win-player", "royal-match", "all-red", "d7p8-progressive"} <= naming
     assert not sorted(naming - on_skew), "bets naming suits, colours or ranks with no figure on SKEW"
 
@@ -805,3 +805,51 @@ def test_figures_price_the_definition_as_written() -> None:
     # figure priced through them would check the table, not the definition
     assert find_bet("lucky-win-player").origin == "catalogue:lucky-win-player"
     assert all(defined(f.spec).origin == "" for f in FIGURES)
+
+
+# -- the bet-file feature "pictures" (J, Q, K against the ten), on SKEW ------------------------------
+
+PICTURE_BETS = """
+[[bet]]
+name = "player-two-pictures"
+[[bet.pay]]
+event = "Two pictures"
+when = { player_first_two = { pictures = 2 } }
+pays = 15
+[[bet.pay]]
+event = "A picture and a ten"
+when = { player_first_two = { pictures = 1, count_value = { value = 0, equals = 2 } } }
+pays = 3
+[[bet]]
+name = "first-four-pictures"
+[[bet.pay]]
+event = "Three or four pictures"
+when = { first_four = { pictures = { at_least = 3 } } }
+pays = 25
+[[bet.pay]]
+event = "No picture"
+when = { first_four = { pictures = 0 } }
+pays = 1
+"""
+
+
+def test_pictures_mean_jacks_queens_and_kings_not_tens_on_the_skewed_shoe() -> None:
+    # hand counts over SKEW's ordered first four cards (the Player's first two are cards 1 and 3,
+    # and any ordered pair of positions deals like the first two): SKEW holds 171 pictures
+    # (J 53, Q 57, K 61) and 49 tens, so a ten counted as a picture, or a picture missed, moves
+    # every figure
+    from analyzer.bets.files import parse_bets
+
+    pictures, tens = cards(FACES), of_rank(Rank.TEN)
+    assert (pictures, tens, N) == (171, 49, 481)
+    player, four = (Pricer(SKEW).summary(b) for b in parse_bets(PICTURE_BETS, "pictures.toml"))
+    assert all(b.reads.ranks is RankDetail.PICTURE for b in (player.bet, four.bet))
+
+    def p(s: BetSummary, event: str) -> Fraction:
+        return sum((r.probability for r in s.events if r.event == event), Fraction(0))
+
+    assert p(player, "Two pictures") == Fraction(falling(pictures, 2), falling(N, 2))
+    assert p(player, "A picture and a ten") == Fraction(2 * pictures * tens, falling(N, 2))
+    at_least_3 = sum(comb(4, k) * falling(pictures, k) * falling(N - pictures, 4 - k) for k in (3, 4))
+    assert p(four, "Three or four pictures") == Fraction(at_least_3, falling(N, 4))
+    assert p(four, "No picture") == Fraction(falling(N - pictures, 4), falling(N, 4))

@@ -455,3 +455,54 @@ def test_a_batch_plan_shares_programs_and_drops_leaves_that_pay_alike(kernel):
     out = np.empty((1, 2 * width), dtype=np.int64)
     plan.many(cards, out)
     assert np.array_equal(out[:, :width], out[:, width:]) and out.any()
+
+
+# -- a rank read as picture or ten -------------------------------------------------------------
+
+#: Bets that read whether 10-valued cards are pictures (J, Q, K) or tens, the kernel's pool of
+#: pictures: on the first two cards (a first-four table) and on a whole hand with the winner.
+PICTURES = """
+[[bet]]
+name = "player-two-pictures"
+[[bet.pay]]
+when = { player_first_two = { pictures = 2 } }
+pays = 15
+[[bet]]
+name = "banker-wins-on-pictures"
+[[bet.pay]]
+when = { winner = "banker", banker_hand = { pictures = { at_least = 2 } } }
+pays = 9
+"""
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", list(SHOES))
+def test_picture_bets_price_alike_on_every_kind_of_shoe(name, kernel, kernel_runs):
+    shoe, bets = SHOES[name], parse_bets(PICTURES, "pictures.toml")
+    kernel("off")
+    expected = priced(bets, shoe)
+    kernel("on")
+    kernel_runs["plans"].clear()
+    assert priced(bets, shoe) == expected
+    assert kernel_runs["plans"] and all(p is not None for p in kernel_runs["plans"]), "the kernel evaluated"
+
+
+@needs_kernel
+def test_many_shoes_count_picture_tables_as_each_alone_by_rank_and_by_card(kernel):
+    import numpy as np
+
+    kernel("on")
+    module = native.kernel()
+    shoes = _many_shoes()
+    tables = [bet_table_for(bet, shoes[0]) for bet in parse_bets(PICTURES, "pictures.toml")]
+    plan = module.Plan(native.plan_spec(tables, False, False))
+    assert not plan.needs_suits  # the pictures' pool is sized from rank counts
+    cards = np.asarray([s.suited for s in shoes], dtype=np.int64)
+    ranks = np.asarray([s.counts for s in shoes], dtype=np.int64)
+    by_card, by_rank = (np.empty((len(shoes), plan.columns), dtype=np.int64) for _ in range(2))
+    plan.many(cards, by_card)
+    plan.many(ranks, by_rank)
+    for i, shoe in enumerate(shoes):
+        alone, _ = plan.counts(module.ShoeState(shoe.counts, shoe.suited, 64))
+        assert by_card[i].tolist() == by_rank[i].tolist() == alone, shoe.describe()
+    assert by_card.any()

@@ -233,8 +233,11 @@ def _modelled(bet):
     reads = bet.reads
     if not reads.sets:
         return "values"
-    if reads.first_four_only and reads.ranks <= RankDetail.EQUALITY and reads.suits in (SuitDetail.NONE,
-                                                                                          SuitDetail.SAME_CARD):
+    if (
+        reads.first_four_only
+        and RankDetail.EQUALITY.covers(reads.ranks)
+        and reads.suits in (SuitDetail.NONE, SuitDetail.SAME_CARD)
+    ):
         return "first-four"
     return None
 

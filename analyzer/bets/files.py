@@ -138,6 +138,8 @@ GROUP_FEATURES: dict[str, str] = {
     "ranks": 'the cards\' ranks exactly, as a list (any order), e.g. ["K", "Q"]',
     "contains": 'ranks the set holds at least, as a list, e.g. ["K", "Q"]',
     "count_rank": "{ rank = R, <comparison> }: cards of rank R",
+    "pictures": "number of pictures (J, Q, K; a 10 is not one) among the cards (a number, list or "
+    "{at_least/at_most})",
     "pair_of": "a rank: at least two cards of it",
     "straight": "true or false: distinct consecutive ranks (ace low or high)",
     "suited": "true or false: every card of one suit",
@@ -931,7 +933,7 @@ def _group(label: str, members: frozenset[int], spec: dict[str, Any]) -> tuple[T
         if not single:  # one card's suit is its own: a set's flag only where the set has several
             need_suit = _PER_SET.get(feature, need_suit)
         tests.append(test)
-        ranks = max(ranks, need_rank)
+        ranks = ranks.join(need_rank)
         suits = suits.join(need_suit)
         if need_suit is not SuitDetail.NONE and values is not None:
             named = _named_values(feature, raw)
@@ -955,8 +957,10 @@ def _feature(
     label: str, feature: str, raw: object, single: bool
 ) -> tuple[Callable[[CardGroup], bool], RankDetail, SuitDetail]:
     need_rank, need_suit = FEATURE_NEEDS.get(feature, (RankDetail.NONE, SuitDetail.NONE))
-    if feature in ("size", "total", "sum", "highest_value", "lowest_value", "pairs", "of_a_kind", "value"):
-        hi = 6 if feature in ("size", "pairs", "of_a_kind") else 54 if feature == "sum" else 9
+    if feature in (
+        "size", "total", "sum", "highest_value", "lowest_value", "pairs", "of_a_kind", "value", "pictures"
+    ):
+        hi = 6 if feature in ("size", "pairs", "of_a_kind", "pictures") else 54 if feature == "sum" else 9
         accept = _numbers(label, raw, 0, hi)
         getter: Callable[[CardGroup], object] = {
             "size": lambda g: g.size,
@@ -967,6 +971,7 @@ def _feature(
             "pairs": lambda g: g.pairs,
             "of_a_kind": lambda g: g.of_a_kind,
             "value": lambda g: g.highest_value,
+            "pictures": lambda g: g.pictures,
         }[feature]
         return (lambda g: accept(getter(g))), need_rank, need_suit
     if feature in (

@@ -10,7 +10,8 @@ systematically, for any bet (catalogue, bet file, Python):
   Banker or of both; else whether each side stood or drew a third card) and, from what the bet
   reads (:attr:`~analyzer.bets.model.Bet.reads`), for every set of card positions it reads:
   the rank pattern of those cards when it reads ranks (``ranks 2``: a pair; ``ranks 1+1``: two
-  ranks), and the suit or colour pattern at the detail it reads them (identical cards or not;
+  ranks; for a bet that reads only pictures against tens, how many pictures: ``pictures 2``),
+  and the suit or colour pattern at the detail it reads them (identical cards or not;
   one suit or mixed; which suit; one colour or mixed; which colour; for a bet that reads only
   some values' suits, per such value).  A target is (event, ``"axis: class"``), e.g.
   (``"Player pair"``, ``"deal: Player drew, Banker stood"``).  Every axis is crossed with the
@@ -312,10 +313,13 @@ def axes(reads: Reads) -> tuple[Axis, ...]:
     for positions in sorted(reads.sets, key=sorted):
         name = set_name(positions)
         least = len(positions & FIRST_FOUR)
-        if reads.ranks >= RankDetail.EQUALITY:
+        if reads.ranks.covers(RankDetail.EQUALITY):
             sizes = range(len(positions), least - 1, -1)
             domain = tuple("ranks " + "+".join(map(str, p)) for n in sizes for p in _partitions(n))
             out.append(Axis(f"ranks of {name}", domain, _rank_axis(positions)))
+        if reads.ranks is RankDetail.PICTURE:
+            domain = tuple(f"pictures {n}" for n in range(len(positions), -1, -1))
+            out.append(Axis(f"pictures of {name}", domain, _picture_axis(positions)))
         if reads.suits is SuitDetail.NONE:
             continue
         colours = reads.suits in (
@@ -339,6 +343,13 @@ def axes(reads: Reads) -> tuple[Axis, ...]:
 def _rank_axis(positions: PositionSet) -> Callable[[Coup], str]:
     def of(coup: Coup) -> str:
         return "ranks " + "+".join(map(str, coup.cards(positions).rank_pattern))
+
+    return of
+
+
+def _picture_axis(positions: PositionSet) -> Callable[[Coup], str]:
+    def of(coup: Coup) -> str:
+        return f"pictures {coup.cards(positions).pictures}"
 
     return of
 

@@ -18,12 +18,14 @@ from collections.abc import Iterator, Sequence
 from analyzer.core.cards import SUITS, Colour, Suit
 from analyzer.core.dealt import (
     COLOURS_BY_INDEX,
+    PICTURE,
     RANKS_BY_INDEX,
     SUITS_BY_INDEX,
     ColourClass,
     ColourLabel,
     DealtCard,
     Flag,
+    PictureRank,
     RankClass,
     RankLabel,
     SuitClass,
@@ -87,10 +89,12 @@ def _flag(cards: Sequence[DealtCard], reads: Reads, given: Flag) -> Flag:
 
 #: A card reduced to what a bet reads: (value, rank part, suit part, colour part), each part
 #: ``(0, i)`` a named label, ``(1, i)`` a label to be renamed into a class, ``(2, i)`` a suit
-#: that only tells cards of one rank apart (same-card), or ``()`` when not read.
+#: that only tells cards of one rank apart (same-card), ``(3, 0)`` a picture (a rank read as
+#: picture or ten: J, Q and K alike), or ``()`` when not read.
 RawCard = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 RawBlocks = tuple[tuple[PositionSet, tuple[RawCard, ...], Flag], ...]
-_NAMED, _CLASS, _LOCAL = 0, 1, 2
+_NAMED, _CLASS, _LOCAL, _PICTURE = 0, 1, 2, 3
+_TEN_INDEX = 9  # Rank.TEN.index
 
 
 def _reduce(card: DealtCard, reads: Reads) -> RawCard:
@@ -99,10 +103,22 @@ def _reduce(card: DealtCard, reads: Reads) -> RawCard:
     rank: tuple[int, ...] = ()
     suit: tuple[int, ...] = ()
     colour: tuple[int, ...] = ()
-    if reads.ranks is not RankDetail.NONE:
+    if reads.ranks is RankDetail.PICTURE:
+        r = card.rank
+        if card.value != 0:
+            rank = (_NAMED, r.index)
+        elif isinstance(r, PictureRank) or r.index != _TEN_INDEX:  # a J, Q or K: a picture
+            if isinstance(r, RankClass):
+                raise UndeclaredReadError("internal: a rank class cannot tell a picture from a ten")
+            rank = (_PICTURE, 0)
+        else:
+            rank = (_NAMED, r.index)
+    elif reads.ranks is not RankDetail.NONE:
         r = card.rank
         if isinstance(r, RankClass):
             rank = (_CLASS, r.index)
+        elif isinstance(r, PictureRank):
+            raise UndeclaredReadError("internal: a picture cannot be told from other pictures")
         else:
             hidden = reads.ranks is RankDetail.EQUALITY and card.value == 0
             rank = (_CLASS if hidden else _NAMED, r.index)
@@ -255,7 +271,10 @@ def make_dealt(key: tuple[int, ...]) -> DealtCard:
     rank_p, suit_p, colour_p = parts
     rank: RankLabel | None = None
     if rank_p:
-        rank = RANKS_BY_INDEX[rank_p[1]] if rank_p[0] == _NAMED else RankClass(rank_p[1])
+        if rank_p[0] == _PICTURE:
+            rank = PICTURE
+        else:
+            rank = RANKS_BY_INDEX[rank_p[1]] if rank_p[0] == _NAMED else RankClass(rank_p[1])
     suit: SuitLabel | None = None
     local: object = None
     if suit_p:

@@ -88,10 +88,13 @@ def _dealt_checked(code: tuple[int, ...]) -> DealtCard:
     if not code or not 0 <= code[0] <= 9:
         raise ValueError("bad card value")
     at = 1
-    for _ in range(3):
+    for part in range(3):
         if at >= len(code) or code[at] not in (0, 2):
             raise ValueError("bad card part")
-        if code[at] == 2 and (code[at + 1] not in (0, 1, 2) or not 0 <= code[at + 2] < 13):
+        # a label: named, class or same-card (0, 1, 2) and an index; a picture (3, 0) is a
+        # rank part only (analyzer.core.canonical)
+        picture = part == 0 and code[at + 1 : at + 3] == (3, 0)
+        if code[at] == 2 and (code[at + 1] not in (0, 1, 2) or not 0 <= code[at + 2] < 13) and not picture:
             raise ValueError("bad card label")
         at += 1 + code[at]
     if at != len(code):

@@ -88,7 +88,51 @@ class ColourClass(_Class):
     named = Colour
 
 
-RankLabel = Rank | RankClass
+class PictureRank:
+    """A 10-valued rank known only as a picture (J, Q or K), read at ``ranks='picture'``; a ten
+    read so keeps its named rank :attr:`~analyzer.core.cards.Rank.TEN`.  It equals no rank of
+    another point value and not the ten; asking whether it is a Jack, a Queen or a King, or the
+    same rank as another picture, was not declared (``UndeclaredReadError``).  Unhashable, as
+    the classes are.  :data:`PICTURE` is the one instance."""
+
+    __slots__ = ()
+    kind = "rank"
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Hashable identity, for sorting and grouping."""
+        return ("picture", 0)
+
+    @property
+    def index(self) -> int:
+        """The code of a picture in a canonical card (:mod:`analyzer.core.canonical`)."""
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rank):
+            if other.point != 0 or other is Rank.TEN:
+                return False  # a picture is never a ten, nor a rank of another value
+            raise UndeclaredReadError(
+                f"a bet compared a picture with the named rank {other.label}, but it declared it "
+                "reads only whether 10-valued cards are pictures: declare named ranks"
+            )
+        if isinstance(other, PictureRank | RankClass | str):
+            raise UndeclaredReadError(
+                "a bet compared the ranks of pictures, but it declared it reads only whether "
+                "10-valued cards are pictures: declare ranks by equality or named"
+            )
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "PICTURE"
+
+
+#: The one :class:`PictureRank`.
+PICTURE = PictureRank()
+
+RankLabel = Rank | RankClass | PictureRank
 RANKS_BY_INDEX, SUITS_BY_INDEX, COLOURS_BY_INDEX = RANKS, SUITS, COLOURS
 SuitLabel = Suit | SuitClass
 ColourLabel = Colour | ColourClass
@@ -188,7 +232,7 @@ def known_label(label: object) -> object:
 def _label_key(label: object) -> tuple[str, int]:
     if label is None:
         return ("", -1)
-    if isinstance(label, _Class):
+    if isinstance(label, _Class | PictureRank):
         return label.key
     if type(label) is PendingLabel:
         return ("~", 0)
@@ -201,7 +245,8 @@ class DealtCard:
     as the bet declared it reads them.
 
     ``rank`` is a :class:`~analyzer.core.cards.Rank` or, read by equality, a
-    :class:`RankClass` (cards of value 1-9 always have a named rank); ``suit`` a
+    :class:`RankClass`, or, read as picture or ten, :data:`PICTURE` (cards of value 1-9 and
+    tens so read have a named rank); ``suit`` a
     :class:`~analyzer.core.cards.Suit` or :class:`SuitClass`; ``colour`` a
     :class:`~analyzer.core.cards.Colour` or :class:`ColourClass`.  Reading one that is not
     known raises :class:`~analyzer.errors.UndeclaredReadError`.
@@ -326,6 +371,8 @@ class DealtCard:
             text = self._rank.label
         elif isinstance(self._rank, PendingLabel):
             text = str(self.value)
+        elif isinstance(self._rank, PictureRank):
+            text = "P"  # a picture: J, Q or K
         elif self._rank is not None:
             text = f"T{self._rank.index}"  # a 10-valued rank class
         else:

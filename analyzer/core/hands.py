@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from analyzer.core.cards import COLOURS, SUITS, Colour, Rank, Suit
-from analyzer.core.dealt import DealtCard, LabelNeeded, PendingLabel, RankClass
+from analyzer.core.dealt import DealtCard, LabelNeeded, PendingLabel, PictureRank, RankClass
 from analyzer.core.reads import RankDetail, SuitDetail
 from analyzer.errors import UndeclaredReadError
 
@@ -52,6 +52,7 @@ FEATURE_NEEDS: dict[str, tuple[RankDetail, SuitDetail]] = {
     "two_pair": (RankDetail.EQUALITY, SuitDetail.NONE),
     "full_house": (RankDetail.EQUALITY, SuitDetail.NONE),
     "same_card_pair": (RankDetail.EQUALITY, SuitDetail.SAME_CARD),
+    "pictures": (RankDetail.PICTURE, SuitDetail.NONE),
     "ranks": (RankDetail.NAMED, SuitDetail.NONE),
     "count_rank": (RankDetail.NAMED, SuitDetail.NONE),
     "pair_of": (RankDetail.NAMED, SuitDetail.NONE),
@@ -195,6 +196,14 @@ class CardGroup:
         counts = Counter(c.card_key for c in self._cards)
         return max(counts.values(), default=0) >= 2
 
+    # -- pictures -------------------------------------------------------------------------------
+
+    @property
+    def pictures(self) -> int:
+        """How many cards are pictures (J, Q or K; a 10 is not one).  Reads only whether each
+        10-valued card is a picture (``ranks='picture'``), or named ranks."""
+        return sum(1 for c in self._cards if c.value == 0 and _is_picture(c))
+
     # -- named ranks ----------------------------------------------------------------------------
 
     @property
@@ -329,7 +338,24 @@ class CardGroup:
 
 
 def _key(label: object) -> object:
+    if isinstance(label, PictureRank):
+        raise UndeclaredReadError(
+            "a bet compares the ranks of cards, but it declared it reads only whether 10-valued cards "
+            "are pictures: declare ranks='equality' (or named)"
+        )
     return label.key if isinstance(label, RankClass) else label
+
+
+def _is_picture(card: DealtCard) -> bool:
+    """True for a J, Q or K (a 10-valued card read at ``ranks='picture'`` or named)."""
+    rank = card.rank
+    if isinstance(rank, PictureRank):
+        return True
+    if not isinstance(rank, Rank):
+        raise UndeclaredReadError(
+            "a bet asks whether a card is a picture (J, Q, K) or a ten: declare ranks='picture' (or named)"
+        )
+    return rank.point == 0 and rank is not Rank.TEN
 
 
 def _named_rank(card: DealtCard) -> Rank:

@@ -5,7 +5,9 @@ values, ...), the sets of card positions whose cards it looks at (read as a *mul
 cards, not in which order within the set), and how finely it tells those cards apart:
 
 * ranks: ``NONE`` (point values only: 10, J, Q, K are alike), ``EQUALITY`` (which cards share a
-  rank, without naming ten-valued ranks), ``NAMED`` (every rank by name);
+  rank, without naming ten-valued ranks), ``PICTURE`` (whether each 10-valued card is a ten or a
+  picture, J, Q or K, without telling the pictures apart), ``NAMED`` (every rank by name);
+  ``EQUALITY`` and ``PICTURE`` do not cover each other: their join is ``NAMED``;
 * suits: ``NONE``; ``SAME_CARD`` (which cards are the same card, rank and suit: pairs such as
   Perfect Pair); ``ONE_SUIT`` / ``ONE_COLOUR`` (whether each read set is all of one suit /
   colour), ``ONE_SUIT_NAMED`` / ``ONE_COLOUR_NAMED`` (and which); ``COLOUR_EQUALITY`` /
@@ -64,11 +66,38 @@ DERIVED_FIELDS: dict[str, frozenset[str]] = {
 
 
 class RankDetail(enum.IntEnum):
-    """How finely the read cards' ranks are told apart (only 10, J, Q, K share a point value)."""
+    """How finely the read cards' ranks are told apart (only 10, J, Q, K share a point value).
+
+    Not a chain: ``EQUALITY`` (which cards share a rank) and ``PICTURE`` (which 10-valued cards
+    are pictures) each tell what the other cannot, so compare with :meth:`covers` and
+    :meth:`join`, never with ``<`` or ``max`` (the integer values only keep the names stable).
+    """
 
     NONE = 0
     EQUALITY = 1
     NAMED = 2
+    PICTURE = 3
+
+    def covers(self, other: RankDetail) -> bool:
+        """True when a record read at ``self`` answers everything ``other`` asks."""
+        return other in _RANK_COVERS[self]
+
+    def join(self, other: RankDetail) -> RankDetail:
+        """The coarsest detail that covers both (``EQUALITY`` and ``PICTURE`` join to ``NAMED``)."""
+        for candidate in _RANK_JOIN_ORDER:
+            if candidate.covers(self) and candidate.covers(other):
+                return candidate
+        return RankDetail.NAMED  # pragma: no cover - NAMED covers everything
+
+
+_R = RankDetail
+_RANK_COVERS: dict[RankDetail, frozenset[RankDetail]] = {
+    _R.NONE: frozenset({_R.NONE}),
+    _R.EQUALITY: frozenset({_R.NONE, _R.EQUALITY}),
+    _R.PICTURE: frozenset({_R.NONE, _R.PICTURE}),
+    _R.NAMED: frozenset(_R),
+}
+_RANK_JOIN_ORDER = (_R.NONE, _R.EQUALITY, _R.PICTURE, _R.NAMED)
 
 
 class SuitDetail(enum.Enum):
@@ -177,7 +206,8 @@ class Reads:
         suit_values: Iterable[int] | None = None,
     ) -> Reads:
         """A normalised :class:`Reads`: derived field names expand to the base fields they
-        need; reading same-card equality implies rank equality; "one suit / colour" details on
+        need; reading same-card equality implies rank equality, and a picture read beside any
+        suit detail names the ranks; "one suit / colour" details on
         overlapping sets, or with ranks read over several sets, become the card-by-card detail;
         no card detail without sets.
 
@@ -210,6 +240,10 @@ class Reads:
         suit = suits if isinstance(suits, SuitDetail) else _suit_detail(suits)
         if suit is SuitDetail.SAME_CARD and rank is RankDetail.NONE:
             rank = RankDetail.EQUALITY
+        if rank is RankDetail.PICTURE and suit is not SuitDetail.NONE:
+            # the weight algebra has no picture-and-suit (colour) pools: such reads name the
+            # ranks, which tell everything a picture read does
+            rank = RankDetail.NAMED
         if suit.per_set and (
             any(a != b and a & b for a in position_sets for b in position_sets)
             # a set's one-suit flag beside another set's ranks: the flag's pools and the ranks'
@@ -238,7 +272,7 @@ class Reads:
         return Reads.of(
             self.fields | other.fields,
             self.sets | other.sets,
-            max(self.ranks, other.ranks),
+            self.ranks.join(other.ranks),
             self.suits.join(other.suits),
             mine | theirs or None,
         )
@@ -249,7 +283,7 @@ class Reads:
         return (
             other.fields <= self.fields
             and all(_is_union_of(s, blocks) for s in other.sets)
-            and other.ranks <= self.ranks
+            and self.ranks.covers(other.ranks)
             and self.suits.covers(other.suits)
             and (other.suits is SuitDetail.NONE or other.suit_values <= self.suit_values)
             and (not self.suits.per_set or not other.suits.per_set or set(other.sets) <= set(blocks))

@@ -40,7 +40,8 @@ _TEN_RANKS = RANKS_OF_POINT[0]
 #: A pool of physical cards: (kind, value or rank, suit or colour or -1).
 Pool = tuple[str, int, int]
 #: Pools, each a set of physical cards: value v, rank r, card (r, s), value-suit (v, s),
-#: value-colour (v, c), rank-colour (r, c); their indices in a pool vector.
+#: value-colour (v, c), rank-colour (r, c), and the pictures (J, Q, K: ``("p", 0, -1)``, last,
+#: so that the pools before it keep their indices); their indices in a pool vector.
 POOLS: tuple[Pool, ...] = (
     *(("v", v, -1) for v in range(10)),
     *(("r", r, -1) for r in range(13)),
@@ -48,10 +49,14 @@ POOLS: tuple[Pool, ...] = (
     *(("vs", v, s) for v in range(10) for s in range(4)),
     *(("vc", v, c) for v in range(10) for c in range(2)),
     *(("rc", r, c) for r in range(13) for c in range(2)),
+    ("p", 0, -1),
 )
 POOL_INDEX: dict[Pool, int] = {p: i for i, p in enumerate(POOLS)}
 #: Pools whose size needs the suits of the cards (not just their ranks).
-SUITED_POOLS = frozenset(i for i, p in enumerate(POOLS) if p[0] not in ("v", "r"))
+SUITED_POOLS = frozenset(i for i, p in enumerate(POOLS) if p[0] not in ("v", "r", "p"))
+#: The picture ranks (J, Q, K) and the pictures' pool.
+PICTURE_RANKS = RANKS_OF_POINT[0][1:]
+PICTURE_POOL = POOL_INDEX[("p", 0, -1)]
 _COLOUR_SUITS = ((1, 2), (0, 3))  # red: hearts, diamonds; black: spades, clubs
 
 
@@ -62,6 +67,8 @@ def pool_members(pool: Pool) -> list[int]:
         return [4 * r + s for r in RANKS_OF_POINT[a] for s in range(4)]
     if kind == "r":
         return [4 * a + s for s in range(4)]
+    if kind == "p":
+        return [4 * r + s for r in PICTURE_RANKS for s in range(4)]
     if kind == "c":
         return [4 * a + b]
     if kind == "vs":
@@ -94,6 +101,9 @@ FactorKey = tuple[int, tuple[tuple[tuple[Part, Part], int], ...], int]
 
 def _concrete_pool(v: int, r: Part, s: Part) -> Pool | None:
     """The pool of a slot with concrete labels; ``None`` when it is the value pool itself."""
+    if r is not None and r[0] == "p":  # a picture: read without suits (Reads.of names such ranks)
+        assert s is None, "a picture's suit is never read"
+        return ("p", 0, -1)
     rank = None if r is None else r[1]
     if rank is not None and v != 0:
         rank = None  # a value of one rank: its rank pool is the value pool
@@ -466,6 +476,8 @@ class ShoeCounts:
             return sum(self.ranks[r] for r in RANKS_OF_POINT[spec[1]])
         if spec[0] == "r":
             return self.ranks[spec[1]]
+        if spec[0] == "p":
+            return sum(self.ranks[r] for r in PICTURE_RANKS)
         if self.cards is None:
             raise SuitsUnknownError
         return sum(self.cards[i] for i in pool_members(spec))
@@ -766,6 +778,7 @@ def pool_sizes_many(ranks: Any, cards: Any | None) -> Any:
     out[10:23] = r.T
     for rank, v in enumerate(RANK_POINTS):
         out[v] += r[:, rank]
+    out[PICTURE_POOL] = r[:, list(PICTURE_RANKS)].sum(axis=1)
     return out
 
 
@@ -779,6 +792,7 @@ def pool_sizes_vector(shoe: ShoeCounts) -> Any:
         out = np.zeros(len(POOLS), dtype=np.int64)
         out[:10] = _RANK_TO_VALUE @ ranks
         out[10:23] = ranks
+        out[PICTURE_POOL] = sum(int(ranks[r]) for r in PICTURE_RANKS)
         return out
     # in float64 (BLAS; numpy's integer product is not): every entry and sum is a card count,
     # far below 2**53, so the product is exact

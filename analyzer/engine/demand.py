@@ -15,7 +15,8 @@ import itertools
 from collections.abc import Iterator
 
 #: A slot's pool: (value, rank part, suit part).  Rank part: ``None`` (any rank of the value),
-#: ``("n", rank index)`` or ``("c", class)``.  Suit part: ``None``, ``("n", suit index)``,
+#: ``("n", rank index)``, ``("c", class)`` or ``("p", 0)`` (a picture: J, Q or K, of value 0).
+#: Suit part: ``None``, ``("n", suit index)``,
 #: ``("nc", colour index)``, ``("g", suit class)``, ``("gc", colour class)``, ``("l", class)``
 #: (a same-card suit, a class among the cards of one rank).
 Part = tuple[str, int] | None

@@ -45,6 +45,7 @@ from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Suit
 from analyzer.core.coup import Coup
 from analyzer.core.dealt import (
     CARDS_PENDING,
+    PICTURE,
     ColourClass,
     DealtCard,
     LabelNeeded,
@@ -66,6 +67,10 @@ State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 PENDING = -1
 MIXED = -2
 _TEN_RANKS = RANKS_OF_POINT[0]
+#: A 10-valued slot's rank read as picture or ten (``ranks='picture'``): the ten's rank index,
+#: or ``PICTURE_SLOT`` for a J, Q or K (13: no rank's index).
+TEN_SLOT = _TEN_RANKS[0]
+PICTURE_SLOT = 13
 _CARD_DETAILS = (
     SuitDetail.SUIT,
     SuitDetail.SUIT_EQUALITY,
@@ -266,6 +271,8 @@ class Explorer:
         if self.rank_read(v) and ranks[i] == PENDING:  # the rank first: pools stay nested
             if self.ranks is RankDetail.NAMED:
                 options = list(_TEN_RANKS)
+            elif self.ranks is RankDetail.PICTURE:
+                options = [TEN_SLOT, PICTURE_SLOT]
             else:
                 used = sorted({r for j, r in enumerate(ranks) if r >= 0 and row.slots[j][1] == 0})
                 options = _new_class(used, 4)
@@ -343,6 +350,8 @@ class Explorer:
                 rank_label = self._pending_label(slot, "rank")
             elif self.ranks is RankDetail.NAMED:
                 rank_label = RANKS[rank]
+            elif self.ranks is RankDetail.PICTURE:
+                rank_label = PICTURE if rank == PICTURE_SLOT else RANKS[rank]
             else:
                 rank_label = _RANK_CLASSES[rank]
         suit_label: object = None
@@ -402,11 +411,12 @@ class Explorer:
             v = card.value
             if self.rank_read(v):
                 rank = card.rank.index
-                ranks[i] = (
-                    rank
-                    if self.ranks is RankDetail.NAMED
-                    else rank_classes.setdefault(rank, len(rank_classes))
-                )
+                if self.ranks is RankDetail.NAMED:
+                    ranks[i] = rank
+                elif self.ranks is RankDetail.PICTURE:
+                    ranks[i] = TEN_SLOT if rank == TEN_SLOT else PICTURE_SLOT
+                else:
+                    ranks[i] = rank_classes.setdefault(rank, len(rank_classes))
             if self.suit_read(v):
                 detail = self.suit_detail
                 if detail is SuitDetail.SAME_CARD:
@@ -467,7 +477,10 @@ class Explorer:
         for i, (b, v) in enumerate(row.slots):
             r: Part = None
             if self.rank_read(v) and ranks[i] >= 0:
-                r = ("n", ranks[i]) if self.ranks is RankDetail.NAMED else ("c", ranks[i])
+                if self.ranks is RankDetail.PICTURE:  # a ten's rank pool, or the pictures' pool
+                    r = ("p", 0) if ranks[i] == PICTURE_SLOT else ("n", ranks[i])
+                else:
+                    r = ("n", ranks[i]) if self.ranks is RankDetail.NAMED else ("c", ranks[i])
             s: Part = None
             if self.suit_read(v) and suits[i] >= 0:
                 s = (tag, suits[i])

@@ -160,7 +160,7 @@ def _pool_value(pool: int) -> int:
     kind = spec[0]
     label = spec[1]
     assert isinstance(label, int)
-    return label if kind in ("v", "vs", "vc") else RANK_POINTS[label]
+    return label if kind in ("v", "vs", "vc", "p") else RANK_POINTS[label]
 
 
 # -- one bet, one vector ------------------------------------------------------------------------

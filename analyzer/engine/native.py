@@ -45,7 +45,15 @@ from typing import Any
 
 from analyzer.core.cards import RANK_POINTS, RANKS_OF_POINT
 from analyzer.core.shoe import MAX_CARDS
-from analyzer.engine.algebra import POOLS, Program, ShoeCounts, concatenate, fits_int64, pool_members
+from analyzer.engine.algebra import (
+    PICTURE_RANKS,
+    POOLS,
+    Program,
+    ShoeCounts,
+    concatenate,
+    fits_int64,
+    pool_members,
+)
 from analyzer.engine.table import Table, first_four_orderings
 from analyzer.engine.values import (
     COMPOSITIONS,
@@ -125,6 +133,8 @@ def _pool_ranks(pool: tuple[str, int, int]) -> list[int] | None:
         return list(RANKS_OF_POINT[label])
     if kind == "r":
         return [label]
+    if kind == "p":
+        return list(PICTURE_RANKS)
     return None
 
 

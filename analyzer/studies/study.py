@@ -599,6 +599,7 @@ def _reduced_cards(reads: Reads, cards: IntArray) -> IntArray:
     ``reads`` one after another, reduced to what ``reads`` tells apart, as cards (4 x rank +
     suit) a bet cannot tell from the dealt ones: ranks it does not read become their value's
     first rank, ten-valued ranks read by equality are renamed by first appearance (10, J, Q, K),
+    pictures read as pictures (J, Q, K alike) become the Jack,
     suits (colours) it does not read become spades (hearts for red), and suits (colours) read
     by equality are renamed by first appearance.  Renaming classes is what the record's
     canonical numbering undoes (:func:`analyzer.core.canonical.canonical_blocks`), so a coup
@@ -617,6 +618,8 @@ def _reduced_cards(reads: Reads, cards: IntArray) -> IntArray:
     elif reads.ranks is RankDetail.EQUALITY:
         ten = dealt & (value == 0)
         rank = np.where(ten, 9 + _renamed(np.where(ten, rank - 9, -1), 4), rank)
+    elif reads.ranks is RankDetail.PICTURE:
+        rank = np.minimum(rank, _JACK)  # 10 stays; J, Q, K become J (ranks below 10 stay)
     reading = dealt if detail.per_set else dealt & np.isin(value, sorted(reads.suit_values))
     colour = np.where((suit == 1) | (suit == 2), 0, 1)  # red (hearts, diamonds) 0, black 1
     kind = detail.exact_equivalent
@@ -661,6 +664,7 @@ def _flag_suits(detail: SuitDetail, reduced: IntArray, sizes: list[int]) -> IntA
 #: The point value of each rank, and the first rank of each value (A..9, and 10 for 0).
 _VALUE_OF_RANK = np.asarray(RANK_POINTS, dtype=np.int64)
 _FIRST_RANK = np.asarray([RANK_POINTS.index(v) for v in range(10)], dtype=np.int64)
+_JACK = 10  # Rank.JACK.index: the rank every picture is reduced to
 
 
 def _record_keys(bet: Bet, dealt: DealtShoes, tableau: Tableau) -> tuple[IntArray, IntArray, list[int]]:
@@ -692,6 +696,8 @@ def _record_keys(bet: Bet, dealt: DealtShoes, tableau: Tableau) -> tuple[IntArra
         rank = np.maximum(record, 0) // 4
         value = _VALUE_OF_RANK[rank]
         told = np.where(named | ((ranks is RankDetail.EQUALITY) & (value != 0)), rank, 0)
+        if ranks is RankDetail.PICTURE:  # the ten before the pictures, the pictures alike
+            told = np.minimum(rank, _JACK)
         order = np.where(record >= 0, value * 13 + told, 13 * 10)
         blocks = [sorted(block) for block in bet.reads.blocks]
         parts = []
