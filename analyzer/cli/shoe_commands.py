@@ -95,9 +95,9 @@ def deal(
     cards with suits (``Kh``) for bets that read suits."""
     from analyzer.bets.main import parse_amount  # lazy: start-up time
     from analyzer.core.cards import parse_cards  # lazy: start-up time
-    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
     from analyzer.output.deal import deal as settle  # lazy: start-up time
     from analyzer.output.deal import deal_lines  # lazy: start-up time
+    from analyzer.studies.bet_result import choose_bets  # lazy: start-up time
 
     tableau = tableau_of(rules)
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
@@ -282,7 +282,7 @@ def bets(
     with a list or range of deck counts (--decks 1,6,8 or 1-8), one table each with rows for
     every count.  With --pays, the catalogue bets that pay a given pay table (docs/bets.md,
     "Finding a bet by its pays")."""
-    from analyzer.output.bet_tables import bet_report, catalogue_listing, pays_report  # lazy: start-up time
+    from analyzer.output.bet_tables import bet_tables, catalogue_listing, pays_tables  # lazy: start-up time
     from analyzer.output.files import refuse_inputs  # lazy: start-up time
     from analyzer.output.render import context_of, render  # lazy: start-up time
 
@@ -343,14 +343,16 @@ def bets(
     if adjust is not None and not adjust.strip():
         raise UsageProblem("empty --adjust: give the event text of a pay line, e.g. 'Non-natural win by 9'")
     from analyzer.engine.evaluate import one_shot  # lazy: start-up time
+    from analyzer.studies.bet_result import bet_result, pays_result  # lazy: start-up time
 
     shoes = build_shoes(decks, shoe_text, remove)
     tableau = tableau_of(rules)
 
     def build(shoe: Any) -> list[Any]:
         if pays is not None:
-            return pays_report(shoe, pays, with_params=with_params, events=events, tableau=tableau)
-        return bet_report(
+            found = pays_result(shoe, pays, with_params=with_params, events=events, tableau=tableau)
+            return pays_tables(found)
+        result = bet_result(
             shoe,
             bet_specs,
             bet_files,
@@ -363,6 +365,7 @@ def bets(
             adjust=adjust,
             scale=scale,
         )
+        return bet_tables(result)  # the result built once, then only rendered
 
     with one_shot():
         tables = sweep_tables(shoes, tableau, build)
