@@ -94,8 +94,8 @@ def deal(
     event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
     cards with suits (``Kh``) for bets that read suits."""
     from analyzer.bets.main import parse_amount  # lazy: start-up time
+    from analyzer.bets.settle import deal as settle  # lazy: start-up time
     from analyzer.core.cards import parse_cards  # lazy: start-up time
-    from analyzer.output.deal import deal as settle  # lazy: start-up time
     from analyzer.output.deal import deal_lines  # lazy: start-up time
     from analyzer.studies.bet_result import choose_bets  # lazy: start-up time
 

@@ -200,6 +200,7 @@ _JOB_MODULES = (
     "analyzer.output.render",
     "analyzer.output.tables",
     "analyzer.output.deal",
+    "analyzer.bets.settle",
     "analyzer.checks.handlog",
     "analyzer.checks.logmap",
     "analyzer.checks.verify",
@@ -506,7 +507,7 @@ def deal(request: Request, limits: Limits) -> Reply:
     """``punto-banco deal CARDS``: the coup of the cards (with or without suits) under the rules,
     and each named bet settled on it for the stake; the command's lines in ``lines``."""
     from analyzer import __version__  # lazy: the worker's, not the server's
-    from analyzer.output.deal import deal as resolve_deal  # lazy: the worker's, not the server's
+    from analyzer.bets.settle import deal as resolve_deal  # lazy: the worker's, not the server's
     from analyzer.output.deal import deal_document  # lazy: the worker's, not the server's
     from analyzer.output.render import json_document  # lazy: the worker's, not the server's
 
