@@ -21,6 +21,8 @@ from clirun import invoke
 
 from analyzer import __version__
 from analyzer.bets.catalogue import catalogue_bets, find_bet
+from analyzer.checks.coverage import kit_shoe_cards as shoe_cards
+from analyzer.checks.coverage import seeded_coups, value_coups
 from analyzer.checks.oracle import assert_payout
 from analyzer.core.cards import RANKS, Card, Rank
 from analyzer.core.coup import resolve
@@ -28,15 +30,7 @@ from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, find_tableau
 from analyzer.engine.pricing import analyze, price
 from analyzer.engine.walk import leaf_count
-from analyzer.output.vectors import (
-    COUP_FIELDS,
-    KEYED_FIELDS,
-    KIT_FORMAT,
-    card_code,
-    seeded_coups,
-    shoe_cards,
-    value_coups,
-)
+from analyzer.output.vectors import COUP_FIELDS, KEYED_FIELDS, KIT_FORMAT, card_code
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = ROOT / "examples" / "vectors" / "check_coups.test.mjs"
@@ -486,12 +480,14 @@ def test_the_same_command_gives_byte_identical_files_replacing_the_kit(kit):
 @pytest.fixture()
 def no_build(monkeypatch):
     """Building a kit fails the test: a refusal must come before the build."""
+    import analyzer.checks.vector_kit
     import analyzer.output.vectors
 
     def build(*_: object) -> None:
         raise AssertionError("the kit was built before the folder was checked")
 
-    monkeypatch.setattr(analyzer.output.vectors, "build_kit", build)
+    monkeypatch.setattr(analyzer.checks.vector_kit, "kit_data", build)
+    monkeypatch.setattr(analyzer.output.vectors, "kit_files", build)
 
 
 def test_a_previous_kit_in_other_formats_is_refused_at_once(kit, no_build):
