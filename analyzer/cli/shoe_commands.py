@@ -285,6 +285,7 @@ def bets(
     from analyzer.output.bet_tables import bet_tables, catalogue_listing, pays_tables  # lazy: start-up time
     from analyzer.output.files import refuse_inputs  # lazy: start-up time
     from analyzer.output.render import context_of, render  # lazy: start-up time
+    from analyzer.studies.bet_result import bet_result, catalogue_rows, pays_result  # lazy: start-up time
 
     refuse_inputs([output], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     if list_only:
@@ -312,7 +313,7 @@ def bets(
                 f"--list prints the catalogue and takes no {', '.join(given)}: give --list "
                 "alone, or the bets without --list"
             )
-        emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
+        emit(render([catalogue_listing(catalogue_rows())], fmt, digits, raw_csv=raw_csv), output)
         return
     if with_params and pays is None:
         raise UsageProblem("--with-params widens a search by pays: add --pays LIST, e.g. --pays 9")
@@ -343,7 +344,6 @@ def bets(
     if adjust is not None and not adjust.strip():
         raise UsageProblem("empty --adjust: give the event text of a pay line, e.g. 'Non-natural win by 9'")
     from analyzer.engine.evaluate import one_shot  # lazy: start-up time
-    from analyzer.studies.bet_result import bet_result, pays_result  # lazy: start-up time
 
     shoes = build_shoes(decks, shoe_text, remove)
     tableau = tableau_of(rules)

@@ -21,7 +21,7 @@ from analyzer.core.exact import fraction_text
 from analyzer.engine.pricing import PRACTICAL_STEPS, PracticalPay
 from analyzer.output.render import Cell, Column, Table, percent_words, table_of
 from analyzer.output.tables import GRADE_SHORT, bets_table, events_table
-from analyzer.studies.bet_result import BetsResult, CatalogueRow, PaysResult, SolvedLine, catalogue_rows
+from analyzer.studies.bet_result import BetsResult, CatalogueRow, PaysResult, SolvedLine
 from analyzer.studies.ladder import ScaledLadder
 
 #: The note of a table that leaves out the suited bets a shoe without suits cannot price.
@@ -270,17 +270,15 @@ def _or_none(text: str) -> str | None:
     return text or None
 
 
-def catalogue_listing(rows: Sequence[CatalogueRow] | None = None) -> Table:
-    """The catalogue as a table (``rows``: :func:`analyzer.studies.bet_result.catalogue_rows`,
-    read when not given): name, aliases, parameter, the names sources give its pay tables
+def catalogue_listing(rows: Sequence[CatalogueRow]) -> Table:
+    """The catalogue as a table (``rows``: :func:`analyzer.studies.bet_result.catalogue_rows`):
+    name, aliases, parameter, the names sources give its pay tables
     (``ALIAS=PARAM``: :data:`~analyzer.bets.catalogue.PAY_TABLE_NAMES`), what it is, and the
     provenance grade of its default parameters; as data (JSON, CSV) also the bet's title,
     rules in words, source, published figure, golden test, its published parameters with their
     grades and figures (``variants``: ``PARAM: grade (figure)``, ``;``-separated) and the
     source of each pay-table name (``pay_table_name_sources``: ``ALIAS=PARAM: source``,
     ``;``-separated)."""
-    if rows is None:
-        rows = catalogue_rows()
     cols = (
         Column("Name", "text", "name", get=lambda r: r.entry.name),
         Column("Aliases", "text", "aliases", get=lambda r: ", ".join(r.entry.aliases) or "-"),

@@ -659,8 +659,9 @@ def catalogue_document() -> str:
     """``punto-banco bets --list --format json``: the bet catalogue."""
     from analyzer.output.bet_tables import catalogue_listing  # lazy: the worker's, not the server's
     from analyzer.output.render import render  # lazy: the worker's, not the server's
+    from analyzer.studies.bet_result import catalogue_rows  # lazy: the worker's, not the server's
 
-    return render([catalogue_listing()], "json")
+    return render([catalogue_listing(catalogue_rows())], "json")
 
 
 def rules_document() -> str:
