@@ -83,21 +83,18 @@ def pays_tables(result: PaysResult) -> list[Table]:
     wanted = pays_text(finding.pays)
     title = f"Catalogue bets paying {wanted}: {result.shoe.describe()}"
     base = bets_table(result.summaries, title, grades=True)
+    # a row: the match, and the bets table's row of its bet (its columns after the bet's names)
     columns = (
-        Column("Match", "text", "match"),
-        Column("Match (machine)", "text", "match_kind", data_only=True),
-        Column("Name", "text", "bet_name"),
-        Column("Bet", "text", "bet"),
-        Column("Pay table", "text", "pay_table"),
-        Column("Differs (bet / list)", "text", "differs"),
-        Column("Lines differing", "count", "lines_differing", data_only=True),
-        *base.columns[3:],
+        Column("Match", "text", "match", get=lambda r: r[0].kind.label),
+        Column("Match (machine)", "text", "match_kind", data_only=True, get=lambda r: r[0].kind.value),
+        Column("Name", "text", "bet_name", get=lambda r: r[0].bet.name),
+        Column("Bet", "text", "bet", get=lambda r: r[1][0]),
+        Column("Pay table", "text", "pay_table", get=lambda r: pays_text(winning_pays(r[0].bet))),
+        Column("Differs (bet / list)", "text", "differs", get=lambda r: _differs(r[0])),
+        Column("Lines differing", "count", "lines_differing", data_only=True, get=lambda r: r[0].differs),
+        *(dataclasses.replace(c, get=_cell_of_row(i)) for i, c in enumerate(base.columns) if i >= 3),
     )
-    rows = tuple(
-        (m.kind.label, m.kind.value, m.bet.name, row[0], pays_text(winning_pays(m.bet)), _differs(m),
-         m.differs, *row[3:])
-        for m, row in zip(result.matches, base.rows, strict=True)
-    )
+    records = list(zip(result.matches, base.rows, strict=True))
     notes = _match_notes(finding.matches, wanted, finding.exact)
     if finding.unlisted:
         named = ", ".join(finding.unlisted[:NAMED_UNLISTED])
@@ -106,12 +103,17 @@ def pays_tables(result: PaysResult) -> list[Table]:
                      f"({named}{more}): add --with-params to list them.")
     if result.not_priced:
         notes.append(NOT_PRICED.format(", ".join(result.not_priced)))
-    if rows:
+    if records:
         notes += base.notes
-    tables = [Table("pay-match", base.title, columns, rows, tuple(notes))]
+    tables = [table_of("pay-match", base.title, columns, records, notes)]
     if result.events:
         tables += [events_table(s) for s in result.summaries]
     return tables
+
+
+def _cell_of_row(index: int) -> Callable[[tuple[PayMatch, tuple[Cell, ...]]], Cell]:
+    """The getter of a bets-table column in a ``pay-match`` row: cell ``index`` of the row."""
+    return lambda r: r[1][index]
 
 
 def _differs(match: PayMatch) -> str | None:
