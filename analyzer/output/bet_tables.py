@@ -52,22 +52,15 @@ def bet_tables(result: BetsResult) -> list[Table]:
     if result.ladder == "scale":
         return tables + scaled_ladder_tables(shoe, result.scaled, edge, result.unsolved)
     pays = pay_table(shoe, result.solved, edge)
-    near = practical_pay_table(shoe, result.solved, edge)
-    if result.ladder == "line":
-        extra: tuple[str, ...] = ()
-        if result.unsolved:
-            extra = (f"Not listed (no pay line {result.adjust!r}): {', '.join(result.unsolved)}.",)
-        pays = dataclasses.replace(pays, notes=pays.notes[:1] + extra)
-    elif result.unsolved:
-        pays = dataclasses.replace(
-            pays,
-            notes=(
-                *pays.notes,
-                "Not listed (no single adjustable pay line: several pays, or a payout function): "
-                f"{', '.join(result.unsolved)}.",
-            ),
+    if result.unsolved:
+        why = (
+            f"no pay line {result.adjust!r}"
+            if result.ladder == "line"
+            else "no single adjustable pay line: several pays, or a payout function"
         )
-    return [*tables, pays, near]
+        unsolved = ", ".join(result.unsolved)
+        pays = dataclasses.replace(pays, notes=(*pays.notes, f"Not listed ({why}): {unsolved}."))
+    return [*tables, pays, practical_pay_table(shoe, result.solved, edge)]
 
 
 #: How many of the parameter matches not listed a note names.
