@@ -257,3 +257,80 @@ def test_the_most_cards_of_a_coup_is_defined_once():
             if any(isinstance(t, ast.Name) and t.id == "MAX_CARDS" for t in targets):
                 defined.append(path.relative_to(PACKAGE).as_posix())
     assert defined == ["core/shoe.py"]
+
+
+#: The output modules that only render a frozen result, and every name each may import from the
+#: layers below output: the result records, constants and words, never what chooses bets, prices,
+#: solves a ladder, deals or settles a coup (``studies/bet_result``, ``bets/settle`` and
+#: ``checks/vector_kit`` do that, once, before the rendering).
+RENDER_ONLY: dict[str, dict[str, set[str]]] = {
+    "output/bet_tables.py": {
+        "analyzer.bets.choice": {"MatchKind", "PayMatch", "pays_text", "winning_pays"},
+        "analyzer.bets.model": {"Bet"},
+        "analyzer.core.exact": {"fraction_text"},
+        "analyzer.engine.pricing": {"PRACTICAL_STEPS", "PracticalPay"},
+        "analyzer.studies.bet_result": {"BetsResult", "CatalogueRow", "PaysResult", "SolvedLine"},
+        "analyzer.studies.ladder": {"ScaledLadder"},
+    },
+    "output/deal.py": {
+        "analyzer.bets.settle": {"Deal"},
+        "analyzer.checks.verify": {"amount_text"},
+        "analyzer.core.coup": {"Coup"},
+        "analyzer.core.exact": {"fraction_text", "round_fraction"},
+        "analyzer.core.tableau": {"Tableau"},
+    },
+    "output/vectors.py": {
+        "analyzer.bets.model": {"Bet"},
+        "analyzer.checks.coverage": {
+            "COUP_CARDS", "COVERAGE_TRIES", "COVERAGE_VARIANTS", "SETTLEMENT_DECKS", "Coverage", "Target",
+            "ValueCoup",
+        },
+        "analyzer.checks.vector_kit": {
+            "DECKS", "MAX_COUPS", "GoldenRow", "KitData", "ProbabilityRow", "SettledCoup",
+        },
+        "analyzer.core.cards": {"Card"},
+        "analyzer.core.coup": {"NATURAL_CLASSES"},
+        "analyzer.core.exact": {"fraction_text"},
+        "analyzer.core.tableau": {"Tableau"},
+    },
+}
+#: Methods that price or settle, which a renderer must not call on the objects it is given.
+COMPUTING_METHODS = {"settle", "summaries", "summary", "analyze", "price"}
+
+
+def _computing(source: str, allowed: dict[str, set[str]]) -> list[str]:
+    """What the module ``source`` takes from the layers below output beyond ``allowed``
+    (``module.name``), and the computing methods it calls (``.settle(...)``)."""
+    below = {f"analyzer.{layer}" for layer in LAYERS[: LAYERS.index("output")]}
+
+    def lower(module: str) -> bool:
+        return ".".join(module.split(".")[:2]) in below
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and lower(node.module):
+            wanted = allowed.get(node.module, set())
+            found += [f"{node.module}.{a.name}" for a in node.names if a.name not in wanted]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if lower(a.name)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            found += [f".{node.func.attr}()"] if node.func.attr in COMPUTING_METHODS else []
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(RENDER_ONLY))
+def test_the_renderers_of_results_import_no_choosing_pricing_dealing_or_settling(module):
+    source = (PACKAGE / module).read_text(encoding="utf-8")
+    assert _computing(source, RENDER_ONLY[module]) == [], f"{module} computes: render a result instead"
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("from analyzer.engine.pricing import Pricer, PracticalPay", ["analyzer.engine.pricing.Pricer"]),
+    ("from analyzer.core.coup import resolve", ["analyzer.core.coup.resolve"]),
+    ("import analyzer.studies.ladder", ["analyzer.studies.ladder"]),
+    ("def f(bet, coup):\n    return bet.settle(coup)", [".settle()"]),
+    ("from analyzer.output.render import Table\nfrom analyzer.errors import OutputError", []),
+])
+def test_the_render_only_check_itself(source, found):
+    allowed = {"analyzer.engine.pricing": {"PracticalPay"}}
+    assert _computing(source, allowed) == found

@@ -13,13 +13,15 @@ import re
 import subprocess
 import sys
 import unicodedata
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from clirun import one_error_line
 
 from analyzer.core.tableau import STANDARD, parse_tableau
-from analyzer.output.render import Column, Table, render
+from analyzer.errors import FormatError
+from analyzer.output.render import Column, Table, render, stack_tables, table_of
 from analyzer.text import html_text, json_text, markdown_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -351,3 +353,30 @@ def test_unpadded_markdown_is_the_same_table_without_alignment_spaces():
 
     assert cells(plain) == cells(padded)
     assert render([table], "html", 4, padded=False) == render([table], "html", 4)
+
+
+# -- a column's value getter ------------------------------------------------------------------------
+
+
+def test_a_table_of_records_takes_each_cell_from_its_columns_getter():
+    records = [{"name": "tie", "pays": Fraction(8)}, {"name": "banker", "pays": Fraction(19, 20)}]
+    cols = (
+        Column("Bet", get=lambda r: r["name"].title()),
+        Column("Pays", "fraction", "pays", get=lambda r: r["pays"]),
+        Column("Bet name", "text", "bet_name", data_only=True, get=lambda r: r["name"]),
+    )
+    table = table_of("t", "T", cols, records, ["a note"])
+    assert table.rows == (("Tie", Fraction(8), "tie"), ("Banker", Fraction(19, 20), "banker"))
+    assert (table.columns, table.notes) == (cols, ("a note",))
+    assert json.loads(render([table], "json"))["tables"][0]["rows"][1]["pays"] == "19/20"
+    # the getter is no part of a column's identity: two runs' columns stack as one
+    same = [Column(c.header, c.style, c.key, c.data_only, get=str) for c in cols]
+    again = table_of("t", "T", same, records)
+    assert again.columns == cols
+    runs = [({"decks": 1, "shoe": "1 deck"}, [table]), ({"decks": 2, "shoe": "2 decks"}, [again])]
+    assert len(stack_tables(runs, "1, 2 decks")[0].rows) == 4
+
+
+def test_a_column_without_a_getter_is_refused_by_name():
+    with pytest.raises(FormatError, match="column 'Pays' of table 't' has no value getter"):
+        table_of("t", "T", (Column("Bet", get=str), Column("Pays")), ["x"])

@@ -5,6 +5,7 @@ manifest, is byte-for-byte reproducible, and refuses bad input in one line."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import json
 import os
@@ -21,22 +22,18 @@ from clirun import invoke
 
 from analyzer import __version__
 from analyzer.bets.catalogue import catalogue_bets, find_bet
+from analyzer.checks.coverage import kit_shoe_cards as shoe_cards
+from analyzer.checks.coverage import seeded_coups, value_coups
 from analyzer.checks.oracle import assert_payout
+from analyzer.checks.vector_kit import KitData
 from analyzer.core.cards import RANKS, Card, Rank
 from analyzer.core.coup import resolve
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, find_tableau
 from analyzer.engine.pricing import analyze, price
 from analyzer.engine.walk import leaf_count
-from analyzer.output.vectors import (
-    COUP_FIELDS,
-    KEYED_FIELDS,
-    KIT_FORMAT,
-    card_code,
-    seeded_coups,
-    shoe_cards,
-    value_coups,
-)
+from analyzer.errors import OutputError
+from analyzer.output.vectors import COUP_FIELDS, KEYED_FIELDS, KIT_FORMAT, KitOptions, card_code, kit_files
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = ROOT / "examples" / "vectors" / "check_coups.test.mjs"
@@ -486,12 +483,14 @@ def test_the_same_command_gives_byte_identical_files_replacing_the_kit(kit):
 @pytest.fixture()
 def no_build(monkeypatch):
     """Building a kit fails the test: a refusal must come before the build."""
+    import analyzer.checks.vector_kit
     import analyzer.output.vectors
 
     def build(*_: object) -> None:
         raise AssertionError("the kit was built before the folder was checked")
 
-    monkeypatch.setattr(analyzer.output.vectors, "build_kit", build)
+    monkeypatch.setattr(analyzer.checks.vector_kit, "kit_data", build)
+    monkeypatch.setattr(analyzer.output.vectors, "kit_files", build)
 
 
 def test_a_previous_kit_in_other_formats_is_refused_at_once(kit, no_build):
@@ -543,6 +542,19 @@ def test_bad_folders_are_one_line_exit_2(tmp_path, no_build):
     _one_line_exit_2(run("-o", " "), "empty")
     result = run("--coups", "3")
     assert result.exit_code == 2 and "-o" in result.output
+
+
+def test_the_files_are_written_only_from_data_of_the_same_options():
+    bets = (find_bet("tie"),)
+    data = KitData(STANDARD, bets, 3, (), (), (), (), None)  # no seeded coup: not 3 coups
+    options = KitOptions(STANDARD, bets, seed=3, coups=3, coverage=False)
+    with pytest.raises(OutputError, match="computed for other rules, bets, seed, coups or coverage"):
+        kit_files(data, options)
+    with pytest.raises(OutputError, match="bad formats"):
+        kit_files(data, dataclasses.replace(options, formats=("xml",)))
+    empty = dataclasses.replace(options, coups=0)  # what the data holds: written, nothing computed here
+    files = kit_files(data, empty)
+    assert json.loads(files["MANIFEST.json"])["files"]["coups.jsonl"]["records"] == 0
 
 
 def test_the_command_is_listed_with_help(cli):

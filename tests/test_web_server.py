@@ -22,7 +22,7 @@ from webserver import ROOT, Server, free_port_in_use, wait_gone
 if missing("web"):  # before the service's modules are imported
     pytest.skip(missing("web"), allow_module_level=True)
 
-from analyzer.output.vectors import seeded_coups
+from analyzer.checks.coverage import seeded_coups
 from analyzer.web import server as web_server
 from analyzer.web.limits import Limits
 from analyzer.web.pool import Workers

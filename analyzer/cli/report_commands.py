@@ -214,7 +214,6 @@ def report(
     The date is today's (UTC), or that of SOURCE_DATE_EPOCH when set.
     """
     from analyzer.bets.main import parse_amount  # lazy: start-up time
-    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
     from analyzer.output.files import refuse_existing, refuse_inputs, write_files  # lazy: start-up time
     from analyzer.output.render import provenance  # lazy: start-up time
     from analyzer.output.report import (  # lazy: start-up time
@@ -223,6 +222,7 @@ def report(
         report_date,  # lazy: start-up time
         report_files,
     )
+    from analyzer.studies.bet_result import choose_bets  # lazy: start-up time
     from analyzer.studies.report_data import file_definitions, game_math_report  # lazy: start-up time
 
     if not bets_named(bet_specs, bet_files):

@@ -94,10 +94,10 @@ def deal(
     event and net win for the stake), as a test lab checks a table's payouts by hand.  Give the
     cards with suits (``Kh``) for bets that read suits."""
     from analyzer.bets.main import parse_amount  # lazy: start-up time
+    from analyzer.bets.settle import deal as settle  # lazy: start-up time
     from analyzer.core.cards import parse_cards  # lazy: start-up time
-    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
-    from analyzer.output.deal import deal as settle  # lazy: start-up time
     from analyzer.output.deal import deal_lines  # lazy: start-up time
+    from analyzer.studies.bet_result import choose_bets  # lazy: start-up time
 
     tableau = tableau_of(rules)
     parsed = parse_cards(list(" ".join(cards).replace(",", " ").split()))
@@ -282,9 +282,10 @@ def bets(
     with a list or range of deck counts (--decks 1,6,8 or 1-8), one table each with rows for
     every count.  With --pays, the catalogue bets that pay a given pay table (docs/bets.md,
     "Finding a bet by its pays")."""
-    from analyzer.output.bet_tables import bet_report, catalogue_listing, pays_report  # lazy: start-up time
+    from analyzer.output.bet_tables import bet_tables, catalogue_listing, pays_tables  # lazy: start-up time
     from analyzer.output.files import refuse_inputs  # lazy: start-up time
     from analyzer.output.render import context_of, render  # lazy: start-up time
+    from analyzer.studies.bet_result import bet_result, catalogue_rows, pays_result  # lazy: start-up time
 
     refuse_inputs([output], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     if list_only:
@@ -312,7 +313,7 @@ def bets(
                 f"--list prints the catalogue and takes no {', '.join(given)}: give --list "
                 "alone, or the bets without --list"
             )
-        emit(render([catalogue_listing()], fmt, digits, raw_csv=raw_csv), output)
+        emit(render([catalogue_listing(catalogue_rows())], fmt, digits, raw_csv=raw_csv), output)
         return
     if with_params and pays is None:
         raise UsageProblem("--with-params widens a search by pays: add --pays LIST, e.g. --pays 9")
@@ -349,8 +350,9 @@ def bets(
 
     def build(shoe: Any) -> list[Any]:
         if pays is not None:
-            return pays_report(shoe, pays, with_params=with_params, events=events, tableau=tableau)
-        return bet_report(
+            found = pays_result(shoe, pays, with_params=with_params, events=events, tableau=tableau)
+            return pays_tables(found)
+        result = bet_result(
             shoe,
             bet_specs,
             bet_files,
@@ -363,6 +365,7 @@ def bets(
             adjust=adjust,
             scale=scale,
         )
+        return bet_tables(result)  # the result built once, then only rendered
 
     with one_shot():
         tables = sweep_tables(shoes, tableau, build)

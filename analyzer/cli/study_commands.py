@@ -180,11 +180,11 @@ def eor(
     """Effects of removal: the exact change in each bet's EV (and house edge) when one card of
     each rank or value leaves the shoe, the sum check, a suggested count system with its betting
     correlation, and the EV after removing k = 1..DEPTH cards of one rank."""
-    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
     from analyzer.output.charts import eor_image  # lazy: start-up time
     from analyzer.output.eor_tables import EOR_TABLES, eor_tables  # lazy: start-up time
     from analyzer.output.files import refuse_inputs, same_file, write_files  # lazy: start-up time
     from analyzer.output.render import context_of, render  # lazy: start-up time
+    from analyzer.studies.bet_result import choose_bets  # lazy: start-up time
     from analyzer.studies.eor import effects_of_removal  # lazy: start-up time
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
@@ -307,12 +307,12 @@ def peek(
     positive; the house's expected loss per coup, shoe and hour.  --search ranks every
     two-group sort instead: the sort a casino must guard against."""
     from analyzer.core.exact import parse_exact  # lazy: start-up time
-    from analyzer.output.bet_tables import choose_bets  # lazy: start-up time
     from analyzer.output.charts import peek_image, plot_format  # lazy: start-up time
     from analyzer.output.files import refuse_inputs, same_file, write_files  # lazy: start-up time
     from analyzer.output.peek_tables import PEEK_TABLES, peek_tables, search_table  # lazy: start-up time
     from analyzer.output.render import context_of, render  # lazy: start-up time
     from analyzer.studies import peek as study  # lazy: start-up time
+    from analyzer.studies.bet_result import choose_bets  # lazy: start-up time
 
     refuse_inputs([output, plot_file], [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)])
     if plot_file is not None:

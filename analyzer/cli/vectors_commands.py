@@ -97,10 +97,11 @@ def vectors(
     The same options write byte-identical files.  All or nothing: the kit is built in memory,
     written into a sibling folder and renamed into place."""
     from analyzer.bets.catalogue import catalogue_bets  # lazy: start-up time
+    from analyzer.checks.vector_kit import kit_data  # lazy: start-up time
     from analyzer.output.vectors import (  # lazy: start-up time
         KitOptions,
-        build_kit,
         check_folder,
+        kit_files,
         kit_names,
         write_kit,
     )
@@ -119,7 +120,8 @@ def vectors(
     options = KitOptions(
         tableau, bets, seed, coups, FORMATS[fmt], spec, bet_specs, coverage, bet_files, keyed, modules
     )
-    files = build_kit(options)
+    kit = kit_data(tableau, bets, seed, coups, coverage)  # the coups dealt, the bets settled and priced
+    files = kit_files(kit, options)  # then only written
     write_kit(out_dir, files)
     total = sum(len(data) for data in files.values())
     echo(printable(f"wrote {len(files)} files ({total:,} bytes) to {out_dir}"))

@@ -1,77 +1,21 @@
-"""One coup dealt from given cards, told as the dealer tells it, with bets settled on it (the
-library side of ``punto-banco deal`` and of the web service's ``deal``).
+"""One coup dealt from given cards, told as the dealer tells it, with bets settled on it (what
+``punto-banco deal`` prints and the web service's ``deal`` answers).
 
-:func:`deal` resolves the coup and settles every bet before anything is shown, so a bad bet
-leaves no half-told coup; :func:`deal_lines` is the text the command prints and
-:func:`deal_document` the same facts as data (exact amounts as ``"p/q"`` text beside exactly
-rounded decimals, as every JSON output of the analyser).
+The coup is resolved and every bet settled below, in a frozen :class:`~analyzer.bets.settle.Deal`
+(:func:`analyzer.bets.settle.deal`); here it is only told: :func:`deal_lines` is the text the
+command prints and :func:`deal_document` the same facts as data (exact amounts as ``"p/q"``
+text beside exactly rounded decimals, as every JSON output of the analyser).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
-from analyzer.bets.model import Bet
+from analyzer.bets.settle import Deal
 from analyzer.checks.verify import amount_text
-from analyzer.core.cards import Card
-from analyzer.core.coup import Coup, resolve
+from analyzer.core.coup import Coup
 from analyzer.core.exact import fraction_text, round_fraction
-from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.errors import BetError
-
-
-@dataclass(frozen=True)
-class Settled:
-    """A bet settled on the coup: its event, the pay per unit staked and the net amount for
-    the stake (``stake × pays``; a loss is ``-stake``)."""
-
-    bet: Bet
-    event: str
-    pays: Fraction
-    net: Fraction
-
-
-@dataclass(frozen=True)
-class Deal:
-    """A coup resolved from ``cards`` (in dealing order; cards past the coup's last are not
-    dealt), the ``stake`` per bet, and each bet settled on it."""
-
-    cards: tuple[Card, ...]
-    tableau: Tableau
-    coup: Coup
-    stake: Fraction
-    settled: tuple[Settled, ...]
-
-    @property
-    def not_dealt(self) -> tuple[Card, ...]:
-        """The cards given past the coup's last card."""
-        return self.cards[self.coup.cards_dealt :]
-
-
-def deal(
-    cards: Sequence[Card],
-    tableau: Tableau = STANDARD,
-    bets: Sequence[Bet] = (),
-    stake: Fraction = Fraction(1),
-) -> Deal:
-    """Resolve the coup of ``cards`` under ``tableau`` and settle each of ``bets`` on it.
-
-    Raises:
-        BetError: the stake is not above 0; a bet reads suits and a dealt card has none.
-        CoupError: too few cards for the coup (from :func:`~analyzer.core.coup.resolve`).
-    """
-    if stake <= 0:
-        raise BetError(f"bad --stake {fraction_text(stake)!r}: a stake must be greater than 0")
-    coup = resolve(list(cards), tableau)
-    settled = []
-    for bet in bets:  # settle every bet before anything is shown: no half-told coup
-        if bet.reads.needs_suits and any(c.suit is None for c in cards[: coup.cards_dealt]):
-            raise BetError(f"bet {bet.name!r} reads suits: give the cards with their suits, e.g. Kh 9s")
-        event, pays = bet.settle(coup)
-        settled.append(Settled(bet, event, pays, stake * pays))
-    return Deal(tuple(cards), tableau, coup, stake, tuple(settled))
+from analyzer.core.tableau import Tableau
 
 
 def deal_story(coup: Coup, tableau: Tableau) -> list[str]:
@@ -115,9 +59,9 @@ def _exact(x: Fraction, digits: int) -> dict[str, object]:
 
 
 def deal_document(result: Deal, digits: int = 10) -> dict[str, object]:
-    """:func:`deal` as data: the cards (as given, then the dealt ones per side), the coup's
-    fields, the story and the settled bets.  Exact amounts are ``"p/q"`` text (``KEY``) beside
-    a ``Decimal`` rounded exactly to ``digits`` (``KEY_decimal``)."""
+    """A :class:`~analyzer.bets.settle.Deal` as data: the cards (as given, then the dealt ones
+    per side), the coup's fields, the story and the settled bets.  Exact amounts are ``"p/q"``
+    text (``KEY``) beside a ``Decimal`` rounded exactly to ``digits`` (``KEY_decimal``)."""
     c = result.coup
 
     def exact(key: str, x: Fraction) -> dict[str, object]:
@@ -155,4 +99,4 @@ def deal_document(result: Deal, digits: int = 10) -> dict[str, object]:
     return doc
 
 
-__all__ = ["Deal", "Settled", "deal", "deal_document", "deal_lines", "deal_story"]
+__all__ = ["deal_document", "deal_lines", "deal_story"]

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from tabulate import tabulate
 
@@ -48,12 +48,17 @@ CONTEXT_KEYS = ("decks", "shoe", "rules", "rules_fingerprint")
 @dataclass(frozen=True)
 class Column:
     """A column: its header, display style, and JSON key; a ``data_only`` column is written in
-    JSON and CSV only (say, a bet's machine name beside the title people read)."""
+    JSON and CSV only (say, a bet's machine name beside the title people read).  ``get``: the
+    column's value getter, a callable from a row record (any object a table builder lists) to
+    the column's cell, so :func:`table_of` builds the rows and a new column is one line; ``None``
+    for a column whose rows are built by hand.  The getter takes no part in comparisons (two
+    tables with the same headers, styles and keys have the same columns)."""
 
     header: str
     style: Style = "text"
     key: str = ""
     data_only: bool = False
+    get: Callable[[Any], Cell] | None = field(default=None, compare=False, repr=False)
 
     @property
     def json_key(self) -> str:
@@ -78,6 +83,32 @@ class Table:
     def shown(self) -> tuple[int, ...]:
         """Indices of the columns shown to people (not :attr:`Column.data_only`)."""
         return tuple(i for i, c in enumerate(self.columns) if not c.data_only)
+
+
+def table_of(
+    name: str,
+    title: str,
+    columns: Sequence[Column],
+    records: Iterable[Any],
+    notes: Sequence[str] = (),
+) -> Table:
+    """A :class:`Table` of one row per record of ``records``, each cell the value of its
+    column's getter (:attr:`Column.get`) on the record, in column order.
+
+    Raises:
+        FormatError: a column has no getter.
+
+    >>> cols = (Column("Bet", get=lambda r: r[0]), Column("Pays", "fraction", "pays", get=lambda r: r[1]))
+    >>> table_of("t", "T", cols, [("Tie", Fraction(8))]).rows
+    (('Tie', Fraction(8, 1)),)
+    """
+    getters = []
+    for column in columns:
+        if column.get is None:
+            raise FormatError(f"column {column.header!r} of table {name!r} has no value getter")
+        getters.append(column.get)
+    rows = tuple(tuple(get(record) for get in getters) for record in records)
+    return Table(name, title, tuple(columns), rows, tuple(notes))
 
 
 def with_context(table: Table, context: Mapping[str, Cell]) -> Table:

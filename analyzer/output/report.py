@@ -493,14 +493,17 @@ FAIR_PAY_GRID = "grid of the practical pays of 'punto-banco bets --fair-pay'"
 def ladder_tables(report: GameMathReport, section: BetSection) -> list[Table]:
     """Under ``scale``: for each deck count, every winning line's scaled pay for the target
     edge (or the fair one) with its practical pays, and the ladder's exact house edge at them
-    (the tables of ``bets --scale``, :func:`analyzer.output.bet_tables.scaled_ladder_tables`);
+    (the tables of ``bets --scale``, :func:`analyzer.output.bet_tables.scaled_ladder_tables`, of
+    the ladders :mod:`analyzer.studies.report_data` solved);
     else none."""
     if not report.scale or section.bet.payout_function is not None:
         return []
     edge = Fraction(0) if report.target_edge is None else report.target_edge
     out: list[Table] = []
     for f in section.figures:
-        lines, ladder = scaled_ladder_tables(Shoe.standard(f.decks), [f.summary], edge)
+        solved = f.fair_ladder if report.target_edge is None else f.target_ladder
+        ladders, unsolved = ((solved,), ()) if solved is not None else ((), (section.bet.title,))
+        lines, ladder = scaled_ladder_tables(Shoe.standard(f.decks).describe(), ladders, edge, unsolved)
         out += [
             dataclasses.replace(
                 t,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from analyzer.core.shoe import Shoe
 from analyzer.engine.pricing import analyze
-from analyzer.output.bet_tables import bet_report
+from analyzer.output.bet_tables import bet_tables
 from analyzer.output.render import context_of, provenance, render
 from analyzer.output.tables import TABLE_NAMES, analysis_tables
+from analyzer.studies.bet_result import bet_result
 
 ANALYSIS_DECKS = (1, 2, 4, 6, 8)
 CATALOGUE_DECKS = (1, 6, 8)
@@ -58,7 +59,7 @@ def catalogue_files() -> dict[str, str]:
     files: dict[str, str] = {}
     for decks in CATALOGUE_DECKS:
         shoe = Shoe.standard(decks)
-        tables = bet_report(shoe, (), (), all_bets=True, events=True, fair_pay=True)
+        tables = bet_tables(bet_result(shoe, (), (), all_bets=True, events=True, fair_pay=True))
         for ext, fmt in FORMATS.items():
             command = f"punto-banco bets --decks {decks} --all --events --fair-pay --format {fmt}"
             files[f"bets-{decks}-decks.{ext}"] = render(

@@ -36,7 +36,9 @@ strings (``"19/20"``, ``"-1"``, ``"p/q"``); a decimal beside a probability is th
 round-trip form.  Integers in the kit are below 2**53 for shoes of at most 8 decks, so a
 JavaScript ``JSON.parse`` reads them exactly.
 
-The kit is built in memory (:func:`build_kit`) and written all or nothing
+The kit's data is computed below (:func:`analyzer.checks.vector_kit.kit_data`, a frozen
+:class:`~analyzer.checks.vector_kit.KitData`: the coups dealt, the bets settled, the tables
+priced); here it is only written: as files in memory (:func:`kit_files`), then all or nothing
 (:func:`write_kit`, through :func:`~analyzer.output.files.replace_folder`).
 """
 
@@ -50,12 +52,10 @@ import os
 import shlex
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
-from analyzer.bets.catalogue import golden_counts
 from analyzer.bets.model import Bet
 from analyzer.checks.coverage import (
     COUP_CARDS,
@@ -65,17 +65,14 @@ from analyzer.checks.coverage import (
     Coverage,
     Target,
     ValueCoup,
-    coverage,
-    kit_shoe_cards,
-    seeded_coups,
-    value_coups,
 )
+from analyzer.checks.vector_kit import DECKS as DECKS  # the kit's constants, named here too
+from analyzer.checks.vector_kit import MAX_COUPS as MAX_COUPS
+from analyzer.checks.vector_kit import GoldenRow, KitData, ProbabilityRow, SettledCoup
 from analyzer.core.cards import Card
-from analyzer.core.coup import NATURAL_CLASSES, resolve
+from analyzer.core.coup import NATURAL_CLASSES
 from analyzer.core.exact import fraction_text
-from analyzer.core.shoe import Shoe
-from analyzer.core.tableau import STANDARD, Tableau
-from analyzer.engine.pricing import analyze
+from analyzer.core.tableau import Tableau
 from analyzer.errors import OutputError
 from analyzer.output.files import replace_folder
 from analyzer.text import json_text
@@ -87,11 +84,6 @@ KIT_FORMAT = "punto-banco-vectors 3"
 KIT_FORMATS = ("punto-banco-vectors 1", "punto-banco-vectors 2", KIT_FORMAT)
 DEFAULT_SEED = 1
 DEFAULT_COUPS = 2000
-#: Most settlement coups a kit holds (about 3.5 kB per coup in JSON Lines with every bet).
-MAX_COUPS = 100_000
-#: The standard shoes of the probability tables (decks).
-DECKS: tuple[int, ...] = tuple(range(1, 9))
-#: Decks of the shoe each settlement coup is dealt from (a fresh shoe per coup).
 FORMATS: dict[str, tuple[str, ...]] = {"jsonl": ("jsonl",), "csv": ("csv",), "both": ("jsonl", "csv")}
 MANIFEST = "MANIFEST.json"
 SCHEMA = "schema.json"
@@ -100,59 +92,39 @@ DATA_FILES = ("coups", "settlements", "probabilities", "golden")
 KIT_NAMES = frozenset({MANIFEST, SCHEMA} | {f"{s}.{e}" for s in DATA_FILES for e in ("jsonl", "csv")})
 
 
-#: The physical cards of the settlement coups' shoe (:func:`analyzer.checks.coverage.kit_shoe_cards`).
-shoe_cards = kit_shoe_cards
-
-
 def card_code(card: Card) -> str:
     """A card as two characters: rank ``A 2-9 T J Q K``, suit ``s h d c`` (e.g. ``"Th"``)."""
     assert card.suit is not None
     return card.rank.value + card.suit.value
 
 
-def settlement_rows(
-    coups: Sequence[tuple[Card, ...]],
-    bets: Sequence[Bet],
-    tableau: Tableau = STANDARD,
-    kind: str = "seeded",
-    first: int = 0,
-    covers: Sequence[dict[str, list[str]]] | None = None,
-) -> list[dict[str, object]]:
-    """One row per coup: its number (from ``first``), ``kind`` (``"seeded"`` or
+def settlement_row(settled: SettledCoup) -> dict[str, object]:
+    """A settled coup as its settlements record: its number, ``kind`` (``"seeded"`` or
     ``"coverage"``), six cards, the cards the coup used, per bet (by its machine name) the
     event and the net result per unit staked (win amount, ``"0"`` a push, ``"-1"`` a loss) as
     exact text, and ``covers``: per bet, the classes this coup was kept for (empty for a seeded
     coup; see :func:`~analyzer.checks.coverage.coverage`)."""
-    rows = []
-    for n, (i, cards) in enumerate(enumerate(coups, first)):
-        coup = resolve(cards, tableau)
-        results: dict[str, dict[str, str]] = {}
-        for bet in bets:
-            event, pays = bet.settle(coup)
-            results[bet.name] = {"event": event, "net": fraction_text(pays)}
-        rows.append(
-            {
-                "coup": i,
-                "kind": kind,
-                "cards": [card_code(c) for c in cards],
-                "cards_used": coup.cards_dealt,
-                "results": results,
-                "covers": dict(covers[n]) if covers is not None else {},
-            }
-        )
-    return rows
+    return {
+        "coup": settled.number,
+        "kind": settled.kind,
+        "cards": [card_code(c) for c in settled.cards],
+        "cards_used": settled.coup.cards_dealt,
+        "results": {r.bet: {"event": r.event, "net": fraction_text(r.net)} for r in settled.results},
+        "covers": {bet: list(cases) for bet, cases in settled.covers},
+    }
 
 
-def keyed_settlement(row: dict[str, object], tableau: Tableau = STANDARD) -> dict[str, object]:
-    """A settlement row (:func:`settlement_rows`) as a keyed record that reads like a hand-log
-    record (docs/checks.md, "Hand-log format"): ``cards`` (the cards used), ``player`` and
-    ``banker`` (the hands), the totals, ``winner``, ``stake`` 1 and ``bets`` (bet -> net
-    result as exact text), so ``punto-banco verify`` reads it; beside them ``coup``, ``kind``,
-    ``spare`` (the cards after those used), ``player_draws``, ``banker_draws``, ``cards_used``,
-    ``events`` (bet -> event) and ``covers``."""
+def keyed_settlement(settled: SettledCoup) -> dict[str, object]:
+    """A settled coup as a keyed record that reads like a hand-log record (docs/checks.md,
+    "Hand-log format"): ``cards`` (the cards used), ``player`` and ``banker`` (the hands), the
+    totals, ``winner``, ``stake`` 1 and ``bets`` (bet -> net result as exact text), so
+    ``punto-banco verify`` reads it; beside them ``coup``, ``kind``, ``spare`` (the cards after
+    those used), ``player_draws``, ``banker_draws``, ``cards_used``, ``events`` (bet -> event)
+    and ``covers``."""
+    row = settlement_row(settled)
     codes = row["cards"]
     assert isinstance(codes, list)
-    coup = resolve(" ".join(codes), tableau)
+    coup = settled.coup
     used = coup.cards_dealt
     results = _results(row)
     return {
@@ -175,103 +147,35 @@ def keyed_settlement(row: dict[str, object], tableau: Tableau = STANDARD) -> dic
     }
 
 
-def coverage_rows(
-    found: Coverage, bets: Sequence[Bet], tableau: Tableau = STANDARD, first: int = 0
-) -> list[dict[str, object]]:
-    """The settlement rows of the coverage coups (:func:`settlement_rows`, kind
-    ``"coverage"``): each distinct coup of ``found`` once, in the order the search dealt them,
-    its six cards (the cards used, then the spare ones), ``covers`` the classes it was kept for."""
-    distinct = found.distinct()
-    covers: dict[int, dict[str, list[str]]] = {attempt: {} for attempt, _, _ in distinct}
-    for c in found.coups:
-        covers[c.attempt].setdefault(c.bet, []).append(c.case)
-    coups = [(*cards, *spare) for _, cards, spare in distinct]
-    return settlement_rows(coups, bets, tableau, "coverage", first, [covers[a] for a, _, _ in distinct])
-
-
-# -- the probability tables ------------------------------------------------------------------------
-
-
-def _probability_row(
-    tableau: Tableau,
-    decks: int,
-    table: str,
-    event: str,
-    count: int,
-    denominator: int,
-    bet: str | None = None,
-    pays: Fraction | None = None,
-) -> dict[str, object]:
+def probability_row(row: ProbabilityRow) -> dict[str, object]:
+    """A probability-table row as its record (the fields of ``probabilities`` in order): exact
+    values as text, ``decimal`` the nearest IEEE 754 double to the probability."""
     return {
-        "rules": tableau.name,
-        "decks": decks,
-        "table": table,
-        "bet": bet,
-        "event": event,
-        "pays": None if pays is None else fraction_text(pays),
-        "count": count,
-        "denominator": denominator,
-        "probability": fraction_text(Fraction(count, denominator)),
-        "decimal": count / denominator,  # int / int: the correctly rounded double
+        "rules": row.rules,
+        "decks": row.decks,
+        "table": row.table,
+        "bet": row.bet,
+        "event": row.event,
+        "pays": None if row.pays is None else fraction_text(row.pays),
+        "count": row.count,
+        "denominator": row.denominator,
+        "probability": fraction_text(row.probability),
+        "decimal": row.count / row.denominator,  # int / int: the correctly rounded double
     }
 
 
-def probability_rows(
-    tableau: Tableau, bets: Sequence[Bet], decks: Sequence[int] = DECKS
-) -> list[dict[str, object]]:
-    """The exact probability tables for standard shoes of each number of ``decks``: per shoe
-    the tables ``winner`` (banker, player, tie), ``totals`` (every final Player / Banker
-    total pair, as ``player_total=P,banker_total=B``), ``naturals`` (none, player, banker,
-    both), ``cards_dealt`` (4, 5, 6), then ``bet`` rows: every event of every bet with its pay.
-    Counts are ordered 6-card sequences out of N!/(N-6)! (RULES.md, "Counting conventions")."""
-
-    rows: list[dict[str, object]] = []
-    for d in decks:
-        analysis = analyze(Shoe.standard(d), list(bets), tableau)
-        denom = analysis.denominator
-
-        def add(table: str, event: str, count: int, d: int = d, denom: int = denom) -> None:
-            rows.append(_probability_row(tableau, d, table, event, count, denom))
-
-        for label, count in analysis.outcome_counts.items():
-            add("winner", label.lower(), count)
-        for p, line in enumerate(analysis.totals):
-            for b, count in enumerate(line):
-                add("totals", f"player_total={p},banker_total={b}", count)
-        naturals = analysis.naturals
-        for key, label in NATURAL_CLASSES.items():
-            add("naturals", key, naturals[label])
-        for cards, count in analysis.cards_dealt.items():
-            add("cards_dealt", str(cards), count)
-        for summary in analysis.bets:
-            for ev in summary.events:
-                rows.append(
-                    _probability_row(tableau, d, "bet", ev.event, ev.count, denom, summary.bet.name, ev.pays)
-                )
-    return rows
-
-
-def golden_rows(tableau: Tableau, bets: Sequence[Bet]) -> list[dict[str, object]]:
-    """The golden counts of ``bets`` (by name) under the standard tableau, one row per event:
-    what a source prints, cited; none under other rules (the sources print standard rules)."""
-    if tableau.fingerprint != STANDARD.fingerprint:
-        return []
-    names = {b.name for b in bets}
-    return [
-        {
-            "bet": g.bet,
-            "decks": g.decks,
-            "event": event,
-            "count": count,
-            "denominator": g.denominator,
-            "probability": fraction_text(Fraction(count, g.denominator)),
-            "source": g.source,
-            "prints": g.prints,
-        }
-        for g in golden_counts()
-        if g.bet in names
-        for event, count in g.events.items()
-    ]
+def golden_row(row: GoldenRow) -> dict[str, object]:
+    """A golden count's event as its record (the fields of ``golden`` in order)."""
+    return {
+        "bet": row.bet,
+        "decks": row.decks,
+        "event": row.event,
+        "count": row.count,
+        "denominator": row.denominator,
+        "probability": fraction_text(row.probability),
+        "source": row.source,
+        "prints": row.prints,
+    }
 
 
 # -- the schema ------------------------------------------------------------------------------------
@@ -698,43 +602,33 @@ class KitOptions:
     bet_modules: tuple[str, ...] = ()
 
 
-def build_kit(options: KitOptions) -> dict[str, bytes]:
-    """The kit's files, file name -> UTF-8 bytes (MANIFEST.json last), built in memory.
-
-    Cost: the coups take a few seconds whatever the bets; the probability tables compile each
-    bet's table once (every catalogue bet: about a minute the first time, then the disk cache
-    of compiled tables serves them, :mod:`analyzer.engine.cache`) and evaluate it on 8 shoes;
-    settling is about 4 ms per coup with every catalogue bet.
+def kit_files(data: KitData, options: KitOptions) -> dict[str, bytes]:
+    """The kit's files, file name -> UTF-8 bytes (MANIFEST.json last), written in memory from
+    ``data`` (:func:`analyzer.checks.vector_kit.kit_data` of the same rules, bets, seed, number
+    of coups and coverage as ``options``) in the formats of ``options``.
 
     Raises:
-        OutputError: no format, a bad seed or number of coups, or no bets.
+        OutputError: no format or a bad one; ``data`` computed for other options.
     """
     if not options.formats or any(f not in ("jsonl", "csv") for f in options.formats):
         raise OutputError(f"bad formats {options.formats!r}: use jsonl, csv or both")
-    if isinstance(options.seed, bool) or not isinstance(options.seed, int) or options.seed < 0:
-        raise OutputError(f"bad seed {options.seed!r}: use a whole number 0 or more")
-    if not 1 <= options.coups <= MAX_COUPS:
-        raise OutputError(f"bad number of coups {options.coups}: use 1 to {MAX_COUPS:,}")
-    if not options.bets:
-        raise OutputError("no bets: give at least one bet")
-    names = [b.name for b in options.bets]
-    if len(set(names)) != len(names):
-        twice = next(n for n in names if names.count(n) > 1)
-        raise OutputError(f"the bet {twice!r} is listed twice")
-    tableau = options.tableau
+    seeded = sum(1 for s in data.settlements if s.kind == "seeded")
+    if (data.tableau, data.bets, data.seed, seeded, data.coverage is not None) != (
+        options.tableau, tuple(options.bets), options.seed, options.coups, options.coverage
+    ):
+        raise OutputError("the kit's data was computed for other rules, bets, seed, coups or coverage")
+    tableau = data.tableau
+    names = [b.name for b in data.bets]
     texts: dict[str, tuple[str, int]] = {}
-
-    coups = list(value_coups(tableau))
-    probabilities = probability_rows(tableau, options.bets)
-    golden = golden_rows(tableau, options.bets)
-    settled = settlement_rows(seeded_coups(options.seed, options.coups), options.bets, tableau)
-    found = coverage(options.bets, tableau, seed=options.seed) if options.coverage else None
-    if found is not None:
-        settled += coverage_rows(found, options.bets, tableau, len(settled))
+    coups = data.coups
+    found = data.coverage
+    settled = [settlement_row(s) for s in data.settlements]
+    probabilities = [probability_row(r) for r in data.probabilities]
+    golden = [golden_row(r) for r in data.golden]
     if "jsonl" in options.formats:
         if options.keyed:
             texts["coups.jsonl"] = ("".join(map(_coup_keyed_json, coups)), len(coups))
-            keyed = (keyed_settlement(row, tableau) for row in settled)
+            keyed = (keyed_settlement(s) for s in data.settlements)
             texts["settlements.jsonl"] = ("".join(map(_json_line, keyed)), len(settled))
         else:
             header = _json_line(list(COUP_FIELDS))

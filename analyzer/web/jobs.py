@@ -196,9 +196,11 @@ def clock_compiles() -> None:
 #: The modules the jobs import lazily (the server process never needs them).
 _JOB_MODULES = (
     "analyzer.output.bet_tables",
+    "analyzer.studies.bet_result",
     "analyzer.output.render",
     "analyzer.output.tables",
     "analyzer.output.deal",
+    "analyzer.bets.settle",
     "analyzer.checks.handlog",
     "analyzer.checks.logmap",
     "analyzer.checks.verify",
@@ -391,8 +393,9 @@ def price(request: Request, limits: Limits) -> Reply:
     when none is named), with the events tables (``events``) and the pays for a fair bet
     (``fair_pay``) or a house edge in percent (``target_edge``); with ``pays``, ``punto-banco
     bets --pays LIST`` (:func:`find_by_pays`)."""
-    from analyzer.output.bet_tables import bet_report  # lazy: the worker's, not the server's
+    from analyzer.output.bet_tables import bet_tables  # lazy: the worker's, not the server's
     from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
+    from analyzer.studies.bet_result import bet_result  # lazy: the worker's, not the server's
 
     if request.get("pays") is not None:
         return price_by_pays(request, limits)
@@ -413,7 +416,7 @@ def price(request: Request, limits: Limits) -> Reply:
         *(["--fair-pay"] if fair_pay else []),
         *(["--target-edge", target] if target is not None else []),
     ]
-    tables = bet_report(
+    result = bet_result(
         shoe,
         chosen.specs,
         (),
@@ -426,6 +429,7 @@ def price(request: Request, limits: Limits) -> Reply:
         texts=chosen.texts,
         choice=chosen.choice,  # the bets chosen once, above
     )
+    tables = bet_tables(result)  # the result built once, then only rendered
     line = command(
         "bets", shoe_words, rule_words, chosen.words, option_words, digit_words, ["--format", "json"]
     )
@@ -443,8 +447,9 @@ def price_by_pays(request: Request, limits: Limits) -> Reply:
             (it chooses the bets itself), or bad pays.
     """
     from analyzer.bets.choice import find_by_pays as search  # lazy: the worker's, not the server's
-    from analyzer.output.bet_tables import pays_report  # lazy: the worker's, not the server's
+    from analyzer.output.bet_tables import pays_tables  # lazy: the worker's, not the server's
     from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
+    from analyzer.studies.bet_result import pays_result  # lazy: the worker's, not the server's
 
     chooser = [key for key in ("bets", "bet_file", "all", "fair_pay", "target_edge")
                if request.get(key) not in (None, False, [], ())]
@@ -458,7 +463,8 @@ def price_by_pays(request: Request, limits: Limits) -> Reply:
     finding = search(pays, with_params=with_params)  # the bets, found once
     check_work([m.bet for m in finding.matches], shoe, tableau, limits)
     digits, digit_words = _digits(request)
-    tables = pays_report(shoe, pays, with_params=with_params, events=events, tableau=tableau, finding=finding)
+    result = pays_result(shoe, pays, with_params=with_params, events=events, tableau=tableau, finding=finding)
+    tables = pays_tables(result)
     option_words = [
         "--pays", pays, *(["--with-params"] if with_params else []), *(["--events"] if events else []),
     ]
@@ -501,7 +507,7 @@ def deal(request: Request, limits: Limits) -> Reply:
     """``punto-banco deal CARDS``: the coup of the cards (with or without suits) under the rules,
     and each named bet settled on it for the stake; the command's lines in ``lines``."""
     from analyzer import __version__  # lazy: the worker's, not the server's
-    from analyzer.output.deal import deal as resolve_deal  # lazy: the worker's, not the server's
+    from analyzer.bets.settle import deal as resolve_deal  # lazy: the worker's, not the server's
     from analyzer.output.deal import deal_document  # lazy: the worker's, not the server's
     from analyzer.output.render import json_document  # lazy: the worker's, not the server's
 
@@ -596,10 +602,10 @@ def peek(request: Request, limits: Limits) -> Reply:
     EV given them and the best bet, the edges and the house's side; or, with ``search``, the
     two-group sorts ranked by edge."""
     from analyzer.core.exact import parse_exact  # lazy: the worker's, not the server's
-    from analyzer.output.bet_tables import choose_bets  # lazy: the worker's, not the server's
     from analyzer.output.peek_tables import PEEK_TABLES, peek_tables, search_table  # lazy: as above
     from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
     from analyzer.studies import peek as study  # lazy: the worker's, not the server's
+    from analyzer.studies.bet_result import choose_bets  # lazy: the worker's, not the server's
 
     tableau, rule_words = tableau_of(request)
     shoe, shoe_words = shoe_of(request.get("shoe"))
@@ -653,8 +659,9 @@ def catalogue_document() -> str:
     """``punto-banco bets --list --format json``: the bet catalogue."""
     from analyzer.output.bet_tables import catalogue_listing  # lazy: the worker's, not the server's
     from analyzer.output.render import render  # lazy: the worker's, not the server's
+    from analyzer.studies.bet_result import catalogue_rows  # lazy: the worker's, not the server's
 
-    return render([catalogue_listing()], "json")
+    return render([catalogue_listing(catalogue_rows())], "json")
 
 
 def rules_document() -> str:
