@@ -23,7 +23,7 @@ from webserver import LIMITED_REASON, ROOT, Server, address_space_limited
 
 from analyzer import Shoe, find_bet, price
 from analyzer.checks.verify import amount_text
-from analyzer.core.tableau import STANDARD
+from analyzer.core.tableau import STANDARD, TABLEAUX
 from analyzer.engine.table import MAX_RECORDS_ENV
 from analyzer.errors import WorkLimitError
 from analyzer.studies.eor import PUBLISHED_TAGS
@@ -752,3 +752,23 @@ def test_the_manual_quotes_the_load_test_as_the_benchmark_prints_it():
     assert re.fullmatch(r"latency p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms", lines[2])
     assert re.fullmatch(r"throughput [\d.]+ requests/s over [\d.]+ s wall", lines[3])
     assert lines[-1] == "server stopped by SIGTERM: exit code 143"
+
+
+@pytest.mark.parametrize("job, body, message", [
+    ("price", {"shoe": {"decks": 8, "counts": "8=2"}}, "give shoe.decks or shoe.counts, not both"),
+    ("analyze", {"shoe": {"seen": ["K"], "remove": "K"}},
+     "give shoe.seen (cards) or shoe.remove (cards or counts as text), not both"),
+    ("peek", {"shoe": {"remove": " , "}, "bets": ["tie"]},
+     "shoe.remove ' , ' names no card: give the cards to take out, e.g. 'K 5h'"),
+    ("price", {"shoe": {"remove": "5=0"}},
+     "shoe.remove '5=0' removes no card: give a count above 0, e.g. 5=20"),
+    ("deal", {"cards": "2 4 3 10", "rules": "nonesuch"},
+     "unknown rules 'nonesuch': known rule sets are " + ", ".join(TABLEAUX) + "; or send a TOML rules text "
+     "as rules_toml"),
+    ("verify", {"log": "", "log_format": "csv", "rules": "standard", "rules_toml": RULES_TOML},
+     "give rules (a rule-set name) or rules_toml (a TOML rules text), not both"),
+])
+def test_every_job_reads_its_shoe_and_rules_with_the_same_one_line_errors(job, body, message):
+    # the reader the command line uses (analyzer.core.inputs), its messages naming the fields
+    reply = jobs.run_job(job, body)
+    assert reply == (400, json.dumps({"error": message}))
