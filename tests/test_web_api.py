@@ -772,3 +772,43 @@ def test_every_job_reads_its_shoe_and_rules_with_the_same_one_line_errors(job, b
     # the reader the command line uses (analyzer.core.inputs), its messages naming the fields
     reply = jobs.run_job(job, body)
     assert reply == (400, json.dumps({"error": message}))
+
+
+@pytest.mark.parametrize("job, extra", [
+    ("price", {}),
+    ("price", {"events": True, "fair_pay": True}),
+    ("deal", {"cards": "2 4 3 10 6 A"}),
+    ("peek", {}),
+    ("verify", {"log": "cards\n2 4 3 10 6 A\n", "log_format": "csv"}),
+])
+def test_a_request_builds_each_of_its_bets_once(monkeypatch, job, extra):
+    # the issue: the service chose a request's bets two or three times (each catalogue spec
+    # built again, the bet file's text parsed again); now once, and not again for the same bets
+    from analyzer.bets import choice
+
+    built: list[str] = []
+    parsed: list[str] = []
+    find_bet, parse_bets = choice.find_bet, choice.parse_bets
+    monkeypatch.setattr(choice, "find_bet", lambda spec: built.append(spec) or find_bet(spec))
+    monkeypatch.setattr(choice, "parse_bets", lambda text, *a: parsed.append(text) or parse_bets(text, *a))
+    monkeypatch.setattr(jobs, "_CHOSEN", type(jobs._CHOSEN)())
+    choice.catalogue_bet.cache_clear()
+    specs = ["tie", "dragon-7"] if job != "peek" else ["tie", "banker"]
+    body = {"bets": specs, "bet_file": BET_FILE if job != "peek" else None, **extra}
+    reply = jobs.run_job(job, {k: v for k, v in body.items() if v is not None})
+    assert reply.status == 200, reply
+    assert sorted(built) == sorted(specs)
+    assert len(parsed) == (job != "peek")
+    jobs.run_job(job, {k: v for k, v in body.items() if v is not None})  # the same bets again
+    assert sorted(built) == sorted(specs) and len(parsed) == (job != "peek")
+
+
+def test_an_analysis_builds_no_bet(monkeypatch):
+    from analyzer.bets import choice
+
+    built: list[str] = []
+    find_bet = choice.find_bet
+    monkeypatch.setattr(choice, "find_bet", lambda spec: built.append(spec) or find_bet(spec))
+    choice.catalogue_bet.cache_clear()
+    assert jobs.run_job("analyze", {"shoe": {"decks": 6}}).status == 200
+    assert built == []

@@ -436,6 +436,7 @@ def choose(
     all_bets: bool = False,
     max_bets: int = MAX_BETS_PER_FILE,
     texts: Sequence[tuple[str, str]] = (),
+    resolved: Mapping[str, Bet] | None = None,
 ) -> Choice:
     """The bets of ``--bet`` ``specs`` (``NAME[:PARAM]``, ``FILE:NAME``, or the name of a Python
     bet this process was given, :func:`module_bets`) and of every bet of each of ``files`` (at
@@ -443,7 +444,9 @@ def choose(
     then the Python bets of ``--bet-module`` (when given as chosen) (``(label, TOML text)`` pairs, read by
     :func:`~analyzer.bets.files.parse_bets`; the label names it in messages, as a path would:
     the web service's bet files, which never come as paths), after the whole catalogue with
-    ``all_bets``.  No default: an empty choice is empty.
+    ``all_bets``.  No default: an empty choice is empty.  ``resolved``: the bets of catalogue
+    specs the caller has built already (the service's, by :func:`named_bet`), by spec: taken
+    as they are, not built again.
 
     Raises:
         BetError: an unknown bet or bad parameter; a bet file missing, malformed or too large;
@@ -468,7 +471,10 @@ def choose(
         picked = split_file_spec(spec)
         if picked is None:
             python = _module_bet(spec)
-            chosen.append(find_bet(spec) if python is None else python)
+            if python is not None:
+                chosen.append(python)
+            else:
+                chosen.append(resolved[spec] if resolved is not None and spec in resolved else find_bet(spec))
             if python is not None:
                 from_files.append(python)
             continue

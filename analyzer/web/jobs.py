@@ -45,9 +45,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from analyzer.bets.catalogue import find_bet
+from analyzer.bets.catalogue import find_bet, main_bets
 from analyzer.bets.choice import Choice, choose, named_bet, split_file_spec
 from analyzer.bets.main import parse_amount
+from analyzer.bets.model import Bet
 from analyzer.core.cards import parse_cards
 from analyzer.core.inputs import Inputs, RulesSpec, ShoeSpec, Spelling, read_inputs, read_rules, read_shoes
 from analyzer.core.shoe import Shoe
@@ -354,8 +355,11 @@ def bets_of(request: Request, limits: Limits) -> Chosen:
 
 def _choose(specs: tuple[str, ...], text: str | None, all_bets: bool, limits: Limits) -> Chosen:
     words: list[str] = []
+    resolved: dict[str, Bet] = {}
     for spec in specs:
-        named_bet(spec)  # a catalogue spec or a Python bet the service was started with, never a path
+        # a catalogue spec or a Python bet the service was started with, never a path: each
+        # built here, once, and handed to choose as it is
+        resolved[spec] = named_bet(spec)
         if split_file_spec(spec) is not None:
             raise BetError(f"bet {spec!r} names a file: send the bet file's TOML text as bet_file")
         words += ["--bet", spec]
@@ -364,7 +368,7 @@ def _choose(specs: tuple[str, ...], text: str | None, all_bets: bool, limits: Li
         words += ["--bet-file", BET_FILE_LABEL]
     if all_bets:
         words.append("--all")
-    choice = choose(specs, (), all_bets=all_bets, max_bets=limits.max_bets, texts=texts)
+    choice = choose(specs, (), all_bets=all_bets, max_bets=limits.max_bets, texts=texts, resolved=resolved)
     return Chosen(choice, specs, texts, tuple(words))
 
 
@@ -603,12 +607,11 @@ def peek(request: Request, limits: Limits) -> Reply:
     from analyzer.output.peek_tables import PEEK_TABLES, peek_tables, search_table  # lazy: as above
     from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
     from analyzer.studies import peek as study  # lazy: the worker's, not the server's
-    from analyzer.studies.bet_result import choose_bets  # lazy: the worker's, not the server's
 
     read = inputs_of(request)
     tableau, rule_words, shoe, shoe_words = read.tableau, read.rule_words, read.shoe, read.shoe_words
     chosen = bets_of(request, limits)
-    bets = choose_bets(chosen.specs, (), texts=chosen.texts)
+    bets = list(chosen.choice.bets) or main_bets()  # the bets chosen once (the main bets by default)
     check_work(bets, shoe, tableau, limits)
     digits, digit_words = _digits(request)
     see, classes = str(request.get("see", "P1")), str(request.get("classes", "6-9"))
