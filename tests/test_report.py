@@ -503,6 +503,9 @@ def test_the_sorting_exposure_is_peeks_best_sorts_and_says_why_a_bet_is_not_anal
         want.one_card.bet_frequency * 100,
         want.four_card.bet_frequency * 100,
     ]
+    assert [r.play for r in rows] == [  # the study's summary rows (peek's exposure table shows them too)
+        f"sees the {s.cards_seen} sorted {s.rest} against {s.group}; bets when positive" for s in want.summary
+    ]
     (pair,) = [r for r in section.rows if r.bet == "player-pair"]
     assert not pair.figures and "reads the ranks or suits" in pair.note
     text = render_markdown(report)
