@@ -659,3 +659,11 @@ def test_choose_takes_the_bets_a_caller_built_already(monkeypatch):
     picked = choose(["dragon-7", "tie"], resolved=built)
     assert picked.bets[0] is built["dragon-7"] and picked.bets[1] is built["tie"]
     assert picked.from_files == ()
+
+
+def test_a_choice_keeps_the_bets_named_apart_from_the_whole_catalogue():
+    # tie:7 is no catalogue default nor published alternative: with --all it is chosen once
+    named = choose(["tie:7"]).bets
+    with_all = choose(["tie:7"], all_bets=True)
+    assert with_all.named == named and len(with_all.bets) == len(catalogue_bets()) + 1
+    assert choose(["tie:7"]).named == named

@@ -803,6 +803,25 @@ def test_a_request_builds_each_of_its_bets_once(monkeypatch, job, extra):
     assert sorted(built) == sorted(specs) and len(parsed) == (job != "peek")
 
 
+def test_every_bet_on_a_shoe_without_suits_chooses_the_bets_once(monkeypatch):
+    # all on a shoe without suits leaves out the suited bets not named: the named ones are the
+    # choice's own (Choice.named), not chosen a second time (the bet file's text parsed again)
+    from analyzer.bets import choice
+
+    parsed: list[str] = []
+    parse_bets = choice.parse_bets
+    monkeypatch.setattr(choice, "parse_bets", lambda text, *a: parsed.append(text) or parse_bets(text, *a))
+    monkeypatch.setattr(jobs, "_CHOSEN", type(jobs._CHOSEN)())
+    reply = jobs.run_job("price", {"all": True, "shoe": {"counts": "32," * 12 + "128"}, "bet_file": BET_FILE})
+    assert reply.status == 200, reply
+    assert len(parsed) == 1
+    table = json.loads(reply.body)["tables"][0]
+    priced = {row["bet_name"] for row in table["rows"]}
+    assert {"banker-three-card-6", "natural-tie", "pair-and-win"} <= priced  # named: priced
+    assert "perfect-pair" not in priced
+    assert any(note.startswith("Not priced: perfect-pair") for note in table["notes"])
+
+
 def test_an_analysis_builds_no_bet(monkeypatch):
     from analyzer.bets import choice
 

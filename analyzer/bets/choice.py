@@ -421,12 +421,14 @@ class Choice:
     ``bets``: in the order given, the ``--bet`` specs (catalogue bets and ``FILE:NAME`` picks),
     then every bet of each ``--bet-file``; ``from_files``: those of them that come from files;
     ``file_bets``: the same, known by name (what a log, a count or a family may then name:
-    pass it to :func:`lookup_bet` and the readers of :mod:`analyzer.checks`).
+    pass it to :func:`lookup_bet` and the readers of :mod:`analyzer.checks`); ``named``: the
+    bets named, without the whole catalogue ``all_bets`` puts first.
     """
 
     bets: tuple[Bet, ...]
     from_files: tuple[Bet, ...]
     file_bets: FileBets = field(default=NO_FILE_BETS, compare=False)
+    named: tuple[Bet, ...] = field(default=(), compare=False)
 
 
 def choose(
@@ -465,6 +467,7 @@ def choose(
         return loaded[key]
 
     chosen: list[Bet] = catalogue_bets() if all_bets else []
+    first_named = len(chosen)
     from_files: list[Bet] = []
     given = module_bets()
     for spec in specs:
@@ -501,7 +504,7 @@ def choose(
             hint = " (--bet-module chooses the bet it names)" if given.chosen and not hint else hint
             raise BetError(f"bet {bet.name!r} is chosen twice: give each bet once{hint}")
         seen.add(bet_key(bet.name))
-    return Choice(tuple(chosen), tuple(from_files), FileBets.of(from_files))
+    return Choice(tuple(chosen), tuple(from_files), FileBets.of(from_files), tuple(chosen[first_named:]))
 
 
 # -- bets found by their pays ------------------------------------------------------------------
