@@ -728,6 +728,24 @@ def build_shoes(decks: tuple[int, ...] | None, shoe_text: str | None, remove: st
     return list(shoes)
 
 
+def shoes_and_tableau(
+    decks: tuple[int, ...] | None, shoe_text: str | None, remove: str | None, rules: str
+) -> tuple[list[Any], Any]:
+    """The shoes of a sweep's options (as :func:`build_shoes`), then the tableau of --rules (as
+    :func:`tableau_of`), read by :func:`analyzer.core.inputs.read_inputs` in that order.
+
+    Raises:
+        ShoeError, CardError, RulesError: as :func:`~analyzer.core.inputs.read_inputs`.
+    """
+    from analyzer.core.inputs import RulesSpec, ShoeSpec, read_inputs  # lazy: start-up time
+
+    shoe = ShoeSpec(decks=decks, counts=shoe_text, remove=remove)
+    read = read_inputs(shoe, RulesSpec(name=rules, files=True), spelling(), shoe_first=True)
+    if read.rules_file is not None:
+        note_inputs([read.rules_file])
+    return list(read.shoes), read.tableau
+
+
 def decks_label(shoes: Sequence[Any]) -> str:
     """How a sweep's shoes are named in titles: ``"1, 6, 8 decks"``."""
     return ", ".join(str(s.decks) for s in shoes) + " decks"
