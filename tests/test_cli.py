@@ -196,6 +196,8 @@ def test_bad_remove_counts_are_one_line_exit_2(cli, remove, words):
      "Error: --remove ' , ' names no card: give the cards to take out, e.g. --remove 'K 5h'"),
     (["peek", "--remove", "5=0"],
      "Error: --remove '5=0' removes no card: give a count above 0, e.g. --remove 5=20"),
+    (["bets", "--remove", ",", "--rules", "nonesuch"],  # the shoe is read first, as it always was
+     "Error: --remove ',' names no card: give the cards to take out, e.g. --remove 'K 5h'"),
     (["mutants", "--log", "no-commission", "--remove", ","],
      "Error: --remove ',' names no card: give the cards to take out, e.g. --remove 'K 5h'"),
 ])
