@@ -648,3 +648,22 @@ def test_every_command_takes_a_python_bet(cli, python_bets, tmp_path):
     refused = cli("bets", "--bet-module", "not_there_at_all:X")
     assert refused.exit_code == 2 and refused.output.startswith("Error: bet module 'not_there_at_all'")
     assert len(refused.output.strip().splitlines()) == 1
+
+
+def test_choose_takes_the_bets_a_caller_built_already(monkeypatch):
+    # the service builds each catalogue spec once (named_bet) and hands the bets over
+    from analyzer.bets import choice as module
+
+    built = {"tie": find_bet("tie"), "dragon-7": find_bet("dragon-7")}
+    monkeypatch.setattr(module, "find_bet", lambda spec: pytest.fail(f"{spec} built again"))
+    picked = choose(["dragon-7", "tie"], resolved=built)
+    assert picked.bets[0] is built["dragon-7"] and picked.bets[1] is built["tie"]
+    assert picked.from_files == ()
+
+
+def test_a_choice_keeps_the_bets_named_apart_from_the_whole_catalogue():
+    # tie:7 is no catalogue default nor published alternative: with --all it is chosen once
+    named = choose(["tie:7"]).bets
+    with_all = choose(["tie:7"], all_bets=True)
+    assert with_all.named == named and len(with_all.bets) == len(catalogue_bets()) + 1
+    assert choose(["tie:7"]).named == named

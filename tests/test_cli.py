@@ -187,6 +187,26 @@ def test_bad_remove_counts_are_one_line_exit_2(cli, remove, words):
     assert len([line for line in result.output.splitlines() if line.strip()]) == 1
 
 
+@pytest.mark.parametrize("args, line", [
+    (["analyze", "--decks", "2", "--shoe", "A=9"], "Error: give --decks or --shoe, not both"),
+    (["bets", "--decks", "1,6", "--shoe", "A=9"], "Error: give --decks or --shoe, not both"),
+    (["analyze", "--decks", "1-3", "--remove", "K"],
+     "Error: --remove takes cards out of one shoe: give one --decks value with it"),
+    (["eor", "--bet", "tie", "--remove", " , "],
+     "Error: --remove ' , ' names no card: give the cards to take out, e.g. --remove 'K 5h'"),
+    (["peek", "--remove", "5=0"],
+     "Error: --remove '5=0' removes no card: give a count above 0, e.g. --remove 5=20"),
+    (["bets", "--remove", ",", "--rules", "nonesuch"],  # the shoe is read first, as it always was
+     "Error: --remove ',' names no card: give the cards to take out, e.g. --remove 'K 5h'"),
+    (["mutants", "--log", "no-commission", "--remove", ","],
+     "Error: --remove ',' names no card: give the cards to take out, e.g. --remove 'K 5h'"),
+])
+def test_every_command_reads_its_shoe_with_the_same_one_line_errors(cli, args, line):
+    # one reader of shoes for every command (analyzer.core.inputs), its messages naming options
+    result = cli(*args)
+    assert result.exit_code == 2 and result.output.strip().splitlines() == [line], result.output
+
+
 def test_every_command_is_loaded_lazily_from_its_module():
     # analyzer.cli.COMMANDS maps each command to the module that defines it, so a command's
     # module is imported only when it runs; the map must name every command of every module

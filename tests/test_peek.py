@@ -283,6 +283,17 @@ def test_a_bets_exposure_is_the_best_sort_bet_only_when_positive() -> None:
     assert summary.rows[0][3] == exposure.one_card.edge_when_positive
     assert summary.rows[1][1:3] == exposure.four_card.classes.labels[::-1]
     assert len(ones.rows) == 2 and len(fours.rows) == 16
+    # the summary is computed once, in the study: peek's table and the report's section show it
+    one, four = exposure.summary
+    assert exposure.summary is exposure.summary
+    assert (one.cards_seen, four.cards_seen) == ("first card", "first four cards")
+    assert (one.rest, one.group) == exposure.one_card.classes.labels
+    assert four.edge_per_bet == exposure.four_card.edge_per_bet
+    assert four.bet_frequency == exposure.four_card.bet_frequency
+    assert summary.rows == tuple(
+        (s.cards_seen, s.group, s.rest, s.edge_when_positive, s.bet_frequency, s.edge_per_bet)
+        for s in exposure.summary
+    )
 
 
 # -- bad input -----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import re
 from fractions import Fraction
 
 import pytest
+from webserver import wait_gone
 
 from analyzer import Shoe, find_bet, price
 from analyzer.core.exact import fraction_text
@@ -502,6 +503,9 @@ def test_the_sorting_exposure_is_peeks_best_sorts_and_says_why_a_bet_is_not_anal
         want.one_card.bet_frequency * 100,
         want.four_card.bet_frequency * 100,
     ]
+    assert [r.play for r in rows] == [  # the study's summary rows (peek's exposure table shows them too)
+        f"sees the {s.cards_seen} sorted {s.rest} against {s.group}; bets when positive" for s in want.summary
+    ]
     (pair,) = [r for r in section.rows if r.bet == "player-pair"]
     assert not pair.figures and "reads the ranks or suits" in pair.note
     text = render_markdown(report)
@@ -613,24 +617,6 @@ def test_an_unreachable_target_has_no_pay_in_the_closed_forms_either():
         assert "f(d) = -" not in page
 
 
-def _gone(pid):
-    """True once process ``pid`` has ended (exited, or a zombie waiting for its parent)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except FileNotFoundError:
-        return True
-
-
-def _wait_gone(pid, seconds=30.0):
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not _gone(pid):  # SIGKILL is sent; the kernel ends the process shortly after
-        assert time.monotonic() < deadline, f"process {pid} outlived the printer"
-        time.sleep(0.01)
-
-
 def _fake_printer(tmp_path, tail):
     script = tmp_path / "fake-chromium"
     pids = tmp_path / "children"
@@ -653,7 +639,8 @@ def test_pdf_printer_and_every_process_it_started_are_killed(
     if timeout > 1:
         assert pids.exists()  # the printer ended after starting its child
     if pids.exists():  # under the short timeout the printer may be killed before it starts one
-        _wait_gone(int(pids.read_text()))
+        # SIGKILL is sent; wait on the process's exit itself (its pidfd), not on a clock
+        assert wait_gone([int(pids.read_text())]) == [], "a process outlived the printer"
 
 
 def test_a_count_that_never_bets_says_so(monkeypatch):

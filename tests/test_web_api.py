@@ -23,7 +23,7 @@ from webserver import LIMITED_REASON, ROOT, Server, address_space_limited
 
 from analyzer import Shoe, find_bet, price
 from analyzer.checks.verify import amount_text
-from analyzer.core.tableau import STANDARD
+from analyzer.core.tableau import STANDARD, TABLEAUX
 from analyzer.engine.table import MAX_RECORDS_ENV
 from analyzer.errors import WorkLimitError
 from analyzer.studies.eor import PUBLISHED_TAGS
@@ -752,3 +752,82 @@ def test_the_manual_quotes_the_load_test_as_the_benchmark_prints_it():
     assert re.fullmatch(r"latency p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms", lines[2])
     assert re.fullmatch(r"throughput [\d.]+ requests/s over [\d.]+ s wall", lines[3])
     assert lines[-1] == "server stopped by SIGTERM: exit code 143"
+
+
+@pytest.mark.parametrize("job, body, message", [
+    ("price", {"shoe": {"decks": 8, "counts": "8=2"}}, "give shoe.decks or shoe.counts, not both"),
+    ("analyze", {"shoe": {"seen": ["K"], "remove": "K"}},
+     "give shoe.seen (cards) or shoe.remove (cards or counts as text), not both"),
+    ("peek", {"shoe": {"remove": " , "}, "bets": ["tie"]},
+     "shoe.remove ' , ' names no card: give the cards to take out, e.g. 'K 5h'"),
+    ("price", {"shoe": {"remove": "5=0"}},
+     "shoe.remove '5=0' removes no card: give a count above 0, e.g. 5=20"),
+    ("deal", {"cards": "2 4 3 10", "rules": "nonesuch"},
+     "unknown rules 'nonesuch': known rule sets are " + ", ".join(TABLEAUX) + "; or send a TOML rules text "
+     "as rules_toml"),
+    ("verify", {"log": "", "log_format": "csv", "rules": "standard", "rules_toml": RULES_TOML},
+     "give rules (a rule-set name) or rules_toml (a TOML rules text), not both"),
+])
+def test_every_job_reads_its_shoe_and_rules_with_the_same_one_line_errors(job, body, message):
+    # the reader the command line uses (analyzer.core.inputs), its messages naming the fields
+    reply = jobs.run_job(job, body)
+    assert reply == (400, json.dumps({"error": message}))
+
+
+@pytest.mark.parametrize("job, extra", [
+    ("price", {}),
+    ("price", {"events": True, "fair_pay": True}),
+    ("deal", {"cards": "2 4 3 10 6 A"}),
+    ("peek", {}),
+    ("verify", {"log": "cards\n2 4 3 10 6 A\n", "log_format": "csv"}),
+])
+def test_a_request_builds_each_of_its_bets_once(monkeypatch, job, extra):
+    # the issue: the service chose a request's bets two or three times (each catalogue spec
+    # built again, the bet file's text parsed again); now once, and not again for the same bets
+    from analyzer.bets import choice
+
+    built: list[str] = []
+    parsed: list[str] = []
+    find_bet, parse_bets = choice.find_bet, choice.parse_bets
+    monkeypatch.setattr(choice, "find_bet", lambda spec: built.append(spec) or find_bet(spec))
+    monkeypatch.setattr(choice, "parse_bets", lambda text, *a: parsed.append(text) or parse_bets(text, *a))
+    monkeypatch.setattr(jobs, "_CHOSEN", type(jobs._CHOSEN)())
+    choice.catalogue_bet.cache_clear()
+    specs = ["tie", "dragon-7"] if job != "peek" else ["tie", "banker"]
+    body = {"bets": specs, "bet_file": BET_FILE if job != "peek" else None, **extra}
+    reply = jobs.run_job(job, {k: v for k, v in body.items() if v is not None})
+    assert reply.status == 200, reply
+    assert sorted(built) == sorted(specs)
+    assert len(parsed) == (job != "peek")
+    jobs.run_job(job, {k: v for k, v in body.items() if v is not None})  # the same bets again
+    assert sorted(built) == sorted(specs) and len(parsed) == (job != "peek")
+
+
+def test_every_bet_on_a_shoe_without_suits_chooses_the_bets_once(monkeypatch):
+    # all on a shoe without suits leaves out the suited bets not named: the named ones are the
+    # choice's own (Choice.named), not chosen a second time (the bet file's text parsed again)
+    from analyzer.bets import choice
+
+    parsed: list[str] = []
+    parse_bets = choice.parse_bets
+    monkeypatch.setattr(choice, "parse_bets", lambda text, *a: parsed.append(text) or parse_bets(text, *a))
+    monkeypatch.setattr(jobs, "_CHOSEN", type(jobs._CHOSEN)())
+    reply = jobs.run_job("price", {"all": True, "shoe": {"counts": "32," * 12 + "128"}, "bet_file": BET_FILE})
+    assert reply.status == 200, reply
+    assert len(parsed) == 1
+    table = json.loads(reply.body)["tables"][0]
+    priced = {row["bet_name"] for row in table["rows"]}
+    assert {"banker-three-card-6", "natural-tie", "pair-and-win"} <= priced  # named: priced
+    assert "perfect-pair" not in priced
+    assert any(note.startswith("Not priced: perfect-pair") for note in table["notes"])
+
+
+def test_an_analysis_builds_no_bet(monkeypatch):
+    from analyzer.bets import choice
+
+    built: list[str] = []
+    find_bet = choice.find_bet
+    monkeypatch.setattr(choice, "find_bet", lambda spec: built.append(spec) or find_bet(spec))
+    choice.catalogue_bet.cache_clear()
+    assert jobs.run_job("analyze", {"shoe": {"decks": 6}}).status == 200
+    assert built == []

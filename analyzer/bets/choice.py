@@ -421,12 +421,14 @@ class Choice:
     ``bets``: in the order given, the ``--bet`` specs (catalogue bets and ``FILE:NAME`` picks),
     then every bet of each ``--bet-file``; ``from_files``: those of them that come from files;
     ``file_bets``: the same, known by name (what a log, a count or a family may then name:
-    pass it to :func:`lookup_bet` and the readers of :mod:`analyzer.checks`).
+    pass it to :func:`lookup_bet` and the readers of :mod:`analyzer.checks`); ``named``: the
+    bets named, without the whole catalogue ``all_bets`` puts first.
     """
 
     bets: tuple[Bet, ...]
     from_files: tuple[Bet, ...]
     file_bets: FileBets = field(default=NO_FILE_BETS, compare=False)
+    named: tuple[Bet, ...] = field(default=(), compare=False)
 
 
 def choose(
@@ -436,6 +438,7 @@ def choose(
     all_bets: bool = False,
     max_bets: int = MAX_BETS_PER_FILE,
     texts: Sequence[tuple[str, str]] = (),
+    resolved: Mapping[str, Bet] | None = None,
 ) -> Choice:
     """The bets of ``--bet`` ``specs`` (``NAME[:PARAM]``, ``FILE:NAME``, or the name of a Python
     bet this process was given, :func:`module_bets`) and of every bet of each of ``files`` (at
@@ -443,7 +446,9 @@ def choose(
     then the Python bets of ``--bet-module`` (when given as chosen) (``(label, TOML text)`` pairs, read by
     :func:`~analyzer.bets.files.parse_bets`; the label names it in messages, as a path would:
     the web service's bet files, which never come as paths), after the whole catalogue with
-    ``all_bets``.  No default: an empty choice is empty.
+    ``all_bets``.  No default: an empty choice is empty.  ``resolved``: the bets of catalogue
+    specs the caller has built already (the service's, by :func:`named_bet`), by spec: taken
+    as they are, not built again.
 
     Raises:
         BetError: an unknown bet or bad parameter; a bet file missing, malformed or too large;
@@ -462,13 +467,17 @@ def choose(
         return loaded[key]
 
     chosen: list[Bet] = catalogue_bets() if all_bets else []
+    first_named = len(chosen)
     from_files: list[Bet] = []
     given = module_bets()
     for spec in specs:
         picked = split_file_spec(spec)
         if picked is None:
             python = _module_bet(spec)
-            chosen.append(find_bet(spec) if python is None else python)
+            if python is not None:
+                chosen.append(python)
+            else:
+                chosen.append(resolved[spec] if resolved is not None and spec in resolved else find_bet(spec))
             if python is not None:
                 from_files.append(python)
             continue
@@ -495,7 +504,7 @@ def choose(
             hint = " (--bet-module chooses the bet it names)" if given.chosen and not hint else hint
             raise BetError(f"bet {bet.name!r} is chosen twice: give each bet once{hint}")
         seen.add(bet_key(bet.name))
-    return Choice(tuple(chosen), tuple(from_files), FileBets.of(from_files))
+    return Choice(tuple(chosen), tuple(from_files), FileBets.of(from_files), tuple(chosen[first_named:]))
 
 
 # -- bets found by their pays ------------------------------------------------------------------

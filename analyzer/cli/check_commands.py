@@ -27,7 +27,6 @@ from analyzer.cli.common import (
     meta,
     output_options,
     raw_csv_option,
-    removed,
     rules_inputs,
     shoe_check_options,
     shoe_options,
@@ -451,7 +450,6 @@ def conform(
     from analyzer.checks.conform import observed_kind, parse_alpha, read_observed  # lazy: start-up time
     from analyzer.checks.logmap import NO_MAP, load_map  # lazy: start-up time
     from analyzer.checks.power import parse_fraction_option  # lazy: start-up time
-    from analyzer.core.shoe import Shoe  # lazy: start-up time
     from analyzer.output.check_tables import (  # lazy: start-up time
         bug_ranking_table,
         conformance_tables,
@@ -494,8 +492,8 @@ def conform(
         exact_fits=bool(bugs),
     )
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
-        shoe = Shoe.parse(counts.shoe) if counts.shoe is not None else Shoe.standard(counts.decks or 8)
-        shoe = removed(shoe, remove)
+        # the counts file's shoe, read as --shoe / --decks would be
+        shoe = build_shoe(None if counts.shoe is not None else counts.decks or None, counts.shoe, remove)
     else:
         shoe = build_shoe(decks, shoe_text, remove)
     if cut_card is not None:

@@ -572,24 +572,37 @@ def rules_option(func: FuncT) -> FuncT:
 def rules_inputs(*specs: str) -> list[str]:
     """The rules files among ``specs`` (--rules, --against, --compare's comma-separated names):
     inputs that no output may overwrite (remembered in :data:`INPUTS`)."""
+    from analyzer.core.inputs import names_a_file  # lazy: start-up time
+
     names = [n.strip() for spec in specs for n in spec.split(",") if n.strip()]
-    return note_inputs([n for n in names if _names_a_file(n)])
+    return note_inputs([n for n in names if names_a_file(n)])
 
 
-def _names_a_file(rules: str) -> bool:
-    """Whether a --rules value is a file (not a registered rule-set name, as find_tableau reads it)."""
-    from analyzer.core.tableau import TABLEAUX  # lazy: start-up time
+@functools.cache
+def spelling() -> Any:
+    """How the command line calls each input of :mod:`analyzer.core.inputs` in its messages:
+    its options (a :class:`~analyzer.core.inputs.Spelling`)."""
+    from analyzer.core.inputs import Spelling  # lazy: start-up time
 
-    return rules.strip().lower().replace("_", "-") not in TABLEAUX
+    return Spelling(
+        decks="--decks",
+        counts="--shoe",
+        seen="--remove",
+        remove="--remove",
+        rules="--rules",
+        rules_text="--rules",
+        examples_as_options=True,
+    )
 
 
 def tableau_of(rules: str) -> Any:
-    """The tableau chosen by --rules (a rules file is remembered as an input, :data:`INPUTS`)."""
-    from analyzer.core.tableau import find_tableau  # lazy: start-up time
+    """The tableau chosen by --rules, a registered name or a rules file
+    (:func:`analyzer.core.inputs.read_rules`; a file is remembered as an input, :data:`INPUTS`)."""
+    from analyzer.core.inputs import RulesSpec, read_rules  # lazy: start-up time
 
-    tableau = find_tableau(rules)
-    if _names_a_file(rules):
-        note_inputs([rules])
+    tableau, rules_file, _ = read_rules(RulesSpec(name=rules, files=True), spelling())
+    if rules_file is not None:
+        note_inputs([rules_file])
     return tableau
 
 
@@ -692,32 +705,45 @@ def output_options(
 
 
 def build_shoe(decks: int | None, shoe_text: str | None, remove: str | None) -> Any:
-    """The shoe chosen by the shared options (default: 8 decks)."""
-    from analyzer.core.shoe import Shoe  # lazy: start-up time
+    """The shoe chosen by --decks / --shoe / --remove (default: 8 decks), read by
+    :func:`analyzer.core.inputs.read_shoes`.
 
-    if decks is not None and shoe_text is not None:
-        raise UsageProblem("give --decks or --shoe, not both")
-    shoe = Shoe.parse(shoe_text) if shoe_text is not None else Shoe.standard(decks or 8)
-    return removed(shoe, remove)
+    Raises:
+        ShoeError: as :func:`~analyzer.core.inputs.read_shoes` (one line, exit code 2).
+    """
+    return build_shoes(None if decks is None else (decks,), shoe_text, remove)[0]
 
 
 def build_shoes(decks: tuple[int, ...] | None, shoe_text: str | None, remove: str | None) -> list[Any]:
     """The shoes of a sweep's options (:data:`sweep_shoe_options`): one per deck count, or the
-    one shoe of ``--shoe`` (default: 8 decks).
+    one shoe of ``--shoe`` (default: 8 decks), read by :func:`analyzer.core.inputs.read_shoes`.
 
     Raises:
-        UsageProblem: ``--decks`` and ``--shoe`` both given; ``--remove`` with several deck
-            counts (cards are removed from one shoe).
+        ShoeError: ``--decks`` and ``--shoe`` both given; ``--remove`` with several deck
+            counts (cards are removed from one shoe); as :func:`~analyzer.core.inputs.read_shoes`.
     """
-    if decks is not None and len(decks) > 1:
-        if shoe_text is not None:
-            raise UsageProblem("give --decks or --shoe, not both")
-        if remove is not None:
-            raise UsageProblem("--remove takes cards out of one shoe: give one --decks value with it")
-        from analyzer.core.shoe import Shoe  # lazy: start-up time
+    from analyzer.core.inputs import ShoeSpec, read_shoes  # lazy: start-up time
 
-        return [Shoe.standard(d) for d in decks]
-    return [build_shoe(decks[0] if decks else None, shoe_text, remove)]
+    shoes, _ = read_shoes(ShoeSpec(decks=decks, counts=shoe_text, remove=remove), spelling())
+    return list(shoes)
+
+
+def shoes_and_tableau(
+    decks: tuple[int, ...] | None, shoe_text: str | None, remove: str | None, rules: str
+) -> tuple[list[Any], Any]:
+    """The shoes of a sweep's options (as :func:`build_shoes`), then the tableau of --rules (as
+    :func:`tableau_of`), read by :func:`analyzer.core.inputs.read_inputs` in that order.
+
+    Raises:
+        ShoeError, CardError, RulesError: as :func:`~analyzer.core.inputs.read_inputs`.
+    """
+    from analyzer.core.inputs import RulesSpec, ShoeSpec, read_inputs  # lazy: start-up time
+
+    shoe = ShoeSpec(decks=decks, counts=shoe_text, remove=remove)
+    read = read_inputs(shoe, RulesSpec(name=rules, files=True), spelling(), shoe_first=True)
+    if read.rules_file is not None:
+        note_inputs([read.rules_file])
+    return list(read.shoes), read.tableau
 
 
 def decks_label(shoes: Sequence[Any]) -> str:
@@ -742,25 +768,6 @@ def sweep_meta(shoes: Sequence[Any], tableau: Any) -> dict[str, object]:
     if len(shoes) > 1:
         info["shoe"] = f"standard shoes of {decks_label(shoes)}"
     return info
-
-
-def removed(shoe: Any, remove: str | None) -> Any:
-    """``shoe`` without the cards of ``--remove`` (none when the option is not given).
-
-    Raises:
-        UsageProblem: ``--remove`` names no card at all (``' '``, ``','``, ``5=0``): removing
-            nothing silently would analyse the wrong shoe.
-    """
-    if remove is None:
-        return shoe
-    if not remove.replace(",", " ").split():
-        raise UsageProblem(
-            f"--remove {remove!r} names no card: give the cards to take out, e.g. --remove 'K 5h'"
-        )
-    out = shoe.remove(remove)
-    if out.size == shoe.size:
-        raise UsageProblem(f"--remove {remove!r} removes no card: give a count above 0, e.g. --remove 5=20")
-    return out
 
 
 def dash_is_stdout(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

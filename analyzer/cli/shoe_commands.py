@@ -13,13 +13,13 @@ from analyzer.cli.common import (
     bet_inputs,
     bet_options,
     bets_named,
-    build_shoes,
     emit,
     folder_not_dash,
     guard,
     output_options,
     rules_inputs,
     rules_option,
+    shoes_and_tableau,
     sweep_meta,
     sweep_shoe_options,
     sweep_tables,
@@ -62,8 +62,7 @@ def analyze(
     from analyzer.output.tables import TABLE_NAMES, analysis_tables  # lazy: start-up time
 
     names = table_names_of(table_names, TABLE_NAMES)
-    shoes = build_shoes(decks, shoe_text, remove)
-    tableau = tableau_of(rules)
+    shoes, tableau = shoes_and_tableau(decks, shoe_text, remove, rules)
     with one_shot():
         tables = sweep_tables(shoes, tableau, lambda shoe: analysis_tables(run(shoe, tableau=tableau), names))
     info = sweep_meta(shoes, tableau)
@@ -345,8 +344,7 @@ def bets(
         raise UsageProblem("empty --adjust: give the event text of a pay line, e.g. 'Non-natural win by 9'")
     from analyzer.engine.evaluate import one_shot  # lazy: start-up time
 
-    shoes = build_shoes(decks, shoe_text, remove)
-    tableau = tableau_of(rules)
+    shoes, tableau = shoes_and_tableau(decks, shoe_text, remove, rules)
 
     def build(shoe: Any) -> list[Any]:
         if pays is not None:

@@ -165,13 +165,14 @@ def search_table(search: SortSearch, top: int = 10) -> Table:
 
 
 def exposure_tables(exposure: SortingExposure) -> list[Table]:
-    """A bet's exposure to edge sorting (for the game-math report): a summary row per number of
-    cards seen (the best sort, the edge per coup dealt betting the bet only when positive, how
-    often, the edge per unit bet), then each sort's patterns table."""
-    rows: list[tuple[Cell, ...]] = []
-    for what, r in (("first card", exposure.one_card), ("first four cards", exposure.four_card)):
-        labels = r.classes.labels
-        rows.append((what, labels[1], labels[0], r.edge_when_positive, r.bet_frequency, r.edge_per_bet))
+    """A bet's exposure to edge sorting: its summary rows (:attr:`SortingExposure.summary`, the
+    rows the game-math report's edge-sorting section shows: the best sort per number of cards
+    seen, the edge per coup dealt betting the bet only when positive, how often, the edge per
+    unit bet), then each sort's patterns table."""
+    rows: list[tuple[Cell, ...]] = [
+        (s.cards_seen, s.group, s.rest, s.edge_when_positive, s.bet_frequency, s.edge_per_bet)
+        for s in exposure.summary
+    ]
     summary = Table(
         "peek-exposure",
         f"Exposure of {exposure.bet.title} to edge sorting: {exposure.shoe.describe()}",

@@ -168,13 +168,12 @@ def bet_result(
             chosen bet; a named suited bet on a shoe without suits (from the pricing).
     """
     if choice is None:
-        bets = choose_bets(specs, files, all_bets, max_bets, texts)
-    else:
-        bets = list(choice.bets) or main_bets()
+        choice = choose(specs, files, all_bets=all_bets, max_bets=max_bets, texts=texts)
+    bets = list(choice.bets) or main_bets()
     skipped: list[str] = []
     if all_bets and shoe.suited is None:
         # --all on a shoe without suits: price everything that can be priced, say what cannot.
-        named = {b.name for b in choose(specs, files, max_bets=max_bets, texts=texts).bets}
+        named = {b.name for b in choice.named}
         skipped = [b.name for b in bets if b.reads.needs_suits and b.name not in named]
         bets = [b for b in bets if b.name not in skipped]
     summaries = tuple(Pricer(shoe, tableau).summaries(bets))

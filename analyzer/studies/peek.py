@@ -885,6 +885,39 @@ class SortingExposure:
     four_card: PeekResult
     searched: int
 
+    @functools.cached_property
+    def summary(self) -> tuple[SortingSummary, ...]:
+        """The summary rows, one for the first card seen and one for the first four cards: what
+        both ``peek``'s exposure table and the game-math report's edge-sorting section show."""
+        return tuple(
+            SortingSummary(
+                cards_seen,
+                result.classes.labels[1],
+                result.classes.labels[0],
+                result.edge_when_positive,
+                result.bet_frequency,
+                result.edge_per_bet,
+            )
+            for cards_seen, result in (("first card", self.one_card), ("first four cards", self.four_card))
+        )
+
+
+@dataclass(frozen=True)
+class SortingSummary:
+    """One row of a bet's exposure to edge sorting (:attr:`SortingExposure.summary`): the cards
+    the bettor sees (``cards_seen``: ``first card`` or ``first four cards``), the best sort (its
+    ``group`` and the ``rest``, labels as :class:`Classes` gives them), and its exact figures,
+    fractions of one unit: ``edge_when_positive`` (his expected win per coup dealt, betting only
+    when the bet's EV given what he saw is positive), ``bet_frequency`` (coups bet per coup
+    dealt) and ``edge_per_bet`` (per unit bet; ``None`` when he never bets)."""
+
+    cards_seen: str
+    group: str
+    rest: str
+    edge_when_positive: Fraction
+    bet_frequency: Fraction
+    edge_per_bet: Fraction | None
+
 
 def sorting_exposure(bet: Bet, shoe: Shoe | None = None, tableau: Tableau = STANDARD) -> SortingExposure:
     """The best one-card and four-card sorts against ``bet`` (default shoe: 8 decks), for the
@@ -924,6 +957,7 @@ __all__ = [
     "SortRow",
     "SortSearch",
     "SortingExposure",
+    "SortingSummary",
     "house_exposure",
     "peek",
     "rank_label",

@@ -447,16 +447,15 @@ def sorting_exposure_section(bets: Sequence[Bet], tableau: Tableau = STANDARD) -
             rows.append(ExposureRow(bet.name, "edge sorting", (), f"not analysed: {err}"))
             continue
         searched = found.searched
-        for what, result in (("the first card", found.one_card), ("the first four cards", found.four_card)):
-            sort = " against ".join(result.classes.labels)
-            per_bet = result.edge_per_bet
+        for row in found.summary:  # the rows peek's exposure table shows, in percent
+            per_bet = row.edge_per_bet
             rows.append(
                 ExposureRow(
                     bet.name,
-                    f"sees {what} sorted {sort}; bets when positive",
+                    f"sees the {row.cards_seen} sorted {row.rest} against {row.group}; bets when positive",
                     (
-                        ("Bets per 100 coups", result.bet_frequency * 100),
-                        ("Edge per coup dealt (%)", result.edge_when_positive * 100),
+                        ("Bets per 100 coups", row.bet_frequency * 100),
+                        ("Edge per coup dealt (%)", row.edge_when_positive * 100),
                         ("Edge per unit bet (%)", None if per_bet is None else per_bet * 100),
                     ),
                 )

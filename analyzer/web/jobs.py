@@ -45,12 +45,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from analyzer.bets.catalogue import find_bet
+from analyzer.bets.catalogue import find_bet, main_bets
 from analyzer.bets.choice import Choice, choose, named_bet, split_file_spec
 from analyzer.bets.main import parse_amount
+from analyzer.bets.model import Bet
 from analyzer.core.cards import parse_cards
+from analyzer.core.inputs import Inputs, RulesSpec, ShoeSpec, Spelling, read_inputs, read_rules, read_shoes
 from analyzer.core.shoe import Shoe
-from analyzer.core.tableau import STANDARD, TABLEAUX, Tableau, parse_tableau
+from analyzer.core.tableau import TABLEAUX, Tableau
 from analyzer.engine import table as engine_table
 from analyzer.engine.table import MAX_RECORDS_ENV
 from analyzer.errors import (
@@ -58,8 +60,6 @@ from analyzer.errors import (
     BetError,
     CompileBudgetError,
     LogError,
-    RulesError,
-    ShoeError,
     WorkLimitError,
 )
 from analyzer.text import printable
@@ -256,62 +256,61 @@ def run(job: Callable[[Request, Limits], Reply], request: Request) -> Reply:
 # -- reading a request ------------------------------------------------------------------------
 
 
+#: How the service calls each field of a shoe and of the rules in its messages.
+SPELLING = Spelling(
+    decks="shoe.decks",
+    counts="shoe.counts",
+    seen="shoe.seen",
+    remove="shoe.remove",
+    rules="rules",
+    rules_text=RULES_LABEL,
+    examples_as_options=False,
+)
+
+
 def tableau_of(request: Request) -> tuple[Tableau, list[str]]:
     """The rules of ``request`` (``rules``: a registered name, or ``rules_toml``: a TOML rules
-    text; default standard) and the ``--rules`` words of the matching command.
+    text; default standard) and the ``--rules`` words of the matching command
+    (:func:`analyzer.core.inputs.read_rules`: never read as a file).
 
     Raises:
-        RulesError: both given, an unknown name (never read as a file), malformed TOML.
+        RulesError: both given, an unknown name, malformed TOML.
     """
-    name, text = request.get("rules"), request.get("rules_toml")
-    if name is not None and text is not None:
-        raise RulesError("give rules (a rule-set name) or rules_toml (a TOML rules text), not both")
-    if text is not None:
-        return parse_tableau(text, RULES_LABEL), ["--rules", RULES_LABEL]
-    if name is None:
-        return STANDARD, []
-    key = name.strip().lower().replace("_", "-")
-    if key not in TABLEAUX:
-        raise RulesError(
-            f"unknown rules {name!r}: known rule sets are {', '.join(TABLEAUX)}; or send a TOML "
-            "rules text as rules_toml"
-        )
-    return TABLEAUX[key], ["--rules", name]
+    tableau, _, words = read_rules(_rules_spec(request), SPELLING)
+    return tableau, list(words)
 
 
 def shoe_of(spec: Mapping[str, Any] | None) -> tuple[Shoe, list[str]]:
     """The shoe of a request's ``shoe`` object (``decks`` or ``counts`` as ``--shoe`` reads them,
     default 8 decks; then ``seen`` cards or ``remove`` text taken out) and the matching command's
-    words (``--decks`` / ``--shoe``, ``--remove``).
+    words (``--decks`` / ``--shoe``, ``--remove``): :func:`analyzer.core.inputs.read_shoes`.
 
     Raises:
         ShoeError: decks and counts both given, seen and remove both given, a card not in the
             shoe, too few cards left, ``remove`` naming no card; CardError: a bad card.
     """
+    shoes, words = read_shoes(_shoe_spec(spec), SPELLING)
+    return shoes[0], list(words)
+
+
+def inputs_of(request: Request) -> Inputs:
+    """The rules, then the shoe, of ``request`` (:func:`tableau_of`, :func:`shoe_of`), read
+    by :func:`analyzer.core.inputs.read_inputs`."""
+    return read_inputs(_shoe_spec(request.get("shoe")), _rules_spec(request), SPELLING)
+
+
+def _rules_spec(request: Request) -> RulesSpec:
+    return RulesSpec(name=request.get("rules"), text=request.get("rules_toml"))
+
+
+def _shoe_spec(spec: Mapping[str, Any] | None) -> ShoeSpec:
     spec = spec or {}
-    decks, counts = spec.get("decks"), spec.get("counts")
-    seen: Sequence[str] = spec.get("seen") or ()
-    remove = spec.get("remove")
-    if decks is not None and counts is not None:
-        raise ShoeError("give shoe.decks or shoe.counts, not both")
-    if seen and remove is not None:
-        raise ShoeError("give shoe.seen (cards) or shoe.remove (cards or counts as text), not both")
-    if counts is not None:
-        shoe, words = Shoe.parse(counts), ["--shoe", counts]
-    else:
-        shoe, words = Shoe.standard(decks or 8), ([] if decks is None else ["--decks", str(decks)])
-    if seen:
-        shoe = shoe.remove(parse_cards(list(seen)))
-        words += ["--remove", " ".join(seen)]
-    elif remove is not None:
-        if not remove.replace(",", " ").split():
-            raise ShoeError(f"shoe.remove {remove!r} names no card: give the cards to take out, e.g. 'K 5h'")
-        out = shoe.remove(remove)
-        if out.size == shoe.size:
-            raise ShoeError(f"shoe.remove {remove!r} removes no card: give a count above 0, e.g. 5=20")
-        shoe = out
-        words += ["--remove", remove]
-    return shoe, words
+    return ShoeSpec(
+        decks=spec.get("decks"),
+        counts=spec.get("counts"),
+        seen=tuple(spec.get("seen") or ()),
+        remove=spec.get("remove"),
+    )
 
 
 #: Requests' bets as chosen, by what the request named (bets, bet-file text, all, the limit):
@@ -356,8 +355,11 @@ def bets_of(request: Request, limits: Limits) -> Chosen:
 
 def _choose(specs: tuple[str, ...], text: str | None, all_bets: bool, limits: Limits) -> Chosen:
     words: list[str] = []
+    resolved: dict[str, Bet] = {}
     for spec in specs:
-        named_bet(spec)  # a catalogue spec or a Python bet the service was started with, never a path
+        # a catalogue spec or a Python bet the service was started with, never a path: each
+        # built here, once, and handed to choose as it is
+        resolved[spec] = named_bet(spec)
         if split_file_spec(spec) is not None:
             raise BetError(f"bet {spec!r} names a file: send the bet file's TOML text as bet_file")
         words += ["--bet", spec]
@@ -366,7 +368,7 @@ def _choose(specs: tuple[str, ...], text: str | None, all_bets: bool, limits: Li
         words += ["--bet-file", BET_FILE_LABEL]
     if all_bets:
         words.append("--all")
-    choice = choose(specs, (), all_bets=all_bets, max_bets=limits.max_bets, texts=texts)
+    choice = choose(specs, (), all_bets=all_bets, max_bets=limits.max_bets, texts=texts, resolved=resolved)
     return Chosen(choice, specs, texts, tuple(words))
 
 
@@ -401,8 +403,8 @@ def price(request: Request, limits: Limits) -> Reply:
         return price_by_pays(request, limits)
     if request.get("with_params"):
         raise BetError("with_params widens a search by pays: add pays, e.g. \"pays\": \"9\"")
-    tableau, rule_words = tableau_of(request)
-    shoe, shoe_words = shoe_of(request.get("shoe"))
+    read = inputs_of(request)
+    tableau, rule_words, shoe, shoe_words = read.tableau, read.rule_words, read.shoe, read.shoe_words
     chosen = bets_of(request, limits)
     check_work(chosen.choice.bets, shoe, tableau, limits)
     digits, digit_words = _digits(request)
@@ -456,8 +458,8 @@ def price_by_pays(request: Request, limits: Limits) -> Reply:
     if chooser:
         raise BetError(f"pays chooses the bets by their pays and takes no {', '.join(chooser)}: send pays "
                        "alone (with shoe, rules, events and digits), or the bets without pays")
-    tableau, rule_words = tableau_of(request)
-    shoe, shoe_words = shoe_of(request.get("shoe"))
+    read = inputs_of(request)
+    tableau, rule_words, shoe, shoe_words = read.tableau, read.rule_words, read.shoe, read.shoe_words
     pays, with_params = str(request["pays"]), bool(request.get("with_params"))
     events = bool(request.get("events"))
     finding = search(pays, with_params=with_params)  # the bets, found once
@@ -492,8 +494,8 @@ def analyze(request: Request, limits: Limits) -> Reply:
     from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
     from analyzer.output.tables import analysis_tables  # lazy: the worker's, not the server's
 
-    tableau, rule_words = tableau_of(request)
-    shoe, shoe_words = shoe_of(request.get("shoe"))
+    read = inputs_of(request)
+    tableau, rule_words, shoe, shoe_words = read.tableau, read.rule_words, read.shoe, read.shoe_words
     names = _table_names(request)
     digits, digit_words = _digits(request)
     tables = analysis_tables(run_analysis(shoe, tableau=tableau), names)
@@ -605,12 +607,11 @@ def peek(request: Request, limits: Limits) -> Reply:
     from analyzer.output.peek_tables import PEEK_TABLES, peek_tables, search_table  # lazy: as above
     from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
     from analyzer.studies import peek as study  # lazy: the worker's, not the server's
-    from analyzer.studies.bet_result import choose_bets  # lazy: the worker's, not the server's
 
-    tableau, rule_words = tableau_of(request)
-    shoe, shoe_words = shoe_of(request.get("shoe"))
+    read = inputs_of(request)
+    tableau, rule_words, shoe, shoe_words = read.tableau, read.rule_words, read.shoe, read.shoe_words
     chosen = bets_of(request, limits)
-    bets = choose_bets(chosen.specs, (), texts=chosen.texts)
+    bets = list(chosen.choice.bets) or main_bets()  # the bets chosen once (the main bets by default)
     check_work(bets, shoe, tableau, limits)
     digits, digit_words = _digits(request)
     see, classes = str(request.get("see", "P1")), str(request.get("classes", "6-9"))
@@ -718,6 +719,7 @@ __all__ = [
     "BET_FILE_LABEL",
     "JOBS",
     "RULES_LABEL",
+    "SPELLING",
     "Chosen",
     "Reply",
     "analyze",
@@ -728,6 +730,7 @@ __all__ = [
     "deal",
     "error_body",
     "error_reply",
+    "inputs_of",
     "peek",
     "price",
     "price_by_pays",

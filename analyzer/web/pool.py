@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import multiprocessing
 import os
 import pickle
@@ -32,7 +33,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, Protocol
 
 from analyzer.text import printable
 from analyzer.web.jobs import Reply, error_reply, run_job, start_worker
@@ -55,6 +56,18 @@ _LONG_HEADER = struct.Struct("!Q")
 _READY = b"ready"
 
 Runner = Callable[[str, dict[str, Any]], Reply]
+
+
+class Deadline(Protocol):
+    """A task's deadline as set (what ``loop.call_later`` returns): it can be cancelled."""
+
+    def cancel(self) -> None: ...
+
+
+#: How the pool sets a task's deadline: ``timer(seconds, expire)`` calls ``expire()`` on the
+#: event loop once ``seconds`` have passed, unless cancelled first (the loop's ``call_later``;
+#: a test gives deadlines that pass on its event, not on the clock).
+Timer = Callable[[float, Callable[[], None]], Deadline]
 #: A request waiting for a worker: the job's name, the request, the future of its reply.
 _Task = tuple[str, dict[str, Any], "asyncio.Future[Reply]"]
 
@@ -117,7 +130,7 @@ class _Worker(asyncio.Protocol):
         self.current: asyncio.Future[Reply] | None = None
         self.closing = False  # retired or ended by the server: its end is not a failure
         self._buffer = bytearray()
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Deadline | None = None
 
     # -- the stream ------------------------------------------------------------------------
 
@@ -169,7 +182,7 @@ class _Worker(asyncio.Protocol):
         assert self.transport is not None
         self.current = future
         self.tasks += 1
-        self._timer = asyncio.get_running_loop().call_later(timeout, self._expire, timeout)
+        self._timer = self.pool._deadline(timeout, functools.partial(self._expire, timeout))
         self.transport.write(_frame(pickle.dumps((job, request), protocol=pickle.HIGHEST_PROTOCOL)))
 
     def _finish(self) -> asyncio.Future[Reply] | None:
@@ -216,7 +229,8 @@ class Workers:
     :meth:`run` schedules a job and waits for its :class:`~analyzer.web.jobs.Reply`.
     ``runner(job, request)`` is what a worker calls (a module-level function, so that a
     spawned worker can import it; :func:`analyzer.web.jobs.run_job` unless a test gives
-    another); ``starter(limits)`` runs first in each worker.
+    another); ``starter(limits)`` runs first in each worker; ``timer`` sets each task's
+    deadline (:data:`Timer`; default: the event loop's clock).
     """
 
     def __init__(
@@ -224,10 +238,12 @@ class Workers:
         limits: Limits,
         runner: Runner = run_job,
         starter: Callable[[Limits], None] = start_worker,
+        timer: Timer | None = None,
     ) -> None:
         self.limits = limits
         self._runner = runner
         self._starter = starter
+        self._timer = timer
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self._idle: list[_Worker] = []  # ready and free, the last to finish on top
@@ -325,6 +341,12 @@ class Workers:
             self._pending -= 1
 
     # -- inside the pool ---------------------------------------------------------------------
+
+    def _deadline(self, seconds: float, expire: Callable[[], None]) -> Deadline:
+        """Call ``expire()`` once ``seconds`` have passed (by this pool's :data:`Timer`)."""
+        if self._timer is not None:
+            return self._timer(seconds, expire)
+        return asyncio.get_running_loop().call_later(seconds, expire)
 
     def _spawn(self) -> None:
         parent, child = self._context.Pipe()
