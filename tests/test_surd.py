@@ -21,7 +21,8 @@ def test_arithmetic_in_one_field():
     assert (r - r).rational == 0 and not (r - r)
 
 
-@pytest.mark.parametrize(("a", "b", "d"), [(3, -2, 2), (-3, 2, 2), (1, 1, 3), (-7, 4, 3), (12, -5, 6), (0, -1, 5)])
+@pytest.mark.parametrize(("a", "b", "d"),
+                         [(3, -2, 2), (-3, 2, 2), (1, 1, 3), (-7, 4, 3), (12, -5, 6), (0, -1, 5)])
 def test_signs_are_exact(a, b, d):
     x = Surd(a, b, d)
     assert x.sign() == (1 if a + b * d**0.5 > 0 else -1)
