@@ -46,6 +46,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from analyzer.errors import GameError
 from analyzer.games.banque import Banque, banque, bilinear, check_theta
@@ -864,11 +865,20 @@ class BanqueSolution:
 
 
 def solve_banque(theta: object, game: Banque | None = None) -> BanqueSolution:
-    """The three solutions of baccara banque at ``theta``, each verified.
+    """The three solutions of baccara banque at ``theta``, each verified (the last few stakes
+    solved on the banque game are kept: the results are frozen).
 
     Raises:
         GameError: a bad theta.
     """
     t = check_theta(theta)
+    if game is None:
+        return _solved(t)
     corr = correlated(t, game)
     return BanqueSolution(t, nash(t, game), independent(t, game, corr), corr)
+
+
+@lru_cache(maxsize=16)
+def _solved(theta: Fraction) -> BanqueSolution:
+    corr = correlated(theta)
+    return BanqueSolution(theta, nash(theta), independent(theta, None, corr), corr)
