@@ -9,11 +9,12 @@ from functools import cache
 
 import pytest
 
-from analyzer.games.banque import bilinear
+from analyzer.games.banque import CELLS, Banque, bilinear
 from analyzer.games.banque_solve import (
     CORNERS,
     BanqueSolution,
     Point,
+    nash,
     results,
     solve_banque,
     stakes,
@@ -138,3 +139,17 @@ def test_an_even_stake():
     (point,) = sol.nash.points
     assert point.p1 == point.p2  # the Players' roles are the same
     assert sol.independent.exists is False
+
+
+def test_intervals_of_equilibria_and_an_unsettled_region_are_reported():
+    # a made-up game of one Banker cell, where he always stands; hand 1's result does not depend
+    # on p1 at all, and Player 2's slope is -1 + 2 p1: every p1 is a best response, so each edge
+    # where Player 2 is pure is an interval of equilibria, and the interior cannot be settled
+    zero = (0, 0, 0, 0)
+    game = Banque((CELLS[0],), 1, zero, (0, 0, -1, 2), (zero,), ((1, 0, 0, 0),), (zero,), ((1, 0, 0, 0),),
+                  ((1, 0, 0, 0),))
+    result = nash(Fraction(1, 2), game)
+    assert sorted(result.continua) == [(1, 0, 0, Fraction(1, 2)), (1, 1, Fraction(1, 2), 1)]
+    assert {(p.p1, p.p2) for p in result.points} == {(0, 0), (1, 1)}  # the corners; the rest, intervals
+    assert all(p.verified for p in result.points)
+    assert not result.complete and "vanishes identically" in result.unsettled[0]

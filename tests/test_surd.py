@@ -57,3 +57,8 @@ def test_two_fields_do_not_mix():
     assert Surd.sqrt(2) != Surd.sqrt(3)
     with pytest.raises(GameError):
         Surd.sqrt(-1)
+
+
+def test_a_rational_surd_is_its_fraction_in_a_set():
+    assert {Surd(Fraction(1, 2)), Surd(1)} == {Fraction(1, 2), 1}
+    assert Surd(3) in {3} and Surd.sqrt(2) not in {Fraction(99, 70)}

@@ -684,19 +684,15 @@ class _Nash:
             c0, c1 = f2[2], f2[3]  # slope2 = c0 + c1 p1
         else:
             c0, c1 = f1[1], f1[3]
-        want = 1 if fixed == 1 else -1
-
-        def good(x: Fraction) -> bool:
-            v = c0 + c1 * x
-            return v * want >= 0
-
+        want = 1 if fixed == 1 else -1  # the other Player's slope: >= 0 at p = 1, <= 0 at p = 0
         if c1 == 0:
-            if good(lo):
+            if c0 * want >= 0:
                 self.continua.append((player, Fraction(fixed), lo, hi))
             return
         root = Fraction(-c0, c1)
-        a, b = (lo, min(hi, root)) if good(lo) else (max(lo, root), hi)
-        if a < b and good((a + b) / 2):
+        # want (c0 + c1 x) >= 0: x >= root when want c1 > 0, x <= root otherwise
+        a, b = (max(lo, root), hi) if want * c1 > 0 else (lo, min(hi, root))
+        if a < b:
             self.continua.append((player, Fraction(fixed), a, b))
 
     # -- the interior: an exact subdivision --

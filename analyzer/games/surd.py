@@ -146,7 +146,7 @@ class Surd:
         return (self - o).sign() == 0
 
     def __hash__(self) -> int:
-        return hash((self.a, self.b, self.d))
+        return hash(self.a) if not self.b else hash((self.a, self.b, self.d))  # a rational as its Fraction
 
     def __lt__(self, other: Surd | Rational) -> bool:
         return (self - other).sign() < 0
