@@ -153,3 +153,9 @@ def test_intervals_of_equilibria_and_an_unsettled_region_are_reported():
     assert {(p.p1, p.p2) for p in result.points} == {(0, 0), (1, 1)}  # the corners; the rest, intervals
     assert all(p.verified for p in result.points)
     assert not result.complete and "vanishes identically" in result.unsettled[0]
+
+
+def test_the_independent_solution_is_unique_when_the_optimal_q_is():
+    sol = _solved("3/10")
+    assert sol.correlated.joint_unique and sol.independent.unique is True
+    assert _solved("1/10").independent.unique is None  # it does not exist there

@@ -234,12 +234,15 @@ class CorrelatedResult:
 @dataclass(frozen=True)
 class IndependentResult:
     """The independent cooperative solution: ``point`` when it exists (None otherwise),
-    ``exists`` (None when not decided) and ``reason`` (why it exists or not, in words)."""
+    ``exists`` (None when not decided), ``reason`` (why it exists or not, in words) and
+    ``unique`` (the Players' (p1, p2) is the only one: the optimal correlated q is unique, and
+    every independent solution is an optimal q; None when not decided or it does not exist)."""
 
     theta: Fraction
     exists: bool | None
     point: Point | None
     reason: str
+    unique: bool | None = None
 
 
 # -- the correlated cooperative solution ---------------------------------------------------------
@@ -464,6 +467,7 @@ def independent(theta: object, game: Banque | None = None,
         f"exists at theta = {st.theta}: an optimal correlated strategy of the coalition is a product "
         f"(p1 = {p1}, p2 = {p2}), and with Banker's optimal play it is a saddle point in product strategies"
         if ok else "internal: the product point found failed the check of best responses",
+        unique=True if ok and corr.joint_unique else None,
     )
 
 

@@ -68,7 +68,7 @@ def summary_table(sol: BanqueSolution, digits: int = 10) -> Table:
         if name.startswith("Nash"):
             exists, unique = "yes", _yes(nash_unique if sol.nash.complete else None)
         elif name.startswith("Independent"):
-            exists, unique = _yes(sol.independent.exists), "undecided" if point is not None else "-"
+            exists, unique = _yes(sol.independent.exists), _yes(sol.independent.unique) if point else "-"
         else:
             exists, unique = "yes", _yes(sol.correlated.joint_unique)
         gains = point.gains if point is not None else (None, None, None)
