@@ -180,3 +180,15 @@ def test_baccara_banque_bad_input_is_one_line_and_exit_code_2(cli, args, message
     assert result.exit_code == 2
     line = one_error_line(result)
     assert line.startswith("Error: ") and message in line
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "latex", "html"])
+def test_baccara_banque_in_every_format_and_a_file(cli, fmt, tmp_path):
+    target = tmp_path / f"banque.{fmt}"
+    result = cli("baccara-banque", "--theta", "3/10", "--table", "all", "--format", fmt, "-o", target)
+    assert result.exit_code == 0, result.output
+    text = target.read_text()
+    sol = solve_banque(Fraction(3, 10))
+    corr = sol.correlated.point
+    for exact in (sol.correlated.value, corr.p1, corr.banker[corr.mixed_cells[0]], sol.nash.points[0].p2):
+        assert str(exact).lstrip("-") in text
