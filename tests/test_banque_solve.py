@@ -14,6 +14,7 @@ from analyzer.games.banque_solve import (
     CORNERS,
     BanqueSolution,
     Point,
+    _meet,
     nash,
     results,
     solve_banque,
@@ -159,3 +160,18 @@ def test_the_independent_solution_is_unique_when_the_optimal_q_is():
     sol = _solved("3/10")
     assert sol.correlated.joint_unique and sol.independent.unique is True
     assert _solved("1/10").independent.unique is None  # it does not exist there
+
+
+def test_where_two_bilinear_forms_vanish():
+    # p1 = 1/2 and p2 = 1/3
+    assert _meet((-1, 2, 0, 0), (-1, 0, 3, 0)) == [(Fraction(1, 2), Fraction(1, 3))]
+    # p1 p2 = 1/2 and p1 = p2: (sqrt(1/2), sqrt(1/2)) and its negative, exactly
+    points = _meet((-1, 0, 0, 2), (0, 1, -1, 0))
+    assert points is not None and len(points) == 2
+    for x, y in points:
+        assert x == y and 2 * x * y == 1 and x.rational is None
+    # two lines in p2 alone: apart, no point; the same line, not isolated points
+    assert _meet((-1, 0, 2, 0), (-1, 0, 3, 0)) == []
+    assert _meet((-1, 0, 2, 0), (-2, 0, 4, 0)) is None
+    # a line in p2 alone against a general form: where the other crosses that line
+    assert _meet((-1, 0, 2, 0), (-1, 1, 1, 0)) == [(Fraction(1, 2), Fraction(1, 2))]

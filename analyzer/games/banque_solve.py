@@ -787,10 +787,18 @@ class _Nash:
             c = tied[0]
             d1: Form = (st.delta1[c][1], 0, st.delta1[c][3], 0)
             d2: Form = (st.delta2[c][2], st.delta2[c][3], 0, 0)
+            if not any(d1) and not any(d2):
+                return []  # his play there moves neither Player: the pure cases cover it
             # s1 d2 - s2 d1 = 0 (q eliminated), a bilinear form: products of linear ones
             other = _sub(_product(s1, d2), _product(s2, d1))
-            return _meet(st.gain[c], other)
-        return _meet(st.gain[tied[0]], st.gain[tied[1]])
+            points = _meet(st.gain[c], other)
+        else:
+            points = _meet(st.gain[tied[0]], st.gain[tied[1]])
+        if points is None:
+            self.unsettled.append("a curve of points where Banker's indifference and the Players' "
+                                  "conditions all hold (not an isolated point)")
+            return []
+        return points
 
 
 def _product(a: Form, b: Form) -> Form:
@@ -806,9 +814,9 @@ def _product(a: Form, b: Form) -> Form:
     raise GameError("internal: a product that is not bilinear")
 
 
-def _meet(a: Sequence[int], b: Sequence[int]) -> list[tuple[Surd, Surd]]:
+def _meet(a: Sequence[int], b: Sequence[int], swapped: bool = False) -> list[tuple[Surd, Surd]] | None:
     """The points where two bilinear forms both vanish (finitely many: none, one or two),
-    exact; [] when they share a whole curve (not an isolated point)."""
+    exact; None when they may share a whole curve (not isolated points)."""
     a0, a1, a2, a3 = a
     b0, b1, b2, b3 = b
     # from a: p1 (a1 + a3 p2) = -(a0 + a2 p2); into b times (a1 + a3 p2): a quadratic in p2
@@ -816,18 +824,25 @@ def _meet(a: Sequence[int], b: Sequence[int]) -> list[tuple[Surd, Surd]]:
     qb = Fraction(b0 * a3 + b2 * a1 - b1 * a2 - b3 * a0)
     qc = Fraction(b0 * a1 - b1 * a0)
     roots = _quadratic_roots(qa, qb, qc)
-    out: list[tuple[Surd, Surd]] = []
     if roots is None:
-        return out
+        if swapped:
+            return None
+        # the elimination says nothing (two forms in p2 alone, say): eliminate p2 instead
+        turned = _meet((a0, a2, a1, a3), (b0, b2, b1, b3), swapped=True)
+        return None if turned is None else [(x, y) for y, x in turned]
+    out: list[tuple[Surd, Surd]] = []
     for y in roots:
         den = a1 + a3 * y
         if den != 0:
             out.append((-(a0 + a2 * y) / den, y))
             continue
+        # a line p2 = y on which a vanishes for every p1: b gives p1
         den_b = b1 + b3 * y
-        if den_b != 0 and a0 + a2 * y == 0:
-            out.append((-(b0 + b2 * y) / den_b, y))
-    # a line p2 = y0 on which a's p1 coefficient vanishes (a1 + a3 y0 = 0 and a0 + a2 y0 = 0)
+        if a0 + a2 * y == 0:
+            if den_b != 0:
+                out.append((-(b0 + b2 * y) / den_b, y))
+            elif b0 + b2 * y == 0:
+                return None  # both vanish all along that line
     return out
 
 
