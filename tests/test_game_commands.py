@@ -192,3 +192,15 @@ def test_baccara_banque_in_every_format_and_a_file(cli, fmt, tmp_path):
     corr = sol.correlated.point
     for exact in (sol.correlated.value, corr.p1, corr.banker[corr.mixed_cells[0]], sol.nash.points[0].p2):
         assert str(exact).lstrip("-") in text
+
+
+@pytest.mark.slow
+def test_baccara_banque_study_over_the_tenths(cli):
+    rows = _tables(cli("baccara-banque", "--study", "--format", "json"))["study"]["rows"]
+    assert [Fraction(r["theta"]) for r in rows] == [Fraction(k, 10) for k in range(1, 10)]
+    assert all(r["verified"] == "yes" and r["nash_count"] == "1" for r in rows)
+    # theta and 1 - theta swap the Players: the same value, the same answer on existence
+    for low, high in zip(rows, reversed(rows), strict=True):
+        assert low["correlated_value"] == high["correlated_value"]
+        assert low["independent_exists"] == high["independent_exists"]
+        assert (low["nash_p1"], low["nash_p2"]) == (high["nash_p2"], high["nash_p1"])
