@@ -175,3 +175,13 @@ def test_where_two_bilinear_forms_vanish():
     assert _meet((-1, 0, 2, 0), (-2, 0, 4, 0)) is None
     # a line in p2 alone against a general form: where the other crosses that line
     assert _meet((-1, 0, 2, 0), (-1, 1, 1, 0)) == [(Fraction(1, 2), Fraction(1, 2))]
+
+
+def test_a_cell_indifferent_everywhere_is_reported():
+    # at an even stake, hand 1 gains by Banker's draw what hand 2 loses: he never cares, they do
+    zero = (0, 0, 0, 0)
+    game = Banque((CELLS[0],), 1, (0, 1, 0, 0), (0, 0, 1, 0), (zero,), ((1, 0, 0, 0),), (zero,),
+                  ((-1, 0, 0, 0),), ((1, 0, 0, 0),))
+    result = nash(Fraction(1, 2), game)
+    assert not result.complete and any("indifferent at every" in u for u in result.unsettled)
+    assert nash(Fraction(1, 3), game).complete  # at another stake he does care

@@ -523,6 +523,11 @@ class _Nash:
         self.f2 = _total([g.base2, *g.stand2, *(st.delta2[c] for c in self.always)])
         self.found: dict[tuple[Surd, Surd], Point] = {}
         self.unsettled: list[str] = []
+        # a cell where Banker is indifferent everywhere may still move the Players (none does in
+        # the banque game at any theta; a made-up game may have one): not searched, so said
+        if any(not any(st.gain[c]) and (any(st.delta1[c]) or any(st.delta2[c])) for c in range(st.cells)):
+            self.unsettled.append("a cell where Banker is indifferent at every (p1, p2) and his play "
+                                  "moves a Player")
         self.continua: list[tuple[int, Fraction, Fraction, Fraction]] = []
         self.boxes = 0
 
