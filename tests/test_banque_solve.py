@@ -15,6 +15,7 @@ from analyzer.games.banque_solve import (
     BanqueSolution,
     Point,
     _meet,
+    correlated,
     nash,
     results,
     solve_banque,
@@ -185,3 +186,18 @@ def test_a_cell_indifferent_everywhere_is_reported():
     result = nash(Fraction(1, 2), game)
     assert not result.complete and any("indifferent at every" in u for u in result.unsettled)
     assert nash(Fraction(1, 3), game).complete  # at another stake he does care
+
+
+def test_banker_uniqueness_in_the_correlated_game():
+    for theta in ("1/10", "3/10"):
+        sol = _solved(theta)
+        assert sol.correlated.point.banker_unique is True
+        if sol.independent.point is not None:
+            assert sol.independent.point.banker_unique is True
+    # a made-up game of one cell where Banker's play changes nothing for the coalition at an
+    # even stake: any play of his is optimal, so his optimal strategy is not unique
+    zero = (0, 0, 0, 0)
+    game = Banque((CELLS[0],), 1, (0, 1, 0, 0), (0, 0, 1, 0), (zero,), ((1, 0, 0, 0),), (zero,),
+                  ((-1, 0, 0, 0),), ((1, 0, 0, 0),))
+    assert correlated(Fraction(1, 2), game).point.banker_unique is False
+    assert correlated(Fraction(1, 3), game).point.banker_unique is True

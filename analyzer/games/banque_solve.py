@@ -333,11 +333,42 @@ def correlated(theta: object, game: Banque | None = None) -> CorrelatedResult:
         if tuple(other) not in extremes:
             extremes.append(tuple(other))
     point = _correlated_point(st, q, draws)
+    point = Point(point.p1, point.p2, point.joint, point.banker, point.x1, point.x2, point.theta,
+                  point.verified, _banker_unique(st, q, draws, best))
     value = best / (st.theta.denominator * st.game.denominator)
     coalition = _coalition(st, point.x1, point.x2)
     verified = point.verified and coalition == value
     point = _replace_verified(point, verified)
     return CorrelatedResult(st.theta, value, point, unique, tuple(extremes), len(ambiguous))
+
+
+def _banker_unique(st: Stakes, q: Sequence[Fraction], draws: Sequence[Fraction], best: Fraction) -> bool:
+    """Whether Banker's optimal strategy in the correlated game is unique.  Every optimal one is a
+    best response to the optimal ``q``, so only the cells where he is indifferent against ``q``
+    may differ; each of those is ranged exactly over the strategies that hold every pure
+    strategy of the coalition to the value ``best`` (times d * denominator)."""
+    gains = [_corner_values(st.gain[c]) for c in range(st.cells)]
+    free = [c for c in range(st.cells) if sum(qj * g for qj, g in zip(q, gains[c], strict=True)) == 0]
+    if not free:
+        return True
+    g = st.game
+    n, d = st.theta.numerator, st.theta.denominator
+    coal = _corner_values(_lin(_total([g.base1, *g.stand1]), _total([g.base2, *g.stand2]), n, d - n))
+    const = [Fraction(coal[j]) - sum(draws[c] * gains[c][j] for c in range(st.cells) if c not in free)
+             for j in range(4)]
+    # const_j - sum_free y_c gain_c(j) <= best for each joint pure strategy j; 0 <= y <= 1
+    rows = [[Fraction(-gains[c][j]) for c in free] for j in range(4)]
+    rhs = [best - const[j] for j in range(4)]
+    for i in range(len(free)):
+        rows.append([Fraction(int(k == i)) for k in range(len(free))])
+        rhs.append(Fraction(1))
+    for i in range(len(free)):
+        unit = [Fraction(int(k == i)) for k in range(len(free))]
+        top = maximise(unit, rows, rhs).objective
+        low = -maximise([-u for u in unit], rows, rhs).objective
+        if top != low:
+            return False
+    return True
 
 
 def _replace_verified(point: Point, verified: bool) -> Point:
@@ -459,7 +490,8 @@ def independent(theta: object, game: Banque | None = None,
     assert found is not None
     p1, p2 = found
     x1, x2 = results(st, p1, p2, sigma)
-    point = Point(p1, p2, None, sigma, x1, x2, st.theta, False, None)
+    # the saddle points' Banker strategies are the correlated game's optimal ones
+    point = Point(p1, p2, None, sigma, x1, x2, st.theta, False, corr.point.banker_unique)
     ok = verify_independent(st, point)
     point = _replace_verified(point, ok)
     return IndependentResult(

@@ -73,13 +73,14 @@ def summary_table(sol: BanqueSolution, digits: int = 10) -> Table:
             exists, unique = "yes", _yes(sol.correlated.joint_unique)
         gains = point.gains if point is not None else (None, None, None)
         rows.append((name, exists, *_pair(gains[0], digits), *_pair(gains[1], digits),
-                     *_pair(gains[2], digits), unique,
+                     *_pair(gains[2], digits), unique, "-" if point is None else _yes(point.banker_unique),
                      "-" if point is None else "yes" if point.verified else "NO"))
     notes = [
         f"theta = {sol.theta}: the stake on Player 1's hand (1 - theta on Player 2's); gains per coup, "
         "zero-sum (Banker's is minus the Players' sum).",
         "Unique: whether the Players' strategies are the only ones of that solution (Nash: every "
-        "equilibrium was sought; correlated: the coalition's q).",
+        "equilibrium was sought; correlated: the coalition's q); Banker unique: whether his play "
+        "is the only one that makes that solution with these Players' strategies.",
         "Verified: no pure deviation of any side gains, in exact arithmetic (the coalition's four "
         "joint pure strategies and every Banker cell for the cooperative solutions).",
         f"Independent cooperative: {sol.independent.reason}.",
@@ -99,6 +100,7 @@ def summary_table(sol: BanqueSolution, digits: int = 10) -> Table:
          *_number_columns("Player 1's gain", "player1_gain"),
          *_number_columns("Player 2's gain", "player2_gain"),
          *_number_columns("Banker's gain", "banker_gain"), Column("Unique", key="unique"),
+         Column("Banker unique", key="banker_unique"),
          Column("Verified", key="verified")),
         tuple(rows),
         tuple(notes),
