@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 from clirun import one_error_line
 
+from analyzer.games.banque_solve import solve_banque
 from analyzer.games.model import with_replacement
 from analyzer.games.rooms import REGLE, parse_room
 from analyzer.games.solve import solve
@@ -135,3 +136,71 @@ def test_the_output_may_not_overwrite_the_rooms_tableau_file(cli, tmp_path, monk
         assert rules.read_bytes() == before
     # the room's tableau file is written back as the file it names
     assert 'tableau = "myrules.toml"' in cli("chemin-de-fer", "--room-toml", "room.toml").stdout
+
+
+# -- baccara-banque ------------------------------------------------------------------------------
+
+
+def test_baccara_banque_prints_the_three_solutions(cli):
+    tables = _tables(cli("baccara-banque", "--theta", "30%", "--table", "all", "--format", "json"))
+    assert set(tables) == {"summary", "players", "banker", "mixed", "cells"}
+    sol = solve_banque(Fraction(3, 10))
+    rows = tables["summary"]["rows"]
+    assert Fraction(rows[-1]["banker_gain"]) == -sol.correlated.value
+    assert all(r["verified"] == "yes" for r in rows)
+    for same in ("0.3", "3/10"):
+        again = _tables(cli("baccara-banque", "--theta", same, "--table", "all", "--format", "json"))
+        assert again["summary"]["rows"] == rows and again["cells"]["rows"] == tables["cells"]["rows"]
+    text = cli("baccara-banque", "--theta", "3/10", "--banker", "nash")
+    assert text.exit_code == 0 and "Banker's play under the Nash equilibrium" in text.stdout
+
+
+def test_baccara_banque_over_a_list_of_stakes(cli):
+    rows = _tables(cli("baccara-banque", "--thetas", "1/10, 30%", "--format", "json"))["study"]["rows"]
+    assert [Fraction(r["theta"]) for r in rows] == [Fraction(1, 10), Fraction(3, 10)]
+    assert [r["independent_exists"] for r in rows] == ["no", "yes"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--theta", "0"), "strictly between 0 and 1"),
+    (("--theta", "1"), "strictly between 0 and 1"),
+    (("--theta", "-1"), "strictly between 0 and 1"),
+    (("--theta", "100%"), "'100%'"),
+    (("--theta", "abc"), "bad --theta 'abc'"),
+    ((), "give --theta"),
+    (("--thetas", "1/2,abc"), "bad --thetas"),
+    (("--thetas", " , "), "bad --thetas"),
+    (("--study", "--theta", "1/2"), "give no --theta"),
+    (("--study", "--thetas", "1/2"), "give no --thetas"),
+    (("--theta", "1/2", "--table", "grid"), "--table"),
+    (("--theta", "1/10", "--banker", "independent"), "does not exist at theta = 1/10"),
+])
+def test_baccara_banque_bad_input_is_one_line_and_exit_code_2(cli, args, message):
+    result = cli("baccara-banque", *args)
+    assert result.exit_code == 2
+    line = one_error_line(result)
+    assert line.startswith("Error: ") and message in line
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "latex", "html"])
+def test_baccara_banque_in_every_format_and_a_file(cli, fmt, tmp_path):
+    target = tmp_path / f"banque.{fmt}"
+    result = cli("baccara-banque", "--theta", "3/10", "--table", "all", "--format", fmt, "-o", target)
+    assert result.exit_code == 0, result.output
+    text = target.read_text()
+    sol = solve_banque(Fraction(3, 10))
+    corr = sol.correlated.point
+    for exact in (sol.correlated.value, corr.p1, corr.banker[corr.mixed_cells[0]], sol.nash.points[0].p2):
+        assert str(exact).lstrip("-") in text
+
+
+@pytest.mark.slow
+def test_baccara_banque_study_over_the_tenths(cli):
+    rows = _tables(cli("baccara-banque", "--study", "--format", "json"))["study"]["rows"]
+    assert [Fraction(r["theta"]) for r in rows] == [Fraction(k, 10) for k in range(1, 10)]
+    assert all(r["verified"] == "yes" and r["nash_count"] == "1" for r in rows)
+    # theta and 1 - theta swap the Players: the same value, the same answer on existence
+    for low, high in zip(rows, reversed(rows), strict=True):
+        assert low["correlated_value"] == high["correlated_value"]
+        assert low["independent_exists"] == high["independent_exists"]
+        assert (low["nash_p1"], low["nash_p2"]) == (high["nash_p2"], high["nash_p1"])

@@ -87,6 +87,7 @@ COMMANDS: dict[str, str] = {
     "probe": "engine_commands",
     "mutants": "engine_commands",
     "chemin-de-fer": "game_commands",
+    "baccara-banque": "game_commands",
 }
 #: The modules that define commands.
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))

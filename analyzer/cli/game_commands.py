@@ -1,4 +1,5 @@
-"""``chemin-de-fer``: baccara chemin de fer solved as a game, exactly (:mod:`analyzer.games`)."""
+"""``chemin-de-fer`` and ``baccara-banque``: baccara chemin de fer and baccara banque solved as
+games, exactly (:mod:`analyzer.games`)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,19 @@ from analyzer.cli.common import (
     table_names_of,
 )
 from analyzer.core.exact import parse_exact
+from analyzer.games.banque_solve import BanqueSolution, solve_banque
 from analyzer.games.model import MAX_DECKS, build, check_model, shoe_game, with_replacement
 from analyzer.games.rooms import ROOMS, Room, find_room, room_report, room_toml
 from analyzer.games.solve import MAX_COMMISSION, Solution, solve
+from analyzer.output.banque_tables import BANQUE_TABLES, SOLUTIONS, banque_tables
+from analyzer.output.banque_tables import DEFAULT_TABLES as BANQUE_DEFAULT_TABLES
+from analyzer.output.banque_tables import study_table as banque_study_table
 from analyzer.output.game_tables import DEFAULT_TABLES, GAME_TABLES, game_tables, room_table, study_table
 from analyzer.output.render import Table, provenance, render
 
 STUDY_DECKS = range(1, 9)
+#: The stakes of ``baccara-banque --study``: 1/10, 2/10, ..., 9/10 (1/2 among them).
+STUDY_THETAS = tuple(Fraction(k, 10) for k in range(1, 10))
 
 
 def parse_commission(text: str) -> Fraction:
@@ -156,5 +163,95 @@ def chemin_de_fer(
             tables.append(room_table(room_report(game, room, solution)))
         shoe = game.describe()
     info = provenance(command_line(), shoe, None, model=name, commission=str(alpha))
+    info.pop("rules")
+    emit(render(tables, fmt, digits, info, raw_csv=raw_csv), output)
+
+
+def parse_theta(text: str, option: str = "--theta") -> Fraction:
+    """``1/2``, ``0.3`` or ``30%`` as an exact fraction strictly between 0 and 1.
+
+    Raises:
+        AnalyzerError: not a number (the message names ``option``).
+        UsageProblem: not strictly between 0 and 1 (the message echoes ``text``).
+    """
+    raw = text.strip()
+    theta = parse_exact(raw[:-1], option) / 100 if raw.endswith("%") else parse_exact(raw, option)
+    if not 0 < theta < 1:
+        raise UsageProblem(
+            f"bad {option} {text!r}: the stake on Player 1's hand is strictly between 0 and 1 (0% and 100%)"
+        )
+    return theta
+
+
+def parse_thetas(text: str) -> list[Fraction]:
+    """A comma-separated list of stakes (each as :func:`parse_theta` reads it), in order, once each.
+
+    Raises:
+        AnalyzerError, UsageProblem: an empty list or a bad stake in it.
+    """
+    items = [t for t in text.split(",") if t.strip()]
+    if not items:
+        raise UsageProblem(f"bad --thetas {text!r}: give stakes such as 1/10,1/2,0.9")
+    return list(dict.fromkeys(parse_theta(t, "--thetas") for t in items))
+
+
+@click.command("baccara-banque")
+@click.option("--theta", "theta_text", default=None, metavar="THETA",
+              help="The stake on Player 1's hand, strictly between 0 and 1 (1 - THETA on Player 2's): "
+                   "1/2, 0.3 or 30%.")
+@click.option("--thetas", "thetas_text", default=None, metavar="LIST",
+              help="The solutions over a list of stakes, comma-separated (one table).")
+@click.option("--study", is_flag=True,
+              help="The solutions over theta = 1/10, 2/10, ..., 9/10 (one table; --thetas for others).")
+@click.option("--banker", "banker_of", type=click.Choice(SOLUTIONS), default="correlated", show_default=True,
+              help="The solution whose Banker the grid (table banker) shows; nash: the first equilibrium.")
+@click.option("--table", "table_names", default=",".join(BANQUE_DEFAULT_TABLES), show_default=True,
+              metavar="NAMES", help=f"Tables, comma-separated: {', '.join(BANQUE_TABLES)}, or all.")
+@output_options
+@guard
+def baccara_banque(
+    theta_text: str | None,
+    thetas_text: str | None,
+    study: bool,
+    banker_of: str,
+    table_names: str,
+    fmt: str,
+    digits: int,
+    output: str | None,
+    raw_csv: bool,
+) -> None:
+    """Baccara banque solved as a three-person game (two Players, Banker; cards dealt with
+    replacement), exactly: the Nash equilibria, the independent and the correlated cooperative
+    equilibria, each side's gain (fraction and decimal), the Players' probabilities of drawing
+    at 5, Banker's play in his 1,144 cells, each solution verified by exact best responses."""
+    ctx = click.get_current_context()
+    sweep = study or thetas_text is not None
+    if sweep:
+        ignored = _given(ctx, "theta_text", "banker_of", "table_names")
+        if study and thetas_text is not None:
+            ignored.insert(0, "--thetas")
+        if ignored:
+            raise UsageProblem(
+                f"--study and --thetas make one table over the stakes: give no {', '.join(ignored)} with it"
+            )
+        thetas = parse_thetas(thetas_text) if thetas_text is not None else list(STUDY_THETAS)
+        solutions: list[BanqueSolution] = [solve_banque(t) for t in thetas]
+        tables = [banque_study_table(solutions, digits)]
+        shown = ", ".join(str(t) for t in thetas)
+    else:
+        if theta_text is None:
+            raise UsageProblem(
+                "give --theta (the stake on Player 1's hand, e.g. 1/2), or --study or --thetas")
+        theta = parse_theta(theta_text)
+        names = table_names_of(table_names, BANQUE_TABLES)
+        solution = solve_banque(theta)
+        if "banker" in names and banker_of == "independent" and solution.independent.point is None:
+            raise UsageProblem(
+                "--banker independent: the independent cooperative equilibrium does not exist "
+                f"at theta = {theta}"
+            )
+        tables = banque_tables(solution, names, digits, banker_of)
+        shown = str(theta)
+    info = provenance(command_line(), "cards dealt with replacement", None, theta=shown)
     info.pop("rules")
     emit(render(tables, fmt, digits, info, raw_csv=raw_csv), output)

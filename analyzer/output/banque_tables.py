@@ -1,0 +1,272 @@
+"""Baccara banque's solutions as tables (:mod:`analyzer.games.banque_solve`'s results, rendered by
+:mod:`analyzer.output.render` in every format).
+
+A number of a solution may be irrational (the root of a quadratic, ``a + b*sqrt(d)``), so each
+is given as two columns: its exact value as text (a fraction ``p/q``, or ``a + b*sqrt(d)``) and
+its decimal, rounded exactly to ``--digits`` at display (a JSON number, never via a float).
+
+Reading Banker's strategy: the grid (:func:`banker_grid`) has one block of rows per Banker total,
+one row per Player 1's hand (his third card 0-9, ``stood``, or ``natural``: he is out, paid),
+one column per Player 2's hand; each cell says ``D`` (draw), ``S`` (stand) or Banker's exact
+probability of drawing.  A total on which Banker plays alike in every cell is one row, Player 1's
+hand ``any``.  The mixed-cells table lists every mixed cell of every solution with its decimal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from analyzer.errors import GameError
+from analyzer.games.banque import CELLS, NATURAL, PLAYER_THIRDS, hand_text
+from analyzer.games.banque_solve import JOINT, BanqueSolution, Point
+from analyzer.games.surd import Surd
+from analyzer.output.render import Cell, Column, Table
+
+BANQUE_TABLES = ("summary", "players", "banker", "mixed", "cells")
+DEFAULT_TABLES = ("summary", "players", "banker", "mixed")
+SOLUTIONS = ("nash", "independent", "correlated")
+HANDS = (*PLAYER_THIRDS, NATURAL)
+
+
+def _exact(x: Surd) -> Cell:
+    """The exact value: a Fraction when rational (shown ``p/q``), else ``a + b*sqrt(d)``."""
+    return x.rational if x.rational is not None else str(x)
+
+
+def _pair(x: Surd | None, digits: int) -> tuple[Cell, Cell]:
+    if x is None:
+        return None, None
+    return _exact(x), x.decimal(digits)
+
+
+def _number_columns(header: str, key: str) -> tuple[Column, Column]:
+    return Column(header, "text", key), Column(f"{header} (decimal)", "decimal", f"{key}_decimal")
+
+
+def _yes(flag: bool | None) -> str:
+    return "undecided" if flag is None else "yes" if flag else "no"
+
+
+def _solutions(sol: BanqueSolution) -> list[tuple[str, Point | None]]:
+    """(name, point) of every solution shown: each Nash equilibrium, the independent cooperative
+    equilibrium (None when it does not exist), the correlated cooperative equilibrium."""
+    many = len(sol.nash.points) > 1
+    out: list[tuple[str, Point | None]] = [
+        (f"Nash equilibrium {i}" if many else "Nash equilibrium", p) for i, p in enumerate(sol.nash.points, 1)
+    ]
+    out.append(("Independent cooperative", sol.independent.point))
+    out.append(("Correlated cooperative", sol.correlated.point))
+    return out
+
+
+def summary_table(sol: BanqueSolution, digits: int = 10) -> Table:
+    """Each side's gain per coup under each solution, whether it exists, is unique, is verified."""
+    rows: list[tuple[Cell, ...]] = []
+    nash_unique = sol.nash.complete and len(sol.nash.points) == 1 and not sol.nash.continua
+    for name, point in _solutions(sol):
+        if name.startswith("Nash"):
+            exists, unique = "yes", _yes(nash_unique if sol.nash.complete else None)
+        elif name.startswith("Independent"):
+            exists, unique = _yes(sol.independent.exists), _yes(sol.independent.unique) if point else "-"
+        else:
+            exists, unique = "yes", _yes(sol.correlated.joint_unique)
+        gains = point.gains if point is not None else (None, None, None)
+        rows.append((name, exists, *_pair(gains[0], digits), *_pair(gains[1], digits),
+                     *_pair(gains[2], digits), unique, "-" if point is None else _yes(point.banker_unique),
+                     "-" if point is None else "yes" if point.verified else "NO"))
+    notes = [
+        f"theta = {sol.theta}: the stake on Player 1's hand (1 - theta on Player 2's); gains per coup, "
+        "zero-sum (Banker's is minus the Players' sum).",
+        "Unique: whether the Players' strategies are the only ones of that solution (Nash: every "
+        "equilibrium was sought; correlated: the coalition's q); Banker unique: whether his play "
+        "is the only one that makes that solution with these Players' strategies.",
+        "Verified: no pure deviation of any side gains, in exact arithmetic (the coalition's four "
+        "joint pure strategies and every Banker cell for the cooperative solutions).",
+        f"Independent cooperative: {sol.independent.reason}.",
+    ]
+    if not sol.nash.complete:
+        notes.append("The Nash search is not complete: " + "; ".join(sol.nash.unsettled) + ".")
+    for player, fixed, lo, hi in sol.nash.continua:
+        notes.append(f"Every p{player} from {lo} to {hi} with p{3 - player} = {fixed} is also a Nash "
+                     "equilibrium.")
+    value = sol.correlated.value
+    notes.append(f"The correlated cooperative value to the coalition (theta E X1 + (1 - theta) E X2) is "
+                 f"{value}.")
+    return Table(
+        "summary",
+        f"Baccara banque at theta = {sol.theta}: each side's gain under each solution",
+        (Column("Solution", key="solution"), Column("Exists", key="exists"),
+         *_number_columns("Player 1's gain", "player1_gain"),
+         *_number_columns("Player 2's gain", "player2_gain"),
+         *_number_columns("Banker's gain", "banker_gain"), Column("Unique", key="unique"),
+         Column("Banker unique", key="banker_unique"),
+         Column("Verified", key="verified")),
+        tuple(rows),
+        tuple(notes),
+    )
+
+
+def players_table(sol: BanqueSolution, digits: int = 10) -> Table:
+    """Each Player's probability of drawing at 5 under each solution (the correlated solution's
+    marginals), and the correlated solution's joint q."""
+    rows: list[tuple[Cell, ...]] = []
+    for name, point in _solutions(sol):
+        if point is None:
+            rows.append((name, None, None, None, None, "-"))
+            continue
+        joint = "-" if point.joint is None else ", ".join(
+            f"{j} {_exact(v)}" for j, v in zip(JOINT, point.joint, strict=True))
+        rows.append((name, *_pair(point.p1, digits), *_pair(point.p2, digits), joint))
+    return Table(
+        "players",
+        "The Players on 5: each one's probability of drawing",
+        (Column("Solution", key="solution"), *_number_columns("Player 1 draws", "player1_draws"),
+         *_number_columns("Player 2 draws", "player2_draws"), Column("Joint play q", key="joint")),
+        tuple(rows),
+        ("0-4 always draw, 6-7 always stand; 1 = draw at 5, 0 = stand, between: draw with that "
+         "probability.",
+         "Joint play q (correlated): the coalition's probability of each joint pure strategy, "
+         "Player 1's play then Player 2's (D draw, S stand); the draw columns are its marginals."),
+    )
+
+
+def _play(s: Surd) -> str:
+    return "D" if s == 1 else "S" if s == 0 else str(_exact(s))
+
+
+def banker_grid(sol: BanqueSolution, which: str = "correlated") -> Table:
+    """Banker's play under one solution (``which``: nash (the first equilibrium), independent,
+    correlated), by his total, Player 1's hand (rows) and Player 2's hand (columns).
+
+    Raises:
+        GameError: ``which`` names the independent solution where it does not exist.
+    """
+    point = _chosen(sol, which)
+    if point is None:
+        raise GameError(f"the independent cooperative equilibrium does not exist at theta = {sol.theta}")
+    cells = {(c.total, c.first, c.second): i for i, c in enumerate(CELLS)}
+    rows: list[tuple[Cell, ...]] = []
+    for total in range(8):
+        plays = [point.banker[i] for key, i in cells.items() if key[0] == total]
+        if all(p == plays[0] for p in plays) and plays[0] in (0, 1):
+            rows.append((total, "any", *(_play(plays[0]) for _ in HANDS)))
+            continue
+        for first in HANDS:
+            row: list[Cell] = [total, hand_text(first)]
+            for second in HANDS:
+                i = cells.get((total, first, second))
+                row.append("" if i is None else _play(point.banker[i]))
+            rows.append(tuple(row))
+    name = {"nash": "the Nash equilibrium", "independent": "the independent cooperative equilibrium",
+            "correlated": "the correlated cooperative equilibrium"}[which]
+    return Table(
+        "banker",
+        f"Banker's play under {name} (his total; Player 1's hand by row, Player 2's by column)",
+        (Column("Banker", "count", "banker"), Column("Player 1", key="player1"),
+         *(Column(f"v {hand_text(h)}", key=f"player2_{hand_text(h)}") for h in HANDS)),
+        tuple(rows),
+        ("D = draw, S = stand, p/q = draw with that probability; a hand is a third card 0-9, "
+         "stood, or natural (that Player is out, paid); 'any': every cell of that total alike.",),
+    )
+
+
+def _chosen(sol: BanqueSolution, which: str) -> Point | None:
+    if which == "nash":
+        return sol.nash.points[0]
+    if which == "independent":
+        return sol.independent.point
+    return sol.correlated.point
+
+
+def mixed_table(sol: BanqueSolution, digits: int = 10) -> Table:
+    """Every cell where Banker mixes under some solution, with his exact probability of drawing."""
+    rows: list[tuple[Cell, ...]] = []
+    for name, point in _solutions(sol):
+        if point is None:
+            continue
+        for c in point.mixed_cells:
+            cell = CELLS[c]
+            rows.append((name, cell.total, hand_text(cell.first), hand_text(cell.second),
+                         *_pair(point.banker[c], digits)))
+    return Table(
+        "mixed",
+        "Banker's mixed cells: his probability of drawing",
+        (Column("Solution", key="solution"), Column("Banker", "count", "banker"),
+         Column("Player 1's hand", key="player1"), Column("Player 2's hand", key="player2"),
+         *_number_columns("Draw probability", "draw_probability")),
+        tuple(rows),
+        ("Each cell listed leaves Banker indifferent at that solution's Players' strategies.",),
+    )
+
+
+def cells_table(sol: BanqueSolution, digits: int = 10) -> Table:
+    """Every cell of every solution, one row each (the long form, for data)."""
+    rows: list[tuple[Cell, ...]] = []
+    for name, point in _solutions(sol):
+        if point is None:
+            continue
+        for c, cell in enumerate(CELLS):
+            s = point.banker[c]
+            rows.append((name, cell.total, hand_text(cell.first), hand_text(cell.second),
+                         *_pair(s, digits), "draw" if s == 1 else "stand" if s == 0 else "mix"))
+    return Table(
+        "cells",
+        "Banker's play in every cell",
+        (Column("Solution", key="solution"), Column("Banker", "count", "banker"),
+         Column("Player 1's hand", key="player1"), Column("Player 2's hand", key="player2"),
+         *_number_columns("Draw probability", "draw_probability"), Column("Play", key="play")),
+        tuple(rows),
+    )
+
+
+def banque_tables(sol: BanqueSolution, names: Sequence[str] = DEFAULT_TABLES, digits: int = 10,
+                  banker: str = "correlated") -> list[Table]:
+    """The tables ``names`` (of :data:`BANQUE_TABLES`) of a solution, in that order; the grid
+    shows Banker's play under ``banker`` (a name of :data:`SOLUTIONS`)."""
+    out: list[Table] = []
+    for n in names:
+        if n == "banker":
+            out.append(banker_grid(sol, banker))
+        else:
+            build = {"summary": summary_table, "players": players_table, "mixed": mixed_table,
+                     "cells": cells_table}[n]
+            out.append(build(sol, digits))
+    return out
+
+
+def study_table(solutions: Sequence[BanqueSolution], digits: int = 10) -> Table:
+    """The solutions over a list of theta: the correlated value, the Nash equilibria's draws and
+    Banker's gain, and whether the independent cooperative equilibrium exists."""
+    rows: list[tuple[Cell, ...]] = []
+    for sol in solutions:
+        ind = sol.independent
+        nash = sol.nash.points
+        p1 = "; ".join(str(_exact(p.p1)) for p in nash) or "-"
+        p2 = "; ".join(str(_exact(p.p2)) for p in nash) or "-"
+        banker = nash[0].gains[2] if len(nash) == 1 else None
+        rows.append((
+            Fraction(sol.theta), *_pair(Surd(sol.correlated.value), digits), p1, p2,
+            *_pair(banker, digits), len(nash) if sol.nash.complete else "undecided",
+            _yes(ind.exists),
+            "-" if ind.point is None else str(_exact(ind.point.p1)),
+            "-" if ind.point is None else str(_exact(ind.point.p2)),
+            "yes" if sol.verified else "NO",
+        ))
+    return Table(
+        "study",
+        "Baccara banque over the stake theta on Player 1's hand",
+        (Column("Theta", "fraction", "theta"), *_number_columns("Correlated value", "correlated_value"),
+         Column("Nash p1", key="nash_p1"), Column("Nash p2", key="nash_p2"),
+         *_number_columns("Nash Banker's gain", "nash_banker_gain"),
+         Column("Nash equilibria", key="nash_count"),
+         Column("Independent exists", key="independent_exists"),
+         Column("Independent p1", key="independent_p1"),
+         Column("Independent p2", key="independent_p2"), Column("Verified", key="verified")),
+        tuple(rows),
+        ("Correlated value: the coalition's gain per coup (theta E X1 + (1 - theta) E X2) at the "
+         "correlated cooperative equilibrium; Banker's gain there is its negative.",
+         "Nash p1, p2: each Player's probability of drawing at 5 at every Nash equilibrium (several "
+         "separated by ';'); Nash equilibria: how many (every one sought).",
+         "Independent: whether the independent cooperative equilibrium exists, and its draws."),
+    )
