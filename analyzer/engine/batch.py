@@ -60,7 +60,7 @@ from analyzer.engine.evaluate import denominator
 from analyzer.engine.labels import LabelPart
 from analyzer.engine.lookup import bet_table
 from analyzer.engine.pricing import Pricer, Settlement, settlement, table_for, table_reads
-from analyzer.engine.table import Table
+from analyzer.engine.table import BetTable
 from analyzer.engine.values import (
     COMPOSITIONS,
     falling_tables_array,
@@ -340,7 +340,7 @@ class _BetsPlan:
     column then leaves the matrix product (a third of its columns on the catalogue)."""
 
     def __init__(self, bets: Sequence[Bet], tableau: Tableau, suited: bool) -> None:
-        per_bet: list[tuple[Table, Settlement]] = [None] * len(bets)  # type: ignore[list-item]
+        per_bet: list[tuple[BetTable, Settlement]] = [None] * len(bets)  # type: ignore[list-item]
         values = [i for i, b in enumerate(bets) if not b.reads.sets]
         for reads, members in table_reads([bets[i].reads for i in values], MAX_CARDS):
             table = table_for(reads, MAX_CARDS, tableau)
@@ -360,10 +360,10 @@ class _BetsPlan:
         self.top_pays: list[int] = []
         self.derived_pays: list[int] = []
         scales: list[int] = []
-        groups: list[tuple[Table, list[int], int, int]] = []  # table, classes, offset, derived
+        groups: list[tuple[BetTable, list[int], int, int]] = []  # table, classes, offset, derived
         arrays: dict[int, tuple[Any, Any, Any]] = {}  # a table's value part as arrays, made once
 
-        def value_part(table: Table) -> tuple[Any, Any, Any]:
+        def value_part(table: BetTable) -> tuple[Any, Any, Any]:
             got = arrays.get(id(table))  # the tables stay alive in per_bet meanwhile
             if got is None:
                 got = arrays[id(table)] = (

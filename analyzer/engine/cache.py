@@ -2,7 +2,7 @@
 
 The cache stores and loads bytes; what they mean is its callers' (:mod:`analyzer.engine.lookup`
 passes the check that turns a table file's body into a verified
-:class:`~analyzer.engine.table.Table`). A file holds one body: a header line with a SHA-256
+:class:`~analyzer.engine.table.BetTable`). A file holds one body: a header line with a SHA-256
 digest over the key (analyser version, rules fingerprint, what it prices) and the body, then the
 body zlib-compressed. Loading checks, in order: the folder and the file belong to this user and
 no one else can write them (as ssh does with its keys); the size (:data:`MAX_BYTES`); the

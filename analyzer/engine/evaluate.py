@@ -37,7 +37,7 @@ from analyzer.engine.algebra import (
     fits_int64,
     pool_sizes_vector,
 )
-from analyzer.engine.table import Table
+from analyzer.engine.table import BetTable
 from analyzer.engine.values import (
     COMPOSITIONS,
     counts_of,
@@ -92,9 +92,9 @@ class _Shoe:
         #: and the tables this shoe expects, evaluated together on its first miss among them:
         #: those of the shoe before when the two shoes before asked for the same set (a live
         #: shoe pricing the same bets coup after coup), else none.
-        self.asked: dict[str, Table] = {}
+        self.asked: dict[str, BetTable] = {}
         self.prior: frozenset[str] = frozenset()
-        self.expected: tuple[Table, ...] = ()
+        self.expected: tuple[BetTable, ...] = ()
         self.expected_ids: frozenset[int] = frozenset()  # (the tables above are held: ids unique)
         self._weights: Any = None
         self._falls: list[list[int]] | None = None
@@ -181,7 +181,7 @@ def _expect(memo: _Shoe, before: _Shoe) -> None:
         memo.expected_ids = frozenset(map(id, memo.expected))
 
 
-def column_counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
+def column_counts(table: BetTable, shoe: Shoe) -> tuple[Any, int]:
     """For each column of ``table``, the number of ordered K-card sequences (K = min(N, 6)) of
     the shoe's physical cards whose coup ends in it; and N!/(N-K)!.  The counts are a list of
     Python integers, or an int64 numpy array when every count fits int64.
@@ -193,7 +193,7 @@ def column_counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
     return counts, d
 
 
-def counted(table: Table, shoe: Shoe) -> tuple[Any, int, int]:
+def counted(table: BetTable, shoe: Shoe) -> tuple[Any, int, int]:
     """:func:`column_counts` with the sum of the counts between them (N!/(N-K)! less the
     sequences of a void coup): (counts, their sum, N!/(N-K)!), kept per shoe and table."""
     memo = _memo(shoe)
@@ -219,7 +219,7 @@ TOGETHER = 64
 TOGETHER_ENTRIES = 1_000_000
 
 
-def _evaluate_together(table: Table, memo: _Shoe) -> None:
+def _evaluate_together(table: BetTable, memo: _Shoe) -> None:
     """Evaluate ``table`` and the other tables this shoe expects (those not yet evaluated on
     it, that it can price, within :data:`TOGETHER_ENTRIES`) as one plan; keep each one's
     counts.  The group is in table-key order, so the same set makes the same plan whatever
@@ -257,12 +257,12 @@ def _evaluate_together(table: Table, memo: _Shoe) -> None:
 
 
 def _group(
-    expected: tuple[Table, ...], evaluated: dict[str, Any], suits: bool
-) -> tuple[list[Table], frozenset[str]]:
+    expected: tuple[BetTable, ...], evaluated: dict[str, Any], suits: bool
+) -> tuple[list[BetTable], frozenset[str]]:
     """The tables of ``expected`` a shoe evaluates together, in key order, and their keys:
     those not ``evaluated`` already, that the shoe can price (``suits``: its suits are known),
     within :data:`TOGETHER_ENTRIES`."""
-    group: list[Table] = []
+    group: list[BetTable] = []
     seen: set[str] = set()
     entries = 0
     for t in sorted(expected, key=lambda t: t.key):
@@ -279,10 +279,10 @@ def _group(
 
 #: The groups of the last few sets of expected tables, on a shoe's first evaluation (by the
 #: tables' ids, in order, and whether the shoe's suits are known; the tables held).
-_GROUPED: dict[tuple[object, ...], tuple[tuple[Table, ...], list[Table], frozenset[str]]] = {}
+_GROUPED: dict[tuple[object, ...], tuple[tuple[BetTable, ...], list[BetTable], frozenset[str]]] = {}
 
 
-def _alone(table: Table, memo: _Shoe) -> tuple[Any, int]:
+def _alone(table: BetTable, memo: _Shoe) -> tuple[Any, int]:
     """The counts of ``table`` evaluated by itself, and their sum."""
     if memo.kernel:
         got = _plan((table,), memo.counts.suits_alike, memo.counts.tens_alike).native_counts(memo)
@@ -292,13 +292,13 @@ def _alone(table: Table, memo: _Shoe) -> tuple[Any, int]:
     return counts, sum(counts) if isinstance(counts, list) else int(counts.sum())
 
 
-def record_counts(table: Table, shoe: Shoe) -> tuple[list[int], int]:
+def record_counts(table: BetTable, shoe: Shoe) -> tuple[list[int], int]:
     """:func:`column_counts` as a list of Python integers."""
     counts, d = column_counts(table, shoe)
     return (counts if isinstance(counts, list) else counts.tolist()), d
 
 
-def counts_within(table: Table, shoe: Shoe, physical: int) -> list[int]:
+def counts_within(table: BetTable, shoe: Shoe, physical: int) -> list[int]:
     """:func:`record_counts` when only ``physical`` of the shoe's cards can be dealt (the rest
     were burned unseen): the compositions that need more cards weigh 0 (their coups are void),
     in Python integers."""
@@ -313,7 +313,7 @@ def counts_within(table: Table, shoe: Shoe, physical: int) -> list[int]:
 SMALL = 64
 
 
-def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
+def _scalar_counts(table: BetTable, memo: _Shoe) -> list[int]:
     w = memo.weights
     if not isinstance(w, list):
         w = w.tolist()
@@ -333,7 +333,7 @@ def _scalar_counts(table: Table, memo: _Shoe) -> list[int]:
     return out
 
 
-def _scalar_labels(table: Table, memo: _Shoe, w: Any, per: list[int] | None = None) -> list[int]:
+def _scalar_labels(table: BetTable, memo: _Shoe, w: Any, per: list[int] | None = None) -> list[int]:
     """The label part's counts per column, with Python integers (``w``: the value weights, a
     list or a mapping of the rows' compositions; ``per``: each row's S / D(R), when the caller
     has it)."""
@@ -378,7 +378,7 @@ class _TablesPlan:
     (``tests/test_batch.py``: a batch equals pricing each shoe).
     """
 
-    def __init__(self, tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> None:
+    def __init__(self, tables: tuple[BetTable, ...], suits_alike: bool, tens_alike: bool) -> None:
         self.tables = tables
         self.suits_alike = suits_alike
         self.tens_alike = tens_alike
@@ -557,19 +557,19 @@ class _TablesPlan:
 _PLANS: OrderedDict[tuple[object, ...], _TablesPlan] = OrderedDict()
 _GROUPS: OrderedDict[tuple[object, ...], _TablesPlan] = OrderedDict()
 #: Groups whose evaluation together failed (their tables are evaluated alone from then on).
-_BROKEN: dict[tuple[object, ...], tuple[Table, ...]] = {}
+_BROKEN: dict[tuple[object, ...], tuple[BetTable, ...]] = {}
 #: Plans kept: of single tables, and of sets of tables evaluated together (each a copy of its
 #: tables' index arrays, at most :data:`TOGETHER_ENTRIES` entries: a few are kept).
 PLANS = 512
 GROUPS = 4
 
 
-def _plan_key(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> tuple[object, ...]:
+def _plan_key(tables: Sequence[BetTable], suits_alike: bool, tens_alike: bool) -> tuple[object, ...]:
     """The key of the plan of ``tables`` (in this order) under these symmetries."""
     return (*map(id, tables), suits_alike, tens_alike)
 
 
-def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _TablesPlan:
+def _plan(tables: tuple[BetTable, ...], suits_alike: bool, tens_alike: bool) -> _TablesPlan:
     key = _plan_key(tables, suits_alike, tens_alike)
     kept, limit = (_PLANS, PLANS) if len(tables) == 1 else (_GROUPS, GROUPS)
     with _LOCK:
@@ -585,11 +585,11 @@ def _plan(tables: tuple[Table, ...], suits_alike: bool, tens_alike: bool) -> _Ta
     return plan
 
 
-def _vector_counts(table: Table, memo: _Shoe) -> Any:
+def _vector_counts(table: BetTable, memo: _Shoe) -> Any:
     return _plan((table,), memo.counts.suits_alike, memo.counts.tens_alike).counts(memo)[0][0]
 
 
-def six_deck_counts(table: Table) -> list[int]:
+def six_deck_counts(table: BetTable) -> list[int]:
     """The table's counts per column on six decks, six copies of every card (exact: ordered
     draws of six cards of 312, summing to 312!/306!)."""
     # with numpy already imported (most commands), its evaluation is the quicker one
@@ -598,7 +598,7 @@ def six_deck_counts(table: Table) -> list[int]:
     return counts if isinstance(counts, list) else list(counts.tolist())
 
 
-def sound(table: Table, expected: Sequence[int]) -> bool:
+def sound(table: BetTable, expected: Sequence[int]) -> bool:
     """Evaluated on six decks, the table's counts are non-negative, sum to 312!/306!, and equal
     ``expected``, the counts its file recorded when it was written (:func:`six_deck_counts`).
 

@@ -69,7 +69,7 @@ from analyzer.engine.evaluate import counts_within
 from analyzer.engine.labels import LabelPart
 from analyzer.engine.lookup import bet_table
 from analyzer.engine.pricing import price, settlement, table_for, table_reads
-from analyzer.engine.table import Table
+from analyzer.engine.table import BetTable
 from analyzer.engine.values import COMPOSITIONS, counts_of, falling_tables_array, paddings
 
 #: The unit roundoff of float64.
@@ -101,7 +101,7 @@ class KernelView:
     padding, and ``entries`` (composition, column, tally).  A table's label part, when it has
     one, is evaluated apart, exactly (:class:`~analyzer.engine.labels.LabelPart`)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: BetTable) -> None:
         self.table = table
         falls: list[tuple[int, int, int]] = []
         factors: dict[tuple[int, int], int] = {}  # (value, m) -> factor
@@ -211,10 +211,10 @@ class BetVector:
         return cls(bet, view, tuple(coef), scale, base, sparse, biggest, offset)
 
 
-_VIEWS: OrderedDict[tuple[int, bool], tuple[Table, KernelView]] = OrderedDict()
+_VIEWS: OrderedDict[tuple[int, bool], tuple[BetTable, KernelView]] = OrderedDict()
 
 
-def kernel_view(table: Table) -> KernelView:
+def kernel_view(table: BetTable) -> KernelView:
     """The :class:`KernelView` of ``table`` (kept for the last tables used)."""
     key = (id(table), table.symmetric)
     hit = _VIEWS.get(key)

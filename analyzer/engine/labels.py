@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.engine.algebra import VectorPlan
-from analyzer.engine.table import Table, first_four_orderings
+from analyzer.engine.table import BetTable, first_four_orderings
 from analyzer.engine.values import (
     COMPOSITIONS,
     counts_of,
@@ -71,7 +71,7 @@ class LabelPart:
     ``classes[c]`` is the pay class of column ``c``; the counts go to ``offset + class``.
     ``empty``: no leaf changes a pay (nothing to evaluate)."""
 
-    def __init__(self, table: Table, classes: Sequence[int], offset: int = 0) -> None:
+    def __init__(self, table: BetTable, classes: Sequence[int], offset: int = 0) -> None:
         cls = np.asarray(classes, dtype=np.intp)
         leaf_row = np.asarray(table.leaf_row, dtype=np.intp)
         plus = cls[np.asarray(table.leaf_col, dtype=np.intp)] if len(leaf_row) else leaf_row
@@ -207,7 +207,7 @@ class _ByCards:
                 minus.add(out, x, -1, scale)
 
 
-def orderings(table: Table, rows: Any) -> tuple[Any, Any]:
+def orderings(table: BetTable, rows: Any) -> tuple[Any, Any]:
     """Per row of a first-four table (of ``rows``): n_R and r as int64 arrays
     (:func:`~analyzer.engine.table.first_four_orderings`)."""
     pairs = first_four_orderings(table, [int(r) for r in rows])

@@ -24,7 +24,7 @@ from analyzer.core.tableau import Tableau
 from analyzer.engine import cache
 from analyzer.engine.evaluate import six_deck_counts, sound
 from analyzer.engine.table import (
-    Table,
+    BetTable,
     bet_key,
     build_bet,
     build_records,
@@ -38,28 +38,28 @@ from analyzer.engine.table import (
 MEMORY_TABLES = 256
 
 
-def file_body(table: Table) -> bytes:
+def file_body(table: BetTable) -> bytes:
     """The body of ``table``'s file (:func:`~analyzer.engine.table.encode`, with its counts on
     six decks recorded for the reader's check)."""
     return encode(table, six_deck_counts(table))
 
 
-def table_file(table: Table) -> bytes:
+def table_file(table: BetTable) -> bytes:
     """The whole file of ``table``, as the cache writes it (the shipped tables are these)."""
     return cache.sealed(table.key, file_body(table))
 
 
-def load_table(key: str, tableau: Tableau) -> Table | None:
+def load_table(key: str, tableau: Tableau) -> BetTable | None:
     """The verified table of the file of ``key`` (shipped, then the cache folder), else ``None``."""
     return cache.load(key, _verified(key, tableau))
 
 
-def _verified(key: str, tableau: Tableau) -> cache.Check[Table]:
+def _verified(key: str, tableau: Tableau) -> cache.Check[BetTable]:
     """The check of a table file of ``key`` (see :data:`analyzer.engine.cache.Check`): its
     structure (:func:`~analyzer.engine.table.decode`), then, unless it shipped with the package,
     its counts on six decks (:func:`~analyzer.engine.evaluate.sound`)."""
 
-    def check(body: bytes, evaluate: bool) -> Table | None:
+    def check(body: bytes, evaluate: bool) -> BetTable | None:
         table, expected = decode(body, key, tableau)
         return table if not evaluate or sound(table, expected) else None
 
@@ -79,18 +79,18 @@ def _memory_key(tableau: Tableau, bet: Bet, first_four: bool, symmetric: bool) -
     return ("python", tableau.fingerprint, conditions, bet.reads, first_four, symmetric)
 
 
-_MEMORY: OrderedDict[Hashable, Table] = OrderedDict()
+_MEMORY: OrderedDict[Hashable, BetTable] = OrderedDict()
 _LOCK = threading.RLock()
 
 
 def _remember(
     key: Hashable,
-    build: Callable[[], Table],
+    build: Callable[[], BetTable],
     disk_key: str | None,
     tableau: Tableau,
     twin: Hashable | None = None,
-    fits: Callable[[Table], bool] | None = None,
-) -> Table:
+    fits: Callable[[BetTable], bool] | None = None,
+) -> BetTable:
     """The table of ``key``: in memory, else on disk (``disk_key``; a file whose table does not
     ``fits`` is a miss), else the table of a twin in memory (a bet with the same conditions:
     ``twin``, see :func:`_conditions`), else built."""
@@ -122,7 +122,7 @@ def _remember(
 
 
 #: Bet tables by the structure of their bets' conditions (:func:`_conditions`).
-_TWINS: OrderedDict[Hashable, Table] = OrderedDict()
+_TWINS: OrderedDict[Hashable, BetTable] = OrderedDict()
 
 
 class _OpaqueError(Exception):
@@ -169,7 +169,9 @@ def _conditions(tableau: Tableau, bet: Bet, first_four: bool, symmetric: bool) -
     return ("conditions", tableau.fingerprint, conditions, bet.reads, first_four, symmetric)
 
 
-def compile_table(tableau: Tableau, reads: Reads, first_four: bool = False, symmetric: bool = False) -> Table:
+def compile_table(
+    tableau: Tableau, reads: Reads, first_four: bool = False, symmetric: bool = False
+) -> BetTable:
     """The distribution table of ``reads``: columns are the coup records as ``reads`` sees
     them (memory, then the disk cache, then compiled).
 
@@ -189,7 +191,7 @@ def compile_table(tableau: Tableau, reads: Reads, first_four: bool = False, symm
     return table
 
 
-def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: bool = False) -> Table:
+def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: bool = False) -> BetTable:
     """The table of one bet (memory, then the disk cache, then compiled); its columns are its
     settle keys.
 
@@ -216,7 +218,7 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
     disk = bet_key(tableau, bet, first_four, symmetric)
     twin = _conditions(tableau, bet, first_four, symmetric)
 
-    def build() -> Table:
+    def build() -> BetTable:
         return build_bet(tableau, bet, first_four, symmetric)
 
     table = _remember(key, build, disk, tableau, twin, lambda t: _fits(t, bet))
@@ -224,7 +226,7 @@ def bet_table(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: b
     return table
 
 
-def _fits(table: Table, bet: Bet) -> bool:
+def _fits(table: BetTable, bet: Bet) -> bool:
     """Whether a bet table read from disk has this bet's settle keys as columns: pay-line
     indices up to ``len(lines)`` (``otherwise``), or (event, pays) of a payout function."""
     if table.distribution:
@@ -236,11 +238,11 @@ def _fits(table: Table, bet: Bet) -> bool:
 
 #: The table each bet (by fingerprint, or by identity) or reads object was last given, valid
 #: while the table is in memory.
-_BY_OBJECT: dict[tuple[object, int, bool, bool], tuple[object, Tableau, Hashable, Table]] = {}
+_BY_OBJECT: dict[tuple[object, int, bool, bool], tuple[object, Tableau, Hashable, BetTable]] = {}
 
 
 def _by_object(
-    fast: tuple[object, int, bool, bool], owner: object, tableau: Tableau, key: Hashable, table: Table
+    fast: tuple[object, int, bool, bool], owner: object, tableau: Tableau, key: Hashable, table: BetTable
 ) -> None:
     if len(_BY_OBJECT) > 4096:
         _BY_OBJECT.clear()

@@ -54,7 +54,7 @@ from analyzer.engine.algebra import (
     fits_int64,
     pool_members,
 )
-from analyzer.engine.table import Table, first_four_orderings
+from analyzer.engine.table import BetTable, first_four_orderings
 from analyzer.engine.values import (
     COMPOSITIONS,
 )
@@ -172,7 +172,7 @@ def shoe_state(counts: ShoeCounts, ring: int) -> Any:
     return kernel().ShoeState(counts.ranks, counts.cards, ring)
 
 
-def plan(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> Any:
+def plan(tables: Sequence[BetTable], suits_alike: bool, tens_alike: bool) -> Any:
     """The kernel's plan of ``tables`` laid side by side (their columns one after another), on
     shoes of these symmetries; ``None`` when the kernel is not running or a number of a table
     is past int64 (the pure path evaluates it)."""
@@ -185,7 +185,7 @@ def plan(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> Any:
         return None
 
 
-def plan_spec(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> dict[str, list[Any]]:
+def plan_spec(tables: Sequence[BetTable], suits_alike: bool, tens_alike: bool) -> dict[str, list[Any]]:
     """The flat index arrays of ``tables`` laid side by side, as the kernel reads them (the
     names of ``PlanObject`` in _native.c):
 
@@ -261,7 +261,7 @@ def plan_spec(tables: Sequence[Table], suits_alike: bool, tens_alike: bool) -> d
     return spec
 
 
-def batch_plan(parts: Sequence[tuple[Table, Sequence[int], int]], width: int) -> Any:
+def batch_plan(parts: Sequence[tuple[BetTable, Sequence[int], int]], width: int) -> Any:
     """The kernel's plan of a batch's label parts (:func:`batch_spec`), for
     :meth:`Plan.many <analyzer.engine._native>` (each shoe's value weights and the label parts'
     counts per pay class); ``None`` when the kernel is not running or a number of a table is
@@ -275,7 +275,7 @@ def batch_plan(parts: Sequence[tuple[Table, Sequence[int], int]], width: int) ->
         return None
 
 
-def batch_spec(parts: Sequence[tuple[Table, Sequence[int], int]], width: int) -> dict[str, list[Any]]:
+def batch_spec(parts: Sequence[tuple[BetTable, Sequence[int], int]], width: int) -> dict[str, list[Any]]:
     """The label parts of a batch's tables as one plan of ``width`` columns, the batch's pay
     classes (:mod:`analyzer.engine.batch`), with no value part (the batch's matrix product
     counts it).  ``parts``: per table, (the table, the pay class of each of its columns, the
@@ -344,7 +344,7 @@ def batch_spec(parts: Sequence[tuple[Table, Sequence[int], int]], width: int) ->
     return spec
 
 
-def _row_constants(table: Table, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
+def _row_constants(table: BetTable, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
     """Per row of ``table`` (of ``rows``, when given): (c, p) where the row's S / D(R) is c
     times padding number p of the kernel (0-6: falling(N - k, K - k) for k = p; 7-13:
     falling(N - r, 6 - r) for r = p - 7), else (0, -1): S and D(R) computed and divided.

@@ -36,7 +36,7 @@ from analyzer.engine import native
 from analyzer.engine.algebra import SuitsUnknownError
 from analyzer.engine.evaluate import counted
 from analyzer.engine.lookup import bet_table, compile_table
-from analyzer.engine.table import Table, impossible_line
+from analyzer.engine.table import BetTable, impossible_line
 from analyzer.errors import BetError, RulesError, ShoeError
 
 #: Event label of the sequences that run out of cards before the coup is decided (N < 6 only).
@@ -146,7 +146,7 @@ def _value_reads(reads: Reads, values: Reads | None) -> Reads:
 _VALUE_READS: dict[tuple[int, int], tuple[Reads, Reads | None, Reads]] = {}
 
 
-def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD, symmetric: bool = False) -> Table:
+def table_for(reads: Reads, size: int, tableau: Tableau = STANDARD, symmetric: bool = False) -> BetTable:
     """The distribution table of ``reads`` on a shoe of ``size`` cards: the first-four table
     when only the first four cards are read and the shoe holds 6 or more, else the full walk
     (``symmetric``: for a shoe whose suits are alike, see :func:`symmetric_shoe`)."""
@@ -160,7 +160,7 @@ def symmetric_shoe(shoe: Shoe) -> bool:
     return shoe.suits_alike
 
 
-def bet_table_for(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> Table:
+def bet_table_for(bet: Bet, shoe: Shoe, tableau: Tableau = STANDARD) -> BetTable:
     """The compiled table of a bet that reads cards, for ``shoe``: its first four cards only,
     when that is all it reads and the shoe holds 6 or more; symmetric when the shoe's suits are
     alike (see :func:`symmetric_shoe`), else exact.
@@ -253,12 +253,12 @@ def _ints(counts: Any) -> list[int]:
     return counts if isinstance(counts, list) else counts.tolist()
 
 
-def _counts(table: Table, shoe: Shoe) -> tuple[Any, int]:
+def _counts(table: BetTable, shoe: Shoe) -> tuple[Any, int]:
     counts, _, d = _counted(table, shoe)
     return counts, d
 
 
-def _counted(table: Table, shoe: Shoe) -> tuple[Any, int, int]:
+def _counted(table: BetTable, shoe: Shoe) -> tuple[Any, int, int]:
     """:func:`~analyzer.engine.evaluate.counted`, a shoe without the suits a table needs
     refused in one line."""
     try:
@@ -452,7 +452,7 @@ class _Shared:
     settlement's id -> (it, its first and end run), every run's column order, where each run
     starts, each run's key)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: BetTable) -> None:
         self.table = table
         self.state: tuple[dict[int, tuple[Settlement, int, int]], Any, Any, list[int]] = ({}, None, None, [])
         self.last: tuple[Any, object, list[int]] = (None, None, [])  # (counts, state, run sums)
@@ -499,7 +499,7 @@ _SHARED: OrderedDict[int, _Shared] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def _shared(table: Table) -> _Shared:
+def _shared(table: BetTable) -> _Shared:
     hit = _SHARED.get(id(table))
     if hit is None or hit.table is not table:
         with _LOCK:
@@ -509,7 +509,7 @@ def _shared(table: Table) -> _Shared:
     return hit
 
 
-def key_sums(settled: Settlement, table: Table, counts: Any) -> list[int]:
+def key_sums(settled: Settlement, table: BetTable, counts: Any) -> list[int]:
     """``settled.sums(counts)`` for counts of ``table``; a large table's int64 counts summed with
     the other bets' settled on it (:class:`_Shared`)."""
     if isinstance(counts, list) or len(counts) <= SMALL_TABLE or not len(settled.index):
@@ -520,11 +520,11 @@ def key_sums(settled: Settlement, table: Table, counts: Any) -> list[int]:
 #: Settlements by (the bet's fingerprint, or its id for a bet built in Python; the table's id),
 #: least recently used out past :data:`_SETTLED_LIMIT`.  An entry holds its table (and a bet
 #: known by identity holds its bet), so an id in a live key is never reused.
-_SETTLED: OrderedDict[tuple[object, int], tuple[Bet, Table, Settlement]] = OrderedDict()
+_SETTLED: OrderedDict[tuple[object, int], tuple[Bet, BetTable, Settlement]] = OrderedDict()
 _SETTLED_LIMIT = 4096
 
 
-def settlement(bet: Bet, table: Table) -> Settlement:
+def settlement(bet: Bet, table: BetTable) -> Settlement:
     """How ``bet`` settles each column of ``table``: the bet's own table (its columns are its
     settle keys), or a distribution whose records it settles as it sees them.
 
@@ -564,7 +564,7 @@ def settlement(bet: Bet, table: Table) -> Settlement:
     return settled
 
 
-def _check_lines(bet: Bet, table: Table, tableau: Tableau) -> None:
+def _check_lines(bet: Bet, table: BetTable, tableau: Tableau) -> None:
     """Refuse a value-level bet from a file with a pay line whose condition no record of
     ``table`` meets under ``tableau`` (a line the lines above it take is allowed)."""
     if bet.payout_function is not None:
@@ -589,10 +589,10 @@ def _key_of(bet: Bet, column: Any) -> tuple[str, Fraction]:
     return line.event, line.pays
 
 
-_NARROWED: OrderedDict[tuple[int, Reads], tuple[Table, list[Coup]]] = OrderedDict()
+_NARROWED: OrderedDict[tuple[int, Reads], tuple[BetTable, list[Coup]]] = OrderedDict()
 
 
-def _narrowed_records(table: Table, reads: Reads) -> list[Coup]:
+def _narrowed_records(table: BetTable, reads: Reads) -> list[Coup]:
     """The records of a distribution table as a bet with ``reads`` sees them: value-level
     records by projecting their fields (fast), others through :meth:`Coup.narrow`; the last
     few kept (the main bets read alike).  Records that look alike are one object."""
@@ -607,7 +607,7 @@ def _narrowed_records(table: Table, reads: Reads) -> list[Coup]:
     return out
 
 
-def _narrow(table: Table, reads: Reads) -> list[Coup]:
+def _narrow(table: BetTable, reads: Reads) -> list[Coup]:
     out: list[Coup] = []
     made: dict[tuple[object, ...], Coup] = {}
     keep = [name in reads.fields for name in BASE_FIELDS]
@@ -727,11 +727,13 @@ class Pricer:
         """:meth:`summaries` of one bet (the same tables, found without grouping)."""
         return _summary_of(_check_bet(bet), self.shoe, self.tableau, self.values)
 
-    def _summary(self, bet: Bet, table: Table, counts: Any, total: int, d: int) -> BetSummary:
+    def _summary(self, bet: Bet, table: BetTable, counts: Any, total: int, d: int) -> BetSummary:
         return _summary_from(settlement(bet, table), bet, table, counts, total, d)
 
 
-def _summary_from(settled: Settlement, bet: Bet, table: Table, counts: Any, total: int, d: int) -> BetSummary:
+def _summary_from(
+    settled: Settlement, bet: Bet, table: BetTable, counts: Any, total: int, d: int
+) -> BetSummary:
     """``bet``'s statistics from the counts of ``table`` (their sum ``total``, out of ``d``):
     summed by the compiled kernel where it runs and no coup is void, else in Python."""
     if total == d:

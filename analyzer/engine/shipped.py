@@ -17,10 +17,10 @@ from analyzer.core.tableau import STANDARD
 from analyzer.engine.cache import file_name
 from analyzer.engine.lookup import table_file
 from analyzer.engine.pricing import ANALYSIS_READS
-from analyzer.engine.table import Table, build_bet, build_records, names_suits
+from analyzer.engine.table import BetTable, build_bet, build_records, names_suits
 
 
-def shipped_tables() -> list[Table]:
+def shipped_tables() -> list[BetTable]:
     """The tables the package ships, compiled afresh (no cache), in a fixed order."""
 
     out = [build_records(STANDARD, ANALYSIS_READS, False)]

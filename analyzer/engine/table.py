@@ -1,6 +1,6 @@
 """Compiled tables: every count a bet (or a distribution) needs, as a polynomial in the shoe.
 
-A :class:`Table` has *columns* -- the events of one bet (its pay lines, in order), or the coup
+A :class:`BetTable` has *columns* -- the events of one bet (its pay lines, in order), or the coup
 records of a distribution -- and gives, on any shoe, the exact number of ordered K-card
 sequences (K = min(N, 6)) that end in each column.  It is compiled once per tableau and bet (or
 reads), shoe-independent, and settled at compile time: pricing a shoe is arithmetic only.
@@ -74,7 +74,7 @@ MAX_RECORDS_ENV = "PUNTO_BANCO_MAX_RECORDS"
 
 
 @dataclass(frozen=True)
-class Table:
+class BetTable:
     """A compiled table (see the module docstring).
 
     ``distribution``: True for a distribution (columns are records, :attr:`records`).
@@ -221,7 +221,9 @@ def _rows(tableau: Tableau, reads: Reads, first_four: bool) -> dict[tuple[Any, .
     return out
 
 
-def build_records(tableau: Tableau, reads: Reads, first_four: bool = False, symmetric: bool = False) -> Table:
+def build_records(
+    tableau: Tableau, reads: Reads, first_four: bool = False, symmetric: bool = False
+) -> BetTable:
     """Compile the distribution table of ``reads`` (no caching): every record a bet with
     ``reads`` can see, refined fully."""
 
@@ -235,7 +237,7 @@ def build_records(tableau: Tableau, reads: Reads, first_four: bool = False, symm
     return _compile(tableau, reads, first_four, symmetric, identity, key, None)
 
 
-def build_bet(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: bool = False) -> Table:
+def build_bet(tableau: Tableau, bet: Bet, first_four: bool = False, symmetric: bool = False) -> BetTable:
     """Compile the table of ``bet`` (no caching; see :func:`bet_table`)."""
     settle: Callable[[Coup], object]
     settle = bet.line_of if bet.payout_function is None else bet.settle
@@ -254,7 +256,7 @@ def _compile(
     settle: Callable[[Coup], object],
     key: str,
     bet: Bet | None,
-) -> Table:
+) -> BetTable:
     from analyzer.engine.explore import MIXED, PENDING, Budget, Explorer, Row  # lazy: compile only
     from analyzer.engine.walk import multiset  # lazy: as above
 
@@ -328,7 +330,7 @@ def _compile(
     for entries in row_entries:
         flat.extend(entries)
         starts.append(len(flat))
-    return Table(
+    return BetTable(
         key=key,
         columns=tuple(order),
         first_four=first_four,
@@ -360,7 +362,7 @@ def _column_order(keys: list[Any], bet: Bet | None) -> list[Any]:
     return sorted(keys, key=lambda k: (-k[1], k[0]))
 
 
-def _check_lines(tableau: Tableau, bet: Bet, first_four: bool, table: Table) -> None:
+def _check_lines(tableau: Tableau, bet: Bet, first_four: bool, table: BetTable) -> None:
     """Refuse a bet from a file with a pay line no coup can meet under ``tableau`` (a line that
     only the lines above it take is allowed: its condition can hold)."""
     present = set(table.columns)
@@ -381,7 +383,7 @@ def impossible_line(bet: Bet, line: int, tableau: Tableau) -> BetError:
     )
 
 
-def first_four_orderings(table: Table, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
+def first_four_orderings(table: BetTable, rows: Sequence[int] | None = None) -> list[tuple[int, int]]:
     """Per row of a first-four table (of ``rows``, when given): (n_R, r), the orderings of its r
     read values (the row's count on a reference shoe over D(R) x falling(N - r, 6 - r),
     exact).  A first-four row's S / D(R) on a shoe of N >= 6 cards is n_R x falling(N - r, 6 - r):
@@ -444,7 +446,7 @@ _ARRAYS = (
 
 
 
-def encode(table: Table, six_decks: Sequence[int]) -> bytes:
+def encode(table: BetTable, six_decks: Sequence[int]) -> bytes:
     """The body of a table's file (before compression): an 8-byte little-endian length, a JSON
     header (key, flags, columns, ``six_decks``: the table's counts per column on a six-deck shoe,
     which a reader checks the table against, and the arrays' places), then the int64 arrays
@@ -525,7 +527,7 @@ def _column_from_json(data: object, records: bool, tableau: Tableau) -> Any:
     return (data[0], Fraction(data[1]))
 
 
-def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Table, list[int]]:
+def decode(body: bytes, key: str, tableau: Tableau) -> tuple[BetTable, list[int]]:
     """The table of a body written by :func:`encode` for ``key``, its structure checked, and the
     six-deck counts it recorded (whether the table evaluates to them is the caller's check:
     :func:`analyzer.engine.evaluate.sound`).
@@ -637,7 +639,7 @@ def decode(body: bytes, key: str, tableau: Tableau) -> tuple[Table, list[int]]:
         raise ValueError("unsorted columns")
     if any(row_start[r] == row_start[r + 1] for r in range(len(row_read))):
         raise ValueError("a row without compositions")
-    table = Table(
+    table = BetTable(
         key,
         columns,
         first_four,
@@ -692,7 +694,7 @@ def _coherent(record: Any, tableau: Tableau) -> bool:
 __all__ = [
     "MAX_RECORDS",
     "MAX_RECORDS_ENV",
-    "Table",
+    "BetTable",
     "bet_key",
     "build_bet",
     "build_records",

@@ -61,7 +61,7 @@ from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.evaluate import record_counts
 from analyzer.engine.lookup import compile_table
 from analyzer.engine.pricing import ANALYSIS_READS, bet_table_for, settlement, table_for
-from analyzer.engine.table import Table
+from analyzer.engine.table import BetTable
 from analyzer.errors import (
     BetError,
     SymbolicArithmeticError,
@@ -570,7 +570,7 @@ def symbolic_distribution(reads: Reads | None = None, tableau: Tableau = STANDAR
 _SYMBOLIC: dict[str, SymbolicDistribution] = {}
 
 
-def _symbolic_table(table: Table, reads: Reads) -> SymbolicDistribution:
+def _symbolic_table(table: BetTable, reads: Reads) -> SymbolicDistribution:
     """:func:`_interpolate`, kept per table key (compiled tables are shared per key)."""
     hit = _SYMBOLIC.get(table.key)
     if hit is None:
@@ -580,7 +580,7 @@ def _symbolic_table(table: Table, reads: Reads) -> SymbolicDistribution:
     return hit
 
 
-def _interpolate(table: Table, reads: Reads) -> SymbolicDistribution:
+def _interpolate(table: BetTable, reads: Reads) -> SymbolicDistribution:
     """Count polynomials of ``table``'s records, interpolated from the numeric engine on
     1, ..., 7 decks and checked at 8 decks (see the module docstring for why this is exact).
 
