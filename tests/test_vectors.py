@@ -13,7 +13,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -651,9 +650,7 @@ def test_the_manual_python_loader_is_the_tested_one():
 
 @pytest.mark.slow
 def test_the_default_kit_prices_and_settles_every_catalogue_bet(tmp_path):
-    started = time.monotonic()
     result = run("-o", str(tmp_path / "kit"))
-    elapsed = time.monotonic() - started
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "kit" / "MANIFEST.json").read_text())
     names = [b.name for b in catalogue_bets()]
@@ -666,7 +663,6 @@ def test_the_default_kit_prices_and_settles_every_catalogue_bet(tmp_path):
     assert manifest["coverage"]["targets"] > 1500
     bets = {r["bet"] for r in _jsonl(tmp_path / "kit" / "probabilities.jsonl")} - {None}
     assert bets == set(names)
-    assert elapsed < 600
 
 
 def test_vectors_take_bets_from_files_like_every_command(tmp_path):
