@@ -133,6 +133,15 @@ def test_bets_already_chosen_are_not_chosen_again():
 def test_a_bad_target_edge_is_one_error():
     with pytest.raises(BetError, match="--target-edge"):
         bet_result(SHOE, ["tie"], [], target_edge="abc")
+    with pytest.raises(BetError, match="a float is not exact"):
+        bet_result(SHOE, ["tie"], [], target_edge=1.5)
+
+
+def test_a_target_edge_may_be_a_fraction_or_an_int():
+    as_text = bet_result(SHOE, ["tie"], [], target_edge="3/2")
+    assert bet_result(SHOE, ["tie"], [], target_edge=Fraction(3, 2)) == as_text
+    assert as_text.house_edge == Fraction(3, 200)
+    assert bet_result(SHOE, ["tie"], [], target_edge=2).house_edge == Fraction(2, 100)
 
 
 def test_bets_found_by_their_pays_are_priced():

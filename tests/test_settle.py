@@ -12,7 +12,7 @@ from analyzer.bets.catalogue import find_bet
 from analyzer.bets.settle import Deal, Settled, deal
 from analyzer.core.cards import parse_cards
 from analyzer.core.coup import Winner
-from analyzer.errors import BetError, CoupError
+from analyzer.errors import BetError, CardError, CoupError
 
 
 def test_a_coup_is_resolved_and_each_bet_settled_for_the_stake():
@@ -53,3 +53,15 @@ def test_suited_bets_settle_on_suited_cards():
     assert result.settled[0].net == -1  # the Player's pair is 9h 3d: no pair
     result = deal(parse_cards(["9h", "3d", "9h", "2c", "4s", "Kd"]), bets=[find_bet("perfect-pair")])
     assert result.settled[0].net > 0  # 9h 9h: a perfect pair
+
+
+def test_cards_may_be_text_or_card_text_as_the_oracle_takes_them():
+    as_cards = deal(parse_cards("2 4 3 10 6 A"), bets=[find_bet("banker")])
+    for given in ("2 4 3 10 6 A", "2,4,3,10,6,A", ["2", "4", "3", "10", "6", "A"]):
+        result = deal(given, bets=[find_bet("banker")])
+        assert result == as_cards and all(not isinstance(c, str) for c in result.cards)
+
+
+def test_a_bad_card_in_text_is_named():
+    with pytest.raises(CardError, match="'1O'"):
+        deal("2 4 3 1O 6 A")

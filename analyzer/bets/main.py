@@ -22,7 +22,7 @@ P, B = Winner.PLAYER, Winner.BANKER
 WINNER = Reads.of(["winner"])
 
 
-def parse_amount(text: str, what: str) -> Fraction:
+def parse_amount(text: str | Fraction | int, what: str) -> Fraction:
     """Parse a pay or rate given as an integer, a fraction ``p/q`` or a decimal (exactly; a
     trailing ``%`` is ignored).
 

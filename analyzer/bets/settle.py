@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analyzer.bets.model import Bet
-from analyzer.core.cards import Card
+from analyzer.core.cards import Card, parse_card, parse_cards
 from analyzer.core.coup import Coup, resolve
 from analyzer.core.exact import fraction_text
 from analyzer.core.tableau import STANDARD, Tableau
@@ -51,27 +51,33 @@ class Deal:
 
 
 def deal(
-    cards: Sequence[Card],
+    cards: str | Sequence[Card | str],
     tableau: Tableau = STANDARD,
     bets: Sequence[Bet] = (),
     stake: Fraction = Fraction(1),
 ) -> Deal:
     """Resolve the coup of ``cards`` under ``tableau`` and settle each of ``bets`` on it.
 
+    ``cards``: in dealing order, as text (``"2 4 3 10 6 A"``, spaces or commas) or a sequence
+    of :class:`~analyzer.core.cards.Card` or card text.
+
     Raises:
+        CardError: a token names no card.
         BetError: the stake is not above 0; a bet reads suits and a dealt card has none.
         CoupError: too few cards for the coup (from :func:`~analyzer.core.coup.resolve`).
     """
     if stake <= 0:
         raise BetError(f"bad --stake {fraction_text(stake)!r}: a stake must be greater than 0")
-    coup = resolve(list(cards), tableau)
+    given = parse_cards(cards) if isinstance(cards, str) else cards
+    dealt = [c if isinstance(c, Card) else parse_card(c) for c in given]
+    coup = resolve(dealt, tableau)
     settled = []
     for bet in bets:  # settle every bet before anything is shown: no half-told coup
-        if bet.reads.needs_suits and any(c.suit is None for c in cards[: coup.cards_dealt]):
+        if bet.reads.needs_suits and any(c.suit is None for c in dealt[: coup.cards_dealt]):
             raise BetError(f"bet {bet.name!r} reads suits: give the cards with their suits, e.g. Kh 9s")
         event, pays = bet.settle(coup)
         settled.append(Settled(bet, event, pays, stake * pays))
-    return Deal(tuple(cards), tableau, coup, stake, tuple(settled))
+    return Deal(tuple(dealt), tableau, coup, stake, tuple(settled))
 
 
 __all__ = ["Deal", "Settled", "deal"]

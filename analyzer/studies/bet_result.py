@@ -146,7 +146,7 @@ def bet_result(
     all_bets: bool = False,
     events: bool = False,
     fair_pay: bool = False,
-    target_edge: str | None = None,
+    target_edge: str | Fraction | int | None = None,
     tableau: Tableau = STANDARD,
     max_bets: int = MAX_BETS_PER_FILE,
     texts: Sequence[tuple[str, str]] = (),
@@ -155,9 +155,10 @@ def bet_result(
     choice: Choice | None = None,
 ) -> BetsResult:
     """The chosen bets (as :func:`choose_bets` reads ``specs``, ``files`` and ``texts``) priced
-    on ``shoe`` under ``tableau``; with ``fair_pay`` or ``target_edge`` (percent, as text:
-    ``"1.5"``), the pays giving a zero or that house edge, solved from the priced events: of
-    each bet's adjustable line, of the line whose event is ``adjust``, or (``scale``) of every
+    on ``shoe`` under ``tableau``; with ``fair_pay`` or ``target_edge`` (percent, exact: text
+    such as ``"1.5"`` or ``"3/2"``, a ``Fraction`` or an ``int``; a float is refused, not being
+    exact), the pays giving a zero or that house edge, solved from the priced events: of each
+    bet's adjustable line, of the line whose event is ``adjust``, or (``scale``) of every
     winning line times one factor.  ``choice``: those bets already chosen (as
     :func:`~analyzer.bets.choice.choose` chose them from the same arguments), not chosen again.
     With ``all_bets`` on a shoe without suits, the suited bets not named otherwise are left out
@@ -167,6 +168,11 @@ def bet_result(
         BetError: as :func:`choose_bets`; a bad ``target_edge``; ``adjust`` names no line of any
             chosen bet; a named suited bet on a shoe without suits (from the pricing).
     """
+    if isinstance(target_edge, float):
+        raise BetError(
+            f"bad target_edge {target_edge!r}: give it exactly, as text ('1.5') or a Fraction; "
+            "a float is not exact"
+        )
     if choice is None:
         choice = choose(specs, files, all_bets=all_bets, max_bets=max_bets, texts=texts)
     bets = list(choice.bets) or main_bets()
