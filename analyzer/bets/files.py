@@ -1156,7 +1156,9 @@ def _numbers(label: str, raw: object, lo: int, hi: int) -> Callable[[object], bo
     if not values or not all(
         isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in values
     ):
-        raise BetError(f"{label}: give a whole number {lo}-{hi}, a list of them, or {{ at_least = N }}")
+        raise BetError(
+            f"{label}: give a whole number {lo}-{hi}, a list of them, {{ at_least = N }} or {{ at_most = N }}"
+        )
     accepted = frozenset(values)
     return lambda x: x in accepted
 
