@@ -14,6 +14,7 @@ from analyzer.core.coup import (
     ALL_CARDS,
     BANKER_FIRST_TWO,
     FIRST_FOUR,
+    P1,
     PLAYER_FIRST_TWO,
     PLAYER_HAND,
     Winner,
@@ -400,3 +401,31 @@ def test_the_naturals_partition_is_one_definition():
     assert resolve("2 9 K K").naturals == "banker" and resolve("2 3 K K 5 5").naturals == "none"
     # a natural is decided by the tableau's naturals
     assert resolve("8 2 K K 5", STANDARD).player_natural
+
+
+@pytest.mark.parametrize("attribute", ["index", "label", "point", "colour"])
+def test_a_label_known_only_by_class_or_as_a_picture_refuses_a_named_labels_attributes(attribute):
+    # a Python bet that reads, say, rank.index >= 10 of a picture or a class must be refused, not
+    # priced on a made-up index (an equality class's number, or a picture's code)
+    pictures = resolve("Kh Ts Qd 5c 9s 9s").project(Reads.of([], [FIRST_FOUR], ranks="picture"))
+    picture = next(c for c in pictures.cards(FIRST_FOUR) if c.rank is PICTURE)
+    classes = resolve("Kh Ts Qd 5c 9s 9s").project(Reads.of([], [FIRST_FOUR], ranks="equality",
+                                                            suits="suit-equality"))
+    ten_valued = next(c for c in classes.cards(FIRST_FOUR) if c.value == 0)
+    assert isinstance(ten_valued.rank, RankClass) and isinstance(ten_valued.suit, SuitClass)
+    for label in (picture.rank, ten_valued.rank, ten_valued.suit):
+        with pytest.raises(UndeclaredReadError, match="declare named"):
+            getattr(label, attribute)
+
+
+def test_a_python_bet_reading_a_pictures_index_is_refused_not_mispriced():
+    def pays(coup):
+        return 1 if coup.card(P1).rank.index >= 10 else -1  # J, Q or K by index: needs named ranks
+
+    picture = Bet("pic-index", "Picture by index", (), reads=Reads.of([], [[P1]], ranks="picture"),
+                  payout_function=pays)
+    with pytest.raises(UndeclaredReadError, match="declare named ranks"):
+        price(picture, Shoe.standard(1))
+    named = Bet("named-index", "Picture by index", (), reads=Reads.of([], [[P1]], ranks="named"),
+                payout_function=pays)
+    assert price(named, Shoe.standard(1)).ev == Fraction(3, 13) - Fraction(10, 13)

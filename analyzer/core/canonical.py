@@ -97,6 +97,15 @@ _NAMED, _CLASS, _LOCAL, _PICTURE = 0, 1, 2, 3
 _TEN_INDEX = 9  # Rank.TEN.index
 
 
+def _number(label: object) -> int:
+    """A label's code: a named rank's, suit's or colour's index, a class's number."""
+    if isinstance(label, RankClass | SuitClass | ColourClass):
+        return label.number
+    index = label.index  # type: ignore[attr-defined]
+    assert isinstance(index, int)
+    return index
+
+
 def _reduce(card: DealtCard, reads: Reads) -> RawCard:
     """What ``reads`` keeps of a card: named labels stay named or become classes; classes and
     same-card suits stay what they are (a record is only ever reduced to coarser reads)."""
@@ -106,22 +115,22 @@ def _reduce(card: DealtCard, reads: Reads) -> RawCard:
     if reads.ranks is RankDetail.PICTURE:
         r = card.rank
         if card.value != 0:
-            rank = (_NAMED, r.index)
+            rank = (_NAMED, _number(r))
+        elif isinstance(r, RankClass):
+            raise UndeclaredReadError("internal: a rank class cannot tell a picture from a ten")
         elif isinstance(r, PictureRank) or r.index != _TEN_INDEX:  # a J, Q or K: a picture
-            if isinstance(r, RankClass):
-                raise UndeclaredReadError("internal: a rank class cannot tell a picture from a ten")
             rank = (_PICTURE, 0)
         else:
             rank = (_NAMED, r.index)
     elif reads.ranks is not RankDetail.NONE:
         r = card.rank
         if isinstance(r, RankClass):
-            rank = (_CLASS, r.index)
+            rank = (_CLASS, r.number)
         elif isinstance(r, PictureRank):
             raise UndeclaredReadError("internal: a picture cannot be told from other pictures")
         else:
             hidden = reads.ranks is RankDetail.EQUALITY and card.value == 0
-            rank = (_CLASS if hidden else _NAMED, r.index)
+            rank = (_CLASS if hidden else _NAMED, _number(r))
     detail = reads.suits
     if detail.per_set or card.value not in reads.suit_values:
         detail = SuitDetail.NONE
@@ -134,13 +143,13 @@ def _reduce(card: DealtCard, reads: Reads) -> RawCard:
         kind = {SuitDetail.SUIT: _NAMED, SuitDetail.SUIT_EQUALITY: _CLASS}.get(detail, _LOCAL)
         if isinstance(s, SuitClass) and kind == _NAMED:
             raise UndeclaredReadError("internal: a suit class cannot be named")
-        suit = (kind, s.index)
+        suit = (kind, _number(s))
     elif detail in (SuitDetail.COLOUR, SuitDetail.COLOUR_EQUALITY):
         c = card.colour
         kind = _NAMED if detail is SuitDetail.COLOUR else _CLASS
         if isinstance(c, ColourClass) and kind == _NAMED:
             raise UndeclaredReadError("internal: a colour class cannot be named")
-        colour = (kind, c.index)
+        colour = (kind, _number(c))
     return (card.value, rank, suit, colour)
 
 

@@ -29,21 +29,45 @@ class _Class:
     the engine hashes :attr:`key`.
     """
 
-    __slots__ = ("index",)
+    __slots__ = ("number",)
     kind = "class"
     named: type[enum.Enum] = enum.Enum
 
-    def __init__(self, index: int) -> None:
-        self.index = index
+    def __init__(self, number: int) -> None:
+        #: The class's number within its record (0, 1, ...: the order the classes first
+        #: appear), the engine's; not a rank's or suit's index, which a bet cannot know here.
+        self.number = number
 
     @property
     def key(self) -> tuple[str, int]:
         """Hashable identity, for sorting and grouping."""
-        return (self.kind, self.index)
+        return (self.kind, self.number)
+
+    @property
+    def index(self) -> int:
+        """Refused: a class is known only by equality, so its rank's or suit's index is not known.
+
+        Raises:
+            UndeclaredReadError: always (a bet that reads it must declare named ranks or suits).
+        """
+        raise UndeclaredReadError(
+            f"a bet read the index of a card's {self.kind}, but it declared it reads {self.kind}s by "
+            f"equality only: declare named {self.kind}s"
+        )
+
+    def __getattr__(self, name: str) -> object:
+        # Any other attribute of a named rank or suit (label, point, colour...) is not known here;
+        # a private or special name stays an AttributeError (hasattr, copy and pickle ask them).
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise UndeclaredReadError(
+            f"a bet read {name!r} of a card's {self.kind}, but it declared it reads {self.kind}s by "
+            f"equality only: declare named {self.kind}s"
+        )
 
     def __eq__(self, other: object) -> bool:
         if type(other) is type(self):
-            return bool(self.index == getattr(other, "index", None))
+            return bool(self.number == other.number)
         if isinstance(other, self.named | str):
             raise UndeclaredReadError(
                 f"a bet compared a card's {self.kind} with the named {self.kind} {other!r}, but it "
@@ -54,7 +78,7 @@ class _Class:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.index})"
+        return f"{type(self).__name__}({self.number})"
 
 
 class RankClass(_Class):
@@ -105,8 +129,25 @@ class PictureRank:
 
     @property
     def index(self) -> int:
-        """The code of a picture in a canonical card (:mod:`analyzer.core.canonical`)."""
-        return 0
+        """Refused: which picture (J, Q or K) it is, is not known.
+
+        Raises:
+            UndeclaredReadError: always (a bet that reads it must declare named ranks).
+        """
+        raise UndeclaredReadError(
+            "a bet read the index of a picture's rank, but it declared it reads only whether "
+            "10-valued cards are pictures: declare named ranks"
+        )
+
+    def __getattr__(self, name: str) -> object:
+        # Any other attribute of a named rank (label, point...) is not known of a picture; a
+        # private or special name stays an AttributeError (hasattr, copy and pickle ask them).
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise UndeclaredReadError(
+            f"a bet read {name!r} of a picture's rank, but it declared it reads only whether "
+            "10-valued cards are pictures: declare named ranks"
+        )
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Rank):
@@ -374,7 +415,7 @@ class DealtCard:
         elif isinstance(self._rank, PictureRank):
             text = "P"  # a picture: J, Q or K
         elif self._rank is not None:
-            text = f"T{self._rank.index}"  # a 10-valued rank class
+            text = f"T{self._rank.number}"  # a 10-valued rank class
         else:
             text = str(self.value)
         if isinstance(self._suit, Suit):
