@@ -449,7 +449,9 @@ def test_sets_and_comparisons_read_no_more_than_they_need(when, sets, ranks, sui
     ("{ compare = 3 }", ["give a table"]),
     ('{ "{P1, B1}" = { sum = 55 } }', ["0-54"]),
     ('{ player_first_two = { pictures = 7 } }', ["pictures", "0-6"]),
-    ('{ player_first_two = { pictures = true } }', ["pictures"]),
+    ('{ player_first_two = { pictures = true } }', ["pictures", "at_most = N"]),
+    ('{ player_first_two = { pictures = { at_least = 9 } } }', ["pictures at_least", "0-6, got 9"]),
+    ('{ player_first_two = { size = { most = 1 } } }', ["size comparison key 'most'"]),
 ])
 def test_bad_sets_and_comparisons_are_one_clear_error(when, words):
     with pytest.raises(BetError) as info:

@@ -894,16 +894,18 @@ def _field_value(label: str, key: str, allowed: str, v: object) -> object:
 
 
 def _comparison(label: str, key: str, raw: dict[str, Any], lo: int, hi: int) -> Callable[[object], bool]:
+    # ``key``: the compared quantity's name when ``label`` does not already end with it
+    named = f"{label}: {key!r}" if key else label
     allowed = {"at_least", "at_most", "equals"}
     for k in raw:
         if k not in allowed:
-            raise BetError(f"{label}: {key!r} comparison key {k!r}: use at_least, at_most or equals")
+            raise BetError(f"{named} comparison key {k!r}: use at_least, at_most or equals")
     if not raw:
-        raise BetError(f"{label}: {key!r} comparison is empty: give at_least, at_most or equals")
+        raise BetError(f"{named} comparison is empty: give at_least, at_most or equals")
     bounds = {}
     for k, v in raw.items():
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise BetError(f"{label}: {key!r} {k} must be a whole number {lo}-{hi}, got {v!r}")
+            raise BetError(f"{named} {k} must be a whole number {lo}-{hi}, got {v!r}")
         bounds[k] = v
     least = bounds.get("at_least", bounds.get("equals", lo))
     most = bounds.get("at_most", bounds.get("equals", hi))
@@ -1151,7 +1153,7 @@ def _s(card: Any) -> Suit:
 
 def _numbers(label: str, raw: object, lo: int, hi: int) -> Callable[[object], bool]:
     if isinstance(raw, dict):
-        return _comparison(label, "value", raw, lo, hi)
+        return _comparison(label, "", raw, lo, hi)  # the label names the feature
     values = raw if isinstance(raw, list) else [raw]
     if not values or not all(
         isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in values
