@@ -359,9 +359,9 @@ def _choose(specs: tuple[str, ...], text: str | None, all_bets: bool, limits: Li
     for spec in specs:
         # a catalogue spec or a Python bet the service was started with, never a path: each
         # built here, once, and handed to choose as it is
-        resolved[spec] = named_bet(spec)
-        if split_file_spec(spec) is not None:
+        if split_file_spec(spec) is not None:  # before building it: a path is never read
             raise BetError(f"bet {spec!r} names a file: send the bet file's TOML text as bet_file")
+        resolved[spec] = named_bet(spec)
         words += ["--bet", spec]
     texts = () if text is None else ((BET_FILE_LABEL, text),)
     if texts:
@@ -425,7 +425,7 @@ def price(request: Request, limits: Limits) -> Reply:
         all_bets=bool(request.get("all")),
         events=events,
         fair_pay=fair_pay,
-        target_edge=target,
+        target_edge=None if target is None else parse_amount(target, "target_edge"),
         tableau=tableau,
         max_bets=limits.max_bets,
         texts=chosen.texts,
@@ -449,6 +449,7 @@ def price_by_pays(request: Request, limits: Limits) -> Reply:
             (it chooses the bets itself), or bad pays.
     """
     from analyzer.bets.choice import find_by_pays as search  # lazy: the worker's, not the server's
+    from analyzer.bets.choice import parse_pays  # lazy: the worker's, not the server's
     from analyzer.output.bet_tables import pays_tables  # lazy: the worker's, not the server's
     from analyzer.output.render import context_of, provenance, render  # lazy: the worker's, not the server's
     from analyzer.studies.bet_result import pays_result  # lazy: the worker's, not the server's
@@ -462,7 +463,7 @@ def price_by_pays(request: Request, limits: Limits) -> Reply:
     tableau, rule_words, shoe, shoe_words = read.tableau, read.rule_words, read.shoe, read.shoe_words
     pays, with_params = str(request["pays"]), bool(request.get("with_params"))
     events = bool(request.get("events"))
-    finding = search(pays, with_params=with_params)  # the bets, found once
+    finding = search(parse_pays(pays, "pays"), with_params=with_params)  # the bets, found once
     check_work([m.bet for m in finding.matches], shoe, tableau, limits)
     digits, digit_words = _digits(request)
     result = pays_result(shoe, pays, with_params=with_params, events=events, tableau=tableau, finding=finding)
