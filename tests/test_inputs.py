@@ -127,3 +127,17 @@ def test_read_inputs_reads_both_in_the_callers_order(shoe_first, error):
     assert read.shoe_words == ("--decks", "6", "--remove", "K") and read.rule_words == ("--rules", "standard")
     with pytest.raises(error):  # two bad inputs: the one read first is the one said
         read_inputs(ShoeSpec(remove=""), RulesSpec(name="nonesuch"), SERVICE, shoe_first=shoe_first)
+
+
+@pytest.mark.parametrize(("decks", "words"), [
+    ((), "give a number of decks"),
+    ((2, 2), "a deck count is repeated"),
+    (1.5, "1.5: a number of decks is a whole number"),
+    ((1, True), "True: a number of decks is a whole number"),
+    ("8", "'8': a number of decks is a whole number"),
+])
+def test_deck_counts_given_from_python_are_checked_as_the_parsers_check_them(decks, words):
+    for names, field in ((COMMAND_LINE, "--decks"), (SERVICE, "shoe.decks")):
+        with pytest.raises(ShoeError, match=f"bad {field}") as info:
+            read_shoes(ShoeSpec(decks=decks), names)
+        assert words in str(info.value)

@@ -87,6 +87,26 @@ class Inputs:
         return self.shoes[0]
 
 
+def _deck_counts(decks: object, names: Spelling) -> tuple[int, ...] | None:
+    """``decks`` as a tuple of deck counts (``None``: not given).
+
+    Raises:
+        ShoeError: an empty sweep, a repeated count, or a count that is not a whole number (each
+            count's range is :meth:`Shoe.standard`'s to check).
+    """
+    if decks is None:
+        return None
+    counts = decks if isinstance(decks, tuple | list) else (decks,)
+    if not counts:
+        raise ShoeError(f"bad {names.decks} {decks!r}: give a number of decks, or several for a sweep")
+    for d in counts:
+        if isinstance(d, bool) or not isinstance(d, int):
+            raise ShoeError(f"bad {names.decks} {d!r}: a number of decks is a whole number >= 1")
+    if len(set(counts)) != len(counts):
+        raise ShoeError(f"bad {names.decks} {decks!r}: a deck count is repeated")
+    return tuple(counts)
+
+
 def read_shoes(spec: ShoeSpec, names: Spelling) -> tuple[tuple[Shoe, ...], tuple[str, ...]]:
     """The shoes of ``spec`` (one, or one per deck count of a sweep) and the ``punto-banco``
     words that name them (``--decks`` / ``--shoe``, ``--remove``).
@@ -97,7 +117,7 @@ def read_shoes(spec: ShoeSpec, names: Spelling) -> tuple[tuple[Shoe, ...], tuple
             (``5=0``); a card not in the shoe, too few cards left, bad counts.
         CardError: a bad card.
     """
-    decks = (spec.decks,) if isinstance(spec.decks, int) else (tuple(spec.decks) if spec.decks else None)
+    decks = _deck_counts(spec.decks, names)
     if decks is not None and spec.counts is not None:
         raise ShoeError(f"give {names.decks} or {names.counts}, not both")
     if spec.seen and spec.remove is not None:
