@@ -206,3 +206,14 @@ def test_mutants_refuses_a_cut_that_leaves_no_coup_and_an_unwritable_output_befo
     monkeypatch.setattr(power, "measure_all", never)
     result = cli("mutants", "--power", "-o", "/nonexistent-folder-x/mutants.md")
     assert result.exit_code == 2 and "does not exist" in one_error_line(result)
+
+
+@pytest.mark.parametrize("args", [
+    ["--decks", "1"],
+    ["--power", "--remove", "5=0"],
+    ["--shoe", "8=2"],
+    ["--serve", "correct", "--decks", "6"],
+])
+def test_mutants_refuses_shoe_options_it_would_ignore(cli, args):
+    result = cli("mutants", *args)
+    assert result.exit_code == 2 and "give them with --log" in one_error_line(result)

@@ -239,6 +239,11 @@ def mutants(
 
     if sum((serve_name is not None, log_name is not None, power)) > 1:
         raise UsageProblem("give one of --serve, --log and --power")
+    if log_name is None and (decks is not None or shoe_text is not None or remove is not None):
+        # only a dealt log has a shoe: the list, --power (8 decks) and --serve would ignore it
+        raise UsageProblem(
+            "--decks, --shoe and --remove choose the shoe a log is dealt from: give them with --log"
+        )
     inputs = [*bet_inputs(bet_specs, bet_files), *rules_inputs(rules)]
     refuse_inputs([output], inputs)
     # the output is opened first: a path that cannot be written is refused before the work
