@@ -217,7 +217,7 @@ def test_cli(cli, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"winner": {"dealer": 3}}', encoding="utf-8")
     res = cli("conform", str(bad))
-    assert res.exit_code == 2 and res.output.startswith("Error: bad category 'dealer'")
+    assert res.exit_code == 2 and res.output.startswith(f"Error: {bad}: bad category 'dealer'")
     res = cli("conform", str(EXAMPLES / "observed.json"), "--alpha", "2")
     assert res.exit_code == 2
 
@@ -285,9 +285,9 @@ def test_non_utf8_input_is_one_line(tmp_path, name, data, start):
 def test_deeply_nested_json_counts_name_the_line(tmp_path):
     path = tmp_path / "deep.json"
     path.write_text('{\n"winner":\n' + "[" * 100000 + "]" * 100000 + "}", encoding="utf-8")
-    with pytest.raises(ObservedError, match=r"^line 3: JSON nested too deeply"):
+    with pytest.raises(ObservedError, match=rf"^{re.escape(str(path))}: line 3: JSON nested too deeply"):
         read_observed(str(path))
-    assert one_line_error(["conform", str(path)]).startswith("Error: line 3: JSON nested too deeply")
+    assert one_line_error(["conform", str(path)]).startswith(f"Error: {path}: line 3: JSON nested too deeply")
 
 
 def test_deeply_nested_log_is_one_line(tmp_path):
@@ -782,3 +782,14 @@ def test_a_map_reads_a_hand_log_only(cli, tmp_path):
     empty.write_text("", encoding="utf-8")
     res = cli("conform", str(EXAMPLES / "observed.json"), "--map", str(empty), "--observed-format", "json")
     assert res.exit_code == 2 and "reads a hand log" in one_error_line(res)
+
+
+def test_a_counts_files_shoe_errors_name_the_file_and_the_field(tmp_path, cli):
+    small = tmp_path / "small.json"
+    small.write_text('{"coups": 10, "shoe": "8=2", "winner": {"banker": 5, "player": 4, "tie": 1}}')
+    res = cli("conform", str(small))
+    assert res.exit_code == 2 and res.output.startswith(f"Error: {small}: shoe: a shoe of 2 cards")
+    none = tmp_path / "none.json"
+    none.write_text('{"coups": 10, "decks": 0}')
+    res = cli("conform", str(none))
+    assert res.exit_code == 2 and res.output.startswith(f"Error: {none}: bad decks 0")

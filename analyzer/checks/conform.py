@@ -956,10 +956,12 @@ def read_observed(
             "bet files of bets from files with --bet-file"
         )
     text = read_bounded(path, ObservedError, max_bytes=max_bytes)
-    if kind == "json":
-        return read_counts_json(text, file_bets)
-    if kind == "csv":
-        return read_counts_csv(text, file_bets)
+    if kind in ("json", "csv"):
+        reader = read_counts_json if kind == "json" else read_counts_csv
+        try:
+            return reader(text, file_bets)
+        except ObservedError as exc:  # the counts file named, as a log's errors name it
+            raise ObservedError(f"{path}: {exc}") from None
     raise ObservedError(f"bad observed format {kind!r}: use json, csv, log-csv or log-jsonl")
 
 

@@ -33,7 +33,7 @@ from analyzer.cli.common import (
     tableau_of,
 )
 from analyzer.cli.process import echo
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, ShoeError
 from analyzer.text import printable
 
 #: --map, on verify and conform: how a foreign hand log is written.
@@ -492,8 +492,12 @@ def conform(
         exact_fits=bool(bugs),
     )
     if decks is None and shoe_text is None and (counts.decks is not None or counts.shoe is not None):
-        # the counts file's shoe, read as --shoe / --decks would be
-        shoe = build_shoe(None if counts.shoe is not None else counts.decks or None, counts.shoe, remove)
+        # the counts file's shoe, read as --shoe / --decks would be, its errors naming the file
+        try:
+            shoe = build_shoe(None if counts.shoe is not None else counts.decks or None, counts.shoe, remove)
+        except ShoeError as exc:
+            field = "shoe" if counts.shoe is not None else "decks"
+            raise ShoeError(f"{observed}: {field}: {exc}") from None
     else:
         shoe = build_shoe(decks, shoe_text, remove)
     if cut_card is not None:
