@@ -24,7 +24,7 @@ from analyzer.core.coup import resolve
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, find_tableau
 from analyzer.engine.pricing import price
-from analyzer.errors import OutputError
+from analyzer.errors import CompileBudgetError, OutputError
 
 BETS = (find_bet("banker"), find_bet("tie"), find_bet("perfect-pair"), find_bet("dragon-bonus-player"))
 OTHER_RULES = find_tableau("banker-stands-on-6")
@@ -104,3 +104,16 @@ def test_the_kit_data_is_frozen_and_whole():
 def test_bad_options_are_one_error_before_anything_is_dealt(seed, coups, bets, words):
     with pytest.raises(OutputError, match=words):
         kit_data(STANDARD, bets, seed, coups)
+
+
+def test_a_coverage_search_past_the_compile_budget_says_the_kit_can_leave_it_out(monkeypatch):
+    import analyzer.checks.vector_kit as kit
+
+    def too_big(bets, tableau, seed):
+        raise CompileBudgetError("bet 'cross (by class)': its table needs more than 500,000 settled records")
+
+    monkeypatch.setattr(kit, "coverage", too_big)
+    words = r"coverage search: bet 'cross' split by class: .*--no-coverage"
+    with pytest.raises(CompileBudgetError, match=words):
+        kit_data(STANDARD, BETS, 1, 2)
+    assert kit_data(STANDARD, BETS, 1, 2, with_coverage=False).coverage is None

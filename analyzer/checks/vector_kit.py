@@ -34,7 +34,7 @@ from analyzer.core.coup import NATURAL_CLASSES, Coup, resolve
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import analyze
-from analyzer.errors import OutputError
+from analyzer.errors import CompileBudgetError, OutputError
 
 #: Most settlement coups a kit holds (about 3.5 kB per coup in JSON Lines with every bet).
 MAX_COUPS = 100_000
@@ -264,7 +264,13 @@ def kit_data(
     probabilities = probability_rows(tableau, bets)
     golden = golden_rows(tableau, bets)
     settled = settle_coups(seeded_coups(seed, coups), bets, tableau)
-    found = coverage(bets, tableau, seed=seed) if with_coverage else None
+    try:
+        found = coverage(bets, tableau, seed=seed) if with_coverage else None
+    except CompileBudgetError as exc:  # a bet's classes too many to search: the kit can do without
+        why = str(exc).replace(" (by class)'", "' split by class")
+        raise CompileBudgetError(
+            f"the coverage search: {why}; or leave the coverage coups out (--no-coverage)"
+        ) from None
     if found is not None:
         settled += coverage_coups(found, bets, tableau, len(settled))
     return KitData(tableau, tuple(bets), seed, values, settled, probabilities, golden, found)
