@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -181,7 +181,7 @@ class Point:
     p1: Surd
     p2: Surd
     joint: tuple[Surd, ...] | None
-    banker: tuple[Surd, ...]
+    banker: tuple[Surd, ...] = field(repr=False)
     x1: Surd
     x2: Surd
     theta: Fraction
@@ -199,6 +199,19 @@ class Point:
     def mixed_cells(self) -> tuple[int, ...]:
         """The cells where Banker mixes (draws with a probability strictly between 0 and 1)."""
         return tuple(c for c, s in enumerate(self.banker) if 0 < s < 1)
+
+    def indifferent_cells(self, game: Banque | None = None) -> tuple[int, ...]:
+        """The cells where Banker gains nothing by drawing rather than standing against these
+        Players' strategies (the correlated solution: against its joint q), exact: every cell
+        where he may mix, and where his play could differ (``banker_unique``).  ``game``: the
+        banque game by default."""
+        st = stakes(self.theta, game)
+        if self.joint is not None:
+            q = self.joint
+            return tuple(c for c in range(st.cells)
+                         if sum((qj * g for qj, g in zip(q, _corner_values(st.gain[c]), strict=True)),
+                                Surd(0)) == 0)
+        return tuple(c for c in range(st.cells) if _s(bilinear(st.gain[c], self.p1, self.p2)) == 0)
 
 
 @dataclass(frozen=True)
@@ -227,7 +240,7 @@ class CorrelatedResult:
     value: Fraction
     point: Point
     joint_unique: bool
-    extremes: tuple[tuple[Fraction, ...], ...]
+    extremes: tuple[tuple[Fraction, ...], ...] = field(repr=False)
     ambiguous: int
 
 
@@ -907,6 +920,13 @@ class BanqueSolution:
     independent: IndependentResult
     correlated: CorrelatedResult
 
+    def __repr__(self) -> str:
+        """A short repr: theta, how many Nash equilibria, whether the independent solution
+        exists, the correlated value (the fields hold 1,144 draw probabilities each)."""
+        return (f"BanqueSolution(theta={self.theta}, nash={len(self.nash.points)} equilibrium"
+                f"{'' if len(self.nash.points) == 1 else 's'}, independent exists={_yes_no(self.independent.exists)}, "
+                f"correlated value={self.correlated.value}, verified={self.verified})")
+
     @property
     def verified(self) -> bool:
         """Every solution given passed its exact check of best responses."""
@@ -928,6 +948,10 @@ def solve_banque(theta: object, game: Banque | None = None) -> BanqueSolution:
         return _solved(t)
     corr = correlated(t, game)
     return BanqueSolution(t, nash(t, game), independent(t, game, corr), corr)
+
+
+def _yes_no(flag: bool | None) -> str:
+    return "undecided" if flag is None else "yes" if flag else "no"
 
 
 @lru_cache(maxsize=16)
