@@ -134,7 +134,8 @@ def test_the_same_rule_for_both_sides_is_fair():
 @pytest.mark.parametrize("bad", [0, 1, -1, Fraction(3, 2), "abc", "1/0", "100%", "", None, True])
 def test_a_bad_theta(bad):
     # one line that says what a stake is, whatever the fault
-    with pytest.raises(GameError, match=r"^bad theta .*: a stake is .* strictly between 0 and 1: 1/2, 0.3 or 30%$"):
+    words = r"^bad theta .*: a stake is .* strictly between 0 and 1: 1/2, 0.3 or 30%$"
+    with pytest.raises(GameError, match=words):
         check_theta(bad)
 
 

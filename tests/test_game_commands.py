@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -191,6 +192,8 @@ def test_baccara_banque_json_decimals_keep_the_digits_asked(cli):
                  "--format", "json")
     (point,) = solve_banque(Fraction(1, 10)).nash.points
     assert f'"player1_draws_decimal": {point.p1.decimal(60)},' in result.stdout
+    rows = json.loads(result.stdout, parse_float=Decimal)["tables"][0]["rows"]
+    assert -rows[0]["player1_draws_decimal"].as_tuple().exponent == 60
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -190,7 +190,9 @@ def parse_thetas(text: str) -> tuple[list[Fraction], list[str]]:
     """
     items = text.split(",")
     if not text.strip() or any(not t.strip() for t in items):
-        raise UsageProblem(f"bad --thetas {text!r}: give stakes separated by single commas, such as 1/10,1/2,0.9")
+        raise UsageProblem(
+            f"bad --thetas {text!r}: give stakes separated by single commas, such as 1/10,1/2,0.9"
+        )
     seen: dict[Fraction, list[str]] = {}
     for t in items:
         seen.setdefault(parse_theta(t, "--thetas"), []).append(t.strip())

@@ -292,6 +292,7 @@ def check_theta(theta: object, what: str = "theta") -> Fraction:
     >>> check_theta("30%"), check_theta("3/10"), check_theta(Fraction(1, 2))
     (Fraction(3, 10), Fraction(3, 10), Fraction(1, 2))
     """
+    shown = theta if not isinstance(theta, str) or len(theta) <= 40 else theta[:37] + "..."
     if isinstance(theta, float):
         raise GameError(f"bad {what} {theta!r}: a float is not exact (0.3 is not 3/10); give the stake "
                         "as text or a Fraction: '3/10', '0.3', '30%' or Fraction(3, 10)")
@@ -301,13 +302,13 @@ def check_theta(theta: object, what: str = "theta") -> Fraction:
         try:
             value = parse_exact(body, what)
         except AnalyzerError:
-            raise GameError(f"bad {what} {theta!r}: {STAKE_WORDS}") from None
+            raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}") from None
         if raw.endswith("%"):
             value /= 100
     elif isinstance(theta, bool) or not isinstance(theta, int | Fraction):
-        raise GameError(f"bad {what} {theta!r}: {STAKE_WORDS}")
+        raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}")
     else:
         value = Fraction(theta)
     if not 0 < value < 1:
-        raise GameError(f"bad {what} {theta!r}: {STAKE_WORDS}")
+        raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}")
     return value

@@ -923,8 +923,9 @@ class BanqueSolution:
     def __repr__(self) -> str:
         """A short repr: theta, how many Nash equilibria, whether the independent solution
         exists, the correlated value (the fields hold 1,144 draw probabilities each)."""
-        return (f"BanqueSolution(theta={self.theta}, nash={len(self.nash.points)} equilibrium"
-                f"{'' if len(self.nash.points) == 1 else 's'}, independent exists={_yes_no(self.independent.exists)}, "
+        count = len(self.nash.points)
+        return (f"BanqueSolution(theta={self.theta}, nash={count} equilibri{'um' if count == 1 else 'a'}, "
+                f"independent exists={_yes_no(self.independent.exists)}, "
                 f"correlated value={self.correlated.value}, verified={self.verified})")
 
     @property
