@@ -15,11 +15,16 @@ minimises ``theta E X1 + (1 - theta) E X2``.
    indifferent, and the intervals between them); and its interior by an exact subdivision:
    a box of (p1, p2) is discarded when one Player's slope (his gain from drawing at 5 more
    often, over every play Banker may choose in the cells not decided on the box) cannot vanish
-   on it; the boxes left, where at most a few cells are undecided, are solved exactly for
-   every choice of which of them Banker is indifferent in (none, one or two: a point where
-   two bilinear equations meet, the root of a quadratic, carried exactly as a
-   :class:`~analyzer.games.surd.Surd`) and how he plays the rest.  Each candidate is checked
-   exactly; every equilibrium returned passes :func:`verify_nash`.  The search is complete
+   on it; in the boxes left, where at most a few cells are undecided, the candidate points are
+   found for every choice of none, one or two of those cells to be indifferent (two conditions
+   fix a point: where two bilinear equations meet, the root of a quadratic, carried exactly as
+   a :class:`~analyzer.games.surd.Surd`) and of Banker's play in the rest.  An equilibrium where
+   Banker is indifferent in three cells or more lies where any two of their curves meet, so it
+   is among the candidates too.  At each candidate every cell indifferent there (however many)
+   is taken together: the Players' conditions are solved over his draw probabilities in all of
+   them (an exact linear program at a rational point; at an irrational one, up to two cells,
+   else the point is reported unsettled).  Each candidate is checked exactly; every equilibrium
+   returned passes :func:`verify_nash`.  The search is complete
    (``complete``) unless a box could not be settled (then it says so).
 2. **Independent cooperative equilibrium** (:func:`independent`): Players 1 and 2 maximise
    ``theta E X1 + (1 - theta) E X2`` together, each randomising independently (a product
@@ -490,9 +495,8 @@ def independent(theta: object, game: Banque | None = None,
                 st.theta, False, None,
                 f"does not exist at theta = {st.theta}: the coalition's optimal correlated strategy is "
                 f"unique ({shown}) and not a product of independent plays (q_DD q_SS - q_DS q_SD = "
-                f"{dets[0]}, not 0); a saddle point in product strategies would be an optimal correlated "
-                "strategy (against Banker's optimal play the coalition's payoff is bilinear in (p1, p2), "
-                "so an interior maximiser needs its interaction term to vanish)",
+                f"{dets[0]}, not 0); a saddle point in product strategies exists exactly when an optimal "
+                "correlated strategy is a product",
             )
         if all(d > 0 for d in dets) or all(d < 0 for d in dets):
             return IndependentResult(
