@@ -170,11 +170,11 @@ def test_a_surd_in_the_grid_is_a_short_label_given_exactly_in_a_note():
         assert any(n.endswith(f"= draw with probability {s} ({s.decimal(12)})") for n in grid.notes)
 
 
-def test_the_players_table_gives_each_hands_result_per_unit_staked():
+def test_the_hands_table_gives_each_hands_result_per_unit_staked():
     sol = _solved("3/10")
-    rows = _json(banque_tables(sol, ("players", "summary")))
+    rows = _json(banque_tables(sol, ("hands", "summary")))
     corr = sol.correlated.point
-    players = rows["players"]["rows"][-1]
+    players = rows["hands"]["rows"][-1]
     summary = rows["summary"]["rows"][-1]
     assert Fraction(players["player1_result"]) == corr.x1.rational
     assert Fraction(summary["player1_gain"]) == sol.theta * Fraction(players["player1_result"])

@@ -144,7 +144,7 @@ def test_the_output_may_not_overwrite_the_rooms_tableau_file(cli, tmp_path, monk
 
 def test_baccara_banque_prints_the_three_solutions(cli):
     tables = _tables(cli("baccara-banque", "--theta", "30%", "--table", "all", "--format", "json"))
-    assert set(tables) == {"summary", "players", "banker", "mixed", "cells"}
+    assert set(tables) == {"summary", "players", "hands", "banker", "mixed", "cells"}
     sol = solve_banque(Fraction(3, 10))
     rows = tables["summary"]["rows"]
     assert Fraction(rows[-1]["banker_gain"]) == -sol.correlated.value

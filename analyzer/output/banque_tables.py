@@ -27,7 +27,7 @@ from analyzer.games.banque_solve import JOINT, BanqueSolution, Point
 from analyzer.games.surd import Surd
 from analyzer.output.render import Cell, Column, Table
 
-BANQUE_TABLES = ("summary", "players", "banker", "mixed", "cells")
+BANQUE_TABLES = ("summary", "players", "hands", "banker", "mixed", "cells")
 DEFAULT_TABLES = ("summary", "players", "banker", "mixed")
 SOLUTIONS = ("nash", "independent", "correlated")
 HANDS = (*PLAYER_THIRDS, NATURAL)
@@ -83,7 +83,7 @@ def summary_table(sol: BanqueSolution, digits: int = 10) -> Table:
         f"theta = {sol.theta}: the stake on Player 1's hand (1 - theta on Player 2's); gains per coup, "
         "zero-sum (Banker's is minus the Players' sum).",
         "Player 1's gain is theta E X1 and Player 2's (1 - theta) E X2: weighted by their stakes; "
-        "each hand's result per unit staked, E X1 and E X2, is in the players table.",
+        "each hand's result per unit staked, E X1 and E X2, is the table hands (--table hands).",
         "Unique: whether the Players' strategies are the only ones of that solution (Nash: every "
         "equilibrium was sought; correlated: the coalition's q); Banker unique: whether his play "
         "is the only one that makes that solution with these Players' strategies.",
@@ -119,25 +119,43 @@ def players_table(sol: BanqueSolution, digits: int = 10) -> Table:
     rows: list[tuple[Cell, ...]] = []
     for name, point in _solutions(sol):
         if point is None:
-            rows.append((name, None, None, None, None, "-", None, None, None, None))
+            rows.append((name, None, None, None, None, "-"))
             continue
         joint = "-" if point.joint is None else ", ".join(
             f"{j} {_exact(v)}" for j, v in zip(JOINT, point.joint, strict=True))
-        rows.append((name, *_pair(point.p1, digits), *_pair(point.p2, digits), joint,
-                     *_pair(point.x1, digits), *_pair(point.x2, digits)))
+        rows.append((name, *_pair(point.p1, digits), *_pair(point.p2, digits), joint))
     return Table(
         "players",
-        "The Players on 5: each one's probability of drawing, each hand's result per unit staked",
+        "The Players on 5: each one's probability of drawing",
         (Column("Solution", key="solution"), *_number_columns("Player 1 draws", "player1_draws"),
-         *_number_columns("Player 2 draws", "player2_draws"), Column("Joint play q", key="joint"),
-         *_number_columns("E X1", "player1_result"), *_number_columns("E X2", "player2_result")),
+         *_number_columns("Player 2 draws", "player2_draws"), Column("Joint play q", key="joint")),
         tuple(rows),
         ("0-4 always draw, 6-7 always stand; 1 = draw at 5, 0 = stand, between: draw with that "
          "probability.",
          "Joint play q (correlated): the coalition's probability of each joint pure strategy, "
-         "Player 1's play then Player 2's (D draw, S stand); the draw columns are its marginals.",
-         "E X1, E X2: each hand's expected result per coup per unit staked on it (+1 win, 0 push, "
-         "-1 loss); the summary's gains are theta E X1 and (1 - theta) E X2."),
+         "Player 1's play then Player 2's (D draw, S stand); the draw columns are its marginals."),
+    )
+
+
+def hands_table(sol: BanqueSolution, digits: int = 10) -> Table:
+    """Each hand's expected result per coup per unit staked on it, E X1 and E X2 (+1 win, 0
+    push, -1 loss), under each solution: the figures to compare with per-hand ones (the
+    summary's gains are theta E X1 and (1 - theta) E X2)."""
+    rows: list[tuple[Cell, ...]] = []
+    for name, point in _solutions(sol):
+        if point is None:
+            rows.append((name, None, None, None, None))
+            continue
+        rows.append((name, *_pair(point.x1, digits), *_pair(point.x2, digits)))
+    return Table(
+        "hands",
+        "Each hand's result per unit staked on it: E X1 and E X2",
+        (Column("Solution", key="solution"), *_number_columns("Player 1's hand, E X1", "player1_result"),
+         *_number_columns("Player 2's hand, E X2", "player2_result")),
+        tuple(rows),
+        ("E X1, E X2: each hand's expected result per coup per unit staked on it (+1 win, 0 push, "
+         "-1 loss), before the stakes weigh them; Player 1's gain in the summary is theta E X1, "
+         "Player 2's (1 - theta) E X2.",),
     )
 
 
@@ -265,8 +283,8 @@ def banque_tables(sol: BanqueSolution, names: Sequence[str] = DEFAULT_TABLES, di
         if n == "banker":
             out.append(banker_grid(sol, banker, digits))
         else:
-            build = {"summary": summary_table, "players": players_table, "mixed": mixed_table,
-                     "cells": cells_table}[n]
+            build = {"summary": summary_table, "players": players_table, "hands": hands_table,
+                     "mixed": mixed_table, "cells": cells_table}[n]
             out.append(build(sol, digits))
     return out
 
