@@ -13,7 +13,9 @@ one column per Player 2's hand (headed ``0`` ... ``9``, ``stood``, ``natural``);
 ``D`` (draw), ``S`` (stand), Banker's exact probability of drawing when it is a fraction, or a
 label ``m1``, ``m2``... for an irrational one (a note under the grid gives it exactly).  A total
 on which Banker plays alike in every cell is one row, Player 1's hand ``any``.  The mixed table
-lists every cell where Banker is indifferent under each solution, with his play there.
+lists every cell where Banker is indifferent under each solution, with his play there; the
+hands table each hand's result per unit staked (E X1, E X2; the summary's gains weigh them by
+the stakes).
 """
 
 from __future__ import annotations
