@@ -131,11 +131,21 @@ def test_the_same_rule_for_both_sides_is_fair():
     assert expected_results(game, Fraction(1), Fraction(1), lambda c: rule[c]) == (0, 0)
 
 
-@pytest.mark.parametrize("bad", [0, 1, -1, Fraction(3, 2), "abc", 0.5, True])
+@pytest.mark.parametrize("bad", [0, 1, -1, Fraction(3, 2), "abc", "1/0", "100%", "", None, True])
 def test_a_bad_theta(bad):
-    with pytest.raises(GameError, match="theta"):
+    # one line that says what a stake is, whatever the fault
+    words = r"^bad theta .*: a stake is .* strictly between 0 and 1: 1/2, 0.3 or 30%$"
+    with pytest.raises(GameError, match=words):
         check_theta(bad)
+
+
+def test_a_float_is_refused_as_not_exact():
+    with pytest.raises(GameError, match="not exact"):
+        check_theta(0.3)
 
 
 def test_a_good_theta():
     assert check_theta(Fraction(3, 10)) == Fraction(3, 10)
+    # text as the command line takes it: one reader for both
+    for text in ("3/10", "0.3", " 30% ", "0.30"):
+        assert check_theta(text) == Fraction(3, 10)

@@ -9,6 +9,7 @@ from functools import cache
 
 import pytest
 
+from analyzer.errors import GameError
 from analyzer.games.banque import CELLS, Banque, bilinear
 from analyzer.games.banque_solve import (
     CORNERS,
@@ -201,3 +202,18 @@ def test_banker_uniqueness_in_the_correlated_game():
                   ((-1, 0, 0, 0),), ((1, 0, 0, 0),))
     assert correlated(Fraction(1, 2), game).point.banker_unique is False
     assert correlated(Fraction(1, 3), game).point.banker_unique is True
+
+
+def test_solve_banque_takes_a_stake_as_text_and_refuses_a_float():
+    assert solve_banque("3/10") is solve_banque(Fraction(3, 10)) is solve_banque("30%")
+    with pytest.raises(GameError, match="not exact"):
+        solve_banque(0.3)
+
+
+def test_a_solution_has_a_short_repr():
+    sol = _solved("1/10")
+    text = repr(sol)
+    assert len(text) < 200 and "sqrt" not in text
+    assert "theta=1/10" in text and f"correlated value={sol.correlated.value}" in text
+    # a point leaves out its 1,144 draw probabilities
+    assert len(repr(sol.nash.points[0])) < 2000

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -143,7 +144,7 @@ def test_the_output_may_not_overwrite_the_rooms_tableau_file(cli, tmp_path, monk
 
 def test_baccara_banque_prints_the_three_solutions(cli):
     tables = _tables(cli("baccara-banque", "--theta", "30%", "--table", "all", "--format", "json"))
-    assert set(tables) == {"summary", "players", "banker", "mixed", "cells"}
+    assert set(tables) == {"summary", "players", "hands", "banker", "mixed", "cells"}
     sol = solve_banque(Fraction(3, 10))
     rows = tables["summary"]["rows"]
     assert Fraction(rows[-1]["banker_gain"]) == -sol.correlated.value
@@ -161,12 +162,55 @@ def test_baccara_banque_over_a_list_of_stakes(cli):
     assert [r["independent_exists"] for r in rows] == ["no", "yes"]
 
 
+def test_baccara_banque_says_when_equal_stakes_are_merged(cli):
+    (study,) = _tables(cli("baccara-banque", "--thetas", "1/2,2/4,50%,3/10", "--format", "json")).values()
+    assert [Fraction(r["theta"]) for r in study["rows"]] == [Fraction(1, 2), Fraction(3, 10)]
+    assert "--thetas: 1/2, 2/4, 50% are one stake, 1/2, solved once." in study["notes"]
+    plain = _tables(cli("baccara-banque", "--thetas", "1/2,3/10", "--format", "json"))["study"]
+    assert not any("one stake" in n for n in plain["notes"])
+
+
+def test_baccara_banque_data_rows_have_exactly_the_tables_columns(cli):
+    # the independent cooperative equilibrium does not exist at 1/2: empty cells, no extra fields
+    for names, columns in (("summary", ["solution", "exists", "player1_gain", "player1_gain_decimal",
+                                        "player2_gain", "player2_gain_decimal", "banker_gain",
+                                        "banker_gain_decimal", "unique", "banker_unique", "verified"]),
+                           ("players", None), ("all", None)):
+        result = cli("baccara-banque", "--theta", "1/2", "--table", names, "--format", "csv")
+        assert result.exit_code == 0, result.output
+        header = result.stdout.splitlines()[0].split(",")
+        assert not any(k.endswith("_decimal_decimal") for k in header)
+        if columns is not None:
+            assert header == ["table", *columns]
+        for table in _tables(cli("baccara-banque", "--theta", "1/2", "--table", names,
+                                 "--format", "json")).values():
+            assert all(list(row) == table["columns"] for row in table["rows"])
+
+
+def test_baccara_banque_json_decimals_keep_the_digits_asked(cli):
+    result = cli("baccara-banque", "--theta", "1/10", "--table", "players", "--digits", "60",
+                 "--format", "json")
+    (point,) = solve_banque(Fraction(1, 10)).nash.points
+    assert f'"player1_draws_decimal": {point.p1.decimal(60)},' in result.stdout
+    rows = json.loads(result.stdout, parse_float=Decimal)["tables"][0]["rows"]
+    assert -rows[0]["player1_draws_decimal"].as_tuple().exponent == 60
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (("--theta", "0"), "strictly between 0 and 1"),
     (("--theta", "1"), "strictly between 0 and 1"),
     (("--theta", "-1"), "strictly between 0 and 1"),
     (("--theta", "100%"), "'100%'"),
-    (("--theta", "abc"), "bad --theta 'abc'"),
+    (("--theta", "abc"), "bad --theta 'abc': a stake is"),
+    (("--theta", "1/0"), "bad --theta '1/0': a stake is"),
+    (("--theta", "abc"), "strictly between 0 and 1: 1/2, 0.3 or 30%"),
+    (("--thetas", "1/2,,3/10"), "bad --thetas '1/2,,3/10'"),
+    (("--thetas", ",1/2"), "bad --thetas ',1/2'"),
+    (("--thetas", "1/2,"), "bad --thetas '1/2,'"),
+    (("--theta", "1/2", "--table", "summary,summary"), "name each table once"),
+    (("--theta", "1/2", "--table", "summary", "--banker", "nash"), "--banker"),
+    (("--theta", "1/2", "--raw-csv"), "--raw-csv"),
+    (("--theta", "1/2", "--raw-csv", "--format", "json"), "--format csv"),
     ((), "give --theta"),
     (("--thetas", "1/2,abc"), "bad --thetas"),
     (("--thetas", " , "), "bad --thetas"),
@@ -198,7 +242,7 @@ def test_baccara_banque_in_every_format_and_a_file(cli, fmt, tmp_path):
 def test_baccara_banque_study_over_the_tenths(cli):
     rows = _tables(cli("baccara-banque", "--study", "--format", "json"))["study"]["rows"]
     assert [Fraction(r["theta"]) for r in rows] == [Fraction(k, 10) for k in range(1, 10)]
-    assert all(r["verified"] == "yes" and r["nash_count"] == "1" for r in rows)
+    assert all(r["verified"] == "yes" and r["nash_count"] == 1 for r in rows)
     # theta and 1 - theta swap the Players: the same value, the same answer on existence
     for low, high in zip(rows, reversed(rows), strict=True):
         assert low["correlated_value"] == high["correlated_value"]

@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import unicodedata
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -380,3 +381,15 @@ def test_a_table_of_records_takes_each_cell_from_its_columns_getter():
 def test_a_column_without_a_getter_is_refused_by_name():
     with pytest.raises(FormatError, match="column 'Pays' of table 't' has no value getter"):
         table_of("t", "T", (Column("Bet", get=str), Column("Pays")), ["x"])
+
+
+def test_a_number_column_is_one_data_field():
+    # an exact text column beside an already rounded number: JSON rows and the CSV header have
+    # exactly the table's columns, a missing value included; a fraction there is rounded
+    table = Table("t", "T", (Column("X", "text", "x"), Column("X (decimal)", "number", "x_decimal")),
+                  (("sqrt(2)", Decimal("1.41")), (None, None), (Fraction(1, 3), Fraction(1, 3))))
+    doc = json.loads(render([table], "json", 4), parse_float=Decimal)["tables"][0]
+    assert all(list(row) == doc["columns"] == ["x", "x_decimal"] for row in doc["rows"])
+    assert [r["x_decimal"] for r in doc["rows"]] == [Decimal("1.41"), None, Decimal("0.3333")]
+    assert render([table], "csv", 4).splitlines()[0] == "table,x,x_decimal"
+    assert "0.3333" in render([table], "text", 4)

@@ -45,6 +45,17 @@ def test_decimals_are_rounded_exactly(text):
     assert x.decimal(20) == expected.quantize(Decimal(10) ** -20)
 
 
+def test_a_decimal_keeps_every_digit_beyond_the_contexts_precision():
+    # the default context keeps 28 digits: a decimal of 60 places must not go through it
+    x = Surd.sqrt(2)
+    shown = x.decimal(60)
+    assert -shown.as_tuple().exponent == 60 and len(shown.as_tuple().digits) == 61
+    with localcontext() as ctx:
+        ctx.prec = 100
+        expected = Decimal(2).sqrt().quantize(Decimal(10) ** -60)
+    assert shown == expected
+
+
 def test_text():
     assert str(Surd(1, -3, 2)) == "1 - 3*sqrt(2)"
     assert str(Surd(0, 1, 5)) == "sqrt(5)" and str(Surd(Fraction(1, 2))) == "1/2"

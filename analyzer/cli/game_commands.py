@@ -3,6 +3,7 @@ games, exactly (:mod:`analyzer.games`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import click
@@ -19,6 +20,7 @@ from analyzer.cli.common import (
     table_names_of,
 )
 from analyzer.core.exact import parse_exact
+from analyzer.games.banque import check_theta
 from analyzer.games.banque_solve import BanqueSolution, solve_banque
 from analyzer.games.model import MAX_DECKS, build, check_model, shoe_game, with_replacement
 from analyzer.games.rooms import ROOMS, Room, find_room, room_report, room_toml
@@ -168,31 +170,35 @@ def chemin_de_fer(
 
 
 def parse_theta(text: str, option: str = "--theta") -> Fraction:
-    """``1/2``, ``0.3`` or ``30%`` as an exact fraction strictly between 0 and 1.
+    """``1/2``, ``0.3`` or ``30%`` as an exact fraction strictly between 0 and 1 (read by
+    :func:`~analyzer.games.banque.check_theta`, as ``solve_banque`` reads text).
 
     Raises:
-        AnalyzerError: not a number (the message names ``option``).
-        UsageProblem: not strictly between 0 and 1 (the message echoes ``text``).
+        GameError: not a stake; one line that names ``option``, quotes ``text`` and says what a
+            stake is.
     """
-    raw = text.strip()
-    theta = parse_exact(raw[:-1], option) / 100 if raw.endswith("%") else parse_exact(raw, option)
-    if not 0 < theta < 1:
+    return check_theta(text, option)
+
+
+def parse_thetas(text: str) -> tuple[list[Fraction], list[str]]:
+    """A comma-separated list of stakes (each as :func:`parse_theta` reads it), in order, once
+    each; and a note for each stake written more than once (``1/2,2/4,50%``: one stake).
+
+    Raises:
+        UsageProblem: an empty list or an empty item (``1/2,,3/10``, ``,1/2``, ``1/2,``).
+        GameError: a bad stake in it.
+    """
+    items = text.split(",")
+    if not text.strip() or any(not t.strip() for t in items):
         raise UsageProblem(
-            f"bad {option} {text!r}: the stake on Player 1's hand is strictly between 0 and 1 (0% and 100%)"
+            f"bad --thetas {text!r}: give stakes separated by single commas, such as 1/10,1/2,0.9"
         )
-    return theta
-
-
-def parse_thetas(text: str) -> list[Fraction]:
-    """A comma-separated list of stakes (each as :func:`parse_theta` reads it), in order, once each.
-
-    Raises:
-        AnalyzerError, UsageProblem: an empty list or a bad stake in it.
-    """
-    items = [t for t in text.split(",") if t.strip()]
-    if not items:
-        raise UsageProblem(f"bad --thetas {text!r}: give stakes such as 1/10,1/2,0.9")
-    return list(dict.fromkeys(parse_theta(t, "--thetas") for t in items))
+    seen: dict[Fraction, list[str]] = {}
+    for t in items:
+        seen.setdefault(parse_theta(t, "--thetas"), []).append(t.strip())
+    notes = [f"--thetas: {', '.join(spelt)} are one stake, {theta}, solved once."
+             for theta, spelt in seen.items() if len(spelt) > 1]
+    return list(seen), notes
 
 
 @click.command("baccara-banque")
@@ -225,6 +231,8 @@ def baccara_banque(
     equilibria, each side's gain (fraction and decimal), the Players' probabilities of drawing
     at 5, Banker's play in his 1,144 cells, each solution verified by exact best responses."""
     ctx = click.get_current_context()
+    if raw_csv and fmt != "csv":
+        raise UsageProblem("--raw-csv changes only CSV cells: give it with --format csv")
     sweep = study or thetas_text is not None
     if sweep:
         ignored = _given(ctx, "theta_text", "banker_of", "table_names")
@@ -234,9 +242,10 @@ def baccara_banque(
             raise UsageProblem(
                 f"--study and --thetas make one table over the stakes: give no {', '.join(ignored)} with it"
             )
-        thetas = parse_thetas(thetas_text) if thetas_text is not None else list(STUDY_THETAS)
+        thetas, merged = parse_thetas(thetas_text) if thetas_text is not None else (list(STUDY_THETAS), [])
         solutions: list[BanqueSolution] = [solve_banque(t) for t in thetas]
-        tables = [banque_study_table(solutions, digits)]
+        study_table = banque_study_table(solutions, digits)
+        tables = [replace(study_table, notes=study_table.notes + tuple(merged))]
         shown = ", ".join(str(t) for t in thetas)
     else:
         if theta_text is None:
@@ -244,6 +253,11 @@ def baccara_banque(
                 "give --theta (the stake on Player 1's hand, e.g. 1/2), or --study or --thetas")
         theta = parse_theta(theta_text)
         names = table_names_of(table_names, BANQUE_TABLES)
+        if len(set(names)) < len(names):
+            raise UsageProblem(f"bad --table {table_names!r}: name each table once")
+        if "banker" not in names and _given(ctx, "banker_of"):
+            raise UsageProblem("--banker chooses whose Banker the grid shows: give it with a --table "
+                               "that includes banker (or all)")
         solution = solve_banque(theta)
         if "banker" in names and banker_of == "independent" and solution.independent.point is None:
             raise UsageProblem(

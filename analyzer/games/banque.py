@@ -40,7 +40,8 @@ from fractions import Fraction
 from functools import cache
 from typing import TypeVar
 
-from analyzer.errors import GameError
+from analyzer.core.exact import parse_exact
+from analyzer.errors import AnalyzerError, GameError
 
 #: A Player's state in a cell: his third card's value 0-9, or one of these.
 STOOD = 10
@@ -273,15 +274,41 @@ def expected_results(game: Banque, p1: Fraction, p2: Fraction,
     return x1 / game.denominator, x2 / game.denominator
 
 
-def check_theta(theta: object) -> Fraction:
-    """The stake on Player 1's hand as an exact fraction strictly between 0 and 1.
+#: What a stake is, for the messages that refuse one.
+STAKE_WORDS = ("a stake is the share bet on Player 1's hand, a fraction strictly between 0 and 1: "
+               "1/2, 0.3 or 30%")
+
+
+def check_theta(theta: object, what: str = "theta") -> Fraction:
+    """The stake on Player 1's hand as an exact fraction strictly between 0 and 1: a Fraction,
+    or text as the command line takes it (``"1/2"``, ``"0.3"``, ``"30%"``); the one reader of a
+    stake, for ``--theta``, ``--thetas`` and Python.  ``what`` names it in messages.
 
     Raises:
-        GameError: not an exact number, or not strictly between 0 and 1.
+        GameError: a float (not exact: ``0.3`` is not 3/10; give ``"0.3"`` or ``Fraction(3, 10)``),
+            text that is not a number, or a number not strictly between 0 and 1; one line that
+            quotes ``theta``.
+
+    >>> check_theta("30%"), check_theta("3/10"), check_theta(Fraction(1, 2))
+    (Fraction(3, 10), Fraction(3, 10), Fraction(1, 2))
     """
-    if isinstance(theta, bool) or not isinstance(theta, int | Fraction):
-        raise GameError(f"bad theta {theta!r}: give an exact fraction between 0 and 1")
-    value = Fraction(theta)
+    shown = theta if not isinstance(theta, str) or len(theta) <= 40 else theta[:37] + "..."
+    if isinstance(theta, float):
+        raise GameError(f"bad {what} {theta!r}: a float is not exact (0.3 is not 3/10); give the stake "
+                        "as text or a Fraction: '3/10', '0.3', '30%' or Fraction(3, 10)")
+    if isinstance(theta, str):
+        raw = theta.strip()
+        body = raw[:-1] if raw.endswith("%") else raw
+        try:
+            value = parse_exact(body, what)
+        except AnalyzerError:
+            raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}") from None
+        if raw.endswith("%"):
+            value /= 100
+    elif isinstance(theta, bool) or not isinstance(theta, int | Fraction):
+        raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}")
+    else:
+        value = Fraction(theta)
     if not 0 < value < 1:
-        raise GameError(f"bad theta {value}: the stake on Player 1's hand is strictly between 0 and 1")
+        raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}")
     return value

@@ -15,11 +15,16 @@ minimises ``theta E X1 + (1 - theta) E X2``.
    indifferent, and the intervals between them); and its interior by an exact subdivision:
    a box of (p1, p2) is discarded when one Player's slope (his gain from drawing at 5 more
    often, over every play Banker may choose in the cells not decided on the box) cannot vanish
-   on it; the boxes left, where at most a few cells are undecided, are solved exactly for
-   every choice of which of them Banker is indifferent in (none, one or two: a point where
-   two bilinear equations meet, the root of a quadratic, carried exactly as a
-   :class:`~analyzer.games.surd.Surd`) and how he plays the rest.  Each candidate is checked
-   exactly; every equilibrium returned passes :func:`verify_nash`.  The search is complete
+   on it; in the boxes left, where at most a few cells are undecided, the candidate points are
+   found for every choice of none, one or two of those cells to be indifferent (two conditions
+   fix a point: where two bilinear equations meet, the root of a quadratic, carried exactly as
+   a :class:`~analyzer.games.surd.Surd`) and of Banker's play in the rest.  An equilibrium where
+   Banker is indifferent in three cells or more lies where any two of their curves meet, so it
+   is among the candidates too.  At each candidate every cell indifferent there (however many)
+   is taken together: the Players' conditions are solved over his draw probabilities in all of
+   them (an exact linear program at a rational point; at an irrational one, up to two cells,
+   else the point is reported unsettled).  Each candidate is checked exactly; every equilibrium
+   returned passes :func:`verify_nash`.  The search is complete
    (``complete``) unless a box could not be settled (then it says so).
 2. **Independent cooperative equilibrium** (:func:`independent`): Players 1 and 2 maximise
    ``theta E X1 + (1 - theta) E X2`` together, each randomising independently (a product
@@ -44,7 +49,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -181,7 +186,7 @@ class Point:
     p1: Surd
     p2: Surd
     joint: tuple[Surd, ...] | None
-    banker: tuple[Surd, ...]
+    banker: tuple[Surd, ...] = field(repr=False)
     x1: Surd
     x2: Surd
     theta: Fraction
@@ -199,6 +204,19 @@ class Point:
     def mixed_cells(self) -> tuple[int, ...]:
         """The cells where Banker mixes (draws with a probability strictly between 0 and 1)."""
         return tuple(c for c, s in enumerate(self.banker) if 0 < s < 1)
+
+    def indifferent_cells(self, game: Banque | None = None) -> tuple[int, ...]:
+        """The cells where Banker gains nothing by drawing rather than standing against these
+        Players' strategies (the correlated solution: against its joint q), exact: every cell
+        where he may mix, and where his play could differ (``banker_unique``).  ``game``: the
+        banque game by default."""
+        st = stakes(self.theta, game)
+        if self.joint is not None:
+            q = self.joint
+            return tuple(c for c in range(st.cells)
+                         if sum((qj * g for qj, g in zip(q, _corner_values(st.gain[c]), strict=True)),
+                                Surd(0)) == 0)
+        return tuple(c for c in range(st.cells) if _s(bilinear(st.gain[c], self.p1, self.p2)) == 0)
 
 
 @dataclass(frozen=True)
@@ -227,7 +245,7 @@ class CorrelatedResult:
     value: Fraction
     point: Point
     joint_unique: bool
-    extremes: tuple[tuple[Fraction, ...], ...]
+    extremes: tuple[tuple[Fraction, ...], ...] = field(repr=False)
     ambiguous: int
 
 
@@ -477,9 +495,8 @@ def independent(theta: object, game: Banque | None = None,
                 st.theta, False, None,
                 f"does not exist at theta = {st.theta}: the coalition's optimal correlated strategy is "
                 f"unique ({shown}) and not a product of independent plays (q_DD q_SS - q_DS q_SD = "
-                f"{dets[0]}, not 0); a saddle point in product strategies would be an optimal correlated "
-                "strategy (against Banker's optimal play the coalition's payoff is bilinear in (p1, p2), "
-                "so an interior maximiser needs its interaction term to vanish)",
+                f"{dets[0]}, not 0); a saddle point in product strategies exists exactly when an optimal "
+                "correlated strategy is a product",
             )
         if all(d > 0 for d in dets) or all(d < 0 for d in dets):
             return IndependentResult(
@@ -907,6 +924,14 @@ class BanqueSolution:
     independent: IndependentResult
     correlated: CorrelatedResult
 
+    def __repr__(self) -> str:
+        """A short repr: theta, how many Nash equilibria, whether the independent solution
+        exists, the correlated value (the fields hold 1,144 draw probabilities each)."""
+        count = len(self.nash.points)
+        return (f"BanqueSolution(theta={self.theta}, nash={count} equilibri{'um' if count == 1 else 'a'}, "
+                f"independent exists={_yes_no(self.independent.exists)}, "
+                f"correlated value={self.correlated.value}, verified={self.verified})")
+
     @property
     def verified(self) -> bool:
         """Every solution given passed its exact check of best responses."""
@@ -928,6 +953,10 @@ def solve_banque(theta: object, game: Banque | None = None) -> BanqueSolution:
         return _solved(t)
     corr = correlated(t, game)
     return BanqueSolution(t, nash(t, game), independent(t, game, corr), corr)
+
+
+def _yes_no(flag: bool | None) -> str:
+    return "undecided" if flag is None else "yes" if flag else "no"
 
 
 @lru_cache(maxsize=16)

@@ -184,7 +184,7 @@ class Surd:
         neg = self.sign() < 0
         x = -self if neg else self
         units = (x + Fraction(1, 2 * scale)).floor_scaled(scale)
-        value = Decimal(units).scaleb(-digits)
+        value = Decimal(f"{units}E-{digits}")  # from text: every digit kept, whatever the context's precision
         return -value if neg else value
 
     def __str__(self) -> str:

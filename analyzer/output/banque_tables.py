@@ -2,14 +2,20 @@
 :mod:`analyzer.output.render` in every format).
 
 A number of a solution may be irrational (the root of a quadratic, ``a + b*sqrt(d)``), so each
-is given as two columns: its exact value as text (a fraction ``p/q``, or ``a + b*sqrt(d)``) and
-its decimal, rounded exactly to ``--digits`` at display (a JSON number, never via a float).
+is given as two columns, one data field each (JSON and CSV rows have exactly the table's
+columns): its exact value as text (``KEY``: a fraction ``p/q``, or ``a + b*sqrt(d)``) and its
+decimal (``KEY_decimal``, a ``number`` column), rounded exactly to ``--digits`` (a JSON number,
+never via a float); a value that does not exist is empty (``null``) in both.
 
 Reading Banker's strategy: the grid (:func:`banker_grid`) has one block of rows per Banker total,
 one row per Player 1's hand (his third card 0-9, ``stood``, or ``natural``: he is out, paid),
-one column per Player 2's hand; each cell says ``D`` (draw), ``S`` (stand) or Banker's exact
-probability of drawing.  A total on which Banker plays alike in every cell is one row, Player 1's
-hand ``any``.  The mixed-cells table lists every mixed cell of every solution with its decimal.
+one column per Player 2's hand (headed ``0`` ... ``9``, ``stood``, ``natural``); each cell says
+``D`` (draw), ``S`` (stand), Banker's exact probability of drawing when it is a fraction, or a
+label ``m1``, ``m2``... for an irrational one (a note under the grid gives it exactly).  A total
+on which Banker plays alike in every cell is one row, Player 1's hand ``any``.  The mixed table
+lists every cell where Banker is indifferent under each solution, with his play there; the
+hands table each hand's result per unit staked (E X1, E X2; the summary's gains weigh them by
+the stakes).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from analyzer.games.banque_solve import JOINT, BanqueSolution, Point
 from analyzer.games.surd import Surd
 from analyzer.output.render import Cell, Column, Table
 
-BANQUE_TABLES = ("summary", "players", "banker", "mixed", "cells")
+BANQUE_TABLES = ("summary", "players", "hands", "banker", "mixed", "cells")
 DEFAULT_TABLES = ("summary", "players", "banker", "mixed")
 SOLUTIONS = ("nash", "independent", "correlated")
 HANDS = (*PLAYER_THIRDS, NATURAL)
@@ -41,7 +47,7 @@ def _pair(x: Surd | None, digits: int) -> tuple[Cell, Cell]:
 
 
 def _number_columns(header: str, key: str) -> tuple[Column, Column]:
-    return Column(header, "text", key), Column(f"{header} (decimal)", "decimal", f"{key}_decimal")
+    return Column(header, "text", key), Column(f"{header} (decimal)", "number", f"{key}_decimal")
 
 
 def _yes(flag: bool | None) -> str:
@@ -78,6 +84,8 @@ def summary_table(sol: BanqueSolution, digits: int = 10) -> Table:
     notes = [
         f"theta = {sol.theta}: the stake on Player 1's hand (1 - theta on Player 2's); gains per coup, "
         "zero-sum (Banker's is minus the Players' sum).",
+        "Player 1's gain is theta E X1 and Player 2's (1 - theta) E X2: weighted by their stakes; "
+        "each hand's result per unit staked, E X1 and E X2, is the table hands (--table hands).",
         "Unique: whether the Players' strategies are the only ones of that solution (Nash: every "
         "equilibrium was sought; correlated: the coalition's q); Banker unique: whether his play "
         "is the only one that makes that solution with these Players' strategies.",
@@ -131,13 +139,46 @@ def players_table(sol: BanqueSolution, digits: int = 10) -> Table:
     )
 
 
-def _play(s: Surd) -> str:
-    return "D" if s == 1 else "S" if s == 0 else str(_exact(s))
+def hands_table(sol: BanqueSolution, digits: int = 10) -> Table:
+    """Each hand's expected result per coup per unit staked on it, E X1 and E X2 (+1 win, 0
+    push, -1 loss), under each solution: the figures to compare with per-hand ones (the
+    summary's gains are theta E X1 and (1 - theta) E X2)."""
+    rows: list[tuple[Cell, ...]] = []
+    for name, point in _solutions(sol):
+        if point is None:
+            rows.append((name, None, None, None, None))
+            continue
+        rows.append((name, *_pair(point.x1, digits), *_pair(point.x2, digits)))
+    return Table(
+        "hands",
+        "Each hand's result per unit staked on it: E X1 and E X2",
+        (Column("Solution", key="solution"), *_number_columns("Player 1's hand, E X1", "player1_result"),
+         *_number_columns("Player 2's hand, E X2", "player2_result")),
+        tuple(rows),
+        ("E X1, E X2: each hand's expected result per coup per unit staked on it (+1 win, 0 push, "
+         "-1 loss), before the stakes weigh them; Player 1's gain in the summary is theta E X1, "
+         "Player 2's (1 - theta) E X2.",),
+    )
 
 
-def banker_grid(sol: BanqueSolution, which: str = "correlated") -> Table:
+def _play(s: Surd, labels: dict[Surd, str]) -> str:
+    """``D``, ``S``, the exact fraction, or the label of an irrational probability (given the
+    next label ``m1``, ``m2``... the first time it is met)."""
+    if s == 1:
+        return "D"
+    if s == 0:
+        return "S"
+    if s.rational is not None:
+        return str(s.rational)
+    return labels.setdefault(s, f"m{len(labels) + 1}")
+
+
+def banker_grid(sol: BanqueSolution, which: str = "correlated", digits: int = 10) -> Table:
     """Banker's play under one solution (``which``: nash (the first equilibrium), independent,
-    correlated), by his total, Player 1's hand (rows) and Player 2's hand (columns).
+    correlated), by his total, Player 1's hand (rows) and Player 2's hand (columns ``0`` ...
+    ``9``, ``stood``, ``natural``).  An irrational probability of drawing (a surd, some 80
+    characters) is a label ``m1``, ``m2``... in the grid, given exactly (and rounded to
+    ``digits``) in a note under it.
 
     Raises:
         GameError: ``which`` names the independent solution where it does not exist.
@@ -146,28 +187,32 @@ def banker_grid(sol: BanqueSolution, which: str = "correlated") -> Table:
     if point is None:
         raise GameError(f"the independent cooperative equilibrium does not exist at theta = {sol.theta}")
     cells = {(c.total, c.first, c.second): i for i, c in enumerate(CELLS)}
+    labels: dict[Surd, str] = {}
     rows: list[tuple[Cell, ...]] = []
     for total in range(8):
         plays = [point.banker[i] for key, i in cells.items() if key[0] == total]
         if all(p == plays[0] for p in plays) and plays[0] in (0, 1):
-            rows.append((total, "any", *(_play(plays[0]) for _ in HANDS)))
+            rows.append((total, "any", *(_play(plays[0], labels) for _ in HANDS)))
             continue
         for first in HANDS:
             row: list[Cell] = [total, hand_text(first)]
             for second in HANDS:
                 i = cells.get((total, first, second))
-                row.append("" if i is None else _play(point.banker[i]))
+                row.append("" if i is None else _play(point.banker[i], labels))
             rows.append(tuple(row))
     name = {"nash": "the Nash equilibrium", "independent": "the independent cooperative equilibrium",
             "correlated": "the correlated cooperative equilibrium"}[which]
+    notes = ["Columns 0-9, stood, natural: Player 2's hand; rows: Banker's total, then Player 1's hand.",
+             "D = draw, S = stand, p/q = draw with that probability; a hand is a third card 0-9, "
+             "stood, or natural (that Player is out, paid); 'any': every cell of that total alike."]
+    notes += [f"{label} = draw with probability {s} ({s.decimal(digits)})" for s, label in labels.items()]
     return Table(
         "banker",
         f"Banker's play under {name} (his total; Player 1's hand by row, Player 2's by column)",
-        (Column("Banker", "count", "banker"), Column("Player 1", key="player1"),
-         *(Column(f"v {hand_text(h)}", key=f"player2_{hand_text(h)}") for h in HANDS)),
+        (Column("Banker", "count", "banker"), Column("Player 1's hand \\ Player 2's", key="player1"),
+         *(Column(hand_text(h), key=f"player2_{hand_text(h)}") for h in HANDS)),
         tuple(rows),
-        ("D = draw, S = stand, p/q = draw with that probability; a hand is a third card 0-9, "
-         "stood, or natural (that Player is out, paid); 'any': every cell of that total alike.",),
+        tuple(notes),
     )
 
 
@@ -179,24 +224,35 @@ def _chosen(sol: BanqueSolution, which: str) -> Point | None:
     return sol.correlated.point
 
 
+def _play_word(s: Surd) -> str:
+    return "draw" if s == 1 else "stand" if s == 0 else "mix"
+
+
 def mixed_table(sol: BanqueSolution, digits: int = 10) -> Table:
-    """Every cell where Banker mixes under some solution, with his exact probability of drawing."""
+    """Every cell where Banker is indifferent under some solution (drawing gains him exactly
+    what standing does against its Players' strategies), with his exact probability of drawing
+    and his play there (``mix``, or ``draw``/``stand`` though he could mix): the cells on which
+    ``Banker unique`` rests."""
     rows: list[tuple[Cell, ...]] = []
     for name, point in _solutions(sol):
         if point is None:
             continue
-        for c in point.mixed_cells:
+        for c in point.indifferent_cells():
             cell = CELLS[c]
             rows.append((name, cell.total, hand_text(cell.first), hand_text(cell.second),
-                         *_pair(point.banker[c], digits)))
+                         *_pair(point.banker[c], digits), _play_word(point.banker[c])))
     return Table(
         "mixed",
-        "Banker's mixed cells: his probability of drawing",
+        "Banker's indifferent cells: his probability of drawing, his play",
         (Column("Solution", key="solution"), Column("Banker", "count", "banker"),
          Column("Player 1's hand", key="player1"), Column("Player 2's hand", key="player2"),
-         *_number_columns("Draw probability", "draw_probability")),
+         *_number_columns("Draw probability", "draw_probability"), Column("Play", key="play")),
         tuple(rows),
-        ("Each cell listed leaves Banker indifferent at that solution's Players' strategies.",),
+        ("Every cell listed leaves Banker indifferent at that solution's Players' strategies "
+         "(drawing gains him exactly what standing does); play: mix (he draws with that "
+         "probability), or draw / stand though any mixture would do as well there.",
+         "Banker unique (summary): whether his play in these cells is forced by the solution; every "
+         "other cell has one best play."),
     )
 
 
@@ -209,7 +265,7 @@ def cells_table(sol: BanqueSolution, digits: int = 10) -> Table:
         for c, cell in enumerate(CELLS):
             s = point.banker[c]
             rows.append((name, cell.total, hand_text(cell.first), hand_text(cell.second),
-                         *_pair(s, digits), "draw" if s == 1 else "stand" if s == 0 else "mix"))
+                         *_pair(s, digits), _play_word(s)))
     return Table(
         "cells",
         "Banker's play in every cell",
@@ -227,10 +283,10 @@ def banque_tables(sol: BanqueSolution, names: Sequence[str] = DEFAULT_TABLES, di
     out: list[Table] = []
     for n in names:
         if n == "banker":
-            out.append(banker_grid(sol, banker))
+            out.append(banker_grid(sol, banker, digits))
         else:
-            build = {"summary": summary_table, "players": players_table, "mixed": mixed_table,
-                     "cells": cells_table}[n]
+            build = {"summary": summary_table, "players": players_table, "hands": hands_table,
+                     "mixed": mixed_table, "cells": cells_table}[n]
             out.append(build(sol, digits))
     return out
 
@@ -256,10 +312,10 @@ def study_table(solutions: Sequence[BanqueSolution], digits: int = 10) -> Table:
     return Table(
         "study",
         "Baccara banque over the stake theta on Player 1's hand",
-        (Column("Theta", "fraction", "theta"), *_number_columns("Correlated value", "correlated_value"),
+        (Column("Theta", key="theta"), *_number_columns("Correlated value", "correlated_value"),
          Column("Nash p1", key="nash_p1"), Column("Nash p2", key="nash_p2"),
          *_number_columns("Nash Banker's gain", "nash_banker_gain"),
-         Column("Nash equilibria", key="nash_count"),
+         Column("Nash equilibria", "count", "nash_count"),
          Column("Independent exists", key="independent_exists"),
          Column("Independent p1", key="independent_p1"),
          Column("Independent p2", key="independent_p2"), Column("Verified", key="verified")),

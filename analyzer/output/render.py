@@ -35,8 +35,10 @@ from analyzer.text import csv_cell, html_text, json_text, markdown_text, printab
 
 Cell = int | Fraction | Decimal | str | None
 #: How a column shows its values: plain text, an integer count, an exact fraction p/q, a
-#: decimal, a percentage, both fraction and decimal, or the square root of a fraction (SD).
-Style = Literal["text", "count", "fraction", "decimal", "percent", "both", "sqrt"]
+#: decimal, a percentage, both fraction and decimal, the square root of a fraction (SD), or a
+#: number already rounded exactly (a ``Decimal``: one data field, the number; a fraction in
+#: such a column is rounded to ``digits``), for a column whose exact text is a column beside it.
+Style = Literal["text", "count", "fraction", "decimal", "percent", "both", "sqrt", "number"]
 FORMATS = ("text", "markdown", "csv", "json", "latex", "html")
 _TABLEFMT = {"text": "simple", "markdown": "pipe", "latex": "latex_booktabs", "html": "html"}
 #: The data-only fields that say where a row's numbers come from: the standard number of decks
@@ -265,7 +267,7 @@ def _display(cell: Cell, style: Style, digits: int, grouped: bool) -> list[str]:
             return [f"{cell:,}" if grouped else str(cell)]
         if style == "fraction":
             return [fraction_text(x)]
-        if style == "decimal":
+        if style in ("decimal", "number"):
             return [decimal_text(x, digits)]
         if style == "percent":
             return [percent_text(x, digits)]
@@ -314,7 +316,7 @@ class ExactText(str):
 def _data_keys(col: Column) -> tuple[str, ...]:
     """The fields a column gives each data row (see :func:`data_rows`)."""
     key = col.json_key
-    if col.style in ("text", "count"):
+    if col.style in ("text", "count", "number"):
         return (key,)
     if col.style == "sqrt":
         return (f"{key}_squared", f"{key}_decimal")
@@ -339,6 +341,8 @@ def _data_row(
                 out[keys[1]] = sqrt_decimal(x, digits)
             elif col.style in ("text", "count"):  # a fraction in a text or count column: exact text
                 out[keys[0]] = ExactText(fraction_text(x))
+            elif col.style == "number":
+                out[keys[0]] = round_fraction(x, digits)
             else:
                 out[keys[0]] = ExactText(fraction_text(x))
                 out[keys[1]] = round_fraction(x, digits)
