@@ -45,14 +45,16 @@ def test_decimals_are_rounded_exactly(text):
     assert x.decimal(20) == expected.quantize(Decimal(10) ** -20)
 
 
-def test_a_decimal_keeps_every_digit_beyond_the_contexts_precision():
-    # the default context keeps 28 digits: a decimal of 60 places must not go through it
-    x = Surd.sqrt(2)
+@pytest.mark.parametrize("sign", [1, -1])
+def test_a_decimal_keeps_every_digit_beyond_the_contexts_precision(sign):
+    # the default context keeps 28 digits: a decimal of 60 places must not go through it, nor
+    # its negation
+    x = sign * Surd.sqrt(2)
     shown = x.decimal(60)
     assert -shown.as_tuple().exponent == 60 and len(shown.as_tuple().digits) == 61
     with localcontext() as ctx:
         ctx.prec = 100
-        expected = Decimal(2).sqrt().quantize(Decimal(10) ** -60)
+        expected = (sign * Decimal(2).sqrt()).quantize(Decimal(10) ** -60)
     assert shown == expected
 
 

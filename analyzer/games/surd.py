@@ -185,7 +185,7 @@ class Surd:
         x = -self if neg else self
         units = (x + Fraction(1, 2 * scale)).floor_scaled(scale)
         value = Decimal(f"{units}E-{digits}")  # from text: every digit kept, whatever the context's precision
-        return -value if neg else value
+        return value.copy_negate() if neg else value  # exact: unary minus rounds to the context
 
     def __str__(self) -> str:
         if not self.b:
