@@ -118,6 +118,16 @@ def test_data_rows_have_exactly_the_tables_columns(theta):
         assert header == ["table", *(c.json_key for c in t.columns)]
 
 
+def test_a_solution_that_does_not_exist_has_null_cells_in_json():
+    # at 1/2 no independent cooperative equilibrium: every cell but its name and "no" is null
+    tables = _json(banque_tables(_solved("1/2"), ["summary", "players"]))
+    for name in ("summary", "players"):
+        (row,) = [r for r in tables[name]["rows"] if r["solution"] == "Independent cooperative"]
+        assert {k: v for k, v in row.items() if k not in ("solution", "exists")} == dict.fromkeys(
+            [k for k in row if k not in ("solution", "exists")]
+        )
+
+
 def test_an_irrational_decimal_keeps_every_digit_asked():
     sol = _solved("1/10")
     (point,) = sol.nash.points

@@ -71,16 +71,17 @@ def summary_table(sol: BanqueSolution, digits: int = 10) -> Table:
     rows: list[tuple[Cell, ...]] = []
     nash_unique = sol.nash.complete and len(sol.nash.points) == 1 and not sol.nash.continua
     for name, point in _solutions(sol):
+        unique: str | None
         if name.startswith("Nash"):
             exists, unique = "yes", _yes(nash_unique if sol.nash.complete else None)
         elif name.startswith("Independent"):
-            exists, unique = _yes(sol.independent.exists), _yes(sol.independent.unique) if point else "-"
+            exists, unique = _yes(sol.independent.exists), _yes(sol.independent.unique) if point else None
         else:
             exists, unique = "yes", _yes(sol.correlated.joint_unique)
         gains = point.gains if point is not None else (None, None, None)
         rows.append((name, exists, *_pair(gains[0], digits), *_pair(gains[1], digits),
-                     *_pair(gains[2], digits), unique, "-" if point is None else _yes(point.banker_unique),
-                     "-" if point is None else "yes" if point.verified else "NO"))
+                     *_pair(gains[2], digits), unique, None if point is None else _yes(point.banker_unique),
+                     None if point is None else "yes" if point.verified else "NO"))
     notes = [
         f"theta = {sol.theta}: the stake on Player 1's hand (1 - theta on Player 2's); gains per coup, "
         "zero-sum (Banker's is minus the Players' sum).",
@@ -121,9 +122,9 @@ def players_table(sol: BanqueSolution, digits: int = 10) -> Table:
     rows: list[tuple[Cell, ...]] = []
     for name, point in _solutions(sol):
         if point is None:
-            rows.append((name, None, None, None, None, "-"))
+            rows.append((name, None, None, None, None, None))
             continue
-        joint = "-" if point.joint is None else ", ".join(
+        joint = None if point.joint is None else ", ".join(
             f"{j} {_exact(v)}" for j, v in zip(JOINT, point.joint, strict=True))
         rows.append((name, *_pair(point.p1, digits), *_pair(point.p2, digits), joint))
     return Table(
@@ -298,15 +299,15 @@ def study_table(solutions: Sequence[BanqueSolution], digits: int = 10) -> Table:
     for sol in solutions:
         ind = sol.independent
         nash = sol.nash.points
-        p1 = "; ".join(str(_exact(p.p1)) for p in nash) or "-"
-        p2 = "; ".join(str(_exact(p.p2)) for p in nash) or "-"
+        p1 = "; ".join(str(_exact(p.p1)) for p in nash) or None
+        p2 = "; ".join(str(_exact(p.p2)) for p in nash) or None
         banker = nash[0].gains[2] if len(nash) == 1 else None
         rows.append((
             Fraction(sol.theta), *_pair(Surd(sol.correlated.value), digits), p1, p2,
             *_pair(banker, digits), len(nash) if sol.nash.complete else "undecided",
             _yes(ind.exists),
-            "-" if ind.point is None else str(_exact(ind.point.p1)),
-            "-" if ind.point is None else str(_exact(ind.point.p2)),
+            None if ind.point is None else str(_exact(ind.point.p1)),
+            None if ind.point is None else str(_exact(ind.point.p2)),
             "yes" if sol.verified else "NO",
         ))
     return Table(
