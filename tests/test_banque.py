@@ -4,6 +4,7 @@ against a separate walk of the deal that follows the rules card by card."""
 from __future__ import annotations
 
 from collections import Counter
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -137,6 +138,19 @@ def test_a_bad_theta(bad):
     words = r"^bad theta .*: a stake is .* strictly between 0 and 1: 1/2, 0.3 or 30%$"
     with pytest.raises(GameError, match=words):
         check_theta(bad)
+
+
+def test_a_number_past_the_exact_numbers_limits_says_so():
+    words = r"strictly between 0 and 1: 1/2, 0.3 or 30% \(an exact number: .*exponent at most 30\)$"
+    with pytest.raises(GameError, match=words):
+        check_theta("1e-31")
+    assert check_theta("1e-30") == Fraction(1, 10**30)
+
+
+def test_a_decimal_is_exact_and_taken():
+    assert check_theta(Decimal("0.3")) == Fraction(3, 10)
+    with pytest.raises(GameError, match="a stake is"):
+        check_theta(Decimal("NaN"))
 
 
 def test_a_float_is_refused_as_not_exact():

@@ -34,8 +34,10 @@ stakes theta enter only when a solution is sought (:mod:`analyzer.games.banque_s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from typing import TypeVar
@@ -280,9 +282,10 @@ STAKE_WORDS = ("a stake is the share bet on Player 1's hand, a fraction strictly
 
 
 def check_theta(theta: object, what: str = "theta") -> Fraction:
-    """The stake on Player 1's hand as an exact fraction strictly between 0 and 1: a Fraction,
-    or text as the command line takes it (``"1/2"``, ``"0.3"``, ``"30%"``); the one reader of a
-    stake, for ``--theta``, ``--thetas`` and Python.  ``what`` names it in messages.
+    """The stake on Player 1's hand as an exact fraction strictly between 0 and 1: a Fraction
+    (or an int or a finite Decimal), or text as the command line takes it (``"1/2"``, ``"0.3"``,
+    ``"30%"``); the one reader of a stake, for ``--theta``, ``--thetas`` and Python.  ``what``
+    names it in messages.
 
     Raises:
         GameError: a float (not exact: ``0.3`` is not 3/10; give ``"0.3"`` or ``Fraction(3, 10)``),
@@ -302,9 +305,14 @@ def check_theta(theta: object, what: str = "theta") -> Fraction:
         try:
             value = parse_exact(body, what)
         except AnalyzerError:
-            raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}") from None
+            exponent = re.search(r"[eE]([+-]?[0-9]+)$", body)
+            past = len(body) > 80 or (exponent is not None and abs(int(exponent.group(1))) > 30)
+            limits = " (an exact number: at most 80 characters, exponent at most 30)" if past else ""
+            raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}{limits}") from None
         if raw.endswith("%"):
             value /= 100
+    elif isinstance(theta, Decimal) and theta.is_finite():
+        value = Fraction(theta)  # exact, as a Decimal is
     elif isinstance(theta, bool) or not isinstance(theta, int | Fraction):
         raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}")
     else:
