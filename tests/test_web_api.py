@@ -442,6 +442,10 @@ BAD = {
         "/api/v1/price", {"bets": ["dragon-7"], "target_edge": "abc"}, 400, "bad target_edge 'abc'",
     ),
     "bad pays named as the request names them": ("/api/v1/price", {"pays": "x"}, 400, "in pays 'x'"),
+    "a suited bet on a rank-only shoe, in words of no caller": (
+        "/api/v1/price", {"bets": ["perfect-pair"], "shoe": {"counts": "8=20,K=30"}}, 400,
+        "use a standard shoe (a number of decks), remove cards with their suits",
+    ),
     "rules as a path": (
         "/api/v1/price",
         {"rules": "examples/rules/banker-stands-on-6.toml"},

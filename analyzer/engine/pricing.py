@@ -55,7 +55,8 @@ ANALYSIS_READS = Reads.of(
 )
 SUITS_NEEDED = (
     "suited bets need the suits of the cards, and this shoe gives counts per rank only: use a "
-    "standard shoe (--decks), remove cards with their suits (e.g. Kh), or give counts per rank and suit"
+    "standard shoe (a number of decks), remove cards with their suits (e.g. Kh), or give counts "
+    "per rank and suit"
 )
 
 

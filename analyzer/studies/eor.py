@@ -214,7 +214,7 @@ def effects_of_removal(
     if suits and shoe.suited is None:
         raise BetError(
             "suited bets need the suits of the cards, and this shoe gives counts per rank only: "
-            "use a standard shoe (--decks), remove cards with their suits (e.g. Kh), "
+            "use a standard shoe (a number of decks), remove cards with their suits (e.g. Kh), "
             "or give counts per rank and suit"
         )
     if shoe.size - 1 < MIN_CARDS:
