@@ -95,7 +95,7 @@ from analyzer.checks.power import (
 from analyzer.checks.verify import Discrepancy, LogError, Verifier, amount_text
 from analyzer.core.cards import Card
 from analyzer.core.coup import Coup, coup_from_cards
-from analyzer.core.exact import MAX_NUMBER_CHARS, parse_exact, round_fraction
+from analyzer.core.exact import LIMITS_WORDS, MAX_NUMBER_CHARS, parse_exact, round_fraction
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
 from analyzer.engine.pricing import ANALYSIS_READS, Pricer
@@ -1439,7 +1439,7 @@ def parse_alpha(text: str) -> Fraction:
     except AnalyzerError:
         raise ObservedError(
             f"bad significance level {show(text)}: use a number between 0 and 1, "
-            "e.g. 0.01, 1/100 or 1% (at most 80 characters, exponent at most 30)"
+            f"e.g. 0.01, 1/100 or 1% ({LIMITS_WORDS})"
         ) from None
     if not 0 < value < 1:
         raise ObservedError(f"bad significance level {show(text)}: use a number between 0 and 1, e.g. 0.01")

@@ -71,9 +71,21 @@ def _decimal(scaled: int, digits: int) -> Decimal:
 #: that no input can make the exact arithmetic explode (``1e999999999`` would).
 MAX_NUMBER_CHARS = 80
 MAX_EXPONENT = 30
+#: The bounds in words, as messages give them.
+LIMITS_WORDS = f"at most {MAX_NUMBER_CHARS} characters, exponent at most {MAX_EXPONENT}"
 
 _DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _RATIO = re.compile(r"[+-]?\d+/\d+")
+
+
+def past_limits(text: str) -> bool:
+    """True when ``text`` is refused by :func:`parse_exact` for its size alone: longer than
+    :data:`MAX_NUMBER_CHARS`, or a decimal whose exponent is beyond :data:`MAX_EXPONENT`."""
+    raw = text.strip()
+    if len(raw) > MAX_NUMBER_CHARS:
+        return True
+    match = _DECIMAL.fullmatch(raw)
+    return bool(match and match.group(3) and abs(int(match.group(3)[1:])) > MAX_EXPONENT)
 
 
 def parse_exact(text: object, what: str) -> Fraction:
@@ -98,8 +110,7 @@ def parse_exact(text: object, what: str) -> Fraction:
     raw = str(text).strip()
     short = raw if len(raw) <= 40 else raw[:37] + "..."
     bad = AnalyzerError(
-        f"bad {what} {short!r}: use a number such as 8, 0.95 or 19/20 "
-        f"(at most {MAX_NUMBER_CHARS} characters, exponent at most {MAX_EXPONENT})"
+        f"bad {what} {short!r}: use a number such as 8, 0.95 or 19/20 ({LIMITS_WORDS})"
     )
     if len(raw) > MAX_NUMBER_CHARS or not raw.isascii():
         raise bad
@@ -108,8 +119,7 @@ def parse_exact(text: object, what: str) -> Fraction:
         if int(den) == 0:
             raise AnalyzerError(f"bad {what} {short!r}: division by zero")
         return Fraction(int(num), int(den))
-    match = _DECIMAL.fullmatch(raw)
-    if match is None or (match.group(3) and abs(int(match.group(3)[1:])) > MAX_EXPONENT):
+    if _DECIMAL.fullmatch(raw) is None or past_limits(raw):
         raise bad
     return Fraction(raw)
 

@@ -34,7 +34,6 @@ stakes theta enter only when a solution is sought (:mod:`analyzer.games.banque_s
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -42,7 +41,7 @@ from fractions import Fraction
 from functools import cache
 from typing import TypeVar
 
-from analyzer.core.exact import parse_exact
+from analyzer.core.exact import LIMITS_WORDS, parse_exact, past_limits
 from analyzer.errors import AnalyzerError, GameError
 
 #: A Player's state in a cell: his third card's value 0-9, or one of these.
@@ -305,9 +304,7 @@ def check_theta(theta: object, what: str = "theta") -> Fraction:
         try:
             value = parse_exact(body, what)
         except AnalyzerError:
-            exponent = re.search(r"[eE]([+-]?[0-9]+)$", body)
-            past = len(body) > 80 or (exponent is not None and abs(int(exponent.group(1))) > 30)
-            limits = " (an exact number: at most 80 characters, exponent at most 30)" if past else ""
+            limits = f" (an exact number: {LIMITS_WORDS})" if past_limits(body) else ""
             raise GameError(f"bad {what} {shown!r}: {STAKE_WORDS}{limits}") from None
         if raw.endswith("%"):
             value /= 100

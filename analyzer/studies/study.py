@@ -59,7 +59,7 @@ from analyzer.bets.model import Bet
 from analyzer.core.cards import RANK_POINTS, RANKS, SUITS, Card
 from analyzer.core.coup import build_record
 from analyzer.core.dealt import card_of
-from analyzer.core.exact import MAX_EXPONENT, MAX_NUMBER_CHARS, parse_exact, whole_number
+from analyzer.core.exact import LIMITS_WORDS, MAX_NUMBER_CHARS, parse_exact, whole_number
 from analyzer.core.reads import BASE_FIELDS, RankDetail, Reads, SuitDetail
 from analyzer.core.shoe import Shoe
 from analyzer.core.tableau import STANDARD, Tableau
@@ -219,7 +219,7 @@ def parse_edge(text: str | Fraction | int) -> Fraction:
     except AnalyzerError:
         raise StudyError(
             f"bad minimum edge {_shown(text)}: give a number such as 0, 0.01 or 1% "
-            f"(at most {MAX_NUMBER_CHARS} characters, exponent at most {MAX_EXPONENT})"
+            f"({LIMITS_WORDS})"
         ) from None
     return value / 100 if percent else value
 
