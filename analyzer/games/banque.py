@@ -209,22 +209,8 @@ def banque() -> Banque:
         k = cell.total
         wk = pairs[k]
         # forms of hand 1 and hand 2 in p1 and in p2: (result form, weight form)
-        if cell.first == NATURAL:
-            res1_stand: Linear = (natural, 0)
-            res1_draw: Linear = (natural, 0)
-            mass1: Linear = (natural, 0)
-        else:
-            res1_stand = _result_form(branches[cell.first], k)
-            res1_draw = _drawn(branches[cell.first], k)
-            mass1 = marginal[cell.first]
-        if cell.second == NATURAL:
-            res2_stand: Linear = (natural, 0)
-            res2_draw: Linear = (natural, 0)
-            mass2: Linear = (natural, 0)
-        else:
-            res2_stand = _result_form(branches[cell.second], k)
-            res2_draw = _drawn(branches[cell.second], k)
-            mass2 = marginal[cell.second]
+        res1_stand, res1_draw, mass1 = _hand_forms(cell.first, k, natural, branches, marginal)
+        res2_stand, res2_draw, mass2 = _hand_forms(cell.second, k, natural, branches, marginal)
         pad = wk * 13  # Banker's two cards, padded to three when he stands
         s1, d1 = _outer(res1_stand, mass2), _outer(res1_draw, mass2)
         s2, d2 = _outer(mass1, res2_stand), _outer(mass1, res2_draw)
@@ -241,6 +227,16 @@ def banque() -> Banque:
         weight.append(_times(_outer(mass1, mass2), pad))
     return Banque(CELLS, DENOMINATOR, _tuple4(base1), _tuple4(base2), tuple(stand1), tuple(draw1),
                   tuple(stand2), tuple(draw2), tuple(weight))
+
+
+def _hand_forms(hand: int, banker: int, natural: int, branches: dict[int, dict[int, Linear]],
+                marginal: dict[int, Linear]) -> tuple[Linear, Linear, Linear]:
+    """One Player's forms in a cell where Banker holds ``banker``: his result when Banker stands,
+    when Banker draws, and his weight; a Player out on a natural has his weight alone, the same
+    whatever Banker does."""
+    if hand == NATURAL:
+        return (natural, 0), (natural, 0), (natural, 0)
+    return _result_form(branches[hand], banker), _drawn(branches[hand], banker), marginal[hand]
 
 
 def _drawn(branch: dict[int, Linear], banker: int) -> Linear:

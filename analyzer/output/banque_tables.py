@@ -20,7 +20,7 @@ the stakes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from analyzer.errors import GameError
@@ -234,21 +234,11 @@ def mixed_table(sol: BanqueSolution, digits: int = 10) -> Table:
     what standing does against its Players' strategies), with his exact probability of drawing
     and his play there (``mix``, or ``draw``/``stand`` though he could mix): the cells on which
     ``Banker unique`` rests."""
-    rows: list[tuple[Cell, ...]] = []
-    for name, point in _solutions(sol):
-        if point is None:
-            continue
-        for c in point.indifferent_cells():
-            cell = CELLS[c]
-            rows.append((name, cell.total, hand_text(cell.first), hand_text(cell.second),
-                         *_pair(point.banker[c], digits), _play_word(point.banker[c])))
     return Table(
         "mixed",
         "Banker's indifferent cells: his probability of drawing, his play",
-        (Column("Solution", key="solution"), Column("Banker", "count", "banker"),
-         Column("Player 1's hand", key="player1"), Column("Player 2's hand", key="player2"),
-         *_number_columns("Draw probability", "draw_probability"), Column("Play", key="play")),
-        tuple(rows),
+        _CELL_COLUMNS,
+        _cell_rows(sol, digits, lambda point: point.indifferent_cells()),
         ("Every cell listed leaves Banker indifferent at that solution's Players' strategies "
          "(drawing gains him exactly what standing does); play: mix (he draws with that "
          "probability), or draw / stand though any mixture would do as well there.",
@@ -259,22 +249,29 @@ def mixed_table(sol: BanqueSolution, digits: int = 10) -> Table:
 
 def cells_table(sol: BanqueSolution, digits: int = 10) -> Table:
     """Every cell of every solution, one row each (the long form, for data)."""
+    return Table("cells", "Banker's play in every cell", _CELL_COLUMNS,
+                 _cell_rows(sol, digits, lambda point: range(len(CELLS))))
+
+
+#: The columns of a table of Banker's cells, one row per (solution, cell).
+_CELL_COLUMNS = (Column("Solution", key="solution"), Column("Banker", "count", "banker"),
+                 Column("Player 1's hand", key="player1"), Column("Player 2's hand", key="player2"),
+                 *_number_columns("Draw probability", "draw_probability"), Column("Play", key="play"))
+
+
+def _cell_rows(sol: BanqueSolution, digits: int,
+               cells: Callable[[Point], Iterable[int]]) -> tuple[tuple[Cell, ...], ...]:
+    """One row per solution that exists and per cell of ``cells(point)``: the cell, Banker's
+    probability of drawing there and his play."""
     rows: list[tuple[Cell, ...]] = []
     for name, point in _solutions(sol):
         if point is None:
             continue
-        for c, cell in enumerate(CELLS):
-            s = point.banker[c]
+        for c in cells(point):
+            cell, s = CELLS[c], point.banker[c]
             rows.append((name, cell.total, hand_text(cell.first), hand_text(cell.second),
                          *_pair(s, digits), _play_word(s)))
-    return Table(
-        "cells",
-        "Banker's play in every cell",
-        (Column("Solution", key="solution"), Column("Banker", "count", "banker"),
-         Column("Player 1's hand", key="player1"), Column("Player 2's hand", key="player2"),
-         *_number_columns("Draw probability", "draw_probability"), Column("Play", key="play")),
-        tuple(rows),
-    )
+    return tuple(rows)
 
 
 def banque_tables(sol: BanqueSolution, names: Sequence[str] = DEFAULT_TABLES, digits: int = 10,
