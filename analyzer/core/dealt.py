@@ -24,6 +24,8 @@ from analyzer.errors import UndeclaredReadError
 
 class _Class:
     """An anonymous rank / suit / colour: equal only to the same class of the same record.
+    A named label's attributes (``index``, ``label``, ...) raise ``UndeclaredReadError``: a bet
+    that reads them must declare named ranks or suits.
 
     Unhashable on purpose (a set lookup could silently miss the comparison that raises);
     the engine hashes :attr:`key`.
@@ -43,21 +45,9 @@ class _Class:
         """Hashable identity, for sorting and grouping."""
         return (self.kind, self.number)
 
-    @property
-    def index(self) -> int:
-        """Refused: a class is known only by equality, so its rank's or suit's index is not known.
-
-        Raises:
-            UndeclaredReadError: always (a bet that reads it must declare named ranks or suits).
-        """
-        raise UndeclaredReadError(
-            f"a bet read the index of a card's {self.kind}, but it declared it reads {self.kind}s by "
-            f"equality only: declare named {self.kind}s"
-        )
-
     def __getattr__(self, name: str) -> object:
-        # Any other attribute of a named rank or suit (label, point, colour...) is not known here;
-        # a private or special name stays an AttributeError (hasattr, copy and pickle ask them).
+        # An attribute of a named rank or suit (index, label, point, colour...) is not known of a
+        # class; a private or special name stays an AttributeError (hasattr, copy and pickle ask).
         if name.startswith("_"):
             raise AttributeError(name)
         raise UndeclaredReadError(
@@ -116,7 +106,8 @@ class PictureRank:
     """A 10-valued rank known only as a picture (J, Q or K), read at ``ranks='picture'``; a ten
     read so keeps its named rank :attr:`~analyzer.core.cards.Rank.TEN`.  It equals no rank of
     another point value and not the ten; asking whether it is a Jack, a Queen or a King, or the
-    same rank as another picture, was not declared (``UndeclaredReadError``).  Unhashable, as
+    same rank as another picture, or reading a named rank's attributes (``index``, ``label``),
+    was not declared (``UndeclaredReadError``).  Unhashable, as
     the classes are.  :data:`PICTURE` is the one instance."""
 
     __slots__ = ()
@@ -127,20 +118,8 @@ class PictureRank:
         """Hashable identity, for sorting and grouping."""
         return ("picture", 0)
 
-    @property
-    def index(self) -> int:
-        """Refused: which picture (J, Q or K) it is, is not known.
-
-        Raises:
-            UndeclaredReadError: always (a bet that reads it must declare named ranks).
-        """
-        raise UndeclaredReadError(
-            "a bet read the index of a picture's rank, but it declared it reads only whether "
-            "10-valued cards are pictures: declare named ranks"
-        )
-
     def __getattr__(self, name: str) -> object:
-        # Any other attribute of a named rank (label, point...) is not known of a picture; a
+        # An attribute of a named rank (index, label, point...) is not known of a picture; a
         # private or special name stays an AttributeError (hasattr, copy and pickle ask them).
         if name.startswith("_"):
             raise AttributeError(name)

@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Suit
+from analyzer.core.cards import COLOURS, RANKS, RANKS_OF_POINT, SUITS, Rank, Suit
 from analyzer.core.coup import Coup
 from analyzer.core.dealt import (
     CARDS_PENDING,
@@ -521,8 +521,9 @@ def _set(values: tuple[int, ...], i: int, x: int) -> tuple[int, ...]:
 
 def _dealt_order(card: DealtCard) -> tuple[int, int, int]:
     """Cards of a dealt coup by value, then rank and suit: the order of a row's slots."""
-    suit = card._suit
-    return (card.value, card.rank.index, suit.index if isinstance(suit, Suit) else -1)
+    rank, suit = card.rank, card._suit
+    assert isinstance(rank, Rank)  # a dealt coup's cards are named
+    return (card.value, rank.index, suit.index if isinstance(suit, Suit) else -1)
 
 
 __all__ = ["MIXED", "PENDING", "Budget", "CompileBudgetError", "Demand", "Explorer", "Row", "State"]
