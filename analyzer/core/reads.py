@@ -29,8 +29,9 @@ from __future__ import annotations
 import enum
 import functools
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from analyzer.errors import BetError
 
@@ -65,6 +66,15 @@ DERIVED_FIELDS: dict[str, frozenset[str]] = {
 }
 
 
+_D = TypeVar("_D", "RankDetail", "SuitDetail")
+
+
+def _coarsest(order: Sequence[_D], a: _D, b: _D) -> _D:
+    """The first detail of ``order`` (coarsest first, ending with the one that covers every
+    other) that covers both ``a`` and ``b``."""
+    return next(c for c in order if c.covers(a) and c.covers(b))
+
+
 class RankDetail(enum.IntEnum):
     """How finely the read cards' ranks are told apart (only 10, J, Q, K share a point value).
 
@@ -84,10 +94,7 @@ class RankDetail(enum.IntEnum):
 
     def join(self, other: RankDetail) -> RankDetail:
         """The coarsest detail that covers both (``EQUALITY`` and ``PICTURE`` join to ``NAMED``)."""
-        for candidate in _RANK_JOIN_ORDER:
-            if candidate.covers(self) and candidate.covers(other):
-                return candidate
-        return RankDetail.NAMED  # pragma: no cover - NAMED covers everything
+        return _coarsest(_RANK_JOIN_ORDER, self, other)
 
 
 _R = RankDetail
@@ -141,10 +148,7 @@ class SuitDetail(enum.Enum):
 
     def join(self, other: SuitDetail) -> SuitDetail:
         """The coarsest detail that covers both."""
-        for candidate in _JOIN_ORDER:
-            if candidate.covers(self) and candidate.covers(other):
-                return candidate
-        return SuitDetail.SUIT  # pragma: no cover - SUIT covers everything
+        return _coarsest(_JOIN_ORDER, self, other)
 
 
 _S = SuitDetail
